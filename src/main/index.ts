@@ -1,0 +1,2 @@
+// Placeholder entry; the secure shell replaces it.
+export {};

@@ -1,0 +1,2 @@
+// Placeholder entry; the typed bridge replaces it.
+export {};

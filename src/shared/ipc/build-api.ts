@@ -1,0 +1,34 @@
+import type { BridgeResult } from './errors';
+import type { CallChannel, EventChannel } from './channels';
+import type { CallInput, CallOutput, Events } from './contract';
+
+/** How calls and events travel: Electron IPC in the app, HTTP + server-sent events in the browser host. */
+export interface Transport {
+  invoke(channel: CallChannel, input: unknown): Promise<BridgeResult<unknown>>;
+  subscribe(event: EventChannel, listener: (payload: unknown) => void): () => void;
+}
+
+type Split<S extends string> = S extends `${infer A}.${infer B}` ? [A, B] : never;
+type Namespaces = Split<CallChannel>[0];
+type MethodsOf<N extends string> = {
+  [C in CallChannel as Split<C>[0] extends N ? Split<C>[1] : never]: undefined extends CallInput<C>
+    ? (input?: CallInput<C>) => Promise<BridgeResult<CallOutput<C>>>
+    : (input: CallInput<C>) => Promise<BridgeResult<CallOutput<C>>>;
+};
+
+/** `window.portolan`: one method per call, grouped by namespace, plus a typed event subscription. */
+export type PortolanApi = { [N in Namespaces]: MethodsOf<N> } & {
+  on<E extends EventChannel>(event: E, listener: (payload: Events[E]) => void): () => void;
+};
+
+/** Builds the API object from a channel list and a transport; identical in both hosts. */
+export function buildApi(channels: readonly CallChannel[], transport: Transport): PortolanApi {
+  const api: Record<string, unknown> = {};
+  for (const channel of channels) {
+    const [ns, method] = channel.split('.') as [string, string];
+    const group = (api[ns] ??= {}) as Record<string, unknown>;
+    group[method] = (input?: unknown) => transport.invoke(channel, input);
+  }
+  api.on = (event: EventChannel, listener: (payload: unknown) => void) => transport.subscribe(event, listener);
+  return api as PortolanApi;
+}

@@ -1,0 +1,28 @@
+/**
+ * The names of every bridge call and event. Kept free of any import so the sandboxed preload bundle
+ * stays tiny; `contract.ts` is type-checked against these lists.
+ */
+export const CALL_CHANNELS = [
+  'app.info',
+  'profiles.list',
+  'profiles.create',
+  'profiles.update',
+  'profiles.delete',
+  'profiles.setActive',
+  'profiles.setCredentials',
+  'profiles.testConnection',
+  'demo.start',
+  'usage.get',
+  'shipments.search',
+  'shipments.count',
+  'firms.search',
+  'firms.count',
+  'shell.openExternal',
+] as const;
+export type CallChannel = (typeof CALL_CHANNELS)[number];
+
+export const EVENT_CHANNELS = ['jobs.progress', 'jobs.finished', 'app.command'] as const;
+export type EventChannel = (typeof EVENT_CHANNELS)[number];
+
+/** Prefix of the Electron IPC channel names, so nothing else on the bus can be mistaken for ours. */
+export const IPC_PREFIX = 'portolan:';

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import {
+  firmCountRequestSchema,
+  firmSearchRequestSchema,
+  shipmentCountRequestSchema,
+  shipmentSearchRequestSchema,
+} from '../spec/operations';
+import type {
+  FirmCountResponse,
+  FirmSearchResponse,
+  ShipmentCountResponse,
+  ShipmentSearchResponse,
+} from '../spec/responses';
+import type { UsageSummary } from '../spec/usage';
+import type { CallChannel, EventChannel } from './channels';
+
+/** What the renderer may know of a connection profile: never the secret, the key only masked. */
+export interface ProfileView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  accountName: string;
+  /** e.g. `••••3f9a`, or null when no key is stored. */
+  apiKeyMasked: string | null;
+  hasSecret: boolean;
+  /** The built-in demo workspace backed by the embedded simulator. */
+  demo: boolean;
+}
+
+export interface ProfilesState {
+  profiles: ProfileView[];
+  activeId: string | null;
+  /** Null when the keychain works; otherwise what is wrong and what to do. */
+  keychainProblem: string | null;
+}
+
+export interface AppInfo {
+  version: string;
+  host: 'electron' | 'browser';
+  platform: string;
+}
+
+export interface JobProgress {
+  jobId: string;
+  label: string;
+  done: number;
+  total: number | null;
+  unit: string;
+  etaSeconds: number | null;
+}
+
+export interface JobFinished {
+  jobId: string;
+  outcome: 'succeeded' | 'failed' | 'cancelled';
+  message: string;
+}
+
+/** Menu commands the shell forwards to the renderer (navigation, focus search, …). */
+export interface AppCommand {
+  command: 'navigate' | 'run-search' | 'focus-filter';
+  target?: string;
+}
+
+const id = z.string().min(1).max(200);
+const baseUrl = z
+  .string()
+  .trim()
+  .refine((s) => /^https?:\/\/[^\s/]+/i.test(s), { error: 'a full http:// or https:// address' });
+const profileName = z.string().trim().min(1, { error: 'a name is required' }).max(100);
+const apiKey = z.string().trim().min(1, { error: 'the API key is required' }).max(500);
+const apiSecret = z.string().min(1, { error: 'the API secret is required' }).max(500);
+/** Which profile a service call uses; defaults to the active one. */
+const profileRef = { profileId: id.optional() };
+
+/** Declares a call: its input schema now, its output type as a type argument. */
+function call<O>() {
+  return <I extends z.ZodType>(input: I) => ({ input, output: undefined as unknown as O });
+}
+
+export const calls = {
+  'app.info': call<AppInfo>()(z.undefined()),
+  'profiles.list': call<ProfilesState>()(z.undefined()),
+  'profiles.create': call<ProfileView>()(
+    z.strictObject({
+      name: profileName,
+      baseUrl,
+      accountName: z.string().trim().max(200).default(''),
+      apiKey: apiKey.optional(),
+      apiSecret: apiSecret.optional(),
+    }),
+  ),
+  'profiles.update': call<ProfileView>()(
+    z.strictObject({
+      id,
+      name: profileName.optional(),
+      baseUrl: baseUrl.optional(),
+      accountName: z.string().trim().max(200).optional(),
+    }),
+  ),
+  'profiles.delete': call<ProfilesState>()(z.strictObject({ id })),
+  'profiles.setActive': call<ProfilesState>()(z.strictObject({ id })),
+  'profiles.setCredentials': call<ProfileView>()(z.strictObject({ id, apiKey, apiSecret })),
+  'profiles.testConnection': call<UsageSummary>()(z.strictObject({ id })),
+  'demo.start': call<ProfilesState>()(z.undefined()),
+  'usage.get': call<UsageSummary>()(z.strictObject({ ...profileRef })),
+  'shipments.search': call<ShipmentSearchResponse>()(
+    z.strictObject({ ...profileRef, request: shipmentSearchRequestSchema }),
+  ),
+  'shipments.count': call<ShipmentCountResponse>()(
+    z.strictObject({ ...profileRef, request: shipmentCountRequestSchema }),
+  ),
+  'firms.search': call<FirmSearchResponse>()(z.strictObject({ ...profileRef, request: firmSearchRequestSchema })),
+  'firms.count': call<FirmCountResponse>()(z.strictObject({ ...profileRef, request: firmCountRequestSchema })),
+  'shell.openExternal': call<void>()(z.strictObject({ url: z.url({ protocol: /^https$/ }) })),
+} satisfies Record<CallChannel, { input: z.ZodType; output: unknown }>;
+
+export interface Events {
+  'jobs.progress': JobProgress;
+  'jobs.finished': JobFinished;
+  'app.command': AppCommand;
+}
+
+// Compile-time proof that every listed event has a payload type and vice versa.
+type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+export const eventsAreComplete: Exact<keyof Events, EventChannel> = true;
+export const callsAreComplete: Exact<keyof typeof calls, CallChannel> = true;
+
+export type Calls = typeof calls;
+export type CallInput<C extends CallChannel> = z.input<Calls[C]['input']>;
+export type ParsedInput<C extends CallChannel> = z.output<Calls[C]['input']>;
+export type CallOutput<C extends CallChannel> = Calls[C]['output'];

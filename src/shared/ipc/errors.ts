@@ -1,0 +1,50 @@
+import type { SpecIssue } from '../spec/issues';
+
+/**
+ * Every kind of failure that can cross the bridge. The renderer switches on `kind`; `message` is
+ * already written for a person.
+ */
+export const ERROR_KINDS = [
+  // From the service client
+  'InvalidRequest', // client-side constraint violation; nothing was sent
+  'AuthRejected', // 401
+  'LimitExceeded', // 429
+  'ServiceError', // any other non-2xx status
+  'NetworkError', // no response at all (refused, reset, DNS, timeout)
+  'BadResponse', // a response that is not what the spec describes
+  'Cancelled',
+  // From the app itself
+  'InvalidInput', // a bridge call whose input failed the channel's schema
+  'Forbidden', // a call from a sender that is not the app's own top frame
+  'KeychainUnavailable',
+  'NoCredentials',
+  'NotFound',
+  'Conflict',
+  'Internal',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export interface BridgeError {
+  kind: ErrorKind;
+  message: string;
+  /** Field-level problems, for InvalidRequest and InvalidInput. */
+  issues?: SpecIssue[];
+  /** HTTP status, for ServiceError / AuthRejected / LimitExceeded. */
+  status?: number;
+  /** Seconds the service asked us to wait, for LimitExceeded. */
+  retryAfterSeconds?: number;
+}
+
+export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeError };
+
+/** An error that already carries a bridge kind; services throw these and the wrapper forwards them. */
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly details: Omit<BridgeError, 'kind' | 'message'>;
+  constructor(kind: ErrorKind, message: string, details: Omit<BridgeError, 'kind' | 'message'> = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.kind = kind;
+    this.details = details;
+  }
+}

@@ -1,0 +1,202 @@
+import type { SpecIssue } from './issues';
+
+/** Suffixes of the party fields; each exists once with `importer` and once with `exporter`. */
+export const PARTY_SUFFIXES = [
+  'Name',
+  'TaxId',
+  'Address',
+  'Country',
+  'CityState',
+  'Email',
+  'Facebook',
+  'Fax',
+  'Instagram',
+  'Linkedin',
+  'Tel',
+  'Twitter',
+  'Web',
+  'CleanUrl',
+  'UrlCode',
+  'CompanyTypeCode',
+  'CountryCode',
+  'TaCode',
+] as const;
+export type PartySuffix = (typeof PARTY_SUFFIXES)[number];
+export const PARTY_PREFIXES = ['importer', 'exporter'] as const;
+export type PartyPrefix = (typeof PARTY_PREFIXES)[number];
+
+/** The spec's "Other shipment fields", in its order. */
+export const OTHER_SHIPMENT_FIELDS = [
+  'arrivalDate',
+  'billOfLadingNo',
+  'conditionNewUsed',
+  'containerCount',
+  'countryOfOrigin',
+  'fobValue',
+  'fobCurrency',
+  'usdFob',
+  'cifValue',
+  'cifCurrency',
+  'usdCif',
+  'unitPrice',
+  'fiCurrency',
+  'freightAmount',
+  'grossWeight',
+  'grossWeightUnit',
+  'netWeight',
+  'netWeightUnit',
+  'quantity',
+  'quantityUnit',
+  'packageAmount',
+  'packagesUnit',
+  'hsCode',
+  'hsCodeDescription',
+  'hsCodeKeyword',
+  'insuranceAmount',
+  'manufacturingCompany',
+  'brandName',
+  'incoterms',
+  'paymentType',
+  'regime',
+  'transportType',
+  'notifyParty',
+  'notifyAddress',
+  'portOfArrival',
+  'portOfDeparture',
+  'itemNo',
+  'declarationNumber',
+  'importerDataType',
+  'exporterDataType',
+  'dataType',
+  'transportCompany',
+  'vesselName',
+  'productDetails',
+  'statisticalValueUsd',
+  'totalTeus',
+  'updatedAt',
+  'createdAt',
+  'addedGroup',
+  'hashId',
+  'month',
+  'year',
+] as const;
+
+export type PartyField = `${PartyPrefix}${PartySuffix}`;
+export type OtherShipmentField = (typeof OTHER_SHIPMENT_FIELDS)[number];
+export type ShipmentField = PartyField | OtherShipmentField;
+
+export const PARTY_FIELDS: readonly PartyField[] = PARTY_PREFIXES.flatMap((p) =>
+  PARTY_SUFFIXES.map((s) => `${p}${s}` as PartyField),
+);
+
+/** Every field of a shipment record by its exact name: the importer party, the exporter party, the rest. */
+export const SHIPMENT_FIELDS: readonly ShipmentField[] = [...PARTY_FIELDS, ...OTHER_SHIPMENT_FIELDS];
+
+/** Fields holding decimal numbers written as text. */
+export const DECIMAL_SHIPMENT_FIELDS = [
+  'containerCount',
+  'fobValue',
+  'usdFob',
+  'cifValue',
+  'usdCif',
+  'unitPrice',
+  'freightAmount',
+  'grossWeight',
+  'netWeight',
+  'quantity',
+  'packageAmount',
+  'insuranceAmount',
+  'itemNo',
+  'statisticalValueUsd',
+  'totalTeus',
+  'updatedAt',
+  'createdAt',
+  'month',
+  'year',
+] as const satisfies readonly ShipmentField[];
+
+export const DATE_SHIPMENT_FIELDS = ['arrivalDate'] as const satisfies readonly ShipmentField[];
+/** Unix seconds with a fraction, as text. */
+export const EPOCH_SHIPMENT_FIELDS = ['createdAt', 'updatedAt'] as const satisfies readonly ShipmentField[];
+
+/** A shipment record: every known field as text, plus whatever else the service sent (kept as is). */
+export type ShipmentRecord = Record<ShipmentField, string> & Record<string, unknown>;
+
+export const FIRM_TEXT_FIELDS = [
+  'country',
+  'country_code',
+  'name',
+  'address',
+  'city_state',
+  'tel',
+  'e_mail',
+  'web',
+] as const;
+export const FIRM_INTEGER_FIELDS = ['firm_type', 'shipment_count'] as const;
+export const FIRM_FIELDS = [...FIRM_TEXT_FIELDS, ...FIRM_INTEGER_FIELDS] as const;
+export type FirmField = (typeof FIRM_FIELDS)[number];
+
+/** A firm record; a missing integer is `null` (the service did not say), never a made-up 0. */
+export type FirmRecord = Record<(typeof FIRM_TEXT_FIELDS)[number], string> &
+  Record<(typeof FIRM_INTEGER_FIELDS)[number], number | null> &
+  Record<string, unknown>;
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; issue: SpecIssue };
+
+const fail = (path: string, message: string): { ok: false; issue: SpecIssue } => ({
+  ok: false,
+  issue: { path, message },
+});
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Lenient but safe: unknown extra fields are kept, a missing or null text field becomes "", and a
+ * present field of the wrong type is an error. A hand-written loop rather than a schema library
+ * because a 10,000-record response has close to a million fields and ingest speed is a target.
+ */
+export function parseShipmentRecord(input: unknown, path = 'shipment'): Parsed<ShipmentRecord> {
+  if (!isPlainObject(input)) return fail(path, 'must be an object');
+  const out: Record<string, unknown> = { ...input };
+  for (const field of SHIPMENT_FIELDS) {
+    const v = input[field];
+    if (v === undefined || v === null) out[field] = '';
+    else if (typeof v !== 'string') return fail(`${path}.${field}`, `must be text, got ${typeName(v)}`);
+  }
+  return { ok: true, value: out as ShipmentRecord };
+}
+
+export function parseFirmRecord(input: unknown, path = 'firm'): Parsed<FirmRecord> {
+  if (!isPlainObject(input)) return fail(path, 'must be an object');
+  const out: Record<string, unknown> = { ...input };
+  for (const field of FIRM_TEXT_FIELDS) {
+    const v = input[field];
+    if (v === undefined || v === null) out[field] = '';
+    else if (typeof v !== 'string') return fail(`${path}.${field}`, `must be text, got ${typeName(v)}`);
+  }
+  for (const field of FIRM_INTEGER_FIELDS) {
+    const v = input[field];
+    if (v === undefined || v === null) out[field] = null;
+    else if (!Number.isInteger(v)) return fail(`${path}.${field}`, `must be a whole number, got ${typeName(v)}`);
+  }
+  return { ok: true, value: out as FirmRecord };
+}
+
+export function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'a number' : 'a decimal number';
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v).slice(0, 40)}`;
+}
+
+/** Reads a required whole-number field of a response object. */
+export function requireInteger(obj: Record<string, unknown>, field: string, path: string): Parsed<number> {
+  const v = obj[field];
+  if (v === undefined || v === null) return fail(`${path}.${field}`, 'missing');
+  if (!Number.isInteger(v)) return fail(`${path}.${field}`, `must be a whole number, got ${typeName(v)}`);
+  return { ok: true, value: v as number };
+}
+
+export { isPlainObject };

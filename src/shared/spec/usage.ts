@@ -1,0 +1,39 @@
+export const USAGE_METRICS = [
+  'firms/search',
+  'firms/count',
+  'shipments/search',
+  'shipments/count',
+  'searchedHsCodes',
+  'dailyRequest',
+  'minutelyRequest',
+] as const;
+export type UsageMetric = (typeof USAGE_METRICS)[number];
+
+/** `limit` of -1 means unlimited. */
+export const UNLIMITED = -1;
+
+export interface MetricSummary {
+  current: number;
+  limit: number;
+  /** `unlimited` for an unlimited metric; for `searchedHsCodes` the searched codes as text. */
+  notes?: string;
+  [extra: string]: unknown;
+}
+
+/** `{ <account name>: { <metric>: summary } }`; metrics the spec does not list are kept too. */
+export type UsageSummary = Record<string, Record<string, MetricSummary>>;
+
+export function isUnlimited(m: Pick<MetricSummary, 'limit'>): boolean {
+  return m.limit === UNLIMITED;
+}
+
+/** What is left of a metric, or Infinity when it is unlimited. Never negative. */
+export function remaining(m: Pick<MetricSummary, 'limit' | 'current'>): number {
+  return isUnlimited(m) ? Number.POSITIVE_INFINITY : Math.max(0, m.limit - m.current);
+}
+
+/** Splits the `searchedHsCodes` notes text into codes; the spec only says "written as text". */
+export function parseSearchedHsCodes(notes: string | undefined): string[] {
+  if (!notes || notes === 'unlimited') return [];
+  return notes.match(/\d+/g) ?? [];
+}
