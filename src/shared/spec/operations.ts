@@ -9,8 +9,14 @@ import {
 } from './filter';
 import { formatPath, type SpecIssue } from './issues';
 
+/** "required" only when the field is absent; a present value of the wrong type is "must be". */
+const missingOr = (missing: string, wrong: string) => (iss: { input?: unknown }) =>
+  iss.input === undefined ? missing : wrong;
+
 const wholeNumber = (what: string) =>
-  z.number({ error: `required: a whole number (${what})` }).int({ error: 'must be a whole number' });
+  z
+    .number({ error: missingOr(`required: a whole number (${what})`, 'must be a whole number') })
+    .int({ error: 'must be a whole number' });
 
 export const shipmentSearchRequestSchema = z
   .strictObject({
@@ -25,7 +31,7 @@ export const shipmentCountRequestSchema = z
   .strictObject({
     ...shipmentFilterShape,
     firm: z
-      .string({ error: 'firm is required: a firm UrlCode' })
+      .string({ error: missingOr('firm is required: a firm UrlCode', 'must be text: a firm UrlCode') })
       .min(1, { error: 'must not be empty: a firm UrlCode' }),
   })
   .superRefine(checkDateOrder);
@@ -106,7 +112,9 @@ export function checkWith<T>(schema: z.ZodType, input: unknown): Checked<T> {
     return { ok: false, issues: [{ path: '', message: 'the request body must be a JSON object' }] };
   }
   const parsed = schema.safeParse(input);
-  return parsed.success ? { ok: true, value: parsed.data as T } : { ok: false, issues: toSpecIssues(parsed.error) };
+  return parsed.success
+    ? { ok: true, value: parsed.data as T }
+    : { ok: false, issues: toSpecIssues(parsed.error) };
 }
 
 /** Checks a request body against every constraint of the spec for that operation. */

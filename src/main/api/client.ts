@@ -1,0 +1,380 @@
+import {
+  OPERATIONS,
+  checkRequest,
+  parseResponse,
+  type BodyOperationName,
+  type FirmCountRequest,
+  type FirmCountResponse,
+  type FirmSearchRequest,
+  type FirmSearchResponse,
+  type OperationName,
+  type Responses,
+  type ShipmentCountRequest,
+  type ShipmentCountResponse,
+  type ShipmentSearchRequest,
+  type ShipmentSearchResponse,
+  type SpecIssue,
+  type UsageSummary,
+} from '@shared/spec';
+import { nullLogger, type Logger } from '../log/logger';
+import { registerSecret } from '../log/redact';
+import {
+  type ServiceClientError,
+  authRejectedError,
+  badResponseError,
+  cancelledError,
+  invalidRequestError,
+  limitExceededError,
+  networkError,
+  serviceError,
+  type NetworkReason,
+} from './errors';
+import { sign } from './sign';
+
+export interface Credentials {
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface RetryOptions {
+  /** Attempts in all, the first included. Default 4. */
+  maxAttempts?: number;
+  /** Backoff cap for the first retry; doubles per retry. Default 500 ms. */
+  baseDelayMs?: number;
+  /** Longest wait between attempts. Default 15 s. A Retry-After longer than this is not waited out. */
+  maxDelayMs?: number;
+}
+
+export interface ClientOptions {
+  /** With or without a trailing slash; may carry a base path (`https://host/x/`). */
+  baseUrl: string;
+  /** Kept in this module's closure; never in an error message or a log line. */
+  credentials: Credentials;
+  /** Per attempt, covering connect, wait and reading the body. Default 60 s. */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  logger?: Logger;
+  userAgent?: string;
+}
+
+export interface RetryInfo {
+  /** The attempt that just failed (1-based); the next one is `attempt + 1`. */
+  attempt: number;
+  /** How long the client waits before the next attempt. */
+  delayMs: number;
+  error: ServiceClientError;
+  maxAttempts: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface ServiceClient {
+  shipmentSearch(req: ShipmentSearchRequest, opts?: CallOptions): Promise<ShipmentSearchResponse>;
+  shipmentCount(req: ShipmentCountRequest, opts?: CallOptions): Promise<ShipmentCountResponse>;
+  firmSearch(req: FirmSearchRequest, opts?: CallOptions): Promise<FirmSearchResponse>;
+  firmCount(req: FirmCountRequest, opts?: CallOptions): Promise<FirmCountResponse>;
+  usage(opts?: CallOptions): Promise<UsageSummary>;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_USER_AGENT = 'Portolan/0.1';
+/** Statuses worth another try: the gateway or the service is briefly unavailable. */
+const RETRYABLE_STATUS = new Set([502, 503, 504]);
+
+/** Normalises the base address so relative operation paths land under its path. */
+export function parseBaseUrl(raw: string): { ok: true; url: URL } | { ok: false; issue: SpecIssue } {
+  let url: URL;
+  try {
+    url = new URL(String(raw).trim());
+  } catch {
+    return { ok: false, issue: { path: 'baseUrl', message: 'must be a full address such as https://host/' } };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, issue: { path: 'baseUrl', message: 'must start with http:// or https://' } };
+  }
+  if (url.username || url.password) {
+    return { ok: false, issue: { path: 'baseUrl', message: 'must not contain a user name or password' } };
+  }
+  url.search = '';
+  url.hash = '';
+  if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
+  return { ok: true, url };
+}
+
+/** Seconds from a Retry-After header: delta-seconds or an HTTP-date. Undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  // Date.parse accepts bare numbers like "-5" or "5.5" as dates; an HTTP-date always names a month.
+  if (!/[A-Za-z]{3}/.test(v)) return undefined;
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+function checkCredentials(c: Credentials | undefined): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  // A header value must be visible ASCII; anything else would fail inside fetch with a vaguer error.
+  if (!c || typeof c.apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(c.apiKey)) {
+    issues.push({
+      path: 'credentials.apiKey',
+      message: 'must be the API key from the account portal (no spaces)',
+    });
+  }
+  if (!c || typeof c.apiSecret !== 'string' || c.apiSecret.length === 0) {
+    issues.push({ path: 'credentials.apiSecret', message: 'must be the API secret from the account portal' });
+  }
+  return issues;
+}
+
+function networkReason(e: unknown): NetworkReason {
+  const seen = new Set<unknown>();
+  let cur: unknown = e;
+  // undici wraps the socket error as `cause`, sometimes twice.
+  while (cur && typeof cur === 'object' && !seen.has(cur)) {
+    seen.add(cur);
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (code === 'ECONNREFUSED') return 'refused';
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'dns';
+      if (code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'UND_ERR_CONNECT_TIMEOUT')
+        return 'unreachable';
+      if (
+        code === 'ECONNRESET' ||
+        code === 'EPIPE' ||
+        code === 'UND_ERR_SOCKET' ||
+        code === 'UND_ERR_CLOSED'
+      ) {
+        return 'reset';
+      }
+    }
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return 'other';
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(cancelledError());
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(cancelledError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+type AttemptOutcome<T> =
+  { ok: true; value: T } | { ok: false; error: ServiceClientError; retryable: boolean; minDelayMs: number };
+
+export function createServiceClient(options: ClientOptions): ServiceClient {
+  // Copied into the closure: later changes to the caller's object do not reach in-flight requests.
+  const apiKey = options.credentials?.apiKey;
+  const apiSecret = options.credentials?.apiSecret;
+  const credentialIssues = checkCredentials(options.credentials);
+  if (typeof apiSecret === 'string') registerSecret(apiSecret);
+  if (typeof apiKey === 'string') registerSecret(apiKey, { keepLast: 4 });
+
+  const base = parseBaseUrl(options.baseUrl);
+  const timeoutMs = Math.max(1, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const maxAttempts = Math.max(1, Math.floor(options.retry?.maxAttempts ?? 4));
+  const baseDelayMs = Math.max(0, options.retry?.baseDelayMs ?? 500);
+  const maxDelayMs = Math.max(0, options.retry?.maxDelayMs ?? 15_000);
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const log = (options.logger ?? nullLogger).child('api');
+
+  /** Full jitter: uniform in [0, min(cap, base·2^(n-1))], so clients that failed together spread out. */
+  const backoff = (failedAttempt: number): number =>
+    Math.round(Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (failedAttempt - 1)));
+
+  async function attempt<K extends OperationName>(
+    op: K,
+    url: URL,
+    payload: Buffer | undefined,
+    attemptNo: number,
+    signal: AbortSignal | undefined,
+  ): Promise<AttemptOutcome<Responses[K]>> {
+    const { method } = OPERATIONS[op];
+    const headers: Record<string, string> = {
+      'X-API-KEY': apiKey,
+      // Recomputed per request, as the spec asks, over exactly the bytes below.
+      'X-SIGNATURE': sign(payload ?? '', apiSecret),
+      Accept: 'application/json',
+      'User-Agent': userAgent,
+    };
+    if (payload) headers['Content-Type'] = 'application/json';
+
+    const ctrl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctrl.abort();
+    }, timeoutMs);
+    const onAbort = (): void => ctrl.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const started = performance.now();
+    const logFields = { op, method, path: url.pathname, attempt: attemptNo };
+    const ms = (): number => Math.round(performance.now() - started);
+    const failNoResponse = (e: unknown): AttemptOutcome<Responses[K]> => {
+      if (signal?.aborted) return { ok: false, error: cancelledError(), retryable: false, minDelayMs: 0 };
+      // Our own timeout is not retried: a slow answer is more likely a heavy query than a blip,
+      // and asking again would only wait as long again.
+      const reason: NetworkReason = timedOut ? 'timeout' : networkReason(e);
+      const error = networkError(reason, url.host, { timeoutMs });
+      log.warn('request failed', { ...logFields, ms: ms(), kind: error.kind, reason });
+      return { ok: false, error, retryable: !timedOut, minDelayMs: 0 };
+    };
+
+    try {
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          method,
+          headers,
+          ...(payload ? { body: payload } : {}),
+          signal: ctrl.signal,
+          // Following a redirect would hand the key and signature to wherever it points.
+          redirect: 'manual',
+        });
+      } catch (e) {
+        return failNoResponse(e);
+      }
+
+      let text: string;
+      try {
+        text = await res.text();
+      } catch (e) {
+        if (signal?.aborted || timedOut) return failNoResponse(e);
+        log.warn('response cut off', { ...logFields, status: res.status, ms: ms() });
+        return {
+          ok: false,
+          error: badResponseError(
+            'response',
+            'the connection closed before the whole body arrived',
+            res.status,
+          ),
+          retryable: false,
+          minDelayMs: 0,
+        };
+      }
+      const status = res.status;
+      log.info('request', { ...logFields, status, ms: ms() });
+
+      if (status === 401) return { ok: false, error: authRejectedError(), retryable: false, minDelayMs: 0 };
+      if (status === 429) {
+        const retryAfterSeconds = parseRetryAfter(res.headers.get('retry-after'));
+        const waitMs = (retryAfterSeconds ?? 0) * 1000;
+        // A wait longer than the backoff cap is the user's call, not a silent stall.
+        return {
+          ok: false,
+          error: limitExceededError(retryAfterSeconds),
+          retryable: waitMs <= maxDelayMs,
+          minDelayMs: waitMs,
+        };
+      }
+      if (status < 200 || status > 299) {
+        return {
+          ok: false,
+          error: serviceError(status, text, attemptNo),
+          retryable: RETRYABLE_STATUS.has(status),
+          minDelayMs: 0,
+        };
+      }
+
+      if (text.trim() === '') {
+        return {
+          ok: false,
+          error: badResponseError('response', 'the body is empty', status),
+          retryable: false,
+          minDelayMs: 0,
+        };
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (e) {
+        const cutOff =
+          e instanceof SyntaxError && /end of (JSON )?(data|input)|Unterminated/i.test(e.message);
+        const problem = cutOff ? 'the JSON ends early (truncated)' : 'the body is not JSON';
+        return {
+          ok: false,
+          error: badResponseError('response', problem, status),
+          retryable: false,
+          minDelayMs: 0,
+        };
+      }
+      const parsed = parseResponse(op, json);
+      if (!parsed.ok) {
+        log.warn('unexpected response shape', { ...logFields, problemPath: parsed.issue.path });
+        return {
+          ok: false,
+          error: badResponseError(parsed.issue.path, parsed.issue.message, status),
+          retryable: false,
+          minDelayMs: 0,
+        };
+      }
+      return { ok: true, value: parsed.value };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async function call<K extends OperationName>(
+    op: K,
+    body: unknown,
+    opts: CallOptions = {},
+  ): Promise<Responses[K]> {
+    const { signal, onRetry } = opts;
+    if (signal?.aborted) throw cancelledError();
+    if (!base.ok || credentialIssues.length > 0) {
+      throw invalidRequestError([...(base.ok ? [] : [base.issue]), ...credentialIssues]);
+    }
+
+    let payload: Buffer | undefined;
+    if (op !== 'usage') {
+      const checked = checkRequest(op as BodyOperationName, body);
+      if (!checked.ok) throw invalidRequestError(checked.issues);
+      // Serialised once; these exact bytes are signed and sent on every attempt.
+      payload = Buffer.from(JSON.stringify(checked.value), 'utf8');
+    }
+    const url = new URL(OPERATIONS[op].path, base.url);
+
+    for (let n = 1; ; n++) {
+      const outcome = await attempt(op, url, payload, n, signal);
+      if (outcome.ok) return outcome.value;
+      const { error } = outcome;
+      if (!outcome.retryable || n >= maxAttempts) {
+        error.attempts = n;
+        throw error;
+      }
+      const delayMs = Math.max(outcome.minDelayMs, backoff(n));
+      log.info('retrying', { op, attempt: n, delayMs, kind: error.kind, status: error.status });
+      try {
+        onRetry?.({ attempt: n, delayMs, error, maxAttempts });
+      } catch {
+        // A faulty progress callback must not change the outcome of the call.
+      }
+      await sleep(delayMs, signal);
+    }
+  }
+
+  return {
+    shipmentSearch: (req, opts) => call('shipmentSearch', req, opts),
+    shipmentCount: (req, opts) => call('shipmentCount', req, opts),
+    firmSearch: (req, opts) => call('firmSearch', req, opts),
+    firmCount: (req, opts) => call('firmCount', req, opts),
+    usage: (opts) => call('usage', undefined, opts),
+  };
+}

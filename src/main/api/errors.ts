@@ -1,0 +1,203 @@
+import { AppError, type BridgeError, type ErrorKind } from '@shared/ipc/errors';
+import { describeIssues, type SpecIssue } from '@shared/spec';
+import { redact } from '../log/redact';
+
+/** The kinds the service client produces; a subset of the bridge's ErrorKind. */
+export type ServiceErrorKind = Extract<
+  ErrorKind,
+  | 'InvalidRequest'
+  | 'AuthRejected'
+  | 'LimitExceeded'
+  | 'ServiceError'
+  | 'NetworkError'
+  | 'BadResponse'
+  | 'Cancelled'
+>;
+
+/** Why no response arrived, for NetworkError. */
+export type NetworkReason = 'timeout' | 'refused' | 'reset' | 'dns' | 'unreachable' | 'other';
+
+export interface ServiceClientErrorDetails {
+  status?: number;
+  retryAfterSeconds?: number;
+  issues?: SpecIssue[];
+  /** NetworkError: what went wrong on the wire. */
+  reason?: NetworkReason;
+  /** BadResponse: where in the body the problem is (`response.shipments[3].hsCode`). */
+  path?: string;
+  /** Attempts made before giving up. */
+  attempts?: number;
+}
+
+/**
+ * Every failure of the service client. `message` is written for a person and says what to do; it is
+ * redacted on construction, so neither the secret nor a signature can leave through it.
+ */
+export class ServiceClientError extends Error {
+  readonly kind: ServiceErrorKind;
+  readonly status?: number;
+  readonly retryAfterSeconds?: number;
+  readonly issues?: SpecIssue[];
+  readonly reason?: NetworkReason;
+  readonly path?: string;
+  attempts?: number;
+
+  constructor(kind: ServiceErrorKind, message: string, details: ServiceClientErrorDetails = {}) {
+    super(redact(message));
+    this.name = 'ServiceClientError';
+    this.kind = kind;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
+    if (details.issues !== undefined) this.issues = details.issues;
+    if (details.reason !== undefined) this.reason = details.reason;
+    if (details.path !== undefined) this.path = details.path;
+    if (details.attempts !== undefined) this.attempts = details.attempts;
+  }
+}
+
+export function isServiceClientError(e: unknown): e is ServiceClientError {
+  return e instanceof ServiceClientError;
+}
+
+// ---- Message builders: one place for the wording the user sees ----
+
+export function invalidRequestError(issues: SpecIssue[]): ServiceClientError {
+  return new ServiceClientError(
+    'InvalidRequest',
+    `The request breaks the service's rules, so it was not sent: ${describeIssues(issues)}. Correct these fields and try again.`,
+    { issues },
+  );
+}
+
+export function authRejectedError(): ServiceClientError {
+  return new ServiceClientError(
+    'AuthRejected',
+    'The service rejected the API key or signature (401). Check the key and secret in Settings → Profiles.',
+    { status: 401 },
+  );
+}
+
+function formatWait(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.ceil(seconds / 60)} min`;
+  return `${Math.round(seconds / 360) / 10} h`;
+}
+
+export function limitExceededError(retryAfterSeconds: number | undefined): ServiceClientError {
+  const when =
+    retryAfterSeconds === undefined
+      ? 'Wait a while and try again; the Usage page shows what is left of your limits.'
+      : `Try again in ${formatWait(retryAfterSeconds)}.`;
+  return new ServiceClientError('LimitExceeded', `Download limit reached (429). ${when}`, {
+    status: 429,
+    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+  });
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** A short, single-line, redacted excerpt of a response body for a message. */
+export function bodyExcerpt(body: string, max = 200): string {
+  const flat = body.replace(/\s+/g, ' ').trim();
+  return redact(flat.length > max ? `${flat.slice(0, max)}…` : flat);
+}
+
+export function serviceError(status: number, body: string, attempts: number): ServiceClientError {
+  const name = STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : '';
+  const advice =
+    status >= 500
+      ? 'The service is having trouble; try again later.'
+      : 'The service refused the request; check the filter values.';
+  const after = attempts > 1 ? ` after ${attempts} attempts` : '';
+  const excerpt = bodyExcerpt(body);
+  return new ServiceClientError(
+    'ServiceError',
+    `The service answered with status ${status}${name}${after}. ${advice}${excerpt ? ` It said: ${excerpt}` : ''}`,
+    { status, attempts },
+  );
+}
+
+export function networkError(
+  reason: NetworkReason,
+  host: string,
+  detail: { timeoutMs?: number } = {},
+): ServiceClientError {
+  let what: string;
+  switch (reason) {
+    case 'timeout':
+      what = `The service at ${host} did not answer within ${formatMs(detail.timeoutMs ?? 0)} (timed out). Try again, or narrow the query so the answer is smaller.`;
+      break;
+    case 'refused':
+      what = `Could not connect to the service at ${host} (connection refused). Check the base URL in Settings → Profiles.`;
+      break;
+    case 'dns':
+      what = `The service's host name ${host} could not be resolved. Check the base URL in Settings → Profiles and your network.`;
+      break;
+    case 'reset':
+      what = `The connection to the service at ${host} was closed before it answered. Try again.`;
+      break;
+    case 'unreachable':
+      what = `The service at ${host} cannot be reached from this network. Check your network connection.`;
+      break;
+    default:
+      what = `Could not reach the service at ${host}. Check the base URL in Settings → Profiles and your network.`;
+  }
+  return new ServiceClientError('NetworkError', what, { reason });
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+export function badResponseError(path: string, problem: string, status?: number): ServiceClientError {
+  return new ServiceClientError(
+    'BadResponse',
+    `The service sent a response Portolan cannot read (${path ? `${path}: ` : ''}${problem}). Try again; if it keeps happening, the service may have changed.`,
+    { path, ...(status !== undefined ? { status } : {}) },
+  );
+}
+
+export function cancelledError(): ServiceClientError {
+  return new ServiceClientError('Cancelled', 'The request was cancelled.');
+}
+
+/**
+ * Maps anything thrown to the bridge's error shape. Unknown errors become `Internal` with a redacted
+ * message, so nothing unexpected (a stack, a secret in some library's message) crosses the bridge raw.
+ */
+export function toBridgeError(e: unknown): BridgeError {
+  if (e instanceof ServiceClientError) {
+    const out: BridgeError = { kind: e.kind, message: e.message };
+    if (e.issues !== undefined) out.issues = e.issues;
+    if (e.status !== undefined) out.status = e.status;
+    if (e.retryAfterSeconds !== undefined) out.retryAfterSeconds = e.retryAfterSeconds;
+    return out;
+  }
+  if (e instanceof AppError) {
+    return { ...e.details, kind: e.kind, message: redact(e.message) };
+  }
+  if (isAbortError(e)) return { kind: 'Cancelled', message: 'The request was cancelled.' };
+  const detail = e instanceof Error ? e.message : typeof e === 'string' ? e : '';
+  return {
+    kind: 'Internal',
+    message: redact(`Something went wrong inside Portolan${detail ? `: ${detail.slice(0, 300)}` : ''}.`),
+  };
+}
+
+export function isAbortError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '@shared/ipc/errors';
+import { parseBaseUrl, parseRetryAfter, ServiceClientError, toBridgeError } from '../../src/main/api';
+import { registerSecret } from '../../src/main/log';
+
+describe('toBridgeError', () => {
+  it('carries kind, message, status, retryAfterSeconds and issues of a client error', () => {
+    const e = new ServiceClientError('LimitExceeded', 'Download limit reached (429). Try again in 42 s.', {
+      status: 429,
+      retryAfterSeconds: 42,
+    });
+    expect(toBridgeError(e)).toEqual({
+      kind: 'LimitExceeded',
+      message: 'Download limit reached (429). Try again in 42 s.',
+      status: 429,
+      retryAfterSeconds: 42,
+    });
+    const inv = new ServiceClientError('InvalidRequest', 'bad', {
+      issues: [{ path: 'size', message: 'at least 10' }],
+    });
+    expect(toBridgeError(inv)).toEqual({
+      kind: 'InvalidRequest',
+      message: 'bad',
+      issues: [{ path: 'size', message: 'at least 10' }],
+    });
+  });
+
+  it('forwards an AppError with its details', () => {
+    expect(toBridgeError(new AppError('NotFound', 'No such profile.', { status: 404 }))).toEqual({
+      kind: 'NotFound',
+      message: 'No such profile.',
+      status: 404,
+    });
+  });
+
+  it('maps an AbortError to Cancelled', () => {
+    const abort = new DOMException('This operation was aborted', 'AbortError');
+    expect(toBridgeError(abort).kind).toBe('Cancelled');
+  });
+
+  it('maps anything else to Internal, redacting registered secrets from the message', () => {
+    const secret = 'sk-errors-test-secret-55';
+    const un = registerSecret(secret);
+    try {
+      const out = toBridgeError(new TypeError(`cannot read ${secret}`));
+      expect(out.kind).toBe('Internal');
+      expect(out.message).toContain('cannot read');
+      expect(out.message).not.toContain(secret);
+      expect(toBridgeError('plain string').kind).toBe('Internal');
+      expect(toBridgeError(undefined)).toEqual({
+        kind: 'Internal',
+        message: 'Something went wrong inside Portolan.',
+      });
+    } finally {
+      un();
+    }
+  });
+
+  it('a client error message is redacted when constructed', () => {
+    const secret = 'sk-ctor-secret-0000';
+    const un = registerSecret(secret);
+    try {
+      expect(new ServiceClientError('ServiceError', `echo ${secret}`).message).toBe('echo [REDACTED]');
+    } finally {
+      un();
+    }
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  it('reads delta-seconds and HTTP-dates', () => {
+    expect(parseRetryAfter('42', now)).toBe(42);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:01:30 GMT', now)).toBe(90);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0); // in the past
+  });
+  it('is undefined when absent or unreadable', () => {
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter('-5', now)).toBeUndefined();
+    expect(parseRetryAfter('5.5', now)).toBeUndefined();
+  });
+});
+
+describe('parseBaseUrl', () => {
+  it.each([
+    ['https://api.example.com', 'https://api.example.com/'],
+    ['https://api.example.com/', 'https://api.example.com/'],
+    ['https://h.example/x', 'https://h.example/x/'],
+    ['https://h.example/x/', 'https://h.example/x/'],
+    ['  http://127.0.0.1:8080/base?q=1#frag ', 'http://127.0.0.1:8080/base/'],
+  ])('%s → %s', (input, out) => {
+    const r = parseBaseUrl(input);
+    expect(r.ok && r.url.href).toBe(out);
+  });
+});
