@@ -1,0 +1,56 @@
+import type { UsageMetric } from '@shared/spec';
+import type { SimDataset } from './dataset';
+
+export interface SimAccount {
+  name: string;
+  apiKey: string;
+  apiSecret: string;
+  /** Per-metric limits; -1 or absent = unlimited. */
+  limits?: Partial<Record<UsageMetric, number>>;
+}
+
+export interface SimFaults {
+  /** Added before every response (including errors). */
+  latencyMs?: number;
+  /** Share of requests (0..1) answered with a server error instead of being processed. */
+  errorRate?: number;
+  /** Statuses for `errorRate`, drawn uniformly; default [500, 503]. */
+  errorStatuses?: number[];
+  /** Of every `every` requests, the last `count` are answered 429 (Retry-After: 1). */
+  burst429?: { every: number; count: number };
+  /** Share of 200 answers whose body is not valid JSON. */
+  invalidJsonRate?: number;
+  /** Share of 200 answers whose body is cut in half (Content-Length matches the cut body). */
+  truncateRate?: number;
+  /** Share of requests whose connection is destroyed without any response. */
+  dropRate?: number;
+  /** Seed of the fault draws; default 1. The sequence restarts on every setFaults. */
+  seed?: number;
+}
+
+export interface SimOptions {
+  /** 0 = a free port. */
+  port?: number;
+  host?: '127.0.0.1';
+  /** Number of shipment records; default 50,000. */
+  records?: number;
+  /** Data seed; default 1. */
+  seed?: number;
+  accounts: SimAccount[];
+  faults?: SimFaults;
+  /** Defaults to resources/data/hs-codes.csv resolved from process.cwd(). */
+  hsCodesCsvPath?: string;
+  /** Clock for the request windows (ms since epoch); default Date.now. */
+  now?: () => number;
+}
+
+export interface RunningSimulator {
+  /** `http://127.0.0.1:PORT/` */
+  url: string;
+  port: number;
+  accounts: SimAccount[];
+  close(): Promise<void>;
+  setFaults(f: SimFaults | undefined): void;
+  /** For tests: lets them compute expected answers independently. */
+  dataset: SimDataset;
+}
