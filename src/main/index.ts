@@ -1,2 +1,119 @@
-// Placeholder entry; the secure shell replaces it.
-export {};
+import { join } from 'node:path';
+import { app, BrowserWindow, ipcMain, Menu, nativeTheme, session, shell, type WebContents } from 'electron';
+import { createFileSink, createLogger, type Logger } from './log';
+import { createKeytarSecretStore } from './secrets';
+import { createDispatcher, createServices, type ServicesHandle } from './services';
+import type { AppLocation } from './shell/app-location';
+import { createEventSender, registerIpcHandlers, type InvokeEventLike } from './shell/ipc-handle';
+import { createMainWindow } from './shell/main-window';
+import { buildMenuTemplate } from './shell/menu';
+import { contentSecurityPolicy, hardenSession } from './shell/security';
+import { isTrustedFrame } from './shell/trusted-sender';
+
+const devUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined;
+const location: AppLocation = devUrl
+  ? { kind: 'dev', url: devUrl }
+  : { kind: 'file', indexPath: join(__dirname, '../renderer/index.html') };
+
+let mainWindow: BrowserWindow | null = null;
+let services: ServicesHandle | null = null;
+
+/** Every web contents, whatever created it, gets the same locks as the main window. */
+function lockDown(contents: WebContents): void {
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+}
+
+async function start(): Promise<void> {
+  const dataDir = app.getPath('userData');
+  const sink = createFileSink(join(dataDir, 'logs', 'portolan.log'), { maxBytes: 5 * 1024 * 1024, keep: 3 });
+  const logger: Logger = createLogger({ sink, level: devUrl ? 'debug' : 'info' });
+  logger.info('starting', { version: app.getVersion(), platform: process.platform });
+  process.on('uncaughtException', (e) => logger.error('uncaught exception', { error: e }));
+  process.on('unhandledRejection', (e) => logger.error('unhandled rejection', { error: e }));
+
+  nativeTheme.themeSource = 'system';
+  hardenSession(session.defaultSession, contentSecurityPolicy(devUrl ? { url: devUrl } : null), (permission) =>
+    logger.warn('permission request denied', { permission }),
+  );
+
+  const events = createEventSender(() => mainWindow);
+  const resourcesDir = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
+  services = createServices({
+    dataDir,
+    resourcesDir,
+    logger,
+    events,
+    secrets: createKeytarSecretStore({ service: 'Portolan' }),
+    appInfo: { version: app.getVersion(), host: 'electron' },
+    openExternal: (url) => shell.openExternal(url),
+  });
+  const svc = services;
+  const openAllowListed = (url: string) => {
+    void svc['shell.openExternal']({ url }, {}).catch((e: unknown) => logger.warn('link not opened', { error: e }));
+  };
+
+  const dispatch = createDispatcher<InvokeEventLike>({
+    services,
+    logger,
+    isTrustedSender: (event) => isTrustedFrame(event.senderFrame, mainWindow?.webContents.mainFrame, location),
+  });
+  registerIpcHandlers(ipcMain, dispatch);
+
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      buildMenuTemplate({
+        platform: process.platform,
+        appName: app.name,
+        dev: devUrl !== undefined,
+        send: (command) => events.emit('app.command', command),
+        showLog: () => void shell.openPath(join(dataDir, 'logs')),
+      }),
+    ),
+  );
+
+  const openWindow = async () => {
+    mainWindow = await createMainWindow({
+      location,
+      preloadPath: join(__dirname, '../preload/index.cjs'),
+      windowStatePath: join(dataDir, 'window-state.json'),
+      iconPath: join(resourcesDir, 'icon.png'),
+      logger,
+      openExternal: openAllowListed,
+    });
+    mainWindow.on('closed', () => {
+      mainWindow = null;
+    });
+  };
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) void openWindow();
+  });
+  app.on('before-quit', () => {
+    void services?.dispose();
+    void sink.close();
+  });
+  await openWindow();
+}
+
+// Before anything else: sandbox every renderer, and let only one Portolan run per user.
+app.enableSandbox();
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('web-contents-created', (_event, contents) => lockDown(contents));
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((e: unknown) => {
+      console.error('Portolan failed to start', e instanceof Error ? e.message : e);
+      app.quit();
+    });
+}

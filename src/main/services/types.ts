@@ -1,5 +1,8 @@
 import type { CallChannel, EventChannel } from '@shared/ipc/channels';
 import type { CallOutput, Events, ParsedInput } from '@shared/ipc/contract';
+import type { ClientOptions } from '../api';
+import type { Logger } from '../log';
+import type { SecretStore } from '../secrets';
 
 /** Per-call context: the caller's cancellation signal, when the transport has one. */
 export interface CallContext {
@@ -19,3 +22,43 @@ export type ServiceSlice<C extends CallChannel> = { [K in C]: ServiceFn<K> };
 export interface EventSink {
   emit<E extends EventChannel>(event: E, payload: Events[E]): void;
 }
+
+/** What createServices needs from its host (the Electron shell or the browser test host). */
+export interface ServiceDeps {
+  /** Where profiles.json and other app files live (userData in Electron). */
+  dataDir: string;
+  /** Read-only bundled resources (e.g. reference CSVs). */
+  resourcesDir: string;
+  logger: Logger;
+  events: EventSink;
+  /** The OS keychain for real profiles. The demo profile's generated pair is kept in memory instead. */
+  secrets: SecretStore;
+  appInfo: { version: string; host: 'electron' | 'browser' };
+  /** Opens an https URL in the user's browser; absent in hosts that cannot do that. */
+  openExternal?: (url: string) => Promise<void>;
+  /** Defaults to the embedded simulator of src/main/sim. */
+  startSimulator?: StartSimulator;
+  /** Extra https hosts shell.openExternal may open, besides the defaults and the profiles' own hosts. */
+  externalHosts?: readonly string[];
+  /** Timeouts and retries of the service client (tests and the web host shorten them). */
+  clientOptions?: Pick<ClientOptions, 'timeoutMs' | 'retry'>;
+}
+
+export interface SimulatorAccount {
+  name: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+/** The subset of the simulator's API the demo uses. */
+export type StartSimulator = (options: {
+  port: number;
+  host?: '127.0.0.1';
+  records: number;
+  seed: number;
+  accounts: SimulatorAccount[];
+  hsCodesCsvPath?: string;
+}) => Promise<{ url: string; port: number; close(): Promise<void> }>;
+
+/** createServices' result: every call, plus the release of what the services started (the demo simulator). */
+export type ServicesHandle = Services & { dispose(): Promise<void> };

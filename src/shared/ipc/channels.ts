@@ -17,7 +17,25 @@ export const CALL_CHANNELS = [
   'shipments.count',
   'firms.search',
   'firms.count',
+  // presets
+  'presets.list',
+  'presets.save',
+  'presets.rename',
+  'presets.duplicate',
+  'presets.delete',
+  'presets.reorder',
+  'presets.import',
+  'presets.export',
+  'presets.getLast',
+  'presets.setLast',
   'shell.openExternal',
+  // analysis
+  'analysis.datasets',
+  'analysis.summary',
+  'analysis.firmProfile',
+  'analysis.diff',
+  'analysis.exportXlsx',
+  // end analysis
 ] as const;
 export type CallChannel = (typeof CALL_CHANNELS)[number];
 

@@ -12,7 +12,9 @@ import type {
   ShipmentSearchResponse,
 } from '../spec/responses';
 import type { UsageSummary } from '../spec/usage';
+import { shipmentFilterSchema, type ShipmentFilter } from '../spec/filter'; // presets
 import type { CallChannel, EventChannel } from './channels';
+import { analysisCalls } from '../analysis/analysis-contract'; // analysis
 
 /** What the renderer may know of a connection profile: never the secret, the key only masked. */
 export interface ProfileView {
@@ -62,6 +64,24 @@ export interface AppCommand {
 }
 
 const id = z.string().min(1).max(200);
+
+// presets
+/** A named shipment filter the user saved; the filter always passes the spec's filter schema. */
+export interface Preset {
+  id: string;
+  name: string;
+  filter: ShipmentFilter;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface PresetsImportResult {
+  presets: Preset[];
+  imported: number;
+  /** Presets of the file that were left out, and why (e.g. a filter the spec rejects). */
+  skipped: { name: string; reason: string }[];
+}
+const presetName = z.string().trim().min(1, { error: 'a name is required' }).max(100, { error: 'at most 100 characters' });
+// end presets
 const baseUrl = z
   .string()
   .trim()
@@ -111,7 +131,24 @@ export const calls = {
   ),
   'firms.search': call<FirmSearchResponse>()(z.strictObject({ ...profileRef, request: firmSearchRequestSchema })),
   'firms.count': call<FirmCountResponse>()(z.strictObject({ ...profileRef, request: firmCountRequestSchema })),
+  // presets
+  'presets.list': call<Preset[]>()(z.undefined()),
+  'presets.save': call<Preset[]>()(
+    z.strictObject({ id: id.optional(), name: presetName, filter: shipmentFilterSchema }),
+  ),
+  'presets.rename': call<Preset[]>()(z.strictObject({ id, name: presetName })),
+  'presets.duplicate': call<Preset[]>()(z.strictObject({ id })),
+  'presets.delete': call<Preset[]>()(z.strictObject({ id })),
+  'presets.reorder': call<Preset[]>()(z.strictObject({ id, direction: z.enum(['up', 'down']) })),
+  'presets.import': call<PresetsImportResult>()(z.strictObject({ text: z.string().max(10_000_000) })),
+  'presets.export': call<string>()(z.strictObject({ ids: z.array(id).optional() }).optional()),
+  'presets.getLast': call<ShipmentFilter | null>()(z.undefined()),
+  'presets.setLast': call<void>()(z.strictObject({ filter: shipmentFilterSchema })),
+  // end presets
   'shell.openExternal': call<void>()(z.strictObject({ url: z.url({ protocol: /^https$/ }) })),
+  // analysis
+  ...analysisCalls,
+  // end analysis
 } satisfies Record<CallChannel, { input: z.ZodType; output: unknown }>;
 
 export interface Events {

@@ -1,0 +1,11 @@
+export { writeFileAtomic } from './atomic-write';
+export {
+  createProfileStore,
+  PROFILES_FILE,
+  type NewProfile,
+  type Profile,
+  type ProfilePatch,
+  type ProfileStore,
+  type ProfileStoreLogger,
+  type ProfileStoreOptions,
+} from './profile-store';

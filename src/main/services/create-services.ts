@@ -1,0 +1,27 @@
+import { createAnalysisService, sharedLibrary } from './analysis-service';
+import { createAppService } from './app-service';
+import { createDemoService } from './demo-service';
+import { createPresetsServices } from './presets-service';
+import { createProfilesService } from './profiles-service';
+import { createQueryService } from './query-service';
+import { createServiceContext } from './service-context';
+import { createShellService } from './shell-service';
+import type { ServiceDeps, ServicesHandle } from './types';
+
+/**
+ * Every bridge call, merged from one slice per capability. To add a capability, add one line here:
+ * `...createXService(ctx),` (the Services type fails to compile until every channel is covered).
+ */
+export function createServices(deps: ServiceDeps): ServicesHandle {
+  const ctx = createServiceContext(deps);
+  return {
+    ...createAppService(ctx),
+    ...createProfilesService(ctx),
+    ...createDemoService(ctx),
+    ...createQueryService(ctx),
+    ...createShellService(ctx),
+    ...createPresetsServices({ dataDir: deps.dataDir }),
+    ...createAnalysisService({ library: sharedLibrary(deps.dataDir), resourcesDir: deps.resourcesDir }),
+    dispose: () => ctx.dispose(),
+  };
+}

@@ -1,0 +1,85 @@
+import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
+import { calls } from '@shared/ipc/contract';
+import { AppError, type BridgeError, type BridgeResult } from '@shared/ipc/errors';
+import { describeIssues, toSpecIssues } from '@shared/spec';
+import { isServiceClientError, toBridgeError } from '../api/errors';
+import { redact, type Logger } from '../log';
+import type { CallContext, Services } from './types';
+
+export interface DispatcherOptions<S> {
+  services: Services;
+  /** The host's decision about who is calling (Electron: the app's own top frame; web host: its own page). */
+  isTrustedSender: (sender: S) => boolean;
+  logger: Logger;
+}
+
+export type Dispatch<S> = (channel: string, input: unknown, sender: S, ctx?: CallContext) => Promise<BridgeResult<unknown>>;
+
+const KNOWN = new Set<string>(CALL_CHANNELS);
+export const isCallChannel = (c: unknown): c is CallChannel => typeof c === 'string' && KNOWN.has(c);
+
+const isAbort = (e: unknown) => typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
+
+/** Any throw as a bridge error; only kinds we recognise keep their message, the rest say nothing of internals. */
+export function toBridgeResultError(e: unknown): BridgeError {
+  if (isServiceClientError(e)) return toBridgeError(e);
+  if (e instanceof AppError) {
+    const out: BridgeError = { kind: e.kind, message: redact(e.message) };
+    if (e.details.issues !== undefined) out.issues = e.details.issues.map((i) => ({ path: i.path, message: redact(i.message) }));
+    if (e.details.status !== undefined) out.status = e.details.status;
+    if (e.details.retryAfterSeconds !== undefined) out.retryAfterSeconds = e.details.retryAfterSeconds;
+    return out;
+  }
+  if (isAbort(e)) return { kind: 'Cancelled', message: 'The request was cancelled.' };
+  return {
+    kind: 'Internal',
+    message: 'Something went wrong inside Portolan. The details are in the log file (Help → Show Log).',
+  };
+}
+
+/**
+ * The one entry point for bridge calls in every host: sender check, schema check, the call, and the
+ * conversion of whatever happens into `{ ok, value | error }`. It never throws.
+ */
+export function createDispatcher<S>({ services, isTrustedSender, logger }: DispatcherOptions<S>): Dispatch<S> {
+  const log = logger.child('dispatch');
+  return async (channel, input, sender, ctx = {}) => {
+    const started = Date.now();
+    try {
+      if (!isCallChannel(channel)) {
+        log.warn('call to an unknown channel refused', { channel: String(channel).slice(0, 100) });
+        return { ok: false, error: { kind: 'NotFound', message: 'Unknown call.' } };
+      }
+      let trusted = false;
+      try {
+        trusted = isTrustedSender(sender) === true;
+      } catch (e) {
+        log.warn('sender check failed', { channel, error: e });
+      }
+      if (!trusted) {
+        log.warn('call from an untrusted sender refused', { channel });
+        return { ok: false, error: { kind: 'Forbidden', message: 'This call is only accepted from the Portolan window.' } };
+      }
+      const parsed = calls[channel].input.safeParse(input);
+      if (!parsed.success) {
+        const issues = toSpecIssues(parsed.error);
+        log.info('call refused: invalid input', { channel, issues });
+        return {
+          ok: false,
+          error: { kind: 'InvalidInput', message: `The input is not valid: ${describeIssues(issues)}.`, issues },
+        };
+      }
+      const fn = services[channel] as ((i: unknown, c: CallContext) => Promise<unknown>) | undefined;
+      if (typeof fn !== 'function') throw new Error(`no service implements ${channel}`);
+      const value = await fn(parsed.data, ctx);
+      log.debug('call done', { channel, ms: Date.now() - started });
+      return { ok: true, value };
+    } catch (e) {
+      const error = toBridgeResultError(e);
+      const fields = { channel: String(channel).slice(0, 100), kind: error.kind, ms: Date.now() - started, error: e };
+      if (error.kind === 'Internal') log.error('call failed', fields);
+      else log.info('call failed', fields);
+      return { ok: false, error };
+    }
+  };
+}

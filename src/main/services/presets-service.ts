@@ -1,0 +1,31 @@
+import { createPresetsStore, type PresetsStore } from '../presets/presets-store';
+import type { ServiceSlice } from './types';
+
+export type PresetsChannel =
+  | 'presets.list'
+  | 'presets.save'
+  | 'presets.rename'
+  | 'presets.duplicate'
+  | 'presets.delete'
+  | 'presets.reorder'
+  | 'presets.import'
+  | 'presets.export'
+  | 'presets.getLast'
+  | 'presets.setLast';
+
+/** Saved filters, kept in `<dataDir>/presets.json`. Inputs arrive already checked by the channel schemas. */
+export function createPresetsServices(deps: { dataDir: string; store?: PresetsStore }): ServiceSlice<PresetsChannel> {
+  const store = deps.store ?? createPresetsStore({ dataDir: deps.dataDir });
+  return {
+    'presets.list': () => store.list(),
+    'presets.save': (input) => store.save(input),
+    'presets.rename': ({ id, name }) => store.rename(id, name),
+    'presets.duplicate': ({ id }) => store.duplicate(id),
+    'presets.delete': ({ id }) => store.remove(id),
+    'presets.reorder': ({ id, direction }) => store.move(id, direction),
+    'presets.import': ({ text }) => store.importText(text),
+    'presets.export': (input) => store.exportText(input?.ids),
+    'presets.getLast': () => store.getLast(),
+    'presets.setLast': ({ filter }) => store.setLast(filter),
+  };
+}

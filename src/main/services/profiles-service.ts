@@ -1,0 +1,90 @@
+import { AppError } from '@shared/ipc/errors';
+import type { Profile } from '../profiles';
+import type { ServiceContext } from './service-context';
+import type { ServiceSlice } from './types';
+import { createClientFor } from './query-service';
+
+type ProfileChannels =
+  | 'profiles.list'
+  | 'profiles.create'
+  | 'profiles.update'
+  | 'profiles.delete'
+  | 'profiles.setActive'
+  | 'profiles.setCredentials'
+  | 'profiles.testConnection';
+
+const notFound = () =>
+  new AppError('NotFound', 'That connection profile no longer exists. Reload the profile list and try again.');
+
+export function createProfilesService(ctx: ServiceContext): ServiceSlice<ProfileChannels> {
+  const { profiles } = ctx;
+  const log = ctx.deps.logger.child('profiles');
+
+  async function mustGet(id: string): Promise<Profile> {
+    const p = await profiles.get(id);
+    if (!p) throw notFound();
+    return p;
+  }
+
+  return {
+    'profiles.list': () => ctx.state(),
+
+    'profiles.create': async (input) => {
+      const { apiKey, apiSecret } = input;
+      if ((apiKey === undefined) !== (apiSecret === undefined)) {
+        const missing = apiKey === undefined ? 'apiKey' : 'apiSecret';
+        throw new AppError('InvalidInput', 'Give both the API key and the API secret, or neither.', {
+          issues: [{ path: missing, message: 'required together with the other credential' }],
+        });
+      }
+      const created = await profiles.create({ name: input.name, baseUrl: input.baseUrl, accountName: input.accountName });
+      if (apiKey !== undefined && apiSecret !== undefined) {
+        try {
+          await ctx.secretsFor(created).setCredentials(created.id, { apiKey, apiSecret });
+        } catch (e) {
+          // No half-made profile: without the keychain the credentials have nowhere safe to go.
+          await profiles.remove(created.id);
+          throw e;
+        }
+      }
+      log.info('profile created', { profileId: created.id, withCredentials: apiKey !== undefined });
+      return ctx.toView(created);
+    },
+
+    'profiles.update': async ({ id, ...patch }) => {
+      const updated = await profiles.update(id, patch);
+      if (!updated) throw notFound();
+      return ctx.toView(updated);
+    },
+
+    'profiles.delete': async ({ id }) => {
+      const p = await mustGet(id);
+      // The secret goes first: a profile whose deletion failed can be deleted again, an orphaned secret cannot be found.
+      await ctx.secretsFor(p).deleteCredentials(id);
+      await profiles.remove(id);
+      log.info('profile deleted', { profileId: id });
+      return ctx.state();
+    },
+
+    'profiles.setActive': async ({ id }) => {
+      if (!(await profiles.setActiveId(id))) throw notFound();
+      return ctx.state();
+    },
+
+    'profiles.setCredentials': async ({ id, apiKey, apiSecret }) => {
+      const p = await mustGet(id);
+      if (p.demo) {
+        throw new AppError('Conflict', 'The demo workspace uses generated credentials; create your own profile for your account.');
+      }
+      await ctx.secretsFor(p).setCredentials(id, { apiKey, apiSecret });
+      log.info('credentials stored', { profileId: id });
+      return ctx.toView(p);
+    },
+
+    'profiles.testConnection': async ({ id }, { signal }) => {
+      const p = await mustGet(id);
+      const client = await createClientFor(ctx, p);
+      return client.usage(signal ? { signal } : {});
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import type { MenuItemConstructorOptions } from 'electron';
+import type { AppCommand } from '@shared/ipc/contract';
+
+/** The renderer's pages, in menu order; Ctrl/Cmd+1 … go to them. */
+export const NAVIGATION_TARGETS = [
+  { target: 'search', label: 'Shipment Search' },
+  { target: 'firms', label: 'Firms' },
+  { target: 'library', label: 'Library' },
+  { target: 'usage', label: 'Usage' },
+  { target: 'settings', label: 'Settings' },
+] as const;
+
+export interface MenuOptions {
+  platform: NodeJS.Platform;
+  appName: string;
+  /** Forwards a command to the renderer as an 'app.command' event. */
+  send: (command: AppCommand) => void;
+  showLog: () => void;
+  /** Dev builds get reload and developer tools. */
+  dev: boolean;
+}
+
+/** The application menu as data, so the shortcuts can be tested without Electron. */
+export function buildMenuTemplate({ platform, appName, send, showLog, dev }: MenuOptions): MenuItemConstructorOptions[] {
+  const mac = platform === 'darwin';
+  const navigate = NAVIGATION_TARGETS.map(
+    ({ target, label }, i): MenuItemConstructorOptions => ({
+      label,
+      accelerator: `CmdOrCtrl+${i + 1}`,
+      click: () => send({ command: 'navigate', target }),
+    }),
+  );
+  const template: MenuItemConstructorOptions[] = [];
+  if (mac) {
+    template.push({
+      label: appName,
+      submenu: [
+        { role: 'about' },
+        { type: 'separator' },
+        { label: 'Settings…', accelerator: 'Cmd+,', click: () => send({ command: 'navigate', target: 'settings' }) },
+        { type: 'separator' },
+        { role: 'hide' },
+        { role: 'hideOthers' },
+        { role: 'unhide' },
+        { type: 'separator' },
+        { role: 'quit' },
+      ],
+    });
+  }
+  template.push(
+    { label: '&File', submenu: [mac ? { role: 'close' } : { role: 'quit' }] },
+    {
+      label: '&Edit',
+      submenu: [
+        { role: 'undo' },
+        { role: 'redo' },
+        { type: 'separator' },
+        { role: 'cut' },
+        { role: 'copy' },
+        { role: 'paste' },
+        { role: 'selectAll' },
+      ],
+    },
+    {
+      label: '&Go',
+      submenu: [
+        ...navigate,
+        { type: 'separator' },
+        { label: 'Run Search', accelerator: 'CmdOrCtrl+Enter', click: () => send({ command: 'run-search' }) },
+        { label: 'Edit Filter', accelerator: 'CmdOrCtrl+L', click: () => send({ command: 'focus-filter' }) },
+      ],
+    },
+    {
+      label: '&View',
+      submenu: [
+        ...(dev ? ([{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[]) : []),
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
+    { label: '&Help', submenu: [{ label: 'Show Log', click: () => showLog() }] },
+  );
+  return template;
+}

@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError, type BridgeResult } from '@shared/ipc/errors';
+import { createDispatcher } from '../../src/main/services';
+import { createHarness, type Harness } from './helpers';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+type Failure = { ok: false; error: { kind: string; message: string; issues?: { path: string; message: string }[] } };
+
+describe('dispatcher', () => {
+  it('answers a trusted call with its value', async () => {
+    const r = (await h.call('app.info')) as BridgeResult<{ version: string; host: string; platform: string }>;
+    expect(r).toEqual({ ok: true, value: { version: '0.0.0-test', host: 'browser', platform: process.platform } });
+  });
+
+  it('refuses a call from a foreign sender, whatever the input', async () => {
+    const r = (await h.dispatch('profiles.list', undefined, 'foreign')) as Failure;
+    expect(r.ok).toBe(false);
+    expect(r.error.kind).toBe('Forbidden');
+    const create = (await h.dispatch('profiles.create', { name: 'x', baseUrl: 'https://a.example' }, 'foreign')) as Failure;
+    expect(create.error.kind).toBe('Forbidden');
+    // Nothing was created by the refused call.
+    const list = (await h.call('profiles.list')) as { ok: true; value: { profiles: unknown[] } };
+    expect(list.value.profiles).toEqual([]);
+  });
+
+  it('treats a sender check that throws as untrusted', async () => {
+    const dispatch = createDispatcher<string>({
+      services: h.services,
+      logger: h.logger,
+      isTrustedSender: () => {
+        throw new Error('frame gone');
+      },
+    });
+    expect(((await dispatch('app.info', undefined, 'x')) as Failure).error.kind).toBe('Forbidden');
+  });
+
+  it('refuses unknown channels, including names that exist on every object', async () => {
+    for (const channel of ['nope', '__proto__', 'constructor', 'toString', 'dispose', 'app.info ', '']) {
+      const r = (await h.call(channel)) as Failure;
+      expect(r.ok, channel).toBe(false);
+      expect(r.error.kind, channel).toBe('NotFound');
+    }
+  });
+
+  it('rejects bad input with field-level issues', async () => {
+    const r = (await h.call('shipments.search', {
+      request: { size: 5, hs_codes: ['12a'], product_detail: 'ab', bogus: 1 },
+    })) as Failure;
+    expect(r.error.kind).toBe('InvalidInput');
+    const paths = r.error.issues?.map((i) => i.path).sort();
+    expect(paths).toEqual(['request.bogus', 'request.hs_codes[0]', 'request.product_detail', 'request.size']);
+    expect(r.error.issues?.find((i) => i.path === 'request.size')?.message).toBe('at least 10');
+    expect(r.error.message).toContain('request.hs_codes[0]');
+
+    const noName = (await h.call('profiles.create', { name: ' ', baseUrl: 'ftp://x' })) as Failure;
+    expect(noName.error.issues).toEqual(
+      expect.arrayContaining([
+        { path: 'name', message: 'a name is required' },
+        { path: 'baseUrl', message: 'a full http:// or https:// address' },
+      ]),
+    );
+    expect(((await h.call('app.info', { extra: true })) as Failure).error.kind).toBe('InvalidInput');
+  });
+
+  it('passes an AppError on with its kind', async () => {
+    const r = (await h.call('profiles.setActive', { id: 'no-such-profile' })) as Failure;
+    expect(r.error).toEqual({ kind: 'NotFound', message: expect.stringMatching(/no longer exists/) });
+    const q = (await h.call('usage.get', {})) as Failure;
+    expect(q.error.kind).toBe('NoCredentials');
+  });
+
+  it('turns any other throw into Internal with a generic message; details only in the redacted log', async () => {
+    const secret = 'ultra-secret-value-0123456789';
+    const unregister = (await import('../../src/main/log')).registerSecret(secret);
+    try {
+      const dispatch = createDispatcher<string>({
+        services: {
+          ...h.services,
+          'app.info': async () => {
+            throw new TypeError(`exploded while holding ${secret}`);
+          },
+          'profiles.list': async () => {
+            throw new AppError('Conflict', `conflict mentioning ${secret}`);
+          },
+        },
+        logger: h.logger,
+        isTrustedSender: () => true,
+      });
+      const r = (await dispatch('app.info', undefined, 'x')) as Failure;
+      expect(r.error.kind).toBe('Internal');
+      expect(r.error.message).not.toMatch(/exploded|TypeError/);
+      const c = (await dispatch('profiles.list', undefined, 'x')) as Failure;
+      expect(c.error.kind).toBe('Conflict');
+      expect(JSON.stringify([r, c])).not.toContain(secret);
+      const log = await readFile(h.logPath, 'utf8');
+      expect(log).toContain('exploded while holding');
+      expect(log).not.toContain(secret);
+    } finally {
+      unregister();
+    }
+  });
+
+  it('refuses a link to a host that is not allow-listed, and opens an allow-listed one', async () => {
+    const bad = (await h.call('shell.openExternal', { url: 'https://evil.example/phish' })) as Failure;
+    expect(bad.error.kind).toBe('Forbidden');
+    const lookalike = (await h.call('shell.openExternal', { url: 'https://www.iso.org.evil.example/' })) as Failure;
+    expect(lookalike.error.kind).toBe('Forbidden');
+    const http = (await h.call('shell.openExternal', { url: 'http://www.iso.org/' })) as Failure;
+    expect(http.error.kind).toBe('InvalidInput');
+    expect(h.opened).toEqual([]);
+    const good = await h.call('shell.openExternal', { url: 'https://www.iso.org/iso-3166-country-codes.html' });
+    expect(good).toEqual({ ok: true, value: undefined });
+    expect(h.opened).toEqual(['https://www.iso.org/iso-3166-country-codes.html']);
+  });
+});

@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CALL_CHANNELS, IPC_PREFIX } from '@shared/ipc/channels';
+import type { AppCommand } from '@shared/ipc/contract';
+import { createLogger, createMemorySink } from '../../src/main/log';
+import { createDispatcher, type Services } from '../../src/main/services';
+import { createEventSender, registerIpcHandlers, type InvokeEventLike, type IpcMainLike } from '../../src/main/shell/ipc-handle';
+import { buildMenuTemplate, NAVIGATION_TARGETS } from '../../src/main/shell/menu';
+import { isTrustedFrame, type FrameLike } from '../../src/main/shell/trusted-sender';
+
+type Listener = (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>;
+
+function fakeIpcMain() {
+  const handlers = new Map<string, Listener>();
+  const ipc: IpcMainLike = {
+    handle: (channel, listener) => {
+      if (handlers.has(channel)) throw new Error(`second handler for ${channel}`);
+      handlers.set(channel, listener);
+    },
+    removeHandler: (channel) => void handlers.delete(channel),
+  };
+  return { ipc, handlers };
+}
+
+const appUrl = 'file:///opt/portolan/resources/app.asar/out/renderer/index.html';
+const mainFrame: FrameLike = { url: appUrl, parent: null };
+
+function setup() {
+  const { ipc, handlers } = fakeIpcMain();
+  const services = {
+    'app.info': async () => ({ version: '1', host: 'electron', platform: 'linux' }),
+    'profiles.list': async () => {
+      throw new Error('disk on fire');
+    },
+  } as unknown as Services;
+  const dispatch = createDispatcher<InvokeEventLike>({
+    services,
+    logger: createLogger({ sink: createMemorySink() }),
+    isTrustedSender: (e) =>
+      isTrustedFrame(e.senderFrame, mainFrame, { kind: 'file', indexPath: '/opt/portolan/resources/app.asar/out/renderer/index.html' }),
+  });
+  const unregister = registerIpcHandlers(ipc, dispatch);
+  const invoke = (channel: string, frame: FrameLike | null, input?: unknown) => {
+    const h = handlers.get(`${IPC_PREFIX}${channel}`);
+    if (!h) throw new Error(`no handler for ${channel}`);
+    return h({ senderFrame: frame }, input);
+  };
+  return { handlers, invoke, unregister };
+}
+
+describe('ipc handle wrapper', () => {
+  it('registers every call channel under the prefix, once, and can remove them', () => {
+    const { handlers, unregister } = setup();
+    expect([...handlers.keys()].sort()).toEqual(CALL_CHANNELS.map((c) => `${IPC_PREFIX}${c}`).sort());
+    unregister();
+    expect(handlers.size).toBe(0);
+  });
+
+  it('answers the main frame and refuses others', async () => {
+    const { invoke } = setup();
+    expect(await invoke('app.info', mainFrame)).toEqual({ ok: true, value: { version: '1', host: 'electron', platform: 'linux' } });
+    const iframe: FrameLike = { url: appUrl, parent: mainFrame };
+    expect(await invoke('app.info', iframe)).toMatchObject({ ok: false, error: { kind: 'Forbidden' } });
+    expect(await invoke('app.info', null)).toMatchObject({ ok: false, error: { kind: 'Forbidden' } });
+    const popup: FrameLike = { url: 'https://evil.example/', parent: null };
+    expect(await invoke('app.info', popup)).toMatchObject({ ok: false, error: { kind: 'Forbidden' } });
+  });
+
+  it('always resolves with a result, never rejects', async () => {
+    const { invoke } = setup();
+    await expect(invoke('profiles.list', mainFrame)).resolves.toEqual({
+      ok: false,
+      error: { kind: 'Internal', message: expect.not.stringContaining('disk on fire') },
+    });
+    await expect(invoke('app.info', mainFrame, { unexpected: 1 })).resolves.toMatchObject({ ok: false, error: { kind: 'InvalidInput' } });
+    // A channel with no service at all still answers with a result.
+    await expect(invoke('firms.count', mainFrame, { request: {} })).resolves.toMatchObject({ ok: false, error: { kind: 'Internal' } });
+  });
+});
+
+describe('event sender', () => {
+  it('sends typed events to a live window only', () => {
+    const sent: [string, unknown][] = [];
+    let destroyed = false;
+    let win: { webContents: { isDestroyed(): boolean; send(c: string, p: unknown): void } } | null = {
+      webContents: { isDestroyed: () => destroyed, send: (c, p) => void sent.push([c, p]) },
+    };
+    const events = createEventSender(() => win);
+    events.emit('app.command', { command: 'run-search' });
+    destroyed = true;
+    events.emit('app.command', { command: 'run-search' });
+    win = null;
+    events.emit('jobs.finished', { jobId: 'j', outcome: 'succeeded', message: '' });
+    expect(sent).toEqual([[`${IPC_PREFIX}app.command`, { command: 'run-search' }]]);
+  });
+});
+
+describe('application menu', () => {
+  afterEach(() => vi.restoreAllMocks());
+  type Item = { label?: string; accelerator?: string; role?: string; click?: () => void; submenu?: Item[] };
+  const flatten = (items: Item[]): Item[] => items.flatMap((i) => [i, ...flatten(i.submenu ?? [])]);
+
+  it('gives every page a Ctrl/Cmd+number shortcut and Ctrl+Enter runs the search', () => {
+    const sent: AppCommand[] = [];
+    const items = flatten(
+      buildMenuTemplate({ platform: 'linux', appName: 'Portolan', send: (c) => sent.push(c), showLog: () => undefined, dev: false }) as Item[],
+    );
+    NAVIGATION_TARGETS.forEach(({ target }, i) => {
+      const item = items.find((x) => x.accelerator === `CmdOrCtrl+${i + 1}`);
+      item?.click?.();
+      expect(sent.at(-1)).toEqual({ command: 'navigate', target });
+    });
+    items.find((x) => x.accelerator === 'CmdOrCtrl+Enter')?.click?.();
+    expect(sent.at(-1)).toEqual({ command: 'run-search' });
+    expect(sent).toHaveLength(NAVIGATION_TARGETS.length + 1);
+    const accelerators = items.map((x) => x.accelerator).filter(Boolean);
+    expect(new Set(accelerators).size).toBe(accelerators.length);
+    expect(items.some((x) => x.role === 'toggleDevTools')).toBe(false);
+  });
+
+  it('has the macOS app menu with Cmd+, for settings, and dev tools only in dev', () => {
+    const sent: AppCommand[] = [];
+    const mac = buildMenuTemplate({ platform: 'darwin', appName: 'Portolan', send: (c) => sent.push(c), showLog: () => undefined, dev: true }) as Item[];
+    expect(mac[0]?.label).toBe('Portolan');
+    flatten(mac).find((x) => x.accelerator === 'Cmd+,')?.click?.();
+    expect(sent).toEqual([{ command: 'navigate', target: 'settings' }]);
+    expect(flatten(mac).some((x) => x.role === 'toggleDevTools')).toBe(true);
+  });
+});
