@@ -1,3 +1,10 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+import './styles/app.css';
 
-createRoot(document.getElementById('root') as HTMLElement).render(<h1>Portolan</h1>);
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

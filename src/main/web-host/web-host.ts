@@ -1,0 +1,92 @@
+import { createServices } from '../services/create-services';
+import { createDispatcher } from '../services/dispatcher';
+import type { ServiceDeps, Services } from '../services/types';
+import { nullLogger, type Logger } from '../log';
+import { createEventHub, type EventHub } from './event-hub';
+import { startWebServer, type WebSender } from './web-server';
+
+/**
+ * What the web host needs to build the services itself. It supplies `events` (its SSE hub) and
+ * `appInfo.host = 'browser'`, and never `openExternal`: there is no OS shell behind a browser tab,
+ * so shell.openExternal answers with an error.
+ */
+export type WebHostDeps = Omit<ServiceDeps, 'events' | 'appInfo' | 'openExternal'> & { version: string };
+
+export interface WebHostOptions {
+  rendererDir: string;
+  port?: number;
+  logger?: Logger;
+  /** Either deps to build real services from … */
+  deps?: WebHostDeps;
+  /** … or services already built around `hub` (the caller then owns their disposal). */
+  services?: Services;
+  hub?: EventHub;
+  /** For tests only. */
+  token?: string;
+}
+
+export interface WebHost {
+  /** Launch URL including `#token=…`. */
+  readonly url: string;
+  readonly origin: string;
+  readonly port: number;
+  readonly token: string;
+  /** The sink the services emit into; every open /events stream receives what is emitted here. */
+  readonly events: EventHub;
+  close(): Promise<void>;
+}
+
+/** The browser test host: the main-process services, unchanged, behind the same bridge contract on 127.0.0.1. */
+export async function createWebHost(opts: WebHostOptions): Promise<WebHost> {
+  const logger = (opts.logger ?? nullLogger).child('web-host');
+  const hub = opts.hub ?? createEventHub();
+  let services: Services;
+  let dispose: () => Promise<void> = async () => undefined;
+  if (opts.services) {
+    services = opts.services;
+  } else if (opts.deps) {
+    const { version, ...rest } = opts.deps;
+    const handle = createServices({
+      ...rest,
+      logger: opts.deps.logger,
+      events: hub,
+      appInfo: { version, host: 'browser' },
+    });
+    services = handle;
+    dispose = () => handle.dispose();
+  } else {
+    throw new Error('createWebHost needs deps or services');
+  }
+  // Requests reach the dispatcher only after the token, Host and Origin checks of the server.
+  const dispatch = createDispatcher<WebSender>({
+    services,
+    logger,
+    isTrustedSender: (s) => s.kind === 'web',
+  });
+  let server;
+  try {
+    server = await startWebServer({
+      rendererDir: opts.rendererDir,
+      port: opts.port,
+      logger,
+      hub,
+      token: opts.token,
+      dispatch: (channel, input, sender) => dispatch(channel, input, sender, { signal: sender.signal }),
+    });
+  } catch (e) {
+    await dispose();
+    throw e;
+  }
+  const started = server;
+  return {
+    url: started.url,
+    origin: started.origin,
+    port: started.port,
+    token: started.token,
+    events: hub,
+    async close() {
+      await started.close();
+      await dispose();
+    },
+  };
+}

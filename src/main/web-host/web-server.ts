@@ -1,0 +1,248 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { contentSecurityPolicy } from '@shared/csp';
+import type { AddressInfo } from 'node:net';
+import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
+import type { BridgeResult } from '@shared/ipc/errors';
+import { nullLogger, type Logger } from '../log/logger';
+import type { EventHub } from './event-hub';
+import { readStaticFile } from './static-files';
+import { generateToken, tokensEqual } from './token';
+
+/** Header the renderer's web transport sends the per-launch token in. */
+export const TOKEN_HEADER = 'x-portolan-token';
+
+/** The caller of one rpc: already past the token, Host and Origin checks when the dispatcher sees it. */
+export interface WebSender {
+  readonly kind: 'web';
+  readonly origin: string;
+  /** Aborted when the HTTP client goes away before the answer. */
+  readonly signal: AbortSignal;
+}
+
+export type WebDispatch = (
+  channel: CallChannel,
+  input: unknown,
+  sender: WebSender,
+) => Promise<BridgeResult<unknown>>;
+
+export interface WebServerOptions {
+  rendererDir: string;
+  dispatch: WebDispatch;
+  hub: EventHub;
+  /** 0 or absent: any free port. */
+  port?: number;
+  logger?: Logger;
+  /** For tests only; a fresh random token otherwise. */
+  token?: string;
+  /** Seconds between SSE keep-alive comments. */
+  heartbeatSeconds?: number;
+}
+
+export interface WebServer {
+  /** `http://127.0.0.1:<port>/#token=…` — the fragment never reaches a server log or a Referer. */
+  readonly url: string;
+  readonly origin: string;
+  readonly port: number;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+/** Sent as a header too so the policy holds even if index.html is changed. */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const CHANNELS: ReadonlySet<string> = new Set(CALL_CHANNELS);
+
+const BASE_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+} as const;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...BASE_HEADERS, 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(text);
+}
+
+function sendText(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { ...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(message);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'request body too large');
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * The loopback transport for the browser host: `POST /rpc/<channel>` answers the BridgeResult,
+ * `GET /events` streams `{event, payload}` as server-sent events, everything else is the built
+ * renderer. Binds 127.0.0.1 only.
+ */
+export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
+  const log = opts.logger ?? nullLogger;
+  const token = opts.token ?? generateToken();
+  const heartbeatMs = (opts.heartbeatSeconds ?? 15) * 1000;
+  const streams = new Set<ServerResponse>();
+  let port = 0;
+  let allowedHosts: ReadonlySet<string> = new Set();
+  let allowedOrigins: ReadonlySet<string> = new Set();
+
+  // DNS rebinding and cross-site requests both show up here: a page on another origin can reach
+  // 127.0.0.1 but cannot make its Host or Origin look like ours.
+  function checkCaller(req: IncomingMessage): void {
+    const host = header(req, 'host');
+    if (!host || !allowedHosts.has(host.toLowerCase())) throw new HttpError(403, 'foreign host');
+    const origin = header(req, 'origin');
+    if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase()))
+      throw new HttpError(403, 'foreign origin');
+    const site = header(req, 'sec-fetch-site');
+    if (site !== undefined && site !== 'same-origin' && site !== 'none')
+      throw new HttpError(403, 'cross-site request');
+  }
+
+  function checkToken(presented: string | undefined): void {
+    if (!tokensEqual(token, presented)) throw new HttpError(401, 'missing or wrong token');
+  }
+
+  async function handleRpc(req: IncomingMessage, res: ServerResponse, channel: string): Promise<void> {
+    if (req.method !== 'POST') throw new HttpError(405, 'use POST');
+    checkToken(header(req, TOKEN_HEADER));
+    if (!CHANNELS.has(channel)) throw new HttpError(404, 'unknown channel');
+    const type = header(req, 'content-type') ?? '';
+    const text = await readBody(req);
+    let input: unknown = undefined;
+    if (text.trim() !== '') {
+      // A JSON content type forces a CORS preflight for any cross-origin page, a second line of defence.
+      if (!/^application\/json\b/i.test(type)) throw new HttpError(415, 'send application/json');
+      try {
+        input = JSON.parse(text);
+      } catch {
+        throw new HttpError(400, 'body is not JSON');
+      }
+    }
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    const sender: WebSender = { kind: 'web', origin: `http://127.0.0.1:${port}`, signal: abort.signal };
+    let result: BridgeResult<unknown>;
+    try {
+      result = await opts.dispatch(channel as CallChannel, input, sender);
+    } catch (e) {
+      // The dispatcher wraps service errors itself; reaching here is a bug, and its text stays in the log.
+      log.error('web host dispatch threw', { channel, error: e });
+      result = {
+        ok: false,
+        error: { kind: 'Internal', message: 'Something went wrong in the app. See the log.' },
+      };
+    }
+    if (!res.destroyed) sendJson(res, 200, result);
+  }
+
+  function handleEvents(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    if (req.method !== 'GET') throw new HttpError(405, 'use GET');
+    checkToken(header(req, TOKEN_HEADER) ?? url.searchParams.get('token') ?? undefined);
+    res.writeHead(200, {
+      ...BASE_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write('retry: 2000\n: connected\n\n');
+    streams.add(res);
+    const stop = opts.hub.listen((event, payload) => {
+      res.write(`data: ${JSON.stringify({ event, payload })}\n\n`);
+    });
+    const beat = setInterval(() => res.write(': ping\n\n'), heartbeatMs);
+    const done = (): void => {
+      clearInterval(beat);
+      stop();
+      streams.delete(res);
+    };
+    req.on('close', done);
+    res.on('close', done);
+  }
+
+  async function handleStatic(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'method not allowed');
+    const file = await readStaticFile(opts.rendererDir, url.pathname);
+    if (!file) throw new HttpError(404, 'not found');
+    const headers: Record<string, string> = { ...BASE_HEADERS, 'Content-Type': file.contentType };
+    if (file.contentType.startsWith('text/html'))
+      headers['Content-Security-Policy'] = CONTENT_SECURITY_POLICY;
+    res.writeHead(200, headers);
+    res.end(req.method === 'HEAD' ? undefined : file.body);
+  }
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      try {
+        checkCaller(req);
+        const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+        if (url.pathname.startsWith('/rpc/')) await handleRpc(req, res, url.pathname.slice('/rpc/'.length));
+        else if (url.pathname === '/events') handleEvents(req, res, url);
+        else await handleStatic(req, res, url);
+      } catch (e) {
+        const status = e instanceof HttpError ? e.status : 500;
+        if (status >= 500) log.error('web host request failed', { path: req.url?.split('?')[0], error: e });
+        else if (status === 401 || status === 403)
+          log.warn('web host refused a request', { status, reason: (e as Error).message });
+        if (!res.headersSent) sendText(res, status, e instanceof HttpError ? e.message : 'internal error');
+        else res.end();
+      }
+    })();
+  });
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolvePromise();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  allowedOrigins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    port,
+    token,
+    async close() {
+      for (const s of streams) s.end();
+      streams.clear();
+      await new Promise<void>((resolvePromise) => {
+        server.close(() => resolvePromise());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { create } from 'zustand';
+import type { AppCommand, AppInfo, ProfilesState, ProfileView } from '@shared/ipc/contract';
+import type { BridgeError } from '@shared/ipc/errors';
+import { api } from '../bridge/api';
+import { isPageId, type PageId } from './pages';
+
+export type ConnectionState =
+  | { status: 'unknown' }
+  | { status: 'checking' }
+  | { status: 'connected'; checkedAt: number }
+  | { status: 'failed'; kind: string; message: string };
+
+export interface AppState {
+  page: PageId;
+  booted: boolean;
+  bootError: BridgeError | null;
+  appInfo: AppInfo | null;
+  profiles: ProfileView[];
+  activeId: string | null;
+  keychainProblem: string | null;
+  /** The user chose "Connect your account" on the welcome screen. */
+  welcomeDismissed: boolean;
+  /** Of the active profile; set by connection tests and by features that reach the service. */
+  connection: ConnectionState;
+  demo: { starting: boolean; error: BridgeError | null };
+
+  boot(): Promise<void>;
+  navigate(page: PageId): void;
+  handleCommand(cmd: AppCommand): void;
+  applyProfiles(state: ProfilesState): void;
+  refreshProfiles(): Promise<void>;
+  /** Puts a created or changed profile into the list at once, before the full list is re-read. */
+  upsertProfile(view: ProfileView): void;
+  reportConnection(profileId: string, outcome: ConnectionState): void;
+  startDemo(): Promise<void>;
+  connectAccount(): void;
+}
+
+export const useAppStore = create<AppState>()((set, get) => ({
+  page: 'search',
+  booted: false,
+  bootError: null,
+  appInfo: null,
+  profiles: [],
+  activeId: null,
+  keychainProblem: null,
+  welcomeDismissed: false,
+  connection: { status: 'unknown' },
+  demo: { starting: false, error: null },
+
+  async boot() {
+    const [info, profiles] = await Promise.all([api.app.info(), api.profiles.list()]);
+    if (info.ok) set({ appInfo: info.value });
+    if (profiles.ok) get().applyProfiles(profiles.value);
+    set({ booted: true, bootError: profiles.ok ? null : profiles.error });
+  },
+
+  navigate(page) {
+    set({ page });
+  },
+
+  handleCommand(cmd) {
+    if (cmd.command === 'navigate' && isPageId(cmd.target)) {
+      set({ page: cmd.target, welcomeDismissed: true });
+    }
+  },
+
+  applyProfiles(state) {
+    const prevActive = get().activeId;
+    set({
+      profiles: state.profiles,
+      activeId: state.activeId,
+      keychainProblem: state.keychainProblem,
+      // A different active profile has not been checked yet.
+      ...(prevActive !== state.activeId ? { connection: { status: 'unknown' } as ConnectionState } : {}),
+    });
+  },
+
+  async refreshProfiles() {
+    const r = await api.profiles.list();
+    if (r.ok) get().applyProfiles(r.value);
+  },
+
+  upsertProfile(view) {
+    set((s) => {
+      const i = s.profiles.findIndex((p) => p.id === view.id);
+      return {
+        profiles: i < 0 ? [...s.profiles, view] : s.profiles.map((p) => (p.id === view.id ? view : p)),
+      };
+    });
+  },
+
+  reportConnection(profileId, outcome) {
+    if (profileId === get().activeId) set({ connection: outcome });
+  },
+
+  async startDemo() {
+    set({ demo: { starting: true, error: null } });
+    const r = await api.demo.start();
+    if (!r.ok) {
+      set({ demo: { starting: false, error: r.error } });
+      return;
+    }
+    get().applyProfiles(r.value);
+    set({ demo: { starting: false, error: null }, page: 'search', welcomeDismissed: true });
+  },
+
+  connectAccount() {
+    set({ welcomeDismissed: true, page: 'settings' });
+  },
+}));
+
+export const selectActiveProfile = (s: AppState): ProfileView | null =>
+  s.profiles.find((p) => p.id === s.activeId) ?? null;
+
+export const selectShowWelcome = (s: AppState): boolean =>
+  s.booted && s.profiles.length === 0 && !s.welcomeDismissed;

@@ -1,0 +1,21 @@
+import { FirmsPage } from '../features/firms/firms-page';
+import { LibraryPage } from '../features/library/library-page';
+import { SearchPage } from '../features/search/search-page';
+import { SettingsPage } from '../features/settings/settings-page';
+import { UsagePage } from '../features/usage/usage-page';
+import type { PageId } from './pages';
+
+export function PageView({ page }: { page: PageId }) {
+  switch (page) {
+    case 'search':
+      return <SearchPage />;
+    case 'firms':
+      return <FirmsPage />;
+    case 'library':
+      return <LibraryPage />;
+    case 'usage':
+      return <UsagePage />;
+    case 'settings':
+      return <SettingsPage />;
+  }
+}

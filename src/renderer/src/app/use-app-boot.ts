@@ -1,0 +1,28 @@
+import { useEffect } from 'react';
+import { api } from '../bridge/api';
+import { onServiceOutcome } from '../bridge/service-outcomes';
+import { useAppStore } from './app-store';
+
+/** Loads app info and profiles once; follows menu commands and service outcomes while the app is mounted. */
+export function useAppBoot(): void {
+  useEffect(() => {
+    const { boot, handleCommand, reportConnection } = useAppStore.getState();
+    const offCommands = api.on('app.command', (cmd) => handleCommand(cmd));
+    // Any page's service call tells the status bar whether the active profile's connection works.
+    const offOutcomes = onServiceOutcome((o) => {
+      const id = o.profileId ?? useAppStore.getState().activeId;
+      if (id === null) return;
+      reportConnection(
+        id,
+        o.ok
+          ? { status: 'connected', checkedAt: Date.now() }
+          : { status: 'failed', kind: o.error?.kind ?? 'Internal', message: o.error?.message ?? '' },
+      );
+    });
+    void boot();
+    return () => {
+      offCommands();
+      offOutcomes();
+    };
+  }, []);
+}

@@ -1,0 +1,60 @@
+import type { PortolanApi } from '@shared/ipc/build-api';
+import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
+
+/** The namespaces whose calls reach the remote service, so their outcome says whether the connection works. */
+const SERVICE_NAMESPACES = ['usage', 'shipments', 'firms'] as const;
+
+/** Kinds that describe the connection; the rest (bad input, cancelled, …) say nothing about it. */
+const CONNECTION_KINDS: ReadonlySet<string> = new Set([
+  'AuthRejected',
+  'LimitExceeded',
+  'ServiceError',
+  'NetworkError',
+  'BadResponse',
+  'NoCredentials',
+  'KeychainUnavailable',
+]);
+
+export interface ServiceOutcome {
+  /** The profile named in the call; undefined means the active one. */
+  profileId: string | undefined;
+  ok: boolean;
+  error?: BridgeError;
+}
+
+type Listener = (o: ServiceOutcome) => void;
+const listeners = new Set<Listener>();
+
+/** Follows every service call made through `api`, whichever page made it. */
+export function onServiceOutcome(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function report(o: ServiceOutcome): void {
+  for (const l of [...listeners]) l(o);
+}
+
+/** Wraps the service namespaces of an api so their outcomes are reported; everything else is untouched. */
+export function withServiceOutcomes(api: PortolanApi): PortolanApi {
+  const wrapped: Record<string, unknown> = { ...api };
+  for (const ns of SERVICE_NAMESPACES) {
+    const group = api[ns] as Record<string, (input?: unknown) => Promise<BridgeResult<unknown>>> | undefined;
+    if (!group) continue;
+    const out: Record<string, unknown> = {};
+    for (const [name, fn] of Object.entries(group)) {
+      out[name] = async (input?: unknown) => {
+        const r = await fn(input);
+        const profileId =
+          typeof input === 'object' && input !== null && 'profileId' in input
+            ? (input as { profileId?: string }).profileId
+            : undefined;
+        if (r.ok) report({ profileId, ok: true });
+        else if (CONNECTION_KINDS.has(r.error.kind)) report({ profileId, ok: false, error: r.error });
+        return r;
+      };
+    }
+    wrapped[ns] = out;
+  }
+  return wrapped as PortolanApi;
+}

@@ -1,0 +1,136 @@
+import type { Transport } from '@shared/ipc/build-api';
+import type { CallChannel, EventChannel } from '@shared/ipc/channels';
+import type { BridgeResult, ErrorKind } from '@shared/ipc/errors';
+
+/** Must match the web host's TOKEN_HEADER. */
+const TOKEN_HEADER = 'X-Portolan-Token';
+const RECONNECT_MS = [500, 1000, 2000, 5000];
+
+function failure(kind: ErrorKind, message: string): BridgeResult<never> {
+  return { ok: false, error: { kind, message } };
+}
+
+function isBridgeResult(v: unknown): v is BridgeResult<unknown> {
+  if (typeof v !== 'object' || v === null || !('ok' in v)) return false;
+  const r = v as { ok: unknown; error?: unknown };
+  if (r.ok === true) return true;
+  return r.ok === false && typeof r.error === 'object' && r.error !== null;
+}
+
+/**
+ * The browser host's transport: calls are `POST /rpc/<channel>`, events one shared server-sent-events
+ * stream read with fetch (EventSource cannot send the token header). The stream opens with the first
+ * listener, reconnects with back-off, and closes with the last.
+ */
+export function createWebTransport(token: string, base = ''): Transport {
+  const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
+  let stream: AbortController | null = null;
+
+  function listenerTotal(): number {
+    let n = 0;
+    for (const s of listeners.values()) n += s.size;
+    return n;
+  }
+
+  function deliver(block: string): void {
+    const data = block
+      .split('\n')
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).replace(/^ /, ''))
+      .join('\n');
+    if (!data) return;
+    let msg: { event?: unknown; payload?: unknown };
+    try {
+      msg = JSON.parse(data) as { event?: unknown; payload?: unknown };
+    } catch {
+      return;
+    }
+    const set = listeners.get(msg.event as EventChannel);
+    if (!set) return;
+    for (const l of [...set]) {
+      try {
+        l(msg.payload);
+      } catch (e) {
+        console.error('event listener failed', e);
+      }
+    }
+  }
+
+  async function run(ctrl: AbortController): Promise<void> {
+    let attempt = 0;
+    while (!ctrl.signal.aborted) {
+      try {
+        const res = await fetch(`${base}/events`, {
+          headers: { [TOKEN_HEADER]: token, Accept: 'text/event-stream' },
+          signal: ctrl.signal,
+        });
+        if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
+        attempt = 0;
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value.replace(/\r\n/g, '\n');
+          let idx: number;
+          while ((idx = buffer.indexOf('\n\n')) >= 0) {
+            deliver(buffer.slice(0, idx));
+            buffer = buffer.slice(idx + 2);
+          }
+        }
+      } catch {
+        if (ctrl.signal.aborted) return;
+      }
+      const wait = RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)] ?? 5000;
+      attempt += 1;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+
+  return {
+    async invoke(channel: CallChannel, input: unknown): Promise<BridgeResult<unknown>> {
+      let res: Response;
+      try {
+        res = await fetch(`${base}/rpc/${channel}`, {
+          method: 'POST',
+          headers: { [TOKEN_HEADER]: token, 'Content-Type': 'application/json' },
+          body: input === undefined ? '' : JSON.stringify(input),
+        });
+      } catch {
+        return failure('Internal', 'The Portolan host is not reachable. Is `npm run web` still running?');
+      }
+      if (res.status === 401 || res.status === 403) {
+        return failure(
+          'Forbidden',
+          'This page is not authorised by the Portolan host. Open the address it printed.',
+        );
+      }
+      if (!res.ok) return failure('Internal', `The Portolan host answered HTTP ${res.status}.`);
+      let body: unknown;
+      try {
+        body = await res.json();
+      } catch {
+        return failure('Internal', 'The Portolan host sent an unreadable answer.');
+      }
+      return isBridgeResult(body)
+        ? body
+        : failure('Internal', 'The Portolan host sent an unexpected answer.');
+    },
+    subscribe(event: EventChannel, listener: (payload: unknown) => void): () => void {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener);
+      if (!stream) {
+        stream = new AbortController();
+        void run(stream);
+      }
+      return () => {
+        set.delete(listener);
+        if (listenerTotal() === 0 && stream) {
+          stream.abort();
+          stream = null;
+        }
+      };
+    },
+  };
+}

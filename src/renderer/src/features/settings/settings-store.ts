@@ -1,0 +1,246 @@
+import { create } from 'zustand';
+import type { ProfileView } from '@shared/ipc/contract';
+import type { BridgeError } from '@shared/ipc/errors';
+import type { UsageSummary } from '@shared/spec/usage';
+import { api } from '../../bridge/api';
+import { useAppStore } from '../../app/app-store';
+import { issuesToFieldErrors, type FieldErrors } from './field-errors';
+
+export interface ProfileDraft {
+  name: string;
+  baseUrl: string;
+  accountName: string;
+  /** Only on create; replaced later through the credentials form. */
+  apiKey: string;
+  apiSecret: string;
+}
+export type DraftField = keyof ProfileDraft;
+
+export interface CredentialsDraft {
+  apiKey: string;
+  apiSecret: string;
+}
+
+export type Editor = { mode: 'closed' } | { mode: 'create' } | { mode: 'edit'; id: string };
+
+export type TestState =
+  | { status: 'running' }
+  | { status: 'passed'; usage: UsageSummary; at: number }
+  | { status: 'failed'; error: BridgeError; at: number };
+
+export type { FieldErrors };
+
+const EMPTY_DRAFT: ProfileDraft = {
+  name: '',
+  baseUrl: 'https://',
+  accountName: '',
+  apiKey: '',
+  apiSecret: '',
+};
+
+const PROFILE_FIELDS: readonly DraftField[] = ['name', 'baseUrl', 'accountName', 'apiKey', 'apiSecret'];
+const CREDENTIAL_FIELDS = ['apiKey', 'apiSecret'] as const;
+
+export interface SettingsState {
+  editor: Editor;
+  draft: ProfileDraft;
+  draftErrors: FieldErrors;
+  saving: boolean;
+
+  credentialsFor: string | null;
+  credentials: CredentialsDraft;
+  credentialErrors: FieldErrors;
+  savingCredentials: boolean;
+
+  confirmDeleteId: string | null;
+  deleteError: string | null;
+  activeError: string | null;
+  tests: Partial<Record<string, TestState>>;
+
+  openCreate(): void;
+  openEdit(profile: ProfileView): void;
+  closeEditor(): void;
+  setDraftField(field: DraftField, value: string): void;
+  saveProfile(): Promise<boolean>;
+
+  openCredentials(id: string): void;
+  closeCredentials(): void;
+  setCredentialField(field: keyof CredentialsDraft, value: string): void;
+  saveCredentials(): Promise<boolean>;
+
+  askDelete(id: string): void;
+  cancelDelete(): void;
+  confirmDelete(): Promise<void>;
+  setActive(id: string): Promise<void>;
+  testConnection(id: string): Promise<void>;
+}
+
+export const useSettingsStore = create<SettingsState>()((set, get) => ({
+  editor: { mode: 'closed' },
+  draft: EMPTY_DRAFT,
+  draftErrors: {},
+  saving: false,
+  credentialsFor: null,
+  credentials: { apiKey: '', apiSecret: '' },
+  credentialErrors: {},
+  savingCredentials: false,
+  confirmDeleteId: null,
+  deleteError: null,
+  activeError: null,
+  tests: {},
+
+  openCreate() {
+    set({ editor: { mode: 'create' }, draft: EMPTY_DRAFT, draftErrors: {}, credentialsFor: null });
+  },
+
+  openEdit(p) {
+    set({
+      editor: { mode: 'edit', id: p.id },
+      draft: { name: p.name, baseUrl: p.baseUrl, accountName: p.accountName, apiKey: '', apiSecret: '' },
+      draftErrors: {},
+      credentialsFor: null,
+    });
+  },
+
+  closeEditor() {
+    set({ editor: { mode: 'closed' }, draft: EMPTY_DRAFT, draftErrors: {} });
+  },
+
+  setDraftField(field, value) {
+    set((s) => ({
+      draft: { ...s.draft, [field]: value },
+      draftErrors: { ...s.draftErrors, [field]: undefined },
+    }));
+  },
+
+  async saveProfile() {
+    const { editor, draft } = get();
+    if (editor.mode === 'closed') return false;
+    set({ saving: true, draftErrors: {} });
+    const result =
+      editor.mode === 'create'
+        ? await api.profiles.create({
+            name: draft.name,
+            baseUrl: draft.baseUrl,
+            accountName: draft.accountName,
+            // Both or neither: a key without its secret cannot sign anything.
+            ...(draft.apiKey !== '' || draft.apiSecret !== ''
+              ? { apiKey: draft.apiKey, apiSecret: draft.apiSecret }
+              : {}),
+          })
+        : await api.profiles.update({
+            id: editor.id,
+            name: draft.name,
+            baseUrl: draft.baseUrl,
+            accountName: draft.accountName,
+          });
+    if (!result.ok) {
+      set({ saving: false, draftErrors: issuesToFieldErrors(result.error, PROFILE_FIELDS) });
+      return false;
+    }
+    useAppStore.getState().upsertProfile(result.value);
+    set({ saving: false, editor: { mode: 'closed' }, draft: EMPTY_DRAFT });
+    await useAppStore.getState().refreshProfiles();
+    return true;
+  },
+
+  openCredentials(id) {
+    set({
+      credentialsFor: id,
+      credentials: { apiKey: '', apiSecret: '' },
+      credentialErrors: {},
+      editor: { mode: 'closed' },
+    });
+  },
+
+  closeCredentials() {
+    set({ credentialsFor: null, credentials: { apiKey: '', apiSecret: '' }, credentialErrors: {} });
+  },
+
+  setCredentialField(field, value) {
+    set((s) => ({
+      credentials: { ...s.credentials, [field]: value },
+      credentialErrors: { ...s.credentialErrors, [field]: undefined },
+    }));
+  },
+
+  async saveCredentials() {
+    const { credentialsFor: id, credentials } = get();
+    if (!id) return false;
+    set({ savingCredentials: true, credentialErrors: {} });
+    const r = await api.profiles.setCredentials({
+      id,
+      apiKey: credentials.apiKey,
+      apiSecret: credentials.apiSecret,
+    });
+    if (!r.ok) {
+      set({ savingCredentials: false, credentialErrors: issuesToFieldErrors(r.error, CREDENTIAL_FIELDS) });
+      return false;
+    }
+    useAppStore.getState().upsertProfile(r.value);
+    // The typed secret leaves renderer memory as soon as main has it.
+    set({ savingCredentials: false, credentialsFor: null, credentials: { apiKey: '', apiSecret: '' } });
+    await useAppStore.getState().refreshProfiles();
+    return true;
+  },
+
+  askDelete(id) {
+    set({ confirmDeleteId: id, deleteError: null });
+  },
+
+  cancelDelete() {
+    set({ confirmDeleteId: null, deleteError: null });
+  },
+
+  async confirmDelete() {
+    const id = get().confirmDeleteId;
+    if (!id) return;
+    const r = await api.profiles.delete({ id });
+    if (!r.ok) {
+      set({ deleteError: r.error.message });
+      return;
+    }
+    set((s) => {
+      const tests = { ...s.tests };
+      delete tests[id];
+      return {
+        confirmDeleteId: null,
+        tests,
+        ...(s.editor.mode === 'edit' && s.editor.id === id ? { editor: { mode: 'closed' } as Editor } : {}),
+        ...(s.credentialsFor === id ? { credentialsFor: null } : {}),
+      };
+    });
+    useAppStore.getState().applyProfiles(r.value);
+  },
+
+  async setActive(id) {
+    set({ activeError: null });
+    const r = await api.profiles.setActive({ id });
+    if (!r.ok) {
+      set({ activeError: r.error.message });
+      return;
+    }
+    useAppStore.getState().applyProfiles(r.value);
+    const t = get().tests[id];
+    if (t?.status === 'passed')
+      useAppStore.getState().reportConnection(id, { status: 'connected', checkedAt: t.at });
+  },
+
+  async testConnection(id) {
+    set((s) => ({ tests: { ...s.tests, [id]: { status: 'running' } } }));
+    const app = useAppStore.getState();
+    app.reportConnection(id, { status: 'checking' });
+    const r = await api.profiles.testConnection({ id });
+    const at = Date.now();
+    const state: TestState = r.ok
+      ? { status: 'passed', usage: r.value, at }
+      : { status: 'failed', error: r.error, at };
+    set((s) => ({ tests: { ...s.tests, [id]: state } }));
+    app.reportConnection(
+      id,
+      r.ok
+        ? { status: 'connected', checkedAt: at }
+        : { status: 'failed', kind: r.error.kind, message: r.error.message },
+    );
+  },
+}));

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppShell } from './pages/app-shell';
+import { SettingsPage } from './pages/settings-page';
+import { WelcomePage } from './pages/welcome-page';
+import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { startStack, type Stack } from './support/stack';
+
+describe('Settings → Connection profiles against the simulator', () => {
+  let stack: Stack;
+  let browser: Browser;
+  screenshotOnFailure(() => browser);
+  let shell: AppShell;
+  let settings: SettingsPage;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    browser = await launchBrowser();
+    shell = new AppShell(browser.page);
+    settings = new SettingsPage(browser.page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('first run: "Connect your account" leads to Settings with no profiles', async () => {
+    await shell.open(stack.host.url);
+    const welcome = new WelcomePage(browser.page);
+    await welcome.root.waitFor();
+    await browser.screenshot('01-welcome');
+    await welcome.connectAccount();
+    await settings.root.waitFor();
+    expect(await browser.page.getByTestId('profiles-empty').isVisible()).toBe(true);
+    // The token left the address bar once the page had it.
+    expect(browser.page.url()).not.toContain('token');
+  });
+
+  it('shows schema problems at the field they belong to', async () => {
+    await settings.submitNewProfile({ name: '   ', baseUrl: 'ftp:/nowhere' });
+    await settings.fieldError('profile-name').waitFor();
+    expect(await settings.fieldError('profile-name').textContent()).toContain('name is required');
+    expect(await settings.fieldError('profile-base-url').textContent()).toContain('http');
+    await browser.screenshot('02-profile-validation');
+    await browser.page.getByTestId('profile-cancel').click();
+  });
+
+  it('creates a profile, stores key and secret, and the test shows the accounts and metrics', async () => {
+    const { sim, account } = stack;
+    const card = await settings.createProfile({
+      name: 'Simulator',
+      baseUrl: sim.url,
+      accountName: account.name,
+    });
+    expect(await card.getByTestId('profile-card-key').textContent()).toBe('not set');
+    expect(await card.getByTestId('profile-test').isDisabled()).toBe(true);
+
+    await settings.setCredentials('Simulator', account.apiKey, account.apiSecret);
+    expect(await card.getByTestId('profile-card-key').textContent()).toBe(`••••${account.apiKey.slice(-4)}`);
+    expect(await card.getByTestId('profile-card-secret').textContent()).toBe('stored in keychain');
+
+    // Never read back: reopening the form shows empty inputs.
+    await card.getByTestId('profile-credentials').click();
+    expect(await card.getByTestId('credentials-api-key').inputValue()).toBe('');
+    expect(await card.getByTestId('credentials-api-secret').inputValue()).toBe('');
+    expect(await card.getByTestId('credentials-api-secret').getAttribute('type')).toBe('password');
+    await card.getByTestId('credentials-cancel').click();
+
+    if ((await card.getByTestId('profile-active-badge').count()) === 0) await settings.setActive('Simulator');
+    expect(await shell.statusProfile.textContent()).toContain('Simulator');
+
+    const result = await settings.testConnection('Simulator');
+    expect(await result.getAttribute('data-status')).toBe('passed');
+    const accounts = await result
+      .getByTestId('test-result-account')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-account')));
+    expect(accounts).toEqual([account.name]);
+    const metrics = await result
+      .getByTestId('test-result-metric')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')));
+    expect(metrics).toEqual(
+      expect.arrayContaining([
+        'shipments/search',
+        'shipments/count',
+        'firms/search',
+        'firms/count',
+        'dailyRequest',
+      ]),
+    );
+    expect(await shell.connectionStatus.getAttribute('data-status')).toBe('connected');
+    await browser.screenshot('03-test-connection-passed');
+
+    expect(await browser.page.content()).not.toContain(account.apiSecret);
+    expect(stack.log.lines.join('\n')).not.toContain(account.apiSecret);
+  });
+
+  it('a wrong secret shows the AuthRejected error at the profile and in the status bar', async () => {
+    await settings.setCredentials('Simulator', stack.account.apiKey, 'definitely-not-the-secret');
+    const result = await settings.testConnection('Simulator');
+    expect(await result.getAttribute('data-status')).toBe('failed');
+    expect(await result.getByTestId('test-result-error').getAttribute('data-error-kind')).toBe(
+      'AuthRejected',
+    );
+    expect(await shell.connectionStatus.getAttribute('data-status')).toBe('failed');
+    await browser.screenshot('04-test-connection-rejected');
+  });
+
+  it('deletes a profile only after confirmation', async () => {
+    const card = settings.card('Simulator');
+    await card.getByTestId('profile-delete').click();
+    await card.getByTestId('profile-delete-no').click();
+    expect(await card.count()).toBe(1);
+    await settings.deleteProfile('Simulator');
+    await browser.page.getByTestId('profiles-empty').waitFor();
+    expect(browser.errors).toEqual([]);
+  });
+});

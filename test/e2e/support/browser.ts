@@ -1,0 +1,67 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { beforeEach } from 'vitest';
+import { ARTIFACTS_DIR } from './paths';
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught page errors seen so far; a clean run has none. */
+  errors: string[];
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium, headless, in a fresh profile dir, with the flags that keep it off the network. */
+export async function launchBrowser(opts: { colorScheme?: 'light' | 'dark' } = {}): Promise<Browser> {
+  const profileDir = await mkdtemp(join(tmpdir(), 'portolan-chromium-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 860 },
+    colorScheme: opts.colorScheme ?? 'light',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return {
+    context,
+    page,
+    errors,
+    async screenshot(name) {
+      const path = join(ARTIFACTS_DIR, `${name}.png`);
+      await page.screenshot({ path, fullPage: true });
+      return path;
+    },
+    async close() {
+      await context.close();
+      await rm(profileDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Registers, for every test of the calling file, a full-page screenshot when the test fails. */
+export function screenshotOnFailure(current: () => Browser | undefined): void {
+  beforeEach((ctx) => {
+    ctx.onTestFailed(async () => {
+      const slug = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+      await current()
+        ?.screenshot(`FAILED-${slug}`)
+        .catch(() => undefined);
+    });
+  });
+}

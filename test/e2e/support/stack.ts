@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, createMemorySink, type MemorySink } from '../../../src/main/log';
+import { createKeytarSecretStore } from '../../../src/main/secrets';
+import {
+  generateAccount,
+  startSimulator,
+  type RunningSimulator,
+  type SimAccount,
+} from '../../../src/main/sim';
+import { createWebHost, type WebHost } from '../../../src/main/web-host';
+import { RENDERER_DIR, RESOURCES_DIR } from './paths';
+
+export interface Stack {
+  host: WebHost;
+  sim: RunningSimulator;
+  account: SimAccount;
+  dataDir: string;
+  /** Every log line the services wrote; tests check no secret ever lands here. */
+  log: MemorySink;
+  close(): Promise<void>;
+}
+
+/**
+ * A simulator and a browser host over real services: a fresh data dir, the real keychain (under a
+ * per-run service name so runs never see each other's items), nothing faked.
+ */
+export async function startStack(opts: { records?: number } = {}): Promise<Stack> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'portolan-e2e-'));
+  const account = generateAccount('e2e-account');
+  const sim = await startSimulator({ port: 0, records: opts.records ?? 2_000, seed: 7, accounts: [account] });
+  const log = createMemorySink();
+  const logger = createLogger({ sink: log, level: 'debug' });
+  let host: WebHost;
+  try {
+    host = await createWebHost({
+      rendererDir: RENDERER_DIR,
+      logger,
+      deps: {
+        dataDir,
+        resourcesDir: RESOURCES_DIR,
+        logger,
+        secrets: createKeytarSecretStore({ service: `Portolan e2e ${randomUUID()}` }),
+        version: '0.0.0-e2e',
+      },
+    });
+  } catch (e) {
+    await sim.close();
+    throw e;
+  }
+  return {
+    host,
+    sim,
+    account,
+    dataDir,
+    log,
+    async close() {
+      await host.close();
+      await sim.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,368 @@
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, createMemorySink } from '../../src/main/log';
+import { createKeytarSecretStore } from '../../src/main/secrets';
+import { createWebHost, type WebHost } from '../../src/main/web-host';
+
+interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+function send(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string; hostname?: string },
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: opts.hostname ?? '127.0.0.1',
+        port,
+        method: opts.method ?? 'GET',
+        path: opts.path,
+        headers: opts.headers,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+let dir: string;
+let host: WebHost;
+const sink = createMemorySink();
+const keychainService = `Portolan web-host test ${randomUUID()}`;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'portolan-web-host-'));
+  const rendererDir = join(dir, 'renderer');
+  await mkdir(join(rendererDir, 'assets'), { recursive: true });
+  await writeFile(
+    join(rendererDir, 'index.html'),
+    '<!doctype html><title>t</title><script src="./assets/app.js"></script>',
+  );
+  await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1);');
+  await writeFile(join(dir, 'outside.txt'), 'must not be served');
+  host = await createWebHost({
+    rendererDir,
+    logger: createLogger({ sink, level: 'debug' }),
+    deps: {
+      dataDir: join(dir, 'data'),
+      resourcesDir: join(dir, 'resources'),
+      logger: createLogger({ sink, level: 'debug' }),
+      secrets: createKeytarSecretStore({ service: keychainService }),
+      version: '9.9.9-test',
+    },
+  });
+});
+
+afterAll(async () => {
+  await host?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const auth = () => ({ 'X-Portolan-Token': host.token, 'Content-Type': 'application/json' });
+
+describe('web host: who may call', () => {
+  it('puts a 43-character random token in the launch URL fragment, different per launch', async () => {
+    expect(host.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${host.port}/#token=[A-Za-z0-9_-]{43}$`));
+    const other = await createWebHost({ rendererDir: join(dir, 'renderer'), services: stubServices() });
+    try {
+      expect(other.token).not.toBe(host.token);
+      expect(other.port).not.toBe(host.port);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses rpc without a token (401) and with a wrong one of any length (401)', async () => {
+    const none = await send(host.port, { method: 'POST', path: '/rpc/app.info' });
+    expect(none.status).toBe(401);
+    for (const wrong of ['x', host.token.slice(0, -1), `${host.token}A`, host.token.toUpperCase()]) {
+      if (wrong === host.token) continue;
+      const r = await send(host.port, {
+        method: 'POST',
+        path: '/rpc/app.info',
+        headers: { 'X-Portolan-Token': wrong },
+      });
+      expect(r.status).toBe(401);
+    }
+  });
+
+  it('refuses the events stream without a token', async () => {
+    expect((await send(host.port, { path: '/events' })).status).toBe(401);
+    expect((await send(host.port, { path: '/events?token=nope' })).status).toBe(401);
+  });
+
+  it('rejects a foreign Origin with 403 even with the right token', async () => {
+    for (const origin of [
+      'http://evil.example',
+      `http://127.0.0.1:${host.port + 1}`,
+      'null',
+      `https://127.0.0.1:${host.port}`,
+    ]) {
+      const r = await send(host.port, {
+        method: 'POST',
+        path: '/rpc/app.info',
+        headers: { ...auth(), Origin: origin },
+      });
+      expect(r.status, origin).toBe(403);
+    }
+    const ok = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/app.info',
+      headers: { ...auth(), Origin: `http://localhost:${host.port}` },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('rejects a foreign Host header with 403 (DNS rebinding), for rpc and static files alike', async () => {
+    for (const h of [
+      'evil.example',
+      `evil.example:${host.port}`,
+      `127.0.0.1:${host.port + 1}`,
+      `0.0.0.0:${host.port}`,
+    ]) {
+      const rpc = await send(host.port, {
+        method: 'POST',
+        path: '/rpc/app.info',
+        headers: { ...auth(), Host: h },
+      });
+      expect(rpc.status, h).toBe(403);
+      const page = await send(host.port, { path: '/', headers: { Host: h } });
+      expect(page.status, h).toBe(403);
+    }
+  });
+
+  it('rejects cross-site fetch metadata', async () => {
+    const r = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/app.info',
+      headers: { ...auth(), 'Sec-Fetch-Site': 'cross-site' },
+    });
+    expect(r.status).toBe(403);
+  });
+
+  it('listens on 127.0.0.1 only', async () => {
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i && !i.internal && i.family === 'IPv4')
+      .map((i) => i!.address);
+    for (const address of [...others, '::1']) {
+      await expect(send(host.port, { path: '/', hostname: address })).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+    }
+  });
+});
+
+describe('web host: the bridge over HTTP', () => {
+  it('answers a call with its BridgeResult from the real services', async () => {
+    const r = await send(host.port, { method: 'POST', path: '/rpc/app.info', headers: auth() });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toMatch(/application\/json/);
+    expect(JSON.parse(r.body)).toEqual({
+      ok: true,
+      value: { version: '9.9.9-test', host: 'browser', platform: process.platform },
+    });
+  });
+
+  it('keeps the contract: invalid input comes back as InvalidInput with field issues', async () => {
+    const r = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/profiles.create',
+      headers: auth(),
+      body: JSON.stringify({ name: '', baseUrl: 'not a url' }),
+    });
+    const result = JSON.parse(r.body) as { ok: boolean; error: { kind: string; issues: { path: string }[] } };
+    expect(result.ok).toBe(false);
+    expect(result.error.kind).toBe('InvalidInput');
+    expect(result.error.issues.map((i) => i.path).sort()).toEqual(['baseUrl', 'name']);
+  });
+
+  it('creates a profile with credentials and never sends the secret back', async () => {
+    const secret = `s3cret-${randomUUID()}`;
+    const created = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/profiles.create',
+      headers: auth(),
+      body: JSON.stringify({
+        name: 'Web host test',
+        baseUrl: 'https://api.example.com',
+        apiKey: 'key-1234567890',
+        apiSecret: secret,
+      }),
+    });
+    expect(created.body).not.toContain(secret);
+    const view = JSON.parse(created.body) as {
+      ok: boolean;
+      value: { id: string; apiKeyMasked: string; hasSecret: boolean };
+    };
+    expect(view).toMatchObject({ ok: true, value: { apiKeyMasked: '••••7890', hasSecret: true } });
+    const list = await send(host.port, { method: 'POST', path: '/rpc/profiles.list', headers: auth() });
+    expect(list.body).not.toContain(secret);
+    expect(sink.lines.join('\n')).not.toContain(secret);
+    await send(host.port, {
+      method: 'POST',
+      path: '/rpc/profiles.delete',
+      headers: auth(),
+      body: JSON.stringify({ id: view.value.id }),
+    });
+  });
+
+  it('answers shell.openExternal with an error: there is no OS shell in the browser host', async () => {
+    const r = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/shell.openExternal',
+      headers: auth(),
+      body: JSON.stringify({ url: 'https://example.com/' }),
+    });
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { kind: 'Forbidden' } });
+  });
+
+  it('refuses unknown channels, wrong methods, non-JSON bodies', async () => {
+    expect((await send(host.port, { method: 'POST', path: '/rpc/nope.nope', headers: auth() })).status).toBe(
+      404,
+    );
+    expect((await send(host.port, { method: 'GET', path: '/rpc/app.info', headers: auth() })).status).toBe(
+      405,
+    );
+    const text = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/profiles.delete',
+      headers: { 'X-Portolan-Token': host.token, 'Content-Type': 'text/plain' },
+      body: '{"id":"x"}',
+    });
+    expect(text.status).toBe(415);
+    const broken = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/profiles.delete',
+      headers: auth(),
+      body: '{',
+    });
+    expect(broken.status).toBe(400);
+  });
+
+  it('streams events as server-sent events to every open stream', async () => {
+    const viaHeader = openStream(host.port, '/events', { 'X-Portolan-Token': host.token });
+    const viaQuery = openStream(host.port, `/events?token=${host.token}`, {});
+    try {
+      await Promise.all([viaHeader.connected, viaQuery.connected]);
+      const payload = {
+        jobId: 'j1',
+        label: 'Downloading',
+        done: 5,
+        total: 10,
+        unit: 'records',
+        etaSeconds: 3,
+      };
+      host.events.emit('jobs.progress', payload);
+      host.events.emit('app.command', { command: 'navigate', target: 'usage' });
+      for (const s of [viaHeader, viaQuery]) {
+        expect(await s.next()).toEqual({ event: 'jobs.progress', payload });
+        expect(await s.next()).toEqual({
+          event: 'app.command',
+          payload: { command: 'navigate', target: 'usage' },
+        });
+      }
+      expect(viaHeader.contentType()).toMatch(/^text\/event-stream/);
+    } finally {
+      viaHeader.close();
+      viaQuery.close();
+    }
+  });
+});
+
+describe('web host: the renderer', () => {
+  it('serves index.html with a CSP header and assets with their types', async () => {
+    const page = await send(host.port, { path: '/' });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    const js = await send(host.port, { path: '/assets/app.js' });
+    expect(js.headers['content-type']).toMatch(/text\/javascript/);
+    expect(js.body).toBe('console.log(1);');
+  });
+
+  it('never serves files outside the renderer directory', async () => {
+    for (const path of [
+      '/../outside.txt',
+      '/%2e%2e/outside.txt',
+      '/assets/..%2f..%2foutside.txt',
+      '/%00',
+      '/missing.js',
+    ]) {
+      const r = await send(host.port, { path });
+      expect(r.status, path).toBe(404);
+      expect(r.body).not.toContain('must not be served');
+    }
+  });
+});
+
+/** Reads an SSE response incrementally; `next()` resolves with each parsed data message in order. */
+function openStream(port: number, path: string, headers: Record<string, string>) {
+  const messages: unknown[] = [];
+  const waiters: Array<(v: unknown) => void> = [];
+  let contentType = '';
+  let buffer = '';
+  let onConnected: () => void = () => undefined;
+  const connected = new Promise<void>((r) => (onConnected = r));
+  const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+    contentType = String(res.headers['content-type']);
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      buffer += chunk;
+      if (buffer.includes(': connected')) onConnected();
+      let idx: number;
+      while ((idx = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, idx);
+        buffer = buffer.slice(idx + 2);
+        const data = block
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('\n');
+        if (!data) continue;
+        const msg = JSON.parse(data) as unknown;
+        const w = waiters.shift();
+        if (w) w(msg);
+        else messages.push(msg);
+      }
+    });
+  });
+  req.on('error', () => undefined);
+  req.end();
+  return {
+    connected,
+    contentType: () => contentType,
+    next: () =>
+      messages.length > 0 ? Promise.resolve(messages.shift()) : new Promise((r) => waiters.push(r)),
+    close: () => req.destroy(),
+  };
+}
+
+/** Services for a second host in the token test, which never calls them. */
+function stubServices() {
+  const fail = async () => {
+    throw new Error('not used');
+  };
+  return new Proxy({}, { get: () => fail }) as Parameters<typeof createWebHost>[0]['services'] & object;
+}
