@@ -1,0 +1,89 @@
+import { FILTER_FIELDS } from '@shared/spec/filter';
+import type { QueryInfo } from './types';
+
+/** The sheet the library's importer reads back to restore the query. */
+export const QUERY_SHEET_NAME = 'Query';
+
+/**
+ * Keys of the Query sheet's key/value rows (column A key, column B value, row 1 a header). Every
+ * filter field also has a row keyed by its own name; `filter` holds the exact filter JSON and is what
+ * an importer should trust.
+ */
+export const QUERY_KEYS = {
+  kind: 'kind',
+  profile: 'profile',
+  account: 'account',
+  filter: 'filter',
+  fetchedAt: 'fetched_at',
+  totalReported: 'total_reported',
+  rowsExported: 'rows_exported',
+  dataSheets: 'data_sheets',
+  sheetSplit: 'sheet_split',
+  cutCells: 'cut_cells',
+  timeZone: 'time_zone',
+  appVersion: 'app_version',
+  exportedAt: 'exported_at',
+} as const;
+
+export type QueryRow = readonly [key: string, value: string | number];
+
+/** A filter value as one readable cell: lists comma-separated, absent as empty. */
+function filterCell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) return value.map(String).join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export interface QuerySheetFacts {
+  kind: string;
+  query: QueryInfo;
+  rowsExported: number;
+  dataSheets: readonly string[];
+  rowsPerSheet: number;
+  cutCells: readonly string[];
+  cutCellCount: number;
+  exportedAt: Date;
+}
+
+export function queryRows(facts: QuerySheetFacts): QueryRow[] {
+  const { query } = facts;
+  const known: ReadonlySet<string> = new Set(FILTER_FIELDS);
+  const extra = Object.keys(query.filter).filter((k) => !known.has(k));
+  const rows: QueryRow[] = [
+    [QUERY_KEYS.kind, facts.kind],
+    [QUERY_KEYS.profile, query.profile],
+    [QUERY_KEYS.account, query.account],
+    ...[...FILTER_FIELDS, ...extra].map((f): QueryRow => [f, filterCell(query.filter[f])]),
+    [QUERY_KEYS.filter, JSON.stringify(query.filter)],
+    [QUERY_KEYS.fetchedAt, query.fetchedAt],
+    [QUERY_KEYS.totalReported, query.totalReported ?? 'not reported'],
+    [QUERY_KEYS.rowsExported, facts.rowsExported],
+    [QUERY_KEYS.dataSheets, facts.dataSheets.join(', ')],
+  ];
+  if (facts.dataSheets.length > 1) {
+    rows.push([
+      QUERY_KEYS.sheetSplit,
+      `Too many rows for one sheet: the data continues over ${facts.dataSheets.length} sheets of at most ` +
+        `${facts.rowsPerSheet.toLocaleString('en-US')} rows each (${facts.dataSheets.join(', ')}), in order.`,
+    ]);
+  }
+  if (facts.cutCellCount > 0) {
+    const shown = facts.cutCells.join(', ');
+    const more =
+      facts.cutCellCount > facts.cutCells.length
+        ? ` and ${facts.cutCellCount - facts.cutCells.length} more`
+        : '';
+    rows.push([
+      QUERY_KEYS.cutCells,
+      `${facts.cutCellCount} cell(s) longer than Excel's 32,767 characters were cut and end in "[… cut]": ${shown}${more}. ` +
+        'The CSV and Parquet exports keep the whole text.',
+    ]);
+  }
+  rows.push(
+    [QUERY_KEYS.timeZone, 'Dates and date-times are UTC'],
+    [QUERY_KEYS.appVersion, query.appVersion],
+    [QUERY_KEYS.exportedAt, facts.exportedAt.toISOString()],
+  );
+  return rows;
+}

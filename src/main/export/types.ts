@@ -1,0 +1,83 @@
+/**
+ * The contract between the exporters and whatever holds the rows (the DuckDB library in the app, an
+ * in-memory source in tests). The exporters know nothing of where rows come from.
+ */
+
+/** How a column's original text is written to a typed format (Excel). CSV and Parquet keep the text. */
+export type ExportColumnType = 'text' | 'decimal' | 'integer' | 'date' | 'epoch';
+
+export interface ExportColumn {
+  /** Key in each row object, e.g. `importerName` or `shipment_count`. */
+  field: string;
+  /** Header written to the file; the field name unless the caller chose a label. */
+  header: string;
+  type: ExportColumnType;
+}
+
+export type ExportKind = 'shipments' | 'firms';
+
+/** What was asked and when: written to the Query sheet so the filter can be restored from the file. */
+export interface QueryInfo {
+  profile: string;
+  account: string;
+  /** The filter exactly as sent (an object of the spec's filter fields). */
+  filter: Record<string, unknown>;
+  /** ISO timestamp of the fetch. */
+  fetchedAt: string;
+  /** What the service reported as the total matching the query (`total` / `total_shipment`), if known. */
+  totalReported: number | null;
+  appVersion: string;
+}
+
+export interface ExportSource {
+  kind: ExportKind;
+  columns: readonly ExportColumn[];
+  /** Rows the source will yield; used for progress and checked against what was written. */
+  rowCount: number;
+  /** Rows in order, in batches of any size; the source should stop early when the signal aborts. */
+  batches(signal?: AbortSignal): AsyncIterable<readonly Record<string, unknown>[]>;
+  query: QueryInfo;
+}
+
+export type ExportPhase = 'rows' | 'summaries' | 'finishing';
+
+export interface ExportProgress {
+  phase: ExportPhase;
+  rowsWritten: number;
+  rowCount: number;
+}
+
+export interface ExportOptions {
+  /** Replace an existing file at the target path. Without it an existing file is an error, never lost. */
+  overwrite?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (progress: ExportProgress) => void;
+}
+
+export interface ExportResult {
+  path: string;
+  rowsWritten: number;
+  bytes: number;
+}
+
+/** Summary tables shipped in the workbook next to the data; the library computes them in SQL. */
+export const SUMMARY_KINDS = ['topImporters', 'topExporters', 'byHsCode', 'byMonth'] as const;
+export type SummaryKind = (typeof SUMMARY_KINDS)[number];
+
+export interface SummaryColumn {
+  header: string;
+  type: 'text' | 'integer' | 'decimal';
+}
+
+export interface SummaryTable {
+  kind: SummaryKind;
+  /** Sheet name; at most 31 characters, none of []:*?/\ (Excel's rule). */
+  title: string;
+  columns: readonly SummaryColumn[];
+  /** Cells in column order: text as string, numbers as number, unknown as null. */
+  rows: readonly (readonly (string | number | null)[])[];
+}
+
+export interface SummaryProvider {
+  summaries(kinds: readonly SummaryKind[], signal?: AbortSignal): Promise<SummaryTable[]>;
+}

@@ -1,0 +1,33 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { QueryInfo } from '../../src/main/export';
+
+export const sampleQuery: QueryInfo = {
+  profile: 'Türkiye desk',
+  account: 'acme-analytics',
+  filter: {
+    importer_countries: ['TR', 'CN'],
+    hs_codes: ['8471', '6109'],
+    start_date: '2024-01-01',
+    end_date: '2024-06-30',
+    product_detail: 'pamuk "örme"',
+    firm_filter: [1, 3],
+  },
+  fetchedAt: '2024-07-01T08:30:00.000Z',
+  totalReported: 123_456,
+  appVersion: '0.1.0-test',
+};
+
+export async function tempDir(): Promise<{
+  dir: string;
+  cleanup: () => Promise<void>;
+  files: () => Promise<string[]>;
+}> {
+  const dir = await mkdtemp(join(tmpdir(), 'portolan-export-test-'));
+  return {
+    dir,
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+    files: async () => (await readdir(dir)).sort(),
+  };
+}
