@@ -1,0 +1,146 @@
+/**
+ * The shipment search page with a 10,000-record result, through the browser host + Chromium + the
+ * simulator:
+ *  - click on "Search shipments" to the first rows of the new result on screen (measured in the page,
+ *    from the click to the animation frame in which the new first row exists);
+ *  - the renderer's JS heap and DOM size with the result loaded, against the same page before any search;
+ * next to a baseline measured in the same run: the same signed request made straight from Node to the
+ * simulator with the service client (no bridge, no UI).
+ *
+ *   npm run build && npm run bench -- workbench-grid
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { chromium } from 'playwright-core';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServiceClient } from '../src/main/api';
+import { createLogger, createMemorySink } from '../src/main/log';
+import { createMemorySecretStore } from '../src/main/secrets';
+import { generateAccount, startSimulator } from '../src/main/sim';
+import { createWebHost } from '../src/main/web-host';
+import { AppShell } from '../test/e2e/pages/app-shell';
+import { SearchWorkbench } from '../test/e2e/pages/search-workbench';
+import { SettingsPage } from '../test/e2e/pages/settings-page';
+import { WelcomePage } from '../test/e2e/pages/welcome-page';
+import { RENDERER_DIR, RESOURCES_DIR } from '../test/e2e/support/paths';
+
+const RECORDS = 30_000;
+const SIZE = 10_000;
+const ROUNDS = 5;
+
+/**
+ * Runs in the page (a string, so this Node-side file needs no DOM types): clicks Search and resolves
+ * with the milliseconds until the animation frame in which the new result's first row exists.
+ */
+const IN_PAGE_CLICK_TO_ROWS = `new Promise((resolve, reject) => {
+  const grid = '[data-testid="shipments-grid"] .ag-row[row-index="0"]';
+  const oldRow = document.querySelector(grid);
+  const button = document.querySelector('[data-testid="search-run"]');
+  if (!button || button.disabled) return reject(new Error('search button not available'));
+  const t0 = performance.now();
+  let sawRunning = false;
+  const tick = () => {
+    if (document.querySelector('[data-testid="search-progress"]')) sawRunning = true;
+    const error = document.querySelector('[data-testid="search-error"]');
+    if (error) return reject(new Error(error.textContent || 'search failed'));
+    const row = document.querySelector(grid);
+    if (sawRunning && !document.querySelector('[data-testid="search-progress"]') && row && row !== oldRow) {
+      return resolve(performance.now() - t0);
+    }
+    if (performance.now() - t0 > 120000) return reject(new Error('timed out'));
+    requestAnimationFrame(tick);
+  };
+  button.click();
+  requestAnimationFrame(tick);
+})`;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'portolan-bench-wb-'));
+  const account = generateAccount('bench');
+  const sim = await startSimulator({ port: 0, records: RECORDS, seed: 3, accounts: [account] });
+  const logger = createLogger({ sink: createMemorySink(), level: 'info' });
+  // The keychain is not what is measured here; the memory store keeps the bench runnable without D-Bus.
+  const host = await createWebHost({
+    rendererDir: RENDERER_DIR,
+    logger,
+    deps: { dataDir, resourcesDir: RESOURCES_DIR, logger, secrets: createMemorySecretStore(), version: 'bench' },
+  });
+  // Launched here rather than through test/e2e/support/browser, which depends on the test runner.
+  const profileDir = await mkdtemp(join(tmpdir(), 'portolan-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 860 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    const shell = new AppShell(page);
+    const search = new SearchWorkbench(page);
+    await shell.open(host.url);
+    await new WelcomePage(page).connectAccount();
+    const settings = new SettingsPage(page);
+    await settings.createProfile({ name: 'Bench', baseUrl: sim.url, accountName: account.name });
+    await settings.setCredentials('Bench', account.apiKey, account.apiSecret);
+    if ((await settings.card('Bench').getByTestId('profile-active-badge').count()) === 0) await settings.setActive('Bench');
+    await shell.navigate('search');
+    await search.setDates('2021-01-01', '2025-12-31');
+    await search.setSize(SIZE);
+
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const heap = async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const get = (n: string) => metrics.find((m) => m.name === n)?.value ?? 0;
+      return { heap: get('JSHeapUsedSize'), nodes: get('Nodes') };
+    };
+    const before = await heap();
+
+    const uiTimes: number[] = [];
+    let shown = 0;
+    let total = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      const ms = (await page.evaluate(IN_PAGE_CLICK_TO_ROWS)) as number;
+      uiTimes.push(ms);
+      ({ shown, total } = await search.shownAndTotal());
+    }
+    const after = await heap();
+
+    const client = createServiceClient({ baseUrl: sim.url, credentials: { apiKey: account.apiKey, apiSecret: account.apiSecret } });
+    const baseTimes: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const t = performance.now();
+      const r = await client.shipmentSearch({ start_date: '2021-01-01', end_date: '2025-12-31', size: SIZE });
+      baseTimes.push(performance.now() - t);
+      if (r.shipments.length !== SIZE) throw new Error('baseline returned the wrong size');
+    }
+
+    const ui = median(uiTimes);
+    const base = median(baseTimes);
+    console.log(`result: showing ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records (${RECORDS.toLocaleString('en-US')} in the simulator)`);
+    console.log(`click → first rows on screen (median of ${ROUNDS})   ${ui.toFixed(0).padStart(6)} ms, ${(ui / base).toFixed(2)}× baseline`);
+    console.log(`baseline: signed request from Node to the simulator ${base.toFixed(0).padStart(6)} ms`);
+    console.log(`  all UI runs: ${uiTimes.map((t) => t.toFixed(0)).join(', ')} ms; baseline runs: ${baseTimes.map((t) => t.toFixed(0)).join(', ')} ms`);
+    console.log(`renderer JS heap before search  ${mb(before.heap).padStart(10)}   DOM nodes ${before.nodes}`);
+    console.log(`renderer JS heap, 10,000 loaded ${mb(after.heap).padStart(10)}   DOM nodes ${after.nodes}`);
+    console.log(`heap added by the loaded result ${mb(after.heap - before.heap).padStart(10)}, ${(after.heap / before.heap).toFixed(2)}× the empty page`);
+    if (errors.length) console.log(`page errors: ${errors.join(' | ')}`);
+  } finally {
+    await context.close();
+    await rm(profileDir, { recursive: true, force: true });
+    await host.close();
+    await sim.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+void main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

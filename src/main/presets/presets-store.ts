@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Preset, PresetsImportResult } from '@shared/ipc/contract';
+import { AppError } from '@shared/ipc/errors';
+import type { ShipmentFilter } from '@shared/spec';
+import {
+  cleanFilter,
+  emptyPresetsFile,
+  exportPresetsText,
+  parseImportText,
+  parsePresetsFile,
+  type PresetsFile,
+} from './presets-format';
+
+export const PRESETS_FILE_NAME = 'presets.json';
+
+export interface PresetsStore {
+  list(): Promise<Preset[]>;
+  /** Creates a preset, or replaces the filter (and name) of an existing one when `id` is given. */
+  save(input: { id?: string | undefined; name: string; filter: ShipmentFilter }): Promise<Preset[]>;
+  rename(id: string, name: string): Promise<Preset[]>;
+  duplicate(id: string): Promise<Preset[]>;
+  remove(id: string): Promise<Preset[]>;
+  move(id: string, direction: 'up' | 'down'): Promise<Preset[]>;
+  importText(text: string): Promise<PresetsImportResult>;
+  exportText(ids?: readonly string[]): Promise<string>;
+  getLast(): Promise<ShipmentFilter | null>;
+  setLast(filter: ShipmentFilter): Promise<void>;
+  /** Where the last unreadable presets file was moved, if one was found. */
+  readonly corruptCopy: string | null;
+}
+
+export interface PresetsStoreOptions {
+  dataDir: string;
+  /** Injected so tests can order presets without sleeping. */
+  now?: () => Date;
+}
+
+/**
+ * presets.json in the data directory. Every change is written to a temporary file and renamed over
+ * the old one, so a crash leaves either the old or the new file, never half of one. An unreadable file
+ * is moved aside (kept for the user) and the store starts empty rather than refusing to work.
+ */
+export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
+  const file = join(options.dataDir, PRESETS_FILE_NAME);
+  const now = options.now ?? (() => new Date());
+  let state: PresetsFile | null = null;
+  let corruptCopy: string | null = null;
+  // Calls run one after another: two quick edits must not both start from the same old state.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  async function load(): Promise<PresetsFile> {
+    if (state) return state;
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return (state = emptyPresetsFile());
+      throw e;
+    }
+    try {
+      state = parsePresetsFile(text);
+    } catch {
+      const aside = join(options.dataDir, `presets.corrupt-${now().toISOString().replace(/[:.]/g, '-')}.json`);
+      await rename(file, aside);
+      corruptCopy = aside;
+      state = emptyPresetsFile();
+    }
+    return state;
+  }
+
+  async function persist(next: PresetsFile): Promise<void> {
+    await mkdir(options.dataDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(tmp, `${JSON.stringify(next, null, 2)}\n`, { encoding: 'utf8', mode: 0o600 });
+      await rename(tmp, file);
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw e;
+    }
+    state = next;
+  }
+
+  const find = (s: PresetsFile, id: string): number => {
+    const i = s.presets.findIndex((p) => p.id === id);
+    if (i < 0) throw new AppError('NotFound', 'That preset no longer exists.');
+    return i;
+  };
+
+  const validFilter = (filter: unknown): ShipmentFilter => {
+    const f = cleanFilter(filter);
+    if (!f.ok) throw new AppError('InvalidInput', `The filter is not valid: ${f.reason}`);
+    return f.filter;
+  };
+
+  /** Names stay unique so a list of presets reads unambiguously: "Steel (2)". */
+  const uniqueName = (s: PresetsFile, wanted: string, exceptId?: string): string => {
+    const taken = new Set(s.presets.filter((p) => p.id !== exceptId).map((p) => p.name.toLowerCase()));
+    if (!taken.has(wanted.toLowerCase())) return wanted;
+    for (let n = 2; ; n++) {
+      const candidate = `${wanted} (${n})`;
+      if (!taken.has(candidate.toLowerCase())) return candidate;
+    }
+  };
+
+  const update = (fn: (s: PresetsFile) => PresetsFile): Promise<Preset[]> =>
+    serial(async () => {
+      const next = fn(await load());
+      await persist(next);
+      return next.presets;
+    });
+
+  return {
+    get corruptCopy() {
+      return corruptCopy;
+    },
+    list: () => serial(async () => (await load()).presets),
+    save: ({ id, name, filter }) =>
+      update((s) => {
+        const clean = validFilter(filter);
+        const at = now().toISOString();
+        if (id !== undefined) {
+          const i = find(s, id);
+          const old = s.presets[i] as Preset;
+          const presets = [...s.presets];
+          presets[i] = { ...old, name: uniqueName(s, name.trim(), id), filter: clean, updatedAt: at };
+          return { ...s, presets };
+        }
+        const preset: Preset = { id: randomUUID(), name: uniqueName(s, name.trim()), filter: clean, createdAt: at, updatedAt: at };
+        return { ...s, presets: [...s.presets, preset] };
+      }),
+    rename: (id, name) =>
+      update((s) => {
+        const i = find(s, id);
+        const presets = [...s.presets];
+        presets[i] = { ...(s.presets[i] as Preset), name: uniqueName(s, name.trim(), id), updatedAt: now().toISOString() };
+        return { ...s, presets };
+      }),
+    duplicate: (id) =>
+      update((s) => {
+        const i = find(s, id);
+        const src = s.presets[i] as Preset;
+        const at = now().toISOString();
+        const copy: Preset = {
+          id: randomUUID(),
+          name: uniqueName(s, `${src.name} copy`),
+          filter: structuredClone(src.filter),
+          createdAt: at,
+          updatedAt: at,
+        };
+        const presets = [...s.presets];
+        presets.splice(i + 1, 0, copy);
+        return { ...s, presets };
+      }),
+    remove: (id) =>
+      update((s) => {
+        find(s, id);
+        return { ...s, presets: s.presets.filter((p) => p.id !== id) };
+      }),
+    move: (id, direction) =>
+      update((s) => {
+        const i = find(s, id);
+        const j = direction === 'up' ? i - 1 : i + 1;
+        if (j < 0 || j >= s.presets.length) return s;
+        const presets = [...s.presets];
+        [presets[i], presets[j]] = [presets[j] as Preset, presets[i] as Preset];
+        return { ...s, presets };
+      }),
+    importText: (text) =>
+      serial(async () => {
+        let parsed: ReturnType<typeof parseImportText>;
+        try {
+          parsed = parseImportText(text);
+        } catch (e) {
+          throw new AppError('InvalidInput', `Cannot import presets: ${(e as Error).message}`);
+        }
+        const s = await load();
+        const at = now().toISOString();
+        const next: PresetsFile = { ...s, presets: [...s.presets] };
+        for (const p of parsed.presets) {
+          next.presets.push({ id: randomUUID(), name: uniqueName(next, p.name), filter: p.filter, createdAt: at, updatedAt: at });
+        }
+        if (parsed.presets.length > 0) await persist(next);
+        return { presets: next.presets, imported: parsed.presets.length, skipped: parsed.skipped };
+      }),
+    exportText: (ids) =>
+      serial(async () => {
+        const s = await load();
+        const wanted = ids ? new Set(ids) : null;
+        return exportPresetsText(wanted ? s.presets.filter((p) => wanted.has(p.id)) : s.presets);
+      }),
+    getLast: () => serial(async () => (await load()).last),
+    setLast: (filter) =>
+      serial(async () => {
+        const s = await load();
+        await persist({ ...s, last: validFilter(filter) });
+      }),
+  };
+}

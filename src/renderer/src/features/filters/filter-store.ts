@@ -1,0 +1,81 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import type { ShipmentFilter } from '@shared/spec';
+import {
+  draftToFilter,
+  emptyDraft,
+  filterToDraft,
+  validateDraft,
+  type FilterDraft,
+  type ListField,
+  type RunKind,
+  type TextField,
+  type Validation,
+} from './filter-model';
+
+export interface FilterState {
+  draft: FilterDraft;
+  /** Fields the user has left at least once; messages show for these (and all after a run attempt). */
+  touched: Partial<Record<keyof FilterDraft, true>>;
+  /** Bumped whenever the draft changes, so subscribers (last-filter saving) can debounce cheaply. */
+  version: number;
+  /** A note shown above the form, e.g. why a firm name was filled in from another page. */
+  notice: string | null;
+  setText(field: TextField, value: string): void;
+  setSearchType(value: FilterDraft['search_type']): void;
+  addTag(field: ListField, value: string): void;
+  removeTag(field: ListField, index: number): void;
+  touch(field: keyof FilterDraft): void;
+  reset(): void;
+  load(filter: ShipmentFilter, notice?: string | null): void;
+  setNotice(notice: string | null): void;
+}
+
+export type FilterStore = StoreApi<FilterState>;
+
+export function createFilterStore(initial: FilterDraft = emptyDraft()): FilterStore {
+  return createStore<FilterState>()((set) => {
+    const change = (fn: (d: FilterDraft) => FilterDraft) =>
+      set((s) => ({ draft: fn(s.draft), version: s.version + 1 }));
+    return {
+      draft: initial,
+      touched: {},
+      version: 0,
+      notice: null,
+      setText: (field, value) => change((d) => ({ ...d, [field]: value })),
+      setSearchType: (value) => change((d) => ({ ...d, search_type: value })),
+      addTag: (field, value) => {
+        const v = field === 'importer_countries' || field === 'exporter_countries' ? value.trim().toUpperCase() : value.trim();
+        if (!v) return;
+        // A repeated tag would only waste one of the ten allowed slots.
+        change((d) => (d[field].includes(v) ? d : { ...d, [field]: [...d[field], v] }));
+        set((s) => ({ touched: { ...s.touched, [field]: true } }));
+      },
+      removeTag: (field, index) => change((d) => ({ ...d, [field]: d[field].filter((_, i) => i !== index) })),
+      touch: (field) => set((s) => (s.touched[field] ? s : { touched: { ...s.touched, [field]: true } })),
+      reset: () => set((s) => ({ draft: emptyDraft(), touched: {}, version: s.version + 1, notice: null })),
+      load: (filter, notice = null) =>
+        set((s) => ({ draft: filterToDraft(filter), touched: {}, version: s.version + 1, notice })),
+      setNotice: (notice) => set({ notice }),
+    };
+  });
+}
+
+/** The one filter shared by the Search and Firms pages, so a filter built on one is there on the other. */
+export const filterStore = createFilterStore();
+
+export function useFilter<T>(selector: (s: FilterState) => T, store: FilterStore = filterStore): T {
+  return useStore(store, selector);
+}
+
+export function currentFilter(store: FilterStore = filterStore): ShipmentFilter {
+  return draftToFilter(store.getState().draft);
+}
+
+export function validateCurrent(
+  kind: RunKind,
+  extra: { size?: number; page?: number } = {},
+  store: FilterStore = filterStore,
+): Validation {
+  return validateDraft(store.getState().draft, kind, extra);
+}

@@ -1,0 +1,157 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
+import { FIRM_FIELDS, type FirmRecord } from '@shared/spec';
+import { ErrorMessage } from '../../components/error-message';
+import { FilterForm } from '../filters/filter-form';
+import { useFilter } from '../filters/filter-store';
+import { validateDraft } from '../filters/filter-model';
+import { RunButton } from '../filters/run-button';
+import { PresetsPanel } from '../presets/presets-panel';
+import { startLastFilterSync } from '../presets/presets-store';
+import { ColumnChooser } from '../search/column-chooser';
+import { DataGrid } from '../search/data-grid';
+import { describeMetric } from '../usage/limit-check';
+import { refreshUsage, useUsageStore } from '../usage/usage-store';
+import { openShipmentsOf, type PartyRole } from './firm-intents';
+import { useFirmsStore } from './firms-store';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+const HEADERS: Record<(typeof FIRM_FIELDS)[number], string> = {
+  name: 'Name',
+  country: 'Country',
+  country_code: 'Country code',
+  address: 'Address',
+  city_state: 'City / state',
+  tel: 'Telephone',
+  e_mail: 'E-mail',
+  web: 'Web',
+  firm_type: 'Firm type',
+  shipment_count: 'Shipments',
+};
+
+function FirmActions(p: ICellRendererParams<FirmRecord> & { role: PartyRole | null }) {
+  if (!p.data) return null;
+  const name = p.data.name;
+  const i = p.node.rowIndex ?? 0;
+  const roles: PartyRole[] = p.role ? [p.role] : ['importer', 'exporter'];
+  return (
+    <span style={{ display: 'flex', gap: 2 }}>
+      {roles.map((role) => (
+        <button key={role} type="button" style={{ fontSize: 11 }} data-testid={`firm-open-${role}-${i}`} title={`Search shipments with ${role} name “${name}”`} onClick={() => openShipmentsOf(role, name)}>
+          {p.role ? 'Shipments' : role === 'importer' ? 'As importer' : 'As exporter'}
+        </button>
+      ))}
+      <button type="button" style={{ fontSize: 11 }} disabled data-testid={`firm-count-${i}`} title="A firm record has no UrlCode, which shipment count needs. Count from a shipment's importer or exporter instead (Search → Parties).">
+        Count
+      </button>
+    </span>
+  );
+}
+
+/** Firm search with paging, firm count, and the way from a firm to its shipments. */
+export function FirmsPage() {
+  const draft = useFilter((s) => s.draft);
+  const { status, result, error, request, count, search, goToPage, countFirms } = useFirmsStore();
+  const summary = useUsageStore((s) => s.summary);
+  const [quick, setQuick] = useState('');
+  const [jump, setJump] = useState('');
+  const [gridApi, setGridApi] = useState<GridApi<FirmRecord> | null>(null);
+
+  useEffect(() => {
+    void startLastFilterSync();
+    if (!useUsageStore.getState().summary) void refreshUsage();
+  }, []);
+
+  const searchCheck = validateDraft(draft, 'firmSearch', { page: 1 });
+  const countCheck = validateDraft(draft, 'firmCount');
+  const account = draft.account_name.trim() || undefined;
+  // The spec does not say how many firms a page holds, so only the standing of each metric is shown.
+  const searchLimit = describeMetric(summary, account, 'firms/search');
+  const countLimit = describeMetric(summary, account, 'firms/count');
+  const running = status === 'running';
+  const role = request?.search_type ?? null;
+
+  const columnDefs = useMemo<ColDef<FirmRecord>[]>(
+    () => [
+      { colId: 'actions', headerName: '', pinned: 'left', width: role ? 150 : 200, lockVisible: true, sortable: false, filter: false, cellRenderer: FirmActions, cellRendererParams: { role } },
+      ...FIRM_FIELDS.map(
+        (f): ColDef<FirmRecord> =>
+          f === 'firm_type' || f === 'shipment_count'
+            ? { colId: f, field: f, headerName: HEADERS[f], cellDataType: 'number', filter: 'agNumberColumnFilter', type: 'rightAligned', width: 120 }
+            : { colId: f, field: f, headerName: HEADERS[f], cellDataType: 'text', filter: 'agTextColumnFilter', width: f === 'name' || f === 'address' ? 240 : 140 },
+      ),
+    ],
+    [role],
+  );
+
+  const page = result?.page ?? 1;
+  const pages = result?.total_pages ?? 0;
+
+  return (
+    <section className="page firms-page" data-testid="firms-page">
+      <h1>Firms</h1>
+      <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
+        <div style={{ flex: 1 }}>
+          <FilterForm validation={searchCheck} />
+        </div>
+        <PresetsPanel />
+      </div>
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0', flexWrap: 'wrap' }}>
+        <RunButton testId="firms-run" label="Search firms" reason={searchCheck.reason} busy={running} onRun={() => void search()} />
+        <small data-testid="firms-search-cost">{searchLimit.message}</small>
+        <RunButton testId="firms-count" label="Count firms" reason={countCheck.reason} busy={count.status === 'running'} onRun={() => void countFirms()} />
+        <small data-testid="firms-count-cost">{countLimit.message}</small>
+        {running && <progress data-testid="firms-progress" aria-label="Searching firms" />}
+      </div>
+      {(searchLimit.state === 'exceeds' || countLimit.state === 'exceeds') && (
+        <div role="alert" data-testid="firms-limit-warning" style={{ color: '#c0392b' }}>
+          The account has used up its {searchLimit.state === 'exceeds' ? 'firm search' : 'firm count'} limit; the service may refuse this request.
+        </div>
+      )}
+      {count.status === 'done' && count.value !== null && (
+        <div data-testid="firms-count-result" data-count={count.value}>
+          {fmt(count.value)} firms match the filter.
+        </div>
+      )}
+      {count.error && <ErrorMessage error={count.error} testId="firms-count-error" />}
+      {error && <ErrorMessage error={error} testId="firms-error" />}
+      {result && (
+        <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0', flexWrap: 'wrap' }}>
+          <strong data-testid="firms-summary" data-page={page} data-pages={pages}>
+            Page {fmt(page)} of {fmt(pages)} · {fmt(result.firms_count)} firms on this page · {fmt(result.total_shipment)} shipments match
+          </strong>
+          <button type="button" data-testid="firms-prev" disabled={running || page <= 1} onClick={() => void goToPage(page - 1)}>
+            ← Previous
+          </button>
+          <button type="button" data-testid="firms-next" disabled={running || page >= pages} onClick={() => void goToPage(page + 1)}>
+            Next →
+          </button>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              const n = Number(jump);
+              if (Number.isInteger(n) && n >= 1 && n <= Math.max(1, pages)) void goToPage(n);
+            }}
+          >
+            <label>
+              Page <input type="number" min={1} max={Math.max(1, pages)} value={jump} data-testid="firms-page-input" onChange={(e) => setJump(e.target.value)} style={{ width: 70 }} />
+            </label>
+            <button type="submit" data-testid="firms-page-go" disabled={running}>
+              Go
+            </button>
+          </form>
+          <input type="search" placeholder="Quick filter" value={quick} data-testid="firms-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ marginLeft: 'auto' }} />
+          <ColumnChooser api={gridApi as GridApi | null} testId="firms-columns" />
+        </div>
+      )}
+      {result && (
+        <p style={{ fontSize: 12, opacity: 0.8 }} data-testid="firms-urlcode-note">
+          Counting a firm's shipments needs its UrlCode, which firm records do not carry. Use “Parties” on a shipment in Search to count an importer's or
+          exporter's shipments; “Shipments” here searches by the firm's name instead.
+        </p>
+      )}
+      {result && <DataGrid<FirmRecord> gridId="firms" testId="firms-grid" rows={result.firms} columnDefs={columnDefs} quickFilter={quick} onApi={setGridApi} height={460} />}
+    </section>
+  );
+}

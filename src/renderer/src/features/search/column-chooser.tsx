@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'react';
+import type { Column, GridApi } from 'ag-grid-community';
+
+interface ChooserGroup {
+  id: string;
+  name: string;
+  columns: { id: string; name: string; visible: boolean }[];
+}
+
+function readGroups(api: GridApi): ChooserGroup[] {
+  const groups = new Map<string, ChooserGroup>();
+  for (const col of api.getColumns() ?? []) {
+    const def = col.getColDef();
+    if (def.lockVisible) continue;
+    const parent = col.getOriginalParent();
+    const gid = parent?.getGroupId() ?? '';
+    const gname = parent?.getColGroupDef()?.headerName ?? 'Columns';
+    const g = groups.get(gid) ?? { id: gid, name: gname, columns: [] };
+    g.columns.push({ id: col.getColId(), name: def.headerName ?? col.getColId(), visible: col.isVisible() });
+    groups.set(gid, g);
+  }
+  return [...groups.values()];
+}
+
+/** Community ag-grid has no columns tool panel: this is a small replacement, grouped like the grid. */
+export function ColumnChooser({ api, testId, onReset }: { api: GridApi | null; testId: string; onReset?: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [groups, setGroups] = useState<ChooserGroup[]>([]);
+  const [filter, setFilter] = useState('');
+  useEffect(() => {
+    if (!api || !open) return;
+    const update = () => setGroups(readGroups(api));
+    update();
+    api.addEventListener('columnVisible', update);
+    api.addEventListener('newColumnsLoaded', update);
+    return () => {
+      if (api.isDestroyed()) return;
+      api.removeEventListener('columnVisible', update);
+      api.removeEventListener('newColumnsLoaded', update);
+    };
+  }, [api, open]);
+  const set = (cols: (string | Column)[], visible: boolean) => api?.setColumnsVisible(cols, visible);
+  const q = filter.trim().toLowerCase();
+  return (
+    <div className="column-chooser" style={{ position: 'relative' }}>
+      <button type="button" data-testid={`${testId}-toggle`} aria-expanded={open} disabled={!api} onClick={() => setOpen((o) => !o)}>
+        Columns…
+      </button>
+      {open && (
+        <div data-testid={testId} role="dialog" aria-label="Choose columns" style={{ position: 'absolute', zIndex: 20, right: 0, top: '100%', width: 320, maxHeight: 420, overflowY: 'auto', background: 'var(--panel-bg, #fff)', color: 'inherit', border: '1px solid var(--border, #999)', padding: 8, boxShadow: '0 4px 12px rgba(0,0,0,.2)' }}>
+          <input type="search" placeholder="Find a column" value={filter} data-testid={`${testId}-search`} onChange={(e) => setFilter(e.target.value)} style={{ width: '100%' }} />
+          {onReset && (
+            <button type="button" data-testid={`${testId}-reset`} onClick={onReset}>
+              Reset to defaults
+            </button>
+          )}
+          {groups.map((g) => {
+            const cols = g.columns.filter((c) => !q || c.name.toLowerCase().includes(q) || c.id.toLowerCase().includes(q));
+            if (!cols.length) return null;
+            return (
+              <fieldset key={g.id} style={{ margin: '6px 0' }}>
+                <legend>
+                  {g.name}{' '}
+                  <button type="button" data-testid={`${testId}-all-${g.id}`} onClick={() => set(cols.map((c) => c.id), true)}>
+                    all
+                  </button>{' '}
+                  <button type="button" data-testid={`${testId}-none-${g.id}`} onClick={() => set(cols.map((c) => c.id), false)}>
+                    none
+                  </button>
+                </legend>
+                {cols.map((c) => (
+                  <label key={c.id} style={{ display: 'block' }}>
+                    <input type="checkbox" checked={c.visible} data-testid={`${testId}-col-${c.id}`} onChange={(e) => set([c.id], e.target.checked)} /> {c.name}{' '}
+                    <small style={{ opacity: 0.6 }}>{c.id}</small>
+                  </label>
+                ))}
+              </fieldset>
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}

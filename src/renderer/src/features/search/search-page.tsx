@@ -1,0 +1,213 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { ColDef, ColGroupDef, GridApi, ICellRendererParams } from 'ag-grid-community';
+import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentRecord } from '@shared/spec';
+import { ErrorMessage } from '../../components/error-message';
+import { FilterForm } from '../filters/filter-form';
+import { FieldMessages } from '../filters/field-messages';
+import { RunButton } from '../filters/run-button';
+import { useFilter } from '../filters/filter-store';
+import { validateDraft } from '../filters/filter-model';
+import { PartyPanel } from '../firms/party-panel';
+import { PresetsPanel } from '../presets/presets-panel';
+import { startLastFilterSync } from '../presets/presets-store';
+import { checkLimit } from '../usage/limit-check';
+import { refreshUsage, useUsageStore } from '../usage/usage-store';
+import { ColumnChooser } from './column-chooser';
+import { forgetColumnState } from './column-state';
+import { DataGrid } from './data-grid';
+import { useSearchStore } from './search-store';
+import { shipmentColumnDefs } from './shipment-columns';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const SIZE_PRESETS = [10, 100, 1000, 5000, 10_000];
+const GRID_ID = 'shipments';
+
+function useElapsed(running: boolean, startedAt: number | null): number {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => setNow(performance.now()), 200);
+    return () => clearInterval(t);
+  }, [running]);
+  return running && startedAt ? Math.max(0, now - startedAt) : 0;
+}
+
+function SizeAndCost() {
+  const { size, setSize, overLimitConfirmed, confirmOverLimit } = useSearchStore();
+  const account = useFilter((s) => s.draft.account_name);
+  const summary = useUsageStore((s) => s.summary);
+  const [text, setText] = useState(String(size));
+  const limit = checkLimit(summary, account.trim() || undefined, 'shipments/search', size);
+  return (
+    <div className="size-and-cost" data-testid="search-cost" data-limit-state={limit.state} style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}>
+      <label>
+        Records to download{' '}
+        <input
+          type="number"
+          min={SHIPMENT_SEARCH_MIN_SIZE}
+          max={SHIPMENT_SEARCH_MAX_SIZE}
+          step={10}
+          value={text}
+          data-testid="search-size-input"
+          onChange={(e) => {
+            setText(e.target.value);
+            // An empty or partial entry becomes NaN, which the request schema reports at `size`.
+            setSize(e.target.value === '' ? Number.NaN : Number(e.target.value));
+          }}
+          style={{ width: 90 }}
+        />
+      </label>
+      {SIZE_PRESETS.map((n) => (
+        <button
+          key={n}
+          type="button"
+          data-testid={`search-size-${n}`}
+          aria-pressed={size === n}
+          onClick={() => {
+            setText(String(n));
+            setSize(n);
+          }}
+        >
+          {fmt(n)}
+        </button>
+      ))}
+      <span data-testid="search-cost-text">
+        Downloads {limit.state === 'unknown' ? `up to ${Number.isFinite(size) ? fmt(size) : '?'} records — ${limit.message}` : limit.message}
+        {limit.account ? ` (account ${limit.account})` : ''}
+      </span>
+      {limit.state === 'exceeds' && (
+        <label data-testid="search-over-limit" style={{ color: '#c0392b' }}>
+          <input type="checkbox" checked={overLimitConfirmed} data-testid="search-confirm-over-limit" onChange={(e) => confirmOverLimit(e.target.checked)} /> Run anyway, past the
+          limit
+        </label>
+      )}
+    </div>
+  );
+}
+
+function ActionCell(p: ICellRendererParams<ShipmentRecord> & { onOpen: (row: ShipmentRecord) => void }) {
+  if (!p.data) return null;
+  const row = p.data;
+  return (
+    <button type="button" data-testid={`shipment-parties-${p.node.rowIndex ?? 0}`} onClick={() => p.onOpen(row)} style={{ fontSize: 11 }}>
+      Parties
+    </button>
+  );
+}
+
+/** Shipment search: the filter, the download size with its cost, and the results grid. */
+export function SearchPage() {
+  const draft = useFilter((s) => s.draft);
+  const { size, status, result, error, request, startedAt, elapsedMs, overLimitConfirmed, run, cancel } = useSearchStore();
+  const summary = useUsageStore((s) => s.summary);
+  const [quick, setQuick] = useState('');
+  const [gridApi, setGridApi] = useState<GridApi<ShipmentRecord> | null>(null);
+  const [partyRow, setPartyRow] = useState<ShipmentRecord | null>(null);
+  const running = status === 'running';
+  const elapsed = useElapsed(running, startedAt);
+
+  useEffect(() => {
+    void startLastFilterSync();
+    if (!useUsageStore.getState().summary) void refreshUsage();
+  }, []);
+
+  const validation = validateDraft(draft, 'shipmentSearch', { size });
+  const limit = checkLimit(summary, draft.account_name.trim() || undefined, 'shipments/search', size);
+  const blockedByLimit = limit.state === 'exceeds' && !overLimitConfirmed;
+  const reason = !validation.valid ? validation.reason : blockedByLimit ? 'Cannot run: this search would pass the account limit; confirm to run anyway' : null;
+
+  const columnDefs = useMemo<(ColDef<ShipmentRecord> | ColGroupDef<ShipmentRecord>)[]>(
+    () => [
+      {
+        colId: 'actions',
+        headerName: '',
+        pinned: 'left',
+        width: 86,
+        lockVisible: true,
+        sortable: false,
+        filter: false,
+        resizable: false,
+        suppressMovable: true,
+        cellRenderer: ActionCell,
+        cellRendererParams: { onOpen: setPartyRow },
+      },
+      ...shipmentColumnDefs(),
+    ],
+    [],
+  );
+
+  const shown = result?.shipments.length ?? 0;
+  const total = result?.total ?? 0;
+
+  return (
+    <section className="page search-page" data-testid="search-page">
+      <h1>Shipment search</h1>
+      <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
+        <div style={{ flex: 1 }}>
+          <FilterForm validation={validation} />
+        </div>
+        <PresetsPanel />
+      </div>
+      <SizeAndCost />
+      <FieldMessages slot="size" messages={validation.bySlot.size} />
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
+        <RunButton testId="search-run" label="Search shipments" reason={reason} busy={running} onRun={() => void run()} />
+        {running && (
+          <>
+            <progress data-testid="search-progress" aria-label="Searching" />
+            <span>Searching… {(elapsed / 1000).toFixed(1)} s</span>
+            <button type="button" data-testid="search-cancel" onClick={cancel}>
+              Cancel
+            </button>
+          </>
+        )}
+        {status === 'cancelled' && <span data-testid="search-cancelled">Search cancelled; a late answer will be ignored.</span>}
+      </div>
+      {error && (
+        <div data-testid="search-error-box">
+          <ErrorMessage error={error} testId="search-error" />
+          {error.kind === 'LimitExceeded' && (
+            <div data-testid="search-retry-after">
+              {error.retryAfterSeconds !== undefined ? `The service asks to wait ${error.retryAfterSeconds} s before trying again.` : 'The service did not say when to retry.'}
+            </div>
+          )}
+          {error.issues?.length ? (
+            <ul>
+              {error.issues.map((i) => (
+                <li key={`${i.path}:${i.message}`}>{i.path ? `${i.path}: ${i.message}` : i.message}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      )}
+      {result && (
+        <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
+          <strong data-testid="search-summary" data-shown={shown} data-total={total}>
+            {shown < total ? `Showing ${fmt(shown)} of ${fmt(total)} matching records` : `${fmt(total)} matching record${total === 1 ? '' : 's'}, all shown`}
+          </strong>
+          {shown < total && (
+            <span data-testid="search-truncated" style={{ color: '#b9770e' }}>
+              (truncated to the requested size {fmt(request?.size ?? shown)})
+            </span>
+          )}
+          {elapsedMs !== null && <small data-testid="search-elapsed">in {(elapsedMs / 1000).toFixed(2)} s</small>}
+          <input type="search" placeholder="Quick filter" value={quick} data-testid="search-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ marginLeft: 'auto' }} />
+          <ColumnChooser
+            api={gridApi as GridApi | null}
+            testId="shipments-columns"
+            onReset={() => {
+              forgetColumnState(GRID_ID);
+              gridApi?.resetColumnState();
+            }}
+          />
+        </div>
+      )}
+      <div style={{ display: 'flex', gap: 8 }}>
+        <div style={{ flex: 1, minWidth: 0 }}>
+          {result && <DataGrid<ShipmentRecord> gridId={GRID_ID} testId="shipments-grid" rows={result.shipments} columnDefs={columnDefs} quickFilter={quick} onApi={setGridApi} />}
+        </div>
+        {partyRow && <PartyPanel row={partyRow} onClose={() => setPartyRow(null)} />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import { isUnlimited, remaining, type UsageMetric, type UsageSummary } from '@shared/spec';
+
+export type LimitCheck =
+  | { state: 'unknown'; account: string | null; message: string }
+  | { state: 'unlimited'; account: string; current: number; message: string }
+  | { state: 'ok' | 'exceeds'; account: string; current: number; limit: number; left: number; message: string };
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Which account a request is counted against: the filter's account_name when the summary knows it,
+ * else the only (or first) account of the summary.
+ */
+export function pickAccount(summary: UsageSummary | null, accountName: string | undefined): string | null {
+  if (!summary) return null;
+  const names = Object.keys(summary);
+  if (accountName && names.includes(accountName)) return accountName;
+  return names[0] ?? null;
+}
+
+/**
+ * Whether spending `amount` of `metric` stays within the account's limit. Shared by every page that
+ * warns before an action, so the wording and the arithmetic are the same everywhere.
+ */
+export function checkLimit(
+  summary: UsageSummary | null,
+  accountName: string | undefined,
+  metric: UsageMetric,
+  amount: number,
+  unit = 'records',
+): LimitCheck {
+  const account = pickAccount(summary, accountName);
+  const m = account && summary ? summary[account]?.[metric] : undefined;
+  if (!account || !m) {
+    return { state: 'unknown', account, message: `Usage for ${metric} is not known yet` };
+  }
+  if (isUnlimited(m)) {
+    return { state: 'unlimited', account, current: m.current, message: `up to ${fmt(amount)} ${unit} — unlimited (${fmt(m.current)} used)` };
+  }
+  const left = remaining(m);
+  const head = `up to ${fmt(amount)} ${unit} — ${fmt(left)} of ${fmt(m.limit)} left`;
+  return amount > left
+    ? { state: 'exceeds', account, current: m.current, limit: m.limit, left, message: `${head}: this would pass the limit by ${fmt(amount - left)}` }
+    : { state: 'ok', account, current: m.current, limit: m.limit, left, message: head };
+}
+
+/**
+ * Where a metric stands when the cost of the next call is not known in advance (a firm page holds
+ * an unstated number of firms): "11 used, unlimited" or "489 of 500 left".
+ */
+export function describeMetric(summary: UsageSummary | null, accountName: string | undefined, metric: UsageMetric): LimitCheck {
+  const account = pickAccount(summary, accountName);
+  const m = account && summary ? summary[account]?.[metric] : undefined;
+  if (!account || !m) return { state: 'unknown', account, message: `${metric}: usage not known yet` };
+  if (isUnlimited(m)) return { state: 'unlimited', account, current: m.current, message: `${metric}: ${fmt(m.current)} used, unlimited` };
+  const left = remaining(m);
+  return {
+    state: left <= 0 ? 'exceeds' : 'ok',
+    account,
+    current: m.current,
+    limit: m.limit,
+    left,
+    message: `${metric}: ${fmt(left)} of ${fmt(m.limit)} left`,
+  };
+}

@@ -1,0 +1,146 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** Search → the filter form, presets, the size chooser and the shipment grid, as a user works them. */
+export class SearchWorkbench {
+  constructor(readonly page: Page) {}
+
+  get root(): Locator {
+    return this.page.getByTestId('search-page');
+  }
+
+  field(testId: string): Locator {
+    return this.page.getByTestId(testId);
+  }
+
+  fieldError(field: string): Locator {
+    return this.page.getByTestId(`filter-${field}-error`);
+  }
+
+  async pickCountry(
+    field: 'importer_countries' | 'exporter_countries',
+    query: string,
+    code: string,
+  ): Promise<void> {
+    const input = this.page.getByTestId(`filter-${field}-input`);
+    await input.click();
+    await input.fill(query);
+    await this.page.getByTestId(`filter-${field}-option-${code}`).click();
+  }
+
+  async pickHsByDescription(query: string, code: string): Promise<void> {
+    const input = this.page.getByTestId('filter-hs_codes-input');
+    await input.click();
+    await input.fill(query);
+    await this.page.getByTestId(`filter-hs_codes-option-${code}`).click();
+  }
+
+  async typeHsCode(code: string): Promise<void> {
+    const input = this.page.getByTestId('filter-hs_codes-input');
+    await input.fill(code);
+    await input.press('Enter');
+  }
+
+  async removeTag(field: string, index: number): Promise<void> {
+    await this.page.getByTestId(`filter-${field}-remove-${index}`).click();
+  }
+
+  async tags(field: string): Promise<string[]> {
+    return this.page
+      .getByTestId(`filter-${field}-tags`)
+      .locator('li')
+      .evaluateAll((els) => els.map((e) => (e.textContent ?? '').replace(/×$/, '').trim()));
+  }
+
+  async setDates(start: string, end: string): Promise<void> {
+    await this.page.getByTestId('filter-start_date-input').fill(start);
+    await this.page.getByTestId('filter-end_date-input').fill(end);
+  }
+
+  async clearFilter(): Promise<void> {
+    await this.page.getByTestId('filter-reset').click();
+  }
+
+  // Presets
+  preset(name: string): Locator {
+    return this.page.locator(`[data-testid^="preset-"][data-preset-name="${name}"]`);
+  }
+
+  async savePreset(name: string): Promise<void> {
+    await this.page.getByTestId('preset-name-input').fill(name);
+    await this.page.getByTestId('preset-save').click();
+    await this.preset(name).waitFor();
+  }
+
+  async loadPreset(name: string): Promise<void> {
+    await this.preset(name).locator('[data-testid$="-load"]').click();
+  }
+
+  async presetNames(): Promise<string[]> {
+    return this.page
+      .getByTestId('presets-list')
+      .locator('li')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-preset-name') ?? ''));
+  }
+
+  // Running
+  get runButton(): Locator {
+    return this.page.getByTestId('search-run');
+  }
+
+  get runReason(): Locator {
+    return this.page.getByTestId('search-run-reason');
+  }
+
+  get costText(): Locator {
+    return this.page.getByTestId('search-cost-text');
+  }
+
+  async setSize(n: number): Promise<void> {
+    await this.page.getByTestId('search-size-input').fill(String(n));
+  }
+
+  /** Clicks Search and waits for the result summary or an error. */
+  async run(): Promise<void> {
+    await this.runButton.click();
+    await this.page
+      .locator('[data-testid="search-summary"], [data-testid="search-error"]')
+      .first()
+      .waitFor({ timeout: 60_000 });
+  }
+
+  get summary(): Locator {
+    return this.page.getByTestId('search-summary');
+  }
+
+  async shownAndTotal(): Promise<{ shown: number; total: number }> {
+    return {
+      shown: Number(await this.summary.getAttribute('data-shown')),
+      total: Number(await this.summary.getAttribute('data-total')),
+    };
+  }
+
+  get grid(): Locator {
+    return this.page.getByTestId('shipments-grid');
+  }
+
+  async sortBy(colId: string): Promise<void> {
+    await this.grid.locator(`.ag-header-cell[col-id="${colId}"] .ag-header-cell-label`).click();
+  }
+
+  /** Text of a column for the first `n` rows in display order. */
+  async columnValues(colId: string, n: number): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const cell = this.grid.locator(`.ag-row[row-index="${i}"] [col-id="${colId}"]`);
+      out.push(((await cell.textContent()) ?? '').trim());
+    }
+    return out;
+  }
+
+  async openParties(rowIndex: number): Promise<Locator> {
+    await this.page.getByTestId(`shipment-parties-${rowIndex}`).click();
+    const panel = this.page.getByTestId('party-panel');
+    await panel.waitFor();
+    return panel;
+  }
+}

@@ -1,0 +1,95 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FilterForm } from '../../src/renderer/src/features/filters/filter-form';
+import { validateDraft } from '../../src/renderer/src/features/filters/filter-model';
+import { createFilterStore, useFilter, type FilterStore } from '../../src/renderer/src/features/filters/filter-store';
+import { RunButton } from '../../src/renderer/src/features/filters/run-button';
+
+afterEach(cleanup);
+
+/** The form and a run button wired the way the pages wire them, around a store of the test's own. */
+function Harness({ store, size }: { store: FilterStore; size: number }) {
+  const draft = useFilter((s) => s.draft, store);
+  const v = validateDraft(draft, 'shipmentSearch', { size });
+  return (
+    <>
+      <FilterForm validation={v} store={store} />
+      <RunButton testId="run" label="Run" reason={v.reason} onRun={() => undefined} />
+    </>
+  );
+}
+
+const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
+
+describe('filter form', () => {
+  it('shows a keyword message at its field as the user types, and disables run with the reason', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.queryByTestId('filter-product_detail-error')).toBeNull();
+
+    type('filter-product_detail-input', 'st');
+    expect(screen.getByTestId('filter-product_detail-error').textContent).toBe('product_detail: at least 3 characters');
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('run-reason').textContent).toBe('Cannot run: product_detail: at least 3 characters');
+
+    type('filter-product_detail-input', 'ste');
+    expect(screen.queryByTestId('filter-product_detail-error')).toBeNull();
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.queryByTestId('run-reason')).toBeNull();
+  });
+
+  it('puts a bad HS code tag message under the HS field', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    for (const code of ['7208', '0901', '72a8']) {
+      type('filter-hs_codes-input', code);
+      fireEvent.keyDown(screen.getByTestId('filter-hs_codes-input'), { key: 'Enter' });
+    }
+    expect(screen.getByTestId('filter-hs_codes-error').textContent).toBe('hs_codes[2]: digits only');
+    fireEvent.click(screen.getByTestId('filter-hs_codes-remove-2'));
+    expect(screen.queryByTestId('filter-hs_codes-error')).toBeNull();
+    expect(store.getState().draft.hs_codes).toEqual(['7208', '0901']);
+  });
+
+  it('flags a backwards date range at the end date', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    type('filter-start_date-input', '2024-06-01');
+    type('filter-end_date-input', '2024-01-01');
+    expect(screen.getByTestId('filter-end_date-error').textContent).toBe('end_date: must not be before start_date');
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('rejects an out-of-range size through the same run button', () => {
+    render(<Harness store={createFilterStore()} size={20_000} />);
+    expect(screen.getByTestId('run-reason').textContent).toBe('Cannot run: size: at most 10000');
+  });
+
+  it('finds HS codes by description and shows the description on the tag', async () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    const input = screen.getByTestId('filter-hs_codes-input');
+    fireEvent.focus(input);
+    type('filter-hs_codes-input', 'steel');
+    const option = await screen.findByTestId('filter-hs_codes-option-7208', undefined, { timeout: 5000 });
+    expect(option.textContent).toMatch(/flat-rolled/);
+    fireEvent.mouseDown(option);
+    expect(store.getState().draft.hs_codes).toEqual(['7208']);
+    expect(screen.getByTestId('filter-hs_codes-tag-0').textContent).toMatch(/7208.*Iron or non-alloy steel/);
+  });
+
+  it('picks countries by name and shows names with their ISO codes', async () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    const input = screen.getByTestId('filter-importer_countries-input');
+    fireEvent.focus(input);
+    type('filter-importer_countries-input', 'germ');
+    fireEvent.mouseDown(screen.getByTestId('filter-importer_countries-option-DE'));
+    expect(store.getState().draft.importer_countries).toEqual(['DE']);
+    const tags = screen.getByTestId('filter-importer_countries-tags');
+    expect(within(tags).getByTestId('filter-importer_countries-tag-0').textContent).toMatch(/DE.*Germany/);
+    await act(async () => undefined);
+  });
+});

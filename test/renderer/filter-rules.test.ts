@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { draftToFilter, emptyDraft, slotOf, validateDraft, type FilterDraft } from '../../src/renderer/src/features/filters/filter-model';
+import { createFilterStore } from '../../src/renderer/src/features/filters/filter-store';
+import { buildHsIndex, describeHs, searchHs } from '../../src/renderer/src/features/filters/hs-index';
+import { countryName, searchCountries } from '../../src/renderer/src/features/filters/countries';
+import { checkLimit, describeMetric } from '../../src/renderer/src/features/usage/limit-check';
+
+const draft = (over: Partial<FilterDraft>): FilterDraft => ({ ...emptyDraft(), ...over });
+
+describe('field-level messages', () => {
+  it('puts an HS code problem at the HS field, naming the offending item', () => {
+    const v = validateDraft(draft({ hs_codes: ['7208', '0901', '72a8'] }), 'filter');
+    expect(v.valid).toBe(false);
+    expect(v.bySlot.hs_codes).toEqual(['hs_codes[2]: digits only']);
+    expect(v.bySlot.form).toBeUndefined();
+  });
+
+  it('reports a short keyword at its own field and nowhere else', () => {
+    const v = validateDraft(draft({ product_detail: 'ab', brand_name: 'Acme' }), 'filter');
+    expect(v.bySlot).toEqual({ product_detail: ['product_detail: at least 3 characters'] });
+  });
+
+  it('reports a backwards date range at the end date', () => {
+    const v = validateDraft(draft({ start_date: '2024-05-01', end_date: '2024-01-31' }), 'filter');
+    expect(v.bySlot.end_date).toEqual(['end_date: must not be before start_date']);
+    expect(validateDraft(draft({ start_date: '2024-01-01', end_date: '2024-01-01' }), 'filter').valid).toBe(true);
+  });
+
+  it('reports an impossible calendar day and a non-numeric firm type code', () => {
+    const v = validateDraft(draft({ start_date: '2023-02-29', firm_filter: ['1', 'x2'] }), 'filter');
+    expect(v.bySlot.start_date?.[0]).toMatch(/^start_date: /);
+    expect(v.bySlot.firm_filter).toEqual(['firm_filter[1]: must be a whole number']);
+  });
+
+  it('limits lists to ten items', () => {
+    const codes = Array.from({ length: 11 }, (_, i) => String(10 + i));
+    expect(validateDraft(draft({ hs_codes: codes }), 'filter').bySlot.hs_codes).toEqual(['hs_codes: at most 10 items']);
+  });
+
+  it('maps paths to slots', () => {
+    expect(slotOf('hs_codes[2]')).toBe('hs_codes');
+    expect(slotOf('size')).toBe('size');
+    expect(slotOf('')).toBe('form');
+    expect(slotOf('something_else')).toBe('form');
+  });
+});
+
+describe('run button reasons', () => {
+  it('a shipment search needs a size within 10–10,000', () => {
+    const ok = validateDraft(draft({}), 'shipmentSearch', { size: 10 });
+    expect(ok).toMatchObject({ valid: true, reason: null });
+    const small = validateDraft(draft({}), 'shipmentSearch', { size: 5 });
+    expect(small.valid).toBe(false);
+    expect(small.bySlot.size).toEqual(['size: at least 10']);
+    expect(small.reason).toBe('Cannot run: size: at least 10');
+    expect(validateDraft(draft({}), 'shipmentSearch', { size: 10_001 }).bySlot.size).toEqual(['size: at most 10000']);
+  });
+
+  it('counts further problems in the reason', () => {
+    const v = validateDraft(draft({ product_detail: 'ab', hs_codes: ['x'] }), 'shipmentSearch', { size: 100 });
+    expect(v.reason).toBe('Cannot run: hs_codes[0]: digits only (and 1 more)');
+  });
+
+  it('a firm search needs a filter, and exporter countries are not enough alone', () => {
+    const none = validateDraft(draft({ account_name: 'acme' }), 'firmSearch', { page: 1 });
+    expect(none.bySlot.form).toEqual(['firm search needs at least one filter']);
+    expect(none.reason).toBe('Cannot run: firm search needs at least one filter');
+    const exp = validateDraft(draft({ exporter_countries: ['CN'] }), 'firmSearch', { page: 1 });
+    expect(exp.bySlot.exporter_countries).toEqual(['exporter_countries needs at least one other filter']);
+    expect(validateDraft(draft({ exporter_countries: ['CN'], hs_codes: ['7208'] }), 'firmSearch', { page: 1 }).valid).toBe(true);
+    // Firm count has no such rule.
+    expect(validateDraft(draft({}), 'firmCount').valid).toBe(true);
+  });
+});
+
+describe('draft to request filter', () => {
+  it('leaves empty fields out, trims keywords and turns firm type tags into numbers', () => {
+    const f = draftToFilter(draft({ product_detail: '  steel  ', firm_filter: ['3', ' 12 '], search_type: 'importer', account_name: ' ' }));
+    expect(f).toEqual({ product_detail: 'steel', firm_filter: [3, 12], search_type: 'importer' });
+  });
+
+  it('the store upper-cases country tags, ignores duplicates, and removes by index', () => {
+    const s = createFilterStore();
+    s.getState().addTag('importer_countries', 'de');
+    s.getState().addTag('importer_countries', 'DE');
+    s.getState().addTag('importer_countries', 'fr');
+    s.getState().removeTag('importer_countries', 0);
+    expect(s.getState().draft.importer_countries).toEqual(['FR']);
+    s.getState().load({ hs_codes: ['7208'], end_date: '2024-01-01' }, 'why');
+    expect(s.getState().draft).toEqual(draft({ hs_codes: ['7208'], end_date: '2024-01-01' }));
+    expect(s.getState().notice).toBe('why');
+  });
+});
+
+describe('HS nomenclature search', () => {
+  const csv = readFileSync(join(import.meta.dirname, '../../resources/data/hs-codes.csv'), 'utf8');
+  const index = buildHsIndex(csv);
+
+  it('parses every row, including quoted descriptions with commas', () => {
+    expect(index.entries.length).toBeGreaterThan(6000);
+    expect(index.byCode.get('0101')?.description).toBe('Horses, asses, mules and hinnies; live');
+  });
+
+  it('"steel" finds the flat-rolled steel heading 7208', () => {
+    const hits = searchHs(index, 'steel', 60).map((e) => e.code);
+    expect(hits).toContain('7208');
+    expect(hits.every((c) => /steel/i.test(index.byCode.get(c)?.description ?? ''))).toBe(true);
+  });
+
+  it('every word of the query must match', () => {
+    const hits = searchHs(index, 'hot-rolled steel coils', 200);
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.some((e) => e.code.startsWith('7208'))).toBe(true);
+    for (const e of hits) expect(e.description.toLowerCase()).toMatch(/(?=.*hot-rolled)(?=.*steel)(?=.*coils)/s);
+  });
+
+  it('digits search by code prefix, and long codes describe by their nearest parent', () => {
+    expect(searchHs(index, '7208').map((e) => e.code).every((c) => c.startsWith('7208'))).toBe(true);
+    expect(describeHs(index, '7208')).toMatch(/steel/i);
+    expect(describeHs(index, '72081000')).toMatch(/\(under 720810\)$/);
+    expect(describeHs(index, '0000')).toBeNull();
+  });
+});
+
+describe('countries and limits', () => {
+  it('finds countries by name or ISO code', () => {
+    expect(searchCountries('DE')[0]).toEqual({ code: 'DE', name: 'Germany' });
+    expect(searchCountries('germ').map((c) => c.code)).toContain('DE');
+    expect(countryName('TR')).toMatch(/T(ü|u)rk/);
+  });
+
+  it('warns before a download that would pass the limit, and knows unlimited', () => {
+    const usage = {
+      acme: { 'shipments/search': { current: 9_500, limit: 10_000 } },
+      other: { 'shipments/search': { current: 5, limit: -1, notes: 'unlimited' } },
+    };
+    expect(checkLimit(usage, 'acme', 'shipments/search', 100)).toMatchObject({ state: 'ok', left: 500, message: 'up to 100 records — 500 of 10,000 left' });
+    expect(checkLimit(usage, 'acme', 'shipments/search', 1000)).toMatchObject({ state: 'exceeds', left: 500 });
+    expect(checkLimit(usage, 'other', 'shipments/search', 10_000)).toMatchObject({ state: 'unlimited' });
+    expect(checkLimit(usage, 'nobody', 'shipments/search', 10).account).toBe('acme');
+    expect(checkLimit(null, undefined, 'shipments/search', 10).state).toBe('unknown');
+  });
+
+  it('describes a metric whose next cost is unknown (a firm page)', () => {
+    const usage = { acme: { 'firms/search': { current: 500, limit: 500 }, 'firms/count': { current: 3, limit: -1 } } };
+    expect(describeMetric(usage, 'acme', 'firms/search')).toMatchObject({ state: 'exceeds', message: 'firms/search: 0 of 500 left' });
+    expect(describeMetric(usage, 'acme', 'firms/count')).toMatchObject({ state: 'unlimited', message: 'firms/count: 3 used, unlimited' });
+  });
+});
