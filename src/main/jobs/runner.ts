@@ -1,0 +1,644 @@
+import { randomUUID } from 'node:crypto';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { AppError } from '@shared/ipc/errors';
+import type { ShipmentFilter } from '@shared/spec/filter';
+import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE } from '@shared/spec/filter';
+import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
+import { toNumber } from '../library/db';
+import { appendRecords, type RecordObject } from '../library/ingest';
+import { deleteDatasetIn, RESUMABLE_JOB_STATES, type CoveredWindow, type Library } from '../library/library';
+import { defaultDatasetName } from '../library/naming';
+import { RateLimiter } from './rate-limiter';
+import { sleep as realSleep } from './sleep';
+import type {
+  FirmSource,
+  JobKind,
+  JobOutcome,
+  JobStats,
+  JobStatus,
+  JobSummary,
+  RunOptions,
+  ShipmentSource,
+} from './types';
+import {
+  applyWindow,
+  dayCount,
+  rootWindow,
+  splitByDate,
+  splitByFacet,
+  splitOpenRange,
+  windowFilter,
+  windowKey,
+  type SliceWindow,
+} from './windows';
+
+export interface JobInput {
+  /** The filter; `size`/`page` are ignored (the job decides them). */
+  filter: ShipmentFilter;
+  profileId?: string | null;
+  profileName?: string | null;
+  account?: string | null;
+  /** Dataset name; defaults to one made from the filter. */
+  name?: string;
+}
+
+export interface ShipmentJobInput extends JobInput {
+  /** A size-10 probe already made (by `estimate`) of the whole filter: saves a request. */
+  probe?: { total: number; shipments: readonly RecordObject[] };
+}
+
+export interface JobRunnerOptions {
+  library: Library;
+  /** Most records one call returns (the spec's size maximum). */
+  cap?: number;
+  /** Size of a probe call (the spec's size minimum). */
+  probeSize?: number;
+  /** How full a date slice is aimed to be; below 1 so that uneven days rarely force another split. */
+  fill?: number;
+  /** Client-side request limiter; unlimited when omitted. */
+  limiter?: RateLimiter;
+  /** Consecutive 429 answers tolerated per request before the job stops (resumable). */
+  max429Retries?: number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+interface FrontierItem {
+  window: SliceWindow;
+  total: number | null;
+}
+
+interface ShipmentState {
+  kind: 'shipments';
+  rootTotal: number | null;
+  frontier: FrontierItem[];
+  covered: CoveredWindow[];
+  requests: number;
+  downloads: number;
+  stored: number;
+  duplicates: number;
+  /** Records of windows done (for progress), which counts duplicates across overlapping facets too. */
+  coveredRecords: number;
+  elapsedMs: number;
+  gaps: string[];
+}
+
+interface FirmState {
+  kind: 'firms';
+  totalPages: number | null;
+  totalShipment: number | null;
+  nextPage: number;
+  requests: number;
+  downloads: number;
+  stored: number;
+  elapsedMs: number;
+}
+
+type JobState = ShipmentState | FirmState;
+
+interface JobRow {
+  id: string;
+  kind: JobKind;
+  label: string;
+  status: JobStatus;
+  datasetId: string;
+  input: JobInput;
+  state: JobState;
+}
+
+function isAbort(e: unknown, signal?: AbortSignal): boolean {
+  if (signal?.aborted) return true;
+  const err = e as { name?: unknown; kind?: unknown };
+  return err?.name === 'AbortError' || err?.kind === 'Cancelled';
+}
+
+function limitInfo(e: unknown): { retryAfterSeconds: number | undefined } | null {
+  const err = e as { kind?: unknown; retryAfterSeconds?: unknown };
+  if (err?.kind !== 'LimitExceeded') return null;
+  return { retryAfterSeconds: typeof err.retryAfterSeconds === 'number' ? err.retryAfterSeconds : undefined };
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Runs long fetches in the main process: all pages of a firm search, and shipment searches beyond
+ * the 10,000-record cap by slicing. Every step commits its rows together with the job's state in one
+ * transaction, so a crash loses at most the step in flight and `resume` continues with only what is
+ * missing. The dataset stays `pending` (invisible) until the final transaction flips it.
+ */
+export class JobRunner {
+  private readonly library: Library;
+  private readonly cap: number;
+  private readonly probeSize: number;
+  private readonly fill: number;
+  private readonly limiter: RateLimiter;
+  private readonly max429: number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  constructor(opts: JobRunnerOptions) {
+    this.library = opts.library;
+    this.cap = opts.cap ?? SHIPMENT_SEARCH_MAX_SIZE;
+    this.probeSize = opts.probeSize ?? SHIPMENT_SEARCH_MIN_SIZE;
+    this.fill = opts.fill ?? 0.8;
+    this.limiter = opts.limiter ?? RateLimiter.unlimited();
+    this.max429 = opts.max429Retries ?? 5;
+    this.sleep = opts.sleep ?? realSleep;
+  }
+
+  // ---- starting, listing, discarding ----
+
+  async startShipments(input: ShipmentJobInput, source: ShipmentSource, run: RunOptions = {}): Promise<JobOutcome> {
+    const filter = stripPaging(input.filter);
+    const state: ShipmentState = {
+      kind: 'shipments',
+      rootTotal: null,
+      frontier: [{ window: rootWindow(filter), total: null }],
+      covered: [],
+      requests: 0,
+      downloads: 0,
+      stored: 0,
+      duplicates: 0,
+      coveredRecords: 0,
+      elapsedMs: 0,
+      gaps: [],
+    };
+    const job = await this.createJob('shipments', { ...input, filter }, state);
+    run.onStarted?.(job.id);
+    if (input.probe) {
+      // The estimate's probe of the unsliced filter counts as this job's first request.
+      const root = rootWindow(filter);
+      state.requests = 1;
+      state.downloads = input.probe.shipments.length;
+      state.rootTotal = input.probe.total;
+      if (input.probe.shipments.length >= input.probe.total) {
+        state.frontier = [];
+        await this.commitShipmentStep(job, state, [
+          { window: root, total: input.probe.total, records: input.probe.shipments, complete: true },
+        ]);
+      } else {
+        state.frontier = [{ window: root, total: input.probe.total }];
+      }
+    }
+    return this.runShipments(job, source, run);
+  }
+
+  async startFirms(input: JobInput, source: FirmSource, run: RunOptions = {}): Promise<JobOutcome> {
+    const filter = stripPaging(input.filter);
+    const state: FirmState = {
+      kind: 'firms',
+      totalPages: null,
+      totalShipment: null,
+      nextPage: 1,
+      requests: 0,
+      downloads: 0,
+      stored: 0,
+      elapsedMs: 0,
+    };
+    const job = await this.createJob('firms', { ...input, filter }, state);
+    run.onStarted?.(job.id);
+    return this.runFirms(job, source, run);
+  }
+
+  /** Continues an interrupted or failed job; fetches only windows/pages not yet committed. */
+  async resume(jobId: string, source: ShipmentSource & FirmSource, run: RunOptions = {}): Promise<JobOutcome> {
+    const job = await this.loadJob(jobId);
+    if (!(RESUMABLE_JOB_STATES as readonly string[]).includes(job.status)) {
+      throw new AppError('Conflict', `That job is ${job.status} and cannot be resumed.`);
+    }
+    await this.setStatus(job.id, 'running', null);
+    run.onStarted?.(job.id);
+    return job.state.kind === 'shipments' ? this.runShipments(job, source, run) : this.runFirms(job, source, run);
+  }
+
+  /** Jobs that did not finish (interrupted by a crash or quit, or stopped by an error). */
+  async listResumable(): Promise<JobSummary[]> {
+    const states = RESUMABLE_JOB_STATES.map((s) => `'${s}'`).join(', ');
+    const rows = await this.library.db.all(
+      `SELECT id, kind, label, status, input_json, state_json, error, created_at, updated_at FROM jobs
+        WHERE status IN (${states}) ORDER BY created_at`,
+    );
+    return rows.map((r) => {
+      const state = JSON.parse(String(r.state_json)) as JobState;
+      const input = JSON.parse(String(r.input_json)) as JobInput;
+      return {
+        id: String(r.id),
+        kind: r.kind === 'firms' ? 'firms' : 'shipments',
+        label: String(r.label),
+        status: (r.status === 'running' ? 'interrupted' : r.status) as JobStatus,
+        createdAt: String(r.created_at),
+        updatedAt: String(r.updated_at),
+        error: r.error === null || r.error === undefined ? null : String(r.error),
+        profileId: input.profileId ?? null,
+        done: state.kind === 'shipments' ? state.coveredRecords : state.nextPage - 1,
+        total: state.kind === 'shipments' ? state.rootTotal : state.totalPages,
+      };
+    });
+  }
+
+  /** Gives up a resumable job: its pending rows go, in one transaction. */
+  async discard(jobId: string): Promise<void> {
+    const job = await this.loadJob(jobId);
+    await this.library.db.transaction(async (conn) => {
+      await deleteDatasetIn(conn, job.datasetId);
+      await conn.run(`UPDATE jobs SET status = 'cancelled', updated_at = $2 WHERE id = $1`, [jobId, new Date().toISOString()]);
+    });
+  }
+
+  // ---- persistence ----
+
+  private async createJob(kind: JobKind, input: JobInput, state: JobState): Promise<JobRow> {
+    const id = randomUUID();
+    const label = input.name?.trim() || defaultDatasetName(kind, input.filter as Record<string, unknown>);
+    const now = new Date().toISOString();
+    const datasetId = await this.library.db.transaction(async (conn) => {
+      const datasetId = await this.library.insertDataset(
+        conn,
+        {
+          kind,
+          request: input.filter as Record<string, unknown>,
+          name: label,
+          profileId: input.profileId ?? null,
+          profileName: input.profileName ?? null,
+          account: input.account ?? null,
+          jobId: id,
+        },
+        'pending',
+      );
+      await conn.run(
+        `INSERT INTO jobs (id, kind, label, status, dataset_id, input_json, state_json, error, created_at, updated_at)
+         VALUES ($1, $2, $3, 'running', $4, $5, $6, NULL, $7, $7)`,
+        [id, kind, label, datasetId, JSON.stringify(input), JSON.stringify(state), now],
+      );
+      return datasetId;
+    });
+    return { id, kind, label, status: 'running', datasetId, input, state };
+  }
+
+  private async loadJob(jobId: string): Promise<JobRow> {
+    const r = await this.library.db.one(
+      `SELECT id, kind, label, status, dataset_id, input_json, state_json FROM jobs WHERE id = $1`,
+      [jobId],
+    );
+    if (!r) throw new AppError('NotFound', 'That job is not known.');
+    return {
+      id: String(r.id),
+      kind: r.kind === 'firms' ? 'firms' : 'shipments',
+      label: String(r.label),
+      status: String(r.status) as JobStatus,
+      datasetId: String(r.dataset_id),
+      input: JSON.parse(String(r.input_json)) as JobInput,
+      state: JSON.parse(String(r.state_json)) as JobState,
+    };
+  }
+
+  private async saveState(conn: DuckDBConnection, job: JobRow, state: JobState): Promise<void> {
+    await conn.run(`UPDATE jobs SET state_json = $2, updated_at = $3 WHERE id = $1`, [
+      job.id,
+      JSON.stringify(state),
+      new Date().toISOString(),
+    ]);
+  }
+
+  private async setStatus(jobId: string, status: JobStatus, error: string | null): Promise<void> {
+    await this.library.db.transaction((conn) =>
+      conn.run(`UPDATE jobs SET status = $2, error = $3, updated_at = $4 WHERE id = $1`, [
+        jobId,
+        status,
+        error,
+        new Date().toISOString(),
+      ]),
+    );
+  }
+
+  // ---- one request, within the limits ----
+
+  private async call<T>(
+    fn: () => Promise<T>,
+    signal: AbortSignal | undefined,
+    onWait: (seconds: number) => void,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      await this.limiter.acquire(signal, (ms) => onWait(Math.ceil(ms / 1000)));
+      try {
+        return await fn();
+      } catch (e) {
+        const limit = limitInfo(e);
+        // A 429 with a wait: pause and try again. Without one (a download quota is used up) waiting
+        // will not help; the job stops and stays resumable.
+        if (!limit || limit.retryAfterSeconds === undefined || attempt >= this.max429) throw e;
+        onWait(limit.retryAfterSeconds);
+        await this.sleep(limit.retryAfterSeconds * 1000, signal);
+      }
+    }
+  }
+
+  // ---- shipments ----
+
+  private async runShipments(job: JobRow, source: ShipmentSource, run: RunOptions): Promise<JobOutcome> {
+    const state = job.state as ShipmentState;
+    const filter = job.input.filter;
+    const startedAt = Date.now() - state.elapsedMs;
+    const seen = await this.loadHashIds(job.datasetId);
+    const { signal } = run;
+
+    const progress = (waitingSeconds?: number): void => {
+      state.elapsedMs = Date.now() - startedAt;
+      const done = Math.min(state.coveredRecords, state.rootTotal ?? state.coveredRecords);
+      const left = state.rootTotal === null ? null : Math.max(0, state.rootTotal - done);
+      run.onProgress?.({
+        jobId: job.id,
+        label: job.label,
+        done,
+        total: state.rootTotal,
+        unit: 'records',
+        etaSeconds: left === null || done === 0 ? null : Math.round(((state.elapsedMs / done) * left) / 1000),
+        windowsDone: state.covered.length,
+        windowsKnown: state.covered.length + state.frontier.length,
+        recordsStored: state.stored,
+        requestsUsed: state.requests,
+        downloadsUsed: state.downloads,
+        ...(waitingSeconds !== undefined ? { waitingSeconds } : {}),
+      });
+    };
+
+    const search = async (w: SliceWindow, size: number): Promise<ShipmentSearchResponse> => {
+      const res = await this.call(
+        () => source.shipmentSearch({ ...applyWindow(filter, w), size }, signal ? { signal } : {}),
+        signal,
+        (s) => progress(s),
+      );
+      state.requests++;
+      state.downloads += res.shipments.length;
+      return res;
+    };
+
+    const ctx = { seen, job, state };
+    try {
+      progress();
+      while (state.frontier.length > 0) {
+        if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+        const item = state.frontier[0]!;
+        const w = item.window;
+        if (item.total === null) {
+          const probe = await search(w, this.probeSize);
+          if (state.rootTotal === null) state.rootTotal = probe.total;
+          if (probe.shipments.length >= probe.total) {
+            state.frontier.shift();
+            await this.commitShipmentStep(job, state, [{ window: w, total: probe.total, records: probe.shipments, complete: true }], ctx.seen);
+          } else {
+            item.total = probe.total;
+            await this.commitShipmentStep(job, state, [], ctx.seen);
+          }
+        } else if (item.total <= this.cap) {
+          const res = await search(w, Math.max(this.probeSize, item.total));
+          if (res.shipments.length >= res.total) {
+            state.frontier.shift();
+            await this.commitShipmentStep(job, state, [{ window: w, total: res.total, records: res.shipments, complete: true }], ctx.seen);
+          } else {
+            // The window grew since it was probed: take its new total and go round again.
+            item.total = res.total;
+            await this.commitShipmentStep(job, state, [], ctx.seen);
+          }
+        } else {
+          await this.splitStep(item, filter, search, ctx);
+        }
+        progress();
+      }
+      const partial = state.covered.some((c) => !c.complete) || state.gaps.length > 0;
+      await this.library.db.transaction(async (conn) => {
+        await this.library.finishDataset(conn, job.datasetId, {
+          status: partial ? 'partial' : 'complete',
+          storedRows: state.stored,
+          reportedTotal: state.rootTotal,
+          windows: state.covered,
+        });
+        await conn.run(`UPDATE datasets SET reported_json = $2 WHERE id = $1`, [
+          job.datasetId,
+          JSON.stringify({ total: state.rootTotal, requests: state.requests, downloads: state.downloads, gaps: state.gaps }),
+        ]);
+        await this.saveState(conn, job, state);
+        await conn.run(`UPDATE jobs SET status = 'succeeded' WHERE id = $1`, [job.id]);
+      });
+      return { jobId: job.id, status: 'succeeded', datasetId: job.datasetId, stats: this.shipmentStats(state), message: partial ? 'Fetched, but some windows could not be fetched whole.' : 'Fetched.' };
+    } catch (e) {
+      return this.stopped(job, e, signal, this.shipmentStats(state));
+    }
+  }
+
+  /** Splits a window over the cap: by date while it spans days, else by HS code or country. */
+  private async splitStep(
+    item: FrontierItem,
+    filter: ShipmentFilter,
+    search: (w: SliceWindow, size: number) => Promise<ShipmentSearchResponse>,
+    ctx: { seen: Set<string>; job: JobRow; state: ShipmentState },
+  ): Promise<void> {
+    const { state, job } = ctx;
+    const parentTotal = item.total!;
+    const w = item.window;
+    const done: { window: SliceWindow; total: number; records: readonly RecordObject[]; complete: boolean }[] = [];
+    const next: FrontierItem[] = [];
+    if (dayCount(w) > 1) {
+      const parts =
+        splitOpenRange(w, new Date().toISOString().slice(0, 10)) ??
+        splitByDate(w, Math.max(2, Math.ceil(parentTotal / (this.cap * this.fill))));
+      let sum = 0;
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i]!;
+        // Day slices are disjoint: the last one's total is what the others leave of the parent's.
+        if (i === parts.length - 1) {
+          next.push({ window: part, total: parentTotal - sum });
+          break;
+        }
+        const probe = await search(part, this.probeSize);
+        sum += probe.total;
+        if (probe.shipments.length >= probe.total) done.push({ window: part, total: probe.total, records: probe.shipments, complete: true });
+        else next.push({ window: part, total: probe.total });
+      }
+    } else {
+      const parts = splitByFacet(filter, w);
+      if (parts === null) {
+        // Nothing left to split by: take what one call returns and say the window is not whole.
+        const res = await search(w, this.cap);
+        done.push({ window: w, total: res.total, records: res.shipments, complete: false });
+      } else {
+        let sum = 0;
+        for (const part of parts) {
+          const probe = await search(part, this.probeSize);
+          sum += probe.total;
+          if (probe.shipments.length >= probe.total) done.push({ window: part, total: probe.total, records: probe.shipments, complete: true });
+          else next.push({ window: part, total: probe.total });
+        }
+        const refined = (w.hs_codes ?? filter.hs_codes ?? []).length <= 1 && parts.every((p) => p.hs_codes?.length === 1);
+        if (refined && sum < parentTotal) {
+          state.gaps.push(`${windowKey(w)}: ${parentTotal - sum} record(s) with an HS code no longer prefix could not be reached`);
+        }
+      }
+    }
+    state.frontier.splice(0, 1, ...next);
+    await this.commitShipmentStep(job, state, done, ctx.seen);
+  }
+
+  /** Stores the records of finished windows (deduplicated by hashId) and the job state, atomically. */
+  private async commitShipmentStep(
+    job: JobRow,
+    state: ShipmentState,
+    windows: { window: SliceWindow; total: number; records: readonly RecordObject[]; complete: boolean }[],
+    seen?: Set<string>,
+  ): Promise<void> {
+    const ids = seen ?? (await this.loadHashIds(job.datasetId));
+    const added = new Set<string>();
+    await this.library.db.transaction(async (conn) => {
+      for (const w of windows) {
+        const fresh: RecordObject[] = [];
+        for (const r of w.records) {
+          const h = typeof r.hashId === 'string' ? r.hashId : '';
+          if (h && (ids.has(h) || added.has(h))) {
+            state.duplicates++;
+            continue;
+          }
+          if (h) added.add(h);
+          fresh.push(r);
+        }
+        await appendRecords(conn, 'shipments', job.datasetId, state.stored, fresh);
+        state.stored += fresh.length;
+        state.coveredRecords += w.total;
+        const covered: CoveredWindow = { filter: windowFilter(w.window), total: w.total, complete: w.complete };
+        state.covered.push(covered);
+        await conn.run(
+          `INSERT INTO job_windows VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [job.id, windowKey(w.window), JSON.stringify(covered.filter), w.total, fresh.length, w.complete, new Date().toISOString()],
+        );
+      }
+      await this.saveState(conn, job, state);
+    });
+    // Only after the commit: a rolled-back step must not hide its records from the retry. (A failed
+    // step also fails the job, whose state is then reloaded from the file on resume.)
+    for (const h of added) ids.add(h);
+  }
+
+  private async loadHashIds(datasetId: string): Promise<Set<string>> {
+    const rows = await this.library.db.all(
+      `SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1 AND "hashId" IS NOT NULL`,
+      [datasetId],
+    );
+    return new Set(rows.map((r) => String(r.h)));
+  }
+
+  private shipmentStats(state: ShipmentState): JobStats {
+    return {
+      requests: state.requests,
+      downloads: state.downloads,
+      optimumRequests: state.rootTotal === null ? null : Math.max(1, Math.ceil(state.rootTotal / this.cap)),
+      total: state.rootTotal,
+      stored: state.stored,
+      duplicates: state.duplicates,
+    };
+  }
+
+  // ---- firms ----
+
+  private async runFirms(job: JobRow, source: FirmSource, run: RunOptions): Promise<JobOutcome> {
+    const state = job.state as FirmState;
+    const filter = job.input.filter;
+    const startedAt = Date.now() - state.elapsedMs;
+    const { signal } = run;
+    const progress = (waitingSeconds?: number): void => {
+      state.elapsedMs = Date.now() - startedAt;
+      const done = state.nextPage - 1;
+      const left = state.totalPages === null ? null : Math.max(0, state.totalPages - done);
+      run.onProgress?.({
+        jobId: job.id,
+        label: job.label,
+        done,
+        total: state.totalPages,
+        unit: 'pages',
+        etaSeconds: left === null || done === 0 ? null : Math.round(((state.elapsedMs / done) * left) / 1000),
+        windowsDone: done,
+        windowsKnown: state.totalPages ?? done,
+        recordsStored: state.stored,
+        requestsUsed: state.requests,
+        downloadsUsed: state.downloads,
+        ...(waitingSeconds !== undefined ? { waitingSeconds } : {}),
+      });
+    };
+    const stats = (): JobStats => ({
+      requests: state.requests,
+      downloads: state.downloads,
+      optimumRequests: state.totalPages,
+      total: state.totalPages,
+      stored: state.stored,
+      duplicates: 0,
+    });
+    try {
+      progress();
+      while (state.totalPages === null || state.nextPage <= state.totalPages) {
+        if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+        const page = state.nextPage;
+        const res: FirmSearchResponse = await this.call(
+          () => source.firmSearch({ ...filter, page }, signal ? { signal } : {}),
+          signal,
+          (s) => progress(s),
+        );
+        state.requests++;
+        state.downloads += res.firms.length;
+        state.totalPages = res.total_pages;
+        state.totalShipment = res.total_shipment;
+        await this.library.db.transaction(async (conn) => {
+          await appendRecords(conn, 'firms', job.datasetId, state.stored, res.firms);
+          state.stored += res.firms.length;
+          state.nextPage = page + 1;
+          await this.saveState(conn, job, state);
+        });
+        progress();
+        if (res.firms.length === 0) break;
+      }
+      await this.library.db.transaction(async (conn) => {
+        await this.library.finishDataset(conn, job.datasetId, { status: 'complete', storedRows: state.stored });
+        await conn.run(`UPDATE datasets SET reported_json = $2 WHERE id = $1`, [
+          job.datasetId,
+          JSON.stringify({ total_pages: state.totalPages, total_shipment: state.totalShipment }),
+        ]);
+        await this.saveState(conn, job, state);
+        await conn.run(`UPDATE jobs SET status = 'succeeded' WHERE id = $1`, [job.id]);
+      });
+      return { jobId: job.id, status: 'succeeded', datasetId: job.datasetId, stats: stats(), message: 'Fetched.' };
+    } catch (e) {
+      return this.stopped(job, e, signal, stats());
+    }
+  }
+
+  // ---- ending badly ----
+
+  /**
+   * Cancel: the pending dataset and its rows go in one transaction, so no half dataset is ever left.
+   * Any other failure: the job keeps its committed windows and is listed as resumable.
+   */
+  private async stopped(job: JobRow, e: unknown, signal: AbortSignal | undefined, stats: JobStats): Promise<JobOutcome> {
+    if (isAbort(e, signal)) {
+      await this.library.db.transaction(async (conn) => {
+        await deleteDatasetIn(conn, job.datasetId);
+        await conn.run(`UPDATE jobs SET status = 'cancelled', updated_at = $2 WHERE id = $1`, [job.id, new Date().toISOString()]);
+      });
+      return { jobId: job.id, status: 'cancelled', datasetId: null, stats, message: 'Cancelled; nothing was kept.' };
+    }
+    const message = messageOf(e);
+    await this.setStatus(job.id, 'failed', message.slice(0, 1000)).catch(() => undefined);
+    return { jobId: job.id, status: 'failed', datasetId: null, stats, message: `${message} The job can be resumed.` };
+  }
+}
+
+function stripPaging(filter: ShipmentFilter & { size?: unknown; page?: unknown }): ShipmentFilter {
+  const { size: _size, page: _page, ...rest } = filter;
+  return rest;
+}
+
+/** Records a job has committed so far (for tests and diagnostics). */
+export async function committedRows(library: Library, jobId: string): Promise<number> {
+  const r = await library.db.one(
+    `SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = (SELECT dataset_id FROM jobs WHERE id = $1)`,
+    [jobId],
+  );
+  return toNumber(r?.n);
+}
+

@@ -1,0 +1,75 @@
+import type { FirmSearchRequest, ShipmentSearchRequest } from '@shared/spec/operations';
+import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
+import type { UsageSummary } from '@shared/spec/usage';
+
+/** What a job needs from a service client; `createServiceClient` (src/main/api) satisfies all three. */
+export interface ShipmentSource {
+  shipmentSearch(req: ShipmentSearchRequest, opts?: { signal?: AbortSignal }): Promise<ShipmentSearchResponse>;
+}
+export interface FirmSource {
+  firmSearch(req: FirmSearchRequest, opts?: { signal?: AbortSignal }): Promise<FirmSearchResponse>;
+}
+export interface UsageSource {
+  usage(opts?: { signal?: AbortSignal }): Promise<UsageSummary>;
+}
+
+export type JobKind = 'shipments' | 'firms';
+export type JobStatus = 'running' | 'interrupted' | 'failed' | 'succeeded' | 'cancelled';
+
+export interface JobProgressInfo {
+  jobId: string;
+  label: string;
+  /** Records covered so far (shipments) or pages fetched (firms). */
+  done: number;
+  total: number | null;
+  unit: 'records' | 'pages';
+  etaSeconds: number | null;
+  windowsDone: number;
+  /** Windows known so far (done + still to fetch); grows while windows are split. */
+  windowsKnown: number;
+  recordsStored: number;
+  requestsUsed: number;
+  downloadsUsed: number;
+  /** Set while the job waits for a rate limit: seconds until it goes on. */
+  waitingSeconds?: number;
+}
+
+export interface JobStats {
+  requests: number;
+  downloads: number;
+  /** ⌈total / 10,000⌉ for shipments, total pages for firms: the fewest requests that could do it. */
+  optimumRequests: number | null;
+  total: number | null;
+  stored: number;
+  duplicates: number;
+}
+
+export interface JobOutcome {
+  jobId: string;
+  status: 'succeeded' | 'cancelled' | 'failed';
+  /** The finished dataset's id (succeeded only). */
+  datasetId: string | null;
+  stats: JobStats;
+  /** For failed: what went wrong, for a person; the job stays resumable. */
+  message: string;
+}
+
+export interface JobSummary {
+  id: string;
+  kind: JobKind;
+  label: string;
+  status: JobStatus;
+  createdAt: string;
+  updatedAt: string;
+  error: string | null;
+  profileId: string | null;
+  done: number;
+  total: number | null;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: JobProgressInfo) => void;
+  /** Called once the job is persisted, before the first request: the id to cancel or resume it by. */
+  onStarted?: (jobId: string) => void;
+}

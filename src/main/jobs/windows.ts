@@ -1,0 +1,121 @@
+import type { ShipmentFilter } from '@shared/spec/filter';
+
+/**
+ * One slice of a shipment search: the job's filter narrowed to a day range and, when one day alone
+ * holds more than a call can return, to one HS code (prefix) or one country.
+ */
+export interface SliceWindow {
+  start: string;
+  end: string;
+  hs_codes?: string[];
+  importer_countries?: string[];
+  exporter_countries?: string[];
+}
+
+/** Used when the job's filter leaves the date range open. */
+export const OPEN_START = '1900-01-01';
+export const OPEN_END = '2100-12-31';
+/** HS codes are at most 10 digits; a prefix is refined a digit at a time below that. */
+const MAX_HS_DIGITS = 10;
+
+const DAY_MS = 86_400_000;
+
+export function dayNumber(iso: string): number {
+  return Math.floor(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
+}
+
+export function isoDay(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function rootWindow(filter: ShipmentFilter): SliceWindow {
+  return { start: filter.start_date ?? OPEN_START, end: filter.end_date ?? OPEN_END };
+}
+
+/** A stable identity for a window (persisted with the job). */
+export function windowKey(w: SliceWindow): string {
+  return JSON.stringify([w.start, w.end, w.hs_codes ?? null, w.importer_countries ?? null, w.exporter_countries ?? null]);
+}
+
+/** The filter fields a window overrides, for the covered-windows record of a dataset. */
+export function windowFilter(w: SliceWindow): Record<string, unknown> {
+  const out: Record<string, unknown> = { start_date: w.start, end_date: w.end };
+  if (w.hs_codes) out.hs_codes = w.hs_codes;
+  if (w.importer_countries) out.importer_countries = w.importer_countries;
+  if (w.exporter_countries) out.exporter_countries = w.exporter_countries;
+  return out;
+}
+
+/** The job's filter narrowed to the window. */
+export function applyWindow(filter: ShipmentFilter, w: SliceWindow): ShipmentFilter {
+  const out: ShipmentFilter = { ...filter, start_date: w.start, end_date: w.end };
+  if (w.hs_codes) out.hs_codes = w.hs_codes;
+  if (w.importer_countries) out.importer_countries = w.importer_countries;
+  if (w.exporter_countries) out.exporter_countries = w.exporter_countries;
+  return out;
+}
+
+/**
+ * Splits a window by date into `parts` runs of whole days (as equal as days allow). Date slices are
+ * disjoint, so their totals add up to the parent's; the caller uses that to skip probing the last.
+ */
+export function splitByDate(w: SliceWindow, parts: number): SliceWindow[] {
+  const a = dayNumber(w.start);
+  const b = dayNumber(w.end);
+  const days = b - a + 1;
+  const k = Math.max(1, Math.min(parts, days));
+  const out: SliceWindow[] = [];
+  for (let i = 0; i < k; i++) {
+    const from = a + Math.floor((i * days) / k);
+    const to = a + Math.floor(((i + 1) * days) / k) - 1;
+    out.push({ ...w, start: isoDay(from), end: isoDay(to) });
+  }
+  return out;
+}
+
+/**
+ * An open date range (the filter gave no dates) spans two centuries while trade data is recent: equal
+ * slices of it would nearly all be empty and cost a probe each. Era boundaries cut it where data is
+ * likely to start instead: before 2000, the 2000s, the 2010s, 2020 to last year, this year, the future.
+ */
+export function splitOpenRange(w: SliceWindow, today: string): SliceWindow[] | null {
+  if (w.start !== OPEN_START || w.end !== OPEN_END) return null;
+  const year = Number(today.slice(0, 4));
+  const cuts = ['2000-01-01', '2010-01-01', '2020-01-01', `${year}-01-01`, isoDay(dayNumber(today) + 1)];
+  const out: SliceWindow[] = [];
+  let from = w.start;
+  for (const cut of cuts) {
+    if (cut <= from) continue;
+    out.push({ ...w, start: from, end: isoDay(dayNumber(cut) - 1) });
+    from = cut;
+  }
+  out.push({ ...w, start: from, end: w.end });
+  return out;
+}
+
+export function dayCount(w: SliceWindow): number {
+  return dayNumber(w.end) - dayNumber(w.start) + 1;
+}
+
+/**
+ * For a single day still over the cap: one window per listed HS code or country, else the HS prefix
+ * refined by one more digit (the service matches HS codes by prefix). Null when nothing is left to
+ * split by. Facet slices may overlap (prefix codes, a record matching two listed codes), so their
+ * totals are probed, never derived, and the union is deduplicated by hashId.
+ */
+export function splitByFacet(filter: ShipmentFilter, w: SliceWindow): SliceWindow[] | null {
+  const hs = w.hs_codes ?? filter.hs_codes ?? [];
+  if (hs.length > 1) return hs.map((code) => ({ ...w, hs_codes: [code] }));
+  const imp = (w.importer_countries ?? filter.importer_countries ?? []).filter((c) => c !== 'ALL');
+  if (imp.length > 1) return imp.map((c) => ({ ...w, importer_countries: [c] }));
+  const exp = w.exporter_countries ?? filter.exporter_countries ?? [];
+  if (exp.length > 1) return exp.map((c) => ({ ...w, exporter_countries: [c] }));
+  const prefix = hs[0] ?? '';
+  if (prefix.length >= MAX_HS_DIGITS) return null;
+  // With no HS code at all, chapters 01–99 are the first level (HS codes have at least two digits).
+  const children =
+    prefix === ''
+      ? Array.from({ length: 99 }, (_, i) => String(i + 1).padStart(2, '0'))
+      : Array.from({ length: 10 }, (_, d) => `${prefix}${d}`);
+  return children.map((code) => ({ ...w, hs_codes: [code] }));
+}

@@ -1,0 +1,115 @@
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import type { Json } from '@duckdb/node-api';
+
+export type SqlParams = DuckDBValue[];
+export type Row = Record<string, Json>;
+
+/** Runs tasks one at a time, in order; a failed task does not block the next. */
+class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(task, task);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/**
+ * One DuckDB file with two connections: writes go through one connection, strictly serialized and
+ * each in its own transaction; reads use the other, so a grid query never sees a half-written
+ * transaction and never waits behind a long ingest's JS work.
+ */
+export class Db {
+  private readonly writes = new SerialQueue();
+  private readonly reads = new SerialQueue();
+  private closed = false;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly writer: DuckDBConnection,
+    private readonly reader: DuckDBConnection,
+  ) {}
+
+  static async open(path: string): Promise<Db> {
+    const instance = await DuckDBInstance.create(path);
+    const writer = await instance.connect();
+    // A 10,000-record response writes ~25 MB of WAL; with the default 16 MB threshold every such
+    // commit would also run a full checkpoint inline. Commits stay WAL appends (durable all the
+    // same) and the checkpoint runs on close or when the app is idle (`Library.checkpoint`).
+    await writer.run(`SET checkpoint_threshold = '256MB'`);
+    const reader = await instance.connect();
+    return new Db(instance, writer, reader);
+  }
+
+  /** Runs `fn` inside BEGIN … COMMIT on the write connection; any throw rolls everything back. */
+  transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.writes.run(async () => {
+      this.assertOpen();
+      await this.writer.run('BEGIN TRANSACTION');
+      try {
+        const out = await fn(this.writer);
+        await this.writer.run('COMMIT');
+        return out;
+      } catch (e) {
+        await this.writer.run('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    });
+  }
+
+  /** A statement outside an explicit transaction (DDL in migrations, CHECKPOINT). */
+  exec(sql: string, params?: SqlParams): Promise<void> {
+    return this.writes.run(async () => {
+      this.assertOpen();
+      await this.writer.run(sql, params);
+    });
+  }
+
+  all(sql: string, params?: SqlParams): Promise<Row[]> {
+    return this.reads.run(async () => {
+      this.assertOpen();
+      const reader = await this.reader.runAndReadAll(sql, params);
+      return reader.getRowObjectsJson();
+    });
+  }
+
+  async one(sql: string, params?: SqlParams): Promise<Row | undefined> {
+    return (await this.all(sql, params))[0];
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.reader.closeSync();
+    this.writer.closeSync();
+    this.instance.closeSync();
+  }
+
+  /** Waits for queued work, then closes. */
+  async closeWhenIdle(): Promise<void> {
+    await this.writes.run(async () => undefined);
+    await this.reads.run(async () => undefined);
+    this.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('the library is closed');
+  }
+}
+
+/** Reads rows inside a write transaction (so the caller sees its own uncommitted writes). */
+export async function readIn(conn: DuckDBConnection, sql: string, params?: SqlParams): Promise<Row[]> {
+  const reader = await conn.runAndReadAll(sql, params);
+  return reader.getRowObjectsJson();
+}
+
+/** A JSON-safe count (DuckDB returns BIGINT as text in JSON rows). */
+export function toNumber(v: Json | undefined): number {
+  if (v === null || v === undefined) return 0;
+  return typeof v === 'number' ? v : Number(v);
+}
+
+export function toText(v: Json | undefined): string {
+  if (v === null || v === undefined) return '';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}

@@ -1,0 +1,46 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServiceClient, type ServiceClient } from '../../src/main/api';
+import { generateAccount, startSimulator, type RunningSimulator, type SimAccount, type SimOptions } from '../../src/main/sim';
+import type { ShipmentFilter } from '@shared/spec/filter';
+import type { ShipmentRecord } from '@shared/spec/records';
+
+export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'portolan-jobs-test-'));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface SimSetup {
+  sim: RunningSimulator;
+  account: SimAccount;
+  client: ServiceClient;
+}
+
+export async function startSim(opts: Partial<SimOptions> & { limits?: SimAccount['limits']; clientRetries?: number } = {}): Promise<SimSetup> {
+  const account: SimAccount = { ...generateAccount('acme'), ...(opts.limits ? { limits: opts.limits } : {}) };
+  const { limits: _l, clientRetries, ...rest } = opts;
+  const sim = await startSimulator({ port: 0, records: 20_000, seed: 7, ...rest, accounts: [account] });
+  const client = createServiceClient({
+    baseUrl: sim.url,
+    credentials: { apiKey: account.apiKey, apiSecret: account.apiSecret },
+    ...(clientRetries !== undefined ? { retry: { maxAttempts: clientRetries } } : {}),
+  });
+  return { sim, account, client };
+}
+
+/**
+ * The records a filter of dates, importer countries and HS prefixes should return, computed straight from the
+ * simulator's data (not through its query engine or HTTP).
+ */
+export function expectedHashIds(sim: RunningSimulator, filter: ShipmentFilter): Set<string> {
+  const out = new Set<string>();
+  for (const r of sim.dataset.records() as Generator<ShipmentRecord>) {
+    if (filter.start_date && r.arrivalDate < filter.start_date) continue;
+    if (filter.end_date && r.arrivalDate > filter.end_date) continue;
+    if (filter.importer_countries && !filter.importer_countries.includes(r.importerCountryCode)) continue;
+    if (filter.hs_codes && !filter.hs_codes.some((p) => r.hsCode.startsWith(p))) continue;
+    out.add(r.hashId);
+  }
+  return out;
+}

@@ -1,0 +1,34 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIRM_FIELDS, SHIPMENT_FIELDS } from '@shared/spec/records';
+
+export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'portolan-lib-test-'));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A full shipment record: every spec field present, overrides applied. */
+export function shipment(i: number, overrides: Record<string, string> = {}): Record<string, string> {
+  const r: Record<string, string> = {};
+  for (const f of SHIPMENT_FIELDS) r[f] = '';
+  r.hashId = `h${String(i).padStart(6, '0')}`;
+  r.importerName = `Importer ${i % 7}`;
+  r.exporterName = `Exporter ${i % 5}`;
+  r.arrivalDate = `2024-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, '0')}`;
+  r.fobValue = String((i * 37) % 1000);
+  r.hsCode = `7208${i % 10}0`;
+  r.productDetails = `steel coil lot ${i}`;
+  return { ...r, ...overrides };
+}
+
+export function firm(i: number, overrides: Record<string, string | number | null> = {}): Record<string, string | number | null> {
+  const r: Record<string, string | number | null> = {};
+  for (const f of FIRM_FIELDS) r[f] = '';
+  r.name = `Firm ${i}`;
+  r.country = 'Türkiye';
+  r.country_code = 'TR';
+  r.firm_type = 1 + (i % 3);
+  r.shipment_count = i * 3;
+  return { ...r, ...overrides };
+}

@@ -1,0 +1,150 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Library } from '../../src/main/library';
+import { firm, shipment, tempDir } from './helpers';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let lib: Library;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+  lib = await Library.open(dir);
+});
+afterEach(async () => {
+  await lib.close();
+  await cleanup();
+});
+
+const request = { exporter_countries: ['DE'], importer_countries: ['TR'], hs_codes: ['7208'], start_date: '2024-01-01', end_date: '2024-06-30', size: 100 };
+
+describe('datasets', () => {
+  it('saves a response as a dataset with its provenance and a name made from the filter', async () => {
+    const records = [shipment(1), shipment(2), shipment(3)];
+    const d = await lib.saveShipmentSearch(request, { total: 3, shipments: records }, { profileId: 'p1', profileName: 'Desk', account: 'acme' });
+    expect(d.name).toBe('Shipments · DE→TR · HS 7208 · 2024-01-01…2024-06-30');
+    expect(d).toMatchObject({ kind: 'shipments', storedRows: 3, reportedTotal: 3, status: 'complete', profileId: 'p1', profileName: 'Desk', account: 'acme', source: 'fetch' });
+    expect(d.request).toEqual(request);
+    const block = await lib.getRows(d.id, { startRow: 0, endRow: 10 });
+    expect(block.lastRow).toBe(3);
+    expect(block.rows.map((r) => r.hashId)).toEqual(['h000001', 'h000002', 'h000003']);
+    // Every field's original text comes back, empty ones as "".
+    const { _row, ...first } = block.rows[0]!;
+    expect(_row).toBe(0);
+    expect(first).toEqual(records[0]);
+  });
+
+  it('keeps fields the spec does not list and fillers exactly as sent', async () => {
+    const rec = { ...shipment(1, { fobValue: '-', usdCif: '0012.50' }), surprise: { nested: [1, 'x'] } };
+    const d = await lib.saveShipmentSearch({}, { total: 1, shipments: [rec] });
+    const [row] = (await lib.getRows(d.id, { startRow: 0, endRow: 1 })).rows;
+    expect(row?.fobValue).toBe('-');
+    expect(row?.usdCif).toBe('0012.50');
+    expect(row?.surprise).toEqual({ nested: [1, 'x'] });
+  });
+
+  it('marks a capped response partial', async () => {
+    const d = await lib.saveShipmentSearch(request, { total: 50, shipments: [shipment(1)] });
+    expect(d.status).toBe('partial');
+    expect(d.reportedTotal).toBe(50);
+  });
+
+  it('lists, searches by name, notes and tags, renames, tags, sets notes and deletes', async () => {
+    const a = await lib.saveShipmentSearch(request, { total: 1, shipments: [shipment(1)] });
+    const b = await lib.saveRecords({ kind: 'firms', request: { product_detail: 'cotton' } }, [firm(1), firm(2)]);
+    expect((await lib.list()).map((d) => d.id).sort()).toEqual([a.id, b.id].sort());
+    expect((await lib.list({ kind: 'firms' })).map((d) => d.id)).toEqual([b.id]);
+
+    await lib.rename(a.id, 'Steel Q1');
+    await lib.setTags(a.id, ['steel', ' urgent ', 'steel', '']);
+    await lib.setNotes(b.id, 'Ask Ayşe about these');
+    expect((await lib.get(a.id)).tags).toEqual(['steel', 'urgent']);
+    expect((await lib.list({ search: 'steel q' })).map((d) => d.id)).toEqual([a.id]);
+    expect((await lib.list({ search: 'URGENT' })).map((d) => d.id)).toEqual([a.id]);
+    expect((await lib.list({ search: 'ayşe' })).map((d) => d.id)).toEqual([b.id]);
+    expect((await lib.list({ tag: 'Steel' })).map((d) => d.id)).toEqual([a.id]);
+
+    await lib.delete(a.id);
+    await expect(lib.get(a.id)).rejects.toMatchObject({ kind: 'NotFound' });
+    expect((await lib.list()).map((d) => d.id)).toEqual([b.id]);
+    const left = await lib.db.one(`SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1`, [a.id]);
+    expect(Number(left?.n)).toBe(0);
+  });
+
+  it('refuses to save a record that breaks the spec and changes nothing', async () => {
+    const bad = [shipment(1), { ...shipment(2), fobValue: 12 }];
+    await expect(lib.saveShipmentSearch(request, { total: 2, shipments: bad })).rejects.toMatchObject({ kind: 'InvalidInput' });
+    expect(await lib.list()).toEqual([]);
+    const rows = await lib.db.one('SELECT count(*) AS n FROM shipment_rows');
+    expect(Number(rows?.n)).toBe(0);
+  });
+
+  it('ingests a raw response body (parse, check, store)', async () => {
+    const body = JSON.stringify({ total: 2, shipments: [shipment(1), shipment(2)] });
+    const d = await lib.ingestShipmentSearchText(body, request);
+    expect(d.storedRows).toBe(2);
+    await expect(lib.ingestShipmentSearchText(body.slice(0, 100), request)).rejects.toMatchObject({ kind: 'InvalidInput' });
+    expect((await lib.list()).length).toBe(1);
+  });
+
+  it('finds a saved copy of the same question, with its age; not for another profile or a bigger ask', async () => {
+    const d = await lib.saveShipmentSearch(request, { total: 3, shipments: [shipment(1), shipment(2), shipment(3)] }, { profileId: 'p1', account: 'acme' });
+    const same = { size: 10, start_date: '2024-01-01', end_date: '2024-06-30', hs_codes: ['7208'], importer_countries: ['TR'], exporter_countries: ['DE'] };
+    const found = await lib.findEquivalent(same, { profileId: 'p1', account: 'acme' });
+    expect(found?.dataset.id).toBe(d.id);
+    expect(found?.ageSeconds).toBeGreaterThanOrEqual(0);
+    expect(await lib.findEquivalent(same, { profileId: 'p2', account: 'acme' })).toBeNull();
+    expect(await lib.findEquivalent({ ...same, hs_codes: ['7209'] }, { profileId: 'p1', account: 'acme' })).toBeNull();
+
+    const capped = await lib.saveShipmentSearch({ hs_codes: ['01'], size: 10 }, { total: 500, shipments: Array.from({ length: 10 }, (_, i) => shipment(i)) }, { profileId: 'p1' });
+    expect((await lib.findEquivalent({ hs_codes: ['01'], size: 10 }, { profileId: 'p1' }))?.dataset.id).toBe(capped.id);
+    expect(await lib.findEquivalent({ hs_codes: ['01'], size: 100 }, { profileId: 'p1' })).toBeNull();
+  });
+
+  it('opens and reads offline: no client anywhere, the data is all in the file', async () => {
+    const d = await lib.saveShipmentSearch(request, { total: 2, shipments: [shipment(1), shipment(2)] });
+    await lib.close();
+    lib = await Library.open(dir);
+    expect((await lib.get(d.id)).storedRows).toBe(2);
+    expect((await lib.getRows(d.id, { startRow: 0, endRow: 5, sortModel: [{ colId: 'fobValue', sort: 'desc' }] })).rows).toHaveLength(2);
+  });
+
+  it('discards an uncommitted (pending) dataset left by a crash when it reopens', async () => {
+    await lib.db.transaction(async (conn) => {
+      const id = await lib.insertDataset(conn, { kind: 'shipments', request: {} }, 'pending');
+      await conn.run(`INSERT INTO shipment_rows (dataset_id, row_no, "hashId") VALUES ($1, 0, 'x')`, [id]);
+    });
+    await lib.close();
+    lib = await Library.open(dir);
+    expect(Number((await lib.db.one('SELECT count(*) AS n FROM datasets'))?.n)).toBe(0);
+    expect(Number((await lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+  });
+
+  it('iterates every row in order, in batches, for exporters (sorted and filtered too)', async () => {
+    const recs = Array.from({ length: 25 }, (_, i) => shipment(i));
+    const d = await lib.saveShipmentSearch({}, { total: 25, shipments: recs });
+    const batches: number[] = [];
+    const all: Record<string, unknown>[] = [];
+    for await (const b of lib.iterateRows(d.id, { batchSize: 10 })) {
+      batches.push(b.length);
+      all.push(...b);
+    }
+    expect(batches).toEqual([10, 10, 5]);
+    expect(all).toEqual(recs);
+    const sorted: unknown[] = [];
+    for await (const b of lib.iterateRows(d.id, { batchSize: 7, query: { sortModel: [{ colId: 'fobValue', sort: 'desc' }], filterModel: { importerName: { filterType: 'text', type: 'equals', filter: 'importer 3' } } } })) {
+      sorted.push(...b.map((r) => r.fobValue));
+    }
+    const expected = recs.filter((r) => r.importerName === 'Importer 3').map((r) => r.fobValue!).sort((a, b) => Number(b) - Number(a));
+    expect(sorted).toEqual(expected);
+  });
+
+  it('returns only the requested columns when the grid names them', async () => {
+    const d = await lib.saveShipmentSearch({}, { total: 2, shipments: [shipment(1), shipment(2)] });
+    const block = await lib.getRows(d.id, { startRow: 0, endRow: 2, columns: ['hashId', 'fobValue'], sortModel: [{ colId: 'fobValue', sort: 'asc' }] });
+    expect(block.rows).toEqual([
+      { hashId: 'h000001', fobValue: '37', _row: 0 },
+      { hashId: 'h000002', fobValue: '74', _row: 1 },
+    ]);
+    await expect(lib.getRows(d.id, { startRow: 0, endRow: 2, columns: ['hashId', 'nope'] })).rejects.toMatchObject({ kind: 'InvalidInput' });
+  });
+});
