@@ -1,14 +1,10 @@
 import { join } from 'node:path';
 import { createAnalysis, tableToXlsx, type Analysis } from '../analysis';
-import { Library } from '../library';
+import type { Library } from '../library';
 import type { ServiceSlice } from './types';
 
 export type AnalysisChannel =
-  | 'analysis.datasets'
-  | 'analysis.summary'
-  | 'analysis.firmProfile'
-  | 'analysis.diff'
-  | 'analysis.exportXlsx';
+  'analysis.datasets' | 'analysis.summary' | 'analysis.firmProfile' | 'analysis.diff' | 'analysis.exportXlsx';
 
 export interface AnalysisServiceDeps {
   /** The app's one library instance (its DuckDB file may be opened only once per process). */
@@ -22,33 +18,23 @@ export function createAnalysisService(deps: AnalysisServiceDeps): ServiceSlice<A
   async function get(): Promise<Analysis> {
     const library = await deps.library();
     if (analysis?.library !== library) {
-      analysis = { library, analysis: createAnalysis(library, { hsCodesCsvPath: join(deps.resourcesDir, 'data', 'hs-codes.csv') }) };
+      analysis = {
+        library,
+        analysis: createAnalysis(library, {
+          hsCodesCsvPath: join(deps.resourcesDir, 'data', 'hs-codes.csv'),
+        }),
+      };
     }
     return analysis.analysis;
   }
   return {
     'analysis.datasets': async () => (await get()).datasets(),
-    'analysis.summary': async ({ datasetId, kind, measure, limit }) => (await get()).summary(datasetId, kind, { measure, limit }),
-    'analysis.firmProfile': async ({ datasetId, urlCode, limit }) => (await get()).firmProfile(datasetId, urlCode, { limit }),
-    'analysis.diff': async ({ baseId, compareId, role, limit }) => (await get()).diff(baseId, compareId, role, { limit }),
+    'analysis.summary': async ({ datasetId, kind, measure, limit }) =>
+      (await get()).summary(datasetId, kind, { measure, limit }),
+    'analysis.firmProfile': async ({ datasetId, urlCode, limit }) =>
+      (await get()).firmProfile(datasetId, urlCode, { limit }),
+    'analysis.diff': async ({ baseId, compareId, role, limit }) =>
+      (await get()).diff(baseId, compareId, role, { limit }),
     'analysis.exportXlsx': (input) => tableToXlsx(input),
-  };
-}
-
-const shared = new Map<string, Promise<Library>>();
-
-/**
- * Stand-in until the library is part of the service context: one lazily opened Library per data
- * directory for the whole process. When the context owns the library, pass its getter instead.
- */
-export function sharedLibrary(dataDir: string): () => Promise<Library> {
-  return () => {
-    let p = shared.get(dataDir);
-    if (!p) {
-      p = Library.open(dataDir);
-      shared.set(dataDir, p);
-      p.catch(() => shared.delete(dataDir));
-    }
-    return p;
   };
 }

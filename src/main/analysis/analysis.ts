@@ -1,0 +1,67 @@
+import type {
+  AnalysisDataset,
+  FirmProfile,
+  FirmRole,
+  Measure,
+  SnapshotDiff,
+  SummaryKind,
+  SummaryResult,
+} from '@shared/analysis/analysis-contract';
+import { AppError } from '@shared/ipc/errors';
+import type { Library } from '../library';
+import { snapshotDiff } from './diff';
+import { firmProfile } from './firm-profile';
+import { ensureHsNames } from './reference';
+import { summary } from './summaries';
+
+export interface AnalysisOptions {
+  /** resources/data/hs-codes.csv */
+  hsCodesCsvPath: string;
+}
+
+export interface Analysis {
+  datasets(): Promise<AnalysisDataset[]>;
+  summary(
+    datasetId: string,
+    kind: SummaryKind,
+    opts?: { measure?: Measure; limit?: number },
+  ): Promise<SummaryResult>;
+  firmProfile(datasetId: string, urlCode: string, opts?: { limit?: number }): Promise<FirmProfile>;
+  diff(baseId: string, compareId: string, role: FirmRole, opts?: { limit?: number }): Promise<SnapshotDiff>;
+}
+
+/** The analysis views over the library's DuckDB file. Plain Node; every figure is computed in SQL. */
+export function createAnalysis(library: Library, opts: AnalysisOptions): Analysis {
+  const db = library.db;
+
+  async function shipmentsDataset(id: string): Promise<void> {
+    const meta = await library.get(id);
+    if (meta.kind !== 'shipments') {
+      throw new AppError(
+        'InvalidInput',
+        `"${meta.name}" is a firm list; analysis works on shipment datasets.`,
+      );
+    }
+    await ensureHsNames(db, opts.hsCodesCsvPath);
+  }
+
+  return {
+    async datasets() {
+      const list = await library.list({ kind: 'shipments' });
+      return list.map((m) => ({ id: m.id, name: m.name, fetchedAt: m.fetchedAt, storedRows: m.storedRows }));
+    },
+    async summary(datasetId, kind, o = {}) {
+      await shipmentsDataset(datasetId);
+      return summary(db, datasetId, kind, o.measure ?? 'shipments', o.limit ?? 25);
+    },
+    async firmProfile(datasetId, urlCode, o = {}) {
+      await shipmentsDataset(datasetId);
+      return firmProfile(db, datasetId, urlCode, o.limit ?? 25);
+    },
+    async diff(baseId, compareId, role, o = {}) {
+      await shipmentsDataset(baseId);
+      await shipmentsDataset(compareId);
+      return snapshotDiff(db, baseId, compareId, role, o.limit ?? 5000);
+    },
+  };
+}

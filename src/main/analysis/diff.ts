@@ -1,0 +1,71 @@
+import type { DiffRow, DiffStatus, FirmRole, SnapshotDiff } from '@shared/analysis/analysis-contract';
+import { toNumber, type Db } from '../library/db';
+import { amount, col, textKey } from './sql';
+
+const money = (v: unknown): number | null =>
+  v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100;
+
+/**
+ * Firms (by UrlCode, one role) of two shipment datasets side by side: new in `compare`, lost from
+ * `base`, or kept, with shipment and USD FOB changes. Shipments without a firm code are left out
+ * (they cannot be matched). Ordered new, lost, kept; within each by the size of the change.
+ */
+export async function snapshotDiff(
+  db: Db,
+  baseId: string,
+  compareId: string,
+  role: FirmRole,
+  limit: number,
+): Promise<SnapshotDiff> {
+  const key = textKey(`${role}UrlCode`);
+  const side = (param: string) => `
+    SELECT k, max(name) AS name, max(cc) AS cc, count(*) AS n, sum(fob) AS fob
+      FROM (SELECT ${key} AS k, ${col(`${role}Name`)} AS name, ${col(`${role}CountryCode`)} AS cc, ${amount('usdFob')} AS fob
+              FROM shipment_rows WHERE dataset_id = ${param})
+     WHERE k IS NOT NULL GROUP BY k`;
+  const rows = await db.all(
+    `WITH a AS (${side('$1')}), b AS (${side('$2')}),
+     joined AS (
+       SELECT coalesce(b.k, a.k) AS k, coalesce(b.name, a.name) AS name, coalesce(b.cc, a.cc) AS cc,
+              CASE WHEN a.k IS NULL THEN 'new' WHEN b.k IS NULL THEN 'lost' ELSE 'kept' END AS status,
+              coalesce(a.n, 0) AS n_before, coalesce(b.n, 0) AS n_after, a.fob AS fob_before, b.fob AS fob_after
+         FROM a FULL OUTER JOIN b ON a.k = b.k
+     )
+     SELECT *, count(*) FILTER (WHERE status = 'new') OVER () AS c_new,
+               count(*) FILTER (WHERE status = 'lost') OVER () AS c_lost,
+               count(*) FILTER (WHERE status = 'kept') OVER () AS c_kept
+       FROM joined
+      ORDER BY CASE status WHEN 'new' THEN 0 WHEN 'lost' THEN 1 ELSE 2 END,
+               abs(n_after - n_before) DESC, abs(coalesce(fob_after, 0) - coalesce(fob_before, 0)) DESC, k
+      LIMIT $3`,
+    [baseId, compareId, limit],
+  );
+  const first = rows[0];
+  const counts: Record<DiffStatus, number> = {
+    new: toNumber(first?.c_new),
+    lost: toNumber(first?.c_lost),
+    kept: toNumber(first?.c_kept),
+  };
+  const out = rows.map((r): DiffRow => {
+    const before = money(r.fob_before);
+    const after = money(r.fob_after);
+    const nBefore = toNumber(r.n_before);
+    const nAfter = toNumber(r.n_after);
+    return {
+      role,
+      urlCode: String(r.k),
+      name: r.name === null || r.name === undefined ? '' : String(r.name),
+      countryCode: r.cc === null || r.cc === undefined ? '' : String(r.cc),
+      status: r.status === 'new' ? 'new' : r.status === 'lost' ? 'lost' : 'kept',
+      shipmentsBefore: nBefore,
+      shipmentsAfter: nAfter,
+      shipmentsChange: nAfter - nBefore,
+      usdFobBefore: before,
+      usdFobAfter: after,
+      usdFobChange:
+        before === null && after === null ? null : Math.round(((after ?? 0) - (before ?? 0)) * 100) / 100,
+    };
+  });
+  const all = counts.new + counts.lost + counts.kept;
+  return { baseId, compareId, role, counts, rows: out, omitted: Math.max(0, all - out.length) };
+}

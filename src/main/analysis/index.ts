@@ -1,0 +1,3 @@
+export { createAnalysis, type Analysis, type AnalysisOptions } from './analysis';
+export { tableToXlsx } from './table-xlsx';
+export { KG_PER_UNIT } from './sql';

@@ -1,0 +1,443 @@
+import { useEffect, useMemo, useRef } from 'react';
+import type { ECharts } from 'echarts/core';
+import {
+  MEASURES,
+  type Measure,
+  type SummaryKind,
+  type SummaryResult,
+  type SummaryRow,
+} from '@shared/analysis/analysis-contract';
+import { ErrorMessage } from '../../components/error-message';
+import {
+  closeProfile,
+  drillDown,
+  exportTable,
+  loadDatasets,
+  openProfile,
+  runDiff,
+  selectDataset,
+  setDiffOptions,
+  setMeasure,
+  useAnalysisStore,
+} from './analysis-store';
+import {
+  MEASURE_LABELS,
+  barOption,
+  lineOption,
+  rowOfClick,
+  sankeyOption,
+  treemapOption,
+} from './chart-options';
+import { EChart, chartImage, type ChartClick } from './echart';
+import { download } from './download';
+import { diffTable, summaryTable } from './table-export';
+import './analysis.css';
+
+const num = (n: number | null, digits = 0) =>
+  n === null
+    ? '—'
+    : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
+
+const TITLES: Record<SummaryKind, string> = {
+  importers: 'Top importers',
+  exporters: 'Top exporters',
+  months: 'Monthly trend',
+  hs: 'HS breakdown',
+  flows: 'Country flows',
+  departurePorts: 'Departure ports',
+  arrivalPorts: 'Arrival ports',
+};
+const CHART: Partial<Record<SummaryKind, 'bar' | 'line' | 'tree' | 'sankey'>> = {
+  importers: 'bar',
+  exporters: 'bar',
+  months: 'line',
+  hs: 'tree',
+  flows: 'sankey',
+};
+
+function SummaryTable({
+  kind,
+  result,
+  measure,
+}: {
+  kind: SummaryKind;
+  result: SummaryResult;
+  measure: Measure;
+}) {
+  const firm = kind === 'importers' || kind === 'exporters';
+  // The HS tree can hold thousands of subheadings; the table shows chapters and headings.
+  const rows = kind === 'hs' ? result.rows.filter((r) => r.level !== 6) : result.rows;
+  return (
+    <table className="analysis__table" data-testid={`analysis-table-${kind}`}>
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>Shipments</th>
+          <th>USD FOB</th>
+          <th>USD CIF</th>
+          <th>Gross kg</th>
+          <th>Share ({MEASURE_LABELS[measure]})</th>
+          {firm && <th />}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.slice(0, 300).map((r, i) => (
+          <tr
+            key={`${r.key ?? 'none'}-${r.level ?? ''}-${i}`}
+            data-testid={`analysis-row-${kind}-${i}`}
+            data-key={r.key ?? ''}
+            className={r.drill ? 'analysis__row--drill' : undefined}
+            onClick={() => drillDown(r)}
+            title={r.drill ? `Open the shipments: ${r.drill.label}` : 'Cannot be opened as a filter'}
+          >
+            <td style={{ paddingLeft: r.level === 4 ? 16 : 4 }}>
+              {r.label}
+              {r.detail && kind !== 'hs' ? <span className="analysis__detail"> {r.detail}</span> : null}
+            </td>
+            <td>{num(r.shipments)}</td>
+            <td title={r.usdFobMissing ? `${r.usdFobMissing} shipments without a usable USD FOB` : undefined}>
+              {num(r.usdFob, 2)}
+              {r.usdFobMissing ? '*' : ''}
+            </td>
+            <td>{num(r.usdCif, 2)}</td>
+            <td
+              title={
+                r.grossWeightMissing
+                  ? `${r.grossWeightMissing} shipments without a usable weight or unit`
+                  : undefined
+              }
+            >
+              {num(r.grossWeightKg, 0)}
+              {r.grossWeightMissing ? '*' : ''}
+            </td>
+            <td>{pct(r.shares[measure])}</td>
+            {firm && (
+              <td>
+                <button
+                  type="button"
+                  className="button"
+                  data-testid={`analysis-profile-${kind}-${i}`}
+                  disabled={r.key === null}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    if (r.key) void openProfile(r.key);
+                  }}
+                >
+                  Profile
+                </button>
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function SummarySection({ kind }: { kind: SummaryKind }) {
+  const slot = useAnalysisStore((s) => s.summaries[kind]);
+  const measure = useAnalysisStore((s) => s.measure);
+  const chartRef = useRef<ECharts | null>(null);
+  const result = slot?.value ?? null;
+  const chart = CHART[kind];
+  const option = useMemo(() => {
+    if (!result || !chart) return null;
+    if (chart === 'bar') return barOption(result, measure);
+    if (chart === 'line') return lineOption(result, measure);
+    if (chart === 'tree') return treemapOption(result, measure);
+    return sankeyOption(result, measure);
+  }, [result, chart, measure]);
+  const onClick = (e: ChartClick) => {
+    if (result && chart) drillDown(rowOfClick(result, chart, e));
+  };
+  const title = TITLES[kind];
+  return (
+    <section className="analysis__section" data-testid={`analysis-section-${kind}`}>
+      <header className="analysis__section-header">
+        <h2>{title}</h2>
+        {result && (
+          <span className="analysis__note" data-testid={`analysis-total-${kind}`}>
+            {num(result.totals.shipments)} shipments
+            {result.totals.usdFobMissing
+              ? ` · ${num(result.totals.usdFobMissing)} without USD FOB (not counted as 0)`
+              : ''}
+            {result.omittedGroups ? ` · ${num(result.omittedGroups)} more not shown` : ''}
+          </span>
+        )}
+        <span className="analysis__actions">
+          {chart && (
+            <button
+              type="button"
+              className="button"
+              data-testid={`analysis-png-${kind}`}
+              disabled={!result}
+              onClick={() => {
+                if (!chartRef.current) return;
+                const image = chartImage(chartRef.current);
+                download(`${title}.${image.extension}`, image.url);
+              }}
+            >
+              PNG
+            </button>
+          )}
+          <button
+            type="button"
+            className="button"
+            data-testid={`analysis-xlsx-${kind}`}
+            disabled={!result}
+            onClick={() => result && void exportTable(summaryTable(title, result.rows))}
+          >
+            Excel
+          </button>
+        </span>
+      </header>
+      {slot?.loading && <p data-testid={`analysis-loading-${kind}`}>Computing…</p>}
+      {slot?.error && <ErrorMessage error={slot.error} testId={`analysis-error-${kind}`} />}
+      {option && (
+        <EChart
+          option={option}
+          onClick={onClick}
+          onInstance={(c) => (chartRef.current = c)}
+          testId={`analysis-chart-${kind}`}
+        />
+      )}
+      {result && <SummaryTable kind={kind} result={result} measure={measure} />}
+    </section>
+  );
+}
+
+function ProfilePanel() {
+  const profile = useAnalysisStore((s) => s.profile);
+  const p = profile.value;
+  if (!p && !profile.loading && !profile.error) return null;
+  return (
+    <section className="analysis__section analysis__profile" data-testid="analysis-profile">
+      <header className="analysis__section-header">
+        <h2>{p ? `${p.name} (${p.countryCode})` : 'Firm profile'}</h2>
+        <span className="analysis__actions">
+          <button
+            type="button"
+            className="button"
+            data-testid="analysis-profile-close"
+            onClick={closeProfile}
+          >
+            Close
+          </button>
+        </span>
+      </header>
+      {profile.loading && <p>Loading…</p>}
+      {profile.error && <ErrorMessage error={profile.error} testId="analysis-profile-error" />}
+      {p && (
+        <>
+          <p data-testid="analysis-profile-summary">
+            As importer: {num(p.asImporter.shipments)} shipments, USD FOB {num(p.asImporter.usdFob, 2)} · As
+            exporter: {num(p.asExporter.shipments)} shipments, USD FOB {num(p.asExporter.usdFob, 2)} · First{' '}
+            {p.firstShipment ?? '—'}, last {p.lastShipment ?? '—'}
+          </p>
+          <ProfileList testId="analysis-profile-partners" title="Partners" rows={p.partners} />
+          <ProfileList testId="analysis-profile-hs" title="HS mix (headings)" rows={p.hsMix} />
+          <ProfileList testId="analysis-profile-months" title="Monthly volume" rows={p.monthly} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function ProfileList({ title, rows, testId }: { title: string; rows: SummaryRow[]; testId: string }) {
+  return (
+    <div data-testid={testId}>
+      <h3>
+        {title}{' '}
+        <button
+          type="button"
+          className="button"
+          data-testid={`${testId}-xlsx`}
+          onClick={() => void exportTable(summaryTable(title, rows))}
+        >
+          Excel
+        </button>
+      </h3>
+      <table className="analysis__table">
+        <tbody>
+          {rows.map((r, i) => (
+            <tr
+              key={`${r.key ?? ''}-${r.detail ?? ''}-${i}`}
+              data-testid={`${testId}-${i}`}
+              onClick={() => drillDown(r)}
+              className={r.drill ? 'analysis__row--drill' : undefined}
+            >
+              <td>
+                {r.label}
+                {r.detail ? <span className="analysis__detail"> {r.detail}</span> : null}
+              </td>
+              <td>{num(r.shipments)}</td>
+              <td>{num(r.usdFob, 2)}</td>
+              <td>{pct(r.shares.shipments)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function DiffPanel() {
+  const datasets = useAnalysisStore((s) => s.datasets.value) ?? [];
+  const datasetId = useAnalysisStore((s) => s.datasetId);
+  const diff = useAnalysisStore((s) => s.diff);
+  const others = datasets.filter((d) => d.id !== datasetId);
+  return (
+    <section className="analysis__section" data-testid="analysis-diff">
+      <header className="analysis__section-header">
+        <h2>Snapshot diff</h2>
+        <label>
+          Compare with{' '}
+          <select
+            data-testid="analysis-diff-compare"
+            value={diff.compareId ?? ''}
+            onChange={(e) => setDiffOptions({ compareId: e.target.value || null })}
+          >
+            <option value="">(choose a newer dataset)</option>
+            {others.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <select
+          data-testid="analysis-diff-role"
+          value={diff.role}
+          onChange={(e) => setDiffOptions({ role: e.target.value === 'exporter' ? 'exporter' : 'importer' })}
+        >
+          <option value="importer">Importers</option>
+          <option value="exporter">Exporters</option>
+        </select>
+        <span className="analysis__actions">
+          <button
+            type="button"
+            className="button button--primary"
+            data-testid="analysis-diff-run"
+            disabled={!diff.compareId || diff.loading}
+            onClick={() => void runDiff()}
+          >
+            Compare
+          </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="analysis-diff-xlsx"
+            disabled={!diff.value}
+            onClick={() => diff.value && void exportTable(diffTable('Snapshot diff', diff.value))}
+          >
+            Excel
+          </button>
+        </span>
+      </header>
+      {diff.error && <ErrorMessage error={diff.error} testId="analysis-diff-error" />}
+      {diff.value && (
+        <>
+          <p data-testid="analysis-diff-counts">
+            {diff.value.counts.new} new · {diff.value.counts.lost} lost · {diff.value.counts.kept} in both
+          </p>
+          <table className="analysis__table" data-testid="analysis-diff-table">
+            <thead>
+              <tr>
+                <th>Status</th>
+                <th>Firm</th>
+                <th>Shipments before → after</th>
+                <th>USD FOB change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {diff.value.rows.slice(0, 300).map((r, i) => (
+                <tr key={r.urlCode} data-testid={`analysis-diff-row-${i}`} data-status={r.status}>
+                  <td>{r.status}</td>
+                  <td>
+                    {r.name} <span className="analysis__detail">{r.countryCode}</span>
+                  </td>
+                  <td>
+                    {num(r.shipmentsBefore)} → {num(r.shipmentsAfter)} ({r.shipmentsChange >= 0 ? '+' : ''}
+                    {num(r.shipmentsChange)})
+                  </td>
+                  <td>{num(r.usdFobChange, 2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Summaries, charts, firm profiles and snapshot diffs of one shipment dataset of the library. */
+export function AnalysisPage() {
+  const datasets = useAnalysisStore((s) => s.datasets);
+  const datasetId = useAnalysisStore((s) => s.datasetId);
+  const measure = useAnalysisStore((s) => s.measure);
+  const exportError = useAnalysisStore((s) => s.exportError);
+  useEffect(() => {
+    void loadDatasets();
+  }, []);
+  const list = datasets.value ?? [];
+  return (
+    <section className="page analysis" data-testid="analysis-page">
+      <header className="page__header">
+        <h1>Analysis</h1>
+        <label>
+          Dataset{' '}
+          <select
+            data-testid="analysis-dataset"
+            value={datasetId ?? ''}
+            onChange={(e) => void selectDataset(e.target.value)}
+            disabled={list.length === 0}
+          >
+            {list.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name} ({d.storedRows.toLocaleString('en-US')} rows)
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Measure{' '}
+          <select
+            data-testid="analysis-measure"
+            value={measure}
+            onChange={(e) => void setMeasure(e.target.value as Measure)}
+          >
+            {MEASURES.map((m) => (
+              <option key={m} value={m}>
+                {MEASURE_LABELS[m]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </header>
+      {datasets.error && <ErrorMessage error={datasets.error} testId="analysis-datasets-error" />}
+      {exportError && <ErrorMessage error={exportError} testId="analysis-export-error" />}
+      {datasets.value && list.length === 0 && (
+        <p className="empty" data-testid="analysis-empty">
+          No shipment datasets in the library yet. Run a shipment search first.
+        </p>
+      )}
+      {datasetId && (
+        <>
+          <p className="analysis__note">
+            Sums count only usable numbers; fillers such as “-” or “N/A” are left out and marked with *. Gross
+            weight is converted to kg from KG, G, T/MT, LB units; other or blank units are left out.
+          </p>
+          <ProfilePanel />
+          {(
+            ['importers', 'exporters', 'months', 'hs', 'flows', 'departurePorts', 'arrivalPorts'] as const
+          ).map((k) => (
+            <SummarySection key={k} kind={k} />
+          ))}
+          <DiffPanel />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,162 @@
+import { create } from 'zustand';
+import type {
+  AnalysisDataset,
+  FirmProfile,
+  FirmRole,
+  Measure,
+  SnapshotDiff,
+  SummaryKind,
+  SummaryResult,
+  SummaryRow,
+  TableExportInput,
+} from '@shared/analysis/analysis-contract';
+import type { BridgeError } from '@shared/ipc/errors';
+import { api } from '../../bridge/api';
+import { useDrillStore } from './drill-store';
+import { XLSX_MIME, download } from './download';
+
+export const PAGE_SUMMARIES: readonly SummaryKind[] = [
+  'importers',
+  'exporters',
+  'months',
+  'hs',
+  'flows',
+  'departurePorts',
+  'arrivalPorts',
+];
+
+interface Slot<T> {
+  value: T | null;
+  loading: boolean;
+  error: BridgeError | null;
+}
+const idle = <T>(): Slot<T> => ({ value: null, loading: false, error: null });
+
+export interface AnalysisState {
+  datasets: Slot<AnalysisDataset[]>;
+  datasetId: string | null;
+  measure: Measure;
+  limit: number;
+  summaries: Partial<Record<SummaryKind, Slot<SummaryResult>>>;
+  profile: Slot<FirmProfile>;
+  diff: Slot<SnapshotDiff> & { compareId: string | null; role: FirmRole };
+  exportError: BridgeError | null;
+}
+
+const initial: AnalysisState = {
+  datasets: idle(),
+  datasetId: null,
+  measure: 'shipments',
+  limit: 15,
+  summaries: {},
+  profile: idle(),
+  diff: { ...idle<SnapshotDiff>(), compareId: null, role: 'importer' },
+  exportError: null,
+};
+
+export const useAnalysisStore = create<AnalysisState>()(() => initial);
+
+const set = useAnalysisStore.setState;
+const get = useAnalysisStore.getState;
+let summarySeq = 0;
+
+export async function loadDatasets(): Promise<void> {
+  set({ datasets: { ...get().datasets, loading: true, error: null } });
+  const r = await api.analysis.datasets();
+  if (!r.ok) {
+    set({ datasets: { value: null, loading: false, error: r.error } });
+    return;
+  }
+  set({ datasets: { value: r.value, loading: false, error: null } });
+  const current = get().datasetId;
+  if (!current || !r.value.some((d) => d.id === current)) {
+    const first = r.value[0];
+    if (first) await selectDataset(first.id);
+    else set({ datasetId: null, summaries: {} });
+  }
+}
+
+export async function selectDataset(id: string): Promise<void> {
+  set({ datasetId: id, summaries: {}, profile: idle(), diff: { ...initial.diff, role: get().diff.role } });
+  await loadSummaries();
+}
+
+export async function setMeasure(measure: Measure): Promise<void> {
+  set({ measure });
+  await loadSummaries();
+}
+
+/** Every summary of the page for the chosen dataset and measure; a newer request wins. */
+export async function loadSummaries(): Promise<void> {
+  const { datasetId, measure, limit } = get();
+  if (!datasetId) return;
+  const mine = ++summarySeq;
+  const loading: Partial<Record<SummaryKind, Slot<SummaryResult>>> = {};
+  for (const k of PAGE_SUMMARIES)
+    loading[k] = { value: get().summaries[k]?.value ?? null, loading: true, error: null };
+  set({ summaries: loading });
+  await Promise.all(
+    PAGE_SUMMARIES.map(async (kind) => {
+      const r = await api.analysis.summary({
+        datasetId,
+        kind,
+        measure,
+        limit: kind === 'flows' ? 40 : limit,
+      });
+      if (mine !== summarySeq) return;
+      set((s) => ({
+        summaries: {
+          ...s.summaries,
+          [kind]: r.ok
+            ? { value: r.value, loading: false, error: null }
+            : { value: null, loading: false, error: r.error },
+        },
+      }));
+    }),
+  );
+}
+
+export async function openProfile(urlCode: string): Promise<void> {
+  const datasetId = get().datasetId;
+  if (!datasetId) return;
+  set({ profile: { value: null, loading: true, error: null } });
+  const r = await api.analysis.firmProfile({ datasetId, urlCode });
+  set({
+    profile: r.ok
+      ? { value: r.value, loading: false, error: null }
+      : { value: null, loading: false, error: r.error },
+  });
+}
+
+export function closeProfile(): void {
+  set({ profile: idle() });
+}
+
+export function setDiffOptions(o: { compareId?: string | null; role?: FirmRole }): void {
+  set((s) => ({ diff: { ...s.diff, ...o } }));
+}
+
+/** Compares the chosen dataset (before) with `compareId` (after). */
+export async function runDiff(): Promise<void> {
+  const { datasetId, diff } = get();
+  if (!datasetId || !diff.compareId) return;
+  set({ diff: { ...diff, loading: true, error: null } });
+  const r = await api.analysis.diff({ baseId: datasetId, compareId: diff.compareId, role: diff.role });
+  set((s) => ({
+    diff: { ...s.diff, loading: false, value: r.ok ? r.value : null, error: r.ok ? null : r.error },
+  }));
+}
+
+export function drillDown(row: SummaryRow | null): void {
+  if (row?.drill) useDrillStore.getState().open(row.drill);
+}
+
+export async function exportTable(input: TableExportInput): Promise<void> {
+  set({ exportError: null });
+  const r = await api.analysis.exportXlsx(input);
+  if (!r.ok) {
+    set({ exportError: r.error });
+    return;
+  }
+  download(r.value.fileName, `data:${XLSX_MIME};base64,${r.value.base64}`);
+}

@@ -1,0 +1,96 @@
+import { useEffect, useRef } from 'react';
+import { BarChart, LineChart, SankeyChart, TreemapChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TitleComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import type { EChartsCoreOption, ECharts } from 'echarts/core';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
+
+// Only the charts the analysis views draw; the canvas renderer is what getDataURL exports as PNG.
+echarts.use([
+  SVGRenderer,
+  BarChart,
+  LineChart,
+  TreemapChart,
+  SankeyChart,
+  GridComponent,
+  TooltipComponent,
+  TitleComponent,
+  LegendComponent,
+  CanvasRenderer,
+]);
+
+export interface ChartClick {
+  dataType?: string;
+  dataIndex: number;
+  data: unknown;
+}
+
+export interface EChartProps {
+  option: EChartsCoreOption;
+  onClick?: (e: ChartClick) => void;
+  /** Receives the instance (for PNG export) and null when it is disposed. */
+  onInstance?: (chart: ECharts | null) => void;
+  height?: number;
+  testId: string;
+}
+
+/** A minimal React wrapper: init once, setOption on change, resize with the element, dispose on unmount. */
+export function EChart({ option, onClick, onInstance, height = 320, testId }: EChartProps) {
+  const el = useRef<HTMLDivElement>(null);
+  const chart = useRef<ECharts | null>(null);
+  const clickRef = useRef(onClick);
+  const instanceRef = useRef(onInstance);
+  useEffect(() => {
+    clickRef.current = onClick;
+    instanceRef.current = onInstance;
+  });
+
+  useEffect(() => {
+    const node = el.current;
+    if (!node) return;
+    const c = echarts.init(node, undefined, { renderer: canvasWorks() ? 'canvas' : 'svg' });
+    chart.current = c;
+    c.on('click', (p) => {
+      const params = p as unknown as ChartClick;
+      clickRef.current?.({ dataType: params.dataType, dataIndex: params.dataIndex, data: params.data });
+    });
+    instanceRef.current?.(c);
+    const resize = () => c.resize();
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(resize);
+    ro?.observe(node);
+    if (!ro) window.addEventListener('resize', resize);
+    return () => {
+      ro?.disconnect();
+      window.removeEventListener('resize', resize);
+      instanceRef.current?.(null);
+      c.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setOption(option, { notMerge: true });
+  }, [option]);
+
+  return <div ref={el} data-testid={testId} style={{ width: '100%', height }} />;
+}
+
+let canvasSupport: boolean | null = null;
+/** Canvas (needed for PNG export) where it works; SVG where it does not (e.g. a DOM without canvas). */
+function canvasWorks(): boolean {
+  canvasSupport ??= (() => {
+    try {
+      return document.createElement('canvas').getContext('2d') !== null;
+    } catch {
+      return false;
+    }
+  })();
+  return canvasSupport;
+}
+
+/** The chart as an image data URL: PNG from the canvas renderer (white background), SVG from the fallback. */
+export function chartImage(chart: ECharts): { url: string; extension: 'png' | 'svg' } {
+  const png = canvasWorks();
+  const url = chart.getDataURL({ type: png ? 'png' : 'svg', pixelRatio: 2, backgroundColor: '#fff' });
+  return { url, extension: png ? 'png' : 'svg' };
+}

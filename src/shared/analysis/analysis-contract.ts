@@ -1,0 +1,200 @@
+import { z } from 'zod';
+
+/**
+ * The analysis views' bridge calls: input schemas and result types. Kept apart from contract.ts so
+ * that file only spreads `analysisCalls` in; both hosts and the renderer import the types from here.
+ */
+
+/** What a summary can be ordered and charted by. Weight is gross weight converted to kilograms. */
+export const MEASURES = ['shipments', 'usdFob', 'usdCif', 'grossWeightKg'] as const;
+export type Measure = (typeof MEASURES)[number];
+
+export const SUMMARY_KINDS = [
+  'importers',
+  'exporters',
+  'hs',
+  'months',
+  'flows',
+  'departurePorts',
+  'arrivalPorts',
+] as const;
+export type SummaryKind = (typeof SUMMARY_KINDS)[number];
+
+/**
+ * One column filter in the shape the library's grid query (`getRows` filterModel) accepts, so a
+ * drill-down opens the dataset grid with exactly these conditions.
+ */
+export type DrillCondition =
+  | { filterType: 'text'; type: 'equals' | 'startsWith' | 'blank'; filter?: string }
+  | { filterType: 'date'; type: 'greaterThanOrEqual' | 'lessThan'; dateFrom: string };
+export type DrillColumnFilter =
+  DrillCondition | { filterType: 'date'; operator: 'AND'; conditions: DrillCondition[] };
+/** A grid filterModel: column → filter; columns are ANDed. */
+export type DrillFilterModel = Record<string, DrillColumnFilter>;
+
+export interface Drill {
+  datasetId: string;
+  /** What the filtered grid shows, for its header ("Importer ACME Ltd"). */
+  label: string;
+  filterModel: DrillFilterModel;
+}
+
+/**
+ * Sums are over values that are numbers; a filler ("-", "N/A", "") or unparsable text adds nothing and
+ * is counted in the matching `…Missing` field instead, so a sum is never silently short. A sum is
+ * null when no shipment of the group had a usable value.
+ */
+export interface Measures {
+  shipments: number;
+  usdFob: number | null;
+  usdCif: number | null;
+  grossWeightKg: number | null;
+  usdFobMissing: number;
+  usdCifMissing: number;
+  /** Weight that is not a number, or whose unit is blank or not a known mass unit. */
+  grossWeightMissing: number;
+}
+
+export interface SummaryRow extends Measures {
+  /** The grouping value (UrlCode, HS prefix, yyyy-MM, port text, "DE→TR"); null for "not given". */
+  key: string | null;
+  label: string;
+  /** Secondary text: country code of a firm or port, HS level name, … */
+  detail: string | null;
+  /** Share of the dataset total per measure, 0..1 (0 when the total is 0 or unknown). */
+  shares: Record<Measure, number>;
+  /** Null when the group cannot be expressed as grid filters (e.g. an unparsable date). */
+  drill: Drill | null;
+  /** HS rows: 2, 4 or 6 digits; parent prefix (null for chapters). */
+  level?: 2 | 4 | 6;
+  parent?: string | null;
+  /** Flow rows: exporter and importer country codes. */
+  from?: string | null;
+  to?: string | null;
+}
+
+export interface SummaryResult {
+  datasetId: string;
+  kind: SummaryKind;
+  measure: Measure;
+  totals: Measures;
+  rows: SummaryRow[];
+  /** Groups left out by the row limit. */
+  omittedGroups: number;
+}
+
+export interface FirmProfile {
+  datasetId: string;
+  urlCode: string;
+  name: string;
+  country: string;
+  countryCode: string;
+  asImporter: Measures;
+  asExporter: Measures;
+  /** yyyy-MM-dd of the first and last shipment with a valid arrivalDate. */
+  firstShipment: string | null;
+  lastShipment: string | null;
+  /** Counterparties: exporters it bought from (detail "exporter") and importers it sold to ("importer"). */
+  partners: SummaryRow[];
+  /** By HS heading (4 digits). */
+  hsMix: SummaryRow[];
+  /** By yyyy-MM of arrivalDate, oldest first. */
+  monthly: SummaryRow[];
+  drillAsImporter: Drill | null;
+  drillAsExporter: Drill | null;
+}
+
+export type DiffStatus = 'new' | 'lost' | 'kept';
+export type FirmRole = 'importer' | 'exporter';
+
+export interface DiffRow {
+  role: FirmRole;
+  urlCode: string;
+  name: string;
+  countryCode: string;
+  status: DiffStatus;
+  shipmentsBefore: number;
+  shipmentsAfter: number;
+  shipmentsChange: number;
+  usdFobBefore: number | null;
+  usdFobAfter: number | null;
+  /** After minus before over known values; null when both are unknown. */
+  usdFobChange: number | null;
+}
+
+export interface SnapshotDiff {
+  baseId: string;
+  compareId: string;
+  role: FirmRole;
+  counts: Record<DiffStatus, number>;
+  rows: DiffRow[];
+  /** Firms left out by the row limit. */
+  omitted: number;
+}
+
+export interface AnalysisDataset {
+  id: string;
+  name: string;
+  fetchedAt: string;
+  storedRows: number;
+}
+
+export interface TableExport {
+  fileName: string;
+  /** The .xlsx file, Base64. */
+  base64: string;
+}
+
+const id = z.string().min(1).max(200);
+const measure = z.enum(MEASURES);
+
+export const summaryInputSchema = z.strictObject({
+  datasetId: id,
+  kind: z.enum(SUMMARY_KINDS),
+  measure: measure.default('shipments'),
+  limit: z.number().int().min(1).max(5000).default(25),
+});
+export type SummaryInput = z.output<typeof summaryInputSchema>;
+
+export const firmProfileInputSchema = z.strictObject({
+  datasetId: id,
+  urlCode: z.string().min(1).max(500),
+  limit: z.number().int().min(1).max(1000).default(25),
+});
+export type FirmProfileInput = z.output<typeof firmProfileInputSchema>;
+
+export const diffInputSchema = z.strictObject({
+  baseId: id,
+  compareId: id,
+  role: z.enum(['importer', 'exporter']),
+  limit: z.number().int().min(1).max(50_000).default(5000),
+});
+export type DiffInput = z.output<typeof diffInputSchema>;
+
+const cell = z.union([z.string().max(10_000), z.number().finite(), z.null()]);
+export const tableExportInputSchema = z.strictObject({
+  title: z.string().trim().min(1).max(100),
+  columns: z
+    .array(
+      z.strictObject({
+        header: z.string().min(1).max(200),
+        type: z.enum(['text', 'integer', 'decimal', 'percent']),
+      }),
+    )
+    .min(1)
+    .max(50),
+  rows: z.array(z.array(cell).max(50)).max(100_000),
+});
+export type TableExportInput = z.output<typeof tableExportInputSchema>;
+
+function call<O>() {
+  return <I extends z.ZodType>(input: I) => ({ input, output: undefined as unknown as O });
+}
+
+export const analysisCalls = {
+  'analysis.datasets': call<AnalysisDataset[]>()(z.undefined()),
+  'analysis.summary': call<SummaryResult>()(summaryInputSchema),
+  'analysis.firmProfile': call<FirmProfile>()(firmProfileInputSchema),
+  'analysis.diff': call<SnapshotDiff>()(diffInputSchema),
+  'analysis.exportXlsx': call<TableExport>()(tableExportInputSchema),
+};

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SummaryResult } from '@shared/analysis/analysis-contract';
+import {
+  barOption,
+  hsTree,
+  rowOfClick,
+  sankeyOption,
+} from '../../src/renderer/src/features/analysis/chart-options';
+import { summaryTable } from '../../src/renderer/src/features/analysis/table-export';
+import { openFixture, save, simRecords, withGaps, type Fixture } from './fixtures';
+
+// The charts are built from real summaries of simulator data, then checked the way ECharts reads them.
+let fx: Fixture;
+let hs: SummaryResult;
+let flows: SummaryResult;
+let importers: SummaryResult;
+
+beforeAll(async () => {
+  fx = await openFixture();
+  const id = await save(fx.library, withGaps(simRecords(1500, 5)), 'charts');
+  [hs, flows, importers] = await Promise.all([
+    fx.analysis.summary(id, 'hs', {}),
+    fx.analysis.summary(id, 'flows', { limit: 200 }),
+    fx.analysis.summary(id, 'importers', { measure: 'usdFob', limit: 10 }),
+  ]);
+});
+afterAll(async () => {
+  await fx.cleanup();
+});
+
+describe('chart data', () => {
+  it('the HS treemap nests headings in chapters and subheadings in headings, values adding up', () => {
+    const tree = hsTree(hs, 'shipments');
+    const chapters = hs.rows.filter((r) => r.level === 2 && r.key !== null);
+    expect(tree.map((n) => n.name)).toEqual(chapters.map((c) => c.label));
+    for (const chapter of tree) {
+      const row = hs.rows[chapter.rowIndex]!;
+      const headingSum = (chapter.children ?? []).reduce((s, h) => s + h.value, 0);
+      // Only codes shorter than 4 digits are not under a heading.
+      const shortCodes =
+        hs.rows.find((r) => r.level === 4 && r.key === null && r.parent === row.key)?.shipments ?? 0;
+      expect(headingSum + shortCodes).toBe(row.shipments);
+      for (const heading of chapter.children ?? []) {
+        expect(hs.rows[heading.rowIndex]!.parent).toBe(row.key);
+        for (const sub of heading.children ?? [])
+          expect(hs.rows[sub.rowIndex]!.parent).toBe(hs.rows[heading.rowIndex]!.key);
+      }
+    }
+  });
+
+  it('the sankey has no cycle even when countries trade both ways, and a link click finds its row', () => {
+    const option = sankeyOption(flows, 'shipments') as {
+      series: { data: { name: string }[]; links: { source: string; target: string; rowIndex: number }[] }[];
+    };
+    const { data, links } = option.series[0]!;
+    const sources = new Set(links.map((l) => l.source));
+    const targets = new Set(links.map((l) => l.target));
+    // Every edge goes from an exporter-side node to an importer-side node: a bipartite graph has no cycle.
+    for (const s of sources) expect(targets.has(s)).toBe(false);
+    expect(new Set(data.map((n) => n.name)).size).toBe(data.length);
+    const both = flows.rows.some((a) =>
+      flows.rows.some((b) => a.from === b.to && a.to === b.from && a.from !== a.to),
+    );
+    expect(both).toBe(true);
+    const link = links[3]!;
+    const row = rowOfClick(flows, 'sankey', { dataType: 'edge', dataIndex: 3, data: link });
+    expect(row).toBe(flows.rows[link.rowIndex]);
+    expect(`from ${row!.from}`).toBe(link.source);
+    expect(rowOfClick(flows, 'sankey', { dataType: 'node', dataIndex: 0, data: data[0] })).toBeNull();
+  });
+
+  it('bar i is row i, and the export keeps unknown sums empty', () => {
+    const option = barOption(importers, 'usdFob') as { series: { data: (number | null)[] }[] };
+    expect(option.series[0]!.data).toEqual(importers.rows.map((r) => r.usdFob));
+    expect(rowOfClick(importers, 'bar', { dataIndex: 2, data: null })).toBe(importers.rows[2]);
+    const table = summaryTable('x', [{ ...importers.rows[0]!, usdFob: null }]);
+    expect(table.rows[0]![5]).toBeNull();
+    expect(table.rows[0]![3]).toBe(importers.rows[0]!.shipments);
+  });
+});
