@@ -6,6 +6,7 @@ import { createDispatcher, createServices, type ServicesHandle } from './service
 import type { AppLocation } from './shell/app-location';
 import { createEventSender, registerIpcHandlers, type InvokeEventLike } from './shell/ipc-handle';
 import { createMainWindow } from './shell/main-window';
+import { createSaveDialog } from './shell/save-dialog';
 import { buildMenuTemplate } from './shell/menu';
 import { contentSecurityPolicy, hardenSession } from './shell/security';
 import { isTrustedFrame } from './shell/trusted-sender';
@@ -47,6 +48,7 @@ async function start(): Promise<void> {
     secrets: createKeytarSecretStore({ service: 'Portolan' }),
     appInfo: { version: app.getVersion(), host: 'electron' },
     openExternal: (url) => shell.openExternal(url),
+    chooseSavePath: createSaveDialog(() => mainWindow),
   });
   const svc = services;
   const openAllowListed = (url: string) => {
@@ -92,6 +94,10 @@ async function start(): Promise<void> {
     void services?.dispose();
     void sink.close();
   });
+  // `npm start` passes --demo so a newcomer lands in the demo workspace; a failure leaves the welcome screen.
+  if (process.argv.includes('--demo')) {
+    await svc['demo.start'](undefined, {}).catch((e: unknown) => logger.warn('demo workspace not started', { error: e }));
+  }
   await openWindow();
 }
 

@@ -1,14 +1,9 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { AppCommand } from '@shared/ipc/contract';
+import { PAGES } from '@shared/pages';
 
 /** The renderer's pages, in menu order; Ctrl/Cmd+1 … go to them. */
-export const NAVIGATION_TARGETS = [
-  { target: 'search', label: 'Shipment Search' },
-  { target: 'firms', label: 'Firms' },
-  { target: 'library', label: 'Library' },
-  { target: 'usage', label: 'Usage' },
-  { target: 'settings', label: 'Settings' },
-] as const;
+export const NAVIGATION_TARGETS = PAGES.map((p) => ({ target: p.id, label: p.menuLabel }));
 
 export interface MenuOptions {
   platform: NodeJS.Platform;

@@ -1,3 +1,4 @@
+import { AnalysisPage } from '../features/analysis/analysis-page';
 import { FirmsPage } from '../features/firms/firms-page';
 import { LibraryPage } from '../features/library/library-page';
 import { SearchPage } from '../features/search/search-page';
@@ -13,6 +14,8 @@ export function PageView({ page }: { page: PageId }) {
       return <FirmsPage />;
     case 'library':
       return <LibraryPage />;
+    case 'analysis':
+      return <AnalysisPage />;
     case 'usage':
       return <UsagePage />;
     case 'settings':
