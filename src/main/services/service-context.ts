@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
 import type { ProfileView, ProfilesState } from '@shared/ipc/contract';
+import { Library } from '../library';
 import { registerSecret } from '../log';
 import { createProfileStore, type Profile, type ProfileStore } from '../profiles';
 import { createMemorySecretStore, type Credentials, type SecretStore } from '../secrets';
@@ -25,6 +26,8 @@ export interface ServiceContext {
   toView(profile: Profile): Promise<ProfileView>;
   state(): Promise<ProfilesState>;
   demo: DemoRuntime;
+  /** The app's one offline library at `<dataDir>`, opened on first use (needs neither network nor keychain). */
+  library(): Promise<Library>;
   dispose(): Promise<void>;
 }
 
@@ -52,6 +55,20 @@ export function createServiceContext(deps: ServiceDeps): ServiceContext {
   const secretsFor = (p: Profile) => (p.demo ? demoSecrets : deps.secrets);
 
   const demo = createDemoRuntime(deps, profiles, demoSecrets, protect);
+
+  // A DuckDB file may be opened once per process: every capability shares this one instance.
+  let libraryOpening: Promise<Library> | null = null;
+  function library(): Promise<Library> {
+    if (!libraryOpening) {
+      const opening = Library.open(deps.dataDir);
+      libraryOpening = opening;
+      // A failed open (e.g. a locked file) is retried on the next call rather than remembered.
+      opening.catch(() => {
+        if (libraryOpening === opening) libraryOpening = null;
+      });
+    }
+    return libraryOpening;
+  }
 
   async function resolveProfile(profileId: string | undefined): Promise<Profile> {
     const id = profileId ?? (await profiles.getActiveId());
@@ -120,8 +137,12 @@ export function createServiceContext(deps: ServiceDeps): ServiceContext {
     toView: (p) => toView(p),
     state,
     demo,
+    library,
     async dispose() {
       await demo.stop();
+      const opened = libraryOpening;
+      libraryOpening = null;
+      if (opened) await opened.then((l) => l.close()).catch(() => undefined);
       for (const u of unregister.splice(0)) u();
       registered.clear();
     },

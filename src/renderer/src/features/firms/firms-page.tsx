@@ -12,8 +12,11 @@ import { ColumnChooser } from '../search/column-chooser';
 import { DataGrid } from '../search/data-grid';
 import { describeMetric } from '../usage/limit-check';
 import { refreshUsage, useUsageStore } from '../usage/usage-store';
+import { FetchAllDialog } from '../jobs/fetch-all-dialog';
+import { JobsPanel } from '../jobs/jobs-panel';
+import { useJobsStore } from '../jobs/jobs-store';
 import { openShipmentsOf, type PartyRole } from './firm-intents';
-import { useFirmsStore } from './firms-store';
+import { checkPageJump, useFirmsStore } from './firms-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -53,6 +56,7 @@ function FirmActions(p: ICellRendererParams<FirmRecord> & { role: PartyRole | nu
 export function FirmsPage() {
   const draft = useFilter((s) => s.draft);
   const { status, result, error, request, count, search, goToPage, countFirms } = useFirmsStore();
+  const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const summary = useUsageStore((s) => s.summary);
   const [quick, setQuick] = useState('');
   const [jump, setJump] = useState('');
@@ -87,6 +91,7 @@ export function FirmsPage() {
 
   const page = result?.page ?? 1;
   const pages = result?.total_pages ?? 0;
+  const jumpCheck = checkPageJump(jump, pages);
 
   return (
     <section className="page firms-page" data-testid="firms-page">
@@ -109,6 +114,8 @@ export function FirmsPage() {
           The account has used up its {searchLimit.state === 'exceeds' ? 'firm search' : 'firm count'} limit; the service may refuse this request.
         </div>
       )}
+      <JobsPanel />
+      <FetchAllDialog />
       {count.status === 'done' && count.value !== null && (
         <div data-testid="firms-count-result" data-count={count.value}>
           {fmt(count.value)} firms match the filter.
@@ -127,19 +134,30 @@ export function FirmsPage() {
           <button type="button" data-testid="firms-next" disabled={running || page >= pages} onClick={() => void goToPage(page + 1)}>
             Next →
           </button>
+          {pages > 1 && request && (
+            <button type="button" data-testid="firms-fetch-all" onClick={() => void askFetchAll('firms', request)}>
+              Fetch all {fmt(pages)} pages
+            </button>
+          )}
           <form
+            noValidate
             onSubmit={(e) => {
               e.preventDefault();
-              const n = Number(jump);
-              if (Number.isInteger(n) && n >= 1 && n <= Math.max(1, pages)) void goToPage(n);
+              if (jumpCheck.ok) void goToPage(jumpCheck.page);
             }}
           >
             <label>
-              Page <input type="number" min={1} max={Math.max(1, pages)} value={jump} data-testid="firms-page-input" onChange={(e) => setJump(e.target.value)} style={{ width: 70 }} />
+              Page{' '}
+              <input type="number" min={1} max={Math.max(1, pages)} value={jump} data-testid="firms-page-input" aria-invalid={Boolean(jumpCheck.message)} aria-describedby={jumpCheck.message ? 'firms-page-input-error' : undefined} onChange={(e) => setJump(e.target.value)} style={{ width: 70 }} />
             </label>
-            <button type="submit" data-testid="firms-page-go" disabled={running}>
+            <button type="submit" data-testid="firms-page-go" disabled={running || !jumpCheck.ok}>
               Go
             </button>
+            {jumpCheck.message && (
+              <span id="firms-page-input-error" data-testid="firms-page-input-error" role="alert" style={{ color: 'var(--danger, #c0392b)', marginLeft: 6 }}>
+                {jumpCheck.message}
+              </span>
+            )}
           </form>
           <input type="search" placeholder="Quick filter" value={quick} data-testid="firms-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ marginLeft: 'auto' }} />
           <ColumnChooser api={gridApi as GridApi | null} testId="firms-columns" />

@@ -1,11 +1,228 @@
-/** Placeholder until the library feature lands; its owner replaces this file. */
-export function LibraryPage() {
+import { useCallback, useEffect, useState } from 'react';
+import type { DatasetView } from '@shared/library/library-contract';
+import { ErrorMessage } from '../../components/error-message';
+import { useDrillStore } from '../analysis/drill-store';
+import { JobsPanel } from '../jobs/jobs-panel';
+import { DatasetGrid, type DatasetGridView } from './dataset-grid';
+import { describeAge, parseTags, useLibraryStore, type OpenRequest } from './library-store';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const ageOf = (iso: string) => describeAge(Math.max(0, (Date.now() - Date.parse(iso)) / 1000));
+
+function DatasetRowView({ d, selected }: { d: DatasetView; selected: boolean }) {
+  const { openDataset, remove } = useLibraryStore();
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   return (
-    <section className="page" data-testid="library-page">
+    <tr data-testid={`library-row-${d.id}`} data-name={d.name} data-kind={d.kind} aria-selected={selected} style={selected ? { background: '#3b82f622' } : undefined}>
+      <td>
+        <button type="button" className="link" data-testid={`library-open-${d.id}`} onClick={() => openDataset(d.id)} title="Open in the grid">
+          {d.name}
+        </button>
+        {d.notes && <div style={{ fontSize: 11, opacity: 0.75 }}>{d.notes.slice(0, 120)}</div>}
+      </td>
+      <td>{d.kind}</td>
+      <td data-testid={`library-rows-${d.id}`} data-stored={d.storedRows} data-total={d.reportedTotal ?? ''}>
+        {fmt(d.storedRows)}
+        {d.reportedTotal !== null && d.reportedTotal !== d.storedRows ? ` of ${fmt(d.reportedTotal)}` : ''}
+      </td>
+      <td title={d.fetchedAt}>{ageOf(d.fetchedAt)}</td>
+      <td>
+        {d.source === 'import' ? 'imported' : (d.profileName ?? '—')}
+        {d.account ? ` / ${d.account}` : ''}
+      </td>
+      <td data-testid={`library-tags-${d.id}`}>{d.tags.join(', ')}</td>
+      <td data-testid={`library-status-${d.id}`}>{d.status}</td>
+      <td>
+        {confirming ? (
+          <span role="alertdialog" aria-label={`Delete ${d.name}?`} data-testid={`library-delete-confirm-box-${d.id}`}>
+            Delete for good?{' '}
+            <button
+              type="button"
+              data-testid={`library-delete-confirm-${d.id}`}
+              onClick={() => {
+                void remove(d.id).then((e) => {
+                  if (e) setError(e.message);
+                  setConfirming(false);
+                });
+              }}
+            >
+              Delete
+            </button>{' '}
+            <button type="button" data-testid={`library-delete-cancel-${d.id}`} onClick={() => setConfirming(false)}>
+              Keep
+            </button>
+          </span>
+        ) : (
+          <button type="button" data-testid={`library-delete-${d.id}`} onClick={() => setConfirming(true)}>
+            Delete
+          </button>
+        )}
+        {error && <div role="alert">{error}</div>}
+      </td>
+    </tr>
+  );
+}
+
+function DatasetEditor({ d }: { d: DatasetView }) {
+  const { rename, setTags, setNotes } = useLibraryStore();
+  const [name, setName] = useState(d.name);
+  const [tags, setTagsText] = useState(d.tags.join(', '));
+  const [notes, setNotesText] = useState(d.notes);
+  const [message, setMessage] = useState<string | null>(null);
+  const done = (e: { message: string } | null, what: string) => setMessage(e ? e.message : `${what} saved`);
+  return (
+    <div data-testid="library-editor" style={{ display: 'flex', gap: 12, flexWrap: 'wrap', alignItems: 'flex-end', margin: '8px 0' }}>
+      <form onSubmit={(e) => { e.preventDefault(); void rename(d.id, name).then((x) => done(x, 'Name')); }}>
+        <label>
+          Name <input value={name} maxLength={200} data-testid="library-rename-input" onChange={(e) => setName(e.target.value)} style={{ width: 320 }} />
+        </label>{' '}
+        <button type="submit" data-testid="library-rename-save" disabled={!name.trim() || name.trim() === d.name}>
+          Rename
+        </button>
+      </form>
+      <form onSubmit={(e) => { e.preventDefault(); void setTags(d.id, parseTags(tags)).then((x) => done(x, 'Tags')); }}>
+        <label>
+          Tags <input value={tags} placeholder="steel, q1" data-testid="library-tags-input" onChange={(e) => setTagsText(e.target.value)} />
+        </label>{' '}
+        <button type="submit" data-testid="library-tags-save">
+          Save tags
+        </button>
+      </form>
+      <form onSubmit={(e) => { e.preventDefault(); void setNotes(d.id, notes).then((x) => done(x, 'Notes')); }} style={{ display: 'flex', gap: 4, alignItems: 'flex-end' }}>
+        <label>
+          Notes <textarea value={notes} rows={2} maxLength={20_000} data-testid="library-notes-input" onChange={(e) => setNotesText(e.target.value)} style={{ width: 280 }} />
+        </label>
+        <button type="submit" data-testid="library-notes-save">
+          Save notes
+        </button>
+      </form>
+      {message && <small data-testid="library-editor-message">{message}</small>}
+    </div>
+  );
+}
+
+function OpenDataset() {
+  const open = useLibraryStore((s) => s.open);
+  // A new open (another dataset, or the same one with a drill filter) starts from a clean view.
+  return open ? <OpenDatasetBody key={`${open.id}:${open.seq}`} open={open} /> : null;
+}
+
+function OpenDatasetBody({ open }: { open: OpenRequest }) {
+  const { datasets, closeDataset } = useLibraryStore();
+  const [quick, setQuick] = useState('');
+  const [view, setView] = useState<DatasetGridView | null>(null);
+  const [gridError, setGridError] = useState<string | null>(null);
+  const onError = useCallback((m: string | null) => setGridError(m), []);
+  const d = datasets.find((x) => x.id === open.id);
+  if (!d) return <p data-testid="library-open-missing">That dataset is not in the list (it may have been deleted, or the list filter hides it).</p>;
+  return (
+    <section data-testid="library-detail" data-dataset-id={d.id} style={{ marginTop: 12 }}>
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
+        <h2 style={{ margin: 0 }} data-testid="library-detail-name">{d.name}</h2>
+        <small>
+          {d.kind} · {fmt(d.storedRows)} rows stored{d.reportedTotal !== null ? ` of ${fmt(d.reportedTotal)} reported` : ''} · {d.status} · fetched {ageOf(d.fetchedAt)}
+        </small>
+        {open.label && (
+          <span data-testid="library-drill-label" className="tag">
+            Filtered: {open.label}
+          </span>
+        )}
+        <button type="button" data-testid="library-close" onClick={closeDataset} style={{ marginLeft: 'auto' }}>
+          Close
+        </button>
+      </div>
+      {/* Keyed by the saved values: after a save (or a change elsewhere) the fields show what is stored. */}
+      <DatasetEditor key={`${d.id}:${d.name}:${d.tags.join(',')}:${d.notes}`} d={d} />
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
+        <input type="search" placeholder="Quick filter (all rows, in the library)" value={quick} data-testid="library-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ width: 320 }} />
+        {/* EXPORT SLOT: I2's <ExportButton source={{ datasetId: d.id, view }} /> goes here once features/export lands. */}
+        <span data-testid="library-export-slot" data-view-columns={view?.columns.length ?? 0} />
+      </div>
+      {gridError && <div role="alert" className="message message--error" data-testid="library-grid-error">{gridError}</div>}
+      <DatasetGrid key={`${d.id}:${open.seq}`} datasetId={d.id} kind={d.kind} quickFilter={quick} initialFilterModel={open.filterModel} onView={setView} onError={onError} />
+    </section>
+  );
+}
+
+/** The offline library: every saved search, job and import; browsable without network or keychain. */
+export function LibraryPage() {
+  const { query, datasets, status, error, open, importStatus, setQuery, refresh, importFile, openDataset } = useLibraryStore();
+  const pending = useDrillStore((s) => s.pending);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  useEffect(() => {
+    if (!pending) return;
+    const drill = useDrillStore.getState().take();
+    if (drill) openDataset(drill.datasetId, { filterModel: drill.filterModel, label: drill.label });
+  }, [pending, openDataset]);
+
+  return (
+    <section className="page library-page" data-testid="library-page" data-status={status}>
       <header className="page__header">
         <h1>Library</h1>
       </header>
-      <p className="empty">Coming soon.</p>
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
+        <input type="search" placeholder="Search names, notes, tags" value={query.search} data-testid="library-search" onChange={(e) => setQuery({ search: e.target.value })} />
+        <select value={query.kind} data-testid="library-kind" onChange={(e) => setQuery({ kind: e.target.value === 'firms' || e.target.value === 'shipments' ? e.target.value : '' })} aria-label="Kind">
+          <option value="">All kinds</option>
+          <option value="shipments">Shipments</option>
+          <option value="firms">Firms</option>
+        </select>
+        <input placeholder="Tag" value={query.tag} data-testid="library-tag-filter" onChange={(e) => setQuery({ tag: e.target.value })} style={{ width: 100 }} />
+        <label style={{ marginLeft: 'auto' }}>
+          Import a file (JSON, CSV, Portolan .xlsx){' '}
+          <input
+            type="file"
+            accept=".json,.csv,.xlsx,application/json,text/csv"
+            data-testid="library-import-input"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              e.target.value = '';
+              if (f) void importFile(f);
+            }}
+          />
+        </label>
+      </div>
+      {importStatus.message && (
+        <p data-testid="library-import-status" data-state={importStatus.state}>
+          {importStatus.message}
+        </p>
+      )}
+      {importStatus.error && <ErrorMessage error={importStatus.error} testId="library-import-error" />}
+      {error && <ErrorMessage error={error} testId="library-error" />}
+      <JobsPanel />
+      {status === 'ready' && datasets.length === 0 ? (
+        <p className="empty" data-testid="library-empty">
+          {query.search || query.kind || query.tag ? 'No dataset matches.' : 'Nothing saved yet: every search you run is kept here, and works offline.'}
+        </p>
+      ) : (
+        <div style={{ maxHeight: 300, overflow: 'auto' }}>
+          <table data-testid="library-list" className="table" style={{ width: '100%', fontSize: 13 }}>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Kind</th>
+                <th>Rows (stored of reported)</th>
+                <th>Fetched</th>
+                <th>Profile / account</th>
+                <th>Tags</th>
+                <th>Status</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {datasets.map((d) => (
+                <DatasetRowView key={d.id} d={d} selected={open?.id === d.id} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <OpenDataset />
     </section>
   );
 }

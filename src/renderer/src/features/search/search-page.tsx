@@ -8,6 +8,10 @@ import { RunButton } from '../filters/run-button';
 import { useFilter } from '../filters/filter-store';
 import { validateDraft } from '../filters/filter-model';
 import { PartyPanel } from '../firms/party-panel';
+import { FetchAllDialog } from '../jobs/fetch-all-dialog';
+import { JobsPanel } from '../jobs/jobs-panel';
+import { useJobsStore } from '../jobs/jobs-store';
+import { SavedCopyOffer } from '../library/saved-copy-offer';
 import { PresetsPanel } from '../presets/presets-panel';
 import { startLastFilterSync } from '../presets/presets-store';
 import { checkLimit } from '../usage/limit-check';
@@ -98,7 +102,8 @@ function ActionCell(p: ICellRendererParams<ShipmentRecord> & { onOpen: (row: Shi
 /** Shipment search: the filter, the download size with its cost, and the results grid. */
 export function SearchPage() {
   const draft = useFilter((s) => s.draft);
-  const { size, status, result, error, request, startedAt, elapsedMs, overLimitConfirmed, run, cancel } = useSearchStore();
+  const { size, status, result, error, request, startedAt, elapsedMs, overLimitConfirmed, run, cancel, offer, dismissOffer } = useSearchStore();
+  const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const summary = useUsageStore((s) => s.summary);
   const [quick, setQuick] = useState('');
   const [gridApi, setGridApi] = useState<GridApi<ShipmentRecord> | null>(null);
@@ -163,6 +168,9 @@ export function SearchPage() {
         )}
         {status === 'cancelled' && <span data-testid="search-cancelled">Search cancelled; a late answer will be ignored.</span>}
       </div>
+      <SavedCopyOffer testId="search-saved-offer" offer={offer} cost={offer?.request.size ?? null} onDismiss={dismissOffer} onFetchAgain={() => void run({ fresh: true })} />
+      <JobsPanel />
+      <FetchAllDialog />
       {error && (
         <div data-testid="search-error-box">
           <ErrorMessage error={error} testId="search-error" />
@@ -189,6 +197,11 @@ export function SearchPage() {
             <span data-testid="search-truncated" style={{ color: '#b9770e' }}>
               (truncated to the requested size {fmt(request?.size ?? shown)})
             </span>
+          )}
+          {shown < total && request && (
+            <button type="button" data-testid="search-fetch-all" onClick={() => void askFetchAll('shipments', request)}>
+              Fetch all {fmt(total)} records
+            </button>
           )}
           {elapsedMs !== null && <small data-testid="search-elapsed">in {(elapsedMs / 1000).toFixed(2)} s</small>}
           <input type="search" placeholder="Quick filter" value={quick} data-testid="search-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ marginLeft: 'auto' }} />

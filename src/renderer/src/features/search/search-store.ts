@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { ShipmentSearchRequest, ShipmentSearchResponse } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
+import type { EquivalentView } from '@shared/library/library-contract';
 import { api } from '../../bridge/api';
 import { currentFilter, validateCurrent } from '../filters/filter-store';
 import { refreshUsage } from '../usage/usage-store';
@@ -20,9 +21,15 @@ export interface SearchState {
   elapsedMs: number | null;
   /** The user acknowledged that this run passes the account's limit. */
   overLimitConfirmed: boolean;
+  /** The library already answers the question asked: offered before anything is spent. */
+  offer: (EquivalentView & { request: ShipmentSearchRequest }) | null;
+  /** The library dataset holding `result`. */
+  datasetId: string | null;
   setSize(size: number): void;
   confirmOverLimit(yes: boolean): void;
-  run(): Promise<void>;
+  /** `fresh`: fetch even when the library holds a saved copy (the user chose to spend). */
+  run(opts?: { fresh?: boolean }): Promise<void>;
+  dismissOffer(): void;
   cancel(): void;
 }
 
@@ -37,22 +44,34 @@ export const useSearchStore = create<SearchState>()((set, get) => ({
   startedAt: null,
   elapsedMs: null,
   overLimitConfirmed: false,
+  offer: null,
+  datasetId: null,
+  dismissOffer: () => set({ offer: null }),
   setSize: (size) => set({ size, overLimitConfirmed: false }),
   confirmOverLimit: (yes) => set({ overLimitConfirmed: yes }),
-  async run() {
+  async run(opts = {}) {
     const { size } = get();
     if (!validateCurrent('shipmentSearch', { size }).valid) return;
     const request: ShipmentSearchRequest = { ...currentFilter(), size };
     const mine = ++runSeq;
     const startedAt = performance.now();
-    set({ status: 'running', error: null, startedAt, elapsedMs: null });
+    set({ status: 'running', error: null, startedAt, elapsedMs: null, offer: null });
+    if (!opts.fresh) {
+      // No repeat spending: a saved answer to the same question is offered first.
+      const saved = await api.library.findEquivalent({ request });
+      if (mine !== runSeq) return;
+      if (saved.ok && saved.value) {
+        set({ status: get().result ? 'done' : 'idle', offer: { ...saved.value, request }, elapsedMs: null });
+        return;
+      }
+    }
     const r = await api.shipments.search({ request });
     // A cancelled or superseded run's answer is dropped: the screen shows what the user last asked for.
     if (mine !== runSeq) return;
     const elapsedMs = performance.now() - startedAt;
     if (r.ok) {
       set({ status: 'done', request, result: r.value, error: null, elapsedMs, overLimitConfirmed: false });
-      await saveToLibrary('shipments.search', request, r.value);
+      set({ datasetId: await saveToLibrary('shipments.search', request, r.value) });
     } else {
       set({ status: 'error', error: r.error, elapsedMs });
     }

@@ -1,0 +1,291 @@
+import { AppError } from '@shared/ipc/errors';
+import type { JobProgress } from '@shared/ipc/contract';
+import type { DatasetKind, JobEstimateView, JobView } from '@shared/library/library-contract';
+import type { ShipmentFilter } from '@shared/spec/filter';
+import type { UsageSummary } from '@shared/spec/usage';
+import { checkQuota, estimateShipments, JobRunner, RateLimiter, type JobOutcome, type JobProgressInfo, type JobSummary } from '../jobs';
+import { filterKey } from '../library';
+import type { RecordObject } from '../library/ingest';
+import type { Profile } from '../profiles';
+import { provenanceOf } from './library-service';
+import { createClientFor } from './query-service';
+import type { ServiceContext } from './service-context';
+import type { ServiceSlice } from './types';
+
+export type JobsChannel = 'jobs.estimate' | 'jobs.start' | 'jobs.cancel' | 'jobs.list' | 'jobs.resume' | 'jobs.discard';
+
+/** Progress events per job per second, at most: enough for a smooth bar, little enough for the bridge. */
+const PROGRESS_PER_SECOND = 5;
+/** How long an estimate's probe may stand in for the job's first request. */
+const PROBE_TTL_MS = 10 * 60_000;
+
+interface RunningJob {
+  controller: AbortController;
+  kind: DatasetKind;
+  profileId: string | null;
+  createdAt: string;
+  progress: JobProgressInfo | null;
+  outcome: Promise<JobOutcome>;
+  lastEmitAt: number;
+  timer: NodeJS.Timeout | null;
+}
+
+function stripPaging(request: ShipmentFilter & { size?: number; page?: number }): ShipmentFilter {
+  const { size: _size, page: _page, ...filter } = request;
+  return filter;
+}
+
+const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
+
+function viewOfSummary(s: JobSummary): JobView {
+  return {
+    id: s.id,
+    kind: s.kind,
+    label: s.label,
+    status: s.status === 'failed' ? 'failed' : 'interrupted',
+    profileId: s.profileId,
+    done: s.done,
+    total: s.total,
+    unit: s.kind === 'firms' ? 'pages' : 'records',
+    etaSeconds: null,
+    windowsDone: null,
+    windowsKnown: null,
+    recordsStored: null,
+    error: s.error,
+    createdAt: s.createdAt,
+  };
+}
+
+/**
+ * Long fetches (all pages of a firm search, shipment searches past the 10,000 cap) run here in main,
+ * on the shared library; the renderer follows them through `jobs.progress` / `jobs.finished` events.
+ */
+export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel> {
+  const log = ctx.deps.logger.child('jobs');
+  const running = new Map<string, RunningJob>();
+  const probes = new Map<string, { at: number; probe: { total: number; shipments: readonly RecordObject[] } }>();
+
+  const probeKey = (profile: Profile, account: string | null, filter: ShipmentFilter) =>
+    JSON.stringify([profile.id, account, filterKey('shipments', filter as Record<string, unknown>)]);
+
+  function emitProgress(job: RunningJob, force = false): void {
+    const p = job.progress;
+    if (!p) return;
+    const now = Date.now();
+    const gap = 1000 / PROGRESS_PER_SECOND;
+    if (!force && now - job.lastEmitAt < gap) {
+      // Throttled, but the latest figures still go out once the gap has passed.
+      job.timer ??= setTimeout(() => {
+        job.timer = null;
+        emitProgress(job, true);
+      }, gap - (now - job.lastEmitAt));
+      return;
+    }
+    if (job.timer) clearTimeout(job.timer);
+    job.timer = null;
+    job.lastEmitAt = now;
+    const payload: JobProgress = {
+      jobId: p.jobId,
+      label: p.label,
+      done: p.done,
+      total: p.total,
+      unit: p.unit,
+      etaSeconds: p.etaSeconds,
+      kind: job.kind,
+      windowsDone: p.windowsDone,
+      windowsKnown: p.windowsKnown,
+      recordsStored: p.recordsStored,
+      requestsUsed: p.requestsUsed,
+      downloadsUsed: p.downloadsUsed,
+      ...(p.waitingSeconds !== undefined ? { waitingSeconds: p.waitingSeconds } : {}),
+    };
+    ctx.deps.events.emit('jobs.progress', payload);
+  }
+
+  async function usageOf(client: { usage(): Promise<UsageSummary> }): Promise<UsageSummary | null> {
+    try {
+      return await client.usage();
+    } catch (e) {
+      // Without usage the job still runs; the service's own limits then answer instead of ours.
+      log.warn('usage unavailable for a job', { error: e instanceof Error ? e.message : String(e) });
+      return null;
+    }
+  }
+
+  /** Starts `run` in the background; resolves with the job id once the job is persisted. */
+  function launch(
+    kind: DatasetKind,
+    profileId: string | null,
+    run: (opts: { signal: AbortSignal; onProgress: (p: JobProgressInfo) => void; onStarted: (id: string) => void }) => Promise<JobOutcome>,
+  ): Promise<{ jobId: string }> {
+    const controller = new AbortController();
+    let job: RunningJob | null = null;
+    return new Promise<{ jobId: string }>((resolve, reject) => {
+      const outcome = run({
+        signal: controller.signal,
+        onStarted: (jobId) => {
+          job = {
+            controller,
+            kind,
+            profileId,
+            createdAt: new Date().toISOString(),
+            progress: null,
+            outcome,
+            lastEmitAt: 0,
+            timer: null,
+          };
+          running.set(jobId, job);
+          resolve({ jobId });
+        },
+        onProgress: (p) => {
+          const j = running.get(p.jobId);
+          if (!j) return;
+          j.progress = p;
+          emitProgress(j);
+        },
+      });
+      outcome.then(
+        (o) => {
+          const j = running.get(o.jobId);
+          if (j) {
+            emitProgress(j, true);
+            if (j.timer) clearTimeout(j.timer);
+          }
+          running.delete(o.jobId);
+          ctx.deps.events.emit('jobs.finished', {
+            jobId: o.jobId,
+            outcome: o.status,
+            message: o.message,
+            datasetId: o.datasetId,
+          });
+          log.info('job finished', { jobId: o.jobId, status: o.status, requests: o.stats.requests, stored: o.stats.stored });
+          resolve({ jobId: o.jobId });
+        },
+        (e: unknown) => {
+          log.error('job crashed', { error: e instanceof Error ? e.message : String(e) });
+          if (!job) reject(e instanceof Error ? e : new AppError('Internal', 'The job could not start.'));
+        },
+      );
+    });
+  }
+
+  async function runnerFor(client: { usage(): Promise<UsageSummary> }, account: string | null): Promise<JobRunner> {
+    const usage = await usageOf(client);
+    const limiter = usage ? RateLimiter.fromUsage(usage, account) : RateLimiter.unlimited();
+    return new JobRunner({ library: await ctx.library(), limiter });
+  }
+
+  return {
+    'jobs.estimate': async ({ profileId, kind, request }, c) => {
+      const profile = await ctx.resolveProfile(profileId);
+      const client = await createClientFor(ctx, profile);
+      const { account } = provenanceOf(profile, request);
+      const filter = stripPaging(request);
+      const opts = c.signal ? { signal: c.signal } : {};
+      if (kind === 'firms') {
+        // Learning the page count costs a page; the first page is what the firm search already fetched.
+        const first = await client.firmSearch({ ...filter, page: 1 }, opts);
+        const usage = await client.usage(opts);
+        const quota = checkQuota(
+          { estimatedDownloads: 0, estimatedRequests: first.total_pages },
+          usage,
+          account,
+          'firms/search',
+        );
+        return {
+          kind,
+          total: first.total_pages,
+          unit: 'pages',
+          optimumRequests: first.total_pages,
+          estimatedRequests: first.total_pages,
+          estimatedDownloads: null,
+          remainingDownloads: finite(quota.remainingDownloads),
+          remainingDailyRequests: finite(quota.remainingDailyRequests),
+          enough: quota.enough,
+          problems: quota.problems,
+          account,
+        } satisfies JobEstimateView;
+      }
+      const estimate = await estimateShipments(filter, client, opts);
+      probes.set(probeKey(profile, account, filter), { at: Date.now(), probe: estimate.probe });
+      const usage = await client.usage(opts);
+      const quota = checkQuota(estimate, usage, account, 'shipments/search');
+      return {
+        kind,
+        total: estimate.total,
+        unit: 'records',
+        optimumRequests: estimate.optimumRequests,
+        estimatedRequests: estimate.estimatedRequests,
+        estimatedDownloads: estimate.estimatedDownloads,
+        remainingDownloads: finite(quota.remainingDownloads),
+        remainingDailyRequests: finite(quota.remainingDailyRequests),
+        enough: quota.enough,
+        problems: quota.problems,
+        account,
+      } satisfies JobEstimateView;
+    },
+    'jobs.start': async ({ profileId, kind, request, name }) => {
+      const profile = await ctx.resolveProfile(profileId);
+      const client = await createClientFor(ctx, profile);
+      const provenance = provenanceOf(profile, request);
+      const filter = stripPaging(request);
+      const runner = await runnerFor(client, provenance.account);
+      const input = { filter, ...provenance, ...(name ? { name } : {}) };
+      if (kind === 'firms') return launch('firms', profile.id, (run) => runner.startFirms(input, client, run));
+      const key = probeKey(profile, provenance.account, filter);
+      const cached = probes.get(key);
+      probes.delete(key);
+      const probe = cached && Date.now() - cached.at < PROBE_TTL_MS ? cached.probe : undefined;
+      return launch('shipments', profile.id, (run) =>
+        runner.startShipments({ ...input, ...(probe ? { probe } : {}) }, client, run),
+      );
+    },
+    'jobs.cancel': async ({ jobId }) => {
+      const job = running.get(jobId);
+      if (!job) throw new AppError('NotFound', 'That job is not running (it may have finished already).');
+      job.controller.abort();
+      // Returns once the job's rows are gone, so a list right after shows no trace of it.
+      await job.outcome.catch(() => undefined);
+    },
+    'jobs.list': async () => {
+      const library = await ctx.library();
+      const resumable = (await new JobRunner({ library }).listResumable()).filter((s) => !running.has(s.id)).map(viewOfSummary);
+      const now: JobView[] = [...running.entries()].map(([id, j]) => ({
+        id,
+        kind: j.kind,
+        label: j.progress?.label ?? 'Starting…',
+        status: 'running',
+        profileId: j.profileId,
+        done: j.progress?.done ?? 0,
+        total: j.progress?.total ?? null,
+        unit: j.kind === 'firms' ? 'pages' : 'records',
+        etaSeconds: j.progress?.etaSeconds ?? null,
+        windowsDone: j.progress?.windowsDone ?? null,
+        windowsKnown: j.progress?.windowsKnown ?? null,
+        recordsStored: j.progress?.recordsStored ?? null,
+        error: null,
+        createdAt: j.createdAt,
+      }));
+      return { running: now, resumable };
+    },
+    'jobs.resume': async ({ jobId }) => {
+      if (running.has(jobId)) throw new AppError('Conflict', 'That job is already running.');
+      const library = await ctx.library();
+      const summary = (await new JobRunner({ library }).listResumable()).find((s) => s.id === jobId);
+      if (!summary) throw new AppError('NotFound', 'That job cannot be resumed (it finished, was discarded, or never existed).');
+      const profile = await ctx.resolveProfile(summary.profileId ?? undefined);
+      const client = await createClientFor(ctx, profile);
+      const runner = await runnerFor(client, profile.accountName || null);
+      return launch(summary.kind, profile.id, (run) => runner.resume(jobId, client, run));
+    },
+    'jobs.discard': async ({ jobId }) => {
+      if (running.has(jobId)) throw new AppError('Conflict', 'That job is running: cancel it instead.');
+      const library = await ctx.library();
+      const runner = new JobRunner({ library });
+      if (!(await runner.listResumable()).some((s) => s.id === jobId)) {
+        throw new AppError('NotFound', 'That job is not waiting to be resumed.');
+      }
+      await runner.discard(jobId);
+    },
+  };
+}

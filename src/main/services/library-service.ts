@@ -1,0 +1,186 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppError } from '@shared/ipc/errors';
+import type { DatasetKind, DatasetRow, DatasetView } from '@shared/library/library-contract';
+import type { FirmSearchRequest, ShipmentSearchRequest } from '@shared/spec/operations';
+import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
+import { defaultDatasetName, importFile, type DatasetMeta, type Library } from '../library';
+import type { Profile } from '../profiles';
+import type { ServiceContext } from './service-context';
+import type { ServiceSlice } from './types';
+
+export type LibraryChannel =
+  | 'library.list'
+  | 'library.get'
+  | 'library.rename'
+  | 'library.setTags'
+  | 'library.setNotes'
+  | 'library.delete'
+  | 'library.getRows'
+  | 'library.findEquivalent'
+  | 'library.import';
+
+/** The library's metadata is already JSON-safe; this pins the bridge shape to it. */
+export function toDatasetView(m: DatasetMeta): DatasetView {
+  return {
+    id: m.id,
+    name: m.name,
+    kind: m.kind,
+    request: m.request,
+    profileId: m.profileId,
+    profileName: m.profileName,
+    account: m.account,
+    fetchedAt: m.fetchedAt,
+    reportedTotal: m.reportedTotal,
+    storedRows: m.storedRows,
+    notes: m.notes,
+    tags: m.tags,
+    status: m.status,
+    windows: m.windows,
+    reported: m.reported,
+    source: m.source,
+  };
+}
+
+function rowValue(v: unknown): string | number | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/**
+ * Who a result belongs to, for provenance and for "the same question" lookups: the profile, and the
+ * account the request named (or the profile's default account).
+ */
+export function provenanceOf(profile: Profile, request: { account_name?: string | undefined }) {
+  const account = request.account_name?.trim() || profile.accountName || null;
+  return { profileId: profile.id, profileName: profile.name, account };
+}
+
+/** Imports never take more than this from the browser host (the renderer there has no file paths). */
+const MAX_IMPORT_BYTES = 100 * 1024 * 1024;
+
+export function createLibraryService(ctx: ServiceContext): ServiceSlice<LibraryChannel> {
+  const lib = () => ctx.library();
+  return {
+    'library.list': async (input) => (await (await lib()).list(input ?? {})).map(toDatasetView),
+    'library.get': async ({ id }) => toDatasetView(await (await lib()).get(id)),
+    'library.rename': async ({ id, name }) => toDatasetView(await (await lib()).rename(id, name)),
+    'library.setTags': async ({ id, tags }) => toDatasetView(await (await lib()).setTags(id, tags)),
+    'library.setNotes': async ({ id, notes }) => toDatasetView(await (await lib()).setNotes(id, notes)),
+    'library.delete': async ({ id }) => {
+      await (await lib()).delete(id);
+    },
+    'library.getRows': async ({ id, startRow, endRow, sortModel, filterModel, quickFilter, columns }) => {
+      const block = await (await lib()).getRows(id, {
+        startRow,
+        endRow,
+        sortModel: sortModel ?? [],
+        filterModel: filterModel ?? null,
+        quickFilter: quickFilter ?? null,
+        columns: columns ?? null,
+      });
+      return {
+        lastRow: block.lastRow,
+        rows: block.rows.map((r) => {
+          const out: DatasetRow = { _row: Number(r._row) };
+          for (const [k, v] of Object.entries(r)) if (k !== '_row') out[k] = rowValue(v);
+          return out;
+        }),
+      };
+    },
+    'library.findEquivalent': async ({ profileId, kind, request }) => {
+      // No profile (first run, keychain trouble) simply means nothing was fetched for it yet.
+      const profile = await ctx.resolveProfile(profileId).catch(() => null);
+      if (!profile) return null;
+      const datasetKind: DatasetKind = kind ?? ('page' in request ? 'firms' : 'shipments');
+      const { profileId: pid, account } = provenanceOf(profile, request);
+      const hit = await (await lib()).findEquivalent(request, { kind: datasetKind, profileId: pid, account });
+      return hit ? { dataset: toDatasetView(hit.dataset), ageSeconds: hit.ageSeconds } : null;
+    },
+    'library.import': async (input) => {
+      const library = await lib();
+      const opts = input.name ? { name: input.name } : {};
+      if ('path' in input) {
+        const r = await importFile(library, input.path, opts);
+        return { ...r, dataset: toDatasetView(r.dataset) };
+      }
+      const bytes = Buffer.from(input.contentBase64, 'base64');
+      if (bytes.length > MAX_IMPORT_BYTES) {
+        throw new AppError('InvalidInput', `Cannot import ${input.fileName}: the file is larger than 100 MB. The library was not changed.`);
+      }
+      // The importer reads by path and picks the format by extension, so the upload keeps its name.
+      const dir = await mkdtemp(join(tmpdir(), 'portolan-import-'));
+      try {
+        const path = join(dir, input.fileName);
+        await writeFile(path, bytes, { mode: 0o600 });
+        const r = await importFile(library, path, opts);
+        return { ...r, dataset: toDatasetView(r.dataset) };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+type SearchSlice = ServiceSlice<'shipments.search' | 'firms.search'>;
+
+/**
+ * Every search result goes to the library in main, right where it arrives, so the response never
+ * crosses the bridge twice. A save that fails is logged and the result is still returned.
+ */
+export function withLibrarySaving<S extends SearchSlice>(ctx: ServiceContext, slice: S): S {
+  const log = ctx.deps.logger.child('library');
+  async function save(
+    profileId: string | undefined,
+    run: (library: Library, provenance: ReturnType<typeof provenanceOf>) => Promise<DatasetMeta>,
+    request: ShipmentSearchRequest | FirmSearchRequest,
+  ): Promise<string | null> {
+    try {
+      const profile = await ctx.resolveProfile(profileId);
+      const meta = await run(await ctx.library(), provenanceOf(profile, request));
+      return meta.id;
+    } catch (e) {
+      log.warn('search result not saved to the library', { error: e instanceof Error ? e.message : String(e) });
+      return null;
+    }
+  }
+  return {
+    ...slice,
+    'shipments.search': async (input, c) => {
+      const response: ShipmentSearchResponse = await slice['shipments.search'](input, c);
+      const datasetId = await save(
+        input.profileId,
+        (library, provenance) => library.saveShipmentSearch({ ...input.request }, response, provenance),
+        input.request,
+      );
+      return { ...response, datasetId };
+    },
+    'firms.search': async (input, c) => {
+      const response: FirmSearchResponse = await slice['firms.search'](input, c);
+      const datasetId = await save(
+        input.profileId,
+        (library, provenance) => {
+          // One page of several is only part of the answer: it must not pass for the whole search later.
+          const whole = response.total_pages <= 1 && input.request.page === 1;
+          return library.saveRecords(
+            {
+              ...provenance,
+              kind: 'firms',
+              request: { ...input.request },
+              ...(whole ? {} : { name: `${defaultDatasetName('firms', input.request)} · page ${response.page} of ${response.total_pages}` }),
+              reportedTotal: whole ? response.firms.length : null,
+              reported: { page: response.page, total_pages: response.total_pages, total_shipment: response.total_shipment },
+            },
+            response.firms,
+            { status: whole ? 'complete' : 'partial' },
+          );
+        },
+        input.request,
+      );
+      return { ...response, datasetId };
+    },
+  };
+}

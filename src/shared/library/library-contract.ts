@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import { firmSearchRequestSchema, shipmentSearchRequestSchema } from '../spec/operations';
+import { checkDateOrder, shipmentFilterShape } from '../spec/filter';
+import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
+
+/**
+ * The offline library's and the fetch jobs' bridge calls: input schemas and result types. Kept apart
+ * from contract.ts so that file only spreads `libraryCalls` / `jobsCalls` in.
+ */
+
+export type DatasetKind = 'shipments' | 'firms';
+export const DATASET_KINDS = ['shipments', 'firms'] as const;
+
+/** One dataset of the library as the renderer sees it (the library's DatasetMeta, JSON-safe). */
+export interface DatasetView {
+  id: string;
+  name: string;
+  kind: DatasetKind;
+  request: Record<string, unknown>;
+  profileId: string | null;
+  profileName: string | null;
+  account: string | null;
+  fetchedAt: string;
+  reportedTotal: number | null;
+  storedRows: number;
+  notes: string;
+  tags: string[];
+  status: 'complete' | 'partial';
+  windows: { filter: Record<string, unknown>; total: number; complete: boolean }[] | null;
+  reported: Record<string, unknown> | null;
+  source: 'fetch' | 'import';
+}
+
+export type RowValue = string | number | null;
+export type DatasetRow = Record<string, RowValue | undefined> & { _row: number };
+
+export interface RowsBlockView {
+  rows: DatasetRow[];
+  lastRow: number;
+}
+
+export interface EquivalentView {
+  dataset: DatasetView;
+  ageSeconds: number;
+}
+
+export interface ImportResultView {
+  dataset: DatasetView;
+  format: 'json' | 'csv' | 'xlsx';
+  rows: number;
+  filterRestored: boolean;
+}
+
+/** What a fetch-all would cost, next to what the account has left. Null remaining = unlimited or unknown. */
+export interface JobEstimateView {
+  kind: DatasetKind;
+  /** Records (shipments) or pages (firms) to fetch; null when the service gave no total. */
+  total: number | null;
+  unit: 'records' | 'pages';
+  optimumRequests: number | null;
+  estimatedRequests: number | null;
+  /** Null for firms: the spec does not say how many firms a page holds. */
+  estimatedDownloads: number | null;
+  remainingDownloads: number | null;
+  remainingDailyRequests: number | null;
+  enough: boolean;
+  problems: string[];
+  /** The account the estimate was checked against. */
+  account: string | null;
+}
+
+export interface JobView {
+  id: string;
+  kind: DatasetKind;
+  label: string;
+  status: 'running' | 'interrupted' | 'failed';
+  profileId: string | null;
+  done: number;
+  total: number | null;
+  unit: 'records' | 'pages';
+  etaSeconds: number | null;
+  windowsDone: number | null;
+  windowsKnown: number | null;
+  recordsStored: number | null;
+  error: string | null;
+  createdAt: string | null;
+}
+
+export interface JobsList {
+  running: JobView[];
+  resumable: JobView[];
+}
+
+const id = z.string().min(1).max(200);
+const datasetName = z.string().trim().min(1, { error: 'a name is required' }).max(200, { error: 'at most 200 characters' });
+const tag = z.string().trim().min(1).max(100);
+const profileRef = { profileId: id.optional() };
+
+/** Every field a grid column may be named by; anything else is refused before it reaches SQL. */
+export const GRID_FIELDS = [...new Set<string>([...SHIPMENT_FIELDS, ...FIRM_FIELDS])] as [string, ...string[]];
+const field = z.enum(GRID_FIELDS);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(GRID_FIELDS);
+
+const TEXT_TYPES = ['equals', 'notEqual', 'contains', 'notContains', 'startsWith', 'endsWith', 'blank', 'notBlank', 'empty'] as const;
+const SCALAR_TYPES = [
+  'equals',
+  'notEqual',
+  'lessThan',
+  'lessThanOrEqual',
+  'greaterThan',
+  'greaterThanOrEqual',
+  'inRange',
+  'blank',
+  'notBlank',
+  'empty',
+] as const;
+const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}(?:[ T][\d:.]+)?$/, { error: 'a date yyyy-MM-dd' });
+const textCondition = z.strictObject({
+  filterType: z.literal('text'),
+  type: z.enum(TEXT_TYPES),
+  filter: z.string().max(1000).nullish(),
+});
+const numberCondition = z.strictObject({
+  filterType: z.literal('number'),
+  type: z.enum(SCALAR_TYPES),
+  filter: z.number().finite().nullish(),
+  filterTo: z.number().finite().nullish(),
+});
+const dateCondition = z.strictObject({
+  filterType: z.literal('date'),
+  type: z.enum(SCALAR_TYPES),
+  dateFrom: dateText.nullish(),
+  dateTo: dateText.nullish(),
+});
+const condition = z.discriminatedUnion('filterType', [textCondition, numberCondition, dateCondition]);
+const combined = z.strictObject({
+  filterType: z.enum(['text', 'number', 'date']),
+  operator: z.enum(['AND', 'OR']),
+  conditions: z.array(condition).min(1).max(10),
+});
+/** ag-grid's filterModel (text, number and date filters, simple or combined); keys are known fields only. */
+export const filterModelSchema = z
+  .record(z.string().max(200), z.union([combined, condition]))
+  .superRefine((model, ctx) => {
+    for (const key of Object.keys(model)) {
+      if (!KNOWN_FIELDS.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'not a known field' });
+    }
+  });
+export type GridFilterModel = z.infer<typeof filterModelSchema>;
+
+export const sortModelSchema = z.array(z.strictObject({ colId: field, sort: z.enum(['asc', 'desc']) })).max(20);
+export type GridSortModel = z.infer<typeof sortModelSchema>;
+
+/** The most rows one getRows block may ask for (the library's own cap). */
+export const MAX_BLOCK_ROWS = 5000;
+
+const getRowsInput = z
+  .strictObject({
+    id,
+    startRow: z.number().int().min(0),
+    endRow: z.number().int().min(0),
+    sortModel: sortModelSchema.optional(),
+    filterModel: filterModelSchema.nullish(),
+    quickFilter: z.string().max(500).nullish(),
+    columns: z.array(field).max(500).nullish(),
+  })
+  .refine((q) => q.endRow >= q.startRow && q.endRow - q.startRow <= MAX_BLOCK_ROWS, {
+    error: `endRow must not be before startRow, and a block holds at most ${MAX_BLOCK_ROWS} rows`,
+    path: ['endRow'],
+  });
+
+/** A request whose saved answer is looked for: either search, with its paging field. */
+const anySearchRequest = z.union([shipmentSearchRequestSchema, firmSearchRequestSchema]);
+
+/** Base64 of at most 100 MB: 4/3 of the bytes. */
+const MAX_IMPORT_BASE64 = Math.ceil((100 * 1024 * 1024 * 4) / 3) + 4;
+const importFileName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((s) => !/[\\/\0]/.test(s) && s !== '.' && s !== '..', { error: 'a plain file name' });
+
+/** The filter of a fetch-all job; a `size`/`page` the search had is accepted and dropped by the job. */
+const jobRequest = z
+  .strictObject({ ...shipmentFilterShape, size: z.number().int().optional(), page: z.number().int().optional() })
+  .superRefine(checkDateOrder);
+
+function call<O>() {
+  return <I extends z.ZodType>(input: I) => ({ input, output: undefined as unknown as O });
+}
+
+export const libraryCalls = {
+  'library.list': call<DatasetView[]>()(
+    z
+      .strictObject({
+        search: z.string().max(200).optional(),
+        kind: z.enum(DATASET_KINDS).optional(),
+        tag: z.string().max(100).optional(),
+      })
+      .optional(),
+  ),
+  'library.get': call<DatasetView>()(z.strictObject({ id })),
+  'library.rename': call<DatasetView>()(z.strictObject({ id, name: datasetName })),
+  'library.setTags': call<DatasetView>()(z.strictObject({ id, tags: z.array(tag).max(50) })),
+  'library.setNotes': call<DatasetView>()(z.strictObject({ id, notes: z.string().max(20_000) })),
+  'library.delete': call<void>()(z.strictObject({ id })),
+  'library.getRows': call<RowsBlockView>()(getRowsInput),
+  'library.findEquivalent': call<EquivalentView | null>()(
+    z.strictObject({ ...profileRef, kind: z.enum(DATASET_KINDS).optional(), request: anySearchRequest }),
+  ),
+  'library.import': call<ImportResultView>()(
+    z.union([
+      z.strictObject({ path: z.string().min(1).max(4096), name: datasetName.optional() }),
+      z.strictObject({
+        fileName: importFileName,
+        contentBase64: z.string().max(MAX_IMPORT_BASE64, { error: 'the file is larger than 100 MB' }),
+        name: datasetName.optional(),
+      }),
+    ]),
+  ),
+};
+
+export const jobsCalls = {
+  'jobs.estimate': call<JobEstimateView>()(
+    z.strictObject({ ...profileRef, kind: z.enum(DATASET_KINDS).default('shipments'), request: jobRequest }),
+  ),
+  'jobs.start': call<{ jobId: string }>()(
+    z.strictObject({ ...profileRef, kind: z.enum(DATASET_KINDS), request: jobRequest, name: datasetName.optional() }),
+  ),
+  'jobs.cancel': call<void>()(z.strictObject({ jobId: id })),
+  'jobs.list': call<JobsList>()(z.undefined()),
+  'jobs.resume': call<{ jobId: string }>()(z.strictObject({ jobId: id })),
+  'jobs.discard': call<void>()(z.strictObject({ jobId: id })),
+};
