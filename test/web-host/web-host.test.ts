@@ -259,6 +259,18 @@ describe('web host: the bridge over HTTP', () => {
     expect(broken.status).toBe(400);
   });
 
+  it('caps request bodies at 1 MB, except for calls that carry a file, which reach their schema', async () => {
+    const big = JSON.stringify({ fileName: 'big.json', contentBase64: 'A'.repeat(2 * 1024 * 1024) });
+    const ordinary = await send(host.port, { method: 'POST', path: '/rpc/profiles.delete', headers: auth(), body: big });
+    expect(ordinary.status).toBe(413);
+    const upload = await send(host.port, { method: 'POST', path: '/rpc/library.import', headers: auth(), body: big });
+    expect(upload.status).toBe(200);
+    // The body arrived whole and was judged by the library, not refused by the transport.
+    const result = JSON.parse(upload.body) as { ok: boolean; error?: { kind: string; message: string } };
+    expect(result.ok).toBe(false);
+    expect(result.error?.message).toMatch(/^Cannot import big\.json: .*The library was not changed\.$/);
+  });
+
   it('streams events as server-sent events to every open stream', async () => {
     const viaHeader = openStream(host.port, '/events', { 'X-Portolan-Token': host.token });
     const viaQuery = openStream(host.port, `/events?token=${host.token}`, {});

@@ -51,6 +51,9 @@ export interface WebServer {
 export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Calls that carry a file's content (base64) get room for the largest file their schema accepts. */
+const LARGE_BODY_CHANNELS: ReadonlySet<string> = new Set(['library.import', 'presets.import']);
+const MAX_LARGE_BODY_BYTES = 150 * 1024 * 1024;
 const CHANNELS: ReadonlySet<string> = new Set(CALL_CHANNELS);
 
 const BASE_HEADERS = {
@@ -82,15 +85,17 @@ function sendText(res: ServerResponse, status: number, message: string): void {
   res.end(message);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // Past the cap the rest is read and dropped (the caller already passed the token check), so the
+  // client receives a clean 413 instead of a connection reset mid-upload.
   for await (const chunk of req) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'request body too large');
-    chunks.push(buf);
+    if (size <= maxBytes) chunks.push(buf);
   }
+  if (size > maxBytes) throw new HttpError(413, 'request body too large');
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -135,7 +140,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     checkToken(header(req, TOKEN_HEADER));
     if (!CHANNELS.has(channel)) throw new HttpError(404, 'unknown channel');
     const type = header(req, 'content-type') ?? '';
-    const text = await readBody(req);
+    const text = await readBody(req, LARGE_BODY_CHANNELS.has(channel) ? MAX_LARGE_BODY_BYTES : MAX_BODY_BYTES);
     let input: unknown = undefined;
     if (text.trim() !== '') {
       // A JSON content type forces a CORS preflight for any cross-origin page, a second line of defence.
