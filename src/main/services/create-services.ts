@@ -1,6 +1,9 @@
-import { createAnalysisService, sharedLibrary } from './analysis-service';
+import { createAnalysisService } from './analysis-service';
 import { createAppService } from './app-service';
 import { createDemoService } from './demo-service';
+import { createExportServices } from './export-service';
+import { createJobsService } from './jobs-service';
+import { createLibraryService, withLibrarySaving } from './library-service';
 import { createPresetsServices } from './presets-service';
 import { createProfilesService } from './profiles-service';
 import { createQueryService } from './query-service';
@@ -18,10 +21,13 @@ export function createServices(deps: ServiceDeps): ServicesHandle {
     ...createAppService(ctx),
     ...createProfilesService(ctx),
     ...createDemoService(ctx),
-    ...createQueryService(ctx),
+    ...withLibrarySaving(ctx, createQueryService(ctx)),
     ...createShellService(ctx),
     ...createPresetsServices({ dataDir: deps.dataDir }),
-    ...createAnalysisService({ library: sharedLibrary(deps.dataDir), resourcesDir: deps.resourcesDir }),
+    ...createAnalysisService({ library: () => ctx.library(), resourcesDir: deps.resourcesDir }),
+    ...createLibraryService(ctx),
+    ...createJobsService(ctx),
+    ...createExportServices(ctx),
     dispose: () => ctx.dispose(),
   };
 }

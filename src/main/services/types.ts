@@ -36,6 +36,8 @@ export interface ServiceDeps {
   appInfo: { version: string; host: 'electron' | 'browser' };
   /** Opens an https URL in the user's browser; absent in hosts that cannot do that. */
   openExternal?: (url: string) => Promise<void>;
+  /** export: asks the user where to save a file (native dialog); null when they cancel. Absent: `<dataDir>/exports/`. */
+  chooseSavePath?: ChooseSavePath;
   /** Defaults to the embedded simulator of src/main/sim. */
   startSimulator?: StartSimulator;
   /** Extra https hosts shell.openExternal may open, besides the defaults and the profiles' own hosts. */
@@ -43,6 +45,12 @@ export interface ServiceDeps {
   /** Timeouts and retries of the service client (tests and the web host shorten them). */
   clientOptions?: Pick<ClientOptions, 'timeoutMs' | 'retry'>;
 }
+
+/** export: the host's save dialog. `defaultPath` is the remembered folder joined with the suggested name. */
+export type ChooseSavePath = (options: {
+  defaultPath: string;
+  format: 'xlsx' | 'csv' | 'parquet';
+}) => Promise<string | null>;
 
 export interface SimulatorAccount {
   name: string;

@@ -36,6 +36,29 @@ export const CALL_CHANNELS = [
   'analysis.diff',
   'analysis.exportXlsx',
   // end analysis
+  // library
+  'library.list',
+  'library.get',
+  'library.rename',
+  'library.setTags',
+  'library.setNotes',
+  'library.delete',
+  'library.getRows',
+  'library.findEquivalent',
+  'library.import',
+  // jobs
+  'jobs.estimate',
+  'jobs.start',
+  'jobs.cancel',
+  'jobs.list',
+  'jobs.resume',
+  'jobs.discard',
+  // end library and jobs
+  // export
+  'export.start',
+  'export.chooseTarget',
+  'export.cancel',
+  // end export
 ] as const;
 export type CallChannel = (typeof CALL_CHANNELS)[number];
 

@@ -15,6 +15,8 @@ import type { UsageSummary } from '../spec/usage';
 import { shipmentFilterSchema, type ShipmentFilter } from '../spec/filter'; // presets
 import type { CallChannel, EventChannel } from './channels';
 import { analysisCalls } from '../analysis/analysis-contract'; // analysis
+import { jobsCalls, libraryCalls } from '../library/library-contract'; // library and jobs
+import { exportCalls } from '../export/export-contract'; // export
 
 /** What the renderer may know of a connection profile: never the secret, the key only masked. */
 export interface ProfileView {
@@ -49,12 +51,29 @@ export interface JobProgress {
   total: number | null;
   unit: string;
   etaSeconds: number | null;
+  // library and jobs: the slicing detail a progress bar shows
+  kind?: 'shipments' | 'firms';
+  windowsDone?: number;
+  windowsKnown?: number;
+  recordsStored?: number;
+  requestsUsed?: number;
+  downloadsUsed?: number;
+  /** Set while the job waits for a rate limit. */
+  waitingSeconds?: number;
 }
 
 export interface JobFinished {
   jobId: string;
   outcome: 'succeeded' | 'failed' | 'cancelled';
   message: string;
+  /** The finished dataset (succeeded only). */
+  datasetId?: string | null;
+}
+
+/** A search result as returned over the bridge: main has already saved it to the library. */
+export interface SavedToLibrary {
+  /** The library dataset holding this result; null when it could not be saved (the result still counts). */
+  datasetId?: string | null;
 }
 
 /** Menu commands the shell forwards to the renderer (navigation, focus search, …). */
@@ -123,13 +142,13 @@ export const calls = {
   'profiles.testConnection': call<UsageSummary>()(z.strictObject({ id })),
   'demo.start': call<ProfilesState>()(z.undefined()),
   'usage.get': call<UsageSummary>()(z.strictObject({ ...profileRef })),
-  'shipments.search': call<ShipmentSearchResponse>()(
+  'shipments.search': call<ShipmentSearchResponse & SavedToLibrary>()(
     z.strictObject({ ...profileRef, request: shipmentSearchRequestSchema }),
   ),
   'shipments.count': call<ShipmentCountResponse>()(
     z.strictObject({ ...profileRef, request: shipmentCountRequestSchema }),
   ),
-  'firms.search': call<FirmSearchResponse>()(z.strictObject({ ...profileRef, request: firmSearchRequestSchema })),
+  'firms.search': call<FirmSearchResponse & SavedToLibrary>()(z.strictObject({ ...profileRef, request: firmSearchRequestSchema })),
   'firms.count': call<FirmCountResponse>()(z.strictObject({ ...profileRef, request: firmCountRequestSchema })),
   // presets
   'presets.list': call<Preset[]>()(z.undefined()),
@@ -149,6 +168,14 @@ export const calls = {
   // analysis
   ...analysisCalls,
   // end analysis
+  // library
+  ...libraryCalls,
+  // jobs
+  ...jobsCalls,
+  // end library and jobs
+  // export
+  ...exportCalls,
+  // end export
 } satisfies Record<CallChannel, { input: z.ZodType; output: unknown }>;
 
 export interface Events {

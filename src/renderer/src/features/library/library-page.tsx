@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { DatasetView } from '@shared/library/library-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { useDrillStore } from '../analysis/drill-store';
+import { ExportButton } from '../export/export-button';
 import { JobsPanel } from '../jobs/jobs-panel';
 import { DatasetGrid, type DatasetGridView } from './dataset-grid';
 import { describeAge, parseTags, useLibraryStore, type OpenRequest } from './library-store';
@@ -136,8 +137,9 @@ function OpenDatasetBody({ open }: { open: OpenRequest }) {
       <DatasetEditor key={`${d.id}:${d.name}:${d.tags.join(',')}:${d.notes}`} d={d} />
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
         <input type="search" placeholder="Quick filter (all rows, in the library)" value={quick} data-testid="library-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ width: 320 }} />
-        {/* EXPORT SLOT: I2's <ExportButton source={{ datasetId: d.id, view }} /> goes here once features/export lands. */}
-        <span data-testid="library-export-slot" data-view-columns={view?.columns.length ?? 0} />
+        <span data-testid="library-export-slot" data-view-columns={view?.columns.length ?? 0}>
+          <ExportButton source={{ datasetId: d.id, ...(view ? { view } : {}) }} suggestedName={d.name} />
+        </span>
       </div>
       {gridError && <div role="alert" className="message message--error" data-testid="library-grid-error">{gridError}</div>}
       <DatasetGrid key={`${d.id}:${open.seq}`} datasetId={d.id} kind={d.kind} quickFilter={quick} initialFilterModel={open.filterModel} onView={setView} onError={onError} />

@@ -1,7 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ColDef, ColGroupDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentRecord } from '@shared/spec';
+import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { ErrorMessage } from '../../components/error-message';
+import { ExportButton } from '../export/export-button';
+import { viewFromGrid } from '../export/grid-view';
 import { FilterForm } from '../filters/filter-form';
 import { FieldMessages } from '../filters/field-messages';
 import { RunButton } from '../filters/run-button';
@@ -104,6 +107,7 @@ export function SearchPage() {
   const draft = useFilter((s) => s.draft);
   const { size, status, result, error, request, startedAt, elapsedMs, overLimitConfirmed, run, cancel, offer, dismissOffer } = useSearchStore();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
+  const datasetId = useSearchStore((s) => s.datasetId);
   const summary = useUsageStore((s) => s.summary);
   const [quick, setQuick] = useState('');
   const [gridApi, setGridApi] = useState<GridApi<ShipmentRecord> | null>(null);
@@ -205,6 +209,13 @@ export function SearchPage() {
           )}
           {elapsedMs !== null && <small data-testid="search-elapsed">in {(elapsedMs / 1000).toFixed(2)} s</small>}
           <input type="search" placeholder="Quick filter" value={quick} data-testid="search-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ marginLeft: 'auto' }} />
+          {datasetId && (
+            <ExportButton
+              source={{ datasetId }}
+              suggestedName="Shipments"
+              resolveView={() => (gridApi ? viewFromGrid(gridApi as GridApi, quick, SHIPMENT_FIELDS) : undefined)}
+            />
+          )}
           <ColumnChooser
             api={gridApi as GridApi | null}
             testId="shipments-columns"

@@ -1,0 +1,80 @@
+import type { ExportView } from '@shared/export/export-contract';
+import { AppError } from '@shared/ipc/errors';
+import { Library, type DatasetMeta } from '../library';
+import { firmColumns, shipmentColumns } from './columns';
+import type { ExportColumn, ExportSource } from './types';
+
+/** Rows per library read: the library's own block cap, and a few ms of exporter work. */
+const BATCH_SIZE = 5_000;
+
+function gridQuery(view: ExportView | undefined): {
+  sortModel: NonNullable<ExportView['sortModel']>;
+  filterModel: ExportView['filterModel'];
+  quickFilter: ExportView['quickFilter'];
+} {
+  return {
+    sortModel: view?.sortModel ?? [],
+    filterModel: view?.filterModel ?? null,
+    quickFilter: view?.quickFilter ?? null,
+  };
+}
+
+/** The columns to write: the view's visible columns in their order, else every field of the kind. */
+export function exportColumnsFor(meta: DatasetMeta, view: ExportView | undefined): ExportColumn[] {
+  const known = new Set(Library.columns(meta.kind));
+  const fields = view?.columns && view.columns.length > 0 ? [...new Set(view.columns)] : [...known];
+  const unknown = fields.filter((f) => !known.has(f));
+  if (unknown.length > 0) {
+    throw new AppError('InvalidInput', `Not a ${meta.kind} column: ${unknown.slice(0, 5).join(', ')}`);
+  }
+  return meta.kind === 'shipments' ? shipmentColumns(fields) : firmColumns(fields);
+}
+
+/** Whether the view narrows or reorders the rows, so the export differs from the stored dataset. */
+export function viewIsNarrowed(view: ExportView | undefined): boolean {
+  return Object.keys(view?.filterModel ?? {}).length > 0 || (view?.quickFilter ?? '').trim().length > 0;
+}
+
+/**
+ * A library dataset as an export source: rows read in the view's order through the library's SQL
+ * (sort, filters and quick filter run in DuckDB), the Query sheet filled from the dataset's record.
+ */
+export async function libraryExportSource(
+  library: Library,
+  datasetId: string,
+  view: ExportView | undefined,
+  appVersion: string,
+): Promise<{ source: ExportSource; meta: DatasetMeta }> {
+  const meta = await library.get(datasetId);
+  const columns = exportColumnsFor(meta, view);
+  const query = gridQuery(view);
+  // A filtered view's row count comes from the same SQL the rows do (an empty block still counts).
+  const rowCount = viewIsNarrowed(view)
+    ? (
+        await library.getRows(datasetId, {
+          ...query,
+          startRow: 0,
+          endRow: 0,
+          columns: [columns[0]?.field ?? ''],
+        })
+      ).lastRow
+    : meta.storedRows;
+  const fields = columns.map((c) => c.field);
+  const source: ExportSource = {
+    kind: meta.kind,
+    columns,
+    rowCount,
+    query: {
+      profile: meta.profileName ?? '',
+      account: meta.account ?? '',
+      filter: meta.request,
+      fetchedAt: meta.fetchedAt,
+      totalReported: meta.reportedTotal,
+      appVersion,
+      ...(view ? { view: { ...query, columns: fields } } : {}),
+    },
+    batches: (signal) =>
+      library.iterateRows(datasetId, { batchSize: BATCH_SIZE, query: { ...query, columns: fields }, signal }),
+  };
+  return { source, meta };
+}

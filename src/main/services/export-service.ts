@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { ExportFormat } from '@shared/export/export-contract';
+import { AppError } from '@shared/ipc/errors';
+import { exportCsv, exportParquet, exportXlsx, type ExportProgress, type ExportResult } from '../export';
+import { createLibrarySummaryProvider } from '../export/library-summaries';
+import { libraryExportSource } from '../export/library-source';
+import { checkTargetPath, exportFileName, exportsFolderPath } from '../export/target-path';
+import type { Library } from '../library';
+import type { Logger } from '../log';
+import { writeFileAtomic } from '../profiles';
+import type { ServiceContext } from './service-context';
+import type { ChooseSavePath, EventSink, ServiceSlice } from './types';
+
+export type ExportChannel = 'export.start' | 'export.chooseTarget' | 'export.cancel';
+
+export interface ExportServiceDeps {
+  /** The app's one library instance. */
+  library: () => Promise<Library>;
+  dataDir: string;
+  events: EventSink;
+  logger: Logger;
+  appVersion: string;
+  /** The host's save dialog; without one, files go to `<dataDir>/exports/`. */
+  chooseSavePath?: ChooseSavePath;
+}
+
+/** Remembers the folder of the last export so the next save dialog opens there. */
+export const EXPORT_SETTINGS_FILE = 'export-settings.json';
+
+const FORMAT_LABEL: Record<ExportFormat, string> = { xlsx: 'Excel', csv: 'CSV', parquet: 'Parquet' };
+
+async function lastFolder(dataDir: string): Promise<string | null> {
+  try {
+    const parsed = JSON.parse(await readFile(join(dataDir, EXPORT_SETTINGS_FILE), 'utf8')) as unknown;
+    const folder = (parsed as { lastFolder?: unknown } | null)?.lastFolder;
+    return typeof folder === 'string' && folder.length > 0 ? folder : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whole seconds left at the rate so far; null until there is a rate to go by. */
+function etaSeconds(startedAt: number, done: number, total: number): number | null {
+  const elapsed = (Date.now() - startedAt) / 1000;
+  if (done <= 0 || total <= done || elapsed < 0.5) return done >= total && total > 0 ? 0 : null;
+  return Math.ceil((elapsed / done) * (total - done));
+}
+
+/**
+ * Exports a library dataset (or the grid view of one) to Excel, CSV or Parquet as a background job:
+ * `export.start` answers at once with the job id, progress and the outcome arrive as `jobs.progress`
+ * / `jobs.finished` events, `export.cancel` stops it and leaves no file behind.
+ */
+export function createExportService(deps: ExportServiceDeps): ServiceSlice<ExportChannel> & {
+  /** Cancels running exports and waits for them to clean up (app shutdown). */
+  disposeExports(): Promise<void>;
+} {
+  const log = deps.logger.child('export');
+  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+
+  return {
+    async 'export.chooseTarget'({ suggestedName, format }) {
+      const name = exportFileName(suggestedName, format);
+      if (!deps.chooseSavePath) return { path: await exportsFolderPath(deps.dataDir, suggestedName, format) };
+      const folder = await lastFolder(deps.dataDir);
+      const chosen = await deps.chooseSavePath({ defaultPath: folder ? join(folder, name) : name, format });
+      if (chosen === null) return null;
+      const path = await checkTargetPath(chosen, format);
+      await writeFileAtomic(
+        join(deps.dataDir, EXPORT_SETTINGS_FILE),
+        JSON.stringify({ lastFolder: dirname(path) }, null, 2),
+      ).catch((error: unknown) => log.warn('last export folder not remembered', { error }));
+      return { path };
+    },
+
+    async 'export.start'({ source: ref, format, summaries, path, overwrite }) {
+      const library = await deps.library();
+      const { source, meta } = await libraryExportSource(library, ref.datasetId, ref.view, deps.appVersion);
+      const target = path
+        ? await checkTargetPath(path, format)
+        : await exportsFolderPath(deps.dataDir, meta.name, format);
+      // Asked up front so the renderer can ask "Replace?" before any work; the writer checks again at the end.
+      if (!overwrite && (await readFile(target).then(() => true, () => false))) {
+        throw new AppError('Conflict', `${basename(target)} already exists. Replace it?`);
+      }
+
+      const jobId = randomUUID();
+      const controller = new AbortController();
+      const label = `${FORMAT_LABEL[format]} export of ${meta.name}`;
+      const startedAt = Date.now();
+      const onProgress = (p: ExportProgress): void => {
+        const total = p.rowCount > 0 ? p.rowCount : source.rowCount;
+        deps.events.emit('jobs.progress', {
+          jobId,
+          label: p.phase === 'rows' ? label : `${label}: ${p.phase === 'summaries' ? 'summary sheets' : 'finishing'}`,
+          done: p.phase === 'rows' ? p.rowsWritten : total,
+          total,
+          unit: 'rows',
+          etaSeconds: p.phase === 'rows' ? etaSeconds(startedAt, p.rowsWritten, total) : null,
+        });
+      };
+      const options = { overwrite: overwrite === true, signal: controller.signal, onProgress };
+      const work = async (): Promise<ExportResult> => {
+        if (format === 'csv') return exportCsv(source, target, options);
+        if (format === 'parquet') return exportParquet(source, target, options);
+        const wantSummaries = summaries === true && meta.kind === 'shipments';
+        return exportXlsx(source, target, {
+          ...options,
+          ...(wantSummaries ? { summaries: { provider: createLibrarySummaryProvider(library, meta.id, ref.view) } } : {}),
+        });
+      };
+
+      onProgress({ phase: 'rows', rowsWritten: 0, rowCount: source.rowCount });
+      const done = work().then(
+        (result) => {
+          log.info('export finished', { jobId, format, rows: result.rowsWritten, bytes: result.bytes });
+          deps.events.emit('jobs.finished', {
+            jobId,
+            outcome: 'succeeded',
+            message: `Exported ${result.rowsWritten.toLocaleString('en-US')} rows to ${result.path}`,
+          });
+        },
+        (error: unknown) => {
+          const cancelled = controller.signal.aborted || (error instanceof AppError && error.kind === 'Cancelled');
+          if (!cancelled) log.error('export failed', { jobId, format, error });
+          deps.events.emit('jobs.finished', {
+            jobId,
+            outcome: cancelled ? 'cancelled' : 'failed',
+            message: cancelled
+              ? 'The export was cancelled; no file was written.'
+              : error instanceof AppError
+                ? error.message
+                : `The export failed: ${error instanceof Error ? error.message : String(error)}`,
+          });
+        },
+      );
+      running.set(jobId, { controller, done });
+      void done.finally(() => running.delete(jobId));
+      return { jobId, path: target };
+    },
+
+    async 'export.cancel'({ jobId }) {
+      const job = running.get(jobId);
+      if (!job) throw new AppError('NotFound', 'That export is not running (it may have finished).');
+      job.controller.abort();
+      await job.done;
+    },
+
+    async disposeExports() {
+      const jobs = [...running.values()];
+      for (const j of jobs) j.controller.abort();
+      await Promise.all(jobs.map((j) => j.done));
+    },
+  };
+}
+
+/** The export calls over the shared service context (the one line create-services.ts needs). */
+export function createExportServices(ctx: ServiceContext): ServiceSlice<ExportChannel> {
+  const { disposeExports: _dispose, ...calls } = createExportService({
+    library: () => ctx.library(),
+    dataDir: ctx.deps.dataDir,
+    events: ctx.deps.events,
+    logger: ctx.deps.logger,
+    appVersion: ctx.deps.appInfo.version,
+    ...(ctx.deps.chooseSavePath ? { chooseSavePath: ctx.deps.chooseSavePath } : {}),
+  });
+  return calls;
+}

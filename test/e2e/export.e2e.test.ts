@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobProgress } from '@shared/ipc/contract';
+import { AppShell } from './pages/app-shell';
+import { ExportDialog } from './pages/export-dialog';
+import { LibraryPage } from './pages/library-page';
+import { SearchWorkbench } from './pages/search-workbench';
+import { SettingsPage } from './pages/settings-page';
+import { WelcomePage } from './pages/welcome-page';
+import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { startStack, type Stack } from './support/stack';
+
+const RECORDS = 3_000;
+const FETCHED = 2_000;
+
+describe('Export from the library to Excel, through the browser host', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let shell: AppShell;
+  let library: LibraryPage;
+  const progress: JobProgress[] = [];
+  let stopListening: () => void = () => undefined;
+  screenshotOnFailure(() => browser);
+
+  beforeAll(async () => {
+    stack = await startStack({ records: RECORDS });
+    stopListening = stack.host.events.listen((event, payload) => {
+      if (event === 'jobs.progress') progress.push(payload as JobProgress);
+    });
+    browser = await launchBrowser();
+    shell = new AppShell(browser.page);
+    library = new LibraryPage(browser.page);
+    await shell.open(stack.host.url);
+    await new WelcomePage(browser.page).connectAccount();
+    const settings = new SettingsPage(browser.page);
+    await settings.createProfile({ name: 'Sim', baseUrl: stack.sim.url, accountName: stack.account.name });
+    await settings.setCredentials('Sim', stack.account.apiKey, stack.account.apiSecret);
+    if ((await settings.card('Sim').getByTestId('profile-active-badge').count()) === 0) await settings.setActive('Sim');
+    // A search lands in the library: that is the dataset exported below.
+    await shell.navigate('search');
+    const search = new SearchWorkbench(browser.page);
+    await search.setSize(FETCHED);
+    await search.run();
+    expect(await search.shownAndTotal()).toEqual({ shown: FETCHED, total: RECORDS });
+  }, 120_000);
+
+  afterAll(async () => {
+    stopListening();
+    await browser?.close();
+    await stack?.close().catch(() => undefined);
+  });
+
+  it('opens a dataset → Export → Excel → progress → a file that reads back with every row', async () => {
+    await shell.navigate('library');
+    await library.row('Shipments · all').waitFor();
+    await library.open('Shipments · all');
+    const dialog = new ExportDialog(browser.page, browser.page.getByTestId('library-detail'));
+    await dialog.openDialog();
+    await dialog.chooseFormat('xlsx');
+    const chosen = await dialog.chooseFile();
+    expect(chosen).toBe(join(stack.dataDir, 'exports', 'Shipments · all.xlsx'));
+    await browser.screenshot('export-dialog');
+    await dialog.start();
+    await dialog.waitForStep('done');
+    const done = await dialog.outcome();
+    expect(done.outcome, done.message).toBe('succeeded');
+    expect(done.message).toContain(`Exported ${FETCHED.toLocaleString('en-US')} rows`);
+    expect(done.path).toBe(chosen);
+    await browser.screenshot('export-done');
+
+    // Progress reached the bridge's event stream with rows done against the total.
+    const mine = progress.filter((p) => p.label.startsWith('Excel export'));
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((p) => p.total === FETCHED && p.unit === 'rows')).toBe(true);
+
+    expect(existsSync(chosen)).toBe(true);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(chosen);
+    const sheet = wb.getWorksheet('Shipments');
+    expect(sheet?.rowCount).toBe(FETCHED + 1);
+    const query = new Map<string, unknown>();
+    wb.getWorksheet('Query')?.eachRow((row, n) => {
+      if (n > 1) query.set(String(row.getCell(1).value), row.getCell(2).value);
+    });
+    expect(query.get('rows_exported')).toBe(FETCHED);
+    expect(query.get('total_reported')).toBe(RECORDS);
+    expect(query.get('profile')).toBe('Sim');
+    expect(query.get('app_version')).toBe('0.0.0-e2e');
+    // Exactly the grid's visible columns were written, in the grid's order.
+    const visible = Number(await browser.page.getByTestId('library-export-slot').getAttribute('data-view-columns'));
+    expect(sheet?.getRow(1).cellCount).toBe(visible);
+    await dialog.close();
+  });
+
+  it('asks before replacing the file, and replaces it only when told to', async () => {
+    const dialog = new ExportDialog(browser.page, browser.page.getByTestId('library-detail'));
+    await dialog.openDialog();
+    await dialog.chooseFormat('xlsx');
+    await dialog.chooseFile();
+    await dialog.start();
+    await dialog.waitForStep('confirmReplace');
+    expect(await browser.page.getByTestId('export-replace-question').textContent()).toMatch(/already exists/);
+    await dialog.confirmReplace();
+    await dialog.waitForStep('done');
+    expect((await dialog.outcome()).outcome).toBe('succeeded');
+    // Replaced in place: one file, no temp file left beside it.
+    expect(await readdir(join(stack.dataDir, 'exports'))).toEqual(['Shipments · all.xlsx']);
+    await dialog.close();
+  });
+});

@@ -1,0 +1,65 @@
+import type { Locator, Page } from 'playwright-core';
+
+export type ExportFormatName = 'xlsx' | 'csv' | 'parquet';
+
+/** The Export… button and its dialog (features/export/export-button.tsx), wherever it is embedded. */
+export class ExportDialog {
+  constructor(
+    readonly page: Page,
+    /** The element the button sits in (e.g. the library's detail section). */
+    readonly scope: Locator = page.locator('body'),
+  ) {}
+
+  get dialog(): Locator {
+    return this.page.getByTestId('export-dialog');
+  }
+
+  async openDialog(): Promise<void> {
+    await this.scope.getByTestId('export-open').click();
+    await this.dialog.waitFor();
+  }
+
+  async chooseFormat(format: ExportFormatName): Promise<void> {
+    await this.page.getByTestId(`export-format-${format}`).check();
+  }
+
+  /** Asks main for a target (the browser host answers with a path under <dataDir>/exports). */
+  async chooseFile(): Promise<string> {
+    await this.page.getByTestId('export-choose').click();
+    const path = this.page.getByTestId('export-path');
+    await path.filter({ hasNotText: 'No file chosen' }).waitFor();
+    return (await path.textContent()) ?? '';
+  }
+
+  async start(): Promise<void> {
+    await this.page.getByTestId('export-start').click();
+  }
+
+  /** Which step the dialog shows: form, confirmReplace, running or done. */
+  async step(): Promise<string | null> {
+    return this.dialog.getAttribute('data-step');
+  }
+
+  async waitForStep(step: 'confirmReplace' | 'running' | 'done', timeoutMs = 60_000): Promise<void> {
+    await this.page.locator(`[data-testid="export-dialog"][data-step="${step}"]`).waitFor({ timeout: timeoutMs });
+  }
+
+  async outcome(): Promise<{ outcome: string | null; message: string; path: string | null }> {
+    const done = this.page.getByTestId('export-done');
+    const path = this.page.getByTestId('export-done-path');
+    return {
+      outcome: await done.getAttribute('data-outcome'),
+      message: (await done.textContent()) ?? '',
+      path: (await path.count()) > 0 ? await path.textContent() : null,
+    };
+  }
+
+  async confirmReplace(): Promise<void> {
+    await this.page.getByTestId('export-replace-yes').click();
+  }
+
+  async close(): Promise<void> {
+    await this.page.getByTestId('export-close').click();
+    await this.dialog.waitFor({ state: 'detached' });
+  }
+}

@@ -1,0 +1,133 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApi } from '@shared/ipc/build-api';
+import { CALL_CHANNELS, type EventChannel } from '@shared/ipc/channels';
+import type { BridgeResult } from '@shared/ipc/errors';
+// Type-only: erased, so the component is not evaluated before window.portolan is set.
+import type * as ButtonModule from '../../src/renderer/src/features/export/export-button';
+
+/**
+ * The Export dialog against the bridge as the renderer sees it: calls answered and events pushed the
+ * way main does (including an outcome that arrives before the start call's answer). The real services
+ * behind it are covered by test/services/export-service.test.ts and the end-to-end test.
+ */
+type Listener = (payload: unknown) => void;
+const calls: { channel: string; input: unknown }[] = [];
+const listeners = new Map<EventChannel, Set<Listener>>();
+let answer: (channel: string, input: unknown) => BridgeResult<unknown>;
+let button: typeof ButtonModule;
+
+function emit(event: EventChannel, payload: unknown): void {
+  act(() => {
+    for (const l of listeners.get(event) ?? []) l(payload);
+  });
+}
+
+beforeAll(async () => {
+  window.portolan = buildApi(CALL_CHANNELS, {
+    invoke: async (channel, input) => {
+      calls.push({ channel, input });
+      return answer(channel, input);
+    },
+    subscribe: (event, listener) => {
+      const set = listeners.get(event) ?? new Set<Listener>();
+      set.add(listener);
+      listeners.set(event, set);
+      return () => set.delete(listener);
+    },
+  });
+  button = await import('../../src/renderer/src/features/export/export-button');
+});
+afterEach(() => {
+  cleanup();
+  calls.length = 0;
+});
+
+const source = { datasetId: 'ds-1', view: { columns: ['hsCode', 'usdFob'], sortModel: [], quickFilter: 'steel' } };
+
+describe('ExportButton', () => {
+  it('asks before replacing, shows progress with the time left, and ends with the path', async () => {
+    answer = (channel, input) => {
+      if (channel === 'export.chooseTarget') return { ok: true, value: { path: '/exports/Steel.xlsx' } };
+      if (channel === 'export.start') {
+        return (input as { overwrite?: boolean }).overwrite
+          ? { ok: true, value: { jobId: 'job-1', path: '/exports/Steel.xlsx' } }
+          : { ok: false, error: { kind: 'Conflict', message: 'Steel.xlsx already exists. Replace it?' } };
+      }
+      return { ok: false, error: { kind: 'Internal', message: `unexpected ${channel}` } };
+    };
+    render(<button.ExportButton source={source} suggestedName="Steel" />);
+    fireEvent.click(screen.getByTestId('export-open'));
+    fireEvent.click(screen.getByTestId('export-summaries'));
+    fireEvent.click(screen.getByTestId('export-choose'));
+    await waitFor(() => expect(screen.getByTestId('export-path').textContent).toBe('/exports/Steel.xlsx'));
+    fireEvent.click(screen.getByTestId('export-start'));
+    await waitFor(() => expect(screen.getByTestId('export-replace-question').textContent).toMatch(/Replace it\?/));
+    // Nothing was replaced yet: the only start call did not say overwrite.
+    expect(calls.filter((c) => c.channel === 'export.start')).toHaveLength(1);
+
+    fireEvent.click(screen.getByTestId('export-replace-yes'));
+    await waitFor(() => expect(screen.getByTestId('export-dialog').getAttribute('data-step')).toBe('running'));
+    expect(calls.at(-1)).toEqual({
+      channel: 'export.start',
+      input: { source, format: 'xlsx', summaries: true, path: '/exports/Steel.xlsx', overwrite: true },
+    });
+    emit('jobs.progress', { jobId: 'other', label: 'x', done: 1, total: 2, unit: 'rows', etaSeconds: null });
+    expect(screen.getByTestId('export-progress-text').textContent).toBe('Starting…');
+    emit('jobs.progress', { jobId: 'job-1', label: 'Excel', done: 500, total: 2000, unit: 'rows', etaSeconds: 3 });
+    expect(screen.getByTestId('export-progress-text').textContent).toBe('500 of 2,000 rows · about 3 s left');
+    expect(screen.getByRole('progressbar').getAttribute('value')).toBe('25');
+
+    emit('jobs.finished', { jobId: 'job-1', outcome: 'succeeded', message: 'Exported 2,000 rows to /exports/Steel.xlsx' });
+    expect(screen.getByTestId('export-done').getAttribute('data-outcome')).toBe('succeeded');
+    expect(screen.getByTestId('export-done-path').textContent).toBe('/exports/Steel.xlsx');
+  });
+
+  it('cancels a running export through export.cancel and says nothing was written', async () => {
+    answer = (channel) => {
+      if (channel === 'export.start') return { ok: true, value: { jobId: 'job-2', path: '/exports/a.csv' } };
+      if (channel === 'export.cancel') {
+        emit('jobs.finished', { jobId: 'job-2', outcome: 'cancelled', message: 'The export was cancelled; no file was written.' });
+        return { ok: true, value: undefined };
+      }
+      return { ok: false, error: { kind: 'Internal', message: `unexpected ${channel}` } };
+    };
+    render(<button.ExportButton source={{ datasetId: 'ds-1' }} />);
+    fireEvent.click(screen.getByTestId('export-open'));
+    fireEvent.click(screen.getByTestId('export-format-csv'));
+    expect((screen.getByTestId('export-summaries') as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(screen.getByTestId('export-start'));
+    await waitFor(() => screen.getByTestId('export-cancel'));
+    fireEvent.click(screen.getByTestId('export-cancel'));
+    await waitFor(() => expect(screen.getByTestId('export-done').getAttribute('data-outcome')).toBe('cancelled'));
+    expect(calls.map((c) => c.channel)).toEqual(['export.start', 'export.cancel']);
+    expect(calls[1]?.input).toEqual({ jobId: 'job-2' });
+    expect(screen.queryByTestId('export-done-path')).toBeNull();
+  });
+
+  it('shows the outcome of an export that finished before its start call was answered', async () => {
+    answer = (channel) => {
+      if (channel === 'export.start') {
+        emit('jobs.finished', { jobId: 'job-3', outcome: 'succeeded', message: 'Exported 5 rows to /exports/b.parquet' });
+        return { ok: true, value: { jobId: 'job-3', path: '/exports/b.parquet' } };
+      }
+      return { ok: false, error: { kind: 'Internal', message: `unexpected ${channel}` } };
+    };
+    render(<button.ExportButton source={{ datasetId: 'ds-1' }} />);
+    fireEvent.click(screen.getByTestId('export-open'));
+    fireEvent.click(screen.getByTestId('export-format-parquet'));
+    fireEvent.click(screen.getByTestId('export-start'));
+    await waitFor(() => expect(screen.getByTestId('export-done').getAttribute('data-outcome')).toBe('succeeded'));
+    expect(screen.getByTestId('export-done-path').textContent).toBe('/exports/b.parquet');
+  });
+
+  it('shows a refused export in the form, without leaving it', async () => {
+    answer = () => ({ ok: false, error: { kind: 'NotFound', message: 'That dataset is not in the library.' } });
+    render(<button.ExportButton source={{ datasetId: 'gone' }} />);
+    fireEvent.click(screen.getByTestId('export-open'));
+    fireEvent.click(screen.getByTestId('export-start'));
+    await waitFor(() => expect(screen.getByTestId('export-error').getAttribute('data-error-kind')).toBe('NotFound'));
+    expect(screen.getByTestId('export-dialog').getAttribute('data-step')).toBe('form');
+  });
+});

@@ -1,0 +1,269 @@
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventChannel } from '@shared/ipc/channels';
+import type { Events, JobFinished, JobProgress } from '@shared/ipc/contract';
+import { Library, importFile, type DatasetMeta } from '../../src/main/library';
+import { nullLogger } from '../../src/main/log';
+import { createExportService } from '../../src/main/services/export-service';
+import { shipmentFieldType } from '../../src/main/export';
+import { shipment, tempDir } from '../library/helpers';
+
+const REQUEST = {
+  importer_countries: ['TR'],
+  hs_codes: ['7208'],
+  start_date: '2024-01-01',
+  end_date: '2024-09-30',
+  size: 500,
+};
+
+type Service = ReturnType<typeof createExportService>;
+
+let t: Awaited<ReturnType<typeof tempDir>>;
+let library: Library;
+let dataset: DatasetMeta;
+let service: Service;
+let progress: JobProgress[];
+let finished: JobFinished[];
+
+function waitFinished(jobId: string): Promise<JobFinished> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = (): void => {
+      const f = finished.find((x) => x.jobId === jobId);
+      if (f) resolve(f);
+      else if (Date.now() - started > 30_000) reject(new Error('export did not finish'));
+      else setTimeout(poll, 10);
+    };
+    poll();
+  });
+}
+
+async function readWorkbook(path: string): Promise<ExcelJS.Workbook> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(path);
+  return wb;
+}
+
+/** A cell back as the text the dataset holds: numbers and dates were typed by the exporter. */
+function cellText(cell: ExcelJS.Cell, field: string): string {
+  const v = cell.value;
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) {
+    return shipmentFieldType(field) === 'epoch' ? String(v.getTime() / 1000) : v.toISOString().slice(0, 10);
+  }
+  return String(v);
+}
+
+function queryMap(wb: ExcelJS.Workbook): Map<string, unknown> {
+  const map = new Map<string, unknown>();
+  wb.getWorksheet('Query')?.eachRow((row, n) => {
+    if (n > 1) map.set(String(row.getCell(1).value), row.getCell(2).value);
+  });
+  return map;
+}
+
+beforeEach(async () => {
+  t = await tempDir();
+  library = await Library.open(join(t.dir, 'data'));
+  const rows = Array.from({ length: 500 }, (_, i) =>
+    shipment(i, { usdFob: String((i * 13) % 997), importerCountry: i % 3 === 0 ? 'Türkiye' : 'Çin', quantity: '-' }),
+  );
+  dataset = await library.saveShipmentSearch(
+    REQUEST,
+    { total: 1234, shipments: rows },
+    { profileName: 'Türkiye desk', account: 'acme-analytics' },
+  );
+  progress = [];
+  finished = [];
+  service = createExportService({
+    library: async () => library,
+    dataDir: join(t.dir, 'data'),
+    logger: nullLogger,
+    appVersion: '9.8.7-test',
+    events: {
+      emit<E extends EventChannel>(event: E, payload: Events[E]) {
+        if (event === 'jobs.progress') progress.push(payload as JobProgress);
+        if (event === 'jobs.finished') finished.push(payload as JobFinished);
+      },
+    },
+  });
+  await mkdir(join(t.dir, 'out'));
+});
+
+afterEach(async () => {
+  await service.disposeExports();
+  await library.close();
+  await t.cleanup();
+});
+
+describe('export.start', () => {
+  it('writes the whole dataset to Excel, value by value, with a Query sheet from the dataset record', async () => {
+    const path = join(t.dir, 'out', 'all.xlsx');
+    const { jobId, path: written } = await service['export.start'](
+      { source: { datasetId: dataset.id }, format: 'xlsx', path },
+      {},
+    );
+    expect(written).toBe(path);
+    const done = await waitFinished(jobId);
+    expect(done.outcome, done.message).toBe('succeeded');
+    expect(progress.some((p) => p.jobId === jobId && p.unit === 'rows' && p.total === 500)).toBe(true);
+
+    const wb = await readWorkbook(path);
+    const ws = wb.getWorksheet('Shipments') as ExcelJS.Worksheet;
+    const fields = Library.columns('shipments');
+    expect(ws.getRow(1).values).toEqual([undefined, ...fields]);
+    expect(ws.rowCount).toBe(501);
+    let r = 2;
+    let compared = 0;
+    for await (const batch of library.iterateRows(dataset.id)) {
+      for (const record of batch) {
+        const row = ws.getRow(r);
+        fields.forEach((f, c) => {
+          const want = record[f] === null || record[f] === undefined ? '' : String(record[f]);
+          expect(cellText(row.getCell(c + 1), f), `${f} row ${r}`).toBe(want);
+          compared += 1;
+        });
+        r += 1;
+      }
+    }
+    expect(compared).toBe(500 * fields.length);
+
+    const q = queryMap(wb);
+    expect(q.get('profile')).toBe('Türkiye desk');
+    expect(q.get('account')).toBe('acme-analytics');
+    expect(JSON.parse(String(q.get('filter')))).toEqual(REQUEST);
+    expect(q.get('hs_codes')).toBe('7208');
+    expect(q.get('fetched_at')).toBe(dataset.fetchedAt);
+    expect(q.get('total_reported')).toBe(1234);
+    expect(q.get('rows_exported')).toBe(500);
+    expect(q.get('app_version')).toBe('9.8.7-test');
+  });
+
+  it('exports the grid view: visible columns in order, the filter and the sort, and says so in the Query sheet', async () => {
+    const view = {
+      columns: ['usdFob', 'importerName', 'hashId'],
+      sortModel: [{ colId: 'usdFob', sort: 'desc' as const }],
+      filterModel: { importerCountry: { filterType: 'text' as const, type: 'equals' as const, filter: 'Türkiye' } },
+    };
+    const path = join(t.dir, 'out', 'view.xlsx');
+    const { jobId } = await service['export.start'](
+      { source: { datasetId: dataset.id, view }, format: 'xlsx', path, summaries: true },
+      {},
+    );
+    expect((await waitFinished(jobId)).outcome).toBe('succeeded');
+    const expected = await library.getRows(dataset.id, { ...view, startRow: 0, endRow: 5000 });
+    expect(expected.lastRow).toBe(167);
+
+    const wb = await readWorkbook(path);
+    const ws = wb.getWorksheet('Shipments') as ExcelJS.Worksheet;
+    expect(ws.getRow(1).values).toEqual([undefined, 'usdFob', 'importerName', 'hashId']);
+    expect(ws.rowCount).toBe(1 + 167);
+    expected.rows.forEach((rec, i) => {
+      const row = ws.getRow(i + 2);
+      expect(row.getCell(1).value).toBe(Number(rec.usdFob));
+      expect(row.getCell(2).value).toBe(rec.importerName);
+      expect(row.getCell(3).value).toBe(rec.hashId);
+    });
+    const q = queryMap(wb);
+    expect(q.get('rows_exported')).toBe(167);
+    expect(q.get('view_columns')).toBe('usdFob, importerName, hashId');
+    expect(q.get('view_sort')).toBe('usdFob desc');
+    expect(JSON.parse(String(q.get('view_filter')))).toEqual(view.filterModel);
+    // The summary sheets count exactly the exported rows.
+    let monthTotal = 0;
+    wb.getWorksheet('By month')?.eachRow((row, n) => {
+      if (n > 1) monthTotal += Number(row.getCell(2).value);
+    });
+    expect(monthTotal).toBe(167);
+    expect(wb.getWorksheet('Top importers')).toBeDefined();
+  });
+
+  it('answers Conflict for an existing file unless overwrite is set, and never touches it before', async () => {
+    const path = join(t.dir, 'out', 'taken.csv');
+    await writeFile(path, 'precious');
+    await expect(
+      service['export.start']({ source: { datasetId: dataset.id }, format: 'csv', path }, {}),
+    ).rejects.toMatchObject({ kind: 'Conflict' });
+    expect(finished).toEqual([]);
+    const { jobId } = await service['export.start'](
+      { source: { datasetId: dataset.id }, format: 'csv', path, overwrite: true },
+      {},
+    );
+    expect((await waitFinished(jobId)).outcome).toBe('succeeded');
+    expect(await readdir(join(t.dir, 'out'))).toEqual(['taken.csv']);
+  });
+
+  it('leaves no file and no temp file when cancelled', async () => {
+    const path = join(t.dir, 'out', 'cancelled.xlsx');
+    const { jobId } = await service['export.start']({ source: { datasetId: dataset.id }, format: 'xlsx', path }, {});
+    await service['export.cancel']({ jobId }, {});
+    const done = await waitFinished(jobId);
+    expect(done.outcome).toBe('cancelled');
+    expect(await readdir(join(t.dir, 'out'))).toEqual([]);
+  });
+
+  it('refuses an unknown dataset and an unknown column', async () => {
+    const path = join(t.dir, 'out', 'x.csv');
+    await expect(
+      service['export.start']({ source: { datasetId: 'nope' }, format: 'csv', path }, {}),
+    ).rejects.toMatchObject({ kind: 'NotFound' });
+    await expect(
+      service['export.start'](
+        { source: { datasetId: dataset.id, view: { columns: ['name'] } }, format: 'csv', path },
+        {},
+      ),
+    ).rejects.toMatchObject({ kind: 'InvalidInput' });
+  });
+
+  it('writes to <dataDir>/exports when no path is given (the browser host)', async () => {
+    const target = await service['export.chooseTarget']({ suggestedName: 'Steel: TR/2024', format: 'parquet' }, {});
+    expect(target?.path).toBe(join(t.dir, 'data', 'exports', 'Steel TR 2024.parquet'));
+    const { jobId, path } = await service['export.start']({ source: { datasetId: dataset.id }, format: 'parquet' }, {});
+    expect((await waitFinished(jobId)).outcome).toBe('succeeded');
+    expect(path.startsWith(join(t.dir, 'data', 'exports'))).toBe(true);
+  });
+});
+
+describe('export.chooseTarget with a save dialog', () => {
+  it('opens the dialog in the folder of the last export, remembered in a settings file, and adds the extension', async () => {
+    const asked: { defaultPath: string; format: string }[] = [];
+    const answers = [join(t.dir, 'out', 'first'), null];
+    const withDialog = createExportService({
+      library: async () => library,
+      dataDir: join(t.dir, 'data'),
+      logger: nullLogger,
+      appVersion: 'x',
+      events: { emit: () => undefined },
+      chooseSavePath: async (o) => {
+        asked.push(o);
+        return answers.shift() ?? null;
+      },
+    });
+    expect(await withDialog['export.chooseTarget']({ suggestedName: 'Steel TR', format: 'csv' }, {})).toEqual({
+      path: join(t.dir, 'out', 'first.csv'),
+    });
+    expect(asked[0]).toEqual({ defaultPath: 'Steel TR.csv', format: 'csv' });
+    const settings = JSON.parse(await readFile(join(t.dir, 'data', 'export-settings.json'), 'utf8')) as unknown;
+    expect(settings).toEqual({ lastFolder: join(t.dir, 'out') });
+    // Cancelling the dialog is not an error: no target.
+    expect(await withDialog['export.chooseTarget']({ suggestedName: 'Steel TR', format: 'xlsx' }, {})).toBeNull();
+    expect(asked[1]).toEqual({ defaultPath: join(t.dir, 'out', 'Steel TR.xlsx'), format: 'xlsx' });
+  });
+});
+
+describe('Excel round trip', () => {
+  it('imports its own export back with the filter restored and the same rows', async () => {
+    const path = join(t.dir, 'out', 'roundtrip.xlsx');
+    const { jobId } = await service['export.start']({ source: { datasetId: dataset.id }, format: 'xlsx', path }, {});
+    expect((await waitFinished(jobId)).outcome).toBe('succeeded');
+    const imported = await importFile(library, path);
+    expect(imported.filterRestored).toBe(true);
+    expect(imported.rows).toBe(500);
+    expect(imported.dataset.request).toEqual(REQUEST);
+    const a = await library.getRows(dataset.id, { startRow: 0, endRow: 500 });
+    const b = await library.getRows(imported.dataset.id, { startRow: 0, endRow: 500 });
+    expect(b.rows.map(({ _row, ...r }) => r)).toEqual(a.rows.map(({ _row, ...r }) => r));
+  });
+});
