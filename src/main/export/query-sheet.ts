@@ -20,6 +20,10 @@ export const QUERY_KEYS = {
   dataSheets: 'data_sheets',
   sheetSplit: 'sheet_split',
   cutCells: 'cut_cells',
+  viewColumns: 'view_columns',
+  viewSort: 'view_sort',
+  viewFilter: 'view_filter',
+  viewQuickFilter: 'view_quick_filter',
   timeZone: 'time_zone',
   appVersion: 'app_version',
   exportedAt: 'exported_at',
@@ -79,6 +83,19 @@ export function queryRows(facts: QuerySheetFacts): QueryRow[] {
       `${facts.cutCellCount} cell(s) longer than Excel's 32,767 characters were cut and end in "[… cut]": ${shown}${more}. ` +
         'The CSV and Parquet exports keep the whole text.',
     ]);
+  }
+  if (query.view) {
+    const { view } = query;
+    const sort = view.sortModel.map((s) => `${s.colId} ${s.sort}`).join(', ');
+    rows.push(
+      [QUERY_KEYS.viewColumns, view.columns.join(', ')],
+      [QUERY_KEYS.viewSort, sort || 'stored order'],
+      [
+        QUERY_KEYS.viewFilter,
+        Object.keys(view.filterModel ?? {}).length > 0 ? JSON.stringify(view.filterModel) : 'none',
+      ],
+      [QUERY_KEYS.viewQuickFilter, view.quickFilter?.trim() || 'none'],
+    );
   }
   rows.push(
     [QUERY_KEYS.timeZone, 'Dates and date-times are UTC'],

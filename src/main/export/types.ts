@@ -27,6 +27,16 @@ export interface QueryInfo {
   /** What the service reported as the total matching the query (`total` / `total_shipment`), if known. */
   totalReported: number | null;
   appVersion: string;
+  /** The grid view exported (its filters narrow the rows); absent for a whole-dataset export. */
+  view?: ExportedView;
+}
+
+/** What the user had on screen: written to the Query sheet next to the service filter. */
+export interface ExportedView {
+  sortModel: readonly { colId: string; sort: 'asc' | 'desc' }[];
+  filterModel?: Record<string, unknown> | null;
+  quickFilter?: string | null;
+  columns: readonly string[];
 }
 
 export interface ExportSource {

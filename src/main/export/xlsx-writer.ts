@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { cancelledError, closeQuietly, throwIfAborted, writeAtomically } from './atomic-file';
 import { EXCEL_MAX_CELL_CHARS, fitExcelText, toExcelValue, type CellValue } from './cell-values';
 import { QUERY_SHEET_NAME, queryRows } from './query-sheet';
-import { rowXml, type RowStyleIds } from './sheet-xml';
+import { createRowRenderer, type RowStyleIds } from './sheet-xml';
 import { relieve, type WriteFailure } from './stream-pressure';
 import type {
   ExportColumn,
@@ -31,8 +31,12 @@ const MAX_CUT_ADDRESSES = 20;
  * for a file about 19% larger; exports are written far more often than they are mailed.
  */
 const ZIP_LEVEL = 1;
-/** Rendered rows are handed to the zip in pieces of about this size. */
-const XML_CHUNK_CHARS = 256 * 1024;
+/**
+ * Rendered rows are handed to the sheet stream in pieces of about this size (exceljs's own buffer size),
+ * each followed by an event-loop turn: archiver's deflate and file writes advance one piece per turn, so
+ * fewer turns leave the thread pool idle while the rows are rendered.
+ */
+const XML_CHUNK_CHARS = 64 * 1024;
 
 export interface XlsxExportOptions extends ExportOptions {
   /** Summary sheets after the Query sheet, computed by the provider (the library, in SQL). */
@@ -40,8 +44,9 @@ export interface XlsxExportOptions extends ExportOptions {
   /** Data rows per sheet before continuing on "Shipments (2)"; lower only for tests. */
   rowsPerSheet?: number;
   /**
-   * How data rows become XML: 'direct' (default) renders them here, 'exceljs' goes through exceljs's
-   * Row objects (several times slower; kept as the fallback and to cross-check the direct path).
+   * How data rows become XML: 'direct' (default) renders them here and hands the text to the sheet's
+   * exceljs stream; 'exceljs' goes through exceljs's Row objects (several times slower; the fallback
+   * when exceljs's internals differ, and a cross-check of the direct path in the tests).
    */
   rowEncoding?: 'direct' | 'exceljs';
   /** Clock for the exported-at row. */
@@ -131,17 +136,20 @@ async function writeDataSheets(
   let widths: number[] | null = null;
   let sheet: Worksheet | null = null;
   let rowsInSheet = 0;
-  let direct = false;
   let pendingXml = '';
-  // Reused for every row: both row writers copy the values out before the next row.
+  // Reused for every row of the exceljs path: exceljs copies the values out before the next row.
   const values: CellValue[] = new Array<CellValue>(columns.length).fill(null);
-  const styles = (workbook as unknown as { styles: { addStyleModel(style: Style, type: number): number } })
-    .styles;
-  const styleIds: RowStyleIds = {
-    date: columns.map((c) =>
-      styles.addStyleModel(c.type === 'epoch' ? STYLES.dateTime : STYLES.date, ExcelJS.ValueType.Date),
-    ),
+  const onCut = (i: number): void => {
+    state.cutCellCount += 1;
+    if (state.cutCells.length < MAX_CUT_ADDRESSES && sheet !== null) {
+      state.cutCells.push(`'${sheet.name}'!${letters[i]}${rowsInSheet + 2}`);
+    }
   };
+  // The direct path needs exceljs's style ids for the two date formats; without its style registry
+  // (a future exceljs) every row goes through exceljs.
+  const styleIds = options.rowEncoding === 'exceljs' ? null : dateStyleIds(workbook, columns);
+  const renderRow = styleIds === null ? null : createRowRenderer(columns, letters, styleIds);
+  let direct = false;
   const flush = (): void => {
     if (pendingXml.length > 0 && sheet !== null) {
       (sheetStream(sheet) as { write(text: string): void }).write(pendingXml);
@@ -176,25 +184,23 @@ async function writeDataSheets(
           await relieve(sheetStream(sheet), signal, failure);
         }
         sheet = openSheet();
-        direct = options.rowEncoding !== 'exceljs' && canWriteDirectly(sheet);
+        direct = renderRow !== null && canWriteDirectly(sheet);
       }
       const record = batch[b] as Record<string, unknown>;
-      for (let i = 0; i < columns.length; i++) {
-        const col = columns[i] as ExportColumn;
-        let v = toExcelValue(record[col.field], col.type);
-        if (typeof v === 'string' && v.length > EXCEL_MAX_CELL_CHARS) {
-          v = fitExcelText(v).text;
-          state.cutCellCount += 1;
-          if (state.cutCells.length < MAX_CUT_ADDRESSES) {
-            state.cutCells.push(`'${sheet.name}'!${letters[i]}${rowsInSheet + 2}`);
-          }
-        }
-        values[i] = v;
-      }
-      if (direct) {
-        pendingXml += rowXml(rowsInSheet + 2, values, letters, styleIds);
-        if (pendingXml.length >= XML_CHUNK_CHARS) flush();
+      let turn = false;
+      if (direct && renderRow !== null) {
+        pendingXml += renderRow(rowsInSheet + 2, record, onCut);
+        turn = pendingXml.length >= XML_CHUNK_CHARS;
       } else {
+        for (let i = 0; i < columns.length; i++) {
+          const col = columns[i] as ExportColumn;
+          let v = toExcelValue(record[col.field], col.type);
+          if (typeof v === 'string' && v.length > EXCEL_MAX_CELL_CHARS) {
+            v = fitExcelText(v).text;
+            onCut(i);
+          }
+          values[i] = v;
+        }
         const row = sheet.addRow(values);
         for (let i = 0; i < columns.length; i++) {
           const v = values[i] as CellValue;
@@ -204,7 +210,7 @@ async function writeDataSheets(
       }
       rowsInSheet += 1;
       state.rowsWritten += 1;
-      if (state.rowsWritten % ROWS_PER_TURN === 0) {
+      if (turn || state.rowsWritten % ROWS_PER_TURN === 0) {
         flush();
         await relieve(sheetStream(sheet), signal, failure);
         throwIfAborted(signal);
@@ -232,6 +238,20 @@ async function writeDataSheets(
 function canWriteDirectly(ws: Worksheet): boolean {
   const internals = ws as unknown as { startedData?: boolean; stream?: { write?: unknown } };
   return internals.startedData === true && typeof internals.stream?.write === 'function';
+}
+
+/** exceljs's style ids for the date and date-time formats, per column; null if its registry is not there. */
+function dateStyleIds(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  columns: readonly ExportColumn[],
+): RowStyleIds | null {
+  const styles = (workbook as unknown as { styles?: { addStyleModel?: unknown } }).styles;
+  if (typeof styles?.addStyleModel !== 'function') return null;
+  const add = styles.addStyleModel.bind(styles) as (style: Style, type: number) => unknown;
+  const date = add(STYLES.date, ExcelJS.ValueType.Date);
+  const dateTime = add(STYLES.dateTime, ExcelJS.ValueType.Date);
+  if (typeof date !== 'number' || typeof dateTime !== 'number') return null;
+  return { date: columns.map((c) => (c.type === 'epoch' ? dateTime : date)) };
 }
 
 function sheetStream(ws: Worksheet): unknown {

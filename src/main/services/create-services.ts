@@ -17,6 +17,7 @@ import type { ServiceDeps, ServicesHandle } from './types';
  */
 export function createServices(deps: ServiceDeps): ServicesHandle {
   const ctx = createServiceContext(deps);
+  const exports = createExportServices(ctx);
   return {
     ...createAppService(ctx),
     ...createProfilesService(ctx),
@@ -27,7 +28,11 @@ export function createServices(deps: ServiceDeps): ServicesHandle {
     ...createAnalysisService({ library: () => ctx.library(), resourcesDir: deps.resourcesDir }),
     ...createLibraryService(ctx),
     ...createJobsService(ctx),
-    ...createExportServices(ctx),
-    dispose: () => ctx.dispose(),
+    ...exports.calls,
+    // Running exports are cancelled first (no half-written files stay behind), then the library closes.
+    dispose: async () => {
+      await exports.dispose();
+      await ctx.dispose();
+    },
   };
 }

@@ -156,9 +156,15 @@ export function createExportService(deps: ExportServiceDeps): ServiceSlice<Expor
   };
 }
 
-/** The export calls over the shared service context (the one line create-services.ts needs). */
-export function createExportServices(ctx: ServiceContext): ServiceSlice<ExportChannel> {
-  const { disposeExports: _dispose, ...calls } = createExportService({
+/**
+ * The export calls over the shared service context, and `dispose`, which cancels running exports (their
+ * temp files go) and waits for them; createServices' dispose calls it before the library closes.
+ */
+export function createExportServices(ctx: ServiceContext): {
+  calls: ServiceSlice<ExportChannel>;
+  dispose(): Promise<void>;
+} {
+  const { disposeExports, ...calls } = createExportService({
     library: () => ctx.library(),
     dataDir: ctx.deps.dataDir,
     events: ctx.deps.events,
@@ -166,5 +172,5 @@ export function createExportServices(ctx: ServiceContext): ServiceSlice<ExportCh
     appVersion: ctx.deps.appInfo.version,
     ...(ctx.deps.chooseSavePath ? { chooseSavePath: ctx.deps.chooseSavePath } : {}),
   });
-  return calls;
+  return { calls, dispose: disposeExports };
 }
