@@ -181,7 +181,8 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     await shell.navigate('search');
     await search.loadPreset('Germany 2021-2025');
     await search.setSize(20);
-    await search.run();
+    // The same question was asked before: decline the library's saved copy so the service is asked again.
+    await search.runFresh();
     await shell.navigate('usage');
     const after = await usage.read(account.name, 'shipments/search');
     expect(after.current).toBeGreaterThan(before.current);
@@ -210,13 +211,17 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
 
   it('a slow search shows progress and can be cancelled; its late answer is ignored', async () => {
     await search.setSize(20);
-    await search.run();
+    await search.runFresh();
     const before = await search.shownAndTotal();
     sim.setFaults({ latencyMs: 2_500 });
     try {
       await search.setSize(10);
       await search.runButton.click();
-      await browser.page.getByTestId('search-progress').waitFor();
+      const offer = browser.page.getByTestId('search-saved-offer');
+      const progress = browser.page.getByTestId('search-progress');
+      await Promise.race([offer.waitFor(), progress.waitFor()]);
+      if (await offer.isVisible()) await offer.getByTestId('search-saved-offer-refetch').click();
+      await progress.waitFor();
       await browser.page.getByTestId('search-cancel').click();
       await browser.page.getByTestId('search-cancelled').waitFor();
       await browser.page.waitForTimeout(3_500);

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { AgGrid } from './ag-grid';
 
 /** Firms → firm search with paging and counting. */
 export class FirmsWorkbench {
@@ -42,6 +43,45 @@ export class FirmsWorkbench {
         .locator(`.ag-row[row-index="${rowIndex}"] [col-id="name"]`)
         .textContent()) ?? ''
     ).trim();
+  }
+
+  get table(): AgGrid {
+    return new AgGrid(this.page, this.page.getByTestId('firms-grid'));
+  }
+
+  get summary(): Locator {
+    return this.page.getByTestId('firms-summary');
+  }
+
+  get pageInput(): Locator {
+    return this.page.getByTestId('firms-page-input');
+  }
+
+  get pageInputError(): Locator {
+    return this.page.getByTestId('firms-page-input-error');
+  }
+
+  /** Types a page number into the jump field; `go` presses Go (it may be disabled). */
+  async typePage(n: number | string): Promise<void> {
+    await this.pageInput.fill(String(n));
+  }
+
+  async jumpTo(n: number): Promise<void> {
+    await this.typePage(n);
+    await this.page.getByTestId('firms-page-go').click();
+    await this.waitForPage(n);
+  }
+
+  async next(): Promise<void> {
+    const { page } = await this.pageInfo();
+    await this.page.getByTestId('firms-next').click();
+    await this.waitForPage(page + 1);
+  }
+
+  async previous(): Promise<void> {
+    const { page } = await this.pageInfo();
+    await this.page.getByTestId('firms-prev').click();
+    await this.waitForPage(page - 1);
   }
 
   async openShipments(role: 'importer' | 'exporter', rowIndex: number): Promise<void> {

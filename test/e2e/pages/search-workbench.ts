@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { AgGrid } from './ag-grid';
 
 /** Search → the filter form, presets, the size chooser and the shipment grid, as a user works them. */
 export class SearchWorkbench {
@@ -135,6 +136,67 @@ export class SearchWorkbench {
       out.push(((await cell.textContent()) ?? '').trim());
     }
     return out;
+  }
+
+  /** The shipment grid with header, resize, drag, filter and scrolling helpers. */
+  get table(): AgGrid {
+    return new AgGrid(this.page, this.grid);
+  }
+
+  /**
+   * Runs the search and, when the library offers a saved copy of the same question, fetches again
+   * anyway, so the grid shows a fresh answer either way. Waits for the grid's rows.
+   */
+  async runFresh(): Promise<void> {
+    await this.runButton.click();
+    const offer = this.page.getByTestId('search-saved-offer');
+    const done = this.page.locator('[data-testid="search-summary"], [data-testid="search-error"]');
+    await Promise.race([
+      offer.waitFor({ timeout: 60_000 }),
+      this.page.locator('[data-testid="search-progress"]').waitFor({ timeout: 60_000 }),
+    ]).catch(() => undefined);
+    if (await offer.isVisible()) await offer.getByTestId('search-saved-offer-refetch').click();
+    await this.page
+      .locator('[data-testid="search-progress"]')
+      .waitFor({ state: 'detached', timeout: 60_000 });
+    await done.first().waitFor({ timeout: 60_000 });
+    await this.grid.locator('.ag-row[row-index="0"]').first().waitFor();
+  }
+
+  // Column chooser
+  get chooser(): Locator {
+    return this.page.getByTestId('shipments-columns');
+  }
+
+  async openChooser(): Promise<Locator> {
+    if (!(await this.chooser.isVisible())) await this.page.getByTestId('shipments-columns-toggle').click();
+    await this.chooser.waitFor();
+    return this.chooser;
+  }
+
+  async closeChooser(): Promise<void> {
+    if (await this.chooser.isVisible()) await this.page.getByTestId('shipments-columns-toggle').click();
+    await this.chooser.waitFor({ state: 'detached' });
+  }
+
+  async setColumnVisible(colId: string, visible: boolean): Promise<void> {
+    await (await this.openChooser()).getByTestId(`shipments-columns-col-${colId}`).setChecked(visible);
+  }
+
+  async setGroupVisible(groupId: string, visible: boolean): Promise<void> {
+    await (
+      await this.openChooser()
+    )
+      .getByTestId(`shipments-columns-${visible ? 'all' : 'none'}-${groupId}`)
+      .click();
+  }
+
+  async pin(colId: string, side: 'left' | 'right' | ''): Promise<void> {
+    await (await this.openChooser()).getByTestId(`shipments-columns-pin-${colId}`).selectOption(side);
+  }
+
+  get quickFilter(): Locator {
+    return this.page.getByTestId('search-quick-filter');
   }
 
   async openParties(rowIndex: number): Promise<Locator> {

@@ -78,7 +78,7 @@ export function FirmsPage() {
 
   const columnDefs = useMemo<ColDef<FirmRecord>[]>(
     () => [
-      { colId: 'actions', headerName: '', pinned: 'left', width: role ? 150 : 200, lockVisible: true, sortable: false, filter: false, cellRenderer: FirmActions, cellRendererParams: { role } },
+      { colId: 'actions', headerName: '', pinned: 'left', width: role ? 170 : 250, lockVisible: true, sortable: false, filter: false, cellRenderer: FirmActions, cellRendererParams: { role } },
       ...FIRM_FIELDS.map(
         (f): ColDef<FirmRecord> =>
           f === 'firm_type' || f === 'shipment_count'

@@ -21,6 +21,24 @@ export interface FirmsState {
 
 let seq = 0;
 
+const fmtInt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The page-number field: what the user typed, judged against the pages the last answer reported.
+ * A page past the end would cost a request for an empty answer, so it is refused at the field.
+ */
+export type PageJump = { ok: true; page: number; message: null } | { ok: false; message: string | null };
+
+export function checkPageJump(text: string, pages: number): PageJump {
+  const t = text.trim();
+  if (t === '') return { ok: false, message: null };
+  const n = Number(t);
+  if (!Number.isInteger(n)) return { ok: false, message: 'Page: a whole number' };
+  const last = Math.max(1, pages);
+  if (n < 1 || n > last) return { ok: false, message: `Page: between 1 and ${fmtInt(last)}` };
+  return { ok: true, page: n, message: null };
+}
+
 export const useFirmsStore = create<FirmsState>()((set, get) => {
   async function fetchPage(request: FirmSearchRequest) {
     const mine = ++seq;
@@ -45,7 +63,8 @@ export const useFirmsStore = create<FirmsState>()((set, get) => {
     },
     async goToPage(page) {
       const last = get().request;
-      if (!last || !Number.isInteger(page) || page < 1) return;
+      const pages = get().result?.total_pages ?? 1;
+      if (!last || !Number.isInteger(page) || page < 1 || page > Math.max(1, pages)) return;
       await fetchPage({ ...last, page });
     },
     async countFirms() {

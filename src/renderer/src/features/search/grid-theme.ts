@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 // Registered once for the whole renderer; the community bundle is all these grids use.
 ModuleRegistry.registerModules([AllCommunityModule]);
 
-/** One theme, two modes; the grid follows `data-ag-theme-mode` on its wrapper. */
+/** One theme, two modes; the grids follow `data-ag-theme-mode` on <body>, kept by `useGridThemeMode`. */
 export const gridTheme = themeQuartz
   .withParams({ backgroundColor: '#ffffff', foregroundColor: '#1d2330', headerBackgroundColor: '#f3f5f8', accentColor: '#2e6fd8', fontSize: 13, spacing: 6 }, 'light')
   .withParams({ backgroundColor: '#1b1f27', foregroundColor: '#e3e7ee', headerBackgroundColor: '#252b36', accentColor: '#5b9bff', fontSize: 13, spacing: 6, borderColor: '#394252' }, 'dark');
@@ -28,5 +28,10 @@ export function useGridThemeMode(): 'light' | 'dark' {
       obs.disconnect();
     };
   }, []);
+  // ag-grid reads the mode only from <html>, <body> or an `.ag-theme-mode` element carrying
+  // `data-ag-theme-mode`; on <body> it reaches every grid and every popup they open.
+  useEffect(() => {
+    document.body.dataset.agThemeMode = mode;
+  }, [mode]);
   return mode;
 }

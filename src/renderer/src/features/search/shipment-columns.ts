@@ -87,7 +87,7 @@ function columnFor(field: ShipmentField, group: ShipmentGroup): ColDef<ShipmentR
     field,
     headerName: headerOf(field, group),
     headerTooltip: field,
-    hide: !DEFAULT_VISIBLE.includes(field),
+    initialHide: !DEFAULT_VISIBLE.includes(field),
   };
   if (dates.has(field)) {
     return {

@@ -1,0 +1,171 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * One of the app's ag-grids (the `DataGrid` wrapper), worked the way a user works it: headers, the
+ * resize handle, header drag, the filter popup, scrolling. Row data is read from the cells on screen.
+ */
+export class AgGrid {
+  constructor(
+    readonly page: Page,
+    readonly root: Locator,
+  ) {}
+
+  header(colId: string): Locator {
+    return this.root.locator(`.ag-header-cell[col-id="${colId}"]`);
+  }
+
+  /** Column-group captions in the order shown (left pinned, centre, right pinned). */
+  async groupNames(): Promise<string[]> {
+    return this.root
+      .locator('.ag-header-group-cell .ag-header-group-text')
+      .evaluateAll((els) => els.map((e) => (e.textContent ?? '').trim()).filter(Boolean));
+  }
+
+  /** Column ids in display order: pinned left, centre, pinned right. */
+  async displayedColumns(): Promise<string[]> {
+    return this.root.evaluate((root) => {
+      const part = (sel: string) =>
+        [...root.querySelectorAll(`.ag-header-row-column ${sel} .ag-header-cell[col-id]`)]
+          .map((e) => ({ id: e.getAttribute('col-id') ?? '', left: e.getBoundingClientRect().left }))
+          .sort((a, b) => a.left - b.left)
+          .map((e) => e.id);
+      return [
+        ...part('.ag-grid-pinned-left-cells'),
+        ...part('.ag-grid-scrolling-cells'),
+        ...part('.ag-grid-pinned-right-cells'),
+      ];
+    });
+  }
+
+  async pinnedLeft(): Promise<string[]> {
+    return this.root
+      .locator('.ag-header-row-column .ag-grid-pinned-left-cells .ag-header-cell[col-id]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('col-id') ?? ''));
+  }
+
+  async width(colId: string): Promise<number> {
+    const box = await this.header(colId).boundingBox();
+    if (!box) throw new Error(`column ${colId} is not on screen`);
+    return Math.round(box.width);
+  }
+
+  /** Drags the column's right-edge resize handle by `dx` pixels. */
+  async resize(colId: string, dx: number): Promise<void> {
+    const cell = this.header(colId);
+    await cell.scrollIntoViewIfNeeded();
+    const handle = cell.locator('.ag-header-cell-resize');
+    await cell.hover();
+    const box = await handle.boundingBox();
+    if (!box) throw new Error(`no resize handle on ${colId}`);
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(x, y);
+    await this.page.mouse.down();
+    for (let i = 1; i <= 5; i++) await this.page.mouse.move(x + (dx * i) / 5, y);
+    await this.page.mouse.up();
+  }
+
+  /** Scrolls the grid back to its first (unpinned) column. */
+  async scrollToStart(): Promise<void> {
+    await this.root.evaluate((root) => {
+      for (const el of root.querySelectorAll('.ag-body-horizontal-scroll-viewport, .ag-grid-viewport'))
+        el.scrollLeft = 0;
+    });
+    await this.page.waitForTimeout(100);
+  }
+
+  /** Drags a header onto the left half of another header, as a user reorders columns. */
+  async moveBefore(colId: string, targetColId: string): Promise<void> {
+    const from = await this.header(colId).locator('.ag-header-cell-label').boundingBox();
+    const to = await this.header(targetColId).boundingBox();
+    if (!from || !to) throw new Error(`cannot drag ${colId} onto ${targetColId}`);
+    const y = from.y + from.height / 2;
+    await this.page.mouse.move(from.x + 10, y);
+    await this.page.mouse.down();
+    const tx = to.x + 4;
+    const steps = 12;
+    for (let i = 1; i <= steps; i++) {
+      await this.page.mouse.move(from.x + 10 + ((tx - from.x - 10) * i) / steps, y);
+      await this.page.waitForTimeout(20);
+    }
+    // ag-grid moves the column while hovering; give it a beat before the drop.
+    await this.page.waitForTimeout(150);
+    await this.page.mouse.up();
+  }
+
+  async clickHeader(colId: string): Promise<void> {
+    await this.header(colId).locator('.ag-header-cell-label').click();
+  }
+
+  async sortOf(colId: string): Promise<string | null> {
+    return this.header(colId).getAttribute('aria-sort');
+  }
+
+  async rowCount(): Promise<number> {
+    return Number(await this.root.getAttribute('data-row-count'));
+  }
+
+  async shownCount(): Promise<number> {
+    return Number(await this.root.getAttribute('data-shown-count'));
+  }
+
+  /**
+   * Every displayed row (after the grid's filters and sort), as the text of the given columns: the
+   * body is scrolled from top to bottom since only the rows in view are in the DOM.
+   */
+  async rows(colIds: string[]): Promise<Record<string, string>[]> {
+    const total = await this.shownCount();
+    const byIndex = new Map<number, Record<string, string>>();
+    // ag-grid 36: one `.ag-row` holds the pinned and the scrolling cells; `.ag-grid-viewport` scrolls.
+    const scroll = (to: 'top' | 'down') =>
+      this.root.evaluate((root, where) => {
+        const v = root.querySelector('.ag-grid-viewport');
+        if (!v) throw new Error('no .ag-grid-viewport');
+        const before = v.scrollTop;
+        v.scrollTop = where === 'top' ? 0 : before + v.clientHeight * 0.8;
+        return v.scrollTop !== before;
+      }, to);
+    await scroll('top');
+    for (let guard = 0; guard < 500 && byIndex.size < total; guard++) {
+      const seen = await this.root.evaluate((root, ids) => {
+        const out: [number, Record<string, string>][] = [];
+        for (const row of root.querySelectorAll('.ag-grid-scrolling-rows .ag-row[row-index]')) {
+          const rec: Record<string, string> = {};
+          for (const id of ids) rec[id] = (row.querySelector(`[col-id="${id}"]`)?.textContent ?? '').trim();
+          out.push([Number(row.getAttribute('row-index')), rec]);
+        }
+        return out;
+      }, colIds);
+      for (const [i, r] of seen) byIndex.set(i, r);
+      if (byIndex.size >= total) break;
+      const moved = await scroll('down');
+      // Let ag-grid render the rows scrolled into view (also when already at the bottom).
+      await this.page.waitForTimeout(moved ? 50 : 150);
+    }
+    await scroll('top');
+    if (byIndex.size !== total) throw new Error(`read ${byIndex.size} of ${total} displayed rows`);
+    return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+  }
+
+  /** Opens the column's filter popup from its header and returns it. */
+  async openFilter(colId: string): Promise<Locator> {
+    const cell = this.header(colId);
+    await cell.scrollIntoViewIfNeeded();
+    await cell.hover();
+    await cell.locator('.ag-header-cell-filter-button, .ag-header-cell-menu-button').first().click();
+    const popup = this.page.locator('.ag-popup .ag-filter').last();
+    await popup.waitFor();
+    return popup;
+  }
+
+  /** In an open filter popup: picks the condition of the first row ("Greater than", "Before", …). */
+  async chooseCondition(popup: Locator, label: string): Promise<void> {
+    await popup.locator('.ag-filter-select .ag-picker-field-wrapper').first().click();
+    await this.page.locator('.ag-select-list .ag-list-item').getByText(label, { exact: true }).click();
+  }
+
+  async closePopup(): Promise<void> {
+    await this.page.keyboard.press('Escape');
+    await this.page.locator('.ag-popup .ag-filter').waitFor({ state: 'detached' });
+  }
+}

@@ -1,0 +1,386 @@
+import type { Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHIPMENT_FIELDS, type ShipmentRecord } from '@shared/spec';
+import { FIRM_PAGE_SIZE } from '../../src/main/sim';
+import { AppShell } from './pages/app-shell';
+import { FirmsWorkbench } from './pages/firms-workbench';
+import { SearchWorkbench } from './pages/search-workbench';
+import { SettingsPage } from './pages/settings-page';
+import { WelcomePage } from './pages/welcome-page';
+import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { startStack, type Stack } from './support/stack';
+
+const RECORDS = 50_000;
+const SIZE = 100;
+const FROM = '2021-01-01';
+const TO = '2025-12-31';
+
+interface ExpectedFirm {
+  name: string;
+  urlCode: string;
+  count: number;
+}
+
+/** Relative luminance (0 black … 1 white) of a computed CSS colour `rgb(r, g, b)` / `rgba(…)`. */
+function luminance(css: string): number {
+  const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(css);
+  if (!m) throw new Error(`not an rgb colour: ${css}`);
+  const [r, g, b] = [m[1], m[2], m[3]].map((v) => {
+    const c = Number(v) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** The shell scrolls inside its main area, so a full-page shot shows only what is scrolled into view. */
+async function shot(browser: Browser, name: string, focus: Locator): Promise<void> {
+  await focus.first().evaluate((e) => e.scrollIntoView({ block: 'center' }));
+  await browser.screenshot(name);
+}
+
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const num = (t: string) => Number(t.replace(/,/g, ''));
+
+describe('Query workbench grids: columns, layout memory, filters, firm paging, dark theme', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let shell: AppShell;
+  let search: SearchWorkbench;
+  let firms: FirmsWorkbench;
+  /** The answer the service must give to the broad filter: computed from the simulator's data, not from the app. */
+  let expectedRows: ShipmentRecord[];
+  let expectedFirms: ExpectedFirm[];
+
+  screenshotOnFailure(() => browser);
+
+  beforeAll(async () => {
+    stack = await startStack({ records: RECORDS });
+    const all = [...stack.sim.dataset.records()];
+    // The simulator's documented order: arrivalDate descending, then hashId ascending.
+    all.sort((a, b) => byCodeUnit(b.arrivalDate, a.arrivalDate) || byCodeUnit(a.hashId, b.hashId));
+    expectedRows = all.slice(0, SIZE);
+    const firmsByCode = new Map<string, ExpectedFirm>();
+    for (const r of all) {
+      const f = firmsByCode.get(r.importerUrlCode) ?? {
+        name: r.importerName,
+        urlCode: r.importerUrlCode,
+        count: 0,
+      };
+      f.count++;
+      firmsByCode.set(r.importerUrlCode, f);
+    }
+    // Firm search order: shipment_count descending, then name, then UrlCode (code-unit order).
+    expectedFirms = [...firmsByCode.values()].sort(
+      (a, b) => b.count - a.count || byCodeUnit(a.name, b.name) || byCodeUnit(a.urlCode, b.urlCode),
+    );
+
+    browser = await launchBrowser();
+    shell = new AppShell(browser.page);
+    search = new SearchWorkbench(browser.page);
+    firms = new FirmsWorkbench(browser.page);
+    await shell.open(stack.host.url);
+    await new WelcomePage(browser.page).connectAccount();
+    const settings = new SettingsPage(browser.page);
+    await settings.createProfile({ name: 'Sim', baseUrl: stack.sim.url, accountName: stack.account.name });
+    await settings.setCredentials('Sim', stack.account.apiKey, stack.account.apiSecret);
+    if ((await settings.card('Sim').getByTestId('profile-active-badge').count()) === 0)
+      await settings.setActive('Sim');
+
+    await shell.navigate('search');
+    await search.clearFilter();
+    await search.setDates(FROM, TO);
+    await search.setSize(SIZE);
+    await search.runFresh();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('shows the six column groups; the chooser shows and hides a column and a whole group, and pins', async () => {
+    const grid = search.table;
+    // By default no column of the Record group is shown, so its header is not either.
+    expect(await grid.groupNames()).toEqual(['Importer', 'Exporter', 'Goods', 'Values', 'Logistics']);
+    const chooser = await search.openChooser();
+    await expect
+      .poll(() =>
+        chooser
+          .locator('legend')
+          .evaluateAll((els) => els.map((e) => (e.firstChild?.textContent ?? '').trim())),
+      )
+      .toEqual(['Importer', 'Exporter', 'Goods', 'Values', 'Logistics', 'Record']);
+    expect(await grid.rowCount()).toBe(SIZE);
+    expect(await search.columnValues('arrivalDate', 5)).toEqual(
+      expectedRows.slice(0, 5).map((r) => r.arrivalDate),
+    );
+
+    // One column.
+    await search.setColumnVisible('hashId', true);
+    await grid.header('hashId').waitFor();
+    await search.setColumnVisible('usdCif', false);
+    await grid.header('usdCif').waitFor({ state: 'detached' });
+    expect(await grid.displayedColumns()).toContain('hashId');
+    expect(await grid.displayedColumns()).not.toContain('usdCif');
+    expect(await grid.groupNames()).toEqual([
+      'Importer',
+      'Exporter',
+      'Goods',
+      'Values',
+      'Logistics',
+      'Record',
+    ]);
+
+    // A whole group: every exporter column of the spec, then none of them.
+    const exporterFields = SHIPMENT_FIELDS.filter(
+      (f) => f.startsWith('exporter') && f !== 'exporterDataType',
+    );
+    await search.setGroupVisible('Exporter', true);
+    await expect
+      .poll(async () => (await grid.displayedColumns()).filter((c) => c.startsWith('exporter')).sort())
+      .toEqual([...exporterFields].sort());
+    await shot(browser, 'grid-01-exporter-group-shown', search.grid);
+    await search.setGroupVisible('Exporter', false);
+    await expect
+      .poll(async () => (await grid.displayedColumns()).filter((c) => c.startsWith('exporter')))
+      .toEqual([]);
+    expect(await grid.groupNames()).not.toContain('Exporter');
+    await search.setColumnVisible('exporterName', true);
+    await grid.header('exporterName').waitFor();
+
+    // Pin (community ag-grid has no column menu: the chooser pins).
+    await search.pin('usdFob', 'left');
+    await expect.poll(() => grid.pinnedLeft()).toEqual(['actions', 'usdFob']);
+    expect(await search.chooser.getByTestId('shipments-columns-pin-usdFob').inputValue()).toBe('left');
+    await shot(browser, 'grid-02-chooser-pinned', search.grid);
+    await search.closeChooser();
+  });
+
+  it('sorts numbers as numbers, and remembers order, width, visibility, sort and pin across a reload', async () => {
+    const grid = search.table;
+    // Resize.
+    const before = await grid.width('productDetails');
+    await grid.resize('productDetails', 120);
+    await expect.poll(() => grid.width('productDetails')).toBeGreaterThan(before + 100);
+    // Reorder by dragging a header: Country before Name in the Importer group.
+    await grid.scrollToStart();
+    const orderBefore = await grid.displayedColumns();
+    expect(orderBefore.indexOf('importerCountry')).toBe(orderBefore.indexOf('importerName') + 1);
+    await grid.moveBefore('importerCountry', 'importerName');
+    await expect
+      .poll(async () => {
+        const o = await grid.displayedColumns();
+        return o.indexOf('importerCountry') - o.indexOf('importerName');
+      })
+      .toBe(-1);
+    // Sort usdFob descending: every row, numerically (as text "9.5" would sort above "10.2").
+    await grid.clickHeader('usdFob');
+    await grid.clickHeader('usdFob');
+    await expect.poll(() => grid.sortOf('usdFob')).toBe('descending');
+    const sorted = (await grid.rows(['usdFob', 'hashId'])).map((r) => num(r.usdFob ?? ''));
+    const want = expectedRows.map((r) => Number(r.usdFob)).sort((a, b) => b - a);
+    expect(sorted).toEqual(want);
+    // The data must contain values whose text order differs from their number order, or this proves nothing.
+    const asText = expectedRows
+      .map((r) => r.usdFob)
+      .sort()
+      .reverse()
+      .map(Number);
+    expect(asText).not.toEqual(want);
+
+    const layout = {
+      order: await grid.displayedColumns(),
+      width: await grid.width('productDetails'),
+      pinned: await grid.pinnedLeft(),
+    };
+    await shot(browser, 'grid-03-layout-before-reload', search.grid);
+
+    await browser.page.reload();
+    await search.root.waitFor();
+    // The last filter comes back with the page; the answer is fetched again.
+    await expect.poll(() => search.field('filter-start_date-input').inputValue()).toBe(FROM);
+    await search.setSize(SIZE);
+    await search.runFresh();
+    const after = search.table;
+    await expect.poll(() => after.displayedColumns()).toEqual(layout.order);
+    expect(await after.width('productDetails')).toBe(layout.width);
+    expect(await after.pinnedLeft()).toEqual(layout.pinned);
+    expect(await after.sortOf('usdFob')).toBe('descending');
+    expect(layout.order).toContain('hashId');
+    expect(layout.order).not.toContain('usdCif');
+    expect(layout.order.filter((c) => c.startsWith('exporter'))).toEqual(['exporterName']);
+    const again = (await after.rows(['usdFob'])).map((r) => num(r.usdFob ?? ''));
+    expect(again).toEqual(want);
+    await shot(browser, 'grid-04-layout-after-reload', search.grid);
+  });
+
+  it('the quick filter narrows rows to those containing the text', async () => {
+    const grid = search.table;
+    const visible = await grid.displayedColumns();
+    const textCols = visible.filter((c) =>
+      [
+        'importerName',
+        'importerCountry',
+        'exporterName',
+        'hsCode',
+        'hsCodeDescription',
+        'productDetails',
+        'quantityUnit',
+        'portOfArrival',
+        'portOfDeparture',
+        'transportType',
+        'hashId',
+      ].includes(c),
+    );
+    // The commonest importer country of the answer: it matches several rows, not all.
+    const freq = new Map<string, number>();
+    for (const r of expectedRows) freq.set(r.importerCountry, (freq.get(r.importerCountry) ?? 0) + 1);
+    const name = [...freq.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+    const term = name.toLowerCase();
+    const want = expectedRows
+      .filter((r) =>
+        textCols.some((c) =>
+          String(r[c as keyof ShipmentRecord])
+            .toLowerCase()
+            .includes(term),
+        ),
+      )
+      .map((r) => r.hashId);
+    expect(want.length).toBeGreaterThan(1);
+    expect(want.length).toBeLessThan(SIZE);
+    await search.quickFilter.fill(name);
+    await expect.poll(() => grid.shownCount()).toBe(want.length);
+    const shown = await grid.rows(['hashId']);
+    expect(shown.map((r) => r.hashId).sort()).toEqual([...want].sort());
+    expect(await browser.page.getByTestId('shipments-grid-filtered').textContent()).toBe(
+      `${want.length} of ${SIZE} rows pass the grid filters`,
+    );
+    await shot(browser, 'grid-05-quick-filter', search.grid);
+    await search.quickFilter.fill('');
+    await expect.poll(() => grid.shownCount()).toBe(SIZE);
+  });
+
+  it('a number filter on usdFob and a date filter on arrivalDate keep exactly the rows that satisfy them', async () => {
+    const grid = search.table;
+    const fobs = expectedRows.map((r) => Number(r.usdFob)).sort((a, b) => a - b);
+    const threshold = fobs[Math.floor(fobs.length / 2)] as number;
+    const wantFob = expectedRows.filter((r) => Number(r.usdFob) > threshold);
+
+    const popup = await grid.openFilter('usdFob');
+    await grid.chooseCondition(popup, 'Greater than');
+    await popup.locator('input.ag-input-field-input').first().fill(String(threshold));
+    await expect.poll(() => grid.shownCount()).toBe(wantFob.length);
+    await shot(browser, 'grid-06-number-filter', search.grid);
+    await grid.closePopup();
+    const shownFob = await grid.rows(['usdFob', 'hashId']);
+    for (const r of shownFob) expect(num(r.usdFob ?? '')).toBeGreaterThan(threshold);
+    expect(shownFob.map((r) => r.hashId).sort()).toEqual(wantFob.map((r) => r.hashId).sort());
+
+    // And on top of it, arrivalDate before a day inside the answer's range.
+    const days = [...new Set(expectedRows.map((r) => r.arrivalDate))].sort();
+    expect(days.length).toBeGreaterThan(1);
+    const cut = days[days.length - 1] as string;
+    const wantBoth = wantFob.filter((r) => r.arrivalDate < cut);
+    expect(wantBoth.length).toBeGreaterThan(0);
+    expect(wantBoth.length).toBeLessThan(wantFob.length);
+    const datePopup = await grid.openFilter('arrivalDate');
+    await grid.chooseCondition(datePopup, 'Before');
+    await datePopup.locator('input[type="date"]').first().fill(cut);
+    await expect.poll(() => grid.shownCount()).toBe(wantBoth.length);
+    await shot(browser, 'grid-07-date-filter', search.grid);
+    await grid.closePopup();
+    const shownBoth = await grid.rows(['usdFob', 'arrivalDate', 'hashId']);
+    for (const r of shownBoth) {
+      expect(num(r.usdFob ?? '')).toBeGreaterThan(threshold);
+      expect((r.arrivalDate ?? '') < cut).toBe(true);
+    }
+    expect(shownBoth.map((r) => r.hashId).sort()).toEqual(wantBoth.map((r) => r.hashId).sort());
+  });
+
+  it('firms: pages forward, back and by number; page numbers and the firm count are shown; an out-of-range page is refused', async () => {
+    const pages = Math.ceil(expectedFirms.length / FIRM_PAGE_SIZE);
+    expect(pages).toBeGreaterThanOrEqual(3);
+    await shell.navigate('firms');
+    await firms.search();
+    expect(await firms.pageInfo()).toEqual({ page: 1, pages });
+    expect(await firms.summary.textContent()).toContain(
+      `Page 1 of ${pages} · ${FIRM_PAGE_SIZE} firms on this page`,
+    );
+    expect(await firms.firmName(0)).toBe(expectedFirms[0]?.name);
+
+    await firms.next();
+    expect(await firms.firmName(0)).toBe(expectedFirms[FIRM_PAGE_SIZE]?.name);
+    expect(await firms.summary.textContent()).toContain(`Page 2 of ${pages}`);
+    await shot(browser, 'grid-08-firms-page-2', firms.summary);
+    await firms.previous();
+    expect(await firms.firmName(0)).toBe(expectedFirms[0]?.name);
+
+    await firms.jumpTo(pages);
+    const lastCount = expectedFirms.length - FIRM_PAGE_SIZE * (pages - 1);
+    expect(await firms.summary.textContent()).toContain(
+      `Page ${pages} of ${pages} · ${lastCount} firms on this page`,
+    );
+    expect(await firms.firmName(0)).toBe(expectedFirms[FIRM_PAGE_SIZE * (pages - 1)]?.name);
+    expect(await firms.table.rowCount()).toBe(lastCount);
+    expect(await browser.page.getByTestId('firms-next').isDisabled()).toBe(true);
+
+    await firms.typePage(pages + 1);
+    await firms.pageInputError.waitFor();
+    expect(await firms.pageInputError.textContent()).toBe(`Page: between 1 and ${pages}`);
+    expect(await firms.pageInput.getAttribute('aria-invalid')).toBe('true');
+    expect(await browser.page.getByTestId('firms-page-go').isDisabled()).toBe(true);
+    await firms.pageInput.press('Enter');
+    await shot(browser, 'grid-09-firms-out-of-range', firms.summary);
+    expect((await firms.pageInfo()).page).toBe(pages);
+    await firms.typePage(0);
+    expect(await firms.pageInputError.textContent()).toBe(`Page: between 1 and ${pages}`);
+    await firms.jumpTo(2);
+    expect(await firms.firmName(0)).toBe(expectedFirms[FIRM_PAGE_SIZE]?.name);
+    await firms.pageInputError.waitFor({ state: 'detached' });
+
+    expect(await firms.count()).toBe(expectedFirms.length);
+    expect(await browser.page.getByTestId('firms-count-result').textContent()).toBe(
+      `${expectedFirms.length.toLocaleString('en-US')} firms match the filter.`,
+    );
+  });
+
+  it('follows the dark and light colour scheme: the app, the grid and the column chooser', async () => {
+    const bg = (sel: string) =>
+      browser.page
+        .locator(sel)
+        .first()
+        .evaluate((e) => e.ownerDocument.defaultView?.getComputedStyle(e).backgroundColor ?? '');
+    const fg = (sel: string) =>
+      browser.page
+        .locator(sel)
+        .first()
+        .evaluate((e) => e.ownerDocument.defaultView?.getComputedStyle(e).color ?? '');
+    await shell.navigate('search');
+    // The answer stays with the page; the grid is mounted again with its remembered layout.
+    await search.grid.locator('.ag-row[row-index="0"]').first().waitFor();
+    await search.openChooser();
+    const grid = '[data-testid="shipments-grid"] .ag-root-wrapper';
+    const cell = '[data-testid="shipments-grid"] .ag-row[row-index="0"] .ag-cell[col-id="importerName"]';
+
+    await browser.page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => search.grid.getAttribute('data-ag-theme-mode')).toBe('dark');
+    await expect.poll(async () => luminance(await bg(grid))).toBeLessThan(0.05);
+    expect(luminance(await bg('body'))).toBeLessThan(0.05);
+    expect(luminance(await bg('[data-testid="shipments-columns"]'))).toBeLessThan(0.05);
+    expect(luminance(await fg(cell))).toBeGreaterThan(0.6);
+    expect(luminance(await fg('body'))).toBeGreaterThan(0.6);
+    await shot(browser, 'grid-10-dark', search.grid);
+
+    await browser.page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(() => search.grid.getAttribute('data-ag-theme-mode')).toBe('light');
+    await expect.poll(async () => luminance(await bg(grid))).toBeGreaterThan(0.85);
+    expect(luminance(await bg('body'))).toBeGreaterThan(0.85);
+    expect(luminance(await bg('[data-testid="shipments-columns"]'))).toBeGreaterThan(0.85);
+    expect(luminance(await fg(cell))).toBeLessThan(0.1);
+    await shot(browser, 'grid-11-light', search.grid);
+    await search.closeChooser();
+    expect(browser.errors).toEqual([]);
+    expect(await browser.page.content()).not.toContain(stack.account.apiSecret);
+    expect(stack.log.lines.join('\n')).not.toContain(stack.account.apiSecret);
+  });
+});
