@@ -1,59 +1,15 @@
 import { z } from 'zod';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { AppError } from '@shared/ipc/errors';
+import {
+  columnFilterSchema,
+  type ColumnFilter,
+  type FilterCondition,
+  type ScalarFilterType,
+  type TextFilterType,
+} from '@shared/library/grid-filter';
 import { QUICK_FILTER_FIELDS, findColumn, typedExpression, type ColumnDef, type DatasetKind } from './fields';
 
-/** ag-grid's filter option names that this engine understands. */
-const TEXT_TYPES = [
-  'equals',
-  'notEqual',
-  'contains',
-  'notContains',
-  'startsWith',
-  'endsWith',
-  'blank',
-  'notBlank',
-  'empty',
-] as const;
-const SCALAR_TYPES = [
-  'equals',
-  'notEqual',
-  'lessThan',
-  'lessThanOrEqual',
-  'greaterThan',
-  'greaterThanOrEqual',
-  'inRange',
-  'blank',
-  'notBlank',
-  'empty',
-] as const;
-
-const textCondition = z.object({
-  filterType: z.literal('text'),
-  type: z.enum(TEXT_TYPES),
-  filter: z.string().max(1000).nullish(),
-});
-const numberCondition = z.object({
-  filterType: z.literal('number'),
-  type: z.enum(SCALAR_TYPES),
-  filter: z.number().finite().nullish(),
-  filterTo: z.number().finite().nullish(),
-});
-/** ag-grid sends dates as `yyyy-MM-dd hh:mm:ss`; only the day is used. */
-const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}(?:[ T][\d:.]+)?$/, { error: 'a date yyyy-MM-dd' });
-const dateCondition = z.object({
-  filterType: z.literal('date'),
-  type: z.enum(SCALAR_TYPES),
-  dateFrom: dateText.nullish(),
-  dateTo: dateText.nullish(),
-});
-const condition = z.discriminatedUnion('filterType', [textCondition, numberCondition, dateCondition]);
-const combined = z.object({
-  filterType: z.enum(['text', 'number', 'date']),
-  operator: z.enum(['AND', 'OR']),
-  conditions: z.array(condition).min(1).max(10),
-});
-const columnFilter = z.union([combined, condition]);
 
 export const gridQuerySchema = z.object({
   startRow: z.number().int().min(0),
@@ -62,7 +18,7 @@ export const gridQuerySchema = z.object({
     .array(z.object({ colId: z.string().max(200), sort: z.enum(['asc', 'desc']) }))
     .max(20)
     .default([]),
-  filterModel: z.record(z.string().max(200), columnFilter).nullish(),
+  filterModel: z.record(z.string().max(200), columnFilterSchema).nullish(),
   quickFilter: z.string().max(500).nullish(),
   /**
    * The fields to return (the grid's visible columns). Fewer columns make a sorted block much
@@ -73,8 +29,7 @@ export const gridQuerySchema = z.object({
 
 export type GridQuery = z.input<typeof gridQuerySchema>;
 type ParsedGridQuery = z.output<typeof gridQuerySchema>;
-type Condition = z.output<typeof condition>;
-type ColumnFilter = z.output<typeof columnFilter>;
+type Condition = FilterCondition;
 
 export const MAX_BLOCK_ROWS = 5000;
 
@@ -181,7 +136,7 @@ function conditionSql(col: ColumnDef, c: Condition, p: Param): string {
   }
 }
 
-function textSql(col: ColumnDef, type: (typeof TEXT_TYPES)[number], value: string, p: Param): string {
+function textSql(col: ColumnDef, type: TextFilterType, value: string, p: Param): string {
   const v = `lower(coalesce(CAST("${col.field}" AS VARCHAR), ''))`;
   const needle = p(value.toLowerCase());
   switch (type) {
@@ -204,7 +159,7 @@ function textSql(col: ColumnDef, type: (typeof TEXT_TYPES)[number], value: strin
 
 function scalarSql(
   expr: string,
-  type: (typeof SCALAR_TYPES)[number],
+  type: ScalarFilterType,
   a: number | string | null,
   b: number | string | null,
   p: Param,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { columnFilterSchema } from './grid-filter';
 import { firmSearchRequestSchema, shipmentSearchRequestSchema } from '../spec/operations';
 import { checkDateOrder, shipmentFilterShape } from '../spec/filter';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
@@ -101,46 +102,9 @@ export const GRID_FIELDS = [...new Set<string>([...SHIPMENT_FIELDS, ...FIRM_FIEL
 const field = z.enum(GRID_FIELDS);
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(GRID_FIELDS);
 
-const TEXT_TYPES = ['equals', 'notEqual', 'contains', 'notContains', 'startsWith', 'endsWith', 'blank', 'notBlank', 'empty'] as const;
-const SCALAR_TYPES = [
-  'equals',
-  'notEqual',
-  'lessThan',
-  'lessThanOrEqual',
-  'greaterThan',
-  'greaterThanOrEqual',
-  'inRange',
-  'blank',
-  'notBlank',
-  'empty',
-] as const;
-const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}(?:[ T][\d:.]+)?$/, { error: 'a date yyyy-MM-dd' });
-const textCondition = z.strictObject({
-  filterType: z.literal('text'),
-  type: z.enum(TEXT_TYPES),
-  filter: z.string().max(1000).nullish(),
-});
-const numberCondition = z.strictObject({
-  filterType: z.literal('number'),
-  type: z.enum(SCALAR_TYPES),
-  filter: z.number().finite().nullish(),
-  filterTo: z.number().finite().nullish(),
-});
-const dateCondition = z.strictObject({
-  filterType: z.literal('date'),
-  type: z.enum(SCALAR_TYPES),
-  dateFrom: dateText.nullish(),
-  dateTo: dateText.nullish(),
-});
-const condition = z.discriminatedUnion('filterType', [textCondition, numberCondition, dateCondition]);
-const combined = z.strictObject({
-  filterType: z.enum(['text', 'number', 'date']),
-  operator: z.enum(['AND', 'OR']),
-  conditions: z.array(condition).min(1).max(10),
-});
 /** ag-grid's filterModel (text, number and date filters, simple or combined); keys are known fields only. */
 export const filterModelSchema = z
-  .record(z.string().max(200), z.union([combined, condition]))
+  .record(z.string().max(200), columnFilterSchema)
   .superRefine((model, ctx) => {
     for (const key of Object.keys(model)) {
       if (!KNOWN_FIELDS.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'not a known field' });

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
-import { FIRM_FIELDS, type FirmRecord } from '@shared/spec';
+import type { FirmRecord } from '@shared/spec';
 import { ErrorMessage } from '../../components/error-message';
 import { FilterForm } from '../filters/filter-form';
 import { useFilter } from '../filters/filter-store';
@@ -17,21 +17,10 @@ import { JobsPanel } from '../jobs/jobs-panel';
 import { useJobsStore } from '../jobs/jobs-store';
 import { openShipmentsOf, type PartyRole } from './firm-intents';
 import { checkPageJump, useFirmsStore } from './firms-store';
+import { firmColumnDefs } from '../library/firm-columns';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-const HEADERS: Record<(typeof FIRM_FIELDS)[number], string> = {
-  name: 'Name',
-  country: 'Country',
-  country_code: 'Country code',
-  address: 'Address',
-  city_state: 'City / state',
-  tel: 'Telephone',
-  e_mail: 'E-mail',
-  web: 'Web',
-  firm_type: 'Firm type',
-  shipment_count: 'Shipments',
-};
 
 function FirmActions(p: ICellRendererParams<FirmRecord> & { role: PartyRole | null }) {
   if (!p.data) return null;
@@ -79,12 +68,7 @@ export function FirmsPage() {
   const columnDefs = useMemo<ColDef<FirmRecord>[]>(
     () => [
       { colId: 'actions', headerName: '', pinned: 'left', width: role ? 170 : 250, lockVisible: true, sortable: false, filter: false, cellRenderer: FirmActions, cellRendererParams: { role } },
-      ...FIRM_FIELDS.map(
-        (f): ColDef<FirmRecord> =>
-          f === 'firm_type' || f === 'shipment_count'
-            ? { colId: f, field: f, headerName: HEADERS[f], cellDataType: 'number', filter: 'agNumberColumnFilter', type: 'rightAligned', width: 120 }
-            : { colId: f, field: f, headerName: HEADERS[f], cellDataType: 'text', filter: 'agTextColumnFilter', width: f === 'name' || f === 'address' ? 240 : 140 },
-      ),
+      ...firmColumnDefs(),
     ],
     [role],
   );

@@ -1,7 +1,8 @@
 import type { ColDef } from 'ag-grid-community';
 import { FIRM_FIELDS, FIRM_INTEGER_FIELDS, type FirmField, type FirmRecord } from '@shared/spec';
 
-const HEADERS: Record<FirmField, string> = {
+/** Column headers of the firm record's fields, for every firm grid. */
+const FIRM_HEADERS: Record<FirmField, string> = {
   name: 'Name',
   country: 'Country',
   country_code: 'Country code',
@@ -20,7 +21,7 @@ const integers = new Set<string>(FIRM_INTEGER_FIELDS);
 export function firmColumnDefs(): ColDef<FirmRecord>[] {
   return FIRM_FIELDS.map((f) =>
     integers.has(f)
-      ? { colId: f, field: f, headerName: HEADERS[f], headerTooltip: f, cellDataType: 'number', filter: 'agNumberColumnFilter', type: 'rightAligned', width: 120 }
-      : { colId: f, field: f, headerName: HEADERS[f], headerTooltip: f, cellDataType: 'text', filter: 'agTextColumnFilter', width: f === 'name' || f === 'address' ? 240 : 140 },
+      ? { colId: f, field: f, headerName: FIRM_HEADERS[f], headerTooltip: f, cellDataType: 'number', filter: 'agNumberColumnFilter', type: 'rightAligned', width: 120 }
+      : { colId: f, field: f, headerName: FIRM_HEADERS[f], headerTooltip: f, cellDataType: 'text', filter: 'agTextColumnFilter', width: f === 'name' || f === 'address' ? 240 : 140 },
   );
 }

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/**
+ * ag-grid's column filter models (text, number and date; simple or two conditions combined), as the
+ * library's SQL engine understands them. One definition for the bridge schema and the engine.
+ */
+export const TEXT_FILTER_TYPES = [
+  'equals',
+  'notEqual',
+  'contains',
+  'notContains',
+  'startsWith',
+  'endsWith',
+  'blank',
+  'notBlank',
+  'empty',
+] as const;
+export const SCALAR_FILTER_TYPES = [
+  'equals',
+  'notEqual',
+  'lessThan',
+  'lessThanOrEqual',
+  'greaterThan',
+  'greaterThanOrEqual',
+  'inRange',
+  'blank',
+  'notBlank',
+  'empty',
+] as const;
+
+/** ag-grid sends dates as `yyyy-MM-dd hh:mm:ss`; only the day is used. */
+const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}(?:[ T][\d:.]+)?$/, { error: 'a date yyyy-MM-dd' });
+
+const textCondition = z.strictObject({
+  filterType: z.literal('text'),
+  type: z.enum(TEXT_FILTER_TYPES),
+  filter: z.string().max(1000).nullish(),
+});
+const numberCondition = z.strictObject({
+  filterType: z.literal('number'),
+  type: z.enum(SCALAR_FILTER_TYPES),
+  filter: z.number().finite().nullish(),
+  filterTo: z.number().finite().nullish(),
+});
+const dateCondition = z.strictObject({
+  filterType: z.literal('date'),
+  type: z.enum(SCALAR_FILTER_TYPES),
+  dateFrom: dateText.nullish(),
+  dateTo: dateText.nullish(),
+});
+export const filterConditionSchema = z.discriminatedUnion('filterType', [
+  textCondition,
+  numberCondition,
+  dateCondition,
+]);
+const combined = z.strictObject({
+  filterType: z.enum(['text', 'number', 'date']),
+  operator: z.enum(['AND', 'OR']),
+  conditions: z.array(filterConditionSchema).min(1).max(10),
+});
+export const columnFilterSchema = z.union([combined, filterConditionSchema]);
+
+export type FilterCondition = z.output<typeof filterConditionSchema>;
+export type ColumnFilter = z.output<typeof columnFilterSchema>;
+export type TextFilterType = (typeof TEXT_FILTER_TYPES)[number];
+export type ScalarFilterType = (typeof SCALAR_FILTER_TYPES)[number];
