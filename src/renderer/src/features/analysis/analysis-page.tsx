@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ECharts } from 'echarts/core';
 import {
   MEASURES,
@@ -24,6 +24,7 @@ import {
   MEASURE_LABELS,
   barOption,
   lineOption,
+  measureValue,
   rowOfClick,
   sankeyOption,
   treemapOption,
@@ -38,6 +39,9 @@ const num = (n: number | null, digits = 0) =>
     ? '—'
     : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
+
+/** Longer tables are cut (with a note): the page stays quick; exports carry every row. */
+const MAX_TABLE_ROWS = 300;
 
 const TITLES: Record<SummaryKind, string> = {
   importers: 'Top importers',
@@ -66,72 +70,107 @@ function SummaryTable({
   measure: Measure;
 }) {
   const firm = kind === 'importers' || kind === 'exporters';
-  // The HS tree can hold thousands of subheadings; the table shows chapters and headings.
-  const rows = kind === 'hs' ? result.rows.filter((r) => r.level !== 6) : result.rows;
+  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
+  // The HS tree can hold thousands of headings and subheadings: the table lists every chapter and the
+  // headings of the chapters the user opens, so no chapter is ever cut off the end.
+  const rows =
+    kind === 'hs'
+      ? result.rows.filter((r) => r.level === 2 || (r.level === 4 && open.has(r.parent ?? '')))
+      : result.rows;
+  const toggle = (chapter: string) =>
+    setOpen((o) => {
+      const next = new Set(o);
+      if (!next.delete(chapter)) next.add(chapter);
+      return next;
+    });
   return (
-    <table className="analysis__table" data-testid={`analysis-table-${kind}`}>
-      <thead>
-        <tr>
-          <th>Name</th>
-          <th>Shipments</th>
-          <th>USD FOB</th>
-          <th>USD CIF</th>
-          <th>Gross kg</th>
-          <th>Share ({MEASURE_LABELS[measure]})</th>
-          {firm && <th />}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.slice(0, 300).map((r, i) => (
-          <tr
-            key={`${r.key ?? 'none'}-${r.level ?? ''}-${i}`}
-            data-testid={`analysis-row-${kind}-${i}`}
-            data-key={r.key ?? ''}
-            className={r.drill ? 'analysis__row--drill' : undefined}
-            onClick={() => drillDown(r)}
-            title={r.drill ? `Open the shipments: ${r.drill.label}` : 'Cannot be opened as a filter'}
-          >
-            <td style={{ paddingLeft: r.level === 4 ? 16 : 4 }}>
-              {r.label}
-              {r.detail && kind !== 'hs' ? <span className="analysis__detail"> {r.detail}</span> : null}
-            </td>
-            <td>{num(r.shipments)}</td>
-            <td title={r.usdFobMissing ? `${r.usdFobMissing} shipments without a usable USD FOB` : undefined}>
-              {num(r.usdFob, 2)}
-              {r.usdFobMissing ? '*' : ''}
-            </td>
-            <td>{num(r.usdCif, 2)}</td>
-            <td
-              title={
-                r.grossWeightMissing
-                  ? `${r.grossWeightMissing} shipments without a usable weight or unit`
-                  : undefined
-              }
-            >
-              {num(r.grossWeightKg, 0)}
-              {r.grossWeightMissing ? '*' : ''}
-            </td>
-            <td>{pct(r.shares[measure])}</td>
-            {firm && (
-              <td>
-                <button
-                  type="button"
-                  className="button"
-                  data-testid={`analysis-profile-${kind}-${i}`}
-                  disabled={r.key === null}
-                  onClick={(e) => {
-                    e.stopPropagation();
-                    if (r.key) void openProfile(r.key);
-                  }}
-                >
-                  Profile
-                </button>
-              </td>
-            )}
+    <>
+      <table className="analysis__table" data-testid={`analysis-table-${kind}`}>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Shipments</th>
+            <th>USD FOB</th>
+            <th>USD CIF</th>
+            <th>Gross kg</th>
+            <th>Share ({MEASURE_LABELS[measure]})</th>
+            {firm && <th />}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.slice(0, MAX_TABLE_ROWS).map((r, i) => (
+            <tr
+              key={`${r.key ?? 'none'}-${r.level ?? ''}-${i}`}
+              data-testid={`analysis-row-${kind}-${i}`}
+              data-key={r.key ?? ''}
+              className={r.drill ? 'analysis__row--drill' : undefined}
+              onClick={() => drillDown(r)}
+              title={r.drill ? `Open the shipments: ${r.drill.label}` : 'Cannot be opened as a filter'}
+            >
+              <td style={{ paddingLeft: r.level === 4 ? 28 : 4 }}>
+                {kind === 'hs' && r.level === 2 && r.key !== null && (
+                  <button
+                    type="button"
+                    className="analysis__toggle"
+                    data-testid={`analysis-hs-toggle-${r.key}`}
+                    aria-expanded={open.has(r.key)}
+                    title={open.has(r.key) ? 'Hide the headings' : 'Show the headings'}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      if (r.key) toggle(r.key);
+                    }}
+                  >
+                    {open.has(r.key) ? '▾' : '▸'}
+                  </button>
+                )}
+                {r.label}
+                {r.detail && kind !== 'hs' ? <span className="analysis__detail"> {r.detail}</span> : null}
+              </td>
+              <td>{num(r.shipments)}</td>
+              <td
+                title={r.usdFobMissing ? `${r.usdFobMissing} shipments without a usable USD FOB` : undefined}
+              >
+                {num(r.usdFob, 2)}
+                {r.usdFobMissing ? '*' : ''}
+              </td>
+              <td>{num(r.usdCif, 2)}</td>
+              <td
+                title={
+                  r.grossWeightMissing
+                    ? `${r.grossWeightMissing} shipments without a usable weight or unit`
+                    : undefined
+                }
+              >
+                {num(r.grossWeightKg, 0)}
+                {r.grossWeightMissing ? '*' : ''}
+              </td>
+              <td>{pct(r.shares[measure])}</td>
+              {firm && (
+                <td>
+                  <button
+                    type="button"
+                    className="button"
+                    data-testid={`analysis-profile-${kind}-${i}`}
+                    disabled={r.key === null}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      if (r.key) void openProfile(r.key);
+                    }}
+                  >
+                    Profile
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rows.length > MAX_TABLE_ROWS && (
+        <p className="analysis__note" data-testid={`analysis-table-cut-${kind}`}>
+          First {num(MAX_TABLE_ROWS)} of {num(rows.length)} rows shown; the Excel export has them all.
+        </p>
+      )}
+    </>
   );
 }
 
@@ -148,6 +187,14 @@ function SummarySection({ kind }: { kind: SummaryKind }) {
     if (chart === 'tree') return treemapOption(result, measure);
     return sankeyOption(result, measure);
   }, [result, chart, measure]);
+  // Each bar's middle, in data coordinates (value axis, category index).
+  const hitPoints = useMemo(
+    () =>
+      result && chart === 'bar'
+        ? result.rows.map((r, i) => [(measureValue(r, measure) ?? 0) / 2, i] as const)
+        : undefined,
+    [result, chart, measure],
+  );
   const onClick = (e: ChartClick) => {
     if (result && chart) drillDown(rowOfClick(result, chart, e));
   };
@@ -200,6 +247,7 @@ function SummarySection({ kind }: { kind: SummaryKind }) {
           onClick={onClick}
           onInstance={(c) => (chartRef.current = c)}
           testId={`analysis-chart-${kind}`}
+          hitPoints={hitPoints}
         />
       )}
       {result && <SummaryTable kind={kind} result={result} measure={measure} />}
@@ -210,9 +258,15 @@ function SummarySection({ kind }: { kind: SummaryKind }) {
 function ProfilePanel() {
   const profile = useAnalysisStore((s) => s.profile);
   const p = profile.value;
-  if (!p && !profile.loading && !profile.error) return null;
+  const el = useRef<HTMLElement>(null);
+  const shown = p !== null || profile.loading || profile.error !== null;
+  // The panel opens above the summaries, usually off screen from the row's Profile button: bring it in.
+  useEffect(() => {
+    if (profile.loading) el.current?.scrollIntoView?.({ block: 'start' });
+  }, [profile.loading]);
+  if (!shown) return null;
   return (
-    <section className="analysis__section analysis__profile" data-testid="analysis-profile">
+    <section ref={el} className="analysis__section analysis__profile" data-testid="analysis-profile">
       <header className="analysis__section-header">
         <h2>{p ? `${p.name} (${p.countryCode})` : 'Firm profile'}</h2>
         <span className="analysis__actions">
@@ -259,6 +313,14 @@ function ProfileList({ title, rows, testId }: { title: string; rows: SummaryRow[
         </button>
       </h3>
       <table className="analysis__table">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Shipments</th>
+            <th>USD FOB</th>
+            <th>Share (Shipments)</th>
+          </tr>
+        </thead>
         <tbody>
           {rows.map((r, i) => (
             <tr
@@ -344,8 +406,8 @@ function DiffPanel() {
           <table className="analysis__table" data-testid="analysis-diff-table">
             <thead>
               <tr>
-                <th>Status</th>
-                <th>Firm</th>
+                <th className="analysis__text">Status</th>
+                <th className="analysis__text">Firm</th>
                 <th>Shipments before → after</th>
                 <th>USD FOB change</th>
               </tr>
@@ -353,8 +415,8 @@ function DiffPanel() {
             <tbody>
               {diff.value.rows.slice(0, 300).map((r, i) => (
                 <tr key={r.urlCode} data-testid={`analysis-diff-row-${i}`} data-status={r.status}>
-                  <td>{r.status}</td>
-                  <td>
+                  <td className="analysis__text">{r.status}</td>
+                  <td className="analysis__text">
                     {r.name} <span className="analysis__detail">{r.countryCode}</span>
                   </td>
                   <td>
@@ -384,7 +446,7 @@ export function AnalysisPage() {
   const list = datasets.value ?? [];
   return (
     <section className="page analysis" data-testid="analysis-page">
-      <header className="page__header">
+      <header className="page__header analysis__header">
         <h1>Analysis</h1>
         <label>
           Dataset{' '}

@@ -25,6 +25,9 @@ export const PAGE_SUMMARIES: readonly SummaryKind[] = [
   'arrivalPorts',
 ];
 
+/** 400 years of months: in effect all of them, within the bridge's limit. */
+const MAX_MONTHS = 5000;
+
 interface Slot<T> {
   value: T | null;
   loading: boolean;
@@ -101,7 +104,8 @@ export async function loadSummaries(): Promise<void> {
         datasetId,
         kind,
         measure,
-        limit: kind === 'flows' ? 40 : limit,
+        // The trend needs every month (ordered by month, a limit would keep only the oldest ones).
+        limit: kind === 'flows' ? 40 : kind === 'months' ? MAX_MONTHS : limit,
       });
       if (mine !== summarySeq) return;
       set((s) => ({

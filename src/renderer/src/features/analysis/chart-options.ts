@@ -20,8 +20,8 @@ export function barOption(result: SummaryResult, m: Measure): EChartsCoreOption 
   return {
     animation: false,
     tooltip: { trigger: 'item' },
-    grid: { left: 180, right: 24, top: 16, bottom: 24 },
-    xAxis: { type: 'value', name: MEASURE_LABELS[m] },
+    grid: { left: 180, right: 24, top: 16, bottom: 44 },
+    xAxis: { type: 'value', name: MEASURE_LABELS[m], nameLocation: 'middle', nameGap: 28 },
     yAxis: { type: 'category', inverse: true, data: rows.map((r) => short(r.label)) },
     series: [{ type: 'bar', name: MEASURE_LABELS[m], data: rows.map((r) => measureValue(r, m)) }],
   };

@@ -32,10 +32,16 @@ export interface EChartProps {
   onInstance?: (chart: ECharts | null) => void;
   height?: number;
   testId: string;
+  /**
+   * Data coordinates of series 0's items (e.g. each bar's middle). Their pixel positions are written to
+   * `data-hit-points` after every render, so an end-to-end test can click an item on the canvas
+   * where it really is; the chart itself does not use them.
+   */
+  hitPoints?: readonly (readonly [number, number])[];
 }
 
 /** A minimal React wrapper: init once, setOption on change, resize with the element, dispose on unmount. */
-export function EChart({ option, onClick, onInstance, height = 320, testId }: EChartProps) {
+export function EChart({ option, onClick, onInstance, height = 320, testId, hitPoints }: EChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<ECharts | null>(null);
   const clickRef = useRef(onClick);
@@ -69,8 +75,22 @@ export function EChart({ option, onClick, onInstance, height = 320, testId }: EC
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge: true });
-  }, [option]);
+    const c = chart.current;
+    if (!c) return;
+    c.setOption(option, { notMerge: true });
+    const node = el.current;
+    if (!node || !hitPoints) return;
+    const write = () => {
+      const pixels = hitPoints.map((p) => c.convertToPixel({ seriesIndex: 0 }, [p[0], p[1]]) as number[]);
+      node.dataset.hitPoints = JSON.stringify(pixels.map((xy) => xy.map((v) => Math.round(v))));
+    };
+    write();
+    // A resize moves the items: keep the positions current.
+    c.on('finished', write);
+    return () => {
+      c.off('finished', write);
+    };
+  }, [option, hitPoints]);
 
   return <div ref={el} data-testid={testId} style={{ width: '100%', height }} />;
 }

@@ -1,0 +1,235 @@
+import ExcelJS from 'exceljs';
+import type { ShipmentRecord } from '@shared/spec';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnalysisPage, type ShownRow } from './pages/analysis-page';
+import { AppShell } from './pages/app-shell';
+import { LibraryPage } from './pages/library-page';
+import { SearchWorkbench } from './pages/search-workbench';
+import { SettingsPage } from './pages/settings-page';
+import { WelcomePage } from './pages/welcome-page';
+import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { startStack, type Stack } from './support/stack';
+
+const RECORDS = 3_000;
+/** The page asks for this many groups per firm / port summary. */
+const TOP = 15;
+
+interface Group {
+  key: string;
+  name: string;
+  shipments: number;
+  usdFob: number;
+}
+
+/** Groups the simulator's own records with plain code: the expected answers, independent of the app's SQL. */
+function groupBy(
+  records: readonly ShipmentRecord[],
+  key: (r: ShipmentRecord) => string,
+  name = key,
+): Map<string, Group> {
+  const out = new Map<string, Group>();
+  for (const r of records) {
+    const k = key(r);
+    const g = out.get(k) ?? { key: k, name: name(r), shipments: 0, usdFob: 0 };
+    g.shipments += 1;
+    g.usdFob += Number(r.usdFob);
+    out.set(k, g);
+  }
+  return out;
+}
+
+/** Largest first, ties by key: how the summaries order groups by shipments. */
+const top = (groups: Map<string, Group>, n: number): Group[] =>
+  [...groups.values()]
+    .sort((a, b) => b.shipments - a.shipments || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, n);
+
+const shown = (rows: ShownRow[]) => rows.map((r) => ({ key: r.key, shipments: r.shipments }));
+const expected = (groups: Group[]) => groups.map((g) => ({ key: g.key, shipments: g.shipments }));
+
+describe('Analysis: summaries of a library dataset, drill-down into the grid, exports, profile, diff', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let shell: AppShell;
+  let library: LibraryPage;
+  let analysis: AnalysisPage;
+  let records: ShipmentRecord[];
+  let importers: Map<string, Group>;
+  let allId: string;
+  let usId: string;
+  screenshotOnFailure(() => browser);
+
+  beforeAll(async () => {
+    stack = await startStack({ records: RECORDS });
+    records = [...stack.sim.dataset.records()];
+    importers = groupBy(
+      records,
+      (r) => r.importerUrlCode,
+      (r) => r.importerName,
+    );
+    browser = await launchBrowser();
+    shell = new AppShell(browser.page);
+    library = new LibraryPage(browser.page);
+    analysis = new AnalysisPage(browser.page);
+    await shell.open(stack.host.url);
+    await new WelcomePage(browser.page).connectAccount();
+    const settings = new SettingsPage(browser.page);
+    await settings.createProfile({ name: 'Sim', baseUrl: stack.sim.url, accountName: stack.account.name });
+    await settings.setCredentials('Sim', stack.account.apiKey, stack.account.apiSecret);
+    if ((await settings.card('Sim').getByTestId('profile-active-badge').count()) === 0)
+      await settings.setActive('Sim');
+
+    // Two searches land in the library: every record, then the US importers' records only.
+    const search = new SearchWorkbench(browser.page);
+    await shell.navigate('search');
+    await search.setSize(RECORDS);
+    await search.run();
+    expect(await search.shownAndTotal()).toEqual({ shown: RECORDS, total: RECORDS });
+    const usRecords = records.filter((r) => r.importerCountryCode === 'US').length;
+    expect(usRecords).toBeGreaterThan(0);
+    await search.pickCountry('importer_countries', 'united states', 'US');
+    await search.runButton.click();
+    // The summary of the first search is still on screen until the new answer replaces it.
+    await browser.page
+      .locator(`[data-testid="search-summary"][data-total="${usRecords}"]`)
+      .waitFor({ timeout: 30_000 });
+    expect(await search.shownAndTotal()).toEqual({ shown: usRecords, total: usRecords });
+
+    await analysis.open();
+    const options = await analysis.datasets(2);
+    const byRows = (n: number) =>
+      options.find((o) => o.text.endsWith(`(${n.toLocaleString('en-US')} rows)`))?.id;
+    allId = byRows(RECORDS) ?? '';
+    usId = byRows(usRecords) ?? '';
+    expect(options).toHaveLength(2);
+    expect(allId).not.toBe('');
+    expect(usId).not.toBe('');
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close().catch(() => undefined);
+  });
+
+  it('shows every summary with the numbers of the simulator’s own data', async () => {
+    await analysis.choose(allId);
+    await browser.screenshot('analysis-summaries');
+
+    expect(await analysis.totalText('importers')).toMatch(/^3,000 shipments/);
+    const topImporters = top(importers, TOP);
+    const importerRows = await analysis.rows('importers');
+    expect(shown(importerRows)).toEqual(expected(topImporters));
+    expect(importerRows[0]!.label).toBe(topImporters[0]!.name);
+    expect(importerRows[0]!.usdFob).toBeCloseTo(topImporters[0]!.usdFob, 1);
+
+    const exporters = groupBy(records, (r) => r.exporterUrlCode);
+    expect(shown(await analysis.rows('exporters'))).toEqual(expected(top(exporters, TOP)));
+
+    const months = groupBy(records, (r) => r.arrivalDate.slice(0, 7));
+    // Every month of the trend, oldest first (not only the first page of them).
+    expect(shown(await analysis.rows('months'))).toEqual(
+      expected([...months.values()].sort((a, b) => (a.key < b.key ? -1 : 1))),
+    );
+
+    // Every HS chapter; a chapter opens to its headings.
+    const digits = (r: ShipmentRecord) => r.hsCode.replace(/\D/g, '');
+    const chapters = groupBy(records, (r) => digits(r).slice(0, 2));
+    const byKey = (a: Group, b: Group) => (a.key < b.key ? -1 : 1);
+    expect(shown(await analysis.rows('hs'))).toEqual(expected([...chapters.values()].sort(byKey)));
+    const chapter = top(chapters, 1)[0]!.key;
+    await analysis.toggleHsChapter(chapter);
+    const headings = groupBy(
+      records.filter((r) => digits(r).startsWith(chapter)),
+      (r) => digits(r).slice(0, 4),
+    );
+    const hsRows = await analysis.rows('hs');
+    expect(shown(hsRows.filter((r) => r.key.length === 4))).toEqual(
+      expected([...headings.values()].sort(byKey)),
+    );
+    expect(hsRows.filter((r) => r.key.length === 2)).toHaveLength(chapters.size);
+    for (const kind of ['months', 'hs', 'flows', 'arrivalPorts'] as const)
+      await analysis.screenshotSection(kind);
+    await analysis.toggleHsChapter(chapter);
+    expect(await analysis.rows('hs')).toHaveLength(chapters.size);
+
+    const flows = groupBy(records, (r) => `${r.exporterCountryCode}→${r.importerCountryCode}`);
+    expect(shown(await analysis.rows('flows'))).toEqual(expected(top(flows, 40)));
+
+    const arrival = groupBy(records, (r) => r.portOfArrival);
+    expect(shown(await analysis.rows('arrivalPorts'))).toEqual(expected(top(arrival, TOP)));
+    const departure = groupBy(records, (r) => r.portOfDeparture);
+    expect(shown(await analysis.rows('departurePorts'))).toEqual(expected(top(departure, TOP)));
+  });
+
+  /** Waits for the Library's grid filtered by the drill; checks its rows against the importer. */
+  async function expectImporterGrid(importer: Group): Promise<void> {
+    await browser.page.getByTestId('library-drill-label').filter({ hasText: importer.name }).waitFor();
+    expect(await shell.currentPage()).toBe('library');
+    expect(await library.waitForRows()).toBe(importer.shipments);
+    const names = await library.columnValues('importerName', Math.min(importer.shipments, 10));
+    expect(new Set(names)).toEqual(new Set([importer.name]));
+  }
+
+  it('a click on a bar of the top-importers chart opens exactly that importer’s shipments', async () => {
+    const third = top(importers, TOP)[2]!;
+    await analysis.clickBar('importers', 2);
+    await expectImporterGrid(third);
+    await browser.screenshot('analysis-drill-bar');
+  });
+
+  it('a click on a summary table row opens the same drill-down', async () => {
+    await analysis.open();
+    await analysis.waitForSummaries();
+    const first = top(importers, TOP)[0]!;
+    await analysis.row('importers', 0).click();
+    await expectImporterGrid(first);
+  });
+
+  it('exports a chart as PNG and a summary table to Excel', async () => {
+    await analysis.open();
+    await analysis.waitForSummaries();
+    const png = await analysis.downloadPng('importers');
+    expect(png.name).toBe('Top importers.png');
+    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+    const xlsx = await analysis.downloadXlsx('arrivalPorts');
+    expect(xlsx.name).toBe('Arrival ports.xlsx');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    const shownRows = await analysis.rows('arrivalPorts');
+    expect(ws.actualRowCount).toBe(shownRows.length + 1);
+    expect(ws.getRow(1).getCell(1).value).toBe('Name');
+    expect(ws.getRow(2).getCell(1).value).toBe(shownRows[0]!.label);
+    expect(ws.getRow(2).getCell(4).value).toBe(shownRows[0]!.shipments);
+  });
+
+  it('shows a firm profile and the snapshot diff of two datasets', async () => {
+    const firm = top(importers, TOP)[0]!;
+    const profile = await analysis.openProfile('importers', 0);
+    const asExporter = records.filter((r) => r.exporterUrlCode === firm.key).length;
+    const summary = (await profile.getByTestId('analysis-profile-summary').textContent()) ?? '';
+    expect(summary).toContain(`As importer: ${firm.shipments.toLocaleString('en-US')} shipments`);
+    expect(summary).toContain(`As exporter: ${asExporter.toLocaleString('en-US')} shipments`);
+    // Partners per role: exporters it bought from and importers it sold to (the profile lists 25 at most).
+    const partners = new Set([
+      ...records.filter((r) => r.importerUrlCode === firm.key).map((r) => `exporter ${r.exporterUrlCode}`),
+      ...records.filter((r) => r.exporterUrlCode === firm.key).map((r) => `importer ${r.importerUrlCode}`),
+    ]);
+    expect(await profile.getByTestId('analysis-profile-partners').locator('tbody tr').count()).toBe(
+      Math.min(partners.size, 25),
+    );
+    await browser.screenshot('analysis-profile');
+
+    const usImporters = new Set(
+      records.filter((r) => r.importerCountryCode === 'US').map((r) => r.importerUrlCode),
+    );
+    const counts = await analysis.diff(usId, 'importer');
+    expect((await counts.textContent())?.trim()).toBe(
+      `0 new · ${importers.size - usImporters.size} lost · ${usImporters.size} in both`,
+    );
+    await browser.page.getByTestId('analysis-diff-table').scrollIntoViewIfNeeded();
+    await browser.screenshot('analysis-diff');
+    expect(browser.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+});
