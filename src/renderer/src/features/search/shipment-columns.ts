@@ -13,17 +13,51 @@ export const SHIPMENT_GROUPS = ['Importer', 'Exporter', 'Goods', 'Values', 'Logi
 export type ShipmentGroup = (typeof SHIPMENT_GROUPS)[number];
 
 const GOODS: ShipmentField[] = [
-  'hsCode', 'hsCodeDescription', 'hsCodeKeyword', 'productDetails', 'brandName', 'manufacturingCompany',
-  'conditionNewUsed', 'countryOfOrigin', 'quantity', 'quantityUnit', 'grossWeight', 'grossWeightUnit',
-  'netWeight', 'netWeightUnit', 'packageAmount', 'packagesUnit',
+  'hsCode',
+  'hsCodeDescription',
+  'hsCodeKeyword',
+  'productDetails',
+  'brandName',
+  'manufacturingCompany',
+  'conditionNewUsed',
+  'countryOfOrigin',
+  'quantity',
+  'quantityUnit',
+  'grossWeight',
+  'grossWeightUnit',
+  'netWeight',
+  'netWeightUnit',
+  'packageAmount',
+  'packagesUnit',
 ];
 const VALUES: ShipmentField[] = [
-  'usdFob', 'fobValue', 'fobCurrency', 'usdCif', 'cifValue', 'cifCurrency', 'unitPrice', 'fiCurrency',
-  'freightAmount', 'insuranceAmount', 'statisticalValueUsd', 'incoterms', 'paymentType',
+  'usdFob',
+  'fobValue',
+  'fobCurrency',
+  'usdCif',
+  'cifValue',
+  'cifCurrency',
+  'unitPrice',
+  'fiCurrency',
+  'freightAmount',
+  'insuranceAmount',
+  'statisticalValueUsd',
+  'incoterms',
+  'paymentType',
 ];
 const LOGISTICS: ShipmentField[] = [
-  'arrivalDate', 'portOfArrival', 'portOfDeparture', 'transportType', 'transportCompany', 'vesselName',
-  'containerCount', 'totalTeus', 'billOfLadingNo', 'notifyParty', 'notifyAddress', 'regime',
+  'arrivalDate',
+  'portOfArrival',
+  'portOfDeparture',
+  'transportType',
+  'transportCompany',
+  'vesselName',
+  'containerCount',
+  'totalTeus',
+  'billOfLadingNo',
+  'notifyParty',
+  'notifyAddress',
+  'regime',
 ];
 
 export function groupOf(field: ShipmentField): ShipmentGroup {
@@ -37,9 +71,22 @@ export function groupOf(field: ShipmentField): ShipmentGroup {
 
 /** What an analyst wants first; the other ~90 fields are one click away in the column chooser. */
 export const DEFAULT_VISIBLE: readonly ShipmentField[] = [
-  'arrivalDate', 'importerName', 'importerCountry', 'exporterName', 'exporterCountry', 'hsCode',
-  'hsCodeDescription', 'productDetails', 'quantity', 'quantityUnit', 'netWeight', 'usdFob', 'usdCif',
-  'portOfArrival', 'portOfDeparture', 'transportType',
+  'arrivalDate',
+  'importerName',
+  'importerCountry',
+  'exporterName',
+  'exporterCountry',
+  'hsCode',
+  'hsCodeDescription',
+  'productDetails',
+  'quantity',
+  'quantityUnit',
+  'netWeight',
+  'usdFob',
+  'usdCif',
+  'portOfArrival',
+  'portOfDeparture',
+  'transportType',
 ];
 
 const decimals = new Set<string>(DECIMAL_SHIPMENT_FIELDS);
@@ -72,13 +119,32 @@ export function parseEpoch(text: unknown): Date | null {
 const pad = (n: number) => String(n).padStart(2, '0');
 const dayText = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
+/** Trade abbreviations read as such in headers: "USD FOB", not "Usd Fob". */
+const ACRONYMS: Record<string, string> = {
+  Usd: 'USD',
+  Fob: 'FOB',
+  Cif: 'CIF',
+  Hs: 'HS',
+  Url: 'URL',
+  Ta: 'TA',
+  Teus: 'TEUs',
+  Id: 'ID',
+  Fi: 'FI',
+  Tel: 'Tel.',
+};
+
 const headerOf = (field: string, group: ShipmentGroup): string => {
   let name = field;
   if (group === 'Importer' || group === 'Exporter') {
     const suffix = PARTY_SUFFIXES.find((s) => field.endsWith(s));
     if (suffix) name = suffix;
   }
-  return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+  return name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/^./, (c) => c.toUpperCase())
+    .split(' ')
+    .map((w) => ACRONYMS[w] ?? w)
+    .join(' ');
 };
 
 function columnFor(field: ShipmentField, group: ShipmentGroup): ColDef<ShipmentRecord> {
@@ -95,7 +161,8 @@ function columnFor(field: ShipmentField, group: ShipmentGroup): ColDef<ShipmentR
       cellDataType: 'date',
       filter: 'agDateColumnFilter',
       valueGetter: (p: ValueGetterParams<ShipmentRecord>) => parseDay(p.data?.[field]),
-      valueFormatter: (p: ValueFormatterParams<ShipmentRecord, Date | null>) => (p.value ? dayText(p.value) : String(p.data?.[field] ?? '')),
+      valueFormatter: (p: ValueFormatterParams<ShipmentRecord, Date | null>) =>
+        p.value ? dayText(p.value) : String(p.data?.[field] ?? ''),
     };
   }
   if (epochs.has(field)) {
@@ -105,7 +172,9 @@ function columnFor(field: ShipmentField, group: ShipmentGroup): ColDef<ShipmentR
       filter: 'agDateColumnFilter',
       valueGetter: (p: ValueGetterParams<ShipmentRecord>) => parseEpoch(p.data?.[field]),
       valueFormatter: (p: ValueFormatterParams<ShipmentRecord, Date | null>) =>
-        p.value ? `${dayText(p.value)} ${pad(p.value.getHours())}:${pad(p.value.getMinutes())}` : String(p.data?.[field] ?? ''),
+        p.value
+          ? `${dayText(p.value)} ${pad(p.value.getHours())}:${pad(p.value.getMinutes())}`
+          : String(p.data?.[field] ?? ''),
     };
   }
   if (decimals.has(field)) {
@@ -116,7 +185,8 @@ function columnFor(field: ShipmentField, group: ShipmentGroup): ColDef<ShipmentR
       type: 'rightAligned',
       valueGetter: (p: ValueGetterParams<ShipmentRecord>) => parseDecimal(p.data?.[field]),
       // Show what the service sent (precision, trailing zeros), sort and filter on the number.
-      valueFormatter: (p: ValueFormatterParams<ShipmentRecord, number | null>) => String(p.data?.[field] ?? ''),
+      valueFormatter: (p: ValueFormatterParams<ShipmentRecord, number | null>) =>
+        String(p.data?.[field] ?? ''),
     };
   }
   return { ...base, cellDataType: 'text', filter: 'agTextColumnFilter' };
