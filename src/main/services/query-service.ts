@@ -1,19 +1,34 @@
-import { createServiceClient } from '../api';
+import { createServiceClient, type ServiceClient } from '../api';
 import type { Profile } from '../profiles';
 import type { ServiceContext } from './service-context';
 import type { CallContext, ServiceSlice } from './types';
 
 type QueryChannels = 'usage.get' | 'shipments.search' | 'shipments.count' | 'firms.search' | 'firms.count';
 
-/** A signed client for one profile; the secret is read from its store for this client only. */
-export async function createClientFor(ctx: ServiceContext, profile: Profile) {
+/**
+ * A signed client for one profile; the secret is read from its store for this client only. The
+ * profile's default account is sent as `account_name` whenever a request names none, so searches,
+ * counts and jobs are charged to the account the analyst chose rather than the service's default.
+ */
+export async function createClientFor(ctx: ServiceContext, profile: Profile): Promise<ServiceClient> {
   const credentials = await ctx.credentialsFor(profile);
-  return createServiceClient({
+  const client = createServiceClient({
     baseUrl: profile.baseUrl,
     credentials,
     logger: ctx.deps.logger,
     ...ctx.deps.clientOptions,
   });
+  const account = profile.accountName.trim();
+  if (!account) return client;
+  const withAccount = <R extends { account_name?: string }>(req: R): R =>
+    req.account_name ? req : { ...req, account_name: account };
+  return {
+    ...client,
+    shipmentSearch: (req, o) => client.shipmentSearch(withAccount(req), o),
+    shipmentCount: (req, o) => client.shipmentCount(withAccount(req), o),
+    firmSearch: (req, o) => client.firmSearch(withAccount(req), o),
+    firmCount: (req, o) => client.firmCount(withAccount(req), o),
+  };
 }
 
 const opts = (c: CallContext) => (c.signal ? { signal: c.signal } : {});

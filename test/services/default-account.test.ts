@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProfileView } from '@shared/ipc/contract';
+import type { UsageSummary } from '@shared/spec';
+import { startSimulator, type RunningSimulator } from '../../src/main/sim';
+import { createHarness, type Harness } from './helpers';
+
+// One API key with two accounts: the service charges the first unless a request names another.
+const key = { apiKey: 'ak_test_default_account_41f2', apiSecret: 'secret-default-account-9d3e' };
+const accounts = [
+  { name: 'head-office', ...key },
+  { name: 'eu-desk', ...key },
+];
+
+type Result<T> = { ok: true; value: T } | { ok: false; error: { kind: string; message: string } };
+
+let h: Harness;
+let sim: RunningSimulator;
+let profileId: string;
+
+async function call<T>(channel: string, input?: unknown): Promise<T> {
+  const r = (await h.call(channel, input)) as Result<T>;
+  if (!r.ok) throw new Error(`${channel}: ${r.error.kind}: ${r.error.message}`);
+  return r.value;
+}
+
+const downloads = (u: UsageSummary, account: string) => u[account]?.['shipments/search']?.current;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, records: 2_000, seed: 11, accounts });
+  h = await createHarness();
+  const created = await call<ProfileView>('profiles.create', {
+    name: 'EU desk',
+    baseUrl: sim.url,
+    accountName: 'eu-desk',
+    ...key,
+  });
+  profileId = created.id;
+});
+afterAll(async () => {
+  await h.close();
+  await sim.close();
+});
+
+describe("a profile's default account", () => {
+  it('is charged for a search that names no account', async () => {
+    await call('shipments.search', { profileId, request: { size: 25 } });
+    const usage = await call<UsageSummary>('usage.get', { profileId });
+    expect(downloads(usage, 'eu-desk')).toBe(25);
+    expect(downloads(usage, 'head-office')).toBe(0);
+  });
+
+  it('gives way to an account the request names itself', async () => {
+    await call('shipments.search', { profileId, request: { size: 10, account_name: 'head-office' } });
+    const usage = await call<UsageSummary>('usage.get', { profileId });
+    expect(downloads(usage, 'head-office')).toBe(10);
+    expect(downloads(usage, 'eu-desk')).toBe(25);
+  });
+});
