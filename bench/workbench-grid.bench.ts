@@ -1,8 +1,9 @@
 /**
  * The shipment search page with a 10,000-record result, through the browser host + Chromium + the
  * simulator:
- *  - click on "Search shipments" to the first rows of the new result on screen (measured in the page,
- *    from the click to the animation frame in which the new first row exists);
+ *  - click on "Search shipments" (or on "Fetch again" when the library offers its saved copy) to the
+ *    first rows of the new result on screen (measured in the page, from the click to the animation
+ *    frame in which the new first row exists);
  *  - the renderer's JS heap and DOM size with the result loaded, against the same page before any search;
  * next to a baseline measured in the same run: the same signed request made straight from Node to the
  * simulator with the service client (no bridge, no UI).
@@ -37,9 +38,18 @@ const IN_PAGE_CLICK_TO_ROWS = `new Promise((resolve, reject) => {
   const oldRow = document.querySelector(grid);
   const button = document.querySelector('[data-testid="search-run"]');
   if (!button || button.disabled) return reject(new Error('search button not available'));
-  const t0 = performance.now();
+  let t0 = performance.now();
   let sawRunning = false;
+  let refetched = false;
   const tick = () => {
+    // From the second round on the library offers the saved copy of the same question: the clock
+    // restarts at the "Fetch again" click, which is when the analyst asks for the download.
+    const refetch = document.querySelector('[data-testid="search-saved-offer-refetch"]');
+    if (refetch && !refetched) {
+      refetched = true;
+      t0 = performance.now();
+      refetch.click();
+    }
     if (document.querySelector('[data-testid="search-progress"]')) sawRunning = true;
     const error = document.querySelector('[data-testid="search-error"]');
     if (error) return reject(new Error(error.textContent || 'search failed'));
