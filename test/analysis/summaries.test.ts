@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Measure, Measures, SummaryResult, SummaryRow } from '@shared/analysis/analysis-contract';
 import { filterModelSchema } from '@shared/library/library-contract';
-import { parseCsv } from '../../src/main/sim/hs-codes';
+import { parseCsv } from '../helpers/csv-parse';
 import {
   HS_CSV,
   amountOf,

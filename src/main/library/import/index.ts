@@ -8,7 +8,7 @@ import { columnsOf, findColumn, type DatasetKind } from '../fields';
 import { checkRecords, type RecordObject } from '../ingest';
 import type { DatasetMeta, Library } from '../library';
 import { defaultDatasetName } from '../naming';
-import { parseCsv } from './csv';
+import { parseCsv } from '@shared/csv';
 import { detectKind } from './detect';
 
 export type ImportFormat = 'json' | 'csv' | 'xlsx';

@@ -1,11 +1,7 @@
+import { parseHsNomenclature, type HsRow } from '@shared/reference/hs-nomenclature';
+
 /** One row of the HS nomenclature (resources/data/hs-codes.csv). */
-export interface HsEntry {
-  code: string;
-  description: string;
-  parent: string;
-  level: number;
-  section: string;
-}
+export type HsEntry = HsRow;
 
 export interface HsIndex {
   entries: HsEntry[];
@@ -14,58 +10,8 @@ export interface HsIndex {
   haystack: string[];
 }
 
-/** RFC 4180 fields: quoted fields may hold commas, doubled quotes and line breaks. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
-
 export function buildHsIndex(csvText: string): HsIndex {
-  const rows = parseCsv(csvText);
-  const header = rows[0] ?? [];
-  const col = (name: string) => header.indexOf(name);
-  const [cSection, cCode, cDesc, cParent, cLevel] = ['section', 'hscode', 'description', 'parent', 'level'].map(col);
-  const entries: HsEntry[] = [];
-  for (const r of rows.slice(1)) {
-    const code = r[cCode ?? -1]?.trim() ?? '';
-    // The file's chapter roots point at "TOTAL"; only real digit codes are usable as filters.
-    if (!/^\d+$/.test(code)) continue;
-    entries.push({
-      code,
-      description: r[cDesc ?? -1] ?? '',
-      parent: r[cParent ?? -1] ?? '',
-      level: Number(r[cLevel ?? -1] ?? code.length),
-      section: r[cSection ?? -1] ?? '',
-    });
-  }
+  const entries: HsEntry[] = parseHsNomenclature(csvText);
   entries.sort((a, b) => a.level - b.level || a.code.localeCompare(b.code));
   return {
     entries,
