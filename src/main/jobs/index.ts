@@ -1,4 +1,4 @@
-export { JobRunner, committedRows, type JobInput, type ShipmentJobInput, type JobRunnerOptions } from './runner';
+export { JobRunner, committedRows, type JobInput, type ShipmentJobInput, type FirmJobInput, type JobRunnerOptions } from './runner';
 export { RateLimiter, type RateLimits, type LimiterClock } from './rate-limiter';
 export { estimateShipments, checkQuota, type ShipmentEstimate, type QuotaCheck } from './estimate';
 export { splitByDate, splitByFacet, rootWindow, windowKey, type SliceWindow } from './windows';

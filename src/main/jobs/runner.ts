@@ -47,6 +47,11 @@ export interface ShipmentJobInput extends JobInput {
   probe?: { total: number; shipments: readonly RecordObject[] };
 }
 
+export interface FirmJobInput extends JobInput {
+  /** Page 1 of the same filter, already fetched (and paid for) by `estimate`: not fetched again. */
+  firstPage?: FirmSearchResponse;
+}
+
 export interface JobRunnerOptions {
   library: Library;
   /** Most records one call returns (the spec's size maximum). */
@@ -183,8 +188,9 @@ export class JobRunner {
     return this.runShipments(job, source, run);
   }
 
-  async startFirms(input: JobInput, source: FirmSource, run: RunOptions = {}): Promise<JobOutcome> {
-    const filter = stripPaging(input.filter);
+  async startFirms(input: FirmJobInput, source: FirmSource, run: RunOptions = {}): Promise<JobOutcome> {
+    const { firstPage, ...jobInput } = input;
+    const filter = stripPaging(jobInput.filter);
     const state: FirmState = {
       kind: 'firms',
       totalPages: null,
@@ -195,8 +201,20 @@ export class JobRunner {
       stored: 0,
       elapsedMs: 0,
     };
-    const job = await this.createJob('firms', { ...input, filter }, state);
+    const job = await this.createJob('firms', { ...jobInput, filter }, state);
     run.onStarted?.(job.id);
+    if (firstPage) {
+      state.requests = 1;
+      state.downloads = firstPage.firms.length;
+      state.totalPages = firstPage.total_pages;
+      state.totalShipment = firstPage.total_shipment;
+      await this.library.db.transaction(async (conn) => {
+        await appendRecords(conn, 'firms', job.datasetId, 0, firstPage.firms);
+        state.stored = firstPage.firms.length;
+        state.nextPage = 2;
+        await this.saveState(conn, job, state);
+      });
+    }
     return this.runFirms(job, source, run);
   }
 

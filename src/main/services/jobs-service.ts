@@ -2,6 +2,7 @@ import { AppError } from '@shared/ipc/errors';
 import type { JobProgress } from '@shared/ipc/contract';
 import type { DatasetKind, JobEstimateView, JobView } from '@shared/library/library-contract';
 import type { ShipmentFilter } from '@shared/spec/filter';
+import type { FirmSearchResponse } from '@shared/spec/responses';
 import type { UsageSummary } from '@shared/spec/usage';
 import { checkQuota, estimateShipments, JobRunner, RateLimiter, type JobOutcome, type JobProgressInfo, type JobSummary } from '../jobs';
 import { filterKey } from '../library';
@@ -64,9 +65,11 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
   const log = ctx.deps.logger.child('jobs');
   const running = new Map<string, RunningJob>();
   const probes = new Map<string, { at: number; probe: { total: number; shipments: readonly RecordObject[] } }>();
+  // The firm estimate pays for page 1 to learn the page count; the job then starts from page 2.
+  const firstPages = new Map<string, { at: number; page: FirmSearchResponse }>();
 
-  const probeKey = (profile: Profile, account: string | null, filter: ShipmentFilter) =>
-    JSON.stringify([profile.id, account, filterKey('shipments', filter as Record<string, unknown>)]);
+  const probeKey = (profile: Profile, account: string | null, filter: ShipmentFilter, kind: DatasetKind = 'shipments') =>
+    JSON.stringify([profile.id, account, filterKey(kind, filter as Record<string, unknown>)]);
 
   function emitProgress(job: RunningJob, force = false): void {
     const p = job.progress;
@@ -185,6 +188,7 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
       if (kind === 'firms') {
         // Learning the page count costs a page; the first page is what the firm search already fetched.
         const first = await client.firmSearch({ ...filter, page: 1 }, opts);
+        firstPages.set(probeKey(profile, account, filter, 'firms'), { at: Date.now(), page: first });
         const usage = await client.usage(opts);
         const quota = checkQuota(
           { estimatedDownloads: 0, estimatedRequests: first.total_pages },
@@ -231,7 +235,13 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
       const filter = stripPaging(request);
       const runner = await runnerFor(client, provenance.account);
       const input = { filter, ...provenance, ...(name ? { name } : {}) };
-      if (kind === 'firms') return launch('firms', profile.id, (run) => runner.startFirms(input, client, run));
+      if (kind === 'firms') {
+        const key = probeKey(profile, provenance.account, filter, 'firms');
+        const cached = firstPages.get(key);
+        firstPages.delete(key);
+        const firstPage = cached && Date.now() - cached.at < PROBE_TTL_MS ? cached.page : undefined;
+        return launch('firms', profile.id, (run) => runner.startFirms({ ...input, ...(firstPage ? { firstPage } : {}) }, client, run));
+      }
       const key = probeKey(profile, provenance.account, filter);
       const cached = probes.get(key);
       probes.delete(key);

@@ -6,8 +6,12 @@ import { PROJECT_ROOT } from './paths';
 
 export interface HostProcess {
   url: string;
+  /** The data dir it runs on; a restart on the same dir finds the same library and jobs. */
+  dataDir: string;
   output(): string;
   close(): Promise<void>;
+  /** SIGKILL, as a crash or power loss: nothing gets to clean up. Keeps the data dir. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -15,9 +19,11 @@ export interface HostProcess {
  * an environment of its own (e.g. no reachable D-Bus, for a genuinely broken keychain).
  */
 export async function startHostProcess(
-  opts: { env?: NodeJS.ProcessEnv; args?: string[] } = {},
+  opts: { env?: NodeJS.ProcessEnv; args?: string[]; dataDir?: string } = {},
 ): Promise<HostProcess> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'portolan-e2e-proc-'));
+  // A data dir handed in belongs to the caller (it outlives this process); one made here does not.
+  const ownDir = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'portolan-e2e-proc-')));
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', 'scripts/web.ts', '--data-dir', dataDir, ...(opts.args ?? [])],
@@ -31,7 +37,11 @@ export async function startHostProcess(
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await rm(dataDir, { recursive: true, force: true });
+    if (ownDir) await rm(dataDir, { recursive: true, force: true });
+  };
+  const kill = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
   };
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`web host did not start:\n${out}`)), 30_000);
@@ -51,5 +61,5 @@ export async function startHostProcess(
     await close();
     throw e;
   });
-  return { url, output: () => out, close };
+  return { url, dataDir, output: () => out, close, kill };
 }

@@ -9,7 +9,7 @@ function JobRow({ job }: { job: RunningJob }) {
   const cancel = useJobsStore((s) => s.cancel);
   const pct = job.total ? Math.min(100, Math.round((job.done / job.total) * 100)) : null;
   return (
-    <li className="job" data-testid={`job-running-${job.id}`} data-job-done={job.done} data-job-total={job.total ?? ''}>
+    <li className="job" data-testid={`job-running-${job.id}`} data-job-done={job.done} data-job-total={job.total ?? ''} data-windows-done={job.windowsDone ?? ''} data-windows-known={job.windowsKnown ?? ''}>
       <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
         <strong>{job.label}</strong>
         <button type="button" data-testid={`job-cancel-${job.id}`} disabled={job.cancelling} onClick={() => void cancel(job.id)} style={{ marginLeft: 'auto' }}>
@@ -69,7 +69,7 @@ export function JobsPanel() {
           <p style={{ margin: '4px 0' }}>Unfinished jobs (stopped by a restart or an error) keep what they fetched:</p>
           <ul data-testid="jobs-resumable" style={{ listStyle: 'none', padding: 0 }}>
             {resumable.map((j) => (
-              <li key={j.id} data-testid={`job-resumable-${j.id}`} data-status={j.status}>
+              <li key={j.id} data-testid={`job-resumable-${j.id}`} data-status={j.status} data-job-done={j.done} data-job-total={j.total ?? ''} data-job-label={j.label}>
                 {j.label} — {fmt(j.done)}
                 {j.total !== null ? ` of ${fmt(j.total)}` : ''} {j.unit} ({j.status}){j.error ? `: ${j.error}` : ''}{' '}
                 <button type="button" data-testid={`job-resume-${j.id}`} onClick={() => void resume(j.id)}>
