@@ -7,7 +7,7 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends \
+$SUDO apt-get install -y -qq \
   libsecret-1-dev libsecret-1-0 gnome-keyring dbus dbus-x11 \
   chromium libreoffice-calc-nogui >/dev/null
 echo "system packages installed"

@@ -108,6 +108,7 @@ export function SearchPage() {
   const { size, status, result, error, request, startedAt, elapsedMs, overLimitConfirmed, run, cancel, offer, dismissOffer } = useSearchStore();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const datasetId = useSearchStore((s) => s.datasetId);
+  const answers = useSearchStore((s) => s.answers);
   const summary = useUsageStore((s) => s.summary);
   const [quick, setQuick] = useState('');
   const [gridApi, setGridApi] = useState<GridApi<ShipmentRecord> | null>(null);
@@ -149,7 +150,7 @@ export function SearchPage() {
   const total = result?.total ?? 0;
 
   return (
-    <section className="page search-page" data-testid="search-page">
+    <section className="page search-page" data-testid="search-page" data-answers={answers}>
       <h1>Shipment search</h1>
       <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
         <div style={{ flex: 1 }}>

@@ -25,6 +25,8 @@ export interface SearchState {
   offer: (EquivalentView & { request: ShipmentSearchRequest }) | null;
   /** The library dataset holding `result`. */
   datasetId: string | null;
+  /** How many answers (results or errors) the service has given; lets observers tell a new answer from the last. */
+  answers: number;
   setSize(size: number): void;
   confirmOverLimit(yes: boolean): void;
   /** `fresh`: fetch even when the library holds a saved copy (the user chose to spend). */
@@ -46,6 +48,7 @@ export const useSearchStore = create<SearchState>()((set, get) => ({
   overLimitConfirmed: false,
   offer: null,
   datasetId: null,
+  answers: 0,
   dismissOffer: () => set({ offer: null }),
   setSize: (size) => set({ size, overLimitConfirmed: false }),
   confirmOverLimit: (yes) => set({ overLimitConfirmed: yes }),
@@ -70,10 +73,10 @@ export const useSearchStore = create<SearchState>()((set, get) => ({
     if (mine !== runSeq) return;
     const elapsedMs = performance.now() - startedAt;
     if (r.ok) {
-      set({ status: 'done', request, result: r.value, error: null, elapsedMs, overLimitConfirmed: false });
+      set({ status: 'done', request, result: r.value, error: null, elapsedMs, overLimitConfirmed: false, answers: get().answers + 1 });
       set({ datasetId: await saveToLibrary('shipments.search', request, r.value) });
     } else {
-      set({ status: 'error', error: r.error, elapsedMs });
+      set({ status: 'error', error: r.error, elapsedMs, answers: get().answers + 1 });
     }
     void refreshUsage();
   },
