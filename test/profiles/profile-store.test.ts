@@ -2,7 +2,8 @@ import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createProfileStore, PROFILES_FILE, writeFileAtomic } from '../../src/main/profiles';
+import { writeFileAtomic } from '../../src/main/fs/atomic-write';
+import { createProfileStore, PROFILES_FILE } from '../../src/main/profiles';
 
 interface Warning {
   message: string;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Preset, PresetsImportResult } from '@shared/ipc/contract';
 import { AppError } from '@shared/ipc/errors';
+import { writeFileAtomic } from '../fs/atomic-write';
 import type { ShipmentFilter } from '@shared/spec';
 import {
   cleanFilter,
@@ -77,15 +78,7 @@ export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
   }
 
   async function persist(next: PresetsFile): Promise<void> {
-    await mkdir(options.dataDir, { recursive: true });
-    const tmp = `${file}.${process.pid}.${randomUUID()}.tmp`;
-    try {
-      await writeFile(tmp, `${JSON.stringify(next, null, 2)}\n`, { encoding: 'utf8', mode: 0o600 });
-      await rename(tmp, file);
-    } catch (e) {
-      await rm(tmp, { force: true });
-      throw e;
-    }
+    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
     state = next;
   }
 

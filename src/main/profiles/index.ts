@@ -1,4 +1,3 @@
-export { writeFileAtomic } from './atomic-write';
 export {
   createProfileStore,
   PROFILES_FILE,

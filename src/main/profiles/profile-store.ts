@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-write';
+import { writeFileAtomic } from '../fs/atomic-write';
 
 /** Profile metadata as stored. Holds no key and no secret: those live in the SecretStore. */
 export interface Profile {

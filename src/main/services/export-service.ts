@@ -9,7 +9,7 @@ import { libraryExportSource } from '../export/library-source';
 import { checkTargetPath, exportFileName, exportsFolderPath } from '../export/target-path';
 import type { Library } from '../library';
 import type { Logger } from '../log';
-import { writeFileAtomic } from '../profiles';
+import { writeFileAtomic } from '../fs/atomic-write';
 import type { ServiceContext } from './service-context';
 import type { ChooseSavePath, EventSink, ServiceSlice } from './types';
 
