@@ -4,12 +4,12 @@ import { finished } from 'node:stream/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { closeQuietly, throwIfAborted, writeAtomically } from './atomic-file';
 import { toText } from './cell-values';
-import type { ExportColumn, ExportOptions, ExportProgress, ExportResult, ExportSource } from './types';
+import { throttledProgress } from './progress';
+import type { ExportColumn, ExportOptions, ExportResult, ExportSource } from './types';
 
 /** Excel only reads a CSV as UTF-8 when it starts with a byte order mark. */
 export const UTF8_BOM = '\uFEFF';
 const ROWS_PER_CHUNK = 500;
-const PROGRESS_EVERY_MS = 200;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, inner quotes doubled. */
@@ -33,13 +33,7 @@ export async function exportCsv(
 ): Promise<ExportResult> {
   const { signal } = options;
   const columns: readonly ExportColumn[] = source.columns;
-  let lastReport = 0;
-  const report = (p: ExportProgress, force = false): void => {
-    const t = Date.now();
-    if (!options.onProgress || (!force && t - lastReport < PROGRESS_EVERY_MS)) return;
-    lastReport = t;
-    options.onProgress(p);
-  };
+  const report = throttledProgress(options.onProgress);
 
   const { value: rowsWritten, bytes } = await writeAtomically(target, options, async (temp) => {
     const file = createWriteStream(temp, { encoding: 'utf8' });

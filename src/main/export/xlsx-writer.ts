@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { cancelledError, closeQuietly, throwIfAborted, writeAtomically } from './atomic-file';
 import { EXCEL_MAX_CELL_CHARS, fitExcelText, toExcelValue, type CellValue } from './cell-values';
 import { QUERY_SHEET_NAME, queryRows } from './query-sheet';
+import { throttledProgress } from './progress';
 import { createRowRenderer, type RowStyleIds } from './sheet-xml';
 import { relieve, type WriteFailure } from './stream-pressure';
 import type {
@@ -23,7 +24,6 @@ export const EXCEL_MAX_DATA_ROWS = 1_048_575;
 const SHEET_TITLES = { shipments: 'Shipments', firms: 'Firms' } as const;
 /** Rows between event-loop turns: a few ms of work, so the main process never stalls for long. */
 const ROWS_PER_TURN = 200;
-const PROGRESS_EVERY_MS = 200;
 const WIDTH_SAMPLE_ROWS = 500;
 const MAX_CUT_ADDRESSES = 20;
 /**
@@ -312,13 +312,7 @@ export async function exportXlsx(
 ): Promise<ExportResult> {
   const { signal } = options;
   const now = options.now ?? (() => new Date());
-  let lastReport = 0;
-  const report = (p: ExportProgress, force = false): void => {
-    const t = Date.now();
-    if (!options.onProgress || (!force && t - lastReport < PROGRESS_EVERY_MS)) return;
-    lastReport = t;
-    options.onProgress(p);
-  };
+  const report = throttledProgress(options.onProgress);
 
   const { value: rowsWritten, bytes } = await writeAtomically(target, options, async (temp) => {
     const file = createWriteStream(temp);
