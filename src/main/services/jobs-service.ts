@@ -172,6 +172,15 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
     });
   }
 
+  /** What an estimate says about the account's standing, the same for shipments and firms. */
+  const quotaView = (quota: ReturnType<typeof checkQuota>, account: string | null) => ({
+    remainingDownloads: finite(quota.remainingDownloads),
+    remainingDailyRequests: finite(quota.remainingDailyRequests),
+    enough: quota.enough,
+    problems: quota.problems,
+    account,
+  });
+
   async function runnerFor(client: { usage(): Promise<UsageSummary> }, account: string | null): Promise<JobRunner> {
     const usage = await usageOf(client);
     const limiter = usage ? RateLimiter.fromUsage(usage, account) : RateLimiter.unlimited();
@@ -203,11 +212,7 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
           optimumRequests: first.total_pages,
           estimatedRequests: first.total_pages,
           estimatedDownloads: null,
-          remainingDownloads: finite(quota.remainingDownloads),
-          remainingDailyRequests: finite(quota.remainingDailyRequests),
-          enough: quota.enough,
-          problems: quota.problems,
-          account,
+          ...quotaView(quota, account),
         } satisfies JobEstimateView;
       }
       const estimate = await estimateShipments(filter, client, opts);
@@ -221,11 +226,7 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
         optimumRequests: estimate.optimumRequests,
         estimatedRequests: estimate.estimatedRequests,
         estimatedDownloads: estimate.estimatedDownloads,
-        remainingDownloads: finite(quota.remainingDownloads),
-        remainingDailyRequests: finite(quota.remainingDailyRequests),
-        enough: quota.enough,
-        problems: quota.problems,
-        account,
+        ...quotaView(quota, account),
       } satisfies JobEstimateView;
     },
     'jobs.start': async ({ profileId, kind, request, name }) => {
