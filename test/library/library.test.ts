@@ -86,6 +86,44 @@ describe('datasets', () => {
     expect((await lib.list()).length).toBe(1);
   });
 
+  it('stores every kind of text exactly, across several data chunks', async () => {
+    // Short ASCII text is laid out inline by the chunk writer, everything else goes through
+    // DuckDB's string heap; both, and NULLs between them, must come back unchanged in every chunk.
+    const samples = ['', 'a', 'ABCDEFGHIJKL', 'ABCDEFGHIJKLM', 'Ünye', 'İzmir Limanı', '東京港', '🚢 cargo', ' padded ', 'tab\tand\nline', '0012.50', 'x'.repeat(5000)];
+    const records = Array.from({ length: 4500 }, (_, i) =>
+      shipment(i, { productDetails: samples[i % samples.length]!, importerName: samples[(i * 7) % samples.length]!, fobValue: i % 2049 === 0 ? '' : String(i) }),
+    );
+    const d = await lib.saveShipmentSearch({}, { total: records.length, shipments: records });
+    const back: Record<string, unknown>[] = [];
+    for await (const batch of lib.iterateRows(d.id, { batchSize: 5000 })) back.push(...batch);
+    expect(back).toHaveLength(records.length);
+    for (let i = 0; i < records.length; i++) {
+      if (JSON.stringify(back[i]) !== JSON.stringify(records[i])) expect({ row: i, got: back[i] }).toEqual({ row: i, got: records[i] });
+    }
+    // Empty text is kept as NULL (small table), not as empty strings.
+    const empty = await lib.db.one(`SELECT count(*) FILTER (WHERE "productDetails" IS NULL) AS nulls, count(*) FILTER (WHERE "productDetails" = '') AS blanks FROM shipment_rows`);
+    expect([Number(empty?.nulls), Number(empty?.blanks)]).toEqual([records.filter((r) => r.productDetails === '').length, 0]);
+  });
+
+  it('stores firm counts as numbers and missing ones as null', async () => {
+    const firms = Array.from({ length: 2100 }, (_, i) => firm(i, { shipment_count: i % 3 === 0 ? null : i * 2 ** 30, firm_type: i % 5 === 0 ? null : 0 }));
+    const d = await lib.saveRecords({ kind: 'firms', request: {} }, firms);
+    const back = (await lib.getRows(d.id, { startRow: 2040, endRow: 2100 })).rows;
+    expect(back.map((r) => [r.shipment_count, r.firm_type])).toEqual(firms.slice(2040).map((f) => [f.shipment_count, f.firm_type]));
+  });
+
+  it('refuses a response whose bad record comes after whole chunks were written, and stores nothing', async () => {
+    const records: Record<string, unknown>[] = Array.from({ length: 5000 }, (_, i) => shipment(i));
+    records[4321] = { ...shipment(4321), usdCif: 12.5 };
+    const body = JSON.stringify({ total: 5000, shipments: records });
+    await expect(lib.ingestShipmentSearchText(body, request)).rejects.toMatchObject({
+      kind: 'InvalidInput',
+      message: expect.stringContaining('response.shipments[4321].usdCif') as unknown,
+    });
+    expect(await lib.list()).toEqual([]);
+    expect(Number((await lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+  });
+
   it('finds a saved copy of the same question, with its age; not for another profile or a bigger ask', async () => {
     const d = await lib.saveShipmentSearch(request, { total: 3, shipments: [shipment(1), shipment(2), shipment(3)] }, { profileId: 'p1', account: 'acme' });
     const same = { size: 10, start_date: '2024-01-01', end_date: '2024-06-30', hs_codes: ['7208'], importer_countries: ['TR'], exporter_countries: ['DE'] };

@@ -3,11 +3,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection, Json } from '@duckdb/node-api';
 import { AppError } from '@shared/ipc/errors';
-import { describeIssue } from '@shared/spec/issues';
-import { isPlainObject } from '@shared/spec/records';
+import { isPlainObject, typeName } from '@shared/spec/records';
 import { Db, readIn, toNumber, type Row, type SqlParams } from './db';
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type DatasetKind } from './fields';
-import { appendRecords, checkRecords, rowToRecord, type RecordObject } from './ingest';
+import { RecordIssueError, appendRecords, rowToRecord, type RecordObject } from './ingest';
 import { defaultDatasetName, filterKey } from './naming';
 import { buildQuery, parseGridQuery, selectedColumns, type GridQuery } from './query';
 import { migrate } from './schema';
@@ -121,6 +120,23 @@ function toMeta(r: Row): DatasetMeta {
     reported: parseJson<Record<string, unknown> | null>(r.reported_json, null),
     source: r.source === 'import' ? 'import' : 'fetch',
   };
+}
+
+/** Appends inside the caller's transaction; a record that breaks the spec becomes an InvalidInput error. */
+async function appendOrExplain(
+  conn: DuckDBConnection,
+  kind: DatasetKind,
+  id: string,
+  records: readonly unknown[],
+  path: string,
+  context: string,
+): Promise<number> {
+  try {
+    return await appendRecords(conn, kind, id, 0, records, path);
+  } catch (e) {
+    if (e instanceof RecordIssueError) throw new AppError('InvalidInput', `${context}: ${e.message}`);
+    throw e;
+  }
 }
 
 function cleanTags(tags: readonly string[]): string[] {
@@ -241,11 +257,9 @@ export class Library {
     records: readonly RecordObject[],
     opts: { status?: DatasetStatus; windows?: CoveredWindow[] | null } = {},
   ): Promise<DatasetMeta> {
-    const checked = checkRecords(d.kind, records, d.kind);
-    if (!checked.ok) throw new AppError('InvalidInput', `Cannot save: ${describeIssue(checked.issue)}`);
     const id = await this.db.transaction(async (conn) => {
       const id = await this.insertDataset(conn, d, 'pending');
-      const n = await appendRecords(conn, d.kind, id, 0, checked.value);
+      const n = await appendOrExplain(conn, d.kind, id, records, d.kind, 'Cannot save');
       await this.finishDataset(conn, id, {
         status: opts.status ?? 'complete',
         storedRows: n,
@@ -289,8 +303,10 @@ export class Library {
     if (!isPlainObject(parsed) || !Number.isInteger(parsed.total)) {
       throw new AppError('InvalidInput', 'The response is not a shipment search response (no whole-number total)');
     }
-    const checked = checkRecords('shipments', parsed.shipments ?? [], 'response.shipments');
-    if (!checked.ok) throw new AppError('InvalidInput', `The response breaks the spec: ${describeIssue(checked.issue)}`);
+    const list = parsed.shipments ?? [];
+    if (!Array.isArray(list)) {
+      throw new AppError('InvalidInput', `The response breaks the spec: response.shipments must be a list, got ${typeName(list)}`);
+    }
     const total = parsed.total as number;
     const id = await this.db.transaction(async (conn) => {
       const id = await this.insertDataset(
@@ -298,7 +314,7 @@ export class Library {
         { ...provenance, kind: 'shipments', request, reportedTotal: total, reported: { total } },
         'pending',
       );
-      const n = await appendRecords(conn, 'shipments', id, 0, checked.value);
+      const n = await appendOrExplain(conn, 'shipments', id, list, 'response.shipments', 'The response breaks the spec');
       await this.finishDataset(conn, id, { status: n >= total ? 'complete' : 'partial', storedRows: n });
       return id;
     });
