@@ -2,13 +2,14 @@ import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/pr
 
 /**
  * exceljs's worksheet stream (a StreamBuf) ignores backpressure: `write` always returns true and pushes
- * every 64 KB chunk into the zip's deflate stream whether or not it keeps up, and while the zip is busy
+ * every full buffer into the zip's deflate stream whether or not it keeps up, and while the zip is busy
  * with an earlier entry it keeps everything itself. A producer that never waits therefore piles the
  * whole sheet up in memory (hundreds of MB at 100,000 rows). These are the only internals we read, and
  * they are read defensively: if a future exceljs changes them we still yield, just without measuring.
  */
 interface StreamBufLike {
   buffers?: unknown[];
+  bufSize?: number;
   pipes?: { writableLength?: number; _writableState?: { length?: number } }[];
 }
 
@@ -19,7 +20,8 @@ const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
 export function pendingBytes(stream: unknown): number {
   const s = stream as StreamBufLike | null;
   if (!s || typeof s !== 'object') return 0;
-  let bytes = Array.isArray(s.buffers) ? s.buffers.length * CHUNK : 0;
+  const bufferBytes = typeof s.bufSize === 'number' ? s.bufSize : CHUNK;
+  let bytes = Array.isArray(s.buffers) ? s.buffers.length * bufferBytes : 0;
   if (Array.isArray(s.pipes)) {
     for (const p of s.pipes) {
       // The zip's streams come from readable-stream 2, which has no public writableLength.

@@ -32,11 +32,20 @@ const MAX_CUT_ADDRESSES = 20;
  */
 const ZIP_LEVEL = 1;
 /**
- * Rendered rows are handed to the sheet stream in pieces of about this size (exceljs's own buffer size),
- * each followed by an event-loop turn: archiver's deflate and file writes advance one piece per turn, so
- * fewer turns leave the thread pool idle while the rows are rendered.
+ * How the XML reaches zlib. Deflate runs on the thread pool, but every piece it is handed, and every
+ * output buffer it fills, costs a round trip through the main thread, which is busy rendering rows.
+ * With exceljs's 64 KB sheet buffers and zlib's 16 KB output buffers that was one round trip per
+ * 64 KB, the zip fell behind and the writer spent a third of its time waiting for it. Pieces of 1 MB
+ * and 256 KB output buffers let one deflate run for several ms alongside the rendering (measured at
+ * 100,000 × 88: 5.0 s → 3.2 s, no waits).
  */
-const XML_CHUNK_CHARS = 64 * 1024;
+const SHEET_BUFFER_BYTES = 1024 * 1024;
+const ZIP_OUTPUT_CHUNK_BYTES = 256 * 1024;
+/**
+ * Rendered rows are handed to the sheet stream in pieces of about this size, each followed by an
+ * event-loop turn (about 2 ms of work), so the main process keeps answering while it exports.
+ */
+const XML_CHUNK_CHARS = 128 * 1024;
 
 export interface XlsxExportOptions extends ExportOptions {
   /** Summary sheets after the Query sheet, computed by the provider (the library, in SQL). */
@@ -150,9 +159,16 @@ async function writeDataSheets(
   const styleIds = options.rowEncoding === 'exceljs' ? null : dateStyleIds(workbook, columns);
   const renderRow = styleIds === null ? null : createRowRenderer(columns, letters, styleIds);
   let direct = false;
+  // The sheet stream (batch mode, see canWriteDirectly) copies what it is given into its own buffers,
+  // so one scratch buffer serves every piece: encoding into it is one pass, where a string handed to
+  // exceljs is measured, allocated and encoded (Buffer.from) every time.
+  let scratch = Buffer.allocUnsafe(XML_CHUNK_CHARS * 4);
   const flush = (): void => {
     if (pendingXml.length > 0 && sheet !== null) {
-      (sheetStream(sheet) as { write(text: string): void }).write(pendingXml);
+      // UTF-16 code unit → at most 3 bytes of UTF-8.
+      if (pendingXml.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(pendingXml.length * 3);
+      const bytes = scratch.write(pendingXml, 0, 'utf8');
+      (sheetStream(sheet) as { write(data: Buffer): void }).write(scratch.subarray(0, bytes));
       pendingXml = '';
     }
   };
@@ -161,6 +177,7 @@ async function writeDataSheets(
     const title = sheetTitle(base, state.sheets.length);
     state.sheets.push(title);
     const ws = workbook.addWorksheet(title, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
+    enlargeSheetBuffer(ws);
     ws.columns = columns.map((c, i) => ({ key: c.field, width: widths?.[i] ?? 12 }));
     ws.autoFilter = `A1:${lastColumn}1`;
     const header = ws.addRow(columns.map((c) => c.header));
@@ -233,11 +250,15 @@ async function writeDataSheets(
 
 /**
  * Direct row XML needs the sheet to have opened its <sheetData> (exceljs does that when the header row
- * is committed) and a writable stream; if a future exceljs differs, rows go through exceljs instead.
+ * is committed) and a writable stream in batch mode (it copies every write into its own buffers before
+ * passing them on, so the writer may reuse its scratch buffer); if a future exceljs differs, rows go
+ * through exceljs instead.
  */
 function canWriteDirectly(ws: Worksheet): boolean {
-  const internals = ws as unknown as { startedData?: boolean; stream?: { write?: unknown } };
-  return internals.startedData === true && typeof internals.stream?.write === 'function';
+  const internals = ws as unknown as { startedData?: boolean; stream?: { write?: unknown; batch?: unknown } };
+  return (
+    internals.startedData === true && typeof internals.stream?.write === 'function' && internals.stream.batch === true
+  );
 }
 
 /** exceljs's style ids for the date and date-time formats, per column; null if its registry is not there. */
@@ -252,6 +273,15 @@ function dateStyleIds(
   const dateTime = add(STYLES.dateTime, ExcelJS.ValueType.Date);
   if (typeof date !== 'number' || typeof dateTime !== 'number') return null;
   return { date: columns.map((c) => (c.type === 'epoch' ? dateTime : date)) };
+}
+
+/**
+ * exceljs opens every sheet stream with 64 KB buffers and no option to change it; bigger ones feed the
+ * zip in bigger pieces (see SHEET_BUFFER_BYTES). Read defensively: without the field, 64 KB it stays.
+ */
+function enlargeSheetBuffer(ws: Worksheet): void {
+  const stream = sheetStream(ws) as { bufSize?: unknown } | undefined;
+  if (stream && typeof stream.bufSize === 'number') stream.bufSize = SHEET_BUFFER_BYTES;
 }
 
 function sheetStream(ws: Worksheet): unknown {
@@ -320,7 +350,7 @@ export async function exportXlsx(
       stream: file,
       useStyles: true,
       useSharedStrings: false,
-      zip: { zlib: { level: ZIP_LEVEL } },
+      zip: { zlib: { level: ZIP_LEVEL, chunkSize: ZIP_OUTPUT_CHUNK_BYTES } },
     });
     workbook.creator = 'Portolan';
     // exceljs listens for errors only once it finalizes; one raised earlier (a full disk) would
