@@ -3,7 +3,8 @@
 export { DEFAULT_SHIPMENT_FIELDS, shipmentColumns } from '../src/main/export/columns';
 export { exportCsv } from '../src/main/export/csv-writer';
 export { exportXlsx } from '../src/main/export/xlsx-writer';
-export type { ExportColumn, ExportSource } from '../src/main/export/types';
+export { toExportRows } from '../src/main/export/memory-source';
+export type { ExportColumn, ExportRow, ExportSource } from '../src/main/export/types';
 import { toExcelValue } from '../src/main/export/cell-values';
 import type { ExportColumnType } from '../src/main/export/types';
 

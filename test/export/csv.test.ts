@@ -8,6 +8,7 @@ import {
   exportCsv,
   firmColumns,
   shipmentColumns,
+  toExportRows,
   type ExportSource,
 } from '../../src/main/export';
 import { csvLine } from '../../src/main/export/csv-writer';
@@ -118,9 +119,9 @@ describe('exportCsv', () => {
     const source: ExportSource = {
       ...createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query: sampleQuery }),
       async *batches() {
-        yield rows;
+        yield toExportRows(shipmentColumns(), rows);
         controller.abort();
-        yield rows;
+        yield toExportRows(shipmentColumns(), rows);
       },
     };
     await expect(

@@ -8,6 +8,7 @@ import {
   exportParquetFromQuery,
   firmColumns,
   shipmentColumns,
+  toExportRows,
   type ExportSource,
 } from '../../src/main/export';
 import { makeFirms, makeShipments } from '../helpers/export-records';
@@ -118,9 +119,9 @@ describe('exportParquet', () => {
     const source: ExportSource = {
       ...createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query: sampleQuery }),
       async *batches() {
-        yield rows;
+        yield toExportRows(shipmentColumns(), rows);
         controller.abort();
-        yield rows;
+        yield toExportRows(shipmentColumns(), rows);
       },
     };
     await expect(

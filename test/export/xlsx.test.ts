@@ -10,6 +10,7 @@ import {
   exportXlsx,
   firmColumns,
   shipmentColumns,
+  toExportRows,
   type ExportColumnType,
   type ExportProgress,
   type ExportSource,
@@ -321,7 +322,7 @@ describe('exportXlsx', () => {
 
 describe('exportXlsx file safety', () => {
   function abortingSource(after: number, controller: AbortController, fail?: Error): ExportSource {
-    const rows = makeShipments(500);
+    const rows = toExportRows(shipmentColumns(), makeShipments(500));
     return {
       kind: 'shipments',
       columns: shipmentColumns(),

@@ -94,11 +94,13 @@ describe('datasets', () => {
       shipment(i, { productDetails: samples[i % samples.length]!, importerName: samples[(i * 7) % samples.length]!, fobValue: i % 2049 === 0 ? '' : String(i) }),
     );
     const d = await lib.saveShipmentSearch({}, { total: records.length, shipments: records });
-    const back: Record<string, unknown>[] = [];
-    for await (const batch of lib.iterateRows(d.id, { batchSize: 5000 })) back.push(...batch);
+    const fields = Object.keys(records[0]!);
+    const back: unknown[][] = [];
+    for await (const batch of lib.streamFieldRows(d.id, fields)) back.push(...batch);
     expect(back).toHaveLength(records.length);
     for (let i = 0; i < records.length; i++) {
-      if (JSON.stringify(back[i]) !== JSON.stringify(records[i])) expect({ row: i, got: back[i] }).toEqual({ row: i, got: records[i] });
+      const want = fields.map((f) => records[i]![f]);
+      if (JSON.stringify(back[i]) !== JSON.stringify(want)) expect({ row: i, got: back[i] }).toEqual({ row: i, got: want });
     }
     // Empty text is kept as NULL (small table), not as empty strings.
     const empty = await lib.db.one(`SELECT count(*) FILTER (WHERE "productDetails" IS NULL) AS nulls, count(*) FILTER (WHERE "productDetails" = '') AS blanks FROM shipment_rows`);
@@ -157,23 +159,46 @@ describe('datasets', () => {
     expect(Number((await lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
   });
 
-  it('iterates every row in order, in batches, for exporters (sorted and filtered too)', async () => {
-    const recs = Array.from({ length: 25 }, (_, i) => shipment(i));
-    const d = await lib.saveShipmentSearch({}, { total: 25, shipments: recs });
-    const batches: number[] = [];
-    const all: Record<string, unknown>[] = [];
-    for await (const b of lib.iterateRows(d.id, { batchSize: 10 })) {
-      batches.push(b.length);
-      all.push(...b);
-    }
-    expect(batches).toEqual([10, 10, 5]);
-    expect(all).toEqual(recs);
+  it('streams the named fields of every row for exporters, in stored or view order', async () => {
+    const recs = Array.from({ length: 2500 }, (_, i) => shipment(i, i % 3 === 0 ? { fobValue: '' } : {}));
+    const d = await lib.saveShipmentSearch({}, { total: recs.length, shipments: recs });
+    const all: unknown[][] = [];
+    for await (const b of lib.streamFieldRows(d.id, ['hashId', 'fobValue'])) all.push(...b);
+    // Arrays aligned with the fields asked for; empty text comes back as "".
+    expect(all).toEqual(recs.map((r) => [r.hashId, r.fobValue]));
+
     const sorted: unknown[] = [];
-    for await (const b of lib.iterateRows(d.id, { batchSize: 7, query: { sortModel: [{ colId: 'fobValue', sort: 'desc' }], filterModel: { importerName: { filterType: 'text', type: 'equals', filter: 'importer 3' } } } })) {
-      sorted.push(...b.map((r) => r.fobValue));
-    }
-    const expected = recs.filter((r) => r.importerName === 'Importer 3').map((r) => r.fobValue!).sort((a, b) => Number(b) - Number(a));
+    const query = { sortModel: [{ colId: 'fobValue', sort: 'desc' as const }], filterModel: { importerName: { filterType: 'text' as const, type: 'equals' as const, filter: 'importer 3' } } };
+    for await (const b of lib.streamFieldRows(d.id, ['fobValue'], { query })) sorted.push(...b.map((r) => r[0]));
+    const expected = recs
+      .filter((r) => r.importerName === 'Importer 3')
+      .map((r) => r.fobValue!)
+      .sort((a, b) => (a === '' ? 1 : b === '' ? -1 : Number(b) - Number(a)));
     expect(sorted).toEqual(expected);
+
+    const firms = await lib.saveRecords({ kind: 'firms', request: {} }, [firm(1), firm(2, { shipment_count: null })]);
+    const counts: unknown[][] = [];
+    for await (const b of lib.streamFieldRows(firms.id, ['name', 'shipment_count'])) counts.push(...b);
+    expect(counts).toEqual([['Firm 1', 3], ['Firm 2', null]]);
+    await expect(async () => {
+      for await (const _ of lib.streamFieldRows(d.id, ['nope'])) void _;
+    }).rejects.toMatchObject({ kind: 'InvalidInput' });
+  });
+
+  it('stops a stream early without holding the library up', async () => {
+    const d = await lib.saveShipmentSearch({}, { total: 5000, shipments: Array.from({ length: 5000 }, (_, i) => shipment(i)) });
+    const controller = new AbortController();
+    let rows = 0;
+    for await (const b of lib.streamFieldRows(d.id, ['hashId'], { signal: controller.signal })) {
+      rows += b.length;
+      controller.abort();
+    }
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThan(5000);
+    // The grid's reads and further writes go on as before.
+    expect((await lib.getRows(d.id, { startRow: 0, endRow: 3 })).rows).toHaveLength(3);
+    await lib.rename(d.id, 'still writable');
+    expect((await lib.get(d.id)).name).toBe('still writable');
   });
 
   it('returns only the requested columns when the grid names them', async () => {

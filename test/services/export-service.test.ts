@@ -117,11 +117,11 @@ describe('export.start', () => {
     expect(ws.rowCount).toBe(501);
     let r = 2;
     let compared = 0;
-    for await (const batch of library.iterateRows(dataset.id)) {
-      for (const record of batch) {
+    for await (const batch of library.streamFieldRows(dataset.id, fields)) {
+      for (const values of batch) {
         const row = ws.getRow(r);
         fields.forEach((f, c) => {
-          const want = record[f] === null || record[f] === undefined ? '' : String(record[f]);
+          const want = values[c] === null || values[c] === undefined ? '' : String(values[c]);
           expect(cellText(row.getCell(c + 1), f), `${f} row ${r}`).toBe(want);
           compared += 1;
         });

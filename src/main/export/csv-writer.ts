@@ -5,7 +5,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { closeQuietly, throwIfAborted, writeAtomically } from './atomic-file';
 import { toText } from './cell-values';
 import { throttledProgress } from './progress';
-import type { ExportColumn, ExportOptions, ExportResult, ExportSource } from './types';
+import type { ExportColumn, ExportOptions, ExportResult, ExportRow, ExportSource } from './types';
 
 /** Excel only reads a CSV as UTF-8 when it starts with a byte order mark. */
 export const UTF8_BOM = '\uFEFF';
@@ -48,11 +48,11 @@ export async function exportCsv(
           let chunk = '';
           const end = Math.min(batch.length, start + ROWS_PER_CHUNK);
           for (let r = start; r < end; r++) {
-            const record = batch[r] as Record<string, unknown>;
+            const row = batch[r] as ExportRow;
             let line = '';
             for (let i = 0; i < columns.length; i++) {
               if (i > 0) line += ',';
-              line += csvField(toText(record[(columns[i] as ExportColumn).field]));
+              line += csvField(toText(row[i]));
             }
             chunk += line + '\r\n';
           }

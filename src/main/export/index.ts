@@ -11,5 +11,5 @@ export { QUERY_SHEET_NAME, QUERY_KEYS } from './query-sheet';
 export { exportXlsx, EXCEL_MAX_DATA_ROWS, type XlsxExportOptions } from './xlsx-writer';
 export { exportCsv, UTF8_BOM } from './csv-writer';
 export { exportParquet, exportParquetFromQuery } from './parquet-writer';
-export { createMemorySource } from './memory-source';
+export { createMemorySource, toExportRows } from './memory-source';
 export { createMemorySummaryProvider, summarizeRecords, SUMMARY_DEFINITIONS } from './summaries';

@@ -4,9 +4,6 @@ import { Library, type DatasetMeta } from '../library';
 import { firmColumns, shipmentColumns } from './columns';
 import type { ExportColumn, ExportSource } from './types';
 
-/** Rows per library read: the library's own block cap, and a few ms of exporter work. */
-const BATCH_SIZE = 5_000;
-
 function gridQuery(view: ExportView | undefined): {
   sortModel: NonNullable<ExportView['sortModel']>;
   filterModel: ExportView['filterModel'];
@@ -37,7 +34,8 @@ export function viewIsNarrowed(view: ExportView | undefined): boolean {
 
 /**
  * A library dataset as an export source: rows read in the view's order through the library's SQL
- * (sort, filters and quick filter run in DuckDB), the Query sheet filled from the dataset's record.
+ * (sort, filters and quick filter run in DuckDB, one streaming pass), the Query sheet filled from
+ * the dataset's record.
  */
 export async function libraryExportSource(
   library: Library,
@@ -73,8 +71,7 @@ export async function libraryExportSource(
       appVersion,
       ...(view ? { view: { ...query, columns: fields } } : {}),
     },
-    batches: (signal) =>
-      library.iterateRows(datasetId, { batchSize: BATCH_SIZE, query: { ...query, columns: fields }, signal }),
+    batches: (signal) => library.streamFieldRows(datasetId, fields, { query, signal: signal ?? undefined }),
   };
   return { source, meta };
 }

@@ -1,6 +1,15 @@
-import type { ExportColumn, ExportKind, ExportSource, QueryInfo } from './types';
+import type { ExportColumn, ExportKind, ExportRow, ExportSource, QueryInfo } from './types';
 
-/** An export source over rows already in memory, handed out in batches like the library does. */
+/** Records as export rows: each record's values in the order of the columns. */
+export function toExportRows(
+  columns: readonly ExportColumn[],
+  records: readonly Record<string, unknown>[],
+): ExportRow[] {
+  const fields = columns.map((c) => c.field);
+  return records.map((r) => fields.map((f) => r[f]));
+}
+
+/** An export source over records already in memory, handed out in batches like the library does. */
 export function createMemorySource(init: {
   kind: ExportKind;
   columns: readonly ExportColumn[];
@@ -17,7 +26,7 @@ export function createMemorySource(init: {
     async *batches(signal?: AbortSignal) {
       for (let i = 0; i < init.rows.length; i += batchSize) {
         if (signal?.aborted) return;
-        yield init.rows.slice(i, i + batchSize);
+        yield toExportRows(init.columns, init.rows.slice(i, i + batchSize));
       }
     },
   };

@@ -107,9 +107,10 @@ export async function exportParquet(
       try {
         for await (const batch of source.batches(signal)) {
           throwIfAborted(signal);
-          for (const record of batch) {
-            for (const column of columns) {
-              const v = record[column.field];
+          for (const row of batch) {
+            for (let i = 0; i < columns.length; i++) {
+              const column = columns[i] as ExportColumn;
+              const v = row[i];
               if (sqlType(column) === 'BIGINT') {
                 const n = toBigInt(v);
                 if (n === null) appender.appendNull();

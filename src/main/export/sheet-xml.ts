@@ -12,7 +12,7 @@ import {
   parseIsoDateText,
   toExcelValue,
 } from './cell-values';
-import type { ExportColumn } from './types';
+import type { ExportColumn, ExportRow } from './types';
 
 // Characters XML 1.0 cannot carry are dropped, as exceljs does. A carriage return is written as a
 // reference because XML readers turn a literal CR LF into LF, and the cell must keep the original text.
@@ -120,18 +120,17 @@ function generalCell(
 }
 
 /**
- * One row straight from a source record to XML, with the same typing as `toExcelValue` + `rowXml`
+ * One row straight from a source row to XML, with the same typing as `toExcelValue` + `rowXml`
  * but without the intermediate values, Date objects and per-cell dispatch: the data sheet's hot loop.
  */
 export function createRowRenderer(
   columns: readonly ExportColumn[],
   letters: readonly string[],
   styles: RowStyleIds,
-): (rowNumber: number, record: Record<string, unknown>, onCut: CutSink) => string {
-  const fields = columns.map((c) => c.field);
+): (rowNumber: number, row: ExportRow, onCut: CutSink) => string {
   const types = columns.map((c) => c.type);
   const count = columns.length;
-  return (rowNumber, record, onCut) => {
+  return (rowNumber, row, onCut) => {
     const n = String(rowNumber);
     let xml = `<row r="${n}">`;
     // A cell right after the previous one needs no address (SpreadsheetML's r is optional there, and
@@ -139,7 +138,7 @@ export function createRowRenderer(
     // quarter of the sheet's bytes. The first cell of a row and any cell after a gap keep theirs.
     let last = -2;
     for (let i = 0; i < count; i++) {
-      const v = record[fields[i] as string];
+      const v = row[i];
       if (v === null || v === undefined || v === '') continue;
       const open = last === i - 1 ? '<c' : '<c r="' + (letters[i] as string) + n + '"';
       last = i;

@@ -39,13 +39,23 @@ export interface ExportedView {
   columns: readonly string[];
 }
 
+/**
+ * One row's values in the order of the source's columns: the original text ("" or null when empty),
+ * firm counts as numbers or null. Arrays rather than records: reading a value by position is what
+ * the writers do per cell, and records with ~90 fields are slow hash lookups in V8.
+ */
+export type ExportRow = readonly unknown[];
+
 export interface ExportSource {
   kind: ExportKind;
   columns: readonly ExportColumn[];
   /** Rows the source will yield; used for progress and checked against what was written. */
   rowCount: number;
-  /** Rows in order, in batches of any size; the source should stop early when the signal aborts. */
-  batches(signal?: AbortSignal): AsyncIterable<readonly Record<string, unknown>[]>;
+  /**
+   * Rows in order, in batches of any size, each row its values in the order of `columns`; the source
+   * should stop early when the signal aborts.
+   */
+  batches(signal?: AbortSignal): AsyncIterable<readonly ExportRow[]>;
   query: QueryInfo;
 }
 

@@ -12,6 +12,7 @@ import type {
   ExportOptions,
   ExportProgress,
   ExportResult,
+  ExportRow,
   ExportSource,
   SummaryKind,
   SummaryProvider,
@@ -45,7 +46,7 @@ const ZIP_OUTPUT_CHUNK_BYTES = 256 * 1024;
  * Rendered rows are handed to the sheet stream in pieces of about this size, each followed by an
  * event-loop turn (about 2 ms of work), so the main process keeps answering while it exports.
  */
-const XML_CHUNK_CHARS = 128 * 1024;
+const XML_CHUNK_BYTES = 128 * 1024;
 
 export interface XlsxExportOptions extends ExportOptions {
   /** Summary sheets after the Query sheet, computed by the provider (the library, in SQL). */
@@ -91,15 +92,12 @@ export function columnLetter(index: number): string {
 }
 
 /** Widths from the header and a sample of rows: long enough to read, never a screen wide. */
-function columnWidths(
-  columns: readonly ExportColumn[],
-  sample: readonly Record<string, unknown>[],
-): number[] {
-  return columns.map((c) => {
+function columnWidths(columns: readonly ExportColumn[], sample: readonly ExportRow[]): number[] {
+  return columns.map((c, i) => {
     if (c.type === 'date') return Math.max(12, c.header.length + 4);
     if (c.type === 'epoch') return Math.max(20, c.header.length + 4);
     const lengths = sample.map((r) => {
-      const v = r[c.field];
+      const v = r[i];
       return typeof v === 'string' ? v.length : v === null || v === undefined ? 0 : String(v).length;
     });
     lengths.sort((a, b) => a - b);
@@ -145,7 +143,6 @@ async function writeDataSheets(
   let widths: number[] | null = null;
   let sheet: Worksheet | null = null;
   let rowsInSheet = 0;
-  let pendingXml = '';
   // Reused for every row of the exceljs path: exceljs copies the values out before the next row.
   const values: CellValue[] = new Array<CellValue>(columns.length).fill(null);
   const onCut = (i: number): void => {
@@ -159,18 +156,26 @@ async function writeDataSheets(
   const styleIds = options.rowEncoding === 'exceljs' ? null : dateStyleIds(workbook, columns);
   const renderRow = styleIds === null ? null : createRowRenderer(columns, letters, styleIds);
   let direct = false;
-  // The sheet stream (batch mode, see canWriteDirectly) copies what it is given into its own buffers,
-  // so one scratch buffer serves every piece: encoding into it is one pass, where a string handed to
-  // exceljs is measured, allocated and encoded (Buffer.from) every time.
-  let scratch = Buffer.allocUnsafe(XML_CHUNK_CHARS * 4);
+  // Rows are encoded one by one into a scratch buffer that is handed on in pieces of about
+  // XML_CHUNK_BYTES. The sheet stream (batch mode, see canWriteDirectly) copies what it is given, so
+  // the buffer is reused. Encoding row by row rather than a long concatenation costs no flattening
+  // of a deep string and keeps rows without non-Latin-1 text on V8's one-byte path.
+  let scratch = Buffer.allocUnsafe(XML_CHUNK_BYTES * 2);
+  let used = 0;
   const flush = (): void => {
-    if (pendingXml.length > 0 && sheet !== null) {
-      // UTF-16 code unit → at most 3 bytes of UTF-8.
-      if (pendingXml.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(pendingXml.length * 3);
-      const bytes = scratch.write(pendingXml, 0, 'utf8');
-      (sheetStream(sheet) as { write(data: Buffer): void }).write(scratch.subarray(0, bytes));
-      pendingXml = '';
+    if (used > 0 && sheet !== null) {
+      (sheetStream(sheet) as { write(data: Buffer): void }).write(scratch.subarray(0, used));
+      used = 0;
     }
+  };
+  const put = (xml: string): void => {
+    // UTF-16 code unit → at most 3 bytes of UTF-8.
+    const worst = xml.length * 3;
+    if (used + worst > scratch.length) {
+      flush();
+      if (worst > scratch.length) scratch = Buffer.allocUnsafe(worst);
+    }
+    used += scratch.write(xml, used, 'utf8');
   };
 
   const openSheet = (): Worksheet => {
@@ -203,27 +208,27 @@ async function writeDataSheets(
         sheet = openSheet();
         direct = renderRow !== null && canWriteDirectly(sheet);
       }
-      const record = batch[b] as Record<string, unknown>;
+      const row = batch[b] as ExportRow;
       let turn = false;
       if (direct && renderRow !== null) {
-        pendingXml += renderRow(rowsInSheet + 2, record, onCut);
-        turn = pendingXml.length >= XML_CHUNK_CHARS;
+        put(renderRow(rowsInSheet + 2, row, onCut));
+        turn = used >= XML_CHUNK_BYTES;
       } else {
         for (let i = 0; i < columns.length; i++) {
           const col = columns[i] as ExportColumn;
-          let v = toExcelValue(record[col.field], col.type);
+          let v = toExcelValue(row[i], col.type);
           if (typeof v === 'string' && v.length > EXCEL_MAX_CELL_CHARS) {
             v = fitExcelText(v).text;
             onCut(i);
           }
           values[i] = v;
         }
-        const row = sheet.addRow(values);
+        const added = sheet.addRow(values);
         for (let i = 0; i < columns.length; i++) {
           const v = values[i] as CellValue;
-          if (v !== null) row.getCell(i + 1).style = styleFor(v, (columns[i] as ExportColumn).type);
+          if (v !== null) added.getCell(i + 1).style = styleFor(v, (columns[i] as ExportColumn).type);
         }
-        row.commit();
+        added.commit();
       }
       rowsInSheet += 1;
       state.rowsWritten += 1;

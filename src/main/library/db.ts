@@ -22,6 +22,7 @@ class SerialQueue {
 export class Db {
   private readonly writes = new SerialQueue();
   private readonly reads = new SerialQueue();
+  private readonly streams = new Set<DuckDBConnection>();
   private closed = false;
 
   private constructor(
@@ -77,9 +78,32 @@ export class Db {
     return (await this.all(sql, params))[0];
   }
 
+  /**
+   * A query's rows as arrays, one data chunk (up to 2,048 rows) at a time, read on a connection of
+   * its own: a long export reads the table in one pass (no OFFSET re-scans) and never queues the
+   * grid's reads behind it. Stopping the iteration (or aborting) releases the connection.
+   */
+  async *streamRows(sql: string, params: SqlParams, signal?: AbortSignal): AsyncGenerator<DuckDBValue[][]> {
+    this.assertOpen();
+    const conn = await this.instance.connect();
+    this.streams.add(conn);
+    try {
+      const result = await conn.stream(sql, params);
+      while (!signal?.aborted && !this.closed) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) return;
+        yield chunk.getRows();
+      }
+    } finally {
+      if (this.streams.delete(conn)) conn.closeSync();
+    }
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const conn of this.streams) conn.closeSync();
+    this.streams.clear();
     this.reader.closeSync();
     this.writer.closeSync();
     this.instance.closeSync();

@@ -443,19 +443,28 @@ export class Library {
     return n;
   }
 
-  /** Every matching row in order, in batches (for exporters); stops early when the signal aborts. */
-  async *iterateRows(
+  /**
+   * The named fields of every matching row, in the view's order, as arrays aligned with `fields`
+   * (text as text, "" for empty; firm counts as numbers or null): what exporters read. One SQL pass
+   * on its own connection, a data chunk at a time, so memory stays flat at any dataset size.
+   */
+  async *streamFieldRows(
     id: string,
-    opts: { batchSize?: number; query?: Omit<GridQuery, 'startRow' | 'endRow'>; signal?: AbortSignal } = {},
-  ): AsyncGenerator<RecordObject[]> {
-    const batch = Math.min(Math.max(opts.batchSize ?? 2000, 1), 5000);
-    for (let start = 0; ; start += batch) {
-      if (opts.signal?.aborted) return;
-      const block = await this.getRows(id, { ...opts.query, startRow: start, endRow: start + batch });
-      if (block.rows.length === 0) return;
-      yield block.rows.map(({ _row, ...rest }) => rest);
-      if (block.rows.length < batch) return;
-    }
+    fields: readonly string[],
+    opts: { query?: Omit<GridQuery, 'startRow' | 'endRow' | 'columns'>; signal?: AbortSignal } = {},
+  ): AsyncGenerator<unknown[][]> {
+    const meta = await this.get(id);
+    const q = parseGridQuery({ ...opts.query, startRow: 0, endRow: 0 });
+    const built = buildQuery(meta.kind, id, q);
+    const byField = new Map(columnsOf(meta.kind).map((c) => [c.field, c]));
+    const select = fields.map((f) => {
+      const col = byField.get(f);
+      if (!col) throw new AppError('InvalidInput', `Not a ${meta.kind} column: ${JSON.stringify(f.slice(0, 80))}`);
+      // Counts leave as DOUBLE (exact to 2^53) so JavaScript gets numbers, not bigints.
+      return col.type === 'integer' ? `CAST("${col.field}" AS DOUBLE)` : `coalesce("${col.field}", '')`;
+    });
+    const sql = `SELECT ${select.join(', ')} FROM ${ROW_TABLE[meta.kind]} WHERE ${built.where} ORDER BY ${built.orderBy}`;
+    yield* this.db.streamRows(sql, built.params, opts.signal);
   }
 
   /**
