@@ -89,7 +89,7 @@ describe('datasets', () => {
   it('stores every kind of text exactly, across several data chunks', async () => {
     // Short ASCII text is laid out inline by the chunk writer, everything else goes through
     // DuckDB's string heap; both, and NULLs between them, must come back unchanged in every chunk.
-    const samples = ['', 'a', 'ABCDEFGHIJKL', 'ABCDEFGHIJKLM', 'Ünye', 'İzmir Limanı', '東京港', '🚢 cargo', ' padded ', 'tab\tand\nline', '0012.50', 'x'.repeat(5000)];
+    const samples = ['', 'a', 'ABCDEFGHIJKL', 'ABCDEFGHIJKLM', 'Ünye', 'İzmir Limanı', '東京港', '🚢 cargo', ' padded ', 'tab\tand\nline', 'a "quoted" \\ path', 'bell\u0007 and \u001f unit', '0012.50', 'x'.repeat(5000)];
     const records = Array.from({ length: 4500 }, (_, i) =>
       shipment(i, { productDetails: samples[i % samples.length]!, importerName: samples[(i * 7) % samples.length]!, fobValue: i % 2049 === 0 ? '' : String(i) }),
     );

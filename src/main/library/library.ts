@@ -463,8 +463,12 @@ export class Library {
       // Counts leave as DOUBLE (exact to 2^53) so JavaScript gets numbers, not bigints.
       return col.type === 'integer' ? `CAST("${col.field}" AS DOUBLE)` : `coalesce("${col.field}", '')`;
     });
-    const sql = `SELECT ${select.join(', ')} FROM ${ROW_TABLE[meta.kind]} WHERE ${built.where} ORDER BY ${built.orderBy}`;
-    yield* this.db.streamRows(sql, built.params, opts.signal);
+    // Each row leaves DuckDB as one JSON array: reading 88 text values out of a chunk one by one
+    // through the node API costs ~0.7 µs each, one string per row and JSON.parse a third of that.
+    const sql = `SELECT json_array(${select.join(', ')}) FROM ${ROW_TABLE[meta.kind]} WHERE ${built.where} ORDER BY ${built.orderBy}`;
+    for await (const rows of this.db.streamRows(sql, built.params, opts.signal)) {
+      yield rows.map((r) => JSON.parse(r[0] as string) as unknown[]);
+    }
   }
 
   /**
