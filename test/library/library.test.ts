@@ -199,6 +199,17 @@ describe('datasets', () => {
     expect((await lib.getRows(d.id, { startRow: 0, endRow: 3 })).rows).toHaveLength(3);
     await lib.rename(d.id, 'still writable');
     expect((await lib.get(d.id)).name).toBe('still writable');
+
+    // Closing the library under a reader ends its stream with an error, never a quietly short result.
+    const read = async (): Promise<number> => {
+      let n = 0;
+      for await (const b of lib.streamFieldRows(d.id, ['hashId'])) {
+        n += b.length;
+        await lib.close();
+      }
+      return n;
+    };
+    await expect(read()).rejects.toThrow(/closed/);
   });
 
   it('returns only the requested columns when the grid names them', async () => {

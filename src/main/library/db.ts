@@ -89,7 +89,9 @@ export class Db {
     this.streams.add(conn);
     try {
       const result = await conn.stream(sql, params);
-      while (!signal?.aborted && !this.closed) {
+      while (!signal?.aborted) {
+        // A reader must not take a cut-short stream for the whole result.
+        this.assertOpen();
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) return;
         yield chunk.getRows();

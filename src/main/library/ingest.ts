@@ -1,7 +1,7 @@
 import { BIGINT, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import { describeIssue, type SpecIssue } from '@shared/spec/issues';
-import { ChunkFiller, VECTOR_ROWS } from './chunk-filler';
 import { isPlainObject, typeName } from '@shared/spec/records';
+import { ChunkFiller, VECTOR_ROWS } from './chunk-filler';
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type ColumnDef, type DatasetKind } from './fields';
 
 export type RecordObject = Record<string, unknown>;
