@@ -2,6 +2,7 @@ import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentFilter
 import { remaining, type UsageSummary } from '@shared/spec/usage';
 import type { RecordObject } from '../library/ingest';
 import type { ShipmentSource } from './types';
+import { DEFAULT_SLICE_FILL } from './windows';
 
 export interface ShipmentEstimate {
   total: number;
@@ -27,7 +28,7 @@ export async function estimateShipments(
 ): Promise<ShipmentEstimate> {
   const cap = opts.cap ?? SHIPMENT_SEARCH_MAX_SIZE;
   const probeSize = opts.probeSize ?? SHIPMENT_SEARCH_MIN_SIZE;
-  const fill = opts.fill ?? 0.8;
+  const fill = opts.fill ?? DEFAULT_SLICE_FILL;
   const { size: _size, ...rest } = filter as ShipmentFilter & { size?: number };
   const probe = await source.shipmentSearch({ ...rest, size: probeSize }, opts.signal ? { signal: opts.signal } : {});
   const total = probe.total;
@@ -37,7 +38,8 @@ export async function estimateShipments(
   if (total > probe.shipments.length) {
     if (total <= cap) requests += 1;
     else {
-      // One level of date slices aimed at `fill` of the cap: all but the last are probed, all are fetched.
+      // A sweep of date slices aimed at `fill` of the cap: each cut costs a probe (the last part's
+      // total is derived), each slice a fetch; merging and uneven days move this by a few requests.
       const windows = Math.ceil(total / (cap * fill));
       requests += windows - 1 + windows;
       probes += windows - 1;

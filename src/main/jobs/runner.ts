@@ -21,16 +21,32 @@ import type {
   ShipmentSource,
 } from './types';
 import {
+  DEFAULT_SLICE_FILL,
+  adjoins,
   applyWindow,
   dayCount,
+  dayNumber,
+  evenRate,
+  isoDay,
+  joinWindows,
+  prefixEnd,
   rootWindow,
-  splitByDate,
   splitByFacet,
-  splitOpenRange,
   windowFilter,
   windowKey,
   type SliceWindow,
 } from './windows';
+
+/*
+ * Slicing constants, tuned on `npm run bench -- jobs-slicing` (results were flat within ±1 request
+ * around these values). Room (as a share of the cap) worth a probe to fill: below it, filling saves
+ * less than the probe costs.
+ */
+const MIN_ROOM_TO_FILL = 0.3;
+/** Share of a run's free room a probe that fills it aims at: overshooting the room wastes the probe. */
+const ROOM_SAFETY = 0.9;
+/** A density just before a cut below this share of the window's average is taken for the edge of the data. */
+const LOCAL_RATE_FLOOR = 0.5;
 
 export interface JobInput {
   /** The filter; `size`/`page` are ignored (the job decides them). */
@@ -58,7 +74,10 @@ export interface JobRunnerOptions {
   cap?: number;
   /** Size of a probe call (the spec's size minimum). */
   probeSize?: number;
-  /** How full a date slice is aimed to be; below 1 so that uneven days rarely force another split. */
+  /**
+   * How full a date slice is aimed to be; below 1 so that a slice sized from the density before it
+   * rarely overshoots the cap (the estimate was within ~5 % on the simulator once data had started).
+   */
   fill?: number;
   /** Client-side request limiter; unlimited when omitted. */
   limiter?: RateLimiter;
@@ -145,7 +164,7 @@ export class JobRunner {
     this.library = opts.library;
     this.cap = opts.cap ?? SHIPMENT_SEARCH_MAX_SIZE;
     this.probeSize = opts.probeSize ?? SHIPMENT_SEARCH_MIN_SIZE;
-    this.fill = opts.fill ?? 0.8;
+    this.fill = opts.fill ?? DEFAULT_SLICE_FILL;
     this.limiter = opts.limiter ?? RateLimiter.unlimited();
     this.max429 = opts.max429Retries ?? 5;
     this.sleep = opts.sleep ?? realSleep;
@@ -392,34 +411,121 @@ export class JobRunner {
     };
 
     const ctx = { seen, job, state };
+    const today = new Date().toISOString().slice(0, 10);
+    // What each slice aims at when `left` records remain to be sliced: the fewest slices that keep each
+    // under `fill` of the cap, evened out, so the sweep does not end with a small leftover slice.
+    const aim = (left: number): number => left / Math.ceil(left / (this.cap * this.fill));
+    /** Records in the run of adjoining known parts that starts at frontier[index]. */
+    const runTotal = (index: number): number => {
+      const f = state.frontier;
+      let sum = f[index]!.total ?? 0;
+      for (let i = index + 1; i < f.length && f[i]!.total !== null && adjoins(f[i - 1]!.window, f[i]!.window); i++) sum += f[i]!.total!;
+      return sum;
+    };
+    // The part probed last: its density sizes the slice after it (the sweep runs forward in time).
+    // Kept in memory only; after a resume the first slice assumes an even spread instead.
+    let lastPart: FrontierItem | null = null;
+    const densityBefore = (w: SliceWindow): number | null =>
+      lastPart && lastPart.total !== null && lastPart.total > 0 && adjoins(lastPart.window, w) ? lastPart.total / dayCount(lastPart.window) : null;
+
+    const probeAt = async (index: number): Promise<void> => {
+      const item = state.frontier[index]!;
+      const probe = await search(item.window, this.probeSize);
+      if (state.rootTotal === null) state.rootTotal = probe.total;
+      const next = state.frontier[index + 1];
+      if (index === 0 && probe.shipments.length >= probe.total && !(next && adjoins(item.window, next.window))) {
+        // A probe that returned its whole window and has nothing to join: done.
+        state.frontier.shift();
+        await this.commitShipmentStep(job, state, [{ window: item.window, total: probe.total, records: probe.shipments, complete: true }], ctx.seen);
+      } else {
+        // Otherwise its records are fetched again with its neighbours (at most `probeSize` downloads).
+        item.total = probe.total;
+        lastPart = item;
+        await this.commitShipmentStep(job, state, [], ctx.seen);
+      }
+    };
+
+    /**
+     * Probes a prefix of a window over the room left, sized to hold about `want` records, and
+     * replaces the window by the prefix and the rest. Day slices are disjoint, so the rest holds what
+     * the prefix leaves of the whole: one probe per cut, the fewest a date sweep can spend.
+     */
+    const carve = async (index: number, want: number): Promise<void> => {
+      const item = state.frontier[index]!;
+      const w = item.window;
+      const total = item.total!;
+      const even = evenRate(w, total, today);
+      // The density just before the cut predicts the next days better than the window's average when data
+      // trends (a window that overshot is its own last probe, so it is cut by its own average); far below
+      // the average it more likely marks where the data starts, so the average wins.
+      const local = densityBefore(w);
+      const rate = local !== null && local >= even * LOCAL_RATE_FLOOR ? local : even;
+      const end = prefixEnd(w, total, want, today, rate)!;
+      const prefix: SliceWindow = { ...w, end };
+      const rest: SliceWindow = { ...w, start: isoDay(dayNumber(end) + 1) };
+      const probe = await search(prefix, this.probeSize);
+      // A prefix larger than the whole means the data changed since: the rest must be probed.
+      lastPart = { window: prefix, total: probe.total };
+      state.frontier.splice(index, 1, lastPart, { window: rest, total: probe.total <= total ? total - probe.total : null });
+      await this.commitShipmentStep(job, state, [], ctx.seen);
+    };
+
+    /**
+     * Fetches the first `n` frontier parts, which adjoin and hold `sum` ≤ cap records together, in one
+     * request over their joined days with size = the exact sum: known parts are never fetched blindly,
+     * and empty or small parts cost no request of their own.
+     */
+    const fetchRun = async (n: number, sum: number): Promise<void> => {
+      const items = state.frontier.slice(0, n);
+      const joined = joinWindows(items[0]!.window, items[n - 1]!.window);
+      if (sum === 0) {
+        // Every part was probed or derived empty: nothing to download.
+        state.frontier.splice(0, n);
+        await this.commitShipmentStep(job, state, [{ window: joined, total: 0, records: [], complete: true }], ctx.seen);
+        return;
+      }
+      const res = await search(joined, Math.max(this.probeSize, sum));
+      if (res.shipments.length >= res.total) {
+        state.frontier.splice(0, n);
+        await this.commitShipmentStep(job, state, [{ window: joined, total: res.total, records: res.shipments, complete: true }], ctx.seen);
+      } else {
+        // The run grew since it was probed: it becomes one window with its new total and goes round again.
+        state.frontier.splice(0, n, { window: joined, total: res.total });
+        await this.commitShipmentStep(job, state, [], ctx.seen);
+      }
+    };
+
     try {
       progress();
       while (state.frontier.length > 0) {
         if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
-        const item = state.frontier[0]!;
-        const w = item.window;
-        if (item.total === null) {
-          const probe = await search(w, this.probeSize);
-          if (state.rootTotal === null) state.rootTotal = probe.total;
-          if (probe.shipments.length >= probe.total) {
-            state.frontier.shift();
-            await this.commitShipmentStep(job, state, [{ window: w, total: probe.total, records: probe.shipments, complete: true }], ctx.seen);
-          } else {
-            item.total = probe.total;
-            await this.commitShipmentStep(job, state, [], ctx.seen);
-          }
-        } else if (item.total <= this.cap) {
-          const res = await search(w, Math.max(this.probeSize, item.total));
-          if (res.shipments.length >= res.total) {
-            state.frontier.shift();
-            await this.commitShipmentStep(job, state, [{ window: w, total: res.total, records: res.shipments, complete: true }], ctx.seen);
-          } else {
-            // The window grew since it was probed: take its new total and go round again.
-            item.total = res.total;
-            await this.commitShipmentStep(job, state, [], ctx.seen);
-          }
+        const frontier = state.frontier;
+        const head = frontier[0]!;
+        if (head.total === null) {
+          await probeAt(0);
+        } else if (head.total > this.cap) {
+          if (dayCount(head.window) > 1) await carve(0, Math.min(head.total, aim(runTotal(0))));
+          else await this.splitStep(head, filter, search, ctx);
         } else {
-          await this.splitStep(item, filter, search, ctx);
+          // The longest run of adjoining known parts from the head that fits in one request.
+          let n = 1;
+          let sum = head.total;
+          for (; n < frontier.length; n++) {
+            const it = frontier[n]!;
+            if (it.total === null || sum + it.total > this.cap || !adjoins(frontier[n - 1]!.window, it.window)) break;
+            sum += it.total;
+          }
+          const next = frontier[n];
+          // Room worth a probe: filling it saves about its share of a window (a probe and a fetch), so
+          // a small remainder of room is cheaper left empty.
+          const adjoining = next !== undefined && adjoins(frontier[n - 1]!.window, next.window);
+          // Aimed short of the room: a part that overshoots it cannot join, and leaves the run as underfilled
+          // as it was.
+          const want = Math.min(adjoining && next.total !== null ? aim(runTotal(0)) - sum : this.cap * this.fill - sum, (this.cap - sum) * ROOM_SAFETY);
+          const fill = adjoining && want >= this.cap * MIN_ROOM_TO_FILL;
+          if (fill && next.total === null) await probeAt(n);
+          else if (fill && next.total! > this.cap && dayCount(next.window) > 1) await carve(n, want);
+          else await fetchRun(n, sum);
         }
         progress();
       }
@@ -444,7 +550,7 @@ export class JobRunner {
     }
   }
 
-  /** Splits a window over the cap: by date while it spans days, else by HS code or country. */
+  /** Splits a single day over the cap by HS code or country (date windows are carved by the sweep). */
   private async splitStep(
     item: FrontierItem,
     filter: ShipmentFilter,
@@ -456,41 +562,22 @@ export class JobRunner {
     const w = item.window;
     const done: { window: SliceWindow; total: number; records: readonly RecordObject[]; complete: boolean }[] = [];
     const next: FrontierItem[] = [];
-    if (dayCount(w) > 1) {
-      const parts =
-        splitOpenRange(w, new Date().toISOString().slice(0, 10)) ??
-        splitByDate(w, Math.max(2, Math.ceil(parentTotal / (this.cap * this.fill))));
+    const parts = splitByFacet(filter, w);
+    if (parts === null) {
+      // Nothing left to split by: take what one call returns and say the window is not whole.
+      const res = await search(w, this.cap);
+      done.push({ window: w, total: res.total, records: res.shipments, complete: false });
+    } else {
       let sum = 0;
-      for (let i = 0; i < parts.length; i++) {
-        const part = parts[i]!;
-        // Day slices are disjoint: the last one's total is what the others leave of the parent's.
-        if (i === parts.length - 1) {
-          next.push({ window: part, total: parentTotal - sum });
-          break;
-        }
+      for (const part of parts) {
         const probe = await search(part, this.probeSize);
         sum += probe.total;
         if (probe.shipments.length >= probe.total) done.push({ window: part, total: probe.total, records: probe.shipments, complete: true });
         else next.push({ window: part, total: probe.total });
       }
-    } else {
-      const parts = splitByFacet(filter, w);
-      if (parts === null) {
-        // Nothing left to split by: take what one call returns and say the window is not whole.
-        const res = await search(w, this.cap);
-        done.push({ window: w, total: res.total, records: res.shipments, complete: false });
-      } else {
-        let sum = 0;
-        for (const part of parts) {
-          const probe = await search(part, this.probeSize);
-          sum += probe.total;
-          if (probe.shipments.length >= probe.total) done.push({ window: part, total: probe.total, records: probe.shipments, complete: true });
-          else next.push({ window: part, total: probe.total });
-        }
-        const refined = (w.hs_codes ?? filter.hs_codes ?? []).length <= 1 && parts.every((p) => p.hs_codes?.length === 1);
-        if (refined && sum < parentTotal) {
-          state.gaps.push(`${windowKey(w)}: ${parentTotal - sum} record(s) with an HS code no longer prefix could not be reached`);
-        }
+      const refined = (w.hs_codes ?? filter.hs_codes ?? []).length <= 1 && parts.every((p) => p.hs_codes?.length === 1);
+      if (refined && sum < parentTotal) {
+        state.gaps.push(`${windowKey(w)}: ${parentTotal - sum} record(s) with an HS code no longer prefix could not be reached`);
       }
     }
     state.frontier.splice(0, 1, ...next);

@@ -20,6 +20,12 @@ const MAX_HS_DIGITS = 10;
 
 const DAY_MS = 86_400_000;
 
+/**
+ * How full a date slice is aimed to be: below 1 so that uneven days rarely push a slice over the
+ * cap (which costs another probe), high because adjacent parts are merged into full fetches anyway.
+ */
+export const DEFAULT_SLICE_FILL = 0.95;
+
 export function dayNumber(iso: string): number {
   return Math.floor(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
 }
@@ -74,23 +80,51 @@ export function splitByDate(w: SliceWindow, parts: number): SliceWindow[] {
 }
 
 /**
- * An open date range (the filter gave no dates) spans two centuries while trade data is recent: equal
- * slices of it would nearly all be empty and cost a probe each. Era boundaries cut it where data is
- * likely to start instead: before 2000, the 2000s, the 2010s, 2020 to last year, this year, the future.
+ * Where an open past (the filter gave no start date) is first cut: trade data is recent, so a window
+ * reaching back to 1900 is cut at the latest of these inside it (then the next older one, …) before it
+ * is sliced finely. Slicing two centuries evenly would spend a probe on each empty slice of history.
  */
-export function splitOpenRange(w: SliceWindow, today: string): SliceWindow[] | null {
-  if (w.start !== OPEN_START || w.end !== OPEN_END) return null;
-  const year = Number(today.slice(0, 4));
-  const cuts = ['2000-01-01', '2010-01-01', '2020-01-01', `${year}-01-01`, isoDay(dayNumber(today) + 1)];
-  const out: SliceWindow[] = [];
-  let from = w.start;
-  for (const cut of cuts) {
-    if (cut <= from) continue;
-    out.push({ ...w, start: from, end: isoDay(dayNumber(cut) - 1) });
-    from = cut;
+const HISTORY_CUTS = ['2020-01-01', '2010-01-01', '2000-01-01'];
+
+/**
+ * The last day of a prefix of `w` (holding `total` records) expected to hold about `target` records,
+ * or null when `w` is a single day. `rate` (records per day) is what is known of the density just
+ * before `w`; without it records are assumed spread evenly up to `today` (nothing is dated later).
+ * The prefix always leaves at least one day to the rest.
+ */
+export function prefixEnd(w: SliceWindow, total: number, target: number, today: string, rate?: number): string | null {
+  const a = dayNumber(w.start);
+  const b = dayNumber(w.end);
+  if (b <= a) return null;
+  if (w.start === OPEN_START) {
+    const cut = HISTORY_CUTS.map(dayNumber).find((d) => d > a && d <= b);
+    if (cut !== undefined) return isoDay(cut - 1);
   }
-  out.push({ ...w, start: from, end: w.end });
-  return out;
+  const r = rate ?? evenRate(w, total, today);
+  const days = r > 0 ? Math.floor(target / r) : b - a;
+  return isoDay(a + Math.max(1, Math.min(b - a, days)) - 1);
+}
+
+/** Records per day of `w` if its `total` were spread evenly over its days up to `today`. */
+export function evenRate(w: SliceWindow, total: number, today: string): number {
+  const a = dayNumber(w.start);
+  const b = dayNumber(w.end);
+  const t = dayNumber(today);
+  return total / ((a <= t && t < b ? t : b) - a + 1);
+}
+
+/** True when `b` starts the day after `a` ends and both narrow the same facets: one query can join them. */
+export function adjoins(a: SliceWindow, b: SliceWindow): boolean {
+  return (
+    dayNumber(b.start) === dayNumber(a.end) + 1 &&
+    JSON.stringify([a.hs_codes ?? null, a.importer_countries ?? null, a.exporter_countries ?? null]) ===
+      JSON.stringify([b.hs_codes ?? null, b.importer_countries ?? null, b.exporter_countries ?? null])
+  );
+}
+
+/** The window from `first`'s start to `last`'s end (callers pass adjoining runs). */
+export function joinWindows(first: SliceWindow, last: SliceWindow): SliceWindow {
+  return { ...first, end: last.end };
 }
 
 export function dayCount(w: SliceWindow): number {
