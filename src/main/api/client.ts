@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   OPERATIONS,
   checkRequest,
@@ -157,22 +158,14 @@ function networkReason(e: unknown): NetworkReason {
   return 'other';
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(cancelledError());
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(cancelledError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** A wait between attempts that ends early, with the client's Cancelled error, when the signal aborts. */
+async function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await delay(ms, undefined, signal ? { signal } : undefined);
+  } catch (e) {
+    if (signal?.aborted) throw cancelledError();
+    throw e;
+  }
 }
 
 type AttemptOutcome<T> =
