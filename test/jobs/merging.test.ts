@@ -2,9 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShipmentSearchRequest } from '@shared/spec/operations';
 import type { ShipmentFilter } from '@shared/spec/filter';
 import { Library } from '../../src/main/library';
-import { JobRunner, splitByDate, type FirmSource, type ShipmentSource } from '../../src/main/jobs';
-import { dayNumber, OPEN_END, OPEN_START } from '../../src/main/jobs/windows';
+import { JobRunner, type FirmSource, type ShipmentSource, type SliceWindow } from '../../src/main/jobs';
+import { dayNumber, isoDay, OPEN_END, OPEN_START } from '../../src/main/jobs/windows';
 import { expectedHashIds, startSim, tempDir, type SimSetup } from './helpers';
+
+/** Equal runs of whole days, as the earlier slicing cut a window. */
+function equalDaySlices(start: string, end: string, parts: number): SliceWindow[] {
+  const a = dayNumber(start);
+  const days = dayNumber(end) - a + 1;
+  return Array.from({ length: parts }, (_, i) => ({
+    start: isoDay(a + Math.floor((i * days) / parts)),
+    end: isoDay(a + Math.floor(((i + 1) * days) / parts) - 1),
+  }));
+}
 
 // A per-call cap well below the service's 10,000 gives a slicing of the same shape on a simulator
 // small enough to be quick: 20,000 records over 2021–2025 need at least 10 windows of 2,000.
@@ -202,7 +212,7 @@ describe('merged windows', () => {
       { shipmentSearch: () => Promise.reject(new Error('offline')) },
     );
     expect(failed.status).toBe('failed');
-    const parts = splitByDate({ start: filter.start_date!, end: filter.end_date! }, 14);
+    const parts = equalDaySlices(filter.start_date!, filter.end_date!, 14);
     const byDay = new Map<string, number>();
     for (const r of s.sim.dataset.records()) byDay.set(r.arrivalDate, (byDay.get(r.arrivalDate) ?? 0) + 1);
     const count = (start: string, end: string): number =>

@@ -62,24 +62,6 @@ export function applyWindow(filter: ShipmentFilter, w: SliceWindow): ShipmentFil
 }
 
 /**
- * Splits a window by date into `parts` runs of whole days (as equal as days allow). Date slices are
- * disjoint, so their totals add up to the parent's; the caller uses that to skip probing the last.
- */
-export function splitByDate(w: SliceWindow, parts: number): SliceWindow[] {
-  const a = dayNumber(w.start);
-  const b = dayNumber(w.end);
-  const days = b - a + 1;
-  const k = Math.max(1, Math.min(parts, days));
-  const out: SliceWindow[] = [];
-  for (let i = 0; i < k; i++) {
-    const from = a + Math.floor((i * days) / k);
-    const to = a + Math.floor(((i + 1) * days) / k) - 1;
-    out.push({ ...w, start: isoDay(from), end: isoDay(to) });
-  }
-  return out;
-}
-
-/**
  * Where an open past (the filter gave no start date) is first cut: trade data is recent, so a window
  * reaching back to 1900 is cut at the latest of these inside it (then the next older one, …) before it
  * is sliced finely. Slicing two centuries evenly would spend a probe on each empty slice of history.
