@@ -1,26 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Library } from '../../src/main/library';
+import type { Library } from '../../src/main/library';
 import { JobRunner } from '../../src/main/jobs';
-import { expectedHashIds, startSim, tempDir, type SimSetup } from './helpers';
+import { expectedHashIds, openSimAndLibrary, type SimAndLibrary, type SimSetup } from './helpers';
 
 // A small per-call cap stands in for the service's 10,000 so that one day holds more than a call
 // returns with a simulator of a size a test can afford; the slicing logic is the same.
 const CAP = 20;
 let s: SimSetup;
 let lib: Library;
-let cleanup: () => Promise<void>;
+let env: SimAndLibrary;
 
 beforeAll(async () => {
-  s = await startSim({ records: 60_000 });
-  const t = await tempDir();
-  cleanup = t.cleanup;
-  lib = await Library.open(t.dir);
+  env = await openSimAndLibrary({ records: 60_000 });
+  ({ s, lib } = env);
 });
-afterAll(async () => {
-  await lib.close();
-  await s.sim.close();
-  await cleanup();
-});
+afterAll(() => env.close());
 
 async function stored(datasetId: string): Promise<string[]> {
   return (await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId])).map((r) => String(r.h));

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServiceClient, type ServiceClient } from '../../src/main/api';
+import { Library } from '../../src/main/library';
 import { generateAccount, startSimulator, type RunningSimulator, type SimAccount, type SimOptions } from '../../src/main/sim';
 import type { ShipmentFilter } from '@shared/spec/filter';
 import type { ShipmentRecord } from '@shared/spec/records';
@@ -27,6 +28,28 @@ export async function startSim(opts: Partial<SimOptions> & { limits?: SimAccount
     ...(clientRetries !== undefined ? { retry: { maxAttempts: clientRetries } } : {}),
   });
   return { sim, account, client };
+}
+
+/** A simulator and a library in a temp folder, shared by one test file; `close` ends both. */
+export interface SimAndLibrary {
+  s: SimSetup;
+  lib: Library;
+  close: () => Promise<void>;
+}
+
+export async function openSimAndLibrary(opts: Parameters<typeof startSim>[0] = {}): Promise<SimAndLibrary> {
+  const s = await startSim(opts);
+  const t = await tempDir();
+  const lib = await Library.open(t.dir);
+  return {
+    s,
+    lib,
+    close: async () => {
+      await lib.close();
+      await s.sim.close();
+      await t.cleanup();
+    },
+  };
 }
 
 /**

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShipmentSearchRequest } from '@shared/spec/operations';
 import type { ShipmentFilter } from '@shared/spec/filter';
-import { Library } from '../../src/main/library';
+import type { Library } from '../../src/main/library';
 import { JobRunner, type FirmSource, type ShipmentSource, type SliceWindow } from '../../src/main/jobs';
 import { dayNumber, isoDay, OPEN_END, OPEN_START } from '../../src/main/jobs/windows';
-import { expectedHashIds, startSim, tempDir, type SimSetup } from './helpers';
+import { expectedHashIds, openSimAndLibrary, type SimAndLibrary, type SimSetup } from './helpers';
 
 /** Equal runs of whole days, as the earlier slicing cut a window. */
 function equalDaySlices(start: string, end: string, parts: number): SliceWindow[] {
@@ -21,19 +21,13 @@ function equalDaySlices(start: string, end: string, parts: number): SliceWindow[
 const CAP = 2_000;
 let s: SimSetup;
 let lib: Library;
-let cleanup: () => Promise<void>;
+let env: SimAndLibrary;
 
 beforeAll(async () => {
-  s = await startSim({ records: 20_000 });
-  const t = await tempDir();
-  cleanup = t.cleanup;
-  lib = await Library.open(t.dir);
+  env = await openSimAndLibrary({ records: 20_000 });
+  ({ s, lib } = env);
 });
-afterAll(async () => {
-  await lib.close();
-  await s.sim.close();
-  await cleanup();
-});
+afterAll(() => env.close());
 
 interface Call {
   start: string;

@@ -1,24 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Library } from '../../src/main/library';
+import type { Library } from '../../src/main/library';
 import { JobRunner, checkQuota, estimateShipments, type JobProgressInfo } from '../../src/main/jobs';
 import { dayNumber } from '../../src/main/jobs/windows';
-import { expectedHashIds, startSim, tempDir, type SimSetup } from './helpers';
+import { expectedHashIds, openSimAndLibrary, type SimAndLibrary, type SimSetup } from './helpers';
 
 let s: SimSetup;
 let lib: Library;
-let cleanup: () => Promise<void>;
+let env: SimAndLibrary;
 
 beforeAll(async () => {
-  s = await startSim({ records: 30_000 });
-  const t = await tempDir();
-  cleanup = t.cleanup;
-  lib = await Library.open(t.dir);
+  env = await openSimAndLibrary({ records: 30_000 });
+  ({ s, lib } = env);
 });
-afterAll(async () => {
-  await lib.close();
-  await s.sim.close();
-  await cleanup();
-});
+afterAll(() => env.close());
 
 async function storedHashIds(datasetId: string): Promise<string[]> {
   const rows = await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId]);
