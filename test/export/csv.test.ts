@@ -8,13 +8,11 @@ import {
   exportCsv,
   firmColumns,
   shipmentColumns,
-  toExportRows,
-  type ExportSource,
 } from '../../src/main/export';
 import { csvLine } from '../../src/main/export/csv-writer';
 import { parseCsv } from '../helpers/csv-parse';
 import { makeFirms, makeShipments } from '../helpers/export-records';
-import { sampleQuery, tempDir } from '../helpers/export-fixtures';
+import { abortingAfterFirstBatch, sampleQuery, tempDir } from '../helpers/export-fixtures';
 
 let t: Awaited<ReturnType<typeof tempDir>>;
 beforeEach(async () => {
@@ -116,14 +114,7 @@ describe('exportCsv', () => {
   it('leaves no file when cancelled and never replaces a file unless asked', async () => {
     const controller = new AbortController();
     const rows = makeShipments(100);
-    const source: ExportSource = {
-      ...createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query: sampleQuery }),
-      async *batches() {
-        yield toExportRows(shipmentColumns(), rows);
-        controller.abort();
-        yield toExportRows(shipmentColumns(), rows);
-      },
-    };
+    const source = abortingAfterFirstBatch(rows, controller);
     await expect(
       exportCsv(source, join(t.dir, 'c.csv'), { signal: controller.signal }),
     ).rejects.toMatchObject({ kind: 'Cancelled' });

@@ -8,11 +8,9 @@ import {
   exportParquetFromQuery,
   firmColumns,
   shipmentColumns,
-  toExportRows,
-  type ExportSource,
 } from '../../src/main/export';
 import { makeFirms, makeShipments } from '../helpers/export-records';
-import { sampleQuery, tempDir } from '../helpers/export-fixtures';
+import { abortingAfterFirstBatch, sampleQuery, tempDir } from '../helpers/export-fixtures';
 
 let t: Awaited<ReturnType<typeof tempDir>>;
 let db: DuckDBInstance;
@@ -115,15 +113,7 @@ describe('exportParquet', () => {
 
   it('leaves no file when cancelled or when the target exists', async () => {
     const controller = new AbortController();
-    const rows = makeShipments(200);
-    const source: ExportSource = {
-      ...createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query: sampleQuery }),
-      async *batches() {
-        yield toExportRows(shipmentColumns(), rows);
-        controller.abort();
-        yield toExportRows(shipmentColumns(), rows);
-      },
-    };
+    const source = abortingAfterFirstBatch(makeShipments(200), controller);
     await expect(
       exportParquet(source, join(t.dir, 'c.parquet'), { signal: controller.signal }),
     ).rejects.toMatchObject({ kind: 'Cancelled' });

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { QueryInfo } from '../../src/main/export';
+import { createMemorySource, shipmentColumns, toExportRows, type ExportSource, type QueryInfo } from '../../src/main/export';
 
 export const sampleQuery: QueryInfo = {
   profile: 'Türkiye desk',
@@ -18,6 +18,22 @@ export const sampleQuery: QueryInfo = {
   totalReported: 123_456,
   appVersion: '0.1.0-test',
 };
+
+/** Shipment records as a source that aborts `controller` after its first batch and then yields another. */
+export function abortingAfterFirstBatch(
+  rows: readonly Record<string, unknown>[],
+  controller: AbortController,
+): ExportSource {
+  const columns = shipmentColumns();
+  return {
+    ...createMemorySource({ kind: 'shipments', columns, rows, query: sampleQuery }),
+    async *batches() {
+      yield toExportRows(columns, rows);
+      controller.abort();
+      yield toExportRows(columns, rows);
+    },
+  };
+}
 
 export async function tempDir(): Promise<{
   dir: string;

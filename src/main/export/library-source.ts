@@ -71,7 +71,7 @@ export async function libraryExportSource(
       appVersion,
       ...(view ? { view: { ...query, columns: fields } } : {}),
     },
-    batches: (signal) => library.streamFieldRows(datasetId, fields, { query, signal: signal ?? undefined }),
+    batches: (signal) => library.streamFieldRows(datasetId, fields, { query, signal }),
   };
   return { source, meta };
 }
