@@ -89,7 +89,7 @@ describe('datasets', () => {
   it('stores every kind of text exactly, across several data chunks', async () => {
     // Short ASCII text is laid out inline by the chunk writer, everything else goes through
     // DuckDB's string heap; both, and NULLs between them, must come back unchanged in every chunk.
-    const samples = ['', 'a', 'ABCDEFGHIJKL', 'ABCDEFGHIJKLM', 'Ünye', 'İzmir Limanı', '東京港', '🚢 cargo', ' padded ', 'tab\tand\nline', 'a "quoted" \\ path', 'bell\u0007 and \u001f unit', '0012.50', 'x'.repeat(5000)];
+    const samples = ['', 'a', 'ABCDEFGHIJKL', 'ABCDEFGHIJKLM', 'Ünye', 'İzmir Limanı', '東京港', '🚢 cargo', ' padded ', 'tab\tand\nline', 'a "quoted" \\ path', 'bell\u0007 and \u001f unit', '0012.50', 'x'.repeat(5000), 'nul\u0000inside and longer', 'ÜÜÜÜÜÜ', 'ÜÜÜÜÜÜa', 'Çorlu', '港'.repeat(400)];
     const records = Array.from({ length: 4500 }, (_, i) =>
       shipment(i, { productDetails: samples[i % samples.length]!, importerName: samples[(i * 7) % samples.length]!, fobValue: i % 2049 === 0 ? '' : String(i) }),
     );
@@ -102,6 +102,14 @@ describe('datasets', () => {
       const want = fields.map((f) => records[i]![f]);
       if (JSON.stringify(back[i]) !== JSON.stringify(want)) expect({ row: i, got: back[i] }).toEqual({ row: i, got: want });
     }
+    // Stored text compares and sorts as the text itself (byte order, as DuckDB sorts VARCHAR).
+    for (const text of samples.filter((t) => t !== '')) {
+      const hit = await lib.db.one(`SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1 AND "importerName" = $2`, [d.id, text]);
+      expect({ text, n: Number(hit?.n) }).toEqual({ text, n: records.filter((r) => r.importerName === text).length });
+    }
+    const sorted = await lib.db.all(`SELECT DISTINCT "productDetails" AS t FROM shipment_rows WHERE dataset_id = $1 AND "productDetails" IS NOT NULL ORDER BY t`, [d.id]);
+    const byBytes = [...new Set(samples.filter((t) => t !== ''))].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect(sorted.map((r) => r.t)).toEqual(byBytes);
     // Empty text is kept as NULL (small table), not as empty strings.
     const empty = await lib.db.one(`SELECT count(*) FILTER (WHERE "productDetails" IS NULL) AS nulls, count(*) FILTER (WHERE "productDetails" = '') AS blanks FROM shipment_rows`);
     expect([Number(empty?.nulls), Number(empty?.blanks)]).toEqual([records.filter((r) => r.productDetails === '').length, 0]);

@@ -83,9 +83,7 @@ export async function appendRecords(
   const filler = new ChunkFiller();
   const ids = new Array<string>(VECTOR_ROWS).fill(datasetId);
   const rowNos = new Int32Array(VECTOR_ROWS);
-  const values = new Array<unknown>(VECTOR_ROWS);
-  const present = new Int32Array(VECTOR_ROWS);
-  const extras = new Array<string | null>(VECTOR_ROWS);
+  const columns = new RecordColumns(kind, path);
   const appender = await conn.createAppender(ROW_TABLE[kind]);
   try {
     for (let off = 0; off < records.length; off += VECTOR_ROWS) {
@@ -94,27 +92,13 @@ export async function appendRecords(
       filler.varchar(chunk, 0, ids, n);
       for (let i = 0; i < n; i++) rowNos[i] = firstRowNo + off + i;
       filler.int32(chunk, 1, rowNos, n);
-      for (let i = 0; i < n; i++) {
-        if (!isPlainObject(records[off + i])) throw new RecordIssueError({ path: `${path}[${off + i}]`, message: 'must be an object' });
-      }
-      const rows = records as readonly RecordObject[];
-      present.fill(0, 0, n);
+      columns.take(records, off, n);
       for (let c = 0; c < cols.length; c++) {
-        const { field, type } = cols[c]!;
-        for (let i = 0; i < n; i++) {
-          const v = rows[off + i]![field];
-          if (v !== undefined) {
-            present[i]!++;
-            const problem = valueProblem(type, v);
-            if (problem) throw new RecordIssueError({ path: `${path}[${off + i}].${field}`, message: problem });
-          }
-          values[i] = v;
-        }
-        if (type === 'integer') filler.bigint(chunk, c + 2, values as (number | null | undefined)[], n);
+        const values = columns.values[c]!;
+        if (cols[c]!.type === 'integer') filler.bigint(chunk, c + 2, values as (number | null | undefined)[], n);
         else filler.varchar(chunk, c + 2, values as (string | null | undefined)[], n);
       }
-      for (let i = 0; i < n; i++) extras[i] = extrasOf(kind, rows[off + i]!, present[i]!);
-      filler.varchar(chunk, cols.length + 2, extras, n);
+      filler.varchar(chunk, cols.length + 2, columns.extras, n);
       appender.appendDataChunk(chunk);
     }
     appender.flushSync();
@@ -122,6 +106,79 @@ export async function appendRecords(
     appender.closeSync();
   }
   return records.length;
+}
+
+/**
+ * Turns up to one data chunk of records into column arrays, checking every value.
+ *
+ * Records parsed from one response almost always carry the spec's fields in the spec's order; for
+ * those, `Object.values` hands over all values at once, about three times faster than reading 88
+ * fields by name (V8 cannot cache a lookup whose key changes on every read). Any other record
+ * (fields missing, reordered or extra) is read field by field and its unknown fields are kept.
+ */
+class RecordColumns {
+  readonly values: unknown[][];
+  readonly extras = new Array<string | null>(VECTOR_ROWS);
+  private readonly cols: readonly ColumnDef[];
+  private readonly fields: readonly string[];
+  private readonly integer: Uint8Array;
+
+  constructor(
+    private readonly kind: DatasetKind,
+    private readonly path: string,
+  ) {
+    this.cols = columnsOf(kind);
+    this.fields = this.cols.map((c) => c.field);
+    this.integer = Uint8Array.from(this.cols, (c) => (c.type === 'integer' ? 1 : 0));
+    this.values = this.cols.map(() => new Array<unknown>(VECTOR_ROWS));
+  }
+
+  take(records: readonly unknown[], off: number, n: number): void {
+    for (let i = 0; i < n; i++) {
+      const rec: unknown = records[off + i];
+      if (!isPlainObject(rec)) throw new RecordIssueError({ path: `${this.path}[${off + i}]`, message: 'must be an object' });
+      if (this.inSpecOrder(rec)) this.takeInOrder(rec, i, off);
+      else this.takeByName(rec, i, off);
+    }
+  }
+
+  private inSpecOrder(rec: RecordObject): boolean {
+    const keys = Object.keys(rec);
+    const fields = this.fields;
+    if (keys.length !== fields.length) return false;
+    for (let c = 0; c < fields.length; c++) if (keys[c] !== fields[c]) return false;
+    return true;
+  }
+
+  private takeInOrder(rec: RecordObject, i: number, off: number): void {
+    const vs = Object.values(rec);
+    const { values, integer } = this;
+    for (let c = 0; c < vs.length; c++) {
+      const v = vs[c];
+      if (v !== null && v !== undefined && (integer[c] ? !Number.isInteger(v) : typeof v !== 'string')) this.fail(off + i, c, v);
+      values[c]![i] = v;
+    }
+    this.extras[i] = null;
+  }
+
+  private takeByName(rec: RecordObject, i: number, off: number): void {
+    const { values, cols } = this;
+    let present = 0;
+    for (let c = 0; c < cols.length; c++) {
+      const v = rec[cols[c]!.field];
+      if (v !== undefined) {
+        present++;
+        if (valueProblem(cols[c]!.type, v)) this.fail(off + i, c, v);
+      }
+      values[c]![i] = v;
+    }
+    this.extras[i] = extrasOf(this.kind, rec, present);
+  }
+
+  private fail(row: number, c: number, v: unknown): never {
+    const { field, type } = this.cols[c]!;
+    throw new RecordIssueError({ path: `${this.path}[${row}].${field}`, message: valueProblem(type, v) ?? 'is not valid' });
+  }
 }
 
 /** Turns a stored row back into the record it came from: NULL text is "", extras merged back. */
