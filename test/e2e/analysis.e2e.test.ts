@@ -73,11 +73,7 @@ describe('Analysis: summaries of a library dataset, drill-down into the grid, ex
     analysis = new AnalysisPage(browser.page);
     await shell.open(stack.host.url);
     await new WelcomePage(browser.page).connectAccount();
-    const settings = new SettingsPage(browser.page);
-    await settings.createProfile({ name: 'Sim', baseUrl: stack.sim.url, accountName: stack.account.name });
-    await settings.setCredentials('Sim', stack.account.apiKey, stack.account.apiSecret);
-    if ((await settings.card('Sim').getByTestId('profile-active-badge').count()) === 0)
-      await settings.setActive('Sim');
+    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
 
     // Two searches land in the library: every record, then the US importers' records only.
     const search = new SearchWorkbench(browser.page);

@@ -114,11 +114,7 @@ describe('fetch jobs survive a restart of the app', () => {
     await startHost();
 
     await new WelcomePage(browser.page).connectAccount();
-    const settings = new SettingsPage(browser.page);
-    await settings.createProfile({ name: 'Sim', baseUrl: sim.url, accountName: account.name });
-    await settings.setCredentials('Sim', account.apiKey, account.apiSecret);
-    if ((await settings.card('Sim').getByTestId('profile-active-badge').count()) === 0)
-      await settings.setActive('Sim');
+    await new SettingsPage(browser.page).addActiveProfile('Sim', sim.url, account);
   }, 90_000);
 
   afterAll(async () => {

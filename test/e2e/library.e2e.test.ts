@@ -25,10 +25,7 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
     library = new LibraryPage(browser.page);
     await shell.open(stack.host.url);
     await new WelcomePage(browser.page).connectAccount();
-    const settings = new SettingsPage(browser.page);
-    await settings.createProfile({ name: 'Sim', baseUrl: stack.sim.url, accountName: stack.account.name });
-    await settings.setCredentials('Sim', stack.account.apiKey, stack.account.apiSecret);
-    if ((await settings.card('Sim').getByTestId('profile-active-badge').count()) === 0) await settings.setActive('Sim');
+    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
   }, 60_000);
 
   afterAll(async () => {

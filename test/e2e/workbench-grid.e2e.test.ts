@@ -80,11 +80,7 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     firms = new FirmsWorkbench(browser.page);
     await shell.open(stack.host.url);
     await new WelcomePage(browser.page).connectAccount();
-    const settings = new SettingsPage(browser.page);
-    await settings.createProfile({ name: 'Sim', baseUrl: stack.sim.url, accountName: stack.account.name });
-    await settings.setCredentials('Sim', stack.account.apiKey, stack.account.apiSecret);
-    if ((await settings.card('Sim').getByTestId('profile-active-badge').count()) === 0)
-      await settings.setActive('Sim');
+    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
 
     await shell.navigate('search');
     await search.clearFilter();

@@ -1,12 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, createMemorySink, type MemorySink } from '../../src/main/log';
-import { createKeytarSecretStore } from '../../src/main/secrets';
-import { generateAccount, startSimulator, type RunningSimulator, type SimAccount } from '../../src/main/sim';
-import { createWebHost, type WebHost } from '../../src/main/web-host';
+import { generateAccount } from '../../src/main/sim';
 import { AppShell } from './pages/app-shell';
 import { FirmsWorkbench } from './pages/firms-workbench';
 import { SearchWorkbench } from './pages/search-workbench';
@@ -14,56 +9,32 @@ import { SettingsPage } from './pages/settings-page';
 import { UsageWorkbench } from './pages/usage-workbench';
 import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, type Browser } from './support/browser';
-import { RENDERER_DIR, RESOURCES_DIR } from './support/paths';
+import { startStack, type Stack } from './support/stack';
 
 const DOWNLOAD_LIMIT = 200;
 
 describe('Query workbench: filter, presets, search, firms, usage', () => {
-  let sim: RunningSimulator;
-  let account: SimAccount;
-  let host: WebHost;
-  let dataDir: string;
-  let log: MemorySink;
+  let stack: Stack;
   let browser: Browser;
   let shell: AppShell;
   let search: SearchWorkbench;
 
   beforeAll(async () => {
-    // Like support/stack, but the account has a download limit so the cost line shows "X of Y left".
-    dataDir = await mkdtemp(join(tmpdir(), 'portolan-e2e-wb-'));
-    account = { ...generateAccount('workbench'), limits: { 'shipments/search': DOWNLOAD_LIMIT } };
-    sim = await startSimulator({ port: 0, records: 5_000, seed: 11, accounts: [account] });
-    log = createMemorySink();
-    const logger = createLogger({ sink: log, level: 'debug' });
-    host = await createWebHost({
-      rendererDir: RENDERER_DIR,
-      logger,
-      deps: {
-        dataDir,
-        resourcesDir: RESOURCES_DIR,
-        logger,
-        secrets: createKeytarSecretStore({ service: `Portolan e2e ${randomUUID()}` }),
-        version: '0.0.0-e2e',
-      },
-    });
+    // The account has a download limit so the cost line shows "X of Y left".
+    const account = { ...generateAccount('workbench'), limits: { 'shipments/search': DOWNLOAD_LIMIT } };
+    stack = await startStack({ records: 5_000, seed: 11, account });
     browser = await launchBrowser();
     shell = new AppShell(browser.page);
     search = new SearchWorkbench(browser.page);
 
-    await shell.open(host.url);
+    await shell.open(stack.host.url);
     await new WelcomePage(browser.page).connectAccount();
-    const settings = new SettingsPage(browser.page);
-    await settings.createProfile({ name: 'Sim', baseUrl: sim.url, accountName: account.name });
-    await settings.setCredentials('Sim', account.apiKey, account.apiSecret);
-    if ((await settings.card('Sim').getByTestId('profile-active-badge').count()) === 0)
-      await settings.setActive('Sim');
+    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, account);
   });
 
   afterAll(async () => {
     await browser?.close();
-    await host?.close();
-    await sim?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await stack?.close();
   });
 
   it('builds a filter with field-level messages and a disabled run button while invalid', async () => {
@@ -98,7 +69,7 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     expect(await search.tags('importer_countries')).toEqual(['DE Germany']);
     expect((await search.tags('hs_codes')).map((t) => t.slice(0, 4))).toEqual(['7208']);
     expect(await search.field('filter-start_date-input').inputValue()).toBe('2021-01-01');
-    const onDisk = JSON.parse(await readFile(join(dataDir, 'presets.json'), 'utf8')) as {
+    const onDisk = JSON.parse(await readFile(join(stack.dataDir, 'presets.json'), 'utf8')) as {
       presets: { name: string }[];
     };
     expect(onDisk.presets.map((p) => p.name)).toEqual(['German steel']);
@@ -176,7 +147,7 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
   it('usage changes after a search', async () => {
     const usage = new UsageWorkbench(browser.page);
     await shell.navigate('usage');
-    const before = await usage.read(account.name, 'shipments/search');
+    const before = await usage.read(stack.account.name, 'shipments/search');
     expect(before.limit).toBe(DOWNLOAD_LIMIT);
     await shell.navigate('search');
     await search.loadPreset('Germany 2021-2025');
@@ -184,11 +155,11 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     // The same question was asked before: decline the library's saved copy so the service is asked again.
     await search.runFresh();
     await shell.navigate('usage');
-    const after = await usage.read(account.name, 'shipments/search');
+    const after = await usage.read(stack.account.name, 'shipments/search');
     expect(after.current).toBeGreaterThan(before.current);
     await browser.screenshot('workbench-06-usage');
-    expect(await browser.page.content()).not.toContain(account.apiSecret);
-    expect(log.lines.join('\n')).not.toContain(account.apiSecret);
+    expect(await browser.page.content()).not.toContain(stack.account.apiSecret);
+    expect(stack.log.lines.join('\n')).not.toContain(stack.account.apiSecret);
   });
 
   it('warns before a search would pass the account limit and needs confirmation; the refusal shows its kind', async () => {
@@ -213,7 +184,7 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     await search.setSize(20);
     await search.runFresh();
     const before = await search.shownAndTotal();
-    sim.setFaults({ latencyMs: 2_500 });
+    stack.sim.setFaults({ latencyMs: 2_500 });
     try {
       await search.setSize(10);
       await search.runButton.click();
@@ -229,7 +200,7 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
       expect(await search.shownAndTotal()).toEqual(before);
       expect(await browser.page.getByTestId('search-truncated').textContent()).toContain('requested size 20');
     } finally {
-      sim.setFaults(undefined);
+      stack.sim.setFaults(undefined);
     }
   });
 
@@ -265,7 +236,7 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     await report.waitFor();
     expect(await report.textContent()).toContain('Imported 1 preset.');
     expect(await report.textContent()).toContain('Skipped “Broken”: product_detail: at least 3 characters');
-    const stored = await readFile(join(dataDir, 'presets.json'), 'utf8');
+    const stored = await readFile(join(stack.dataDir, 'presets.json'), 'utf8');
     expect(stored).not.toContain('IMPORTED-SECRET');
     expect(stored).not.toContain('colour');
     await browser.screenshot('workbench-09-presets-import');
@@ -276,14 +247,14 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     await search.pickCountry('exporter_countries', 'japan', 'JP');
     await search.field('filter-product_detail-input').fill('bearings');
     await expect
-      .poll(async () => (JSON.parse(await readFile(join(dataDir, 'presets.json'), 'utf8')) as { last?: unknown }).last)
+      .poll(async () => (JSON.parse(await readFile(join(stack.dataDir, 'presets.json'), 'utf8')) as { last?: unknown }).last)
       .toEqual({ exporter_countries: ['JP'], product_detail: 'bearings' });
     await browser.page.reload();
     await search.root.waitFor();
     await expect.poll(() => search.tags('exporter_countries')).toEqual(['JP Japan']);
     expect(await search.field('filter-product_detail-input').inputValue()).toBe('bearings');
-    expect(await browser.page.content()).not.toContain(account.apiSecret);
-    expect(log.lines.join('\n')).not.toContain(account.apiSecret);
+    expect(await browser.page.content()).not.toContain(stack.account.apiSecret);
+    expect(stack.log.lines.join('\n')).not.toContain(stack.account.apiSecret);
     // The refused over-limit search logs a 429 resource error in the console; nothing else may.
     expect(browser.errors.filter((e) => !/429/.test(e))).toEqual([]);
   });

@@ -65,6 +65,14 @@ export class SettingsPage {
     await form.waitFor({ state: 'detached' });
   }
 
+  /** A profile for `account` at `baseUrl` with its credentials saved, made the active one. */
+  async addActiveProfile(name: string, baseUrl: string, account: { name: string; apiKey: string; apiSecret: string }): Promise<void> {
+    await this.createProfile({ name, baseUrl, accountName: account.name });
+    await this.setCredentials(name, account.apiKey, account.apiSecret);
+    // The first profile is made active on its own.
+    if ((await this.card(name).getByTestId('profile-active-badge').count()) === 0) await this.setActive(name);
+  }
+
   async setActive(name: string): Promise<void> {
     await this.card(name).getByTestId('profile-set-active').click();
     await this.card(name).getByTestId('profile-active-badge').waitFor();
