@@ -78,6 +78,29 @@ describe('datasets', () => {
     expect(Number(rows?.n)).toBe(0);
   });
 
+  it('checks every record the same way whatever the order of its fields', async () => {
+    // Records in the spec's field order take a faster read than the rest; both must refuse the same.
+    const { hashId, ...rest } = shipment(1);
+    const reordered = { hashId, ...rest, fobValue: 7 };
+    await expect(lib.saveShipmentSearch(request, { total: 2, shipments: [shipment(0), reordered] })).rejects.toMatchObject({
+      kind: 'InvalidInput',
+      message: expect.stringContaining('shipments[1].fobValue: must be text') as unknown,
+    });
+    const extra = { ...shipment(2), vesselFlag: 'MT', usdFob: false };
+    await expect(lib.saveShipmentSearch(request, { total: 1, shipments: [extra] })).rejects.toMatchObject({
+      message: expect.stringContaining('shipments[0].usdFob: must be text') as unknown,
+    });
+    await expect(lib.saveRecords({ kind: 'firms', request: {} }, [firm(0), firm(1, { shipment_count: 1.5 })])).rejects.toMatchObject({
+      message: expect.stringContaining('firms[1].shipment_count: must be a whole number') as unknown,
+    });
+    const { name, ...firmRest } = firm(3);
+    await expect(lib.saveRecords({ kind: 'firms', request: {} }, [{ ...firmRest, name, firm_type: '2' }])).rejects.toMatchObject({
+      message: expect.stringContaining('firms[0].firm_type: must be a whole number') as unknown,
+    });
+    expect(await lib.list()).toEqual([]);
+    expect(Number((await lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+  });
+
   it('ingests a raw response body (parse, check, store)', async () => {
     const body = JSON.stringify({ total: 2, shipments: [shipment(1), shipment(2)] });
     const d = await lib.ingestShipmentSearchText(body, request);
