@@ -79,7 +79,7 @@ export class ChunkFiller {
   /** Writes the entries of the rows in `heapRows` (non-ASCII or longer than 12 characters). */
   private placeText(vector: duckdb.Vector, count: number): void {
     const texts = this.heapText;
-    const block = Buffer.from(count === VECTOR_ROWS ? texts.join('') : texts.slice(0, count).join(''), 'utf8');
+    const block = Buffer.from(texts.slice(0, count).join(''), 'utf8');
     const ascii = block.length === sumLengths(texts, count);
     let lo = 0;
     let hi = 0;
