@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createMemorySource,
   exportCsv,
@@ -12,15 +12,10 @@ import {
 import { csvLine } from '../../src/main/export/csv-writer';
 import { parseCsv } from '../helpers/csv-parse';
 import { makeFirms, makeShipments } from '../helpers/export-records';
-import { abortingAfterFirstBatch, sampleQuery, tempDir } from '../helpers/export-fixtures';
+import { abortingAfterFirstBatch, sampleQuery } from '../helpers/export-fixtures';
+import { useTempDir } from '../helpers/temp-dir';
 
-let t: Awaited<ReturnType<typeof tempDir>>;
-beforeEach(async () => {
-  t = await tempDir();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+const t = useTempDir('portolan-export-test-');
 
 describe('exportCsv', () => {
   it('writes a BOM, CRLF line ends and RFC 4180 quoting, byte for byte', async () => {

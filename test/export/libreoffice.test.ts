@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemorySource, exportXlsx, shipmentColumns, type ExportColumn } from '../../src/main/export';
 import { parseCsv } from '../helpers/csv-parse';
 import { makeShipments } from '../helpers/export-records';
-import { sampleQuery, tempDir } from '../helpers/export-fixtures';
+import { sampleQuery } from '../helpers/export-fixtures';
+import { tempDir } from '../helpers/temp-dir';
 
 const run = promisify(execFile);
 const soffice = ['/usr/bin/libreoffice', '/usr/bin/soffice'].find((p) => existsSync(p));
@@ -40,7 +41,7 @@ function checkValue(got: string, source: string, col: ExportColumn, where: strin
 
 describe.skipIf(!soffice)('xlsx read back by LibreOffice', () => {
   beforeAll(async () => {
-    t = await tempDir();
+    t = await tempDir('portolan-export-test-');
     const xlsx = join(t.dir, 'book.xlsx');
     await exportXlsx(
       createMemorySource({ kind: 'shipments', columns, rows, query: sampleQuery, batchSize: 64 }),

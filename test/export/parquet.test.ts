@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMemorySource,
   exportParquet,
@@ -10,9 +10,10 @@ import {
   shipmentColumns,
 } from '../../src/main/export';
 import { makeFirms, makeShipments } from '../helpers/export-records';
-import { abortingAfterFirstBatch, sampleQuery, tempDir } from '../helpers/export-fixtures';
+import { abortingAfterFirstBatch, sampleQuery } from '../helpers/export-fixtures';
+import { useTempDir } from '../helpers/temp-dir';
 
-let t: Awaited<ReturnType<typeof tempDir>>;
+const t = useTempDir('portolan-export-test-');
 let db: DuckDBInstance;
 let conn: DuckDBConnection;
 beforeAll(async () => {
@@ -22,12 +23,6 @@ beforeAll(async () => {
 afterAll(() => {
   conn.closeSync();
   db.closeSync();
-});
-beforeEach(async () => {
-  t = await tempDir();
-});
-afterEach(async () => {
-  await t.cleanup();
 });
 
 async function readParquet(

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { FILTER_FIELDS } from '@shared/spec/filter';
 import {
@@ -16,7 +16,8 @@ import {
   type ExportSource,
 } from '../../src/main/export';
 import { makeFirms, makeShipments } from '../helpers/export-records';
-import { sampleQuery, tempDir } from '../helpers/export-fixtures';
+import { sampleQuery } from '../helpers/export-fixtures';
+import { useTempDir } from '../helpers/temp-dir';
 
 type Expected =
   | { kind: 'empty' }
@@ -76,13 +77,7 @@ function queryMap(wb: ExcelJS.Workbook): Map<string, unknown> {
   return map;
 }
 
-let t: Awaited<ReturnType<typeof tempDir>>;
-beforeEach(async () => {
-  t = await tempDir();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+const t = useTempDir('portolan-export-test-');
 
 describe('exportXlsx', () => {
   it.each(['direct', 'exceljs'] as const)(

@@ -1,6 +1,3 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createMemorySource, shipmentColumns, toExportRows, type ExportSource, type QueryInfo } from '../../src/main/export';
 
 export const sampleQuery: QueryInfo = {
@@ -32,18 +29,5 @@ export function abortingAfterFirstBatch(
       controller.abort();
       yield toExportRows(columns, rows);
     },
-  };
-}
-
-export async function tempDir(): Promise<{
-  dir: string;
-  cleanup: () => Promise<void>;
-  files: () => Promise<string[]>;
-}> {
-  const dir = await mkdtemp(join(tmpdir(), 'portolan-export-test-'));
-  return {
-    dir,
-    cleanup: () => rm(dir, { recursive: true, force: true }),
-    files: async () => (await readdir(dir)).sort(),
   };
 }

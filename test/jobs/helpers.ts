@@ -1,16 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir as freshTempDir, type TempDir } from '../helpers/temp-dir';
 import { createServiceClient, type ServiceClient } from '../../src/main/api';
 import { Library } from '../../src/main/library';
 import { generateAccount, startSimulator, type RunningSimulator, type SimAccount, type SimOptions } from '../../src/main/sim';
 import type { ShipmentFilter } from '@shared/spec/filter';
 import type { ShipmentRecord } from '@shared/spec/records';
 
-export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'portolan-jobs-test-'));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
+export const tempDir = (): Promise<TempDir> => freshTempDir('portolan-jobs-test-');
 
 export interface SimSetup {
   sim: RunningSimulator;

@@ -1,12 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir as freshTempDir, type TempDir } from '../helpers/temp-dir';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '@shared/spec/records';
 
-export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'portolan-lib-test-'));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
+export const tempDir = (): Promise<TempDir> => freshTempDir('portolan-lib-test-');
 
 /** A full shipment record: every spec field present, overrides applied. */
 export function shipment(i: number, overrides: Record<string, string> = {}): Record<string, string> {
