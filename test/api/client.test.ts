@@ -531,3 +531,64 @@ describe('other behaviour', () => {
     expect(server.requests[0]!.headers['user-agent']).toBe('Portolan-test/9');
   });
 });
+
+describe('LimitExceeded (429) from the service simulator', () => {
+  const sims: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const s of sims.splice(0)) await s.close();
+  });
+
+  async function simClient(limits: Record<string, number>, now?: () => number) {
+    const { generateAccount, startSimulator } = await import('../../src/main/sim');
+    const account = { ...generateAccount('acme'), limits };
+    const sim = await startSimulator({ port: 0, records: 2_000, seed: 3, accounts: [account], ...(now ? { now } : {}) });
+    sims.push(sim);
+    const c = createServiceClient({
+      baseUrl: sim.url,
+      credentials: { apiKey: account.apiKey, apiSecret: account.apiSecret },
+      retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 5_000 },
+    });
+    return { c, account };
+  }
+
+  it('a used-up download quota (no Retry-After) is not retried, and the message names the metric and account', async () => {
+    const { c } = await simClient({ 'shipments/search': 50 });
+    await c.shipmentSearch({ size: 40, account_name: 'acme' });
+    const retries: RetryInfo[] = [];
+    const e = await failure(c.shipmentSearch({ size: 20, account_name: 'acme' }, { onRetry: (i) => retries.push(i) }));
+    expect(e.kind).toBe('LimitExceeded');
+    expect(e.attempts).toBe(1);
+    expect(retries).toEqual([]);
+    expect(e.message).toMatch(/^shipments\/search limit reached for account acme \(429\)\. The service said: shipments\/search: 40 used of 50/);
+    expect(e.message).toContain('Waiting will not help');
+  });
+
+  it('a firm search whose page costs more than the limit is not retried', async () => {
+    const { c } = await simClient({ 'firms/search': 5 });
+    const retries: RetryInfo[] = [];
+    const e = await failure(c.firmSearch({ importer_countries: ['TR', 'DE', 'CN'], page: 1 }, { onRetry: (i) => retries.push(i) }));
+    expect(e.kind).toBe('LimitExceeded');
+    expect(e.attempts).toBe(1);
+    expect(retries).toEqual([]);
+    expect(e.message).toMatch(/^firms\/search limit reached \(429\)/);
+  });
+
+  it('a per-minute 429 with Retry-After is still waited out and retried', async () => {
+    let t = Date.UTC(2026, 0, 5, 12);
+    const { c } = await simClient({ minutelyRequest: 2 }, () => t);
+    await c.firmCount({});
+    await c.firmCount({});
+    t += 59_000; // The oldest request leaves the window 1 s from now.
+    const retries: RetryInfo[] = [];
+    const res = await c.firmCount({}, {
+      onRetry: (i) => {
+        retries.push(i);
+        t += 2_000;
+      },
+    });
+    expect(res.firm_count).toBeGreaterThan(0);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.error.message).toMatch(/^minutelyRequest limit reached \(429\)/);
+    expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(1_000);
+  });
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobProgress } from '@shared/ipc/contract';
+import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { AppShell } from './pages/app-shell';
 import { ExportDialog } from './pages/export-dialog';
 import { LibraryPage } from './pages/library-page';
@@ -57,6 +58,9 @@ describe('Export from the library to Excel, through the browser host', () => {
     const dialog = new ExportDialog(browser.page, browser.page.getByTestId('library-detail'));
     await dialog.openDialog();
     await dialog.chooseFormat('xlsx');
+    // An unfiltered grid: the Library's common need, the whole dataset, is what the dialog starts on.
+    expect(await dialog.chosenScope()).toBe('dataset');
+    expect(await dialog.rowsToExport()).toBe(FETCHED);
     const chosen = await dialog.chooseFile();
     expect(chosen).toBe(join(stack.dataDir, 'exports', 'Shipments · all.xlsx'));
     await browser.screenshot('export-dialog');
@@ -86,9 +90,11 @@ describe('Export from the library to Excel, through the browser host', () => {
     expect(query.get('total_reported')).toBe(RECORDS);
     expect(query.get('profile')).toBe('Sim');
     expect(query.get('app_version')).toBe('0.0.0-e2e');
-    // Exactly the grid's visible columns were written, in the grid's order.
+    // Every stored field was written, not just the columns the grid shows, and no view is claimed.
     const visible = Number(await browser.page.getByTestId('library-export-slot').getAttribute('data-view-columns'));
-    expect(sheet?.getRow(1).cellCount).toBe(visible);
+    expect(visible).toBeLessThan(SHIPMENT_FIELDS.length);
+    expect(sheet?.getRow(1).cellCount).toBe(SHIPMENT_FIELDS.length);
+    expect(query.has('view_columns')).toBe(false);
     await dialog.close();
   });
 

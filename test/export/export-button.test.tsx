@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApi } from '@shared/ipc/build-api';
 import { CALL_CHANNELS, type EventChannel } from '@shared/ipc/channels';
 import type { BridgeResult } from '@shared/ipc/errors';
@@ -129,5 +129,74 @@ describe('ExportButton', () => {
     fireEvent.click(screen.getByTestId('export-start'));
     await waitFor(() => expect(screen.getByTestId('export-error').getAttribute('data-error-kind')).toBe('NotFound'));
     expect(screen.getByTestId('export-dialog').getAttribute('data-step')).toBe('form');
+  });
+
+  describe('this view or the whole dataset', () => {
+    const columns = ['arrivalDate', 'importerName', 'hsCode', 'usdFob'];
+    const started = () => calls.filter((c) => c.channel === 'export.start').map((c) => (c.input as { source: unknown }).source);
+    const scopeText = (id: string) => screen.getByTestId(id).closest('label')?.textContent?.trim();
+    beforeEach(() => {
+      answer = (channel) =>
+        channel === 'export.start'
+          ? { ok: true, value: { jobId: 'job-s', path: '/exports/s.xlsx' } }
+          : { ok: false, error: { kind: 'Internal', message: `unexpected ${channel}` } };
+    });
+
+    it('from an unfiltered view, offers both, starts on the whole dataset and sends no view (so main writes every field)', async () => {
+      const view = { columns, sortModel: [{ colId: 'usdFob', sort: 'desc' as const }], filterModel: {}, quickFilter: '' };
+      render(<button.ExportButton source={{ datasetId: 'ds-1', view }} counts={{ viewRows: 50_000, storedRows: 50_000 }} />);
+      fireEvent.click(screen.getByTestId('export-open'));
+      expect(scopeText('export-scope-view')).toBe('This view — 4 columns, 50,000 rows, with its sort');
+      expect(scopeText('export-scope-dataset')).toBe('Whole dataset — all fields, all 50,000 rows');
+      expect(screen.getByTestId('export-scope').getAttribute('data-scope')).toBe('dataset');
+      expect(screen.getByTestId('export-row-count').textContent).toBe('50,000 rows will be exported.');
+      fireEvent.click(screen.getByTestId('export-start'));
+      await waitFor(() => expect(started()).toEqual([{ datasetId: 'ds-1' }]));
+    });
+
+    it('from a filtered view, starts on the view with its row count; either can be chosen', async () => {
+      const view = { columns, sortModel: [], filterModel: {}, quickFilter: 'steel' };
+      render(<button.ExportButton source={{ datasetId: 'ds-1', view }} counts={{ viewRows: 1_234, storedRows: 50_000 }} />);
+      fireEvent.click(screen.getByTestId('export-open'));
+      expect(scopeText('export-scope-view')).toBe('This view — 4 columns, 1,234 rows, with its filters');
+      expect((screen.getByTestId('export-scope-view') as HTMLInputElement).checked).toBe(true);
+      expect(screen.getByTestId('export-row-count').textContent).toBe('1,234 rows will be exported.');
+      fireEvent.click(screen.getByTestId('export-scope-dataset'));
+      expect(screen.getByTestId('export-row-count').textContent).toBe('50,000 rows will be exported.');
+      fireEvent.click(screen.getByTestId('export-scope-view'));
+      fireEvent.click(screen.getByTestId('export-start'));
+      await waitFor(() => expect(started()).toEqual([{ datasetId: 'ds-1', view }]));
+    });
+
+    it('warns instead of exporting when the view matches no rows', async () => {
+      const view = { columns, sortModel: [], filterModel: {}, quickFilter: 'nothing' };
+      render(<button.ExportButton source={{ datasetId: 'ds-1', view }} counts={{ viewRows: 0, storedRows: 50_000 }} />);
+      fireEvent.click(screen.getByTestId('export-open'));
+      const warning = screen.getByTestId('export-row-count');
+      expect(warning.getAttribute('role')).toBe('alert');
+      expect(warning.textContent).toMatch(/^No rows match the filters of this view, so there is nothing to export/);
+      expect((screen.getByTestId('export-start') as HTMLButtonElement).disabled).toBe(true);
+      fireEvent.click(screen.getByTestId('export-scope-dataset'));
+      expect((screen.getByTestId('export-start') as HTMLButtonElement).disabled).toBe(false);
+    });
+
+    it('warns for an empty dataset', () => {
+      render(<button.ExportButton source={{ datasetId: 'ds-1' }} counts={{ viewRows: 0, storedRows: 0 }} />);
+      fireEvent.click(screen.getByTestId('export-open'));
+      expect(screen.queryByTestId('export-scope')).toBeNull();
+      expect(screen.getByTestId('export-row-count').textContent).toBe('This dataset has no rows, so there is nothing to export.');
+      expect((screen.getByTestId('export-start') as HTMLButtonElement).disabled).toBe(true);
+    });
+
+    it('reads a view given through resolveView when the dialog opens', () => {
+      const view = { columns, sortModel: [], filterModel: { hsCode: { filterType: 'text' as const, type: 'equals' as const, filter: '7208' } } };
+      render(<button.ExportButton source={{ datasetId: 'ds-1' }} resolveView={() => view} />);
+      fireEvent.click(screen.getByTestId('export-open'));
+      expect(scopeText('export-scope-view')).toBe('This view — 4 columns, with its filters');
+      expect(scopeText('export-scope-dataset')).toBe('Whole dataset — all fields, all rows');
+      expect(screen.getByTestId('export-scope').getAttribute('data-scope')).toBe('view');
+      // Without counts the dialog does not guess how many rows there are.
+      expect(screen.queryByTestId('export-row-count')).toBeNull();
+    });
   });
 });

@@ -1,7 +1,8 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemorySource, exportXlsx, firmColumns, shipmentColumns } from '../../src/main/export';
+import { createMemorySource, exportCsv, exportXlsx, firmColumns, shipmentColumns } from '../../src/main/export';
 import { Library } from '../../src/main/library';
 import { importFile } from '../../src/main/library/import';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
@@ -65,8 +66,7 @@ describe('JSON import', () => {
     ['empty', '[]', /no records/],
     ['wrong type', JSON.stringify([shipment(1), { ...shipment(2), fobValue: 7 }]), /records\[1\]\.fobValue: must be text/],
   ])('refuses a %s file with a clear message and changes nothing', async (_what, content, message) => {
-    await expect(importFile(lib, await file('x.json', content))).rejects.toThrow(message);
-    await expect(importFile(lib, await file('x.json', content))).rejects.toThrow(/library was not changed/);
+    expect(await refusal(await file('x.json', content))).toMatch(message);
     await libraryIsEmpty();
   });
 });
@@ -100,7 +100,7 @@ describe('CSV import', () => {
     ['bad integer', 'name,country,country_code,firm_type\nAcme,TR,TR,two\n', /not a whole number/],
     ['empty', '', /empty/],
   ])('refuses a CSV %s and changes nothing', async (_what, content, message) => {
-    await expect(importFile(lib, await file('x.csv', content))).rejects.toThrow(message);
+    expect(await refusal(await file('x.csv', content))).toMatch(message);
     await libraryIsEmpty();
   });
 });
@@ -138,5 +138,254 @@ describe('xlsx import of the app’s own exports', () => {
     await expect(importFile(lib, await file('cut.xlsx', bytes.subarray(0, Math.floor(bytes.length / 2))))).rejects.toThrow(/not a readable .xlsx/);
     await expect(importFile(lib, await file('junk.xlsx', 'this is not a zip'))).rejects.toThrow(/not a readable .xlsx/);
     await libraryIsEmpty();
+  });
+});
+
+/** A refusal's message: plain sentences, no stray "?." and the promise that nothing changed. */
+async function refusal(path: string): Promise<string> {
+  const e = await importFile(lib, path).then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(Error);
+  const message = (e as Error).message;
+  expect(message).toMatch(/The library was not changed\.$/);
+  expect(message).not.toMatch(/[?!.]\./);
+  return message;
+}
+
+function utf16(text: string, order: 'le' | 'be'): Buffer {
+  const le = Buffer.from(`\uFEFF${text}`, 'utf16le');
+  if (order === 'le') return le;
+  const be = Buffer.alloc(le.length);
+  for (let i = 0; i < le.length; i += 2) {
+    be[i] = le[i + 1]!;
+    be[i + 1] = le[i]!;
+  }
+  return be;
+}
+
+describe('text encodings', () => {
+  const head = 'name,country,country_code,firm_type,shipment_count';
+
+  it('refuses a Windows-1252 CSV, saying it is not UTF-8 and how to save it, and stores nothing', async () => {
+    const latin1 = Buffer.concat([Buffer.from(`${head}\r\nAcme,Spain,ES,1,2\r\nP`), Buffer.from([0xe9]), Buffer.from('rez,Spain,ES,1,3\r\n')]);
+    const message = await refusal(await file('ansi.csv', latin1));
+    expect(message).toMatch(/not UTF-8/);
+    expect(message).toMatch(/CSV UTF-8/);
+    expect(message).toMatch(/line 3/);
+    expect(message).not.toContain('\uFFFD');
+    await libraryIsEmpty();
+  });
+
+  it('refuses a JSON file that is not UTF-8 and stores nothing', async () => {
+    const bytes = Buffer.from(JSON.stringify([firm(1, { name: 'P#rez' }), firm(2)]), 'utf8');
+    bytes[bytes.indexOf('#')] = 0xe9;
+    expect(await refusal(await file('ansi.json', bytes))).toMatch(/not UTF-8/);
+    await libraryIsEmpty();
+  });
+
+  it.each(['le', 'be'] as const)('imports UTF-16 %s text with its byte order mark (Excel "Unicode text", tab-separated)', async (order) => {
+    const text = `${head.replace(/,/g, '\t')}\r\nPérez Ltd\tEspaña\tES\t1\t3\r\n上海钢铁\tChina\tCN\t2\t\r\n`;
+    const r = await importFile(lib, await file(`u16${order}.csv`, utf16(text, order)));
+    const rows = await rowsOf(r.dataset.id);
+    expect(rows.map((x) => [x.name, x.country, x.shipment_count])).toEqual([
+      ['Pérez Ltd', 'España', 3],
+      ['上海钢铁', 'China', null],
+    ]);
+  });
+
+  it('refuses UTF-16 text without a byte order mark instead of storing NUL characters', async () => {
+    const bytes = Buffer.from(`${head}\r\nAcme,Spain,ES,1,2\r\n`, 'utf16le');
+    expect(await refusal(await file('nobom.csv', bytes))).toMatch(/NUL bytes/);
+    await libraryIsEmpty();
+  });
+});
+
+describe('files with nothing to import or of the wrong type', () => {
+  const fields = [...SHIPMENT_FIELDS];
+
+  it.each([
+    ['a header row', `${fields.join(',')}\r\n`],
+    ['a header row and empty separator rows', `${fields.join(';')}\r\n${';'.repeat(fields.length - 1)}\r\n\r\n`],
+  ])('refuses a CSV holding only %s, like an empty JSON list', async (_what, content) => {
+    expect(await refusal(await file('empty.csv', content))).toMatch(/the file holds no records/);
+    await libraryIsEmpty();
+  });
+
+  it('refuses an .xlsx export of no rows', async () => {
+    const query = { profile: 'Desk', account: 'acme', filter: {}, fetchedAt: '2024-07-01T08:30:00.000Z', totalReported: 0, appVersion: 'test' };
+    const target = join(dir, 'none.xlsx');
+    await exportXlsx(createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: [], query }), target);
+    expect(await refusal(target)).toMatch(/the file holds no records/);
+    await libraryIsEmpty();
+  });
+
+  it('refuses a Parquet file by its type, suggesting the xlsx or CSV export, without quoting its bytes', async () => {
+    const message = await refusal(await file('export.parquet', Buffer.from('PAR1\u0015\u0004binary')));
+    expect(message).toMatch(/Parquet exports cannot be imported/);
+    expect(message).toMatch(/\.json, \.csv and \.xlsx/);
+    expect(message).toMatch(/\.xlsx or CSV export/);
+    expect(message).not.toMatch(/PAR1|JSON/);
+    await libraryIsEmpty();
+  });
+
+  it.each(['notes.txt', 'data.dat', 'noextension'])('refuses %s by its type, naming the supported types', async (name) => {
+    const message = await refusal(await file(name, JSON.stringify([shipment(1)])));
+    expect(message).toMatch(/not supported|no extension/);
+    expect(message).toMatch(/\.json, \.csv and \.xlsx/);
+    await libraryIsEmpty();
+  });
+
+  it('explains a damaged workbook without passing on the zip library’s text', async () => {
+    const message = await refusal(await file('junk.xlsx', 'this is not a zip'));
+    expect(message).toMatch(/damaged/);
+    expect(message).not.toMatch(/jszip|https?:|zip file/i);
+    await libraryIsEmpty();
+  });
+});
+
+describe('CSV separators', () => {
+  const fields = [...SHIPMENT_FIELDS];
+  const recs = [shipment(1, { importerName: 'Dupont; fils' }), shipment(2, { productDetails: 'a\tb' })];
+  const withSeparator = (sep: string): string =>
+    [fields.join(sep), ...recs.map((r) => fields.map((f) => (r[f]!.includes(sep) ? `"${r[f]}"` : r[f])).join(sep))].join('\r\n') + '\r\n';
+
+  it.each([
+    ['semicolons (European Excel)', ';'],
+    ['tabs', '\t'],
+  ])('imports a CSV separated by %s', async (_what, sep) => {
+    const r = await importFile(lib, await file('sep.csv', withSeparator(sep)));
+    expect(await rowsOf(r.dataset.id)).toEqual(recs);
+  });
+
+  it('follows Excel’s "sep=;" first line', async () => {
+    const r = await importFile(lib, await file('sep.csv', `sep=;\r\n${withSeparator(';')}`));
+    expect(await rowsOf(r.dataset.id)).toEqual(recs);
+  });
+});
+
+describe('completeness and provenance', () => {
+  const filter = { importer_countries: ['TR'], hs_codes: ['7208'] };
+  const query = { profile: 'Desk', account: 'acme', filter, fetchedAt: '2024-07-01T08:30:00.000Z', totalReported: 3, appVersion: 'test' };
+  const recs = [shipment(1), shipment(2), shipment(3)];
+
+  async function exported(rows: Record<string, string>[], q: Parameters<typeof createMemorySource>[0]['query']): Promise<string> {
+    const target = join(dir, `export-${Math.random().toString(36).slice(2)}.xlsx`);
+    await exportXlsx(createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query: q }), target);
+    return target;
+  }
+
+  it('keeps the fetch time of an xlsx export, so the list shows the data’s real age', async () => {
+    const r = await importFile(lib, await exported(recs, query));
+    expect(r.dataset.fetchedAt).toBe('2024-07-01T08:30:00.000Z');
+    expect((await lib.get(r.dataset.id)).fetchedAt).toBe('2024-07-01T08:30:00.000Z');
+    expect(r.dataset.status).toBe('complete');
+  });
+
+  it.each(['not a time', '2999-01-01T00:00:00.000Z', '2024-07-01'])('uses the import time when the fetch time is %s', async (fetchedAt) => {
+    const before = Date.now();
+    const r = await importFile(lib, await exported(recs, { ...query, fetchedAt }));
+    expect(Date.parse(r.dataset.fetchedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(r.dataset.fetchedAt)).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+
+  it('marks an export of a filtered view as partial and says so in its notes', async () => {
+    const view = { sortModel: [], filterModel: { importerName: { filterType: 'text', type: 'contains', filter: 'Imp' } }, quickFilter: 'steel', columns: [...SHIPMENT_FIELDS] };
+    const r = await importFile(lib, await exported(recs, { ...query, view }));
+    expect(r.dataset.status).toBe('partial');
+    expect(r.dataset.notes).toMatch(/filtered view \(column filters on importerName; quick filter "steel"\)/);
+    expect(r.dataset.name).toMatch(/· filtered view$/);
+    expect(r.filterRestored).toBe(true);
+  });
+
+  it('keeps a sorted but unfiltered view export complete', async () => {
+    const view = { sortModel: [{ colId: 'importerName', sort: 'asc' as const }], filterModel: null, quickFilter: null, columns: [...SHIPMENT_FIELDS] };
+    const r = await importFile(lib, await exported(recs, { ...query, view }));
+    expect(r.dataset.status).toBe('complete');
+  });
+
+  it('marks an xlsx export with fewer rows than the service reported as partial', async () => {
+    const r = await importFile(lib, await exported(recs, { ...query, totalReported: 10 }));
+    expect(r.dataset).toMatchObject({ status: 'partial', reportedTotal: 10, storedRows: 3 });
+    expect(r.dataset.notes).toMatch(/3 of the 10 records the service reported/);
+  });
+
+  it('marks a workbook whose rows were deleted after export as partial', async () => {
+    const target = await exported(recs, query);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(target);
+    wb.getWorksheet('Shipments')!.spliceRows(2, 1);
+    await wb.xlsx.writeFile(target);
+    const r = await importFile(lib, target);
+    expect(r.dataset).toMatchObject({ status: 'partial', storedRows: 2 });
+    expect(r.dataset.notes).toMatch(/rows were removed from the workbook after export \(2 of 3 left\)/);
+  });
+
+  it('marks a saved service response with fewer records than its total as partial, like a fetch', async () => {
+    const body = { total: 9999, shipments: Array.from({ length: 50 }, (_, i) => shipment(i)) };
+    const r = await importFile(lib, await file('resp.json', JSON.stringify(body)));
+    expect(r.dataset).toMatchObject({ status: 'partial', reportedTotal: 9999, storedRows: 50 });
+    const whole = await importFile(lib, await file('whole.json', JSON.stringify({ total: 2, shipments: [shipment(1), shipment(2)] })));
+    expect(whole.dataset.status).toBe('complete');
+  });
+
+  it('marks one saved page of a multi-page firm search as partial', async () => {
+    const body = { total_shipment: 900, total_pages: 3, page: 1, firms_count: 2, firms: [firm(1), firm(2)] };
+    const r = await importFile(lib, await file('page.json', JSON.stringify(body)));
+    expect(r.dataset.status).toBe('partial');
+    expect(r.dataset.notes).toMatch(/page 1 of 3/);
+  });
+});
+
+describe('CSV export → import round trip', () => {
+  it('gives back formula-like text exactly, after the export escaped it', async () => {
+    const tricky = ['=1+2', '=HYPERLINK("http://x","click")', '@SUM(1,1)', "'=already quoted", "''", '- Other', '-', '+44 20 7946 0000', '\t=tab'];
+    const recs = tricky.map((v, i) => shipment(i, { importerName: v, productDetails: v, exporterTel: v }));
+    const target = join(dir, 'round.csv');
+    await exportCsv(createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: recs, query: { profile: '', account: '', filter: {}, fetchedAt: '2024-07-01T08:30:00.000Z', totalReported: null, appVersion: 'test' } }), target);
+    expect(await readFile(target, 'utf8')).toContain("'=1+2");
+    const r = await importFile(lib, target);
+    expect(await rowsOf(r.dataset.id)).toEqual(recs);
+  });
+});
+
+describe('date and number formats', () => {
+  const fields = [...SHIPMENT_FIELDS];
+  const csvOf = (recs: Record<string, string>[], sep = ','): string =>
+    [fields.join(sep), ...recs.map((r) => fields.map((f) => csvCell(r[f]!)).join(sep))].join('\r\n') + '\r\n';
+
+  it.each([
+    ['a regional date', [shipment(1), shipment(2, { arrivalDate: '31/12/2023' })], ',', /row 3, arrivalDate: "31\/12\/2023" is a date in a regional format.*yyyy-MM-dd/],
+    ['a decimal comma', [shipment(1, { fobValue: '1.234,5' })], ';', /row 2, fobValue: "1\.234,5" is a number with thousands separators or a decimal comma/],
+  ])('refuses %s, naming row and column, and stores nothing', async (_what, recs, sep, message) => {
+    expect(await refusal(await file('regional.csv', csvOf(recs, sep)))).toMatch(message);
+    await libraryIsEmpty();
+  });
+
+  it('imports odd values the service itself sends, counting them in warnings', async () => {
+    const recs = [
+      shipment(1, { fobValue: '-', usdFob: 'N/A' }),
+      shipment(2, { arrivalDate: '2023-02-30', grossWeight: '12 KG' }),
+      shipment(3, { grossWeight: '7 t' }),
+    ];
+    const r = await importFile(lib, await file('odd.csv', csvOf(recs)));
+    expect(r.rows).toBe(3);
+    expect(r.warnings.map(({ field, count, firstAt, example }) => ({ field, count, firstAt, example }))).toEqual([
+      { field: 'arrivalDate', count: 1, firstAt: 'row 3', example: '2023-02-30' },
+      { field: 'grossWeight', count: 2, firstAt: 'row 3', example: '12 KG' },
+    ]);
+    expect(r.warnings[1]!.message).toMatch(/grossWeight: 2 values are not plain numbers .*sort last/);
+    expect(await rowsOf(r.dataset.id)).toEqual(recs);
+  });
+
+  it('has no warnings for values in the spec’s formats and fillers', async () => {
+    const r = await importFile(lib, await file('fine.csv', csvOf([shipment(1, { usdCif: '-', createdAt: '1714567890.5' }), shipment(2)])));
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('names JSON records by their position', async () => {
+    const r = await importFile(lib, await file('odd.json', JSON.stringify([shipment(1), shipment(2, { quantity: '3 pcs' })])));
+    expect(r.warnings[0]).toMatchObject({ field: 'quantity', firstAt: 'record 2' });
   });
 });

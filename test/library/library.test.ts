@@ -70,6 +70,31 @@ describe('datasets', () => {
     expect(Number(left?.n)).toBe(0);
   });
 
+  it('searches tag values, not the JSON the tags are stored as', async () => {
+    const save = (name: string, tags: string[]) =>
+      lib.saveRecords({ kind: 'firms', request: { product_detail: name }, name, tags }, [firm(1)]);
+    const tagged = await save('Alpha', ['Steel', 'urgent']);
+    const quoted = await save('Beta', ['O"Neil, Q1']);
+    const plain = await save('Gamma', []);
+    const found = async (search: string): Promise<string[]> => (await lib.list({ search })).map((d) => d.name).sort();
+
+    for (const syntax of ['[', ']', '","', '["', '"]']) expect(await found(syntax), syntax).toEqual([]);
+    // Characters that are part of a tag's value still find it.
+    expect(await found('"')).toEqual(['Beta']);
+    expect(await found('neil, q')).toEqual(['Beta']);
+    expect(await found('EEL')).toEqual(['Alpha']);
+    // A match must lie within one tag, not across the boundary between two.
+    expect(await found('steelurgent')).toEqual([]);
+    expect(await found('a')).toEqual(['Alpha', 'Beta', 'Gamma']);
+
+    // A damaged tags column is read as no tags rather than failing the whole list.
+    await lib.db.exec(`UPDATE datasets SET tags_json = 'not json' WHERE id = $1`, [plain.id]);
+    expect(await found('urgent')).toEqual(['Alpha']);
+    expect(await found('gamma')).toEqual(['Gamma']);
+    expect((await lib.list({ tag: 'steel' })).map((d) => d.id)).toEqual([tagged.id]);
+    expect(quoted.tags).toEqual(['O"Neil, Q1']);
+  });
+
   it('refuses to save a record that breaks the spec and changes nothing', async () => {
     const bad = [shipment(1), { ...shipment(2), fobValue: 12 }];
     await expect(lib.saveShipmentSearch(request, { total: 2, shipments: bad })).rejects.toMatchObject({ kind: 'InvalidInput' });

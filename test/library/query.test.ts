@@ -69,6 +69,86 @@ describe('sorting on typed columns', () => {
   });
 });
 
+describe('sorting text like a spreadsheet', () => {
+  const names = ['Beta Trading', 'Zulu Ltd', 'alpha trading', '', 'zeta imports', 'Émile SARL', 'Ørsted A/S', 'Beta Trading', 'Emile SARL'];
+  let people: DatasetMeta;
+  beforeAll(async () => {
+    people = await lib.saveShipmentSearch({}, { total: names.length, shipments: names.map((n, i) => shipment(i, { importerName: n })) });
+  });
+  const sorted = async (sort: 'asc' | 'desc'): Promise<string[]> =>
+    (await lib.getRows(people.id, { startRow: 0, endRow: 100, sortModel: [{ colId: 'importerName', sort }] })).rows.map(
+      (r) => `${String(r.importerName)}#${String(r._row)}`,
+    );
+
+  it('ignores case, sorts accented and Nordic letters with their base letter, keeps ties in stored order and empties last', async () => {
+    expect(await sorted('asc')).toEqual([
+      'alpha trading#2',
+      'Beta Trading#0',
+      'Beta Trading#7',
+      'Emile SARL#8',
+      'Émile SARL#5',
+      'Ørsted A/S#6',
+      'zeta imports#4',
+      'Zulu Ltd#1',
+      '#3',
+    ]);
+    expect(await sorted('desc')).toEqual([
+      'Zulu Ltd#1',
+      'zeta imports#4',
+      'Ørsted A/S#6',
+      'Émile SARL#5',
+      'Emile SARL#8',
+      'Beta Trading#0',
+      'Beta Trading#7',
+      'alpha trading#2',
+      '#3',
+    ]);
+  });
+
+  it('sorts firm text the same way and pages through that order', async () => {
+    const f = await lib.saveRecords({ kind: 'firms', request: { product_detail: 'x' } }, ['zeta', 'Alpha', 'beta', 'Ünal', 'Uzun'].map((name, i) => firm(i, { name })));
+    const page = async (startRow: number, endRow: number): Promise<unknown[]> =>
+      (await lib.getRows(f.id, { startRow, endRow, sortModel: [{ colId: 'name', sort: 'asc' }] })).rows.map((r) => r.name);
+    expect([...(await page(0, 2)), ...(await page(2, 5))]).toEqual(['Alpha', 'beta', 'Ünal', 'Uzun', 'zeta']);
+  });
+});
+
+describe('quick filter over what the grid shows', () => {
+  let shown: DatasetMeta;
+  const cells: Record<string, string>[] = [
+    { arrivalDate: '2021-01-01', quantity: '8.752' },
+    { arrivalDate: '2021-01-01T08:30:00', usdFob: '1234.50' },
+    { arrivalDate: 'n/a', netWeight: '-', usdCif: '8.75' },
+    { arrivalDate: '2022-12-31', quantity: '18.7520', usdCif: '1E3' },
+  ];
+  beforeAll(async () => {
+    shown = await lib.saveShipmentSearch({}, { total: cells.length, shipments: cells.map((c, i) => shipment(i, c)) });
+  });
+  const rowsFor = async (quickFilter: string): Promise<number[]> =>
+    (await lib.getRows(shown.id, { startRow: 0, endRow: 100, quickFilter })).rows.map((r) => Number(r._row));
+
+  it('finds dates as the grid shows them (yyyy-MM-dd), not a time part it does not show', async () => {
+    expect(await rowsFor('2021-01-01')).toEqual([0, 1]);
+    expect(await rowsFor('2022-12')).toEqual([3]);
+    expect(await rowsFor('T08')).toEqual([]);
+    // Text that is not a date is shown, and found, as it was sent.
+    expect(await rowsFor('N/A')).toEqual([2]);
+  });
+
+  it('finds numbers in the visible number columns as the text the grid shows', async () => {
+    expect(await rowsFor('8.752')).toEqual([0, 3]);
+    expect(await rowsFor('1234.5')).toEqual([1]);
+    expect(await rowsFor('1e3')).toEqual([3]);
+    expect(await rowsFor('2021 8.752')).toEqual([0]);
+  });
+
+  it('finds firm counts as the numbers shown', async () => {
+    const r = await lib.getRows(firms.id, { startRow: 0, endRow: 10, quickFilter: '9' });
+    expect(r.rows.map((x) => x.name)).toEqual(['Firm 3']);
+    expect(r.lastRow).toBe(1);
+  });
+});
+
 describe('filters', () => {
   it('number filters compare numerically; inRange excludes its ends', async () => {
     const gt = await lib.getRows(ds.id, { startRow: 0, endRow: 100, filterModel: { fobValue: { filterType: 'number', type: 'greaterThan', filter: 9.5 } } });

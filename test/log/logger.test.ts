@@ -68,6 +68,43 @@ describe('createLogger', () => {
     }
   });
 
+  it('keeps lines whole and parseable beside a registered value too short to be a secret', () => {
+    const releases = [registerSecret('s'), registerSecret('t')];
+    try {
+      const sink = createMemorySink();
+      const log = createLogger({ sink, scope: 'services' });
+      log.warn('Could not reach the service at 127.0.0.1:1. Check the base URL.', { status: 'refused' });
+      const entry = JSON.parse(sink.lines[0]!) as Record<string, unknown>;
+      expect(entry).toMatchObject({
+        msg: 'Could not reach the service at 127.0.0.1:1. Check the base URL.',
+        scope: 'services',
+        status: 'refused',
+      });
+      expect(sink.lines[0]).not.toContain('[REDACTED]');
+    } finally {
+      for (const release of releases) release();
+    }
+  });
+
+  it('masks a registered secret whole in the message, the fields and an error, and the line still parses', () => {
+    const secret = 'Xs9-logger-whole-token';
+    const un = registerSecret(secret);
+    try {
+      const sink = createMemorySink();
+      const err = new Error(`rejected:${secret}\nretry`);
+      createLogger({ sink }).error(`sent ${secret}`, { note: `pair key_${secret}`, error: err });
+      const line = sink.lines[0]!;
+      expect(line).not.toContain(secret);
+      expect(line).not.toContain('whole-token');
+      const entry = JSON.parse(line) as { msg: string; note: string; error: { message: string } };
+      expect(entry.msg).toBe('sent [REDACTED]');
+      expect(entry.note).toBe('pair [REDACTED]');
+      expect(entry.error.message).toBe('rejected:[REDACTED]\nretry');
+    } finally {
+      un();
+    }
+  });
+
   it('masks fields by name (secrets, signatures, API keys) even when nothing was registered', () => {
     const sink = createMemorySink();
     createLogger({ sink }).info('creds', {

@@ -75,6 +75,37 @@ describe('redact', () => {
     expect(redact(`"${sig}"`)).toBe('"[REDACTED]"');
   });
 
+  it('never masks a value too short to be a secret, so ordinary text stays readable', () => {
+    const message =
+      'Could not reach the service at 127.0.0.1:1. Check the base URL and your connection. {"ts":"x","scope":"s"}';
+    for (const tooShort of ['s', 'k', 'e', 'ser', '1234567']) reg(tooShort);
+    expect(redact(message)).toBe(message);
+  });
+
+  it('masks the whole token a secret is glued into, never a piece of a word', () => {
+    const secret = 'Qx7vT2mP9kL4';
+    reg(secret);
+    expect(redact(`glued pk_live_ABCD${secret}tail and more`)).toBe('glued [REDACTED] and more');
+    expect(redact(`as a word ${secret}, in a query ?s=${secret}&n=1, in a path /x/${secret}/y`)).toBe(
+      'as a word [REDACTED], in a query ?s=[REDACTED]&n=1, in a path /x/[REDACTED]/y',
+    );
+    expect(redact(`percent-escaped %20${secret}`)).toBe('percent-escaped [REDACTED]');
+  });
+
+  it('keeps a JSON line parseable when a secret follows an escape sequence', () => {
+    const secret = 'Qx7vT2mP9kL4';
+    reg(secret);
+    const line = JSON.stringify({ msg: `first line\n${secret}\tafter é\u0007${secret}` });
+    const out = redact(line);
+    expect(out).not.toContain(secret);
+    expect(JSON.parse(out)).toEqual({ msg: 'first line\n[REDACTED]\tafter é\u0007[REDACTED]' });
+  });
+
+  it('masks a registered API key glued to other text whole, without its tail', () => {
+    reg('pk_registered_key_WXYZ', 4);
+    expect(redact('pk_registered_key_WXYZsecret-suffix')).toBe('[REDACTED]-suffix');
+  });
+
   it('leaves ordinary text alone', () => {
     const texts = [
       'The service rejected the API key or signature (401). Check the key and secret in Settings → Profiles.',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/main/fs/atomic-write';
-import { createProfileStore, PROFILES_FILE } from '../../src/main/profiles';
+import { createProfileStore, ProfileNameTakenError, PROFILES_FILE } from '../../src/main/profiles';
 
 interface Warning {
   message: string;
@@ -96,6 +96,44 @@ describe('profile store', () => {
     await writeFile(join(dir, PROFILES_FILE), JSON.stringify({ version: 1, activeId: 'gone', profiles: [p] }));
     const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
     expect(await store.getActiveId()).toBe('a');
+  });
+});
+
+describe('profile names', () => {
+  const at = (name: string) => ({ name, baseUrl: 'https://api.example.com', accountName: '' });
+
+  it('refuses a second profile whose name differs only in case or spacing, and writes nothing for it', async () => {
+    const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
+    await store.create(at('Probe'));
+    for (const name of ['Probe', 'probe', 'PROBE', ' probe  ']) {
+      await expect(store.create(at(name))).rejects.toBeInstanceOf(ProfileNameTakenError);
+    }
+    const file = JSON.parse(await readFile(join(dir, PROFILES_FILE), 'utf8')) as { profiles: { name: string }[] };
+    expect(file.profiles.map((p) => p.name)).toEqual(['Probe']);
+  });
+
+  it('lets only one of four simultaneous creates of one name through', async () => {
+    const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
+    const results = await Promise.allSettled(['Probe', 'probe', 'Probe', 'PROBE'].map((n) => store.create(at(n))));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(await store.list()).toHaveLength(1);
+  });
+
+  it('refuses a rename onto another profile’s name, but allows keeping or re-casing one’s own', async () => {
+    const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
+    const a = await store.create(at('Acme'));
+    const b = await store.create(at('Beta'));
+    await expect(store.update(b.id, { name: 'ACME' })).rejects.toBeInstanceOf(ProfileNameTakenError);
+    expect((await store.get(b.id))?.name).toBe('Beta');
+    expect((await store.update(a.id, { name: 'ACME', accountName: 'x' }))?.name).toBe('ACME');
+  });
+
+  it('keeps duplicates from an older file editable without forcing a rename', async () => {
+    const p = (id: string) => ({ id, name: 'Probe', baseUrl: 'https://x', accountName: '', demo: false, createdAt: 't', updatedAt: 't' });
+    await writeFile(join(dir, PROFILES_FILE), JSON.stringify({ version: 1, activeId: 'a', profiles: [p('a'), p('b')] }));
+    const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
+    expect(await store.update('b', { name: 'Probe', baseUrl: 'https://y' })).toMatchObject({ baseUrl: 'https://y' });
+    expect(await store.update('b', { name: 'Probe 2' })).toMatchObject({ name: 'Probe 2' });
   });
 });
 

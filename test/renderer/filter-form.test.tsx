@@ -93,3 +93,69 @@ describe('filter form', () => {
     await act(async () => undefined);
   });
 });
+
+describe('country and HS pickers: what may be added', () => {
+  const enter = (testId: string, text: string) => {
+    fireEvent.focus(screen.getByTestId(testId));
+    type(testId, text);
+    fireEvent.keyDown(screen.getByTestId(testId), { key: 'Enter' });
+  };
+
+  it('refuses a typed code that is not in the reference list, at the field, and keeps the text', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    enter('filter-importer_countries-input', 'zz');
+    expect(store.getState().draft.importer_countries).toEqual([]);
+    expect(screen.getByTestId('filter-importer_countries-refused').textContent).toBe('ZZ is not a country code in the reference list: pick a country from the list, or ALL.');
+    expect((screen.getByTestId('filter-importer_countries-input') as HTMLInputElement).value).toBe('zz');
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(false);
+    enter('filter-importer_countries-input', 'de');
+    expect(store.getState().draft.importer_countries).toEqual(['DE']);
+    expect(screen.queryByTestId('filter-importer_countries-refused')).toBeNull();
+  });
+
+  it('takes ALL, the spec’s special value, as typed rather than a country whose name contains "all"', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    enter('filter-importer_countries-input', 'ALL');
+    expect(store.getState().draft.importer_countries).toEqual(['ALL']);
+    expect(screen.getByTestId('filter-importer_countries-tag-0').textContent).toMatch(/ALL.*All countries/);
+    // An exact code beats a name match in the list too: "all" is inside "Marshall Islands".
+    fireEvent.focus(screen.getByTestId('filter-exporter_countries-input'));
+    type('filter-exporter_countries-input', 'all');
+    const first = screen.getByTestId('filter-exporter_countries-options').querySelector('li');
+    expect(first?.getAttribute('data-testid')).toBe('filter-exporter_countries-option-ALL');
+    // Typing a code already picked adds nothing, not the first country whose name contains it.
+    enter('filter-importer_countries-input', 'all');
+    expect(store.getState().draft.importer_countries).toEqual(['ALL']);
+  });
+
+  it('flags an unknown code that came in with a loaded filter (a preset) at its field', () => {
+    const store = createFilterStore();
+    act(() => store.getState().load({ importer_countries: ['DE', 'ZZ'] }));
+    render(<Harness store={store} size={100} />);
+    expect(screen.getByTestId('filter-importer_countries-error').textContent).toBe('importer_countries[1]: ZZ is not a country code in the reference list');
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('refuses an 11th country and an 11th HS code with a message, and the list stays at 10', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    const codes = ['DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'AT', 'PL', 'CZ', 'SE'];
+    for (const c of codes) enter('filter-exporter_countries-input', c);
+    expect(store.getState().draft.exporter_countries).toEqual(codes);
+    enter('filter-exporter_countries-input', 'TR');
+    expect(store.getState().draft.exporter_countries).toHaveLength(10);
+    expect(screen.getByTestId('filter-exporter_countries').textContent).toContain('(10/10)');
+    expect(screen.getByTestId('filter-exporter_countries-refused').textContent).toBe('At most 10 exporter countries: remove one before adding TR.');
+    // Removing one makes room, and the message goes.
+    fireEvent.click(screen.getByTestId('filter-exporter_countries-remove-0'));
+    expect(screen.queryByTestId('filter-exporter_countries-refused')).toBeNull();
+
+    for (let i = 0; i < 10; i++) enter('filter-hs_codes-input', `72${String(i).padStart(2, '0')}`);
+    enter('filter-hs_codes-input', '7308');
+    expect(store.getState().draft.hs_codes).toHaveLength(10);
+    expect(screen.getByTestId('filter-hs_codes-refused').textContent).toBe('At most 10 HS codes: remove one before adding 7308.');
+    expect(screen.queryByTestId('filter-hs_codes-error')).toBeNull();
+  });
+});

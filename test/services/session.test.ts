@@ -90,14 +90,14 @@ describe('a scripted session', () => {
     await call('profiles.delete', { id: down.value.id });
     expect(await h.secrets.getCredentials(down.value.id)).toBeNull();
 
-    // The demo: an in-process service, a generated account, the demo profile made active.
+    // The demo: an in-process service and a generated account; the profile the analyst chose stays active.
     const demo = await call<ProfilesState>('demo.start');
     if (!demo.ok) throw new Error(demo.error.message);
     const demoProfile = demo.value.profiles.find((p) => p.demo);
     expect(demoProfile).toMatchObject({ name: 'Demo workspace', hasSecret: true });
-    expect(demo.value.activeId).toBe(demoProfile?.id);
+    expect(demo.value.activeId).toBe(id);
     expect(new URL(demoProfile?.baseUrl ?? '').hostname).toBe('127.0.0.1');
-    const demoSearch = await call<{ total: number }>('shipments.search', { request: { size: 10 } });
+    const demoSearch = await call<{ total: number }>('shipments.search', { profileId: demoProfile?.id, request: { size: 10 } });
     expect(demoSearch.ok && demoSearch.value.total).toBeGreaterThan(0);
     // The demo's pair stays in memory: nothing for it in the keychain.
     expect(await h.secrets.getCredentials(demoProfile?.id ?? '')).toBeNull();

@@ -27,6 +27,7 @@ import {
   invalidRequestError,
   limitExceededError,
   networkError,
+  type LimitRefusal,
   serviceError,
   type NetworkReason,
 } from './errors';
@@ -105,6 +106,48 @@ export function parseBaseUrl(raw: string): { ok: true; url: URL } | { ok: false;
   return { ok: true, url };
 }
 
+/** Limits that free up within a minute by themselves: a 429 over one of these is worth retrying. */
+const RATE_WINDOW_METRICS: ReadonlySet<string> = new Set(['minutelyRequest']);
+
+/**
+ * Reads a 429 body (`{ error: 'limit_exceeded', metric, message }`, docs/simulator.md) and the
+ * account the request named. The service sends Retry-After only for its request-rate windows, so a
+ * refusal naming any other metric, or a `limit_exceeded` without Retry-After, is a used-up quota.
+ * A body that says nothing (`{}`, HTML from a gateway) is taken for a rate limit, as before.
+ */
+export function readLimitRefusal(
+  body: string,
+  payload: Buffer | undefined,
+  retryAfterSeconds: number | undefined,
+): LimitRefusal {
+  const out: LimitRefusal = {};
+  let error: string | undefined;
+  try {
+    const json: unknown = JSON.parse(body);
+    if (json && typeof json === 'object') {
+      const o = json as { error?: unknown; metric?: unknown; message?: unknown };
+      if (typeof o.error === 'string') error = o.error;
+      if (typeof o.metric === 'string' && o.metric.trim()) out.metric = o.metric.trim().slice(0, 100);
+      if (typeof o.message === 'string' && o.message.trim()) out.detail = o.message;
+    }
+  } catch {
+    // Not JSON: nothing more to learn than the status and the header.
+  }
+  try {
+    const req: unknown = payload ? JSON.parse(payload.toString('utf8')) : undefined;
+    const account = req && typeof req === 'object' ? (req as { account_name?: unknown }).account_name : undefined;
+    if (typeof account === 'string' && account.trim()) out.account = account.trim();
+  } catch {
+    // The payload is our own JSON; unreadable would be a bug elsewhere, and the name is optional.
+  }
+  if (retryAfterSeconds === undefined) {
+    const quotaMetric = out.metric !== undefined && !RATE_WINDOW_METRICS.has(out.metric);
+    const quotaError = error === 'limit_exceeded' && out.metric === undefined;
+    if (quotaMetric || quotaError) out.exhausted = true;
+  }
+  return out;
+}
+
 /** Seconds from a Retry-After header: delta-seconds or an HTTP-date. Undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null) return undefined;
@@ -176,8 +219,21 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
   const apiKey = options.credentials?.apiKey;
   const apiSecret = options.credentials?.apiSecret;
   const credentialIssues = checkCredentials(options.credentials);
-  if (typeof apiSecret === 'string') registerSecret(apiSecret);
-  if (typeof apiKey === 'string') registerSecret(apiKey, { keepLast: 4 });
+  /**
+   * The pair is on the scrub list only while a call is in flight: that is when errors and log lines
+   * about it are made. Registering per client for good would keep every secret ever used (a deleted
+   * profile's, a replaced one) masked until restart; the profile's owner registers it for as long as
+   * the profile holds it.
+   */
+  const whileRegistered = <T>(run: () => Promise<T>): Promise<T> => {
+    const releaseSecret = typeof apiSecret === 'string' ? registerSecret(apiSecret) : () => undefined;
+    const releaseKey = typeof apiKey === 'string' ? registerSecret(apiKey, { keepLast: 4 }) : () => undefined;
+    const release = (): void => {
+      releaseSecret();
+      releaseKey();
+    };
+    return run().finally(release);
+  };
 
   const base = parseBaseUrl(options.baseUrl);
   const timeoutMs = Math.max(1, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -268,11 +324,14 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       if (status === 429) {
         const retryAfterSeconds = parseRetryAfter(res.headers.get('retry-after'));
         const waitMs = (retryAfterSeconds ?? 0) * 1000;
-        // A wait longer than the backoff cap is the user's call, not a silent stall.
+        const refusal = readLimitRefusal(text, payload, retryAfterSeconds);
+        // A wait longer than the backoff cap is the user's call, not a silent stall. A used-up quota
+        // (no Retry-After) is never retried: it does not come back by waiting, so each retry would only
+        // spend a request of the daily and per-minute allowance and delay the answer.
         return {
           ok: false,
-          error: limitExceededError(retryAfterSeconds),
-          retryable: waitMs <= maxDelayMs,
+          error: limitExceededError(retryAfterSeconds, refusal),
+          retryable: !refusal.exhausted && waitMs <= maxDelayMs,
           minDelayMs: waitMs,
         };
       }
@@ -364,10 +423,10 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
   }
 
   return {
-    shipmentSearch: (req, opts) => call('shipmentSearch', req, opts),
-    shipmentCount: (req, opts) => call('shipmentCount', req, opts),
-    firmSearch: (req, opts) => call('firmSearch', req, opts),
-    firmCount: (req, opts) => call('firmCount', req, opts),
-    usage: (opts) => call('usage', undefined, opts),
+    shipmentSearch: (req, opts) => whileRegistered(() => call('shipmentSearch', req, opts)),
+    shipmentCount: (req, opts) => whileRegistered(() => call('shipmentCount', req, opts)),
+    firmSearch: (req, opts) => whileRegistered(() => call('firmSearch', req, opts)),
+    firmCount: (req, opts) => whileRegistered(() => call('firmCount', req, opts)),
+    usage: (opts) => whileRegistered(() => call('usage', undefined, opts)),
   };
 }

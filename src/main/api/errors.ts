@@ -27,6 +27,10 @@ export interface ServiceClientErrorDetails {
   path?: string;
   /** Attempts made before giving up. */
   attempts?: number;
+  /** LimitExceeded: the usage metric the service named in its 429 body (`shipments/search`, …). */
+  metric?: string;
+  /** LimitExceeded: true when waiting cannot help (a quota that does not reset soon, no Retry-After). */
+  exhausted?: boolean;
 }
 
 /**
@@ -40,6 +44,8 @@ export class ServiceClientError extends Error {
   readonly issues?: SpecIssue[];
   readonly reason?: NetworkReason;
   readonly path?: string;
+  readonly metric?: string;
+  readonly exhausted?: boolean;
   attempts?: number;
 
   constructor(kind: ServiceErrorKind, message: string, details: ServiceClientErrorDetails = {}) {
@@ -52,6 +58,8 @@ export class ServiceClientError extends Error {
     if (details.reason !== undefined) this.reason = details.reason;
     if (details.path !== undefined) this.path = details.path;
     if (details.attempts !== undefined) this.attempts = details.attempts;
+    if (details.metric !== undefined) this.metric = details.metric;
+    if (details.exhausted !== undefined) this.exhausted = details.exhausted;
   }
 }
 
@@ -83,14 +91,37 @@ function formatWait(seconds: number): string {
   return `${Math.round(seconds / 360) / 10} h`;
 }
 
-export function limitExceededError(retryAfterSeconds: number | undefined): ServiceClientError {
-  const when =
-    retryAfterSeconds === undefined
-      ? 'Wait a while and try again; the Usage page shows what is left of your limits.'
-      : `Try again in ${formatWait(retryAfterSeconds)}.`;
-  return new ServiceClientError('LimitExceeded', `Download limit reached (429). ${when}`, {
+/** What a 429 body said, as far as it could be read (the simulator's `limit_exceeded` shape). */
+export interface LimitRefusal {
+  /** The usage metric the service named, e.g. `shipments/search` or `minutelyRequest`. */
+  metric?: string;
+  /** The account charged: the request's `account_name`, when it named one. */
+  account?: string;
+  /** The service's own words, e.g. "shipments/search: 2979 used of 3000; this request needs 10000 more". */
+  detail?: string;
+  /** Waiting cannot help: a download/count quota or HS-code allowance, not a request-rate window. */
+  exhausted?: boolean;
+}
+
+export function limitExceededError(
+  retryAfterSeconds: number | undefined,
+  refusal: LimitRefusal = {},
+): ServiceClientError {
+  const { metric, account, detail, exhausted } = refusal;
+  const what = metric
+    ? `${metric} limit reached${account ? ` for account ${account}` : ''} (429)`
+    : 'Download limit reached (429)';
+  const said = detail ? ` The service said: ${bodyExcerpt(detail)}.` : '';
+  const when = exhausted
+    ? ' Waiting will not help: this limit does not reset by itself. Ask for fewer records, or have the limit raised; the Usage page shows what is left.'
+    : retryAfterSeconds === undefined
+      ? ' Wait a while and try again; the Usage page shows what is left of your limits.'
+      : ` Try again in ${formatWait(retryAfterSeconds)}.`;
+  return new ServiceClientError('LimitExceeded', `${what}.${said}${when}`, {
     status: 429,
     ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    ...(metric !== undefined ? { metric } : {}),
+    ...(exhausted ? { exhausted } : {}),
   });
 }
 

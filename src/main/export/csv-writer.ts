@@ -2,6 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { neutraliseCsvFormula } from '@shared/csv-formula';
 import { closeQuietly, throwIfAborted, writeAtomically } from './atomic-file';
 import { toText } from './cell-values';
 import { throttledProgress } from './progress';
@@ -25,7 +26,10 @@ async function writeChunk(file: WriteStream, chunk: string): Promise<void> {
   if (!file.write(chunk)) await once(file, 'drain');
 }
 
-/** Writes the source's original text values as RFC 4180 CSV (UTF-8 with BOM, CRLF line ends). */
+/**
+ * Writes the source's original text values as RFC 4180 CSV (UTF-8 with BOM, CRLF line ends), text a
+ * spreadsheet would run as a formula escaped with a leading quote (see @shared/csv-formula).
+ */
 export async function exportCsv(
   source: ExportSource,
   target: string,
@@ -41,7 +45,8 @@ export async function exportCsv(
     failed.catch(() => undefined);
     try {
       let rows = 0;
-      await Promise.race([writeChunk(file, UTF8_BOM + csvLine(columns.map((c) => c.header))), failed]);
+      const header = columns.map((c) => neutraliseCsvFormula(c.header));
+      await Promise.race([writeChunk(file, UTF8_BOM + csvLine(header)), failed]);
       for await (const batch of source.batches(signal)) {
         throwIfAborted(signal);
         for (let start = 0; start < batch.length; start += ROWS_PER_CHUNK) {
@@ -52,7 +57,7 @@ export async function exportCsv(
             let line = '';
             for (let i = 0; i < columns.length; i++) {
               if (i > 0) line += ',';
-              line += csvField(toText(row[i]));
+              line += csvField(neutraliseCsvFormula(toText(row[i])));
             }
             chunk += line + '\r\n';
           }

@@ -57,6 +57,15 @@ export async function libraryExportSource(
         })
       ).lastRow
     : meta.storedRows;
+  // A header-only file looks like a successful export of nothing; say why there is nothing instead.
+  if (rowCount === 0) {
+    throw new AppError(
+      'InvalidInput',
+      viewIsNarrowed(view)
+        ? 'No rows match the filters of this view, so nothing was exported. Change the filters, or export the whole dataset.'
+        : 'This dataset has no rows, so nothing was exported.',
+    );
+  }
   const fields = columns.map((c) => c.field);
   const source: ExportSource = {
     kind: meta.kind,

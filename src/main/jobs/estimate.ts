@@ -75,11 +75,12 @@ export function checkQuota(
   const downloads = m?.[metric] ? remaining(m[metric]) : Number.POSITIVE_INFINITY;
   const daily = m?.dailyRequest ? remaining(m.dailyRequest) : Number.POSITIVE_INFINITY;
   const problems: string[] = [];
+  const fmt = (n: number): string => n.toLocaleString('en-US');
   if (estimate.estimatedDownloads > downloads) {
-    problems.push(`needs about ${estimate.estimatedDownloads} downloads but ${downloads} are left`);
+    problems.push(`needs about ${fmt(estimate.estimatedDownloads)} downloads but ${fmt(downloads)} are left`);
   }
   if (estimate.estimatedRequests > daily) {
-    problems.push(`needs about ${estimate.estimatedRequests} requests but ${daily} are left today`);
+    problems.push(`needs about ${fmt(estimate.estimatedRequests)} requests but ${fmt(daily)} are left today`);
   }
   return { enough: problems.length === 0, remainingDownloads: downloads, remainingDailyRequests: daily, problems };
 }

@@ -47,6 +47,13 @@ const MIN_ROOM_TO_FILL = 0.3;
 const ROOM_SAFETY = 0.9;
 /** A density just before a cut below this share of the window's average is taken for the edge of the data. */
 const LOCAL_RATE_FLOOR = 0.5;
+/**
+ * Fewest records a slice cut to fit the downloads left should hold: a smaller one spends most of its
+ * cost on the probe that cuts it (whose records are downloaded again by the fetch).
+ */
+const MIN_BUDGET_SLICE = 100;
+/** Longest Retry-After a job waits out by itself; a longer one (the daily window) pauses the job. */
+const DEFAULT_MAX_WAIT_SECONDS = 300;
 
 export interface JobInput {
   /** The filter; `size`/`page` are ignored (the job decides them). */
@@ -83,6 +90,14 @@ export interface JobRunnerOptions {
   limiter?: RateLimiter;
   /** Consecutive 429 answers tolerated per request before the job stops (resumable). */
   max429Retries?: number;
+  /** A Retry-After longer than this (seconds) pauses the job instead of being waited out. Default 300. */
+  maxWaitSeconds?: number;
+  /**
+   * Downloads left of the job's metric (`shipments/search` or `firms/search`) when it starts, from the
+   * usage operation; null or omitted = unlimited or unknown. The job sizes its windows to fit and
+   * pauses (resumable) when the next request cannot fit, rather than being refused.
+   */
+  downloadsLeft?: number | null;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
@@ -141,6 +156,24 @@ function limitInfo(e: unknown): { retryAfterSeconds: number | undefined } | null
   return { retryAfterSeconds: typeof err.retryAfterSeconds === 'number' ? err.retryAfterSeconds : undefined };
 }
 
+/** Thrown at a step boundary once `RunOptions.pause` has fired. */
+class PauseRequested extends Error {
+  constructor() {
+    super('Paused.');
+    this.name = 'PauseRequested';
+  }
+}
+
+/** Thrown before a request that the downloads left cannot pay for: the service would refuse it whole. */
+class OutOfDownloads extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutOfDownloads';
+  }
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -158,6 +191,8 @@ export class JobRunner {
   private readonly fill: number;
   private readonly limiter: RateLimiter;
   private readonly max429: number;
+  private readonly maxWaitSeconds: number;
+  private readonly downloadsLeft: number | null;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(opts: JobRunnerOptions) {
@@ -167,6 +202,9 @@ export class JobRunner {
     this.fill = opts.fill ?? DEFAULT_SLICE_FILL;
     this.limiter = opts.limiter ?? RateLimiter.unlimited();
     this.max429 = opts.max429Retries ?? 5;
+    this.maxWaitSeconds = opts.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
+    const left = opts.downloadsLeft;
+    this.downloadsLeft = left === null || left === undefined || !Number.isFinite(left) ? null : Math.max(0, left);
     this.sleep = opts.sleep ?? realSleep;
   }
 
@@ -262,6 +300,7 @@ export class JobRunner {
         id: String(r.id),
         kind: r.kind === 'firms' ? 'firms' : 'shipments',
         label: String(r.label),
+        // 'running' in the file means the app stopped under it (crash or quit).
         status: (r.status === 'running' ? 'interrupted' : r.status) as JobStatus,
         createdAt: String(r.created_at),
         updatedAt: String(r.updated_at),
@@ -269,6 +308,7 @@ export class JobRunner {
         profileId: input.profileId ?? null,
         done: state.kind === 'shipments' ? state.coveredRecords : state.nextPage - 1,
         total: state.kind === 'shipments' ? state.rootTotal : state.totalPages,
+        stored: state.stored,
       };
     });
   }
@@ -350,24 +390,42 @@ export class JobRunner {
 
   // ---- one request, within the limits ----
 
+  /**
+   * `waitSignal` ends waits (cancel or pause); the request itself only stops on cancel, so a pause
+   * never throws away an answer the service has already charged for.
+   */
   private async call<T>(
     fn: () => Promise<T>,
-    signal: AbortSignal | undefined,
-    onWait: (seconds: number) => void,
+    waitSignal: AbortSignal | undefined,
+    onWait: (ms: number) => void,
   ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      await this.limiter.acquire(signal, (ms) => onWait(Math.ceil(ms / 1000)));
+      await this.limiter.acquire(waitSignal, onWait);
       try {
         return await fn();
       } catch (e) {
         const limit = limitInfo(e);
-        // A 429 with a wait: pause and try again. Without one (a download quota is used up) waiting
-        // will not help; the job stops and stays resumable.
-        if (!limit || limit.retryAfterSeconds === undefined || attempt >= this.max429) throw e;
-        onWait(limit.retryAfterSeconds);
-        await this.sleep(limit.retryAfterSeconds * 1000, signal);
+        // A 429 with a short wait: wait and try again. Without one (a download quota is used up) or with
+        // a long one (the daily window) waiting here will not help; the job pauses and stays resumable.
+        if (!limit || limit.retryAfterSeconds === undefined || limit.retryAfterSeconds > this.maxWaitSeconds || attempt >= this.max429) {
+          throw e;
+        }
+        onWait(limit.retryAfterSeconds * 1000);
+        await this.sleep(limit.retryAfterSeconds * 1000, waitSignal);
       }
     }
+  }
+
+  /** Downloads this run may still spend (Infinity when unlimited or unknown). */
+  private budget(downloadsAtStart: number, downloadsNow: number): number {
+    return this.downloadsLeft === null ? Number.POSITIVE_INFINITY : this.downloadsLeft - (downloadsNow - downloadsAtStart);
+  }
+
+  private outOfDownloads(job: JobRow, metric: string, left: number, needs: number): OutOfDownloads {
+    const account = job.input.account ? ` for account ${job.input.account}` : '';
+    return new OutOfDownloads(
+      `${metric} limit reached${account}: ${fmt(Math.max(0, left))} downloads are left and the next request needs about ${fmt(needs)}.`,
+    );
   }
 
   // ---- shipments ----
@@ -377,9 +435,12 @@ export class JobRunner {
     const filter = job.input.filter;
     const startedAt = Date.now() - state.elapsedMs;
     const seen = await this.loadHashIds(job.datasetId);
-    const { signal } = run;
+    const { signal, pause } = run;
+    const waitSignal = eitherSignal(signal, pause);
+    const downloadsAtStart = state.downloads;
+    const budget = (): number => this.budget(downloadsAtStart, state.downloads);
 
-    const progress = (waitingSeconds?: number): void => {
+    const progress = (waitMs?: number): void => {
       state.elapsedMs = Date.now() - startedAt;
       const done = Math.min(state.coveredRecords, state.rootTotal ?? state.coveredRecords);
       const left = state.rootTotal === null ? null : Math.max(0, state.rootTotal - done);
@@ -389,21 +450,25 @@ export class JobRunner {
         done,
         total: state.rootTotal,
         unit: 'records',
-        etaSeconds: left === null || done === 0 ? null : Math.round(((state.elapsedMs / done) * left) / 1000),
+        etaSeconds: etaSeconds(state.elapsedMs, done, left, waitMs),
         windowsDone: state.covered.length,
         windowsKnown: state.covered.length + state.frontier.length,
         recordsStored: state.stored,
         requestsUsed: state.requests,
         downloadsUsed: state.downloads,
-        ...(waitingSeconds !== undefined ? { waitingSeconds } : {}),
+        ...waiting(waitMs),
       });
     };
 
-    const search = async (w: SliceWindow, size: number): Promise<ShipmentSearchResponse> => {
+    /** `cost`: what the request will be charged when known (the sum of the windows it fetches). */
+    const search = async (w: SliceWindow, size: number, cost = size): Promise<ShipmentSearchResponse> => {
+      // The service refuses a search that would pass the download limit whole (and charges nothing),
+      // so one that cannot fit is not sent: the job pauses with what it has.
+      if (cost > budget()) throw this.outOfDownloads(job, 'shipments/search', budget(), cost);
       const res = await this.call(
         () => source.shipmentSearch({ ...applyWindow(filter, w), size }, signal ? { signal } : {}),
-        signal,
-        (s) => progress(s),
+        waitSignal,
+        (ms) => progress(ms),
       );
       state.requests++;
       state.downloads += res.shipments.length;
@@ -484,7 +549,7 @@ export class JobRunner {
         await this.commitShipmentStep(job, state, [{ window: joined, total: 0, records: [], complete: true }], ctx.seen);
         return;
       }
-      const res = await search(joined, Math.max(this.probeSize, sum));
+      const res = await search(joined, Math.max(this.probeSize, sum), sum);
       if (res.shipments.length >= res.total) {
         state.frontier.splice(0, n);
         await this.commitShipmentStep(job, state, [{ window: joined, total: res.total, records: res.shipments, complete: true }], ctx.seen);
@@ -499,10 +564,19 @@ export class JobRunner {
       progress();
       while (state.frontier.length > 0) {
         if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+        if (pause?.aborted) throw new PauseRequested();
         const frontier = state.frontier;
         const head = frontier[0]!;
+        // What one request may hold: the cap, or less when fewer downloads are left.
+        const room = Math.min(this.cap, budget());
+        // Cut to the downloads left, a prefix leaves room for the probe that cuts it.
+        const budgetSlice = budget() - this.probeSize;
         if (head.total === null) {
           await probeAt(0);
+        } else if (head.total > room && room < this.cap) {
+          // Short of downloads: fetch what is left of them as a date prefix of the head, then pause.
+          if (dayCount(head.window) > 1 && budgetSlice >= MIN_BUDGET_SLICE) await carve(0, Math.min(budgetSlice * ROOM_SAFETY, aim(runTotal(0))));
+          else throw this.outOfDownloads(job, 'shipments/search', budget(), Math.min(head.total, this.cap));
         } else if (head.total > this.cap) {
           if (dayCount(head.window) > 1) await carve(0, Math.min(head.total, aim(runTotal(0))));
           else await this.splitStep(head, filter, search, ctx);
@@ -512,7 +586,7 @@ export class JobRunner {
           let sum = head.total;
           for (; n < frontier.length; n++) {
             const it = frontier[n]!;
-            if (it.total === null || sum + it.total > this.cap || !adjoins(frontier[n - 1]!.window, it.window)) break;
+            if (it.total === null || sum + it.total > room || !adjoins(frontier[n - 1]!.window, it.window)) break;
             sum += it.total;
           }
           const next = frontier[n];
@@ -520,8 +594,12 @@ export class JobRunner {
           // a small remainder of room is cheaper left empty.
           const adjoining = next !== undefined && adjoins(frontier[n - 1]!.window, next.window);
           // Aimed short of the room: a part that overshoots it cannot join, and leaves the run as underfilled
-          // as it was.
-          const want = Math.min(adjoining && next.total !== null ? aim(runTotal(0)) - sum : this.cap * this.fill - sum, (this.cap - sum) * ROOM_SAFETY);
+          // as it was. With few downloads left, the room is what they pay for after the probe.
+          const want = Math.min(
+            adjoining && next.total !== null ? aim(runTotal(0)) - sum : this.cap * this.fill - sum,
+            (this.cap - sum) * ROOM_SAFETY,
+            (budgetSlice - sum) * ROOM_SAFETY,
+          );
           const fill = adjoining && want >= this.cap * MIN_ROOM_TO_FILL;
           if (fill && next.total === null) await probeAt(n);
           else if (fill && next.total! > this.cap && dayCount(next.window) > 1) await carve(n, want);
@@ -546,7 +624,7 @@ export class JobRunner {
       });
       return { jobId: job.id, status: 'succeeded', datasetId: job.datasetId, stats: this.shipmentStats(state), message: partial ? 'Fetched, but some windows could not be fetched whole.' : 'Fetched.' };
     } catch (e) {
-      return this.stopped(job, e, signal, this.shipmentStats(state));
+      return this.stopped(job, e, run, this.shipmentStats(state));
     }
   }
 
@@ -647,8 +725,10 @@ export class JobRunner {
     const state = job.state as FirmState;
     const filter = job.input.filter;
     const startedAt = Date.now() - state.elapsedMs;
-    const { signal } = run;
-    const progress = (waitingSeconds?: number): void => {
+    const { signal, pause } = run;
+    const waitSignal = eitherSignal(signal, pause);
+    const downloadsAtStart = state.downloads;
+    const progress = (waitMs?: number): void => {
       state.elapsedMs = Date.now() - startedAt;
       const done = state.nextPage - 1;
       const left = state.totalPages === null ? null : Math.max(0, state.totalPages - done);
@@ -658,13 +738,13 @@ export class JobRunner {
         done,
         total: state.totalPages,
         unit: 'pages',
-        etaSeconds: left === null || done === 0 ? null : Math.round(((state.elapsedMs / done) * left) / 1000),
+        etaSeconds: etaSeconds(state.elapsedMs, done, left, waitMs),
         windowsDone: done,
         windowsKnown: state.totalPages ?? done,
         recordsStored: state.stored,
         requestsUsed: state.requests,
         downloadsUsed: state.downloads,
-        ...(waitingSeconds !== undefined ? { waitingSeconds } : {}),
+        ...waiting(waitMs),
       });
     };
     const stats = (): JobStats => ({
@@ -679,11 +759,17 @@ export class JobRunner {
       progress();
       while (state.totalPages === null || state.nextPage <= state.totalPages) {
         if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+        if (pause?.aborted) throw new PauseRequested();
         const page = state.nextPage;
+        // A page costs about as many firms as the pages before it held (the spec does not say how many);
+        // the last page may hold fewer, so it is always tried.
+        const perPage = page > 1 ? Math.ceil(state.stored / (page - 1)) : 0;
+        const left = this.budget(downloadsAtStart, state.downloads);
+        if (perPage > left && page !== state.totalPages) throw this.outOfDownloads(job, 'firms/search', left, perPage);
         const res: FirmSearchResponse = await this.call(
           () => source.firmSearch({ ...filter, page }, signal ? { signal } : {}),
-          signal,
-          (s) => progress(s),
+          waitSignal,
+          (ms) => progress(ms),
         );
         state.requests++;
         state.downloads += res.firms.length;
@@ -709,28 +795,70 @@ export class JobRunner {
       });
       return { jobId: job.id, status: 'succeeded', datasetId: job.datasetId, stats: stats(), message: 'Fetched.' };
     } catch (e) {
-      return this.stopped(job, e, signal, stats());
+      return this.stopped(job, e, run, stats());
     }
   }
 
   // ---- ending badly ----
 
   /**
-   * Cancel: the pending dataset and its rows go in one transaction, so no half dataset is ever left.
-   * Any other failure: the job keeps its committed windows and is listed as resumable.
+   * Cancel (`signal`): the pending dataset and its rows go in one transaction, so no half dataset is ever
+   * left; the caller asks the user first, since those downloads were paid for. Pause, or a used-up limit:
+   * the job keeps its committed windows as pending data (invisible in the library) and is `paused`.
+   * Any other failure: the same, but `failed`. Both are listed as resumable.
    */
-  private async stopped(job: JobRow, e: unknown, signal: AbortSignal | undefined, stats: JobStats): Promise<JobOutcome> {
-    if (isAbort(e, signal)) {
+  private async stopped(job: JobRow, e: unknown, run: RunOptions, stats: JobStats): Promise<JobOutcome> {
+    // Only the cancel signal throws data away: any other abort (a pause ending a wait) keeps it.
+    if (run.signal?.aborted) {
       await this.library.db.transaction(async (conn) => {
         await deleteDatasetIn(conn, job.datasetId);
         await conn.run(`UPDATE jobs SET status = 'cancelled', updated_at = $2 WHERE id = $1`, [job.id, new Date().toISOString()]);
       });
-      return { jobId: job.id, status: 'cancelled', datasetId: null, stats, message: 'Cancelled; nothing was kept.' };
+      return { jobId: job.id, status: 'cancelled', datasetId: null, stats, message: `Cancelled; ${fmt(stats.stored)} downloaded records were discarded.` };
+    }
+    const kept = `${fmt(stats.stored)} ${job.kind === 'firms' ? 'firms' : 'records'} kept`;
+    if (e instanceof PauseRequested || isAbort(e, run.pause)) {
+      await this.setStatus(job.id, 'paused', null).catch(() => undefined);
+      return { jobId: job.id, status: 'paused', datasetId: null, stats, message: `Paused; ${kept}. Resume to fetch the rest.` };
+    }
+    if (e instanceof OutOfDownloads || limitInfo(e)) {
+      const message = `${withAccount(messageOf(e), e, job.input.account)} Paused with ${kept}; resume when the limit allows.`;
+      await this.setStatus(job.id, 'paused', message.slice(0, 1000)).catch(() => undefined);
+      return { jobId: job.id, status: 'paused', datasetId: null, stats, message };
     }
     const message = messageOf(e);
     await this.setStatus(job.id, 'failed', message.slice(0, 1000)).catch(() => undefined);
     return { jobId: job.id, status: 'failed', datasetId: null, stats, message: `${message} The job can be resumed.` };
   }
+}
+
+/**
+ * Names the job's account in a service refusal that could not (the request had no `account_name`, so
+ * the service charged the caller's first account, which the job knows from its profile).
+ */
+function withAccount(message: string, e: unknown, account: string | null | undefined): string {
+  const metric = (e as { metric?: unknown }).metric;
+  if (!account || typeof metric !== 'string') return message;
+  const bare = `${metric} limit reached (429)`;
+  return message.startsWith(bare) ? `${metric} limit reached for account ${account} (429)${message.slice(bare.length)}` : message;
+}
+
+/** One signal that fires when either does (waits end on cancel and on pause). */
+function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return AbortSignal.any([a, b]);
+}
+
+/** Time left: the pace so far over what is left, plus a wait under way (it delays everything after it). */
+function etaSeconds(elapsedMs: number, done: number, left: number | null, waitMs: number | undefined): number | null {
+  if (left === null || done === 0) return null;
+  return Math.round(((elapsedMs / done) * left + (waitMs ?? 0)) / 1000);
+}
+
+function waiting(waitMs: number | undefined): { waitingSeconds?: number; waitingUntil?: number } {
+  if (waitMs === undefined) return {};
+  return { waitingSeconds: Math.ceil(waitMs / 1000), waitingUntil: Date.now() + waitMs };
 }
 
 function stripPaging(filter: ShipmentFilter & { size?: unknown; page?: unknown }): ShipmentFilter {

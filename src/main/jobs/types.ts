@@ -14,7 +14,8 @@ export interface UsageSource {
 }
 
 export type JobKind = 'shipments' | 'firms';
-export type JobStatus = 'running' | 'interrupted' | 'failed' | 'succeeded' | 'cancelled';
+/** `paused`: stopped on purpose (the user, or a used-up limit) with everything fetched kept; resumable. */
+export type JobStatus = 'running' | 'interrupted' | 'paused' | 'failed' | 'succeeded' | 'cancelled';
 
 export interface JobProgressInfo {
   jobId: string;
@@ -32,6 +33,11 @@ export interface JobProgressInfo {
   downloadsUsed: number;
   /** Set while the job waits for a rate limit: seconds until it goes on. */
   waitingSeconds?: number;
+  /**
+   * Set while the job waits: when it goes on (epoch ms). An absolute time, so a view can count down
+   * between progress events, which do not come while nothing happens.
+   */
+  waitingUntil?: number;
 }
 
 export interface JobStats {
@@ -46,7 +52,8 @@ export interface JobStats {
 
 export interface JobOutcome {
   jobId: string;
-  status: 'succeeded' | 'cancelled' | 'failed';
+  /** `paused`: stopped with its data kept (by `pause`, or a used-up limit); resumable. */
+  status: 'succeeded' | 'cancelled' | 'paused' | 'failed';
   /** The finished dataset's id (succeeded only). */
   datasetId: string | null;
   stats: JobStats;
@@ -65,10 +72,18 @@ export interface JobSummary {
   profileId: string | null;
   done: number;
   total: number | null;
+  /** Records (or firms) kept in the job's pending data: what discarding it would throw away. */
+  stored: number;
 }
 
 export interface RunOptions {
+  /** Cancel: stops at once and throws away what the job fetched (ask the user first). */
   signal?: AbortSignal;
+  /**
+   * Pause: stops after the request in flight is stored (a waiting period ends at once) and keeps
+   * everything fetched as the job's pending data, resumable later.
+   */
+  pause?: AbortSignal;
   onProgress?: (p: JobProgressInfo) => void;
   /** Called once the job is persisted, before the first request: the id to cancel or resume it by. */
   onStarted?: (jobId: string) => void;

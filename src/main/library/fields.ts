@@ -84,7 +84,52 @@ export function typedExpression(col: ColumnDef): string {
   }
 }
 
-/** Columns searched by the grid's quick filter: who, what, where. */
+/**
+ * How text columns sort: ICU's root collation (built into the DuckDB bindings, so it works offline).
+ * Case and accents only break ties between otherwise equal letters, so "alpha" < "Beta" < "Émile" <
+ * "zeta" < "Zulu" as in a spreadsheet, and letters such as Ø, ß and ı sort with their base letters
+ * rather than after "z" as they do under NOCASE.NOACCENT. Equal keys are identical strings, so the
+ * row-number tie-break keeps the order stable.
+ */
+export const TEXT_COLLATION = 'en';
+
+/** The SQL expression a column is sorted by. Empty text is stored as NULL and so sorts last. */
+export function sortExpression(col: ColumnDef): string {
+  return col.type === 'text' ? `"${col.field}" COLLATE ${TEXT_COLLATION}` : typedExpression(col);
+}
+
+/**
+ * Whether the text a cell shows in the grid contains `needle` (a bound parameter, already lowered),
+ * as SQL; see the renderer's column definitions. Decimals show the text the service sent; dates show
+ * yyyy-MM-dd when the text starts with one (so a time part that is not shown is not matched) and the
+ * text as sent otherwise; firm counts show their digits. `caseless` skips lower() for a needle that
+ * lowering cannot affect.
+ */
+export function shownTextContains(col: ColumnDef, needle: string, caseless: boolean): string {
+  const name = `"${col.field}"`;
+  const asSent = caseless ? name : `lower(${name})`;
+  switch (col.type) {
+    case 'date': {
+      // The shown text is a part of the text as sent, so the cheap test on the latter goes first and
+      // the pattern is only read for the few rows that pass it.
+      const shown = `CASE WHEN regexp_matches(${name}, '^\\s*\\d{4}-\\d{2}-\\d{2}') THEN left(trim(${name}), 10) ELSE ${asSent} END`;
+      return `(contains(${asSent}, ${needle}) AND contains(${shown}, ${needle}))`;
+    }
+    case 'integer':
+      return `contains(CAST(${name} AS VARCHAR), ${needle})`;
+    case 'epoch':
+      // Shown as local date and time; matching that would tie the filter to the renderer's zone.
+      throw new Error(`${col.field} is not searched by the quick filter`);
+    default:
+      return `contains(${asSent}, ${needle})`;
+  }
+}
+
+/**
+ * Columns searched by the grid's quick filter: the library grid's default visible columns (dates and
+ * numbers included, matched as shown) plus a few identifiers. A fixed list rather than the grid's
+ * current columns, so an export of the view matches the same rows as the grid showed.
+ */
 export const QUICK_FILTER_FIELDS: Record<DatasetKind, readonly string[]> = {
   shipments: [
     'importerName',
@@ -96,9 +141,16 @@ export const QUICK_FILTER_FIELDS: Record<DatasetKind, readonly string[]> = {
     'exporterCountry',
     'portOfArrival',
     'portOfDeparture',
+    'transportType',
+    'quantityUnit',
     'brandName',
     'billOfLadingNo',
     'hashId',
+    'arrivalDate',
+    'quantity',
+    'netWeight',
+    'usdFob',
+    'usdCif',
   ],
-  firms: ['name', 'country', 'country_code', 'city_state', 'address', 'web', 'e_mail', 'tel'],
+  firms: ['name', 'country', 'country_code', 'city_state', 'address', 'web', 'e_mail', 'tel', 'firm_type', 'shipment_count'],
 };

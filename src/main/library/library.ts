@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection, Json } from '@duckdb/node-api';
 import { AppError } from '@shared/ipc/errors';
+import { MAX_TAG_LENGTH, MAX_TAGS, uniqueTags } from '@shared/library/dataset-fields';
 import { isPlainObject, typeName } from '@shared/spec/records';
 import { Db, readIn, toNumber, type Row, type SqlParams } from './db';
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type DatasetKind } from './fields';
@@ -86,7 +87,7 @@ const META_COLUMNS =
   'id, name, kind, request_json, profile_id, profile_name, account, fetched_at, reported_total, stored_rows, notes, status, tags_json, windows_json, reported_json, source';
 
 /** Job states whose pending dataset must survive a restart (the job can still be resumed). */
-export const RESUMABLE_JOB_STATES = ['running', 'interrupted', 'failed'] as const;
+export const RESUMABLE_JOB_STATES = ['running', 'interrupted', 'paused', 'failed'] as const;
 
 function text(v: Json | undefined): string | null {
   return v === null || v === undefined ? null : String(v);
@@ -140,7 +141,9 @@ async function appendOrExplain(
 }
 
 function cleanTags(tags: readonly string[]): string[] {
-  return [...new Set(tags.map((t) => t.trim()).filter((t) => t.length > 0 && t.length <= 100))].slice(0, 50);
+  return uniqueTags(tags)
+    .filter((t) => t.length <= MAX_TAG_LENGTH)
+    .slice(0, MAX_TAGS);
 }
 
 /**
@@ -228,11 +231,21 @@ export class Library {
     return id;
   }
 
-  /** Sets the final counts and status of a dataset inside the caller's transaction. */
+  /**
+   * Sets the final counts and status of a dataset inside the caller's transaction. Its fetch time
+   * becomes now (a fetch job ends when its last rows arrive) unless `fetchedAt` says when the records
+   * really were fetched, as an import of an earlier export does.
+   */
   async finishDataset(
     conn: DuckDBConnection,
     id: string,
-    f: { status: DatasetStatus; storedRows: number; reportedTotal?: number | null; windows?: CoveredWindow[] | null },
+    f: {
+      status: DatasetStatus;
+      storedRows: number;
+      reportedTotal?: number | null;
+      windows?: CoveredWindow[] | null;
+      fetchedAt?: string;
+    },
   ): Promise<void> {
     await conn.run(
       `UPDATE datasets SET status = $2, stored_rows = $3, reported_total = coalesce($4, reported_total),
@@ -243,7 +256,7 @@ export class Library {
         f.storedRows,
         f.reportedTotal ?? null,
         f.windows ? JSON.stringify(f.windows) : null,
-        new Date().toISOString(),
+        f.fetchedAt ?? new Date().toISOString(),
       ],
     );
   }
@@ -265,6 +278,7 @@ export class Library {
         storedRows: n,
         reportedTotal: d.reportedTotal ?? null,
         windows: opts.windows ?? null,
+        ...(d.fetchedAt ? { fetchedAt: d.fetchedAt } : {}),
       });
       return id;
     });
@@ -339,7 +353,10 @@ export class Library {
     if (opts.search?.trim()) {
       params.push(opts.search.trim().toLowerCase());
       const n = `$${params.length}`;
-      where.push(`(strpos(lower(name), ${n}) > 0 OR strpos(lower(notes), ${n}) > 0 OR strpos(lower(tags_json), ${n}) > 0)`);
+      // Tags are matched value by value: a search for `"` or `[` must not match the JSON they are
+      // stored as. TRY: a damaged tags_json reads as no tags here, as it does in toMeta.
+      const tagHit = `list_bool_or(list_transform(TRY(json_extract_string(tags_json, '$[*]')), lambda t: strpos(lower(t), ${n}) > 0))`;
+      where.push(`(strpos(lower(name), ${n}) > 0 OR strpos(lower(notes), ${n}) > 0 OR coalesce(${tagHit}, false))`);
     }
     const rows = await this.db.all(
       `SELECT ${META_COLUMNS} FROM datasets WHERE ${where.join(' AND ')} ORDER BY fetched_at DESC, name`,

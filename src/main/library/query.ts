@@ -8,8 +8,15 @@ import {
   type ScalarFilterType,
   type TextFilterType,
 } from '@shared/library/grid-filter';
-import { QUICK_FILTER_FIELDS, findColumn, typedExpression, type ColumnDef, type DatasetKind } from './fields';
-
+import {
+  QUICK_FILTER_FIELDS,
+  findColumn,
+  shownTextContains,
+  sortExpression,
+  typedExpression,
+  type ColumnDef,
+  type DatasetKind,
+} from './fields';
 
 export const gridQuerySchema = z.object({
   startRow: z.number().int().min(0),
@@ -85,13 +92,16 @@ export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQu
   for (const w of words) {
     // Per-column contains() measured ~2× faster than one contains() over concat_ws of the columns.
     const n = p(w);
-    clauses.push(`(${QUICK_FILTER_FIELDS[kind].map((f) => `contains(lower("${column(kind, f).field}"), ${n})`).join(' OR ')})`);
+    // Lowering a cell leaves ASCII digits and punctuation as they are and never makes them, so a word
+    // of only those (a date, a number) matches the cell as it is, without paying for lower().
+    const caseless = /^[\x21-\x40\x5b-\x60\x7b-\x7e]+$/.test(w); // printable ASCII but A-Z and a-z
+    clauses.push(`(${QUICK_FILTER_FIELDS[kind].map((f) => shownTextContains(column(kind, f), n, caseless)).join(' OR ')})`);
     filtered = true;
   }
 
   const order = q.sortModel.map((s) => {
     const col = column(kind, s.colId);
-    return `${typedExpression(col)} ${s.sort === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
+    return `${sortExpression(col)} ${s.sort === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
   });
   order.push('row_no ASC');
   return { where: clauses.join(' AND '), orderBy: order.join(', '), params, filtered, sorted: q.sortModel.length > 0 };

@@ -4,7 +4,16 @@
  * signature-shaped values are removed by pattern even when nobody registered them.
  */
 
+import { MIN_CREDENTIAL_LENGTH } from '@shared/profiles/profile-rules';
+
 const MASK = '[REDACTED]';
+
+/**
+ * Shorter values are not scrubbed: a one-letter "secret" occurs inside every word, so masking it
+ * would garble all text and show by where the masks land which letters it holds. The contract refuses
+ * credentials this short, so no real key or secret falls below it.
+ */
+export const MIN_REDACTABLE_LENGTH = MIN_CREDENTIAL_LENGTH;
 
 interface Registration {
   count: number;
@@ -45,7 +54,7 @@ export interface RegisterOptions {
  * un-protect each other's secret.
  */
 export function registerSecret(value: string, opts: RegisterOptions = {}): () => void {
-  if (typeof value !== 'string' || value.length === 0) return () => undefined;
+  if (typeof value !== 'string' || value.length < MIN_REDACTABLE_LENGTH) return () => undefined;
   const keepLast = Math.max(0, Math.floor(opts.keepLast ?? 0));
   const existing = registered.get(value);
   if (existing) {
@@ -75,11 +84,41 @@ const SECRET_FIELD = /((?:api[-_]?)?secret\\?["']?\s*[:=]\s*\\?["']?)([^\s"'\\,;
 /** Base64 of a 32-byte digest: 43 alphabet characters and one '=' of padding, standing alone. */
 const HMAC_SHA256_BASE64 = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{43}=(?![A-Za-z0-9+/=_-])/g;
 
+/** Letters, digits and `_` glue characters into one token; `%` keeps a percent-escape with its token. */
+const TOKEN_CHAR = /[\p{L}\p{N}\p{M}_%]/u;
+/** What follows a backslash in JSON text as one escape (`\n`, `\u00e9`). */
+const JSON_ESCAPE = /^(?:u[0-9a-fA-F]{4}|[nrtbf])/;
+
+/**
+ * The whole token around text[start, end). A secret glued to other characters (`key+secret`, a word)
+ * is masked together with them, so a mask never lands inside a word and neither the secret's edges
+ * nor its neighbours are left to read.
+ */
+function tokenAround(text: string, start: number, end: number): [number, number] {
+  let s = start;
+  while (s > 0 && TOKEN_CHAR.test(text[s - 1] ?? '')) s -= 1;
+  // Log lines are JSON: `\nabc` must keep its `\n`, or the line would no longer parse.
+  if (s > 0 && s < start && text[s - 1] === '\\') {
+    const escape = JSON_ESCAPE.exec(text.slice(s, start));
+    if (escape) s += escape[0].length;
+  }
+  let e = end;
+  while (e < text.length && TOKEN_CHAR.test(text[e] ?? '')) e += 1;
+  return [s, e];
+}
+
 /** Removes registered secrets, signatures, API keys (keeping their last 4) and HMAC-shaped values. */
 export function redact(text: string): string {
   let out = String(text);
   for (const { needle, replacement } of needles) {
-    if (out.includes(needle)) out = out.split(needle).join(replacement);
+    let from = 0;
+    for (let at = out.indexOf(needle, from); at >= 0; at = out.indexOf(needle, from)) {
+      const [s, e] = tokenAround(out, at, at + needle.length);
+      // A key's kept tail only makes sense when the token is the key itself.
+      const mask = s === at && e === at + needle.length ? replacement : MASK;
+      out = `${out.slice(0, s)}${mask}${out.slice(e)}`;
+      from = s + mask.length;
+    }
   }
   out = out.replace(SIGNATURE_FIELD, (_m, name: string) => `${name}${MASK}`);
   out = out.replace(SECRET_FIELD, (_m, name: string) => `${name}${MASK}`);

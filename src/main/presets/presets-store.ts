@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Preset, PresetsImportResult } from '@shared/ipc/contract';
+import type { Preset, PresetsImportResult, PresetsSetAside } from '@shared/ipc/contract';
+import { cleanPresetName } from '@shared/ipc/preset-name';
 import { AppError } from '@shared/ipc/errors';
 import { writeFileAtomic } from '../fs/atomic-write';
 import type { ShipmentFilter } from '@shared/spec';
@@ -11,6 +12,8 @@ import {
   exportPresetsText,
   parseImportText,
   parsePresetsFile,
+  uniquePresetName,
+  UnreadablePresetsFile,
   type PresetsFile,
 } from './presets-format';
 
@@ -28,7 +31,12 @@ export interface PresetsStore {
   exportText(ids?: readonly string[]): Promise<string>;
   getLast(): Promise<ShipmentFilter | null>;
   setLast(filter: ShipmentFilter): Promise<void>;
-  /** Where the last unreadable presets file was moved, if one was found. */
+  /**
+   * What had to be set aside when presets.json was read, or null; cleared once taken, so the user is
+   * told once rather than on every list.
+   */
+  takeSetAside(): Promise<PresetsSetAside | null>;
+  /** Where the last unreadable presets file (or the original of a partly readable one) was kept. */
   readonly corruptCopy: string | null;
 }
 
@@ -41,13 +49,15 @@ export interface PresetsStoreOptions {
 /**
  * presets.json in the data directory. Every change is written to a temporary file and renamed over
  * the old one, so a crash leaves either the old or the new file, never half of one. An unreadable file
- * is moved aside (kept for the user) and the store starts empty rather than refusing to work.
+ * is moved aside (kept for the user) and the store starts empty rather than refusing to work; a file
+ * with some unreadable presets keeps the readable ones and a copy of the original is kept beside it.
  */
 export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
   const file = join(options.dataDir, PRESETS_FILE_NAME);
   const now = options.now ?? (() => new Date());
   let state: PresetsFile | null = null;
   let corruptCopy: string | null = null;
+  let setAside: PresetsSetAside | null = null;
   // Calls run one after another: two quick edits must not both start from the same old state.
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -66,15 +76,28 @@ export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return (state = emptyPresetsFile());
       throw e;
     }
+    const aside = join(options.dataDir, `presets.corrupt-${now().toISOString().replace(/[:.]/g, '-')}.json`);
+    let parsed: ReturnType<typeof parsePresetsFile>;
     try {
-      state = parsePresetsFile(text);
-    } catch {
-      const aside = join(options.dataDir, `presets.corrupt-${now().toISOString().replace(/[:.]/g, '-')}.json`);
+      parsed = parsePresetsFile(text, { newId: randomUUID, at: now().toISOString() });
+    } catch (e) {
+      if (!(e instanceof UnreadablePresetsFile)) throw e;
       await rename(file, aside);
       corruptCopy = aside;
-      state = emptyPresetsFile();
+      setAside = { count: e.count, file: aside };
+      return (state = emptyPresetsFile());
     }
-    return state;
+    if (parsed.unreadable > 0) {
+      // The copy comes first: a crash before the rewrite leaves the original in place, to be read
+      // (and copied) again on the next start, so no preset exists only in memory.
+      await writeFileAtomic(aside, text);
+      corruptCopy = aside;
+      setAside = { count: parsed.unreadable, file: aside };
+      // Rewritten now, not on the next edit: otherwise every start would find the same bad entries
+      // and keep another copy of them.
+      await persist(parsed.file);
+    }
+    return (state = parsed.file);
   }
 
   async function persist(next: PresetsFile): Promise<void> {
@@ -95,13 +118,11 @@ export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
   };
 
   /** Names stay unique so a list of presets reads unambiguously: "Steel (2)". */
-  const uniqueName = (s: PresetsFile, wanted: string, exceptId?: string): string => {
-    const taken = new Set(s.presets.filter((p) => p.id !== exceptId).map((p) => p.name.toLowerCase()));
-    if (!taken.has(wanted.toLowerCase())) return wanted;
-    for (let n = 2; ; n++) {
-      const candidate = `${wanted} (${n})`;
-      if (!taken.has(candidate.toLowerCase())) return candidate;
-    }
+  const uniqueName = (s: PresetsFile, wanted: string, opts: { exceptId?: string; suffix?: string } = {}): string => {
+    const base = cleanPresetName(wanted);
+    if (!base) throw new AppError('InvalidInput', 'The preset needs a name.');
+    const taken = s.presets.filter((p) => p.id !== opts.exceptId).map((p) => p.name);
+    return uniquePresetName(taken, base, opts.suffix);
   };
 
   const update = (fn: (s: PresetsFile) => PresetsFile): Promise<Preset[]> =>
@@ -115,6 +136,13 @@ export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
     get corruptCopy() {
       return corruptCopy;
     },
+    takeSetAside: () =>
+      serial(async () => {
+        await load();
+        const taken = setAside;
+        setAside = null;
+        return taken;
+      }),
     list: () => serial(async () => (await load()).presets),
     save: ({ id, name, filter }) =>
       update((s) => {
@@ -124,17 +152,17 @@ export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
           const i = find(s, id);
           const old = s.presets[i] as Preset;
           const presets = [...s.presets];
-          presets[i] = { ...old, name: uniqueName(s, name.trim(), id), filter: clean, updatedAt: at };
+          presets[i] = { ...old, name: uniqueName(s, name, { exceptId: id }), filter: clean, updatedAt: at };
           return { ...s, presets };
         }
-        const preset: Preset = { id: randomUUID(), name: uniqueName(s, name.trim()), filter: clean, createdAt: at, updatedAt: at };
+        const preset: Preset = { id: randomUUID(), name: uniqueName(s, name), filter: clean, createdAt: at, updatedAt: at };
         return { ...s, presets: [...s.presets, preset] };
       }),
     rename: (id, name) =>
       update((s) => {
         const i = find(s, id);
         const presets = [...s.presets];
-        presets[i] = { ...(s.presets[i] as Preset), name: uniqueName(s, name.trim(), id), updatedAt: now().toISOString() };
+        presets[i] = { ...(s.presets[i] as Preset), name: uniqueName(s, name, { exceptId: id }), updatedAt: now().toISOString() };
         return { ...s, presets };
       }),
     duplicate: (id) =>
@@ -144,7 +172,7 @@ export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
         const at = now().toISOString();
         const copy: Preset = {
           id: randomUUID(),
-          name: uniqueName(s, `${src.name} copy`),
+          name: uniqueName(s, src.name, { suffix: ' copy' }),
           filter: structuredClone(src.filter),
           createdAt: at,
           updatedAt: at,

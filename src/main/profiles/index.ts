@@ -1,6 +1,7 @@
 export {
   createProfileStore,
   PROFILES_FILE,
+  ProfileNameTakenError,
   type NewProfile,
   type Profile,
   type ProfilePatch,

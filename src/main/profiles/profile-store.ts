@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { isProfileNameTaken, profileNameKey } from '@shared/profiles/profile-rules';
 import { writeFileAtomic } from '../fs/atomic-write';
 
 /** Profile metadata as stored. Holds no key and no secret: those live in the SecretStore. */
@@ -25,8 +26,9 @@ export interface ProfileStoreLogger {
 export interface ProfileStore {
   list(): Promise<Profile[]>;
   get(id: string): Promise<Profile | null>;
+  /** Rejects with ProfileNameTakenError when the name is taken. */
   create(input: NewProfile): Promise<Profile>;
-  /** Null when no profile has that id. */
+  /** Null when no profile has that id; ProfileNameTakenError when it would take another profile's name. */
   update(id: string, patch: ProfilePatch): Promise<Profile | null>;
   /** False when no profile has that id. The active id moves to the first remaining profile. */
   remove(id: string): Promise<boolean>;
@@ -36,6 +38,14 @@ export interface ProfileStore {
 }
 
 export const PROFILES_FILE = 'profiles.json';
+
+/** Thrown by create and update when another profile already has the name (compared as profileNameKey). */
+export class ProfileNameTakenError extends Error {
+  constructor(readonly profileName: string) {
+    super(`Another connection profile is already named "${profileName}".`);
+    this.name = 'ProfileNameTakenError';
+  }
+}
 
 const profileSchema = z.strictObject({
   id: z.string().min(1),
@@ -134,6 +144,8 @@ export function createProfileStore({ dataDir, logger, now = () => new Date() }: 
     },
     create(input) {
       return mutate((d) => {
+        // Checked inside the serialised change, so two creates racing cannot both take one name.
+        if (isProfileNameTaken(input.name, d.profiles)) throw new ProfileNameTakenError(input.name);
         const at = stamp();
         const p: Profile = {
           id: randomUUID(),
@@ -153,6 +165,15 @@ export function createProfileStore({ dataDir, logger, now = () => new Date() }: 
       return mutate((d) => {
         const p = d.profiles.find((x) => x.id === id);
         if (!p) return null;
+        // Only a real rename is checked: files from before names were unique may hold duplicates,
+        // and those profiles must stay editable.
+        if (
+          patch.name !== undefined &&
+          profileNameKey(patch.name) !== profileNameKey(p.name) &&
+          isProfileNameTaken(patch.name, d.profiles, id)
+        ) {
+          throw new ProfileNameTakenError(patch.name);
+        }
         if (patch.name !== undefined) p.name = patch.name;
         if (patch.baseUrl !== undefined) p.baseUrl = patch.baseUrl;
         if (patch.accountName !== undefined) p.accountName = patch.accountName;

@@ -3,7 +3,7 @@ import type { JobProgress } from '@shared/ipc/contract';
 import type { DatasetKind, JobEstimateView, JobView } from '@shared/library/library-contract';
 import type { ShipmentFilter } from '@shared/spec/filter';
 import type { FirmSearchResponse } from '@shared/spec/responses';
-import type { UsageSummary } from '@shared/spec/usage';
+import { remaining, type UsageSummary } from '@shared/spec/usage';
 import { checkQuota, estimateShipments, JobRunner, RateLimiter, type JobOutcome, type JobProgressInfo, type JobSummary } from '../jobs';
 import { filterKey } from '../library';
 import type { RecordObject } from '../library/ingest';
@@ -13,7 +13,7 @@ import { createClientFor } from './query-service';
 import type { ServiceContext } from './service-context';
 import type { ServiceSlice } from './types';
 
-export type JobsChannel = 'jobs.estimate' | 'jobs.start' | 'jobs.cancel' | 'jobs.list' | 'jobs.resume' | 'jobs.discard';
+export type JobsChannel = 'jobs.estimate' | 'jobs.start' | 'jobs.cancel' | 'jobs.pause' | 'jobs.list' | 'jobs.resume' | 'jobs.discard';
 
 /** Progress events per job per second, at most: enough for a smooth bar, little enough for the bridge. */
 const PROGRESS_PER_SECOND = 5;
@@ -21,7 +21,10 @@ const PROGRESS_PER_SECOND = 5;
 const PROBE_TTL_MS = 10 * 60_000;
 
 interface RunningJob {
+  /** Cancel: stops at once and discards what the job fetched. */
   controller: AbortController;
+  /** Pause: stops after the request in flight and keeps everything, resumable. */
+  pauser: AbortController;
   kind: DatasetKind;
   profileId: string | null;
   createdAt: string;
@@ -38,12 +41,19 @@ function stripPaging(request: ShipmentFilter & { size?: number; page?: number })
 
 const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
 
+/** Downloads left of one metric for the account (the first one when none is named); null = unlimited. */
+function downloadsLeftOf(usage: UsageSummary, account: string | null, metric: 'shipments/search' | 'firms/search'): number | null {
+  const name = account && usage[account] ? account : Object.keys(usage)[0];
+  const m = name ? usage[name]?.[metric] : undefined;
+  return m ? finite(remaining(m)) : null;
+}
+
 function viewOfSummary(s: JobSummary): JobView {
   return {
     id: s.id,
     kind: s.kind,
     label: s.label,
-    status: s.status === 'failed' ? 'failed' : 'interrupted',
+    status: s.status === 'failed' || s.status === 'paused' ? s.status : 'interrupted',
     profileId: s.profileId,
     done: s.done,
     total: s.total,
@@ -51,7 +61,8 @@ function viewOfSummary(s: JobSummary): JobView {
     etaSeconds: null,
     windowsDone: null,
     windowsKnown: null,
-    recordsStored: null,
+    // What discarding the job would throw away, for the question asked first.
+    recordsStored: s.stored,
     error: s.error,
     createdAt: s.createdAt,
   };
@@ -101,6 +112,7 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
       requestsUsed: p.requestsUsed,
       downloadsUsed: p.downloadsUsed,
       ...(p.waitingSeconds !== undefined ? { waitingSeconds: p.waitingSeconds } : {}),
+      ...(p.waitingUntil !== undefined ? { waitingUntil: p.waitingUntil } : {}),
     };
     ctx.deps.events.emit('jobs.progress', payload);
   }
@@ -119,16 +131,24 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
   function launch(
     kind: DatasetKind,
     profileId: string | null,
-    run: (opts: { signal: AbortSignal; onProgress: (p: JobProgressInfo) => void; onStarted: (id: string) => void }) => Promise<JobOutcome>,
+    run: (opts: {
+      signal: AbortSignal;
+      pause: AbortSignal;
+      onProgress: (p: JobProgressInfo) => void;
+      onStarted: (id: string) => void;
+    }) => Promise<JobOutcome>,
   ): Promise<{ jobId: string }> {
     const controller = new AbortController();
+    const pauser = new AbortController();
     let job: RunningJob | null = null;
     return new Promise<{ jobId: string }>((resolve, reject) => {
       const outcome = run({
         signal: controller.signal,
+        pause: pauser.signal,
         onStarted: (jobId) => {
           job = {
             controller,
+            pauser,
             kind,
             profileId,
             createdAt: new Date().toISOString(),
@@ -181,10 +201,12 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
     account,
   });
 
-  async function runnerFor(client: { usage(): Promise<UsageSummary> }, account: string | null): Promise<JobRunner> {
+  async function runnerFor(client: { usage(): Promise<UsageSummary> }, account: string | null, kind: DatasetKind): Promise<JobRunner> {
     const usage = await usageOf(client);
     const limiter = usage ? RateLimiter.fromUsage(usage, account) : RateLimiter.unlimited();
-    return new JobRunner({ library: await ctx.library(), limiter });
+    // The job sizes its last windows to the downloads left instead of being refused at the limit.
+    const downloadsLeft = usage ? downloadsLeftOf(usage, account, kind === 'firms' ? 'firms/search' : 'shipments/search') : null;
+    return new JobRunner({ library: await ctx.library(), limiter, downloadsLeft });
   }
 
   return {
@@ -234,7 +256,7 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
       const client = await createClientFor(ctx, profile);
       const provenance = provenanceOf(profile, request);
       const filter = stripPaging(request);
-      const runner = await runnerFor(client, provenance.account);
+      const runner = await runnerFor(client, provenance.account, kind);
       const input = { filter, ...provenance, ...(name ? { name } : {}) };
       if (kind === 'firms') {
         const key = probeKey(profile, provenance.account, filter, 'firms');
@@ -256,6 +278,13 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
       if (!job) throw new AppError('NotFound', 'That job is not running (it may have finished already).');
       job.controller.abort();
       // Returns once the job's rows are gone, so a list right after shows no trace of it.
+      await job.outcome.catch(() => undefined);
+    },
+    'jobs.pause': async ({ jobId }) => {
+      const job = running.get(jobId);
+      if (!job) throw new AppError('NotFound', 'That job is not running (it may have finished already).');
+      job.pauser.abort();
+      // Returns once the request in flight is stored and the job is listed as resumable.
       await job.outcome.catch(() => undefined);
     },
     'jobs.list': async () => {
@@ -286,7 +315,7 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
       if (!summary) throw new AppError('NotFound', 'That job cannot be resumed (it finished, was discarded, or never existed).');
       const profile = await ctx.resolveProfile(summary.profileId ?? undefined);
       const client = await createClientFor(ctx, profile);
-      const runner = await runnerFor(client, profile.accountName || null);
+      const runner = await runnerFor(client, profile.accountName || null, summary.kind);
       return launch(summary.kind, profile.id, (run) => runner.resume(jobId, client, run));
     },
     'jobs.discard': async ({ jobId }) => {

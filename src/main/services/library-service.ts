@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
+import { MAX_IMPORT_BYTES, importTooLargeMessage } from '@shared/library/dataset-fields';
 import type { DatasetKind, DatasetRow, DatasetView } from '@shared/library/library-contract';
 import type { FirmSearchRequest, ShipmentSearchRequest } from '@shared/spec/operations';
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
@@ -59,9 +60,6 @@ export function provenanceOf(profile: Profile, request: { account_name?: string 
   return { profileId: profile.id, profileName: profile.name, account };
 }
 
-/** Imports never take more than this from the browser host (the renderer there has no file paths). */
-const MAX_IMPORT_BYTES = 100 * 1024 * 1024;
-
 export function createLibraryService(ctx: ServiceContext): ServiceSlice<LibraryChannel> {
   const lib = () => ctx.library();
   return {
@@ -109,7 +107,7 @@ export function createLibraryService(ctx: ServiceContext): ServiceSlice<LibraryC
       }
       const bytes = Buffer.from(input.contentBase64, 'base64');
       if (bytes.length > MAX_IMPORT_BYTES) {
-        throw new AppError('InvalidInput', `Cannot import ${input.fileName}: the file is larger than 100 MB. The library was not changed.`);
+        throw new AppError('InvalidInput', importTooLargeMessage(input.fileName));
       }
       // The importer reads by path and picks the format by extension, so the upload keeps its name.
       const dir = await mkdtemp(join(tmpdir(), 'portolan-import-'));

@@ -17,7 +17,10 @@ export type PresetsChannel =
 export function createPresetsServices(deps: { dataDir: string; store?: PresetsStore }): ServiceSlice<PresetsChannel> {
   const store = deps.store ?? createPresetsStore({ dataDir: deps.dataDir });
   return {
-    'presets.list': () => store.list(),
+    'presets.list': async () => {
+      const presets = await store.list();
+      return { presets, setAside: await store.takeSetAside() };
+    },
     'presets.save': (input) => store.save(input),
     'presets.rename': ({ id, name }) => store.rename(id, name),
     'presets.duplicate': ({ id }) => store.duplicate(id),

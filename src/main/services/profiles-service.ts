@@ -1,5 +1,6 @@
 import { AppError } from '@shared/ipc/errors';
-import type { Profile } from '../profiles';
+import { DUPLICATE_NAME_MESSAGE } from '@shared/profiles/profile-rules';
+import { ProfileNameTakenError, type Profile } from '../profiles';
 import type { ServiceContext } from './service-context';
 import type { ServiceSlice } from './types';
 import { createClientFor } from './query-service';
@@ -15,6 +16,18 @@ type ProfileChannels =
 
 const notFound = () =>
   new AppError('NotFound', 'That connection profile no longer exists. Reload the profile list and try again.');
+
+/** The store's name clash as a field-level error the profile form shows under Name. */
+async function withUniqueName<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (e) {
+    if (!(e instanceof ProfileNameTakenError)) throw e;
+    throw new AppError('Conflict', `There is already a profile named "${e.profileName}". Choose another name.`, {
+      issues: [{ path: 'name', message: DUPLICATE_NAME_MESSAGE }],
+    });
+  }
+}
 
 export function createProfilesService(ctx: ServiceContext): ServiceSlice<ProfileChannels> {
   const { profiles } = ctx;
@@ -37,11 +50,16 @@ export function createProfilesService(ctx: ServiceContext): ServiceSlice<Profile
           issues: [{ path: missing, message: 'required together with the other credential' }],
         });
       }
-      const created = await profiles.create({ name: input.name, baseUrl: input.baseUrl, accountName: input.accountName });
+      const created = await withUniqueName(() =>
+        profiles.create({ name: input.name, baseUrl: input.baseUrl, accountName: input.accountName }),
+      );
       if (apiKey !== undefined && apiSecret !== undefined) {
+        // Masked from the moment main holds it, before a keychain error could echo it.
+        ctx.protectCredentials(created.id, { apiKey, apiSecret });
         try {
           await ctx.secretsFor(created).setCredentials(created.id, { apiKey, apiSecret });
         } catch (e) {
+          ctx.forgetCredentials(created.id);
           // No half-made profile: without the keychain the credentials have nowhere safe to go.
           await profiles.remove(created.id);
           throw e;
@@ -52,7 +70,7 @@ export function createProfilesService(ctx: ServiceContext): ServiceSlice<Profile
     },
 
     'profiles.update': async ({ id, ...patch }) => {
-      const updated = await profiles.update(id, patch);
+      const updated = await withUniqueName(() => profiles.update(id, patch));
       if (!updated) throw notFound();
       return ctx.toView(updated);
     },
@@ -62,6 +80,7 @@ export function createProfilesService(ctx: ServiceContext): ServiceSlice<Profile
       // The secret goes first: a profile whose deletion failed can be deleted again, an orphaned secret cannot be found.
       await ctx.secretsFor(p).deleteCredentials(id);
       await profiles.remove(id);
+      ctx.forgetCredentials(id);
       log.info('profile deleted', { profileId: id });
       return ctx.state();
     },
@@ -76,7 +95,15 @@ export function createProfilesService(ctx: ServiceContext): ServiceSlice<Profile
       if (p.demo) {
         throw new AppError('Conflict', 'The demo workspace uses generated credentials; create your own profile for your account.');
       }
-      await ctx.secretsFor(p).setCredentials(id, { apiKey, apiSecret });
+      // The new pair replaces the old one on the scrub list: the old secret is no longer the app's to hide.
+      ctx.protectCredentials(id, { apiKey, apiSecret });
+      try {
+        await ctx.secretsFor(p).setCredentials(id, { apiKey, apiSecret });
+      } catch (e) {
+        // The keychain still holds the old pair (or none), which credentialsFor registers again on use.
+        ctx.forgetCredentials(id);
+        throw e;
+      }
       log.info('credentials stored', { profileId: id });
       return ctx.toView(p);
     },

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
 import type { ProfileView, ProfilesState } from '@shared/ipc/contract';
+import { MIN_CREDENTIAL_LENGTH, isProfileNameTaken } from '@shared/profiles/profile-rules';
 import { Library } from '../library';
 import { registerSecret } from '../log';
 import { createProfileStore, type Profile, type ProfileStore } from '../profiles';
@@ -23,6 +24,10 @@ export interface ServiceContext {
   resolveProfile(profileId: string | undefined): Promise<Profile>;
   /** The profile's credentials, registered with the log redactor; NoCredentials when none are stored. */
   credentialsFor(profile: Profile): Promise<Credentials>;
+  /** Keeps the profile's pair on the log scrub list until it is replaced or the profile is forgotten. */
+  protectCredentials(profileId: string, creds: Credentials): void;
+  /** Takes a deleted profile's pair off the scrub list. */
+  forgetCredentials(profileId: string): void;
   toView(profile: Profile): Promise<ProfileView>;
   state(): Promise<ProfilesState>;
   demo: DemoRuntime;
@@ -42,19 +47,39 @@ export function createServiceContext(deps: ServiceDeps): ServiceContext {
   const log = deps.logger.child('services');
   const profiles = createProfileStore({ dataDir: deps.dataDir, logger: log });
   const demoSecrets = createMemorySecretStore();
-  const unregister: Array<() => void> = [];
-  const registered = new Set<string>();
+  /**
+   * Scrub-list registrations by owner (a profile id, or the demo simulator). A pair stays registered
+   * exactly as long as its owner holds it: a deleted profile's or a replaced secret must not go on
+   * masking text for the rest of the process.
+   */
+  const held = new Map<string, { apiKey: string; apiSecret: string; release: () => void }>();
 
-  /** Every secret this process has seen is scrubbed from logs for the rest of its life. */
-  function protect(creds: Credentials): void {
-    if (registered.has(creds.apiSecret)) return;
-    registered.add(creds.apiSecret);
-    unregister.push(registerSecret(creds.apiSecret));
+  function protect(owner: string, creds: Credentials): void {
+    const current = held.get(owner);
+    if (current && current.apiKey === creds.apiKey && current.apiSecret === creds.apiSecret) return;
+    const releaseSecret = registerSecret(creds.apiSecret);
+    const releaseKey = registerSecret(creds.apiKey, { keepLast: 4 });
+    held.set(owner, {
+      apiKey: creds.apiKey,
+      apiSecret: creds.apiSecret,
+      release: () => {
+        releaseSecret();
+        releaseKey();
+      },
+    });
+    // Released after the new pair is in, so a value both pairs share is never unprotected in between.
+    current?.release();
+  }
+
+  function forget(owner: string): void {
+    const current = held.get(owner);
+    held.delete(owner);
+    current?.release();
   }
 
   const secretsFor = (p: Profile) => (p.demo ? demoSecrets : deps.secrets);
 
-  const demo = createDemoRuntime(deps, profiles, demoSecrets, protect);
+  const demo = createDemoRuntime(deps, profiles, demoSecrets, protect, forget);
 
   // A DuckDB file may be opened once per process: every capability shares this one instance.
   let libraryOpening: Promise<Library> | null = null;
@@ -97,7 +122,14 @@ export function createServiceContext(deps: ServiceDeps): ServiceContext {
         `The profile "${profile.name}" has no API key and secret yet. Add them in Settings → Profiles.`,
       );
     }
-    protect(creds);
+    // Stored before the minimum existed: the redactor cannot mask a value this short, so it is not used.
+    if (creds.apiKey.trim().length < MIN_CREDENTIAL_LENGTH || creds.apiSecret.length < MIN_CREDENTIAL_LENGTH) {
+      throw new AppError(
+        'NoCredentials',
+        `The API key or secret saved for "${profile.name}" is too short to be a real one. Enter both again in Settings → Profiles.`,
+      );
+    }
+    protect(profile.id, creds);
     return creds;
   }
 
@@ -134,6 +166,8 @@ export function createServiceContext(deps: ServiceDeps): ServiceContext {
     secretsFor,
     resolveProfile,
     credentialsFor,
+    protectCredentials: protect,
+    forgetCredentials: forget,
     toView: (p) => toView(p),
     state,
     demo,
@@ -143,8 +177,7 @@ export function createServiceContext(deps: ServiceDeps): ServiceContext {
       const opened = libraryOpening;
       libraryOpening = null;
       if (opened) await opened.then((l) => l.close()).catch(() => undefined);
-      for (const u of unregister.splice(0)) u();
-      registered.clear();
+      for (const owner of [...held.keys()]) forget(owner);
     },
   };
 }
@@ -157,11 +190,22 @@ function generateDemoAccount(): SimulatorAccount {
   };
 }
 
+/** Not a profile id (those are UUIDs): the simulator's own hold on the account it was started with. */
+const DEMO_SIMULATOR_OWNER = 'demo-simulator';
+
+/** The demo's usual name, or a numbered one when the analyst already has a profile called that. */
+function demoProfileName(existing: readonly Profile[]): string {
+  let name = DEMO_PROFILE_NAME;
+  for (let n = 2; isProfileNameTaken(name, existing); n += 1) name = `${DEMO_PROFILE_NAME} (${n})`;
+  return name;
+}
+
 function createDemoRuntime(
   deps: ServiceDeps,
   profiles: ProfileStore,
   demoSecrets: SecretStore,
-  protect: (c: Credentials) => void,
+  protect: (owner: string, c: Credentials) => void,
+  forget: (owner: string) => void,
 ): DemoRuntime {
   const log = deps.logger.child('demo');
   let current: { sim: { url: string; close(): Promise<void> }; account: SimulatorAccount } | null = null;
@@ -176,7 +220,7 @@ function createDemoRuntime(
   async function doStart(): Promise<Profile> {
     if (!current) {
       const account = generateDemoAccount();
-      protect(account);
+      protect(DEMO_SIMULATOR_OWNER, account);
       const start = await loadStarter();
       const csv = join(deps.resourcesDir, 'data', 'hs-codes.csv');
       const sim = await start({
@@ -191,19 +235,26 @@ function createDemoRuntime(
       log.info('demo simulator started', { url: sim.url, records: DEMO_RECORDS });
     }
     const { sim, account } = current;
-    const existing = (await profiles.list()).find((p) => p.demo);
+    const all = await profiles.list();
+    const existing = all.find((p) => p.demo);
     const profile = existing
       ? ((await profiles.update(existing.id, { baseUrl: sim.url, accountName: account.name })) ?? existing)
-      : await profiles.create({ name: DEMO_PROFILE_NAME, baseUrl: sim.url, accountName: account.name, demo: true });
+      : await profiles.create({ name: demoProfileName(all), baseUrl: sim.url, accountName: account.name, demo: true });
     await demoSecrets.setCredentials(profile.id, account);
-    await profiles.setActiveId(profile.id);
+    // The host passes --demo on every start (npm start), and a profile query may bring the demo back
+    // on the fly: the demo takes over only when no profile is active (first run), never from a profile
+    // the analyst chose.
+    if ((await profiles.getActiveId()) === null) await profiles.setActiveId(profile.id);
     return profile;
   }
 
   async function stop(): Promise<void> {
     const c = current;
     current = null;
-    if (c) await c.sim.close();
+    if (c) {
+      await c.sim.close();
+      forget(DEMO_SIMULATOR_OWNER);
+    }
   }
 
   return {

@@ -17,6 +17,8 @@ export const CALL_CHANNELS = [
   'shipments.count',
   'firms.search',
   'firms.count',
+  // search cancel: stops an unanswered search in main (see query-service)
+  'queries.cancel',
   // presets
   'presets.list',
   'presets.save',
@@ -50,6 +52,7 @@ export const CALL_CHANNELS = [
   'jobs.estimate',
   'jobs.start',
   'jobs.cancel',
+  'jobs.pause',
   'jobs.list',
   'jobs.resume',
   'jobs.discard',

@@ -13,7 +13,9 @@ import type {
 } from '../spec/responses';
 import type { UsageSummary } from '../spec/usage';
 import { shipmentFilterSchema, type ShipmentFilter } from '../spec/filter'; // presets
+import { cleanPresetName, PRESET_NAME_MAX } from './preset-name'; // presets
 import type { CallChannel, EventChannel } from './channels';
+import { profileFields } from '../profiles/profile-rules'; // profiles
 import { analysisCalls } from '../analysis/analysis-contract'; // analysis
 import { jobsCalls, libraryCalls } from '../library/library-contract'; // library and jobs
 import { exportCalls } from '../export/export-contract'; // export
@@ -60,11 +62,14 @@ export interface JobProgress {
   downloadsUsed?: number;
   /** Set while the job waits for a rate limit. */
   waitingSeconds?: number;
+  /** Set while the job waits: when it goes on (epoch ms), for a countdown between events. */
+  waitingUntil?: number;
 }
 
 export interface JobFinished {
   jobId: string;
-  outcome: 'succeeded' | 'failed' | 'cancelled';
+  /** `paused`: stopped with what it fetched kept, resumable (by the user, or at a used-up limit). */
+  outcome: 'succeeded' | 'failed' | 'cancelled' | 'paused';
   message: string;
   /** The finished dataset (succeeded only). */
   datasetId?: string | null;
@@ -99,15 +104,25 @@ export interface PresetsImportResult {
   /** Presets of the file that were left out, and why (e.g. a filter the spec rejects). */
   skipped: { name: string; reason: string }[];
 }
-const presetName = z.string().trim().min(1, { error: 'a name is required' }).max(100, { error: 'at most 100 characters' });
-// end presets
-const baseUrl = z
+/** Presets of presets.json that could not be read on start: the file was kept so nothing is lost. */
+export interface PresetsSetAside {
+  /** How many presets were left out; null when the file as a whole could not be read. */
+  count: number | null;
+  /** Full path of the copy kept in the data folder. */
+  file: string;
+}
+export interface PresetsList {
+  presets: Preset[];
+  /** Set once, on the first list after a start that had to set presets aside, so the panel says so once. */
+  setAside: PresetsSetAside | null;
+}
+const presetName = z
   .string()
-  .trim()
-  .refine((s) => /^https?:\/\/[^\s/]+/i.test(s), { error: 'a full http:// or https:// address' });
-const profileName = z.string().trim().min(1, { error: 'a name is required' }).max(100);
-const apiKey = z.string().trim().min(1, { error: 'the API key is required' }).max(500);
-const apiSecret = z.string().min(1, { error: 'the API secret is required' }).max(500);
+  .overwrite(cleanPresetName)
+  .min(1, { error: 'a name is required' })
+  .max(PRESET_NAME_MAX, { error: `at most ${PRESET_NAME_MAX} characters` });
+// end presets
+const { name: profileName, baseUrl, apiKey, apiSecret } = profileFields; // profiles
 /** Which profile a service call uses; defaults to the active one. */
 const profileRef = { profileId: id.optional() };
 
@@ -143,15 +158,18 @@ export const calls = {
   'demo.start': call<ProfilesState>()(z.undefined()),
   'usage.get': call<UsageSummary>()(z.strictObject({ ...profileRef })),
   'shipments.search': call<ShipmentSearchResponse & SavedToLibrary>()(
-    z.strictObject({ ...profileRef, request: shipmentSearchRequestSchema }),
+    // callId: chosen by the renderer so that `queries.cancel` can name this call while it runs.
+    z.strictObject({ ...profileRef, request: shipmentSearchRequestSchema, callId: id.optional() }),
   ),
   'shipments.count': call<ShipmentCountResponse>()(
     z.strictObject({ ...profileRef, request: shipmentCountRequestSchema }),
   ),
   'firms.search': call<FirmSearchResponse & SavedToLibrary>()(z.strictObject({ ...profileRef, request: firmSearchRequestSchema })),
   'firms.count': call<FirmCountResponse>()(z.strictObject({ ...profileRef, request: firmCountRequestSchema })),
+  // Aborts the named call if the service has not answered yet; a no-op otherwise (the call's own result says which).
+  'queries.cancel': call<void>()(z.strictObject({ callId: id })),
   // presets
-  'presets.list': call<Preset[]>()(z.undefined()),
+  'presets.list': call<PresetsList>()(z.undefined()),
   'presets.save': call<Preset[]>()(
     z.strictObject({ id: id.optional(), name: presetName, filter: shipmentFilterSchema }),
   ),

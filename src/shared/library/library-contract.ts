@@ -3,6 +3,7 @@ import { columnFilterSchema } from './grid-filter';
 import { firmSearchRequestSchema, shipmentSearchRequestSchema } from '../spec/operations';
 import { checkDateOrder, shipmentFilterShape } from '../spec/filter';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
+import { MAX_IMPORT_BYTES, MAX_NAME_LENGTH, MAX_NOTES_LENGTH, MAX_TAG_LENGTH, MAX_TAGS, TAG_TOO_LONG, TOO_MANY_TAGS } from './dataset-fields';
 
 /**
  * The offline library's and the fetch jobs' bridge calls: input schemas and result types. Kept apart
@@ -45,11 +46,27 @@ export interface EquivalentView {
   ageSeconds: number;
 }
 
+/** Values an import kept but that will not work as dates or numbers (the import still succeeded). */
+export interface ImportWarningView {
+  /** The record field, e.g. `arrivalDate`. */
+  field: string;
+  /** How many values of that field are affected. */
+  count: number;
+  /** Where the first one is in the file: "row 12" (CSV), "record 3" (JSON), "sheet Shipments, row 4". */
+  firstAt: string;
+  /** That first value, cut to 40 characters. */
+  example: string;
+  /** One sentence for the analyst, ready to show. */
+  message: string;
+}
+
 export interface ImportResultView {
   dataset: DatasetView;
   format: 'json' | 'csv' | 'xlsx';
   rows: number;
   filterRestored: boolean;
+  /** Optional so older callers and fixtures stay valid; the main process always sends it (empty when all is well). */
+  warnings?: ImportWarningView[];
 }
 
 /** What a fetch-all would cost, next to what the account has left. Null remaining = unlimited or unknown. */
@@ -74,7 +91,7 @@ export interface JobView {
   id: string;
   kind: DatasetKind;
   label: string;
-  status: 'running' | 'interrupted' | 'failed';
+  status: 'running' | 'interrupted' | 'paused' | 'failed';
   profileId: string | null;
   done: number;
   total: number | null;
@@ -93,8 +110,8 @@ export interface JobsList {
 }
 
 const id = z.string().min(1).max(200);
-const datasetName = z.string().trim().min(1, { error: 'a name is required' }).max(200, { error: 'at most 200 characters' });
-const tag = z.string().trim().min(1).max(100);
+const datasetName = z.string().trim().min(1, { error: 'a name is required' }).max(MAX_NAME_LENGTH, { error: `at most ${MAX_NAME_LENGTH} characters` });
+const tag = z.string().trim().min(1, { error: 'a tag cannot be empty' }).max(MAX_TAG_LENGTH, { error: TAG_TOO_LONG });
 const profileRef = { profileId: id.optional() };
 
 /** Every field a grid column may be named by; anything else is refused before it reaches SQL. */
@@ -137,7 +154,7 @@ const getRowsInput = z
 const anySearchRequest = z.union([shipmentSearchRequestSchema, firmSearchRequestSchema]);
 
 /** Base64 of at most 100 MB: 4/3 of the bytes. */
-const MAX_IMPORT_BASE64 = Math.ceil((100 * 1024 * 1024 * 4) / 3) + 4;
+const MAX_IMPORT_BASE64 = Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 4;
 const importFileName = z
   .string()
   .trim()
@@ -166,8 +183,8 @@ export const libraryCalls = {
   ),
   'library.get': call<DatasetView>()(z.strictObject({ id })),
   'library.rename': call<DatasetView>()(z.strictObject({ id, name: datasetName })),
-  'library.setTags': call<DatasetView>()(z.strictObject({ id, tags: z.array(tag).max(50) })),
-  'library.setNotes': call<DatasetView>()(z.strictObject({ id, notes: z.string().max(20_000) })),
+  'library.setTags': call<DatasetView>()(z.strictObject({ id, tags: z.array(tag).max(MAX_TAGS, { error: TOO_MANY_TAGS }) })),
+  'library.setNotes': call<DatasetView>()(z.strictObject({ id, notes: z.string().max(MAX_NOTES_LENGTH) })),
   'library.delete': call<void>()(z.strictObject({ id })),
   'library.getRows': call<RowsBlockView>()(getRowsInput),
   'library.findEquivalent': call<EquivalentView | null>()(
@@ -193,6 +210,7 @@ export const jobsCalls = {
     z.strictObject({ ...profileRef, kind: z.enum(DATASET_KINDS), request: jobRequest, name: datasetName.optional() }),
   ),
   'jobs.cancel': call<void>()(z.strictObject({ jobId: id })),
+  'jobs.pause': call<void>()(z.strictObject({ jobId: id })),
   'jobs.list': call<JobsList>()(z.undefined()),
   'jobs.resume': call<{ jobId: string }>()(z.strictObject({ jobId: id })),
   'jobs.discard': call<void>()(z.strictObject({ jobId: id })),

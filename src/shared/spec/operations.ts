@@ -18,12 +18,30 @@ const wholeNumber = (what: string) =>
     .number({ error: missingOr(`required: a whole number (${what})`, 'must be a whole number') })
     .int({ error: 'must be a whole number' });
 
+/**
+ * `size`: the range is judged before wholeness, so a huge entry (1e20, which is no safe integer) is
+ * told the allowed range rather than "must be a whole number", and each bad value gets one message.
+ * NaN is what an emptied number field yields: it reads as missing, not as a wrong type.
+ */
+const shipmentSize = z
+  .number({
+    error: (iss: { input?: unknown }) =>
+      iss.input === undefined
+        ? 'required: a whole number (size)'
+        : typeof iss.input === 'number' && Number.isNaN(iss.input)
+          ? `required: a whole number from ${SHIPMENT_SEARCH_MIN_SIZE} to ${SHIPMENT_SEARCH_MAX_SIZE}`
+          : 'must be a whole number',
+  })
+  .superRefine((n, ctx) => {
+    if (n < SHIPMENT_SEARCH_MIN_SIZE) ctx.addIssue({ code: 'custom', message: `at least ${SHIPMENT_SEARCH_MIN_SIZE}` });
+    else if (n > SHIPMENT_SEARCH_MAX_SIZE) ctx.addIssue({ code: 'custom', message: `at most ${SHIPMENT_SEARCH_MAX_SIZE}` });
+    else if (!Number.isInteger(n)) ctx.addIssue({ code: 'custom', message: 'must be a whole number' });
+  });
+
 export const shipmentSearchRequestSchema = z
   .strictObject({
     ...shipmentFilterShape,
-    size: wholeNumber('size')
-      .min(SHIPMENT_SEARCH_MIN_SIZE, { error: `at least ${SHIPMENT_SEARCH_MIN_SIZE}` })
-      .max(SHIPMENT_SEARCH_MAX_SIZE, { error: `at most ${SHIPMENT_SEARCH_MAX_SIZE}` }),
+    size: shipmentSize,
   })
   .superRefine(checkDateOrder);
 

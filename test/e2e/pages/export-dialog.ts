@@ -23,6 +23,23 @@ export class ExportDialog {
     await this.page.getByTestId(`export-format-${format}`).check();
   }
 
+  /** "This view" or "Whole dataset", when the dialog offers the choice (it does when the caller has a view). */
+  async chooseScope(scope: 'view' | 'dataset'): Promise<void> {
+    await this.page.getByTestId(`export-scope-${scope}`).check();
+  }
+
+  /** The choice the dialog shows now: view, dataset, or null when it offers none. */
+  async chosenScope(): Promise<string | null> {
+    const box = this.page.getByTestId('export-scope');
+    return (await box.count()) > 0 ? box.getAttribute('data-scope') : null;
+  }
+
+  /** What the dialog says it will export: its row count, or null while it has none. */
+  async rowsToExport(): Promise<number | null> {
+    const text = await this.page.getByTestId('export-row-count').getAttribute('data-rows');
+    return text === null || text === '' ? null : Number(text);
+  }
+
   /** Asks main for a target (the browser host answers with a path under <dataDir>/exports). */
   async chooseFile(): Promise<string> {
     await this.page.getByTestId('export-choose').click();

@@ -146,8 +146,15 @@ export class JobsPanel {
     await this.resumable(jobId).waitFor({ state: 'detached', timeout: 30_000 });
   }
 
+  /** Discards a stopped job, answering "Discard" to the question a job holding records asks first. */
   async discard(jobId: string): Promise<void> {
     await this.page.getByTestId(`job-discard-${jobId}`).click();
+    // A job with nothing stored is discarded without asking.
+    const asked = await this.page
+      .getByTestId('job-discard-question')
+      .waitFor({ timeout: 5_000 })
+      .then(() => true, () => false);
+    if (asked) await this.page.getByTestId('job-discard-yes').click();
     await this.resumable(jobId).waitFor({ state: 'detached', timeout: 30_000 });
   }
 

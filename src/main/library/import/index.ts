@@ -1,17 +1,19 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
-import ExcelJS from 'exceljs';
-import { AppError } from '@shared/ipc/errors';
+import { basename } from 'node:path';
 import { describeIssue } from '@shared/spec/issues';
-import { isPlainObject } from '@shared/spec/records';
-import { columnsOf, findColumn, type DatasetKind } from '../fields';
-import { checkRecords, type RecordObject } from '../ingest';
-import type { DatasetMeta, Library } from '../library';
+import { checkRecords } from '../ingest';
+import type { DatasetMeta, DatasetStatus, Library } from '../library';
 import { defaultDatasetName } from '../naming';
-import { parseCsv } from '@shared/csv';
-import { detectKind } from './detect';
+import { parseCsvRecords } from './csv-records';
+import { decodeText, type DecodedText } from './decode-text';
+import { importFormatOf, type ImportFormat } from './file-type';
+import { parseJsonRecords } from './json-records';
+import { refuse, type Parsed } from './parsed';
+import { checkValueFormats, type ImportWarning } from './value-check';
+import { parseXlsxRecords } from './xlsx-records';
 
-export type ImportFormat = 'json' | 'csv' | 'xlsx';
+export type { ImportFormat } from './file-type';
+export type { ImportWarning } from './value-check';
 
 export interface ImportResult {
   dataset: DatasetMeta;
@@ -19,24 +21,27 @@ export interface ImportResult {
   rows: number;
   /** True when an xlsx export's Query sheet gave back the original filter. */
   filterRestored: boolean;
+  /** Date and number values kept as text that will not sort or filter as dates and numbers; empty when none. */
+  warnings: ImportWarning[];
 }
 
 /** Files above this are refused before reading: the library is for query results, not dumps. */
 const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 
-interface Parsed {
-  kind: DatasetKind;
-  records: RecordObject[];
-  request?: Record<string, unknown>;
-  profileName?: string | null;
-  account?: string | null;
-  fetchedAt?: string;
-  reportedTotal?: number | null;
-}
-
-/** Every import problem is reported the same way: which file, what is wrong, nothing changed. */
-function refuse(file: string, problem: string): AppError {
-  return new AppError('InvalidInput', `Cannot import ${file}: ${problem}. The library was not changed.`);
+function undecodable(format: ImportFormat, decoded: Extract<DecodedText, { ok: false }>): string {
+  const fix =
+    format === 'csv'
+      ? 'In Excel use File > Save As > "CSV UTF-8 (Comma delimited) (*.csv)", then import the new file'
+      : 'Save it again with UTF-8 encoding, then import the new file';
+  if (decoded.reason === 'binary') {
+    return `it is not text Portolan can read: it holds NUL bytes, as UTF-16 text without a byte order mark or a binary file does. ${fix}`;
+  }
+  if (decoded.reason === 'bad-utf16') return `it says it is UTF-16 text but is damaged or cut off. ${fix}`;
+  const where = decoded.line ? `line ${decoded.line}` : 'it';
+  return (
+    `the file is not UTF-8 text: ${where} holds characters in another encoding, probably Windows-1252 ("ANSI"), ` +
+    `which would be stored garbled. ${fix}`
+  );
 }
 
 /**
@@ -50,23 +55,43 @@ export async function importFile(
   opts: { name?: string; tags?: string[] } = {},
 ): Promise<ImportResult> {
   const file = basename(path);
+  const type = importFormatOf(path);
+  if (!type.ok) throw refuse(file, type.problem);
+  const { format } = type;
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) throw refuse(file, 'the file does not exist');
   if (info.size > MAX_IMPORT_BYTES) throw refuse(file, 'the file is larger than 512 MB');
-  const ext = extname(path).toLowerCase();
-  const format: ImportFormat = ext === '.xlsx' ? 'xlsx' : ext === '.csv' ? 'csv' : 'json';
   let parsed: Parsed;
-  if (format === 'xlsx') parsed = await parseXlsx(path, file);
+  if (format === 'xlsx') parsed = await parseXlsxRecords(path, file);
   else {
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(await readFile(path));
-    parsed = format === 'csv' ? parseCsvRecords(text, file) : parseJsonRecords(text, file);
+    const decoded = decodeText(await readFile(path));
+    if (!decoded.ok) throw refuse(file, undecodable(format, decoded));
+    parsed = format === 'csv' ? parseCsvRecords(decoded.text, file) : parseJsonRecords(decoded.text, file);
   }
   const checked = checkRecords(parsed.kind, parsed.records, 'records');
   if (!checked.ok) throw refuse(file, describeIssue(checked.issue));
+  const values = checkValueFormats(parsed.kind, checked.value, parsed.locate);
+  if (!values.ok) throw refuse(file, values.problem);
+
+  const rows = checked.value.length;
+  const reportedTotal = parsed.reportedTotal ?? null;
+  // The rule fetched datasets follow: fewer rows than the service reported is only part of the answer.
+  const partOnly = [...(parsed.partOnly ?? [])];
+  if (reportedTotal !== null && rows < reportedTotal) {
+    partOnly.push(
+      `it holds ${rows.toLocaleString('en-US')} of the ${reportedTotal.toLocaleString('en-US')} records the service reported`,
+    );
+  }
+  const status: DatasetStatus = partOnly.length > 0 ? 'partial' : 'complete';
   const request = parsed.request ?? {};
   const name =
     opts.name?.trim() ||
-    (parsed.request ? defaultDatasetName(parsed.kind, request) : `Imported ${parsed.kind} · ${file}`);
+    (parsed.request
+      ? defaultDatasetName(parsed.kind, request) + (parsed.fromFilteredView ? ' · filtered view' : '')
+      : `Imported ${parsed.kind} · ${file}`);
+  const notes =
+    `Imported from ${file}` +
+    (partOnly.length > 0 ? `. Only part of its query's records: ${partOnly.join('; ')}.` : '');
   const dataset = await library.saveRecords(
     {
       kind: parsed.kind,
@@ -75,159 +100,14 @@ export async function importFile(
       source: 'import',
       profileName: parsed.profileName ?? null,
       account: parsed.account ?? null,
-      reportedTotal: parsed.reportedTotal ?? null,
+      reportedTotal,
+      reported: parsed.reported ?? null,
       tags: opts.tags ?? [],
-      notes: `Imported from ${file}`,
+      notes,
       ...(parsed.fetchedAt ? { fetchedAt: parsed.fetchedAt } : {}),
     },
     checked.value,
+    { status },
   );
-  return { dataset, format, rows: checked.value.length, filterRestored: parsed.request !== undefined };
-}
-
-function parseJsonRecords(text: string, file: string): Parsed {
-  let body: unknown;
-  try {
-    body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (e) {
-    throw refuse(file, `it is not valid JSON (${(e as Error).message}); it may be cut off`);
-  }
-  let list: unknown = body;
-  let reportedTotal: number | null = null;
-  // A saved service response is accepted too: `{ total, shipments }` or `{ firms, … }`.
-  if (isPlainObject(body)) {
-    if (Array.isArray(body.shipments)) {
-      list = body.shipments;
-      if (Number.isInteger(body.total)) reportedTotal = body.total as number;
-    } else if (Array.isArray(body.firms)) list = body.firms;
-  }
-  if (!Array.isArray(list)) throw refuse(file, 'expected a JSON array of shipment or firm records');
-  if (list.length === 0) throw refuse(file, 'the file holds no records');
-  const keys = new Set<string>();
-  for (const r of list.slice(0, 50)) if (isPlainObject(r)) for (const k of Object.keys(r)) keys.add(k);
-  const kind = detectKind([...keys]);
-  if (!kind) throw refuse(file, 'its records are neither shipment nor firm records (unknown field names)');
-  return { kind, records: list as RecordObject[], reportedTotal };
-}
-
-function parseCsvRecords(text: string, file: string): Parsed {
-  const csv = parseCsv(text);
-  if (!csv.ok) throw refuse(file, csv.message);
-  const rows = csv.rows;
-  // A trailing empty line is not a record.
-  while (rows.length > 1 && rows[rows.length - 1]!.length === 1 && rows[rows.length - 1]![0] === '') rows.pop();
-  const header = rows[0];
-  if (!header || header.length === 0 || (header.length === 1 && header[0] === '')) throw refuse(file, 'the file is empty');
-  const names = header.map((h) => h.trim());
-  if (new Set(names).size !== names.length) throw refuse(file, 'the header row names a column twice');
-  const kind = detectKind(names);
-  if (!kind) throw refuse(file, 'its header row does not hold shipment or firm field names');
-  const records: RecordObject[] = [];
-  for (let r = 1; r < rows.length; r++) {
-    const cells = rows[r]!;
-    if (cells.length !== names.length) {
-      throw refuse(file, `row ${r + 1} has ${cells.length} cells but the header has ${names.length} (is the file cut off?)`);
-    }
-    const rec: RecordObject = {};
-    for (let c = 0; c < names.length; c++) {
-      const name = names[c]!;
-      const cell = cells[c]!;
-      const col = findColumn(kind, name);
-      if (col?.type === 'integer') {
-        if (cell.trim() === '') rec[name] = null;
-        else if (/^-?\d+$/.test(cell.trim())) rec[name] = Number(cell.trim());
-        else throw refuse(file, `row ${r + 1}, ${name}: "${cell.slice(0, 40)}" is not a whole number`);
-      } else rec[name] = cell;
-    }
-    records.push(rec);
-  }
-  return { kind, records };
-}
-
-type CellValue = ExcelJS.CellValue;
-
-function pad(n: number, w = 2): string {
-  return String(n).padStart(w, '0');
-}
-
-/** The text a cell of an exported column stands for (the exporter typed numbers and dates). */
-function cellText(value: CellValue, type: string): string | number | null {
-  if (value === null || value === undefined) return type === 'integer' ? null : '';
-  if (value instanceof Date) {
-    if (type === 'epoch') return String(value.getTime() / 1000);
-    return `${value.getUTCFullYear()}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())}`;
-  }
-  if (typeof value === 'number') return type === 'integer' ? value : String(value);
-  if (typeof value === 'string') return type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
-  if (typeof value === 'boolean') return String(value);
-  if (typeof value === 'object') {
-    if ('richText' in value) return value.richText.map((t) => t.text).join('');
-    if ('text' in value && typeof value.text === 'string') return value.text;
-    if ('result' in value) return cellText(value.result as CellValue, type);
-    if ('error' in value) return '';
-  }
-  return String(value);
-}
-
-async function parseXlsx(path: string, file: string): Promise<Parsed> {
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.readFile(path);
-  } catch (e) {
-    throw refuse(file, `it is not a readable .xlsx workbook (${(e as Error).message.slice(0, 120)})`);
-  }
-  const query = new Map<string, string>();
-  const qs = wb.getWorksheet('Query');
-  qs?.eachRow((row, n) => {
-    if (n === 1) return;
-    const k = cellText(row.getCell(1).value, 'text');
-    const v = cellText(row.getCell(2).value, 'text');
-    if (typeof k === 'string' && k) query.set(k, v === null ? '' : String(v));
-  });
-  const declared = query.get('kind');
-  const sheets = wb.worksheets.filter((ws) => /^(Shipments|Firms)( \(\d+\))?$/.test(ws.name));
-  if (sheets.length === 0) throw refuse(file, 'it has no "Shipments" or "Firms" sheet (not a Portolan export)');
-  const kind: DatasetKind = sheets[0]!.name.startsWith('Firms') ? 'firms' : 'shipments';
-  if (declared && declared !== kind) throw refuse(file, `its Query sheet says ${declared} but the data sheet holds ${kind}`);
-  const records: RecordObject[] = [];
-  let header: string[] | null = null;
-  for (const ws of sheets.filter((s) => s.name.startsWith(kind === 'firms' ? 'Firms' : 'Shipments'))) {
-    const first = ws.getRow(1);
-    const names: string[] = [];
-    for (let c = 1; c <= first.cellCount; c++) names.push(String(cellText(first.getCell(c).value, 'text') ?? '').trim());
-    if (header && header.join('\u0000') !== names.join('\u0000')) throw refuse(file, `sheet ${ws.name} has a different header`);
-    header = names;
-    if (detectKind(names) !== kind) throw refuse(file, `the header of sheet ${ws.name} is not ${kind} field names`);
-    const types = names.map((n) => findColumn(kind, n)?.type ?? 'text');
-    ws.eachRow((row, n) => {
-      if (n === 1) return;
-      const rec: RecordObject = {};
-      for (let c = 0; c < names.length; c++) {
-        if (!names[c]) continue;
-        rec[names[c]!] = cellText(row.getCell(c + 1).value, types[c]!);
-      }
-      records.push(rec);
-    });
-  }
-  // Columns the export left out come back as "" so every record has the full field list.
-  for (const rec of records) for (const col of columnsOf(kind)) if (!(col.field in rec)) rec[col.field] = col.type === 'integer' ? null : '';
-  const out: Parsed = { kind, records };
-  const filterText = query.get('filter');
-  if (filterText) {
-    try {
-      const f: unknown = JSON.parse(filterText);
-      if (isPlainObject(f)) out.request = f;
-    } catch {
-      throw refuse(file, 'its Query sheet holds a filter that is not valid JSON');
-    }
-  }
-  const profile = query.get('profile');
-  if (profile) out.profileName = profile;
-  const account = query.get('account');
-  if (account) out.account = account;
-  const fetchedAt = query.get('fetched_at');
-  if (fetchedAt && !Number.isNaN(Date.parse(fetchedAt))) out.fetchedAt = fetchedAt;
-  const totalText = query.get('total_reported') ?? '';
-  if (/^\d+$/.test(totalText)) out.reportedTotal = Number(totalText);
-  return out;
+  return { dataset, format, rows, filterRestored: parsed.request !== undefined, warnings: values.warnings };
 }

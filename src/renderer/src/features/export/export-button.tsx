@@ -4,12 +4,17 @@ import type { Events } from '@shared/ipc/contract';
 import { ErrorMessage } from '../../components/error-message';
 import { api } from '../../bridge/api';
 import {
+  describeDatasetChoice,
   describeProgress,
+  describeRowsToExport,
+  describeViewChoice,
   FORMAT_NAMES,
   progressPercent,
   type ExportApi,
+  type ExportCounts,
   type ExportStep,
 } from './export-flow';
+import { useExportScope } from './use-export-scope';
 
 type Subscribe = <E extends 'jobs.progress' | 'jobs.finished'>(
   event: E,
@@ -22,6 +27,8 @@ export interface ExportButtonProps {
   suggestedName?: string;
   /** Read when Export is pressed, for grids whose view changes without re-rendering this button. */
   resolveView?: () => ExportView | undefined;
+  /** The view's and the dataset's row counts, so the dialog can say how many rows the export writes. */
+  counts?: ExportCounts;
   /** For tests: the bridge's export calls and events; the app's own bridge by default. */
   exportApi?: ExportApi;
   subscribe?: Subscribe;
@@ -33,7 +40,7 @@ const FORMATS: readonly ExportFormat[] = ['xlsx', 'csv', 'parquet'];
  * "Export…": a small dialog to pick the format, the summary sheets and the file, then a progress bar
  * with cancel, then where the file went. An existing file is replaced only after the user says so.
  */
-export function ExportButton({ source, suggestedName, resolveView, exportApi, subscribe }: ExportButtonProps) {
+export function ExportButton({ source, suggestedName, resolveView, counts, exportApi, subscribe }: ExportButtonProps) {
   const calls: ExportApi = exportApi ?? api.export;
   const on: Subscribe = subscribe ?? ((event, listener) => api.on(event, listener));
   const [open, setOpen] = useState(false);
@@ -42,6 +49,8 @@ export function ExportButton({ source, suggestedName, resolveView, exportApi, su
   const [path, setPath] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [state, setState] = useState<ExportStep>({ step: 'form', error: null });
+  const scope = useExportScope(source, resolveView, counts);
+  const nothingToExport = scope.rows === 0;
   const jobRef = useRef<string | null>(null);
   // A short export can finish before export.start's answer arrives (events and answers travel
   // separately), so outcomes of jobs not yet known here are kept until the answer comes.
@@ -89,9 +98,8 @@ export function ExportButton({ source, suggestedName, resolveView, exportApi, su
   const start = useCallback(
     async (overwrite: boolean) => {
       setBusy(true);
-      const view = resolveView ? resolveView() : source.view;
       const r = await calls.start({
-        source: { datasetId: source.datasetId, ...(view ? { view } : {}) },
+        source: scope.sourceToExport(),
         format,
         ...(format === 'xlsx' && summaries ? { summaries: true } : {}),
         ...(path ? { path } : {}),
@@ -112,7 +120,7 @@ export function ExportButton({ source, suggestedName, resolveView, exportApi, su
         setState({ step: 'form', error: r.error });
       }
     },
-    [calls, source, resolveView, format, summaries, path],
+    [calls, scope, format, summaries, path],
   );
 
   const cancel = useCallback(async () => {
@@ -129,7 +137,15 @@ export function ExportButton({ source, suggestedName, resolveView, exportApi, su
 
   if (!open) {
     return (
-      <button type="button" className="button" data-testid="export-open" onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        className="button"
+        data-testid="export-open"
+        onClick={() => {
+          scope.capture();
+          setOpen(true);
+        }}
+      >
         Export…
       </button>
     );
@@ -161,6 +177,44 @@ export function ExportButton({ source, suggestedName, resolveView, exportApi, su
 
         {state.step === 'form' && (
           <>
+            {scope.view && (
+              <fieldset disabled={busy} data-testid="export-scope" data-scope={scope.scope} style={{ border: 0, padding: 0, marginBottom: 8 }}>
+                <legend>What to export</legend>
+                <label style={{ display: 'block' }}>
+                  <input
+                    type="radio"
+                    name="export-scope"
+                    value="view"
+                    data-testid="export-scope-view"
+                    checked={scope.scope === 'view'}
+                    onChange={() => scope.setScope('view')}
+                  />{' '}
+                  {describeViewChoice(scope.view, counts)}
+                </label>
+                <label style={{ display: 'block' }}>
+                  <input
+                    type="radio"
+                    name="export-scope"
+                    value="dataset"
+                    data-testid="export-scope-dataset"
+                    checked={scope.scope === 'dataset'}
+                    onChange={() => scope.setScope('dataset')}
+                  />{' '}
+                  {describeDatasetChoice(counts)}
+                </label>
+              </fieldset>
+            )}
+            {counts && (
+              <p
+                role={nothingToExport ? 'alert' : undefined}
+                data-testid="export-row-count"
+                data-rows={scope.rows ?? ''}
+                className={nothingToExport ? 'message' : undefined}
+                style={nothingToExport ? { margin: '0 0 8px', color: 'var(--warn)', background: 'var(--warn-soft)' } : { margin: '0 0 8px' }}
+              >
+                {describeRowsToExport(scope.scope, counts)}
+              </p>
+            )}
             <fieldset disabled={busy} style={{ border: 0, padding: 0 }}>
               <legend>Format</legend>
               {FORMATS.map((f) => (
@@ -237,7 +291,7 @@ export function ExportButton({ source, suggestedName, resolveView, exportApi, su
                 type="button"
                 className="button button--primary"
                 data-testid="export-start"
-                disabled={busy}
+                disabled={busy || nothingToExport}
                 onClick={() => void start(false)}
               >
                 Export

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import { MAX_LIST_ITEMS } from '@shared/spec';
-import { countryName, searchCountries } from './countries';
+import { countryName, isKnownCountryCode, searchCountries } from './countries';
 import { TagList } from './tag-list';
 
 /** A searchable multi-select of ISO countries: type a name or a code, pick from the list. */
@@ -8,16 +8,19 @@ export function CountryMultiSelect(props: {
   field: 'importer_countries' | 'exporter_countries';
   label: string;
   values: string[];
-  onAdd: (code: string) => void;
+  /** False when the store refused the code; the typed text then stays for correction. */
+  onAdd: (code: string) => boolean;
   onRemove: (index: number) => void;
   onBlur: () => void;
+  /** Why the last code was refused (not in the reference list, or the list is full). */
+  refused?: string | undefined;
 }) {
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const listId = useId();
   const options = useMemo(() => (open ? searchCountries(query, 40).filter((c) => !props.values.includes(c.code)) : []), [open, query, props.values]);
   const pick = (code: string) => {
-    props.onAdd(code);
+    if (!props.onAdd(code)) return;
     setQuery('');
     setOpen(false);
   };
@@ -46,9 +49,13 @@ export function CountryMultiSelect(props: {
           onKeyDown={(e) => {
             if (e.key === 'Enter') {
               e.preventDefault();
+              // A typed code ("de", "ALL") is taken as that code even when a name also contains it;
+              // anything else takes the first match, and text matching nothing goes to the store to be refused.
+              const typed = query.trim().toUpperCase();
               const first = options[0];
-              if (first) pick(first.code);
-              else if (query.trim()) pick(query);
+              if (typed && isKnownCountryCode(typed)) pick(typed);
+              else if (first) pick(first.code);
+              else if (typed) pick(typed);
             }
           }}
         />
@@ -71,6 +78,11 @@ export function CountryMultiSelect(props: {
             </li>
           ))}
         </ul>
+      )}
+      {props.refused && (
+        <div role="alert" className="field-error" data-testid={`filter-${props.field}-refused`} style={{ color: 'var(--danger, #c0392b)', fontSize: 12 }}>
+          {props.refused}
+        </div>
       )}
       <TagList field={props.field} tags={props.values.map((v) => ({ value: v, label: countryName(v) }))} onRemove={props.onRemove} />
     </div>

@@ -20,6 +20,7 @@ const KEYWORD_LABELS: Record<KeywordField, string> = {
 export function FilterForm({ validation, store = filterStore }: { validation: Validation; store?: FilterStore }) {
   const draft = useFilter((s) => s.draft, store);
   const notice = useFilter((s) => s.notice, store);
+  const refused = useFilter((s) => s.refused, store);
   const actions = store.getState();
   const msgs = validation.bySlot;
   return (
@@ -38,6 +39,7 @@ export function FilterForm({ validation, store = filterStore }: { validation: Va
           label="Importer countries"
           values={draft.importer_countries}
           onAdd={(c) => actions.addTag('importer_countries', c)}
+          refused={refused.importer_countries}
           onRemove={(i) => actions.removeTag('importer_countries', i)}
           onBlur={() => actions.touch('importer_countries')}
         />
@@ -49,6 +51,7 @@ export function FilterForm({ validation, store = filterStore }: { validation: Va
           label="Exporter countries"
           values={draft.exporter_countries}
           onAdd={(c) => actions.addTag('exporter_countries', c)}
+          refused={refused.exporter_countries}
           onRemove={(i) => actions.removeTag('exporter_countries', i)}
           onBlur={() => actions.touch('exporter_countries')}
         />
@@ -58,6 +61,7 @@ export function FilterForm({ validation, store = filterStore }: { validation: Va
         <HsCodePicker
           values={draft.hs_codes}
           onAdd={(c) => actions.addTag('hs_codes', c)}
+          refused={refused.hs_codes}
           onRemove={(i) => actions.removeTag('hs_codes', i)}
           onBlur={() => actions.touch('hs_codes')}
         />

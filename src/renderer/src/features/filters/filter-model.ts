@@ -1,6 +1,8 @@
 import {
+  COUNTRY_LIST_FIELDS,
   FILTER_FIELDS,
   KEYWORD_FIELDS,
+  MAX_LIST_ITEMS,
   checkFilter,
   checkRequest,
   describeIssue,
@@ -10,6 +12,8 @@ import {
   type ShipmentFilter,
   type SpecIssue,
 } from '@shared/spec';
+import { unknownAccountMessage } from '../usage/limit-check';
+import { isKnownCountryCode } from './countries';
 
 /**
  * What the form holds while the user types. Lists are tags; firm type codes stay text until they
@@ -112,7 +116,47 @@ export function slotOf(path: string): FormSlot {
   return SLOTS.has(head) ? (head as FormSlot) : 'form';
 }
 
-export function validateDraft(d: FilterDraft, kind: RunKind, extra: { size?: number; page?: number } = {}): Validation {
+/** What a run is checked against besides the spec: the accounts the service reported for the active profile. */
+export interface ValidationExtra {
+  size?: number;
+  page?: number;
+  /** The usage summary's accounts; undefined while usage is not known (then any name is let through). */
+  accounts?: readonly string[];
+  /** The active profile's default account, which main sends when the filter names none. */
+  defaultAccount?: string;
+}
+
+/**
+ * Checks the spec's schema cannot make: a country code must be one of the reference list (the
+ * schema only checks its shape), and the account must be one the service reported, since the
+ * service refuses any other with a 400 after the request was sent.
+ */
+export function referenceIssues(d: FilterDraft, extra: ValidationExtra): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  for (const field of COUNTRY_LIST_FIELDS) {
+    d[field].forEach((code, i) => {
+      if (/^[A-Z]{2}$/.test(code) && !isKnownCountryCode(code)) {
+        issues.push({ path: `${field}[${i}]`, message: `${code} is not a country code in the reference list` });
+      }
+    });
+  }
+  const named = d.account_name.trim();
+  if (named) {
+    const problem = unknownAccountMessage(extra.accounts, named);
+    if (problem) issues.push({ path: 'account_name', message: problem });
+  } else if (extra.defaultAccount) {
+    const problem = unknownAccountMessage(extra.accounts, extra.defaultAccount);
+    if (problem) {
+      issues.push({
+        path: 'account_name',
+        message: `the profile's default account ${extra.defaultAccount} is ${problem}; name one here or change the profile in Settings`,
+      });
+    }
+  }
+  return issues;
+}
+
+export function validateDraft(d: FilterDraft, kind: RunKind, extra: ValidationExtra = {}): Validation {
   const filter = draftToFilter(d);
   const checked =
     kind === 'filter'
@@ -122,17 +166,42 @@ export function validateDraft(d: FilterDraft, kind: RunKind, extra: { size?: num
         : kind === 'firmSearch'
           ? checkRequest('firmSearch', { ...filter, page: extra.page ?? 1 })
           : checkRequest('firmCount', filter);
-  if (checked.ok) return { valid: true, bySlot: {}, issues: [], reason: null };
+  const all = [...(checked.ok ? [] : checked.issues), ...referenceIssues(d, extra)];
+  if (all.length === 0) return { valid: true, bySlot: {}, issues: [], reason: null };
   const bySlot: Partial<Record<FormSlot, string[]>> = {};
-  for (const issue of checked.issues) {
+  for (const issue of all) {
     (bySlot[slotOf(issue.path)] ??= []).push(describeIssue(issue));
   }
-  const n = checked.issues.length;
-  const first = checked.issues[0] ? describeIssue(checked.issues[0]) : '';
+  const n = all.length;
+  const first = all[0] ? describeIssue(all[0]) : '';
   const reason = n === 1 ? `Cannot run: ${first}` : `Cannot run: ${first} (and ${n - 1} more)`;
-  return { valid: false, bySlot, issues: checked.issues, reason };
+  return { valid: false, bySlot, issues: all, reason };
 }
 
 export function isDraftEmpty(d: FilterDraft): boolean {
   return Object.keys(draftToFilter(d)).length === 0;
+}
+
+/** Lists the spec caps at MAX_LIST_ITEMS; firm_filter has no stated cap. */
+const CAPPED: ReadonlySet<ListField> = new Set<ListField>(['importer_countries', 'exporter_countries', 'hs_codes']);
+const LIST_NOUN: Record<ListField, string> = {
+  importer_countries: 'importer countries',
+  exporter_countries: 'exporter countries',
+  hs_codes: 'HS codes',
+  firm_filter: 'firm type codes',
+};
+
+/**
+ * Why a tag may not be added, or null. Refused at the picker rather than reported after the fact:
+ * an 11th country or an unknown code would only make the run button refuse later.
+ */
+export function tagRefusal(field: ListField, value: string, current: readonly string[]): string | null {
+  if (current.includes(value)) return null;
+  if (CAPPED.has(field) && current.length >= MAX_LIST_ITEMS) {
+    return `At most ${MAX_LIST_ITEMS} ${LIST_NOUN[field]}: remove one before adding ${value}.`;
+  }
+  if ((field === 'importer_countries' || field === 'exporter_countries') && !isKnownCountryCode(value)) {
+    return `${value} is not a country code in the reference list: pick a country from the list, or ALL.`;
+  }
+  return null;
 }

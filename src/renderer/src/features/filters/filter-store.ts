@@ -5,12 +5,14 @@ import {
   draftToFilter,
   emptyDraft,
   filterToDraft,
+  tagRefusal,
   validateDraft,
   type FilterDraft,
   type ListField,
   type RunKind,
   type TextField,
   type Validation,
+  type ValidationExtra,
 } from './filter-model';
 
 export interface FilterState {
@@ -21,9 +23,12 @@ export interface FilterState {
   version: number;
   /** A note shown above the form, e.g. why a firm name was filled in from another page. */
   notice: string | null;
+  /** Why the last tag typed into a list was not added; shown at that list until the list changes. */
+  refused: Partial<Record<ListField, string>>;
   setText(field: TextField, value: string): void;
   setSearchType(value: FilterDraft['search_type']): void;
-  addTag(field: ListField, value: string): void;
+  /** False when the tag was refused (see `refused`), so the picker keeps the text for correction. */
+  addTag(field: ListField, value: string): boolean;
   removeTag(field: ListField, index: number): void;
   touch(field: keyof FilterDraft): void;
   reset(): void;
@@ -34,28 +39,35 @@ export interface FilterState {
 export type FilterStore = StoreApi<FilterState>;
 
 export function createFilterStore(initial: FilterDraft = emptyDraft()): FilterStore {
-  return createStore<FilterState>()((set) => {
+  return createStore<FilterState>()((set, get) => {
     const change = (fn: (d: FilterDraft) => FilterDraft) =>
       set((s) => ({ draft: fn(s.draft), version: s.version + 1 }));
     return {
       draft: initial,
       touched: {},
+      refused: {},
       version: 0,
       notice: null,
       setText: (field, value) => change((d) => ({ ...d, [field]: value })),
       setSearchType: (value) => change((d) => ({ ...d, search_type: value })),
       addTag: (field, value) => {
         const v = field === 'importer_countries' || field === 'exporter_countries' ? value.trim().toUpperCase() : value.trim();
-        if (!v) return;
+        if (!v) return false;
+        const refusal = tagRefusal(field, v, get().draft[field]);
+        set((s) => ({ refused: { ...s.refused, [field]: refusal ?? undefined }, touched: { ...s.touched, [field]: true } }));
+        if (refusal) return false;
         // A repeated tag would only waste one of the ten allowed slots.
         change((d) => (d[field].includes(v) ? d : { ...d, [field]: [...d[field], v] }));
-        set((s) => ({ touched: { ...s.touched, [field]: true } }));
+        return true;
       },
-      removeTag: (field, index) => change((d) => ({ ...d, [field]: d[field].filter((_, i) => i !== index) })),
+      removeTag: (field, index) => {
+        set((s) => ({ refused: { ...s.refused, [field]: undefined } }));
+        change((d) => ({ ...d, [field]: d[field].filter((_, i) => i !== index) }));
+      },
       touch: (field) => set((s) => (s.touched[field] ? s : { touched: { ...s.touched, [field]: true } })),
-      reset: () => set((s) => ({ draft: emptyDraft(), touched: {}, version: s.version + 1, notice: null })),
+      reset: () => set((s) => ({ draft: emptyDraft(), touched: {}, refused: {}, version: s.version + 1, notice: null })),
       load: (filter, notice = null) =>
-        set((s) => ({ draft: filterToDraft(filter), touched: {}, version: s.version + 1, notice })),
+        set((s) => ({ draft: filterToDraft(filter), touched: {}, refused: {}, version: s.version + 1, notice })),
       setNotice: (notice) => set({ notice }),
     };
   });
@@ -74,7 +86,7 @@ export function currentFilter(store: FilterStore = filterStore): ShipmentFilter 
 
 export function validateCurrent(
   kind: RunKind,
-  extra: { size?: number; page?: number } = {},
+  extra: ValidationExtra = {},
   store: FilterStore = filterStore,
 ): Validation {
   return validateDraft(store.getState().draft, kind, extra);

@@ -17,14 +17,21 @@ export function useHsIndex(): HsIndex | null {
 }
 
 /** HS codes as tags with their descriptions; search by code prefix or by description words. */
-export function HsCodePicker(props: { values: string[]; onAdd: (code: string) => void; onRemove: (index: number) => void; onBlur: () => void }) {
+export function HsCodePicker(props: {
+  values: string[];
+  /** False when the store refused the code (the list is full); the typed text then stays. */
+  onAdd: (code: string) => boolean;
+  onRemove: (index: number) => void;
+  onBlur: () => void;
+  refused?: string | undefined;
+}) {
   const index = useHsIndex();
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const listId = useId();
   const options = useMemo(() => (index && open ? searchHs(index, query, 60) : []), [index, open, query]);
   const pick = (code: string) => {
-    props.onAdd(code);
+    if (!props.onAdd(code)) return;
     setQuery('');
     setOpen(false);
   };
@@ -78,6 +85,11 @@ export function HsCodePicker(props: { values: string[]; onAdd: (code: string) =>
             </li>
           ))}
         </ul>
+      )}
+      {props.refused && (
+        <div role="alert" className="field-error" data-testid="filter-hs_codes-refused" style={{ color: 'var(--danger, #c0392b)', fontSize: 12 }}>
+          {props.refused}
+        </div>
       )}
       <TagList
         field="hs_codes"

@@ -11,7 +11,7 @@ import { startLastFilterSync } from '../presets/presets-store';
 import { ColumnChooser } from '../search/column-chooser';
 import { DataGrid } from '../search/data-grid';
 import { describeMetric } from '../usage/limit-check';
-import { refreshUsage, useUsageStore } from '../usage/usage-store';
+import { refreshUsage, useAccountContext, useUsageStore } from '../usage/usage-store';
 import { FetchAllDialog } from '../jobs/fetch-all-dialog';
 import { JobsPanel } from '../jobs/jobs-panel';
 import { useJobsStore } from '../jobs/jobs-store';
@@ -56,9 +56,11 @@ export function FirmsPage() {
     if (!useUsageStore.getState().summary) void refreshUsage();
   }, []);
 
-  const searchCheck = validateDraft(draft, 'firmSearch', { page: 1 });
-  const countCheck = validateDraft(draft, 'firmCount');
-  const account = draft.account_name.trim() || undefined;
+  const accounts = useAccountContext();
+  const searchCheck = validateDraft(draft, 'firmSearch', { page: 1, ...accounts });
+  const countCheck = validateDraft(draft, 'firmCount', accounts);
+  // The account charged: the filter's, else the profile's default that main sends.
+  const account = draft.account_name.trim() || accounts.defaultAccount;
   // The spec does not say how many firms a page holds, so only the standing of each metric is shown.
   const searchLimit = describeMetric(summary, account, 'firms/search');
   const countLimit = describeMetric(summary, account, 'firms/count');

@@ -4,7 +4,7 @@ import type { BridgeError } from '@shared/ipc/errors';
 import { api } from '../../bridge/api';
 import { currentFilter, validateCurrent } from '../filters/filter-store';
 import { saveToLibrary } from '../search/library-boundary';
-import { refreshUsage } from '../usage/usage-store';
+import { currentAccountContext, refreshUsage } from '../usage/usage-store';
 
 export interface FirmsState {
   status: 'idle' | 'running' | 'done' | 'error';
@@ -58,7 +58,7 @@ export const useFirmsStore = create<FirmsState>()((set, get) => {
     error: null,
     count: { status: 'idle', value: null, error: null, request: null },
     async search() {
-      if (!validateCurrent('firmSearch', { page: 1 }).valid) return;
+      if (!validateCurrent('firmSearch', { page: 1, ...currentAccountContext() }).valid) return;
       await fetchPage({ ...currentFilter(), page: 1 });
     },
     async goToPage(page) {
@@ -68,7 +68,7 @@ export const useFirmsStore = create<FirmsState>()((set, get) => {
       await fetchPage({ ...last, page });
     },
     async countFirms() {
-      if (!validateCurrent('firmCount').valid) return;
+      if (!validateCurrent('firmCount', currentAccountContext()).valid) return;
       const request = currentFilter();
       set({ count: { status: 'running', value: null, error: null, request } });
       const r = await api.firms.count({ request });

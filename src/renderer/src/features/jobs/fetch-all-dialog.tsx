@@ -7,7 +7,7 @@ const left = (n: number | null) => (n === null ? 'unlimited' : fmt(n));
 
 /** The confirm step of "Fetch all": what it will cost against what the account has left, before anything is spent. */
 export function FetchAllDialog() {
-  const { dialog, confirm, dismissDialog, setName, estimate } = useJobsStore();
+  const { dialog, confirm, dismissDialog, setName, estimate, openSaved } = useJobsStore();
   if (!dialog) return null;
   const e = dialog.estimate;
   return (
@@ -15,7 +15,7 @@ export function FetchAllDialog() {
       <div style={{ background: 'var(--bg, #fff)', color: 'inherit', padding: 16, borderRadius: 8, maxWidth: 520, boxShadow: '0 4px 24px #0005' }}>
         <h2 id="fetch-all-title">{dialog.kind === 'firms' ? 'Fetch all pages' : 'Fetch all records'}</h2>
         {dialog.state === 'estimating' && <p data-testid="fetch-all-estimating">Asking the service how big this is (one small request)…</p>}
-        <SavedCopyOffer testId="fetch-all-saved" offer={dialog.saved} cost={null} onDismiss={dismissDialog} onFetchAgain={() => void estimate()} />
+        <SavedCopyOffer testId="fetch-all-saved" offer={dialog.saved} cost={null} onOpen={() => void openSaved()} onDismiss={dismissDialog} onFetchAgain={() => void estimate()} />
         {dialog.error && <ErrorMessage error={dialog.error} testId="fetch-all-error" />}
         {e && (
           <dl data-testid="fetch-all-estimate" data-total={e.total ?? ''} data-downloads={e.estimatedDownloads ?? ''} data-requests={e.estimatedRequests ?? ''}>
@@ -35,7 +35,7 @@ export function FetchAllDialog() {
         )}
         {e && !e.enough && (
           <div role="alert" data-testid="fetch-all-short" style={{ color: '#c0392b' }}>
-            Not enough quota: {e.problems.join('; ')}. The job stops when the limit is reached and can be resumed later.
+            Not enough quota: {e.problems.join('; ')}. The job fetches what is left, then pauses with everything kept; resume it later.
           </div>
         )}
         {e && (

@@ -1,18 +1,47 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { ErrorMessage } from '../../components/error-message';
 import { showDataset } from '../library/library-store';
-import { describeSeconds, startJobEvents, useJobsStore, type RunningJob } from './jobs-store';
+import { describeFinished, describeSeconds, isFetch, liveTimes, startJobEvents, useJobsStore, type RunningJob } from './jobs-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
+/** The clock, re-read every second while `until` is ahead: a countdown needs a render per second, not per event. */
+function useNow(until: number | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until === null || until <= Date.now()) return undefined;
+    const t = setInterval(() => {
+      const t2 = Date.now();
+      setNow(t2);
+      if (t2 >= until) clearInterval(t);
+    }, 1000);
+    // The clock may have stood still since the last wait: re-read it at once, not a second late.
+    const first = setTimeout(() => setNow(Date.now()), 0);
+    return () => {
+      clearTimeout(first);
+      clearInterval(t);
+    };
+  }, [until]);
+  return now;
+}
+
 function JobRow({ job }: { job: RunningJob }) {
-  const cancel = useJobsStore((s) => s.cancel);
+  const askCancel = useJobsStore((s) => s.askCancel);
+  const pause = useJobsStore((s) => s.pause);
   const pct = job.total ? Math.min(100, Math.round((job.done / job.total) * 100)) : null;
+  const now = useNow(job.waitingUntil);
+  const { waitSeconds, etaSeconds } = liveTimes(job, now);
+  const stopping = job.cancelling || job.pausing;
   return (
     <li className="job" data-testid={`job-running-${job.id}`} data-job-done={job.done} data-job-total={job.total ?? ''} data-windows-done={job.windowsDone ?? ''} data-windows-known={job.windowsKnown ?? ''}>
       <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
         <strong>{job.label}</strong>
-        <button type="button" data-testid={`job-cancel-${job.id}`} disabled={job.cancelling} onClick={() => void cancel(job.id)} style={{ marginLeft: 'auto' }}>
+        {isFetch(job) && (
+          <button type="button" data-testid={`job-pause-${job.id}`} disabled={stopping} onClick={() => void pause(job.id)} style={{ marginLeft: 'auto' }} title="Stop now and keep everything fetched; resume later">
+            {job.pausing ? 'Pausing…' : 'Pause'}
+          </button>
+        )}
+        <button type="button" data-testid={`job-cancel-${job.id}`} disabled={stopping} onClick={() => void askCancel(job.id)} style={isFetch(job) ? {} : { marginLeft: 'auto' }}>
           {job.cancelling ? 'Cancelling…' : 'Cancel'}
         </button>
       </div>
@@ -23,23 +52,31 @@ function JobRow({ job }: { job: RunningJob }) {
         {pct !== null ? ` (${pct}%)` : ''}
         {job.windowsKnown ? ` · windows ${fmt(job.windowsDone ?? 0)}/${fmt(job.windowsKnown)}` : ''}
         {job.recordsStored !== null && job.unit !== 'records' ? ` · ${fmt(job.recordsStored)} records stored` : ''}
-        {job.etaSeconds !== null ? ` · about ${describeSeconds(job.etaSeconds)} left` : ''}
-        {job.waitingSeconds ? ` · waiting ${describeSeconds(job.waitingSeconds)} for the rate limit` : ''}
+        {etaSeconds !== null ? ` · about ${describeSeconds(etaSeconds)} left` : ''}
+        {waitSeconds !== null ? <span data-testid={`job-waiting-${job.id}`}>{` · waiting ${describeSeconds(waitSeconds)} for the rate limit`}</span> : ''}
       </small>
     </li>
   );
 }
 
-/** The jobs tray: running fetches with progress and cancel, finished ones, and jobs left over from before a restart. */
+/** The jobs tray: running fetches and exports with progress and cancel, finished ones, and fetches left over from before a restart. */
 export function JobsPanel() {
-  const { running, resumable, finished, error, resume, discard, dismissFinished } = useJobsStore();
+  const { running, resumable, finished, error, resume, askDiscard, dismissFinished, dismissError } = useJobsStore();
   useEffect(() => startJobEvents(), []);
   const active = Object.values(running);
   if (!active.length && !resumable.length && !finished.length && !error) return null;
   return (
-    <aside className="jobs-panel" data-testid="jobs-panel" aria-label="Fetch jobs" style={{ border: '1px solid #8884', borderRadius: 6, padding: 8, margin: '8px 0' }}>
-      <strong>Fetch jobs</strong>
-      {error && <ErrorMessage error={error} testId="jobs-error" />}
+    <aside className="jobs-panel" data-testid="jobs-panel" aria-label="Jobs" style={{ border: '1px solid #8884', borderRadius: 6, padding: 8, margin: '8px 0' }}>
+      <strong data-testid="jobs-heading">Jobs</strong>
+      {error && (
+        <div style={{ display: 'flex', gap: 8, alignItems: 'start' }}>
+          <ErrorMessage error={error} testId="jobs-error" />
+          <button type="button" data-testid="jobs-error-dismiss" onClick={dismissError} aria-label="Dismiss the error">
+            ×
+          </button>
+        </div>
+      )}
+      <DiscardQuestionBox />
       {active.length > 0 && (
         <ul data-testid="jobs-running" style={{ listStyle: 'none', padding: 0 }}>
           {active.map((j) => (
@@ -51,7 +88,7 @@ export function JobsPanel() {
         <ul data-testid="jobs-finished" style={{ listStyle: 'none', padding: 0 }}>
           {finished.map((f) => (
             <li key={f.jobId} data-testid={`job-finished-${f.jobId}`} data-outcome={f.outcome}>
-              {f.label}: {f.outcome === 'succeeded' ? 'done' : f.outcome} — {f.message}{' '}
+              <span data-testid={`job-finished-text-${f.jobId}`}>{describeFinished(f)}</span>{' '}
               {f.datasetId && (
                 <button type="button" data-testid={`job-open-${f.jobId}`} onClick={() => showDataset(f.datasetId!)}>
                   Open in Library
@@ -66,7 +103,7 @@ export function JobsPanel() {
       )}
       {resumable.length > 0 && (
         <>
-          <p style={{ margin: '4px 0' }}>Unfinished jobs (stopped by a restart or an error) keep what they fetched:</p>
+          <p style={{ margin: '4px 0' }}>Unfinished jobs (paused, or stopped by a restart, a limit or an error) keep what they fetched:</p>
           <ul data-testid="jobs-resumable" style={{ listStyle: 'none', padding: 0 }}>
             {resumable.map((j) => (
               <li key={j.id} data-testid={`job-resumable-${j.id}`} data-status={j.status} data-job-done={j.done} data-job-total={j.total ?? ''} data-job-label={j.label}>
@@ -75,7 +112,7 @@ export function JobsPanel() {
                 <button type="button" data-testid={`job-resume-${j.id}`} onClick={() => void resume(j.id)}>
                   Resume
                 </button>{' '}
-                <button type="button" data-testid={`job-discard-${j.id}`} onClick={() => void discard(j.id)}>
+                <button type="button" data-testid={`job-discard-${j.id}`} onClick={() => void askDiscard(j.id)}>
                   Discard
                 </button>
               </li>
@@ -84,5 +121,31 @@ export function JobsPanel() {
         </>
       )}
     </aside>
+  );
+}
+
+/** Asked before downloaded records are thrown away: they were paid for and cannot be had back for free. */
+function DiscardQuestionBox() {
+  const { discardQuestion: q, keepDownloads, confirmDiscard, dismissQuestion } = useJobsStore();
+  if (!q) return null;
+  return (
+    <div role="alertdialog" aria-labelledby="job-discard-question" data-testid="job-discard-question" data-job-id={q.jobId} style={{ border: '1px solid #c0392b', borderRadius: 6, padding: 8, margin: '4px 0' }}>
+      <p id="job-discard-question" style={{ margin: '0 0 8px' }}>
+        Discard {fmt(q.records)} downloaded records? They cost downloads and cannot be recovered.
+      </p>
+      <div style={{ display: 'flex', gap: 8 }}>
+        <button type="button" data-testid="job-discard-keep" onClick={() => void keepDownloads()} title={q.running ? 'Stop and keep them; resume later' : 'Keep the job to resume later'}>
+          Keep
+        </button>
+        <button type="button" data-testid="job-discard-yes" onClick={() => void confirmDiscard()}>
+          Discard
+        </button>
+        {q.running && (
+          <button type="button" data-testid="job-discard-back" onClick={dismissQuestion} style={{ marginLeft: 'auto' }}>
+            Go on fetching
+          </button>
+        )}
+      </div>
+    </div>
   );
 }

@@ -4,14 +4,17 @@ import type { BridgeError } from '@shared/ipc/errors';
 import type { DatasetKind, EquivalentView, JobEstimateView, JobView } from '@shared/library/library-contract';
 import type { ShipmentFilter } from '@shared/spec';
 import { api } from '../../bridge/api';
-import { libraryChanged } from '../library/library-store';
+import { libraryChanged, onDatasetRemoved, openSavedCopy } from '../library/library-store';
 import { refreshUsage } from '../usage/usage-store';
 
 /** A running job as the tray shows it: the last progress event, or the list entry before the first one. */
 export interface RunningJob {
   id: string;
   kind: DatasetKind;
+  /** What the job is now, e.g. "Excel export of Steel: summary sheets". */
   label: string;
+  /** What the job is, without the step it is at: the name its finished entry keeps. */
+  title: string;
   done: number;
   total: number | null;
   unit: string;
@@ -20,7 +23,20 @@ export interface RunningJob {
   windowsKnown: number | null;
   recordsStored: number | null;
   waitingSeconds: number | null;
+  /** When a rate-limit wait ends (epoch ms): the tray counts down to it between progress events. */
+  waitingUntil: number | null;
   cancelling: boolean;
+  pausing: boolean;
+}
+
+/** The question before downloaded records are thrown away (Cancel of a running fetch, Discard of a stopped one). */
+export interface DiscardQuestion {
+  jobId: string;
+  label: string;
+  /** Records (or firms) the job holds: what discarding loses. */
+  records: number;
+  /** A running job is asked to stop; Keep then pauses it instead. */
+  running: boolean;
 }
 
 export interface FinishedJob extends JobFinished {
@@ -44,17 +60,39 @@ export interface JobsState {
   resumable: JobView[];
   finished: FinishedJob[];
   dialog: FetchAllDialog | null;
+  /** The last failed tray action; stays until dismissed or another tray action succeeds. */
   error: BridgeError | null;
+  /** Set when the error came from listing jobs: the next good list clears it. */
+  errorFromList: boolean;
+  discardQuestion: DiscardQuestion | null;
   refresh(): Promise<void>;
   askFetchAll(kind: DatasetKind, request: ShipmentFilter & { size?: number; page?: number }): Promise<void>;
   /** Asks the service what the fetch-all will cost (one small request). */
   estimate(): Promise<void>;
+  /** Opens the offered saved copy, or another complete copy if that one was deleted; else goes on to the estimate. */
+  openSaved(): Promise<void>;
+  /** The offered copy was deleted: offers another complete copy, or goes on to the estimate. */
+  recheckSaved(): Promise<void>;
   setName(name: string): void;
   confirm(): Promise<void>;
   dismissDialog(): void;
+  /** Cancel pressed: a fetch holding records asks first; anything else stops at once. */
+  askCancel(jobId: string): Promise<void>;
+  /** Stops a running job and throws away what it fetched (after `askCancel`). */
   cancel(jobId: string): Promise<void>;
+  /** Stops a running fetch, keeping everything it fetched; resumable later. */
+  pause(jobId: string): Promise<void>;
   resume(jobId: string): Promise<void>;
+  /** Discard pressed on a stopped job: asks first when it holds records. */
+  askDiscard(jobId: string): Promise<void>;
   discard(jobId: string): Promise<void>;
+  /** "Keep": a running job is paused (it was asked to stop), a stopped one stays as it is. */
+  keepDownloads(): Promise<void>;
+  /** "Discard": throws the records away. */
+  confirmDiscard(): Promise<void>;
+  /** Closes the question and changes nothing. */
+  dismissQuestion(): void;
+  dismissError(): void;
   dismissFinished(jobId: string): void;
 }
 
@@ -63,6 +101,7 @@ function fromView(v: JobView): RunningJob {
     id: v.id,
     kind: v.kind,
     label: v.label,
+    title: v.label,
     done: v.done,
     total: v.total,
     unit: v.unit,
@@ -71,7 +110,9 @@ function fromView(v: JobView): RunningJob {
     windowsKnown: v.windowsKnown,
     recordsStored: v.recordsStored,
     waitingSeconds: null,
+    waitingUntil: null,
     cancelling: false,
+    pausing: false,
   };
 }
 
@@ -80,31 +121,39 @@ function stripPaging(request: ShipmentFilter & { size?: number; page?: number })
   return filter;
 }
 
+/** A complete saved answer to the fetch-all's question, if the library holds one. */
+async function findSaved(kind: DatasetKind, filter: ShipmentFilter): Promise<EquivalentView | null> {
+  const probe = kind === 'firms' ? { ...filter, page: 1 } : { ...filter, size: 10_000 };
+  const eq = await api.library.findEquivalent({ kind, request: probe });
+  return eq.ok && eq.value && eq.value.dataset.status === 'complete' ? eq.value : null;
+}
+
 export const useJobsStore = create<JobsState>()((set, get) => ({
   running: {},
   resumable: [],
   finished: [],
   dialog: null,
   error: null,
+  errorFromList: false,
+  discardQuestion: null,
   async refresh() {
     const r = await api.jobs.list();
     if (!r.ok) {
-      set({ error: r.error });
+      set({ error: r.error, errorFromList: true });
       return;
     }
     set((s) => {
       const running: Record<string, RunningJob> = {};
       // A progress event may be newer than the list: keep it.
       for (const v of r.value.running) running[v.id] = s.running[v.id] ?? fromView(v);
-      return { running, resumable: r.value.resumable, error: null };
+      // An action's error (a resume without credentials) must outlive the list refresh that follows it.
+      return { running, resumable: r.value.resumable, ...(s.errorFromList ? { error: null, errorFromList: false } : {}) };
     });
   },
   async askFetchAll(kind, request) {
     const filter = stripPaging(request);
     set({ dialog: { kind, request: filter, name: '', state: 'estimating', estimate: null, saved: null, error: null } });
-    const probe = kind === 'firms' ? { ...filter, page: 1 } : { ...filter, size: 10_000 };
-    const eq = await api.library.findEquivalent({ kind, request: probe });
-    const saved = eq.ok && eq.value && eq.value.dataset.status === 'complete' ? eq.value : null;
+    const saved = await findSaved(kind, filter);
     if (saved) {
       // No repeat spending: not even the estimate's probe is made until the user chooses to fetch again.
       const d = get().dialog;
@@ -125,6 +174,23 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
     set({ dialog: r.ok ? { ...d, state: 'ready', estimate: r.value } : { ...d, state: 'error', error: r.error } });
     void refreshUsage();
   },
+  async openSaved() {
+    const d = get().dialog;
+    if (!d?.saved) return;
+    const copy = await openSavedCopy(d.saved, () => findSaved(d.kind, d.request));
+    if (get().dialog?.request !== d.request) return;
+    if (copy) set({ dialog: null });
+    else await get().estimate();
+  },
+  async recheckSaved() {
+    const d = get().dialog;
+    if (!d?.saved) return;
+    const copy = await findSaved(d.kind, d.request);
+    const now = get().dialog;
+    if (!now || now.request !== d.request || now.saved !== d.saved) return;
+    if (copy) set({ dialog: { ...now, saved: copy } });
+    else await get().estimate();
+  },
   setName(name) {
     const d = get().dialog;
     if (d) set({ dialog: { ...d, name } });
@@ -144,24 +210,70 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
   dismissDialog() {
     set({ dialog: null });
   },
+  async askCancel(jobId) {
+    const j = get().running[jobId];
+    const records = j?.recordsStored ?? 0;
+    // Only a fetch holds paid-for records; an export, or a fetch with nothing stored yet, has nothing to lose.
+    if (j && isFetch(j) && records > 0) {
+      set({ discardQuestion: { jobId, label: j.title, records, running: true } });
+      return;
+    }
+    await get().cancel(jobId);
+  },
   async cancel(jobId) {
     set((s) => {
       const j = s.running[jobId];
-      return j ? { running: { ...s.running, [jobId]: { ...j, cancelling: true } } } : {};
+      return { discardQuestion: null, ...(j ? { running: { ...s.running, [jobId]: { ...j, cancelling: true } } } : {}) };
     });
     const r = await api.jobs.cancel({ jobId });
-    if (!r.ok) set({ error: r.error });
+    set(actionResult(r));
+    await get().refresh();
+  },
+  async pause(jobId) {
+    set((s) => {
+      const j = s.running[jobId];
+      return { discardQuestion: null, ...(j ? { running: { ...s.running, [jobId]: { ...j, pausing: true } } } : {}) };
+    });
+    const r = await api.jobs.pause({ jobId });
+    set(actionResult(r));
     await get().refresh();
   },
   async resume(jobId) {
     const r = await api.jobs.resume({ jobId });
-    if (!r.ok) set({ error: r.error });
+    set(actionResult(r));
     await get().refresh();
   },
+  async askDiscard(jobId) {
+    const j = get().resumable.find((x) => x.id === jobId);
+    const records = j?.recordsStored ?? 0;
+    if (j && records > 0) {
+      set({ discardQuestion: { jobId, label: j.label, records, running: false } });
+      return;
+    }
+    await get().discard(jobId);
+  },
   async discard(jobId) {
+    set({ discardQuestion: null });
     const r = await api.jobs.discard({ jobId });
-    if (!r.ok) set({ error: r.error });
+    set(actionResult(r));
     await get().refresh();
+  },
+  async keepDownloads() {
+    const q = get().discardQuestion;
+    set({ discardQuestion: null });
+    if (q?.running) await get().pause(q.jobId);
+  },
+  async confirmDiscard() {
+    const q = get().discardQuestion;
+    if (!q) return;
+    if (q.running) await get().cancel(q.jobId);
+    else await get().discard(q.jobId);
+  },
+  dismissQuestion() {
+    set({ discardQuestion: null });
+  },
+  dismissError() {
+    set({ error: null, errorFromList: false });
   },
   dismissFinished(jobId) {
     set((s) => ({ finished: s.finished.filter((f) => f.jobId !== jobId) }));
@@ -178,6 +290,8 @@ function onProgress(p: JobProgress): void {
           id: p.jobId,
           kind: p.kind ?? prev?.kind ?? 'shipments',
           label: p.label,
+          // Later events may name a step ("…: finishing"); the first one names the job.
+          title: prev?.title ?? p.label,
           done: p.done,
           total: p.total,
           unit: p.unit,
@@ -186,7 +300,10 @@ function onProgress(p: JobProgress): void {
           windowsKnown: p.windowsKnown ?? null,
           recordsStored: p.recordsStored ?? null,
           waitingSeconds: p.waitingSeconds ?? null,
+          // An absolute end, so the countdown runs on between events; a bare number of seconds counts from now.
+          waitingUntil: p.waitingUntil ?? (p.waitingSeconds ? Date.now() + p.waitingSeconds * 1000 : null),
           cancelling: prev?.cancelling ?? false,
+          pausing: prev?.pausing ?? false,
         },
       },
     };
@@ -196,7 +313,7 @@ function onProgress(p: JobProgress): void {
 function onFinished(f: JobFinished): void {
   useJobsStore.setState((s) => {
     const { [f.jobId]: gone, ...running } = s.running;
-    const label = gone?.label ?? 'Fetch job';
+    const label = gone?.title ?? 'A background job';
     return { running, finished: [{ ...f, label }, ...s.finished.filter((x) => x.jobId !== f.jobId)].slice(0, 10) };
   });
   if (f.outcome === 'succeeded') libraryChanged();
@@ -214,6 +331,37 @@ export function startJobEvents(): void {
   void useJobsStore.getState().refresh();
 }
 
+/**
+ * A finished job as one sentence: "CSV export of Steel: Exported 2,000 rows to …", or
+ * "Shipments TR steel failed: … The job can be resumed." Main's messages already say what happened.
+ */
+export function describeFinished(f: Pick<FinishedJob, 'label' | 'outcome' | 'message'>): string {
+  return f.outcome === 'failed' ? `${f.label} failed: ${f.message}` : `${f.label}: ${f.message}`;
+}
+
+/** A tray action's result: a failure is shown; a success clears an earlier failure. */
+function actionResult(r: { ok: true } | { ok: false; error: BridgeError }): Partial<JobsState> {
+  return r.ok ? { error: null, errorFromList: false } : { error: r.error, errorFromList: false };
+}
+
+/** A fetch job (records or firm pages), as opposed to an export, which has nothing paid for to keep. */
+export function isFetch(j: Pick<RunningJob, 'unit'>): boolean {
+  return j.unit === 'records' || j.unit === 'pages';
+}
+
+/**
+ * The rate-limit wait left and the time left at `now`. Main's estimate includes the wait as it stood
+ * when sent; the wait part is recounted from its absolute end, so both count down between events.
+ */
+export function liveTimes(
+  j: Pick<RunningJob, 'etaSeconds' | 'waitingSeconds' | 'waitingUntil'>,
+  now: number,
+): { waitSeconds: number | null; etaSeconds: number | null } {
+  const wait = j.waitingUntil === null ? 0 : Math.max(0, Math.ceil((j.waitingUntil - now) / 1000));
+  const work = j.etaSeconds === null ? null : Math.max(0, j.etaSeconds - (j.waitingSeconds ?? 0));
+  return { waitSeconds: wait > 0 ? wait : null, etaSeconds: work === null ? null : work + wait };
+}
+
 /** "2 min 10 s", "45 s". */
 export function describeSeconds(s: number): string {
   if (s < 60) return `${Math.max(0, Math.round(s))} s`;
@@ -221,3 +369,7 @@ export function describeSeconds(s: number): string {
   if (m < 60) return `${m} min ${Math.round(s % 60)} s`;
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
+
+onDatasetRemoved((id) => {
+  if (useJobsStore.getState().dialog?.saved?.dataset.id === id) void useJobsStore.getState().recheckSaved();
+});

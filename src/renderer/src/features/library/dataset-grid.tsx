@@ -3,6 +3,7 @@ import { AgGridReact } from 'ag-grid-react';
 import type { ColDef, ColGroupDef, GridApi, GridReadyEvent, IDatasource, IGetRowsParams } from 'ag-grid-community';
 import type { DatasetKind, DatasetRow, GridFilterModel, GridSortModel } from '@shared/library/library-contract';
 import { api } from '../../bridge/api';
+import { ColumnChooser } from '../search/column-chooser';
 import { gridTheme, useGridThemeMode } from '../search/grid-theme';
 import { shipmentColumnDefs } from '../search/shipment-columns';
 import { firmColumnDefs } from './firm-columns';
@@ -18,10 +19,14 @@ export interface DatasetGridView {
 export interface DatasetGridProps {
   datasetId: string;
   kind: DatasetKind;
+  /** Rows stored in the dataset: what "N of S rows match" counts against. */
+  storedRows: number;
   quickFilter: string;
   /** Applied once when the grid is ready (a drill-down's conditions). */
   initialFilterModel: GridFilterModel | null;
   onView?: (view: DatasetGridView) => void;
+  /** Rows matching the current sort, filters and quick filter (the infinite model's last row); null before the first answer. */
+  onRowCount?: (rows: number | null) => void;
   onError?: (message: string | null) => void;
   height?: number | string;
 }
@@ -40,6 +45,20 @@ const defaultColDef: ColDef = {
 
 type Cols = (ColDef<DatasetRow> | ColGroupDef<DatasetRow>)[];
 
+/** The count the grid last answered, and whether filters were narrowing it then. */
+interface MatchCount {
+  rows: number;
+  narrowed: boolean;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** "50,000 rows" or "1,234 of 50,000 rows match". */
+export function describeMatchCount(count: MatchCount, storedRows: number): string {
+  if (!count.narrowed) return `${fmt(count.rows)} ${count.rows === 1 ? 'row' : 'rows'}`;
+  return `${fmt(count.rows)} of ${fmt(storedRows)} ${storedRows === 1 ? 'row matches' : 'rows match'}`;
+}
+
 function columnsFor(kind: DatasetKind): Cols {
   // The search grids' definitions read records by field name; library rows are records plus `_row`.
   return (kind === 'shipments' ? shipmentColumnDefs() : firmColumnDefs()) as unknown as Cols;
@@ -51,9 +70,14 @@ function columnsFor(kind: DatasetKind): Cols {
  * million rows scrolls like one of a hundred.
  */
 export function DatasetGrid(props: DatasetGridProps) {
-  const { datasetId, kind, quickFilter, onView, onError } = props;
+  const { datasetId, kind, storedRows, quickFilter, onView, onRowCount, onError } = props;
   const mode = useGridThemeMode();
-  const [lastRow, setLastRow] = useState<number | null>(null);
+  const [count, setCount] = useState<MatchCount | null>(null);
+  const lastRow = count?.rows ?? null;
+  // The API as state too: the column chooser renders once the grid is ready.
+  const [gridApi, setGridApi] = useState<GridApi<DatasetRow> | null>(null);
+  // The query of the newest block request: an answer to an older filter must not set the count.
+  const latestQuery = useRef('');
   const [loading, setLoading] = useState(false);
   // Answered blocks so far: lets tests (and a status line) tell a fresh answer from a stale one.
   const [answered, setAnswered] = useState(0);
@@ -76,25 +100,33 @@ export function DatasetGrid(props: DatasetGridProps) {
   }, [onView, quickFilter]);
 
   useEffect(() => report(), [report]);
+  useEffect(() => {
+    onRowCount?.(lastRow);
+  }, [onRowCount, lastRow]);
 
   const datasource = useMemo<IDatasource>(
     () => ({
       getRows(params: IGetRowsParams) {
         setLoading(true);
+        const filterModel = params.filterModel as GridFilterModel;
+        const quick = quickFilter.trim();
+        const narrowed = quick.length > 0 || Object.keys(filterModel ?? {}).length > 0;
+        const queryKey = JSON.stringify([filterModel, quick]);
+        latestQuery.current = queryKey;
         void api.library
           .getRows({
             id: datasetId,
             startRow: params.startRow,
             endRow: params.endRow,
             sortModel: params.sortModel.map((s) => ({ colId: s.colId, sort: s.sort })),
-            filterModel: params.filterModel as GridFilterModel,
-            ...(quickFilter.trim() ? { quickFilter: quickFilter.trim() } : {}),
+            filterModel,
+            ...(quick ? { quickFilter: quick } : {}),
           })
           .then((r) => {
             setLoading(false);
             setAnswered((n) => n + 1);
             if (r.ok) {
-              setLastRow(r.value.lastRow);
+              if (queryKey === latestQuery.current) setCount({ rows: r.value.lastRow, narrowed });
               onError?.(null);
               params.successCallback(r.value.rows, r.value.lastRow);
             } else {
@@ -110,6 +142,7 @@ export function DatasetGrid(props: DatasetGridProps) {
   const onGridReady = useCallback(
     (e: GridReadyEvent<DatasetRow>) => {
       apiRef.current = e.api;
+      setGridApi(e.api);
       if (props.initialFilterModel) e.api.setFilterModel(props.initialFilterModel);
       report();
     },
@@ -119,37 +152,76 @@ export function DatasetGrid(props: DatasetGridProps) {
   );
 
   return (
-    <div
-      data-testid="library-grid"
-      data-ag-theme-mode={mode}
-      data-last-row={lastRow ?? ''}
-      data-loading={loading ? 'true' : 'false'}
-      data-answered={answered}
-      style={{ height: props.height ?? 520, width: '100%' }}
-    >
-      <AgGridReact<DatasetRow>
-        theme={gridTheme}
-        rowModelType="infinite"
-        datasource={datasource}
-        cacheBlockSize={BLOCK}
-        maxBlocksInCache={50}
-        blockLoadDebounceMillis={50}
-        columnDefs={columnDefs}
-        defaultColDef={defaultColDef}
-        getRowId={(p) => String(p.data._row)}
-        onGridReady={onGridReady}
-        onGridPreDestroyed={() => {
-          apiRef.current = null;
-        }}
-        onSortChanged={report}
-        onFilterChanged={report}
-        onColumnVisible={report}
-        onColumnMoved={(e) => e.finished && report()}
-        animateRows={false}
-        enableCellTextSelection
-        ensureDomOrder
-        suppressColumnVirtualisation
-      />
-    </div>
+    <>
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '4px 0' }}>
+        <span
+          role="status"
+          data-testid="library-grid-count"
+          data-rows={lastRow ?? ''}
+          data-narrowed={count?.narrowed ? 'true' : 'false'}
+        >
+          {count ? describeMatchCount(count, storedRows) : 'Counting rows…'}
+        </span>
+        <span style={{ marginLeft: 'auto' }}>
+          <ColumnChooser
+            api={gridApi as GridApi | null}
+            testId="library-columns"
+            onReset={() => gridApi?.resetColumnState()}
+          />
+        </span>
+      </div>
+      <div
+        data-testid="library-grid"
+        data-ag-theme-mode={mode}
+        data-last-row={lastRow ?? ''}
+        data-loading={loading ? 'true' : 'false'}
+        data-answered={answered}
+        style={{ height: props.height ?? 520, width: '100%', position: 'relative' }}
+      >
+        {count?.rows === 0 && (
+          // Ours, not ag-grid's no-rows overlay: the quick filter runs in SQL, so ag-grid cannot tell "no match" from "empty".
+          <div
+            data-testid="library-grid-empty"
+            role="status"
+            style={{
+              position: 'absolute',
+              inset: '48px 0 0 0',
+              display: 'grid',
+              placeItems: 'center',
+              zIndex: 2,
+              pointerEvents: 'none',
+              opacity: 0.8,
+            }}
+          >
+            {count.narrowed ? 'No rows match the filters' : 'This dataset has no rows'}
+          </div>
+        )}
+        <AgGridReact<DatasetRow>
+          theme={gridTheme}
+          rowModelType="infinite"
+          datasource={datasource}
+          cacheBlockSize={BLOCK}
+          maxBlocksInCache={50}
+          blockLoadDebounceMillis={50}
+          columnDefs={columnDefs}
+          defaultColDef={defaultColDef}
+          getRowId={(p) => String(p.data._row)}
+          onGridReady={onGridReady}
+          onGridPreDestroyed={() => {
+            apiRef.current = null;
+            setGridApi(null);
+          }}
+          onSortChanged={report}
+          onFilterChanged={report}
+          onColumnVisible={report}
+          onColumnMoved={(e) => e.finished && report()}
+          animateRows={false}
+          enableCellTextSelection
+          ensureDomOrder
+          suppressColumnVirtualisation
+          suppressOverlays={['noRows', 'noMatchingRows']}
+        />
+      </div>
+    </>
   );
 }

@@ -1,26 +1,60 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import type { DatasetView } from '@shared/library/library-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { useDrillStore } from '../analysis/drill-store';
 import { ExportButton } from '../export/export-button';
 import { JobsPanel } from '../jobs/jobs-panel';
 import { DatasetGrid, type DatasetGridView } from './dataset-grid';
-import { describeAge, parseTags, useLibraryStore, type OpenRequest } from './library-store';
+import { describeAge, useLibraryStore, type EditField, type OpenRequest } from './library-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const ageOf = (iso: string) => describeAge(Math.max(0, (Date.now() - Date.parse(iso)) / 1000));
+/** Names can be 200 characters without a space: cut with an ellipsis, the whole name in the tooltip. */
+const ellipsis: CSSProperties = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' };
+
+/** Escape cancels; the safe answer has the focus so Enter does not delete by accident. */
+function DeleteConfirm({ d, onDelete }: { d: DatasetView; onDelete: () => void }) {
+  const cancelDelete = useLibraryStore((s) => s.cancelDelete);
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    keep.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') cancelDelete();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [cancelDelete]);
+  return (
+    <span role="alertdialog" aria-label={`Delete ${d.name}?`} data-testid={`library-delete-confirm-box-${d.id}`}>
+      Delete for good?{' '}
+      <button type="button" data-testid={`library-delete-confirm-${d.id}`} onClick={onDelete}>
+        Delete
+      </button>{' '}
+      <button type="button" ref={keep} data-testid={`library-delete-cancel-${d.id}`} onClick={cancelDelete}>
+        Keep
+      </button>
+    </span>
+  );
+}
 
 function DatasetRowView({ d, selected }: { d: DatasetView; selected: boolean }) {
-  const { openDataset, remove } = useLibraryStore();
-  const [confirming, setConfirming] = useState(false);
+  const { openDataset, remove, askDelete } = useLibraryStore();
+  const confirming = useLibraryStore((s) => s.confirmingDelete === d.id);
   const [error, setError] = useState<string | null>(null);
   return (
     <tr data-testid={`library-row-${d.id}`} data-name={d.name} data-kind={d.kind} aria-selected={selected} style={selected ? { background: '#3b82f622' } : undefined}>
-      <td>
-        <button type="button" className="link" data-testid={`library-open-${d.id}`} onClick={() => openDataset(d.id)} title="Open in the grid">
+      <td style={{ maxWidth: 360 }}>
+        <button
+          type="button"
+          className="link"
+          data-testid={`library-open-${d.id}`}
+          onClick={() => openDataset(d.id)}
+          title={d.name}
+          style={{ ...ellipsis, display: 'block', maxWidth: '100%', textAlign: 'left' }}
+        >
           {d.name}
         </button>
-        {d.notes && <div style={{ fontSize: 11, opacity: 0.75 }}>{d.notes.slice(0, 120)}</div>}
+        {d.notes && <div style={{ fontSize: 11, opacity: 0.75, overflowWrap: 'anywhere' }}>{d.notes.slice(0, 120)}</div>}
       </td>
       <td>{d.kind}</td>
       <td data-testid={`library-rows-${d.id}`} data-stored={d.storedRows} data-total={d.reportedTotal ?? ''}>
@@ -32,30 +66,15 @@ function DatasetRowView({ d, selected }: { d: DatasetView; selected: boolean }) 
         {d.source === 'import' ? 'imported' : (d.profileName ?? '—')}
         {d.account ? ` / ${d.account}` : ''}
       </td>
-      <td data-testid={`library-tags-${d.id}`}>{d.tags.join(', ')}</td>
+      <td data-testid={`library-tags-${d.id}`} style={{ maxWidth: 240, overflowWrap: 'anywhere' }}>
+        {d.tags.join(', ')}
+      </td>
       <td data-testid={`library-status-${d.id}`}>{d.status}</td>
       <td>
         {confirming ? (
-          <span role="alertdialog" aria-label={`Delete ${d.name}?`} data-testid={`library-delete-confirm-box-${d.id}`}>
-            Delete for good?{' '}
-            <button
-              type="button"
-              data-testid={`library-delete-confirm-${d.id}`}
-              onClick={() => {
-                void remove(d.id).then((e) => {
-                  if (e) setError(e.message);
-                  setConfirming(false);
-                });
-              }}
-            >
-              Delete
-            </button>{' '}
-            <button type="button" data-testid={`library-delete-cancel-${d.id}`} onClick={() => setConfirming(false)}>
-              Keep
-            </button>
-          </span>
+          <DeleteConfirm d={d} onDelete={() => void remove(d.id).then((e) => setError(e ? e.message : null))} />
         ) : (
-          <button type="button" data-testid={`library-delete-${d.id}`} onClick={() => setConfirming(true)}>
+          <button type="button" data-testid={`library-delete-${d.id}`} onClick={() => askDelete(d.id)}>
             Delete
           </button>
         )}
@@ -65,40 +84,86 @@ function DatasetRowView({ d, selected }: { d: DatasetView; selected: boolean }) 
   );
 }
 
+/** The last save's outcome for one field, next to that field. */
+function FieldNotice({ id, field }: { id: string; field: EditField }) {
+  const notice = useLibraryStore((s) => (s.editNotice?.id === id && s.editNotice.field === field ? s.editNotice : null));
+  if (!notice) return null;
+  return (
+    <small
+      id={`library-${field}-message`}
+      role={notice.ok ? 'status' : 'alert'}
+      data-testid={`library-${field}-message`}
+      data-ok={notice.ok}
+      className={notice.ok ? undefined : 'message--error'}
+      style={{ display: 'block' }}
+    >
+      {notice.text}
+    </small>
+  );
+}
+
 function DatasetEditor({ d }: { d: DatasetView }) {
-  const { rename, setTags, setNotes } = useLibraryStore();
+  const { rename, setTags, setNotes, clearEditNotice } = useLibraryStore();
+  const failed = useLibraryStore((s) => (s.editNotice?.id === d.id && !s.editNotice.ok ? s.editNotice.field : null));
   const [name, setName] = useState(d.name);
   const [tags, setTagsText] = useState(d.tags.join(', '));
   const [notes, setNotesText] = useState(d.notes);
-  const [message, setMessage] = useState<string | null>(null);
-  const done = (e: { message: string } | null, what: string) => setMessage(e ? e.message : `${what} saved`);
   return (
     <div data-testid="library-editor" style={{ display: 'flex', gap: 12, flexWrap: 'wrap', alignItems: 'flex-end', margin: '8px 0' }}>
-      <form onSubmit={(e) => { e.preventDefault(); void rename(d.id, name).then((x) => done(x, 'Name')); }}>
+      <form onSubmit={(e) => { e.preventDefault(); void rename(d.id, name); }}>
         <label>
-          Name <input value={name} maxLength={200} data-testid="library-rename-input" onChange={(e) => setName(e.target.value)} style={{ width: 320 }} />
+          Name{' '}
+          <input
+            value={name}
+            maxLength={200}
+            data-testid="library-rename-input"
+            aria-invalid={failed === 'name'}
+            aria-describedby="library-name-message"
+            onChange={(e) => { setName(e.target.value); clearEditNotice('name'); }}
+            style={{ width: 320 }}
+          />
         </label>{' '}
         <button type="submit" data-testid="library-rename-save" disabled={!name.trim() || name.trim() === d.name}>
           Rename
         </button>
+        <FieldNotice id={d.id} field="name" />
       </form>
-      <form onSubmit={(e) => { e.preventDefault(); void setTags(d.id, parseTags(tags)).then((x) => done(x, 'Tags')); }}>
+      <form onSubmit={(e) => { e.preventDefault(); void setTags(d.id, tags); }}>
         <label>
-          Tags <input value={tags} placeholder="steel, q1" data-testid="library-tags-input" onChange={(e) => setTagsText(e.target.value)} />
+          Tags{' '}
+          <input
+            value={tags}
+            placeholder="steel, q1"
+            data-testid="library-tags-input"
+            aria-invalid={failed === 'tags'}
+            aria-describedby="library-tags-message"
+            onChange={(e) => { setTagsText(e.target.value); clearEditNotice('tags'); }}
+          />
         </label>{' '}
         <button type="submit" data-testid="library-tags-save">
           Save tags
         </button>
+        <FieldNotice id={d.id} field="tags" />
       </form>
-      <form onSubmit={(e) => { e.preventDefault(); void setNotes(d.id, notes).then((x) => done(x, 'Notes')); }} style={{ display: 'flex', gap: 4, alignItems: 'flex-end' }}>
+      <form onSubmit={(e) => { e.preventDefault(); void setNotes(d.id, notes); }} style={{ display: 'flex', gap: 4, alignItems: 'flex-end' }}>
         <label>
-          Notes <textarea value={notes} rows={2} maxLength={20_000} data-testid="library-notes-input" onChange={(e) => setNotesText(e.target.value)} style={{ width: 280 }} />
+          Notes{' '}
+          <textarea
+            value={notes}
+            rows={2}
+            maxLength={20_000}
+            data-testid="library-notes-input"
+            aria-invalid={failed === 'notes'}
+            aria-describedby="library-notes-message"
+            onChange={(e) => { setNotesText(e.target.value); clearEditNotice('notes'); }}
+            style={{ width: 280 }}
+          />
         </label>
         <button type="submit" data-testid="library-notes-save">
           Save notes
         </button>
+        <FieldNotice id={d.id} field="notes" />
       </form>
-      {message && <small data-testid="library-editor-message">{message}</small>}
     </div>
   );
 }
@@ -110,17 +175,36 @@ function OpenDataset() {
 }
 
 function OpenDatasetBody({ open }: { open: OpenRequest }) {
-  const { datasets, closeDataset } = useLibraryStore();
+  const { openMeta, closeDataset } = useLibraryStore();
   const [quick, setQuick] = useState('');
   const [view, setView] = useState<DatasetGridView | null>(null);
+  const [viewRows, setViewRows] = useState<number | null>(null);
   const [gridError, setGridError] = useState<string | null>(null);
   const onError = useCallback((m: string | null) => setGridError(m), []);
-  const d = datasets.find((x) => x.id === open.id);
-  if (!d) return <p data-testid="library-open-missing">That dataset is not in the list (it may have been deleted, or the list filter hides it).</p>;
+  // Looked up by id, not in the list: filtering the list must not close the open dataset.
+  const d = openMeta?.dataset?.id === open.id ? openMeta.dataset : null;
+  if (!d) {
+    return (
+      <div data-testid="library-open-state" data-state={openMeta?.state ?? 'loading'} style={{ marginTop: 12 }}>
+        {openMeta?.state === 'missing' ? (
+          <p data-testid="library-open-missing">That dataset is no longer in the library (it was deleted).</p>
+        ) : openMeta?.error ? (
+          <ErrorMessage error={openMeta.error} testId="library-open-error" />
+        ) : (
+          <p>Opening…</p>
+        )}
+        <button type="button" data-testid="library-close" onClick={closeDataset}>
+          Close
+        </button>
+      </div>
+    );
+  }
   return (
     <section data-testid="library-detail" data-dataset-id={d.id} style={{ marginTop: 12 }}>
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
-        <h2 style={{ margin: 0 }} data-testid="library-detail-name">{d.name}</h2>
+        <h2 style={{ margin: 0, ...ellipsis, maxWidth: '100%', minWidth: 0 }} data-testid="library-detail-name" title={d.name}>
+          {d.name}
+        </h2>
         <small>
           {d.kind} · {fmt(d.storedRows)} rows stored{d.reportedTotal !== null ? ` of ${fmt(d.reportedTotal)} reported` : ''} · {d.status} · fetched {ageOf(d.fetchedAt)}
         </small>
@@ -133,16 +217,16 @@ function OpenDatasetBody({ open }: { open: OpenRequest }) {
           Close
         </button>
       </div>
-      {/* Keyed by the saved values: after a save (or a change elsewhere) the fields show what is stored. */}
+      {/* Keyed by the saved values: after a save (or a change elsewhere) the fields show what is stored; the save's message lives in the store, so it survives. */}
       <DatasetEditor key={`${d.id}:${d.name}:${d.tags.join(',')}:${d.notes}`} d={d} />
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
         <input type="search" placeholder="Quick filter (all rows, in the library)" value={quick} data-testid="library-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ width: 320 }} />
         <span data-testid="library-export-slot" data-view-columns={view?.columns.length ?? 0}>
-          <ExportButton source={{ datasetId: d.id, ...(view ? { view } : {}) }} suggestedName={d.name} />
+          <ExportButton source={{ datasetId: d.id, ...(view ? { view } : {}) }} suggestedName={d.name} counts={{ viewRows, storedRows: d.storedRows }} />
         </span>
       </div>
       {gridError && <div role="alert" className="message message--error" data-testid="library-grid-error">{gridError}</div>}
-      <DatasetGrid key={`${d.id}:${open.seq}`} datasetId={d.id} kind={d.kind} quickFilter={quick} initialFilterModel={open.filterModel} onView={setView} onError={onError} />
+      <DatasetGrid key={`${d.id}:${open.seq}`} datasetId={d.id} kind={d.kind} storedRows={d.storedRows} quickFilter={quick} initialFilterModel={open.filterModel} onView={setView} onRowCount={setViewRows} onError={onError} />
     </section>
   );
 }
@@ -181,6 +265,7 @@ export function LibraryPage() {
             type="file"
             accept=".json,.csv,.xlsx,application/json,text/csv"
             data-testid="library-import-input"
+            disabled={importStatus.state === 'running'}
             onChange={(e) => {
               const f = e.target.files?.[0];
               e.target.value = '';
@@ -190,9 +275,16 @@ export function LibraryPage() {
         </label>
       </div>
       {importStatus.message && (
-        <p data-testid="library-import-status" data-state={importStatus.state}>
+        <p role="status" data-testid="library-import-status" data-state={importStatus.state}>
           {importStatus.message}
         </p>
+      )}
+      {importStatus.warnings && importStatus.warnings.length > 0 && (
+        <ul className="message message--warning" data-testid="library-import-warnings">
+          {importStatus.warnings.map((w, i) => (
+            <li key={i}>{w}</li>
+          ))}
+        </ul>
       )}
       {importStatus.error && <ErrorMessage error={importStatus.error} testId="library-import-error" />}
       {error && <ErrorMessage error={error} testId="library-error" />}

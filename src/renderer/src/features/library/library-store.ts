@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { BridgeError } from '@shared/ipc/errors';
+import { MAX_IMPORT_BYTES, checkName, checkNotes, checkTags, importTooLargeMessage, uniqueTags } from '@shared/library/dataset-fields';
 import type { DatasetKind, DatasetView, EquivalentView, GridFilterModel } from '@shared/library/library-contract';
 import { api } from '../../bridge/api';
 import { useAppStore } from '../../app/app-store';
@@ -20,50 +21,125 @@ export interface OpenRequest {
   seq: number;
 }
 
+/**
+ * The open dataset's own metadata, fetched by id: the list may be filtered so that it no longer
+ * shows the open dataset, and that must not close it.
+ */
+export interface OpenMeta {
+  state: 'loading' | 'ready' | 'missing' | 'error';
+  dataset: DatasetView | null;
+  error: BridgeError | null;
+}
+
+export type EditField = 'name' | 'tags' | 'notes';
+
+/** The editor's last outcome. Kept here because the editor remounts when the saved values change. */
+export interface EditNotice {
+  id: string;
+  field: EditField;
+  ok: boolean;
+  text: string;
+}
+
 export interface LibraryState {
   query: LibraryQuery;
   datasets: DatasetView[];
   status: 'idle' | 'loading' | 'ready' | 'error';
   error: BridgeError | null;
   open: OpenRequest | null;
-  importStatus: { state: 'idle' | 'running' | 'done' | 'error'; message: string | null; error: BridgeError | null };
+  openMeta: OpenMeta | null;
+  editNotice: EditNotice | null;
+  /** The one dataset whose delete is being confirmed. */
+  confirmingDelete: string | null;
+  importStatus: {
+    state: 'idle' | 'running' | 'done' | 'error';
+    message: string | null;
+    error: BridgeError | null;
+    /** Values the import kept that will not sort or filter as dates or numbers: one sentence each. */
+    warnings?: readonly string[];
+  };
   setQuery(q: Partial<LibraryQuery>): void;
   refresh(): Promise<void>;
   openDataset(id: string, opts?: { filterModel?: GridFilterModel | null; label?: string | null }): void;
+  /** Fetches the open dataset's metadata again (main changed the library). */
+  reloadOpen(): Promise<void>;
   closeDataset(): void;
-  rename(id: string, name: string): Promise<BridgeError | null>;
-  setTags(id: string, tags: string[]): Promise<BridgeError | null>;
-  setNotes(id: string, notes: string): Promise<BridgeError | null>;
+  /** Each resolves to whether the change was saved; what to tell the analyst is in `editNotice`. */
+  rename(id: string, name: string): Promise<boolean>;
+  setTags(id: string, text: string): Promise<boolean>;
+  setNotes(id: string, notes: string): Promise<boolean>;
+  clearEditNotice(field: EditField): void;
+  askDelete(id: string): void;
+  cancelDelete(): void;
   remove(id: string): Promise<BridgeError | null>;
   importFile(file: File): Promise<void>;
 }
 
 let listSeq = 0;
 let openSeq = 0;
+let metaSeq = 0;
 
-/** Neither host hands the renderer a picked file's path: its bytes travel as base64. */
-async function toBase64(file: File): Promise<string> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = '';
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  return btoa(binary);
+/**
+ * Neither host hands the renderer a picked file's path: its bytes travel as base64. FileReader
+ * encodes off the page's thread; encoding in script froze the page for seconds on a large file.
+ */
+function toBase64(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = typeof reader.result === 'string' ? reader.result : '';
+      // "data:text/csv;base64,AAAA"; an empty file may come back as a bare "data:".
+      const comma = url.indexOf(',');
+      resolve(comma < 0 ? '' : url.slice(comma + 1));
+    };
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
+    reader.readAsDataURL(file);
+  });
 }
 
-/** Splits "steel, q1 ,, 2024" into tags. */
+/** Splits "steel, Steel, q1 ,, 2024" into tags: trimmed, no empties, no case duplicates. */
 export function parseTags(text: string): string[] {
-  return [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))];
+  return uniqueTags(text.split(','));
 }
+
+type RemovalListener = (id: string) => void;
+const removalListeners = new Set<RemovalListener>();
+
+/** Tells holders of a dataset id (a saved-copy offer) that it was deleted here. */
+export function onDatasetRemoved(listener: RemovalListener): () => void {
+  removalListeners.add(listener);
+  return () => {
+    removalListeners.delete(listener);
+  };
+}
+
+const SAVED: Record<EditField, string> = { name: 'Name saved', tags: 'Tags saved', notes: 'Notes saved' };
 
 export const useLibraryStore = create<LibraryState>()((set, get) => {
   function replace(d: DatasetView): void {
-    set((s) => ({ datasets: s.datasets.map((x) => (x.id === d.id ? d : x)) }));
+    set((s) => ({
+      datasets: s.datasets.map((x) => (x.id === d.id ? d : x)),
+      openMeta: s.openMeta?.dataset?.id === d.id ? { ...s.openMeta, dataset: d } : s.openMeta,
+    }));
   }
-  async function edit(p: Promise<{ ok: true; value: DatasetView } | { ok: false; error: BridgeError }>): Promise<BridgeError | null> {
-    const r = await p;
-    if (!r.ok) return r.error;
+  async function edit(
+    id: string,
+    field: EditField,
+    problem: string | null,
+    send: () => Promise<{ ok: true; value: DatasetView } | { ok: false; error: BridgeError }>,
+  ): Promise<boolean> {
+    if (problem) {
+      set({ editNotice: { id, field, ok: false, text: problem } });
+      return false;
+    }
+    const r = await send();
+    if (!r.ok) {
+      set({ editNotice: { id, field, ok: false, text: r.error.message } });
+      return false;
+    }
     replace(r.value);
-    return null;
+    set({ editNotice: { id, field, ok: true, text: SAVED[field] } });
+    return true;
   }
   return {
     query: { search: '', kind: '', tag: '' },
@@ -71,6 +147,9 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
     status: 'idle',
     error: null,
     open: null,
+    openMeta: null,
+    editNotice: null,
+    confirmingDelete: null,
     importStatus: { state: 'idle', message: null, error: null },
     setQuery(q) {
       set((s) => ({ query: { ...s.query, ...q } }));
@@ -90,26 +169,83 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
       else set({ status: 'error', error: r.error });
     },
     openDataset(id, opts = {}) {
-      set({ open: { id, filterModel: opts.filterModel ?? null, label: opts.label ?? null, seq: ++openSeq } });
+      const s = get();
+      // Shown at once when already known; the fetch by id below brings it up to date.
+      const known = s.datasets.find((d) => d.id === id) ?? (s.openMeta?.dataset?.id === id ? s.openMeta.dataset : null);
+      set({
+        open: { id, filterModel: opts.filterModel ?? null, label: opts.label ?? null, seq: ++openSeq },
+        openMeta: { state: known ? 'ready' : 'loading', dataset: known, error: null },
+        editNotice: s.editNotice?.id === id ? s.editNotice : null,
+      });
+      void get().reloadOpen();
+    },
+    async reloadOpen() {
+      const id = get().open?.id;
+      if (!id) return;
+      const mine = ++metaSeq;
+      const r = await api.library.get({ id });
+      if (mine !== metaSeq || get().open?.id !== id) return;
+      if (r.ok) set({ openMeta: { state: 'ready', dataset: r.value, error: null } });
+      else if (r.error.kind === 'NotFound') set({ openMeta: { state: 'missing', dataset: null, error: r.error } });
+      // A failed refresh keeps what is already shown.
+      else set((s) => ({ openMeta: s.openMeta?.dataset ? s.openMeta : { state: 'error', dataset: null, error: r.error } }));
     },
     closeDataset() {
-      set({ open: null });
+      metaSeq++;
+      set({ open: null, openMeta: null, editNotice: null });
     },
-    rename: (id, name) => edit(api.library.rename({ id, name })),
-    setTags: (id, tags) => edit(api.library.setTags({ id, tags })),
-    setNotes: (id, notes) => edit(api.library.setNotes({ id, notes })),
+    rename: (id, name) => edit(id, 'name', checkName(name), () => api.library.rename({ id, name: name.trim() })),
+    setTags(id, text) {
+      const tags = parseTags(text);
+      return edit(id, 'tags', checkTags(tags), () => api.library.setTags({ id, tags }));
+    },
+    setNotes: (id, notes) => edit(id, 'notes', checkNotes(notes), () => api.library.setNotes({ id, notes })),
+    clearEditNotice(field) {
+      if (get().editNotice?.field === field) set({ editNotice: null });
+    },
+    askDelete(id) {
+      set({ confirmingDelete: id });
+    },
+    cancelDelete() {
+      set({ confirmingDelete: null });
+    },
     async remove(id) {
       const r = await api.library.delete({ id });
+      set((s) => ({ confirmingDelete: s.confirmingDelete === id ? null : s.confirmingDelete }));
       if (!r.ok) return r.error;
-      set((s) => ({ datasets: s.datasets.filter((d) => d.id !== id), open: s.open?.id === id ? null : s.open }));
+      const closing = get().open?.id === id;
+      if (closing) metaSeq++;
+      set((s) => ({
+        datasets: s.datasets.filter((d) => d.id !== id),
+        ...(closing ? { open: null, openMeta: null, editNotice: null } : {}),
+      }));
+      for (const l of removalListeners) l(id);
       return null;
     },
     async importFile(file) {
+      if (get().importStatus.state === 'running') return;
+      // Refused before a byte is read: encoding and sending a file this big only to be refused took seconds.
+      if (file.size > MAX_IMPORT_BYTES) {
+        set({ importStatus: { state: 'error', message: null, error: { kind: 'InvalidInput', message: importTooLargeMessage(file.name) } } });
+        return;
+      }
       set({ importStatus: { state: 'running', message: `Importing ${file.name}…`, error: null } });
-      const r = await api.library.import({ fileName: file.name, contentBase64: await toBase64(file) });
+      let contentBase64: string;
+      try {
+        contentBase64 = await toBase64(file);
+      } catch {
+        set({ importStatus: { state: 'error', message: null, error: { kind: 'Internal', message: `Could not read ${file.name}. The library was not changed.` } } });
+        return;
+      }
+      const r = await api.library.import({ fileName: file.name, contentBase64 });
       if (r.ok) {
         set({
-          importStatus: { state: 'done', message: `Imported ${r.value.rows.toLocaleString('en-US')} rows from ${file.name}`, error: null },
+          importStatus: {
+            state: 'done',
+            message: `Imported ${r.value.rows.toLocaleString('en-US')} ${r.value.rows === 1 ? 'row' : 'rows'} from ${file.name}`,
+            error: null,
+            warnings: (r.value.warnings ?? []).map((w) => w.message),
+          },
         });
         await get().refresh();
       } else {
@@ -125,9 +261,22 @@ export function showDataset(id: string, opts: { filterModel?: GridFilterModel | 
   useAppStore.getState().navigate('library');
 }
 
-/** After main saved a result: the list is stale. */
+/** After main saved a result: the list, and maybe the open dataset (a job finished it), are stale. */
 export function libraryChanged(): void {
   void useLibraryStore.getState().refresh();
+  void useLibraryStore.getState().reloadOpen();
+}
+
+/**
+ * Opens an offered saved copy after checking it is still in the library (it may have been deleted
+ * since it was offered); if it is gone, opens the copy `findAgain` finds instead. Resolves to the
+ * copy opened, or null when no copy answers any more.
+ */
+export async function openSavedCopy(offer: EquivalentView, findAgain: () => Promise<EquivalentView | null>): Promise<EquivalentView | null> {
+  const r = await api.library.get({ id: offer.dataset.id });
+  const copy = r.ok || r.error.kind !== 'NotFound' ? offer : await findAgain();
+  if (copy) showDataset(copy.dataset.id);
+  return copy;
 }
 
 /** "3 h ago", "2 days ago": how old a saved copy is, in the unit a person would use. */

@@ -1,5 +1,5 @@
 import type { EquivalentView } from '@shared/library/library-contract';
-import { describeAge, showDataset } from './library-store';
+import { describeAge } from './library-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -8,12 +8,14 @@ export interface SavedCopyOfferProps {
   /** What fetching again would download. */
   cost: number | null;
   onFetchAgain: () => void;
+  /** Opens the copy (the holder checks it is still there: it may have been deleted since the offer). */
+  onOpen: () => void;
   onDismiss: () => void;
   testId: string;
 }
 
 /** "Saved 3 h ago — open saved copy / fetch again (costs N downloads)": the library answers before the account pays again. */
-export function SavedCopyOffer({ offer, cost, onFetchAgain, onDismiss, testId }: SavedCopyOfferProps) {
+export function SavedCopyOffer({ offer, cost, onFetchAgain, onOpen, onDismiss, testId }: SavedCopyOfferProps) {
   if (!offer) return null;
   const d = offer.dataset;
   return (
@@ -22,7 +24,7 @@ export function SavedCopyOffer({ offer, cost, onFetchAgain, onDismiss, testId }:
         Saved {describeAge(offer.ageSeconds)}: “{d.name}” with {fmt(d.storedRows)} {d.kind === 'firms' ? 'firms' : 'records'}
         {d.reportedTotal !== null ? ` of ${fmt(d.reportedTotal)}` : ''} is already in the library.
       </span>
-      <button type="button" data-testid={`${testId}-open`} onClick={() => { onDismiss(); showDataset(d.id); }}>
+      <button type="button" data-testid={`${testId}-open`} onClick={onOpen}>
         Open saved copy
       </button>
       <button type="button" data-testid={`${testId}-refetch`} onClick={onFetchAgain}>

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
-import type { Preset, PresetsImportResult } from '@shared/ipc/contract';
+import type { Preset, PresetsImportResult, PresetsSetAside } from '@shared/ipc/contract';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
+import { presetNameProblem } from '@shared/ipc/preset-name';
 import { api } from '../../bridge/api';
 import { draftToFilter, validateDraft } from '../filters/filter-model';
 import { filterStore, type FilterStore } from '../filters/filter-store';
@@ -12,9 +13,31 @@ export interface PresetsState {
   lastImport: PresetsImportResult | null;
   /** The preset last loaded into the form, to offer "update" rather than only "save as new". */
   activeId: string | null;
+  /** Presets main could not read on start; shown until the user dismisses it. */
+  setAside: PresetsSetAside | null;
 }
 
-export const usePresetsStore = create<PresetsState>()(() => ({ presets: [], loaded: false, error: null, lastImport: null, activeId: null }));
+export const usePresetsStore = create<PresetsState>()(() => ({
+  presets: [],
+  loaded: false,
+  error: null,
+  lastImport: null,
+  activeId: null,
+  setAside: null,
+}));
+
+/** The set-aside notice as the analyst reads it. */
+export function describeSetAside({ count, file }: PresetsSetAside): string {
+  if (count === null) return `Your saved presets could not be read and were kept in ${file}.`;
+  return count === 1
+    ? `1 preset could not be read and was kept in ${file}. Your other presets are safe.`
+    : `${count} presets could not be read and were kept in ${file}. Your other presets are safe.`;
+}
+
+/** A name main would refuse is caught here, so the user sees why at the field instead of a bridge error. */
+function refuseBadName(name: string): boolean {
+  return presetNameProblem(name) !== null;
+}
 
 async function apply(r: Promise<BridgeResult<Preset[]>>): Promise<boolean> {
   const res = await r;
@@ -24,8 +47,21 @@ async function apply(r: Promise<BridgeResult<Preset[]>>): Promise<boolean> {
 }
 
 export const presetActions = {
-  load: () => apply(api.presets.list()),
+  async load(): Promise<boolean> {
+    const r = await api.presets.list();
+    if (!r.ok) {
+      usePresetsStore.setState({ error: r.error });
+      return false;
+    }
+    // Main hands the notice out once; keep an earlier one that is still on screen.
+    const setAside = r.value.setAside ?? usePresetsStore.getState().setAside;
+    usePresetsStore.setState({ presets: r.value.presets, loaded: true, error: null, setAside });
+    return true;
+  },
+  dismissSetAside: () => usePresetsStore.setState({ setAside: null }),
+  dismissImportReport: () => usePresetsStore.setState({ lastImport: null }),
   async saveCurrent(name: string, store: FilterStore = filterStore): Promise<boolean> {
+    if (refuseBadName(name)) return false;
     const ok = await apply(api.presets.save({ name, filter: draftToFilter(store.getState().draft) }));
     if (ok) {
       const list = usePresetsStore.getState().presets;
@@ -34,9 +70,10 @@ export const presetActions = {
     return ok;
   },
   overwrite(id: string, name: string, store: FilterStore = filterStore) {
+    if (refuseBadName(name)) return Promise.resolve(false);
     return apply(api.presets.save({ id, name, filter: draftToFilter(store.getState().draft) }));
   },
-  rename: (id: string, name: string) => apply(api.presets.rename({ id, name })),
+  rename: (id: string, name: string) => (refuseBadName(name) ? Promise.resolve(false) : apply(api.presets.rename({ id, name }))),
   duplicate: (id: string) => apply(api.presets.duplicate({ id })),
   async remove(id: string) {
     const ok = await apply(api.presets.delete({ id }));

@@ -8,8 +8,6 @@ import { viewFromGrid } from '../export/grid-view';
 import { FilterForm } from '../filters/filter-form';
 import { FieldMessages } from '../filters/field-messages';
 import { RunButton } from '../filters/run-button';
-import { useFilter } from '../filters/filter-store';
-import { validateDraft } from '../filters/filter-model';
 import { PartyPanel } from '../firms/party-panel';
 import { FetchAllDialog } from '../jobs/fetch-all-dialog';
 import { JobsPanel } from '../jobs/jobs-panel';
@@ -17,12 +15,11 @@ import { useJobsStore } from '../jobs/jobs-store';
 import { SavedCopyOffer } from '../library/saved-copy-offer';
 import { PresetsPanel } from '../presets/presets-panel';
 import { startLastFilterSync } from '../presets/presets-store';
-import { checkLimit } from '../usage/limit-check';
 import { refreshUsage, useUsageStore } from '../usage/usage-store';
 import { ColumnChooser } from './column-chooser';
 import { forgetColumnState } from './column-state';
 import { DataGrid } from './data-grid';
-import { useSearchStore } from './search-store';
+import { describeCancelOutcome, useSearchCheck, useSearchStore, type SearchCheck } from './search-store';
 import { shipmentColumnDefs } from './shipment-columns';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -39,14 +36,12 @@ function useElapsed(running: boolean, startedAt: number | null): number {
   return running && startedAt ? Math.max(0, now - startedAt) : 0;
 }
 
-function SizeAndCost() {
+function SizeAndCost({ check }: { check: SearchCheck }) {
   const { size, setSize, overLimitConfirmed, confirmOverLimit } = useSearchStore();
-  const account = useFilter((s) => s.draft.account_name);
-  const summary = useUsageStore((s) => s.summary);
   const [text, setText] = useState(String(size));
-  const limit = checkLimit(summary, account.trim() || undefined, 'shipments/search', size);
+  const { limit } = check;
   return (
-    <div className="size-and-cost" data-testid="search-cost" data-limit-state={limit.state} style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}>
+    <div className="size-and-cost" data-testid="search-cost" data-limit-state={limit?.state ?? 'invalid-size'} style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}>
       <label>
         Records to download{' '}
         <input
@@ -78,11 +73,8 @@ function SizeAndCost() {
           {fmt(n)}
         </button>
       ))}
-      <span data-testid="search-cost-text">
-        Downloads {limit.state === 'unknown' ? `up to ${Number.isFinite(size) ? fmt(size) : '?'} records — ${limit.message}` : limit.message}
-        {limit.account ? ` (account ${limit.account})` : ''}
-      </span>
-      {limit.state === 'exceeds' && (
+      <span data-testid="search-cost-text">{check.costText}</span>
+      {limit?.state === 'exceeds' && (
         <label data-testid="search-over-limit" style={{ color: '#c0392b' }}>
           <input type="checkbox" checked={overLimitConfirmed} data-testid="search-confirm-over-limit" onChange={(e) => confirmOverLimit(e.target.checked)} /> Run anyway, past the
           limit
@@ -104,12 +96,10 @@ function ActionCell(p: ICellRendererParams<ShipmentRecord> & { onOpen: (row: Shi
 
 /** Shipment search: the filter, the download size with its cost, and the results grid. */
 export function SearchPage() {
-  const draft = useFilter((s) => s.draft);
-  const { size, status, result, error, request, startedAt, elapsedMs, overLimitConfirmed, run, cancel, offer, dismissOffer } = useSearchStore();
+  const { status, result, error, request, startedAt, elapsedMs, run, cancel, offer, offerNotice, dismissOffer, openOffer, cancelOutcome, showLateAnswer, notice } = useSearchStore();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const datasetId = useSearchStore((s) => s.datasetId);
   const answers = useSearchStore((s) => s.answers);
-  const summary = useUsageStore((s) => s.summary);
   const [quick, setQuick] = useState('');
   const [gridApi, setGridApi] = useState<GridApi<ShipmentRecord> | null>(null);
   const [partyRow, setPartyRow] = useState<ShipmentRecord | null>(null);
@@ -121,10 +111,10 @@ export function SearchPage() {
     if (!useUsageStore.getState().summary) void refreshUsage();
   }, []);
 
-  const validation = validateDraft(draft, 'shipmentSearch', { size });
-  const limit = checkLimit(summary, draft.account_name.trim() || undefined, 'shipments/search', size);
-  const blockedByLimit = limit.state === 'exceeds' && !overLimitConfirmed;
-  const reason = !validation.valid ? validation.reason : blockedByLimit ? 'Cannot run: this search would pass the account limit; confirm to run anyway' : null;
+  const check = useSearchCheck();
+  const { validation, reason } = check;
+  // The result on screen answers an earlier search when the last one failed or was cancelled.
+  const previous = result && (status === 'error' || status === 'cancelled') ? status : null;
 
   const columnDefs = useMemo<(ColDef<ShipmentRecord> | ColGroupDef<ShipmentRecord>)[]>(
     () => [
@@ -158,7 +148,7 @@ export function SearchPage() {
         </div>
         <PresetsPanel />
       </div>
-      <SizeAndCost />
+      <SizeAndCost check={check} />
       <FieldMessages slot="size" messages={validation.bySlot.size} />
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
         <RunButton testId="search-run" label="Search shipments" reason={reason} busy={running} onRun={() => void run()} />
@@ -171,14 +161,37 @@ export function SearchPage() {
             </button>
           </>
         )}
-        {status === 'cancelled' && <span data-testid="search-cancelled">Search cancelled; a late answer will be ignored.</span>}
+        {status === 'cancelled' && (
+          <span data-testid="search-cancelled" data-outcome={cancelOutcome?.state ?? 'nothing-spent'}>
+            {describeCancelOutcome(cancelOutcome) ?? 'Search cancelled.'}
+            {cancelOutcome?.state === 'spent' && (
+              <>
+                {' '}
+                <button type="button" data-testid="search-cancelled-show" onClick={showLateAnswer}>
+                  Show this result
+                </button>
+              </>
+            )}
+          </span>
+        )}
       </div>
-      <SavedCopyOffer testId="search-saved-offer" offer={offer} cost={offer?.request.size ?? null} onDismiss={dismissOffer} onFetchAgain={() => void run({ fresh: true })} />
+      <SavedCopyOffer testId="search-saved-offer" offer={offer} cost={offer?.request.size ?? null} onOpen={() => void openOffer()} onDismiss={dismissOffer} onFetchAgain={() => void run({ fresh: true })} />
+      {offerNotice && (
+        <p role="status" className="message" data-testid="search-saved-offer-gone">
+          {offerNotice}
+        </p>
+      )}
+      {notice && (
+        <p role="status" className="message" data-testid="search-notice">
+          {notice}
+        </p>
+      )}
       <JobsPanel />
       <FetchAllDialog />
       {error && (
         <div data-testid="search-error-box">
           <ErrorMessage error={error} testId="search-error" />
+          {elapsedMs !== null && <small data-testid="search-error-elapsed">The search failed after {(elapsedMs / 1000).toFixed(2)} s.</small>}
           {error.kind === 'LimitExceeded' && (
             <div data-testid="search-retry-after">
               {error.retryAfterSeconds !== undefined ? `The service asks to wait ${error.retryAfterSeconds} s before trying again.` : 'The service did not say when to retry.'}
@@ -192,6 +205,13 @@ export function SearchPage() {
             </ul>
           ) : null}
         </div>
+      )}
+      {previous && (
+        <p role="note" data-testid="search-result-previous" style={{ color: '#b9770e', margin: '8px 0 0' }}>
+          {previous === 'error'
+            ? 'The last search failed. The records below are the result of the previous search, not of the one that failed.'
+            : 'The last search was cancelled. The records below are the result of the previous search.'}
+        </p>
       )}
       {result && (
         <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
@@ -208,7 +228,7 @@ export function SearchPage() {
               Fetch all {fmt(total)} records
             </button>
           )}
-          {elapsedMs !== null && <small data-testid="search-elapsed">in {(elapsedMs / 1000).toFixed(2)} s</small>}
+          {elapsedMs !== null && status === 'done' && <small data-testid="search-elapsed">in {(elapsedMs / 1000).toFixed(2)} s</small>}
           <input type="search" placeholder="Quick filter" value={quick} data-testid="search-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ marginLeft: 'auto' }} />
           {datasetId && (
             <ExportButton

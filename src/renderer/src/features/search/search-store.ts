@@ -1,13 +1,37 @@
 import { create } from 'zustand';
-import type { ShipmentSearchRequest, ShipmentSearchResponse } from '@shared/spec';
-import type { BridgeError } from '@shared/ipc/errors';
+import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentSearchRequest, type ShipmentSearchResponse } from '@shared/spec';
+import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
+import type { SavedToLibrary } from '@shared/ipc/contract';
 import type { EquivalentView } from '@shared/library/library-contract';
 import { api } from '../../bridge/api';
-import { currentFilter, validateCurrent } from '../filters/filter-store';
-import { refreshUsage } from '../usage/usage-store';
+import { useAppStore } from '../../app/app-store';
+import { currentFilter, useFilter, validateCurrent } from '../filters/filter-store';
+import { validateDraft, type Validation } from '../filters/filter-model';
+import { checkLimit, type LimitCheck } from '../usage/limit-check';
+import { currentAccountContext, refreshUsage, useAccountContext, useUsageStore } from '../usage/usage-store';
+import { onDatasetRemoved, openSavedCopy } from '../library/library-store';
 import { saveToLibrary } from './library-boundary';
 
 export type SearchStatus = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
+
+/** An answer that arrived although the user had cancelled: paid for and saved, so it can still be shown. */
+export interface LateAnswer {
+  request: ShipmentSearchRequest;
+  result: ShipmentSearchResponse;
+  datasetId: string | null;
+  profileId: string | null;
+}
+
+/** What became of a cancelled search, once main has said. */
+export type CancelOutcome =
+  /** Main was asked to stop the request; its answer is awaited. */
+  | { state: 'pending' }
+  /** Stopped before the service answered: nothing was downloaded or counted. */
+  | { state: 'nothing-spent' }
+  /** The service had answered already: the downloads are spent and the result is in the library. */
+  | { state: 'spent'; records: number; late: LateAnswer }
+  /** The request ended with an error of its own. */
+  | { state: 'failed'; error: BridgeError };
 
 export interface SearchState {
   size: number;
@@ -15,74 +39,237 @@ export interface SearchState {
   /** The request that produced `result` (not the one running now), so truncation is described truthfully. */
   request: ShipmentSearchRequest | null;
   result: ShipmentSearchResponse | null;
+  /** The profile `result` was fetched with. */
+  resultProfileId: string | null;
   error: BridgeError | null;
   startedAt: number | null;
-  /** Milliseconds from the click to the answer, for the status line (and the benchmark). */
+  /** Milliseconds from the click to the last answer (a result or an error), for the status line (and the benchmark). */
   elapsedMs: number | null;
   /** The user acknowledged that this run passes the account's limit. */
   overLimitConfirmed: boolean;
   /** The library already answers the question asked: offered before anything is spent. */
   offer: (EquivalentView & { request: ShipmentSearchRequest }) | null;
+  /** Why the offer went away (its copy was deleted and no other copy answers the search). */
+  offerNotice: string | null;
   /** The library dataset holding `result`. */
   datasetId: string | null;
   /** How many answers (results or errors) the service has given; lets observers tell a new answer from the last. */
   answers: number;
+  /** Set when the last run was cancelled. */
+  cancelOutcome: CancelOutcome | null;
+  /** A note about the page's state that is not an error, e.g. why the result disappeared. */
+  notice: string | null;
   setSize(size: number): void;
   confirmOverLimit(yes: boolean): void;
   /** `fresh`: fetch even when the library holds a saved copy (the user chose to spend). */
   run(opts?: { fresh?: boolean }): Promise<void>;
   dismissOffer(): void;
+  /** Opens the offered copy, or another complete copy if it was deleted since; says so when none is left. */
+  openOffer(): Promise<void>;
+  /** The offered copy was deleted: offers another copy of the same answer, or says none is left. */
+  recheckOffer(): Promise<void>;
   cancel(): void;
+  /** Shows the answer that arrived after Cancel (it was paid for). */
+  showLateAnswer(): void;
+  /** Another profile became active: results of the old one must not pass for the new one's. */
+  activeProfileChanged(previous: { id: string; name: string } | null, activeId: string | null): void;
 }
 
-let runSeq = 0;
+/** A saved answer to the search's question, if the library (still) holds one. */
+async function findCopy(request: ShipmentSearchRequest): Promise<EquivalentView | null> {
+  const r = await api.library.findEquivalent({ request });
+  return r.ok ? r.value : null;
+}
 
-export const useSearchStore = create<SearchState>()((set, get) => ({
-  size: 1000,
-  status: 'idle',
-  request: null,
-  result: null,
-  error: null,
-  startedAt: null,
-  elapsedMs: null,
-  overLimitConfirmed: false,
-  offer: null,
-  datasetId: null,
-  answers: 0,
-  dismissOffer: () => set({ offer: null }),
-  setSize: (size) => set({ size, overLimitConfirmed: false }),
-  confirmOverLimit: (yes) => set({ overLimitConfirmed: yes }),
-  async run(opts = {}) {
-    const { size } = get();
-    if (!validateCurrent('shipmentSearch', { size }).valid) return;
-    const request: ShipmentSearchRequest = { ...currentFilter(), size };
-    const mine = ++runSeq;
-    const startedAt = performance.now();
-    set({ status: 'running', error: null, startedAt, elapsedMs: null, offer: null });
-    if (!opts.fresh) {
-      // No repeat spending: a saved answer to the same question is offered first.
-      const saved = await api.library.findEquivalent({ request });
-      if (mine !== runSeq) return;
-      if (saved.ok && saved.value) {
-        set({ status: get().result ? 'done' : 'idle', offer: { ...saved.value, request }, elapsedMs: null });
+const goneNotice = (offer: EquivalentView): string =>
+  `The saved copy “${offer.dataset.name}” was deleted, and no other saved copy answers this search. Search again to fetch it from the service.`;
+
+let runSeq = 0;
+let callSeq = 0;
+/** The run in flight: its sequence number and, once the request went to main, the id Cancel names. */
+let inFlight: { seq: number; callId: string | null } | null = null;
+
+/** Unique within this window's life; main only compares ids of calls that are running. */
+const newCallId = (): string => `search-${Date.now().toString(36)}-${++callSeq}`;
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+export const useSearchStore = create<SearchState>()((set, get) => {
+  /** The cancelled run's call ended: say honestly what it cost. */
+  async function settleCancelled(seq: number, r: BridgeResult<ShipmentSearchResponse & SavedToLibrary>, request: ShipmentSearchRequest, profileId: string | null) {
+    let outcome: CancelOutcome;
+    if (r.ok) {
+      const datasetId = await saveToLibrary('shipments.search', request, r.value);
+      outcome = { state: 'spent', records: r.value.shipments.length, late: { request, result: r.value, datasetId, profileId } };
+    } else if (r.error.kind === 'Cancelled') outcome = { state: 'nothing-spent' };
+    else outcome = { state: 'failed', error: r.error };
+    // A newer run (or cancel) owns the status line now.
+    if (runSeq === seq + 1 && get().status === 'cancelled') set({ cancelOutcome: outcome });
+    void refreshUsage();
+  }
+
+  return {
+    size: 1000,
+    status: 'idle',
+    request: null,
+    result: null,
+    resultProfileId: null,
+    error: null,
+    startedAt: null,
+    elapsedMs: null,
+    overLimitConfirmed: false,
+    offer: null,
+    offerNotice: null,
+    datasetId: null,
+    answers: 0,
+    cancelOutcome: null,
+    notice: null,
+    dismissOffer: () => set({ offer: null, offerNotice: null }),
+    async openOffer() {
+      const offer = get().offer;
+      if (!offer) return;
+      const copy = await openSavedCopy(offer, () => findCopy(offer.request));
+      if (get().offer !== offer) return;
+      set(copy ? { offer: null, offerNotice: null } : { offer: null, offerNotice: goneNotice(offer) });
+    },
+    async recheckOffer() {
+      const offer = get().offer;
+      if (!offer) return;
+      const copy = await findCopy(offer.request);
+      if (get().offer !== offer) return;
+      set(copy ? { offer: { ...copy, request: offer.request } } : { offer: null, offerNotice: goneNotice(offer) });
+    },
+    setSize: (size) => set({ size, overLimitConfirmed: false }),
+    confirmOverLimit: (yes) => set({ overLimitConfirmed: yes }),
+    async run(opts = {}) {
+      const { size } = get();
+      if (!validateCurrent('shipmentSearch', { size, ...currentAccountContext() }).valid) return;
+      const request: ShipmentSearchRequest = { ...currentFilter(), size };
+      // Named explicitly, so the answer belongs to the profile that was active at the click.
+      const profileId = useAppStore.getState().activeId;
+      const mine = ++runSeq;
+      inFlight = { seq: mine, callId: null };
+      const startedAt = performance.now();
+      set({ status: 'running', error: null, startedAt, elapsedMs: null, offer: null, offerNotice: null, cancelOutcome: null, notice: null });
+      if (!opts.fresh) {
+        // No repeat spending: a saved answer to the same question is offered first.
+        const saved = await api.library.findEquivalent({ request });
+        if (mine !== runSeq) return;
+        if (saved.ok && saved.value) {
+          inFlight = null;
+          set({ status: get().result ? 'done' : 'idle', offer: { ...saved.value, request }, elapsedMs: null });
+          return;
+        }
+      }
+      const callId = newCallId();
+      inFlight = { seq: mine, callId };
+      const r = await api.shipments.search({ request, callId, ...(profileId ? { profileId } : {}) });
+      if (inFlight?.seq === mine) inFlight = null;
+      if (mine !== runSeq) {
+        // Cancelled (or superseded): the screen keeps showing what the user last asked for.
+        void settleCancelled(mine, r, request, profileId);
         return;
       }
-    }
-    const r = await api.shipments.search({ request });
-    // A cancelled or superseded run's answer is dropped: the screen shows what the user last asked for.
-    if (mine !== runSeq) return;
-    const elapsedMs = performance.now() - startedAt;
-    if (r.ok) {
-      set({ status: 'done', request, result: r.value, error: null, elapsedMs, overLimitConfirmed: false, answers: get().answers + 1 });
-      set({ datasetId: await saveToLibrary('shipments.search', request, r.value) });
-    } else {
-      set({ status: 'error', error: r.error, elapsedMs, answers: get().answers + 1 });
-    }
-    void refreshUsage();
-  },
-  cancel() {
-    if (get().status !== 'running') return;
-    runSeq++;
-    set({ status: 'cancelled', elapsedMs: null });
-  },
-}));
+      const elapsedMs = performance.now() - startedAt;
+      if (r.ok) {
+        set({ status: 'done', request, result: r.value, resultProfileId: profileId, error: null, elapsedMs, overLimitConfirmed: false, answers: get().answers + 1 });
+        set({ datasetId: await saveToLibrary('shipments.search', request, r.value) });
+      } else {
+        set({ status: 'error', error: r.error, elapsedMs, answers: get().answers + 1 });
+      }
+      void refreshUsage();
+    },
+    cancel() {
+      if (get().status !== 'running') return;
+      runSeq++;
+      const call = inFlight;
+      inFlight = null;
+      // Before the request left (the library lookup), stopping costs nothing and needs no call.
+      set({ status: 'cancelled', elapsedMs: null, cancelOutcome: call?.callId ? { state: 'pending' } : { state: 'nothing-spent' } });
+      if (call?.callId) void api.queries.cancel({ callId: call.callId });
+    },
+    showLateAnswer() {
+      const o = get().cancelOutcome;
+      if (o?.state !== 'spent') return;
+      const { request, result, datasetId, profileId } = o.late;
+      if (profileId !== useAppStore.getState().activeId) return;
+      set({ status: 'done', request, result, datasetId, resultProfileId: profileId, error: null, cancelOutcome: null, elapsedMs: null, answers: get().answers + 1 });
+    },
+    activeProfileChanged(previous, activeId) {
+      // The first profile of the session (boot) replaces nothing.
+      if (!previous) return;
+      if (get().status === 'running') get().cancel();
+      const had = get().result !== null && get().resultProfileId !== activeId;
+      set({
+        ...(had ? { result: null, request: null, datasetId: null, resultProfileId: null } : {}),
+        error: null,
+        offer: null,
+        offerNotice: null,
+        overLimitConfirmed: false,
+        // A late answer belongs to the old profile: it stays in the library but is not offered here.
+        cancelOutcome: get().cancelOutcome?.state === 'spent' ? null : get().cancelOutcome,
+        status: get().status === 'cancelled' ? 'cancelled' : 'idle',
+        notice: had ? `The result of profile “${previous.name}” was cleared because another profile is now active. It is kept in the Library.` : null,
+      });
+    },
+  };
+});
+
+useAppStore.subscribe((s, prev) => {
+  if (s.activeId === prev.activeId) return;
+  const old = prev.activeId ? prev.profiles.find((p) => p.id === prev.activeId) : undefined;
+  useSearchStore.getState().activeProfileChanged(prev.activeId ? { id: prev.activeId, name: old?.name ?? 'the previous profile' } : null, s.activeId);
+});
+
+/** The sentence for a cancelled search, or null while there is none. */
+export function describeCancelOutcome(o: CancelOutcome | null): string | null {
+  if (!o) return null;
+  switch (o.state) {
+    case 'pending':
+      return 'Cancelling: asking the service to stop…';
+    case 'nothing-spent':
+      return 'Search cancelled before the service answered: nothing was downloaded or counted.';
+    case 'spent':
+      return `Too late to cancel: the service had already answered, so ${fmt(o.records)} record${o.records === 1 ? ' was' : 's were'} downloaded and counted against the account. The result was saved to the Library.`;
+    case 'failed':
+      return `Search cancelled; it had failed anyway: ${o.error.message}`;
+  }
+}
+
+onDatasetRemoved((id) => {
+  if (useSearchStore.getState().offer?.dataset.id === id) void useSearchStore.getState().recheckOffer();
+});
+
+/** What the Search page needs to say before a run: field messages, the cost line, and why Run is off. */
+export interface SearchCheck {
+  validation: Validation;
+  /** Null while the size is invalid: no cost can be stated for it. */
+  limit: LimitCheck | null;
+  costText: string;
+  reason: string | null;
+}
+
+/**
+ * The cost line. The account is the one the request will be charged to: the filter's, else the
+ * profile's default that main sends. A size with an error has no cost ("NaN records" helps nobody).
+ */
+export function describeSearchCost(limit: LimitCheck | null, size: number): string {
+  if (!limit) return `Downloads — (enter a size from ${fmt(SHIPMENT_SEARCH_MIN_SIZE)} to ${fmt(SHIPMENT_SEARCH_MAX_SIZE)} records)`;
+  const head = limit.state === 'unknown' ? `up to ${fmt(size)} records — ${limit.message}` : limit.message;
+  return `Downloads ${head}${limit.account ? ` (account ${limit.account})` : ''}`;
+}
+
+export function useSearchCheck(): SearchCheck {
+  const draft = useFilter((s) => s.draft);
+  const size = useSearchStore((s) => s.size);
+  const confirmed = useSearchStore((s) => s.overLimitConfirmed);
+  const summary = useUsageStore((s) => s.summary);
+  const accounts = useAccountContext();
+  const validation = validateDraft(draft, 'shipmentSearch', { size, ...accounts });
+  const sizeValid = !validation.bySlot.size?.length;
+  const account = draft.account_name.trim() || accounts.defaultAccount;
+  const limit = sizeValid ? checkLimit(summary, account, 'shipments/search', size) : null;
+  const blockedByLimit = limit?.state === 'exceeds' && !confirmed;
+  const reason = !validation.valid ? validation.reason : blockedByLimit ? 'Cannot run: this search would pass the account limit; confirm to run anyway' : null;
+  return { validation, limit, costText: describeSearchCost(limit, size), reason };
+}

@@ -128,7 +128,7 @@ export function ProfileCard({ profile, active }: { profile: ProfileView; active:
         </div>
       ) : null}
       {editingCreds ? <CredentialsForm profile={profile} /> : null}
-      <TestResult state={test} />
+      <TestResult state={test} accountName={profile.accountName} />
     </li>
   );
 }

@@ -5,6 +5,7 @@ import type { UsageSummary } from '@shared/spec/usage';
 import { api } from '../../bridge/api';
 import { useAppStore } from '../../app/app-store';
 import { issuesToFieldErrors, type FieldErrors } from './field-errors';
+import { checkCredentialsDraft, checkProfileDraft, hasFieldErrors } from './profile-checks';
 
 export interface ProfileDraft {
   name: string;
@@ -116,6 +117,11 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   async saveProfile() {
     const { editor, draft } = get();
     if (editor.mode === 'closed') return false;
+    const local = checkProfileDraft(draft, editor, useAppStore.getState().profiles);
+    if (hasFieldErrors(local)) {
+      set({ draftErrors: local });
+      return false;
+    }
     set({ saving: true, draftErrors: {} });
     const result =
       editor.mode === 'create'
@@ -167,6 +173,11 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   async saveCredentials() {
     const { credentialsFor: id, credentials } = get();
     if (!id) return false;
+    const local = checkCredentialsDraft(credentials);
+    if (hasFieldErrors(local)) {
+      set({ credentialErrors: local });
+      return false;
+    }
     set({ savingCredentials: true, credentialErrors: {} });
     const r = await api.profiles.setCredentials({
       id,

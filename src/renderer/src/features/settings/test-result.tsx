@@ -57,7 +57,19 @@ function UsageTable({ usage }: { usage: UsageSummary }) {
   );
 }
 
-export function TestResult({ state }: { state: TestState | undefined }) {
+/**
+ * The profile's default account is sent with every request that names none; a name the service did
+ * not report would make every such search fail with 400, so the test says so now.
+ */
+export function defaultAccountWarning(usage: UsageSummary, accountName: string | undefined): string | null {
+  const name = accountName?.trim();
+  const accounts = Object.keys(usage);
+  if (!name || accounts.includes(name)) return null;
+  return `The profile's default account “${name}” is not among the accounts the service reported (${accounts.length ? accounts.join(', ') : 'none'}). Searches that name no account would be refused: edit the profile and choose one of these.`;
+}
+
+/** `accountName`: the profile's default account, checked against the accounts the service reports. */
+export function TestResult({ state, accountName }: { state: TestState | undefined; accountName?: string }) {
   if (!state) return null;
   if (state.status === 'running') {
     return (
@@ -73,9 +85,15 @@ export function TestResult({ state }: { state: TestState | undefined }) {
       </div>
     );
   }
+  const warning = defaultAccountWarning(state.usage, accountName);
   return (
     <div className="test-result" data-testid="test-result" data-status="passed" aria-live="polite">
       <div className="message message--ok">Connection works. Usage and limits reported by the service:</div>
+      {warning && (
+        <div className="message" role="alert" data-testid="test-result-account-warning" style={{ color: 'var(--danger, #c0392b)' }}>
+          {warning}
+        </div>
+      )}
       <UsageTable usage={state.usage} />
     </div>
   );

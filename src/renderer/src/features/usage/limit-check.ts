@@ -8,14 +8,22 @@ export type LimitCheck =
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /**
- * Which account a request is counted against: the filter's account_name when the summary knows it,
- * else the only (or first) account of the summary.
+ * Which account a request is counted against: the account it names (the filter's, else the
+ * profile's default) when the summary knows it, or the only (or first) account when it names none.
+ * A name the summary does not know gives null: the service refuses it, so no other account's
+ * figures may stand in for it.
  */
 export function pickAccount(summary: UsageSummary | null, accountName: string | undefined): string | null {
   if (!summary) return null;
   const names = Object.keys(summary);
-  if (accountName && names.includes(accountName)) return accountName;
+  if (accountName) return names.includes(accountName) ? accountName : null;
   return names[0] ?? null;
+}
+
+/** "not one of this profile's accounts: main, eu-desk" when usage is known and lacks the name; else null. */
+export function unknownAccountMessage(accounts: readonly string[] | undefined, accountName: string | undefined): string | null {
+  if (!accounts || !accountName || accounts.includes(accountName)) return null;
+  return `not one of this profile's accounts: ${accounts.length ? accounts.join(', ') : '(the service reported none)'}`;
 }
 
 /**
@@ -31,6 +39,8 @@ export function checkLimit(
 ): LimitCheck {
   const account = pickAccount(summary, accountName);
   const m = account && summary ? summary[account]?.[metric] : undefined;
+  const unknownName = summary ? unknownAccountMessage(Object.keys(summary), accountName) : null;
+  if (unknownName) return { state: 'unknown', account: null, message: `account ${accountName ?? ''} is ${unknownName}` };
   if (!account || !m) {
     return { state: 'unknown', account, message: `Usage for ${metric} is not known yet` };
   }
@@ -51,6 +61,8 @@ export function checkLimit(
 export function describeMetric(summary: UsageSummary | null, accountName: string | undefined, metric: UsageMetric): LimitCheck {
   const account = pickAccount(summary, accountName);
   const m = account && summary ? summary[account]?.[metric] : undefined;
+  const unknownName = summary ? unknownAccountMessage(Object.keys(summary), accountName) : null;
+  if (unknownName) return { state: 'unknown', account: null, message: `${metric}: account ${accountName ?? ''} is ${unknownName}` };
   if (!account || !m) return { state: 'unknown', account, message: `${metric}: usage not known yet` };
   if (isUnlimited(m)) return { state: 'unlimited', account, current: m.current, message: `${metric}: ${fmt(m.current)} used, unlimited` };
   const left = remaining(m);

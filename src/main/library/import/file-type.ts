@@ -1,0 +1,41 @@
+import { extname } from 'node:path';
+
+export type ImportFormat = 'json' | 'csv' | 'xlsx';
+
+const FORMATS: Readonly<Record<string, ImportFormat>> = { '.json': 'json', '.csv': 'csv', '.xlsx': 'xlsx' };
+
+export const SUPPORTED_TYPES = '.json, .csv and .xlsx files';
+
+/**
+ * The format a file is read as, from its extension; or why it is not imported. Decided before a byte
+ * is read, so a Parquet or other binary file is never fed to a text parser whose complaint would
+ * quote its bytes back to the analyst.
+ */
+export function importFormatOf(
+  path: string,
+): { ok: true; format: ImportFormat } | { ok: false; problem: string } {
+  const ext = extname(path).toLowerCase();
+  const format = FORMATS[ext];
+  if (format) return { ok: true, format };
+  const supported = `Portolan imports ${SUPPORTED_TYPES}`;
+  if (ext === '.parquet') {
+    return {
+      ok: false,
+      problem: `Portolan's Parquet exports cannot be imported back (${supported}); import the .xlsx or CSV export of the same dataset instead`,
+    };
+  }
+  if (ext === '.xls') {
+    return {
+      ok: false,
+      problem: `old Excel .xls workbooks are not supported (${supported}); open it in Excel, save it as an Excel Workbook (.xlsx) and import that`,
+    };
+  }
+  const what = ext
+    ? `${ext.slice(0, 20)} files are not supported`
+    : 'the file name has no extension, so its type is unknown';
+  const table =
+    ext === '.txt' || ext === '.tsv'
+      ? '; if it is a table saved from Excel, save it as "CSV UTF-8" (.csv) and import that'
+      : '';
+  return { ok: false, problem: `${what} (${supported})${table}` };
+}

@@ -1,0 +1,102 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIRM_FIELDS, SHIPMENT_FIELDS } from '@shared/spec/records';
+import { AppError } from '@shared/ipc/errors';
+import { Library } from '../../src/main/library';
+import { libraryExportSource } from '../../src/main/export/library-source';
+import type { ExportSource } from '../../src/main/export/types';
+import { useTempDir } from '../helpers/temp-dir';
+import { firm, shipment } from '../library/helpers';
+
+/**
+ * The library dataset as an export source: without a view it is the whole dataset (every field of the
+ * kind, every stored row, in stored order); with a view, the view. The Library's "Whole dataset"
+ * choice relies on the first.
+ */
+const t = useTempDir('portolan-library-source-');
+let library: Library;
+
+beforeEach(async () => {
+  library = await Library.open(join(t.dir, 'data'));
+});
+afterEach(async () => {
+  await library.close();
+});
+
+async function allRows(source: ExportSource): Promise<(readonly unknown[])[]> {
+  const out: (readonly unknown[])[] = [];
+  for await (const batch of source.batches(new AbortController().signal)) out.push(...batch);
+  return out;
+}
+
+describe('libraryExportSource', () => {
+  it('without a view exports every shipment field of every stored row, and says no view in the Query sheet', async () => {
+    const records = Array.from({ length: 250 }, (_, i) =>
+      shipment(i, { usdFob: String(i), regime: `R${i}` }),
+    );
+    const d = await library.saveShipmentSearch({ hs_codes: ['7208'] }, { total: 900, shipments: records });
+    const { source } = await libraryExportSource(library, d.id, undefined, '1.2.3');
+    expect(source.columns.map((c) => c.field)).toEqual([...SHIPMENT_FIELDS]);
+    expect(SHIPMENT_FIELDS.length).toBeGreaterThan(16);
+    expect(source.rowCount).toBe(250);
+    expect(source.query.view).toBeUndefined();
+    const rows = await allRows(source);
+    expect(rows).toHaveLength(250);
+    // Stored order, every field: a hidden-by-default field such as `regime` is there too.
+    const regime = SHIPMENT_FIELDS.indexOf('regime');
+    const hash = SHIPMENT_FIELDS.indexOf('hashId');
+    expect(rows.map((r) => r[regime])).toEqual(records.map((r) => r.regime));
+    expect(rows.map((r) => r[hash])).toEqual(records.map((r) => r.hashId));
+  });
+
+  it('without a view exports every firm field', async () => {
+    const d = await library.saveRecords({ kind: 'firms', request: { product_detail: 'cotton' } }, [
+      firm(1),
+      firm(2),
+      firm(3),
+    ]);
+    const { source } = await libraryExportSource(library, d.id, undefined, '1.2.3');
+    expect(source.columns.map((c) => c.field)).toEqual([...FIRM_FIELDS]);
+    expect(source.rowCount).toBe(3);
+    expect(await allRows(source)).toHaveLength(3);
+  });
+
+  it('with a view exports its columns and counts only the rows its filters keep', async () => {
+    const records = Array.from({ length: 120 }, (_, i) =>
+      shipment(i, { importerCountry: i % 4 === 0 ? 'Türkiye' : 'Çin' }),
+    );
+    const d = await library.saveShipmentSearch({}, { total: 120, shipments: records });
+    const view = {
+      columns: ['hashId', 'importerCountry'],
+      filterModel: {
+        importerCountry: { filterType: 'text' as const, type: 'equals' as const, filter: 'Türkiye' },
+      },
+    };
+    const { source } = await libraryExportSource(library, d.id, view, '1.2.3');
+    expect(source.columns.map((c) => c.field)).toEqual(['hashId', 'importerCountry']);
+    expect(source.rowCount).toBe(30);
+    expect(source.query.view?.columns).toEqual(['hashId', 'importerCountry']);
+    expect(await allRows(source)).toHaveLength(30);
+  });
+
+  it('refuses, in plain words, a view whose filters match no row (rather than writing a header-only file)', async () => {
+    const d = await library.saveShipmentSearch(
+      {},
+      { total: 10, shipments: Array.from({ length: 10 }, (_, i) => shipment(i)) },
+    );
+    const attempt = libraryExportSource(library, d.id, { quickFilter: 'no such thing anywhere' }, '1.2.3');
+    await expect(attempt).rejects.toBeInstanceOf(AppError);
+    await expect(attempt).rejects.toMatchObject({
+      kind: 'InvalidInput',
+      message: expect.stringMatching(/^No rows match the filters/),
+    });
+  });
+
+  it('refuses an empty dataset', async () => {
+    const d = await library.saveShipmentSearch({}, { total: 0, shipments: [] });
+    await expect(libraryExportSource(library, d.id, undefined, '1.2.3')).rejects.toMatchObject({
+      kind: 'InvalidInput',
+      message: 'This dataset has no rows, so nothing was exported.',
+    });
+  });
+});

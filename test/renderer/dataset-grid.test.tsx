@@ -1,0 +1,151 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApi } from '@shared/ipc/build-api';
+import { CALL_CHANNELS } from '@shared/ipc/channels';
+import type { BridgeResult } from '@shared/ipc/errors';
+import type { DatasetRow, GridFilterModel } from '@shared/library/library-contract';
+// Type-only: erased, so the grid is not evaluated before window.portolan is set.
+import type * as GridModule from '../../src/renderer/src/features/library/dataset-grid';
+
+/**
+ * The Library's dataset grid over a stand-in for library.getRows that filters like the library does
+ * (a quick filter and an `equals` text filter on importerCountry), so counts and the empty state follow
+ * what the grid asked.
+ */
+interface GetRowsInput {
+  startRow: number;
+  endRow: number;
+  quickFilter?: string;
+  filterModel?: Record<string, { filter?: string }> | null;
+}
+
+const STORED = 500;
+const ALL: DatasetRow[] = Array.from({ length: STORED }, (_, i) => ({
+  _row: i,
+  hashId: `h${i}`,
+  importerName: i % 50 === 0 ? 'Steelworks Ltd' : `Importer ${i % 7}`,
+  importerCountry: i % 5 === 0 ? 'Türkiye' : 'Çin',
+  regime: `R${i}`,
+}));
+const asked: GetRowsInput[] = [];
+let grid: typeof GridModule;
+
+function answer(input: GetRowsInput): BridgeResult<unknown> {
+  const q = (input.quickFilter ?? '').toLowerCase();
+  const country = input.filterModel?.importerCountry?.filter;
+  const rows = ALL.filter(
+    (r) =>
+      (!q || String(r.importerName).toLowerCase().includes(q)) && (!country || r.importerCountry === country),
+  );
+  return { ok: true, value: { rows: rows.slice(input.startRow, input.endRow), lastRow: rows.length } };
+}
+
+/** Answers for these quick filters wait until released: a slow query overtaken by a newer one. */
+const held = new Map<string, Promise<void>>();
+
+beforeAll(async () => {
+  window.portolan = buildApi(CALL_CHANNELS, {
+    invoke: async (channel, input) => {
+      if (channel === 'library.getRows') asked.push(input as GetRowsInput);
+      await held.get((input as GetRowsInput).quickFilter ?? '');
+      return channel === 'library.getRows'
+        ? answer(input as GetRowsInput)
+        : { ok: false, error: { kind: 'Internal', message: channel } };
+    },
+    subscribe: () => () => undefined,
+  });
+  grid = await import('../../src/renderer/src/features/library/dataset-grid');
+}, 30_000);
+afterEach(() => {
+  cleanup();
+  asked.length = 0;
+  held.clear();
+});
+
+function Grid(props: {
+  quickFilter?: string;
+  filterModel?: GridFilterModel;
+  onView?: (v: GridModule.DatasetGridView) => void;
+  onRowCount?: (n: number | null) => void;
+}) {
+  return (
+    <grid.DatasetGrid
+      datasetId="ds-1"
+      kind="shipments"
+      storedRows={STORED}
+      quickFilter={props.quickFilter ?? ''}
+      initialFilterModel={props.filterModel ?? null}
+      {...(props.onView ? { onView: props.onView } : {})}
+      {...(props.onRowCount ? { onRowCount: props.onRowCount } : {})}
+    />
+  );
+}
+
+const countText = () => screen.getByTestId('library-grid-count').textContent;
+
+describe('DatasetGrid', () => {
+  it('says how many rows there are, and how many of them match a quick filter', async () => {
+    const counts: (number | null)[] = [];
+    const { rerender } = render(<Grid onRowCount={(n) => counts.push(n)} />);
+    await waitFor(() => expect(countText()).toBe('500 rows'), { timeout: 10_000 });
+    expect(screen.queryByTestId('library-grid-empty')).toBeNull();
+    rerender(<Grid quickFilter="steelworks" onRowCount={(n) => counts.push(n)} />);
+    await waitFor(() => expect(countText()).toBe('10 of 500 rows match'), { timeout: 10_000 });
+    expect(counts.at(-1)).toBe(10);
+    expect(screen.getByTestId('library-grid-count').getAttribute('data-narrowed')).toBe('true');
+  });
+
+  it('keeps the newest count when an older, slower answer arrives after it', async () => {
+    let release = (): void => undefined;
+    held.set('', new Promise<void>((r) => (release = r)));
+    const { rerender } = render(<Grid />);
+    await waitFor(() => expect(asked.length).toBeGreaterThan(0), { timeout: 10_000 });
+    rerender(<Grid quickFilter="steelworks" />);
+    await waitFor(() => expect(countText()).toBe('10 of 500 rows match'), { timeout: 10_000 });
+    release();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(countText()).toBe('10 of 500 rows match');
+  });
+
+  it('counts the rows a column filter keeps (a drill-down opens the grid with one)', async () => {
+    render(
+      <Grid filterModel={{ importerCountry: { filterType: 'text', type: 'equals', filter: 'Türkiye' } }} />,
+    );
+    await waitFor(() => expect(countText()).toBe('100 of 500 rows match'), { timeout: 10_000 });
+    expect(asked.at(-1)?.filterModel).toEqual({
+      importerCountry: { filterType: 'text', type: 'equals', filter: 'Türkiye' },
+    });
+  });
+
+  it('shows "No rows match the filters" over the grid when nothing matches', async () => {
+    const { rerender } = render(<Grid />);
+    await waitFor(() => expect(countText()).toBe('500 rows'), { timeout: 10_000 });
+    rerender(<Grid quickFilter="no such importer" />);
+    await waitFor(
+      () => expect(screen.getByTestId('library-grid-empty').textContent).toBe('No rows match the filters'),
+      {
+        timeout: 10_000,
+      },
+    );
+    expect(countText()).toBe('0 of 500 rows match');
+    rerender(<Grid quickFilter="" />);
+    await waitFor(() => expect(screen.queryByTestId('library-grid-empty')).toBeNull(), { timeout: 10_000 });
+  });
+
+  it('has the column chooser: showing a hidden field puts it in the view the export reads', async () => {
+    const views: GridModule.DatasetGridView[] = [];
+    render(<Grid onView={(v) => views.push(v)} />);
+    await waitFor(() => expect(countText()).toBe('500 rows'), { timeout: 10_000 });
+    expect(views.at(-1)?.columns).not.toContain('regime');
+    const before = views.at(-1)?.columns.length ?? 0;
+    fireEvent.click(screen.getByTestId('library-columns-toggle'));
+    const box = (await screen.findByTestId('library-columns-col-regime')) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    fireEvent.click(box);
+    await waitFor(() => expect(views.at(-1)?.columns).toContain('regime'), { timeout: 10_000 });
+    expect(views.at(-1)?.columns.length).toBe(before + 1);
+    fireEvent.click(screen.getByTestId('library-columns-reset'));
+    await waitFor(() => expect(views.at(-1)?.columns).not.toContain('regime'), { timeout: 10_000 });
+  });
+});

@@ -1,0 +1,31 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ERROR_KINDS } from '@shared/ipc/errors';
+import { ErrorMessage } from '../../src/renderer/src/components/error-message';
+
+afterEach(cleanup);
+
+describe('ErrorMessage', () => {
+  it('never shows the internal kind to the analyst, and keeps it on data-error-kind', () => {
+    for (const kind of ERROR_KINDS) {
+      render(<ErrorMessage error={{ kind, message: 'The tag is too long.' }} testId={`err-${kind}`} />);
+      const box = screen.getByTestId(`err-${kind}`);
+      expect(box.getAttribute('data-error-kind')).toBe(kind);
+      expect(box.textContent).toContain('The tag is too long.');
+      expect(box.textContent).not.toContain(kind);
+    }
+  });
+
+  it('heads an unexpected failure in plain words and keeps the HTTP status', () => {
+    render(
+      <ErrorMessage
+        error={{ kind: 'ServiceError', message: 'The service failed.', status: 503 }}
+        testId="err"
+      />,
+    );
+    expect(screen.getByTestId('err').textContent).toBe(
+      'The service reported a problem: The service failed. (HTTP 503)',
+    );
+  });
+});

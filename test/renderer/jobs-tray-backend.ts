@@ -1,0 +1,69 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BridgeResult } from '@shared/ipc/errors';
+import { createLogger, createMemorySink } from '../../src/main/log';
+import { createMemorySecretStore } from '../../src/main/secrets';
+import { createDispatcher, createServices } from '../../src/main/services';
+import { generateAccount, startSimulator, type SimAccount, type SimFaults } from '../../src/main/sim';
+
+export interface TrayBackend {
+  invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
+  subscribe(event: string, listener: (payload: unknown) => void): () => void;
+  profileId: string;
+  /** Takes the profile's key and secret away, as after a restart on a machine without them. */
+  forgetCredentials(): Promise<void>;
+  setFaults(f: SimFaults | undefined): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The real services (jobs, library, profiles) behind the real dispatcher, over the service simulator,
+ * in process, for the jobs tray's renderer test. Secrets are held in memory (no keychain needed).
+ */
+export async function startTrayBackend(opts: { limits?: SimAccount['limits']; faults?: SimFaults } = {}): Promise<TrayBackend> {
+  const account: SimAccount = { ...generateAccount('acme'), ...(opts.limits ? { limits: opts.limits } : {}) };
+  const sim = await startSimulator({ port: 0, records: 30_000, seed: 5, accounts: [account], ...(opts.faults ? { faults: opts.faults } : {}) });
+  const dataDir = await mkdtemp(join(tmpdir(), 'portolan-tray-'));
+  const logger = createLogger({ sink: createMemorySink() });
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const secrets = createMemorySecretStore();
+  const services = createServices({
+    dataDir,
+    resourcesDir: join(dataDir, 'resources'),
+    logger,
+    events: { emit: (event, payload) => listeners.get(event)?.forEach((l) => l(payload)) },
+    secrets,
+    appInfo: { version: '0.0.0-test', host: 'browser' },
+    clientOptions: { timeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2_000 } },
+  });
+  const dispatch = createDispatcher<'app'>({ services, logger, isTrustedSender: () => true });
+  const invoke = (channel: string, input: unknown) => dispatch(channel, input, 'app');
+  const created = await invoke('profiles.create', {
+    name: 'QA sim',
+    baseUrl: sim.url,
+    accountName: account.name,
+    apiKey: account.apiKey,
+    apiSecret: account.apiSecret,
+  });
+  if (!created.ok) throw new Error(`profiles.create: ${created.error.message}`);
+  const profileId = (created.value as { id: string }).id;
+  await invoke('profiles.setActive', { id: profileId });
+  return {
+    invoke,
+    subscribe: (event, listener) => {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener);
+      listeners.set(event, set);
+      return () => set.delete(listener);
+    },
+    profileId,
+    forgetCredentials: () => secrets.deleteCredentials(profileId),
+    setFaults: (f) => sim.setFaults(f),
+    close: async () => {
+      await services.dispose();
+      await sim.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

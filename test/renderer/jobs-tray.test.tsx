@@ -1,0 +1,175 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApi } from '@shared/ipc/build-api';
+import { CALL_CHANNELS, type EventChannel } from '@shared/ipc/channels';
+import type { BridgeResult } from '@shared/ipc/errors';
+// Type-only: erased, so nothing of the tray is evaluated before window.portolan is set.
+import type * as PanelModule from '../../src/renderer/src/features/jobs/jobs-panel';
+import type * as StoreModule from '../../src/renderer/src/features/jobs/jobs-store';
+
+/**
+ * The jobs tray over the real jobs service and the service simulator (in process, through the real
+ * dispatcher): pause, the question before paid-for records are discarded, errors of tray actions,
+ * and the rate-limit countdown.
+ */
+/** What ./jobs-tray-backend.ts gives; restated here so this DOM-typed file does not type-check main's modules. */
+interface Backend {
+  invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
+  subscribe(event: string, listener: (payload: unknown) => void): () => void;
+  forgetCredentials(): Promise<void>;
+  close(): Promise<void>;
+}
+interface BackendOptions {
+  limits?: Record<string, number>;
+  faults?: { latencyMs?: number };
+}
+let backend: Backend;
+const backends: Backend[] = [];
+const listeners = new Map<EventChannel, Set<(p: unknown) => void>>();
+let panel: typeof PanelModule;
+let store: typeof StoreModule;
+let startTrayBackend: (opts: BackendOptions) => Promise<Backend>;
+
+async function useBackend(opts: BackendOptions = {}): Promise<void> {
+  backend = await startTrayBackend(opts);
+  backends.push(backend);
+  for (const event of ['jobs.progress', 'jobs.finished'] as const) {
+    const b = backend;
+    b.subscribe(event, (p) => {
+      if (b === backend) act(() => listeners.get(event)?.forEach((l) => l(p)));
+    });
+  }
+  store.useJobsStore.setState({ running: {}, resumable: [], finished: [], error: null, errorFromList: false, discardQuestion: null });
+}
+
+beforeAll(async () => {
+  const backendPath = new URL('./jobs-tray-backend.ts', import.meta.url).pathname;
+  ({ startTrayBackend } = (await import(/* @vite-ignore */ backendPath)) as { startTrayBackend: typeof startTrayBackend });
+  window.portolan = buildApi(CALL_CHANNELS, {
+    invoke: (c, i) => backend.invoke(c, i),
+    subscribe: (event, listener) => {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener);
+      listeners.set(event, set);
+      return () => set.delete(listener);
+    },
+  });
+  store = await import('../../src/renderer/src/features/jobs/jobs-store');
+  panel = await import('../../src/renderer/src/features/jobs/jobs-panel');
+}, 60_000);
+afterEach(cleanup);
+afterAll(async () => {
+  for (const b of backends) await b.close();
+});
+
+const filter = { start_date: '2021-01-01', end_date: '2025-12-31' };
+
+/** Fetch all → estimate → Start, as the dialog does; returns the running job's id. */
+async function startFetch(): Promise<string> {
+  await act(() => store.useJobsStore.getState().askFetchAll('shipments', filter));
+  expect(store.useJobsStore.getState().dialog?.state).toBe('ready');
+  await act(() => store.useJobsStore.getState().confirm());
+  const ids = Object.keys(store.useJobsStore.getState().running);
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+}
+
+async function libraryNames(): Promise<string[]> {
+  const r = await backend.invoke('library.list', {});
+  if (!r.ok) throw new Error(r.error.message);
+  return (r.value as { name: string }[]).map((d) => d.name);
+}
+
+const until = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('jobs tray over the simulator', () => {
+  it('Cancel asks before discarding paid-for records; Keep pauses instead; Pause and Resume keep going', async () => {
+    await useBackend({ faults: { latencyMs: 150 } });
+    render(<panel.JobsPanel />);
+    const jobId = await startFetch();
+    await waitFor(() => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0), { timeout: 20_000 });
+
+    fireEvent.click(screen.getByTestId(`job-cancel-${jobId}`));
+    const question = await screen.findByTestId('job-discard-question');
+    const records = store.useJobsStore.getState().discardQuestion!.records;
+    expect(question.textContent).toContain(`Discard ${records.toLocaleString('en-US')} downloaded records? They cost downloads and cannot be recovered.`);
+    // Nothing is stopped while the question is open.
+    expect(store.useJobsStore.getState().running[jobId]).toBeDefined();
+
+    fireEvent.click(screen.getByTestId('job-discard-keep'));
+    const row = await screen.findByTestId(`job-resumable-${jobId}`, {}, { timeout: 20_000 });
+    expect(row.getAttribute('data-status')).toBe('paused');
+    expect(screen.queryByTestId('job-discard-question')).toBeNull();
+    const list = await backend.invoke('jobs.list', undefined);
+    const kept = list.ok ? (list.value as { resumable: StoreModule.JobsState['resumable'] }).resumable.find((j) => j.id === jobId) : undefined;
+    expect(kept?.recordsStored).toBeGreaterThanOrEqual(records);
+    // Nothing half-made in the library.
+    expect(await libraryNames()).toEqual([]);
+
+    // Resume, then Pause from the running row: paused again, keeping what it had and more.
+    fireEvent.click(screen.getByTestId(`job-resume-${jobId}`));
+    await screen.findByTestId(`job-pause-${jobId}`, {}, { timeout: 20_000 });
+    await waitFor(() => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(kept!.recordsStored!), { timeout: 20_000 });
+    fireEvent.click(screen.getByTestId(`job-pause-${jobId}`));
+    await waitFor(() => expect(screen.getByTestId(`job-resumable-${jobId}`).getAttribute('data-status')).toBe('paused'), { timeout: 20_000 });
+    expect(screen.getByTestId(`job-finished-${jobId}`).getAttribute('data-outcome')).toBe('paused');
+
+    // Discard of a stopped job asks too; Discard then throws it away.
+    fireEvent.click(screen.getByTestId(`job-discard-${jobId}`));
+    await screen.findByTestId('job-discard-question');
+    fireEvent.click(screen.getByTestId('job-discard-yes'));
+    await waitFor(() => expect(screen.queryByTestId(`job-resumable-${jobId}`)).toBeNull(), { timeout: 20_000 });
+    expect(await libraryNames()).toEqual([]);
+  }, 90_000);
+
+  it('a failed Resume shows its error in the tray until dismissed, across list refreshes', async () => {
+    await useBackend({ faults: { latencyMs: 150 } });
+    render(<panel.JobsPanel />);
+    const jobId = await startFetch();
+    await waitFor(() => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0), { timeout: 20_000 });
+    await act(() => store.useJobsStore.getState().pause(jobId));
+    await screen.findByTestId(`job-resumable-${jobId}`);
+
+    await backend.forgetCredentials();
+    fireEvent.click(screen.getByTestId(`job-resume-${jobId}`));
+    const error = await screen.findByTestId('jobs-error');
+    expect(error.getAttribute('data-error-kind')).toBe('NoCredentials');
+    expect(error.textContent).toContain('The profile "QA sim" has no API key and secret yet');
+    // The refresh that follows every action (and any later one) keeps it.
+    await act(() => store.useJobsStore.getState().refresh());
+    expect(screen.getByTestId('jobs-error').textContent).toContain('has no API key and secret');
+    expect(screen.getByTestId(`job-resumable-${jobId}`)).toBeDefined();
+    fireEvent.click(screen.getByTestId('jobs-error-dismiss'));
+    expect(screen.queryByTestId('jobs-error')).toBeNull();
+  }, 60_000);
+
+  it('counts the rate-limit wait down live and includes it in the time left', async () => {
+    await useBackend({ limits: { minutelyRequest: 10 } });
+    render(<panel.JobsPanel />);
+    const jobId = await startFetch();
+    const waiting = await screen.findByTestId(`job-waiting-${jobId}`, {}, { timeout: 30_000 });
+    const read = () => {
+      const detail = screen.getByTestId(`job-detail-${jobId}`).textContent ?? '';
+      const secs = (re: RegExp) => {
+        const m = re.exec(detail);
+        if (!m) return null;
+        return m[1] ? Number(m[1]) * 60 + Number(m[2]) : Number(m[2]);
+      };
+      return { wait: secs(/waiting (?:(\d+) min )?(\d+) s for the rate limit/), left: secs(/about (?:(\d+) min )?(\d+) s left/) };
+    };
+    expect(waiting).toBeDefined();
+    const first = read();
+    expect(first.wait).toBeGreaterThan(5);
+    await act(() => until(2_600));
+    const second = read();
+    // No progress event comes during the wait; the tray counts down by itself.
+    expect(second.wait).toBeLessThanOrEqual(first.wait! - 2);
+    // Windows were fetched before the wait, so there is a pace to estimate from; the wait is part of it.
+    expect(second.left).toBeGreaterThanOrEqual(second.wait!);
+    expect(second.left).toBeLessThanOrEqual(first.left! - 2);
+    // Pause ends the wait at once.
+    await act(() => store.useJobsStore.getState().pause(jobId));
+    await screen.findByTestId(`job-resumable-${jobId}`);
+  }, 90_000);
+});

@@ -1,0 +1,265 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApi } from '@shared/ipc/build-api';
+import { CALL_CHANNELS } from '@shared/ipc/channels';
+// Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
+import type * as PageModule from '../../src/renderer/src/features/library/library-page';
+import type * as StoreModule from '../../src/renderer/src/features/library/library-store';
+import { dataset, fakeLibrary, type FakeLibrary } from './fake-library';
+
+/** The Library page over an in-memory library that answers the bridge the way main does. */
+let lib: FakeLibrary;
+let page: typeof PageModule;
+let store: typeof StoreModule;
+let pristine: StoreModule.LibraryState;
+
+beforeAll(async () => {
+  window.portolan = buildApi(CALL_CHANNELS, {
+    invoke: (channel, input) => lib.invoke(channel, input),
+    subscribe: () => () => undefined,
+  });
+  page = await import('../../src/renderer/src/features/library/library-page');
+  store = await import('../../src/renderer/src/features/library/library-store');
+  pristine = store.useLibraryStore.getState();
+});
+beforeEach(() => {
+  lib = fakeLibrary([
+    dataset('a', { name: 'Steel coils Q1', tags: ['steel'] }),
+    dataset('b', { name: 'Cotton firms', kind: 'firms', tags: ['cotton'] }),
+  ]);
+  store.useLibraryStore.setState(pristine, true);
+});
+afterEach(cleanup);
+
+async function renderPage(): Promise<void> {
+  render(<page.LibraryPage />);
+  await screen.findByTestId('library-row-a');
+}
+
+async function openA(): Promise<void> {
+  fireEvent.click(screen.getByTestId('library-open-a'));
+  await screen.findByTestId('library-detail');
+}
+
+function typeInto(testId: string, value: string): void {
+  fireEvent.change(screen.getByTestId(testId), { target: { value } });
+}
+
+describe('library page: the open dataset', () => {
+  it('stays open, with its grid, while the search or tag filter hides it from the list; a delete closes it', async () => {
+    await renderPage();
+    await openA();
+    expect(screen.getByTestId('library-grid')).toBeTruthy();
+
+    typeInto('library-search', 'cotton');
+    await waitFor(() => expect(screen.queryByTestId('library-row-a')).toBeNull());
+    expect(screen.getByTestId('library-detail').getAttribute('data-dataset-id')).toBe('a');
+    expect(screen.getByTestId('library-detail-name').textContent).toBe('Steel coils Q1');
+    expect(screen.getByTestId('library-grid')).toBeTruthy();
+    expect(screen.queryByTestId('library-open-missing')).toBeNull();
+
+    typeInto('library-search', '');
+    typeInto('library-tag-filter', 'cot');
+    await waitFor(() => expect(screen.getByTestId('library-empty')).toBeTruthy());
+    expect(screen.getByTestId('library-detail').getAttribute('data-dataset-id')).toBe('a');
+
+    // Edits while the list hides it still show in the open dataset.
+    typeInto('library-rename-input', 'Steel coils, first quarter');
+    fireEvent.click(screen.getByTestId('library-rename-save'));
+    await waitFor(() =>
+      expect(screen.getByTestId('library-detail-name').textContent).toBe('Steel coils, first quarter'),
+    );
+
+    typeInto('library-tag-filter', '');
+    await screen.findByTestId('library-row-a');
+    fireEvent.click(screen.getByTestId('library-delete-a'));
+    fireEvent.click(screen.getByTestId('library-delete-confirm-a'));
+    await waitFor(() => expect(screen.queryByTestId('library-row-a')).toBeNull());
+    expect(screen.queryByTestId('library-detail')).toBeNull();
+  });
+
+  it('opens a dataset the filtered list does not show (a drill-down or a saved-copy offer)', async () => {
+    await renderPage();
+    typeInto('library-search', 'cotton');
+    await waitFor(() => expect(screen.queryByTestId('library-row-a')).toBeNull());
+    act(() => store.useLibraryStore.getState().openDataset('a', { label: 'Importer ACME' }));
+    await screen.findByTestId('library-detail');
+    expect(screen.getByTestId('library-detail-name').textContent).toBe('Steel coils Q1');
+    expect(lib.callsTo('library.get')).toContainEqual({ id: 'a' });
+  });
+
+  it('says so when the open dataset was deleted elsewhere', async () => {
+    await renderPage();
+    lib.datasets = lib.datasets.filter((d) => d.id !== 'b');
+    act(() => store.useLibraryStore.getState().openDataset('b'));
+    await waitFor(() =>
+      expect(screen.getByTestId('library-open-missing').textContent).toMatch(/no longer in the library/),
+    );
+    fireEvent.click(screen.getByTestId('library-close'));
+    expect(screen.queryByTestId('library-open-state')).toBeNull();
+  });
+});
+
+describe('library page: editing', () => {
+  it('saves tags without case duplicates, keeping the first spelling, and says "Tags saved"', async () => {
+    await renderPage();
+    await openA();
+    typeInto('library-tags-input', 'steel, Steel, STEEL , q1');
+    fireEvent.click(screen.getByTestId('library-tags-save'));
+    await waitFor(() => expect(screen.getByTestId('library-tags-a').textContent).toBe('steel, q1'));
+    expect(lib.callsTo('library.setTags')).toEqual([{ id: 'a', tags: ['steel', 'q1'] }]);
+    expect((screen.getByTestId('library-tags-input') as HTMLInputElement).value).toBe('steel, q1');
+    const message = screen.getByTestId('library-tags-message');
+    expect(message.textContent).toBe('Tags saved');
+    expect(message.getAttribute('data-ok')).toBe('true');
+  });
+
+  it('says "Name saved" after a rename, and the field shows the saved name', async () => {
+    await renderPage();
+    await openA();
+    typeInto('library-rename-input', '  Steel, H1  ');
+    fireEvent.click(screen.getByTestId('library-rename-save'));
+    await waitFor(() => expect(screen.getByTestId('library-name-message').textContent).toBe('Name saved'));
+    expect((screen.getByTestId('library-rename-input') as HTMLInputElement).value).toBe('Steel, H1');
+    expect(screen.getByTestId('library-row-a').getAttribute('data-name')).toBe('Steel, H1');
+  });
+
+  it('refuses a tag over 100 characters in plain words, next to the field, without sending anything', async () => {
+    await renderPage();
+    await openA();
+    typeInto('library-tags-input', `q1, ${'x'.repeat(101)}`);
+    fireEvent.click(screen.getByTestId('library-tags-save'));
+    const message = await screen.findByTestId('library-tags-message');
+    expect(message.textContent).toMatch(/^A tag can be at most 100 characters/);
+    expect(message.getAttribute('data-ok')).toBe('false');
+    expect(message.closest('form')?.contains(screen.getByTestId('library-tags-input'))).toBe(true);
+    expect(screen.getByTestId('library-tags-input').getAttribute('aria-invalid')).toBe('true');
+    expect(lib.callsTo('library.setTags')).toEqual([]);
+    // What was typed stays, to be corrected; typing clears the complaint.
+    expect((screen.getByTestId('library-tags-input') as HTMLInputElement).value).toContain('q1, xxx');
+    typeInto('library-tags-input', 'q1');
+    expect(screen.queryByTestId('library-tags-message')).toBeNull();
+  });
+
+  it('refuses more than 50 tags in plain words without sending anything', async () => {
+    await renderPage();
+    await openA();
+    typeInto('library-tags-input', Array.from({ length: 51 }, (_, i) => `t${i}`).join(', '));
+    fireEvent.click(screen.getByTestId('library-tags-save'));
+    expect((await screen.findByTestId('library-tags-message')).textContent).toMatch(/^At most 50 tags/);
+    expect(lib.callsTo('library.setTags')).toEqual([]);
+  });
+});
+
+describe('library page: long names', () => {
+  it('cuts a 200-character name with an ellipsis in the list and the title, the whole name in the tooltip', async () => {
+    const long = 'N'.repeat(200);
+    lib.datasets[0]!.name = long;
+    await renderPage();
+    const link = screen.getByTestId('library-open-a');
+    expect(link.getAttribute('title')).toBe(long);
+    expect(link.style.textOverflow).toBe('ellipsis');
+    expect(link.style.overflow).toBe('hidden');
+    expect(link.style.whiteSpace).toBe('nowrap');
+    expect(link.closest('td')?.style.maxWidth).not.toBe('');
+    await openA();
+    const title = screen.getByTestId('library-detail-name');
+    expect(title.getAttribute('title')).toBe(long);
+    expect(title.style.textOverflow).toBe('ellipsis');
+    expect(title.style.maxWidth).toBe('100%');
+  });
+});
+
+describe('library page: delete confirmation', () => {
+  it('Escape cancels it, and opening one closes any other', async () => {
+    await renderPage();
+    fireEvent.click(screen.getByTestId('library-delete-a'));
+    expect(screen.getByTestId('library-delete-confirm-box-a')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByTestId('library-delete-cancel-a'));
+    fireEvent.click(screen.getByTestId('library-delete-b'));
+    expect(screen.queryByTestId('library-delete-confirm-box-a')).toBeNull();
+    expect(screen.getByTestId('library-delete-confirm-box-b')).toBeTruthy();
+
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(screen.queryByTestId('library-delete-confirm-box-b')).toBeNull();
+    expect(within(screen.getByTestId('library-row-b')).getByTestId('library-delete-b')).toBeTruthy();
+    expect(lib.callsTo('library.delete')).toEqual([]);
+  });
+});
+
+describe('library page: import', () => {
+  function pick(file: File): void {
+    fireEvent.change(screen.getByTestId('library-import-input'), { target: { files: [file] } });
+  }
+
+  it('refuses a file over 100 MB at once with the designed message, sending nothing', async () => {
+    await renderPage();
+    const file = new File(['a,b\n1,2\n'], 'huge.csv', { type: 'text/csv' });
+    Object.defineProperty(file, 'size', { value: 119 * 1024 * 1024 });
+    pick(file);
+    // No waiting: the refusal comes before anything is read.
+    const error = screen.getByTestId('library-import-error');
+    expect(error.textContent).toContain(
+      'Cannot import huge.csv: the file is larger than 100 MB. The library was not changed.',
+    );
+    expect(error.getAttribute('data-error-kind')).toBe('InvalidInput');
+    expect(screen.queryByTestId('library-import-status')).toBeNull();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(lib.callsTo('library.import')).toEqual([]);
+  });
+
+  it('says "Importing <name>…" while it runs, sends the bytes as base64, then says what came in', async () => {
+    let answer: (rows: number) => void = () => undefined;
+    lib.importAnswer = (input) =>
+      new Promise((resolve) => {
+        answer = (rows) =>
+          resolve({
+            ok: true,
+            value: {
+              dataset: dataset('c', { name: input.fileName }),
+              format: 'csv',
+              rows,
+              filterRestored: false,
+            },
+          });
+      });
+    await renderPage();
+    const text = 'name,city\nAyşe,İzmir\n';
+    pick(new File([text], 'firms.csv', { type: 'text/csv' }));
+    expect(screen.getByTestId('library-import-status').textContent).toBe('Importing firms.csv…');
+    expect(screen.getByTestId('library-import-status').getAttribute('data-state')).toBe('running');
+    expect((screen.getByTestId('library-import-input') as HTMLInputElement).disabled).toBe(true);
+
+    await waitFor(() => expect(lib.callsTo('library.import')).toHaveLength(1));
+    const sent = lib.callsTo('library.import')[0] as { fileName: string; contentBase64: string };
+    expect(sent.fileName).toBe('firms.csv');
+    expect(Buffer.from(sent.contentBase64, 'base64').toString('utf8')).toBe(text);
+
+    act(() => answer(1));
+    await waitFor(() =>
+      expect(screen.getByTestId('library-import-status').textContent).toBe('Imported 1 row from firms.csv'),
+    );
+    expect((screen.getByTestId('library-import-input') as HTMLInputElement).disabled).toBe(false);
+  });
+
+  it('lists what the import kept but will not sort or filter as dates or numbers', async () => {
+    lib.importAnswer = (input) =>
+      Promise.resolve({
+        ok: true,
+        value: {
+          dataset: dataset('w', { name: input.fileName }),
+          format: 'csv',
+          rows: 3,
+          filterRestored: false,
+          warnings: [
+            { field: 'arrivalDate', count: 2, firstAt: 'row 2', example: '2023-02-30', message: '2 arrivalDate values are not dates (first: "2023-02-30", row 2).' },
+          ],
+        },
+      });
+    await renderPage();
+    pick(new File(['x'], 'odd.csv', { type: 'text/csv' }));
+    await waitFor(() => expect(screen.getByTestId('library-import-status').textContent).toBe('Imported 3 rows from odd.csv'));
+    expect(screen.getByTestId('library-import-warnings').textContent).toBe('2 arrivalDate values are not dates (first: "2023-02-30", row 2).');
+  });
+});

@@ -1,0 +1,110 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApi } from '@shared/ipc/build-api';
+import { CALL_CHANNELS } from '@shared/ipc/channels';
+import type { ShipmentSearchRequest } from '@shared/spec';
+// Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
+import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
+import type * as JobsStoreModule from '../../src/renderer/src/features/jobs/jobs-store';
+import type * as LibraryStoreModule from '../../src/renderer/src/features/library/library-store';
+import type * as SearchPageModule from '../../src/renderer/src/features/search/search-page';
+import type * as SearchStoreModule from '../../src/renderer/src/features/search/search-store';
+import { dataset, fakeLibrary, type FakeLibrary } from './fake-library';
+
+/**
+ * The saved-copy offer on the Search page after the offered dataset is deleted: the library is asked
+ * again, and the other complete copy of the same answer is offered (or opened) instead.
+ */
+let lib: FakeLibrary;
+let page: typeof SearchPageModule;
+let search: typeof SearchStoreModule;
+let library: typeof LibraryStoreModule;
+let jobs: typeof JobsStoreModule;
+let app: typeof AppStoreModule;
+
+const request = {
+  exporter_countries: ['DE'],
+  importer_countries: ['TR'],
+  hs_codes: ['7208'],
+  size: 100,
+} as unknown as ShipmentSearchRequest;
+
+beforeAll(async () => {
+  window.portolan = buildApi(CALL_CHANNELS, {
+    invoke: (channel, input) => lib.invoke(channel, input),
+    subscribe: () => () => undefined,
+  });
+  page = await import('../../src/renderer/src/features/search/search-page');
+  search = await import('../../src/renderer/src/features/search/search-store');
+  library = await import('../../src/renderer/src/features/library/library-store');
+  jobs = await import('../../src/renderer/src/features/jobs/jobs-store');
+  app = await import('../../src/renderer/src/app/app-store');
+});
+beforeEach(() => {
+  // Two complete copies of the same answer; the library offers the newest one still there.
+  lib = fakeLibrary([
+    dataset('newer', { name: 'Steel, today' }),
+    dataset('older', { name: 'Steel, yesterday' }),
+  ]);
+  lib.equivalent = () => {
+    const d = lib.datasets[0];
+    return d ? { dataset: { ...d }, ageSeconds: 60 } : null;
+  };
+  act(() => {
+    search.useSearchStore.setState({
+      offer: { dataset: lib.datasets[0]!, ageSeconds: 60, request },
+      offerNotice: null,
+    });
+    library.useLibraryStore.setState({ open: null, openMeta: null });
+    app.useAppStore.setState({ page: 'search' });
+  });
+});
+afterEach(cleanup);
+
+const offered = () => screen.getByTestId('search-saved-offer').getAttribute('data-dataset-id');
+
+describe('saved-copy offer', () => {
+  it('offers the other copy once the offered one is deleted in the Library, and opens it', async () => {
+    render(<page.SearchPage />);
+    expect(offered()).toBe('newer');
+    await act(() => library.useLibraryStore.getState().remove('newer'));
+    await waitFor(() => expect(offered()).toBe('older'));
+    expect(screen.getByTestId('search-saved-offer-text').textContent).toContain('Steel, yesterday');
+
+    fireEvent.click(screen.getByTestId('search-saved-offer-open'));
+    await waitFor(() => expect(app.useAppStore.getState().page).toBe('library'));
+    expect(library.useLibraryStore.getState().open?.id).toBe('older');
+    expect(screen.queryByTestId('search-saved-offer')).toBeNull();
+  });
+
+  it('checks the copy is still there when the offer is used, and opens the other copy if not', async () => {
+    render(<page.SearchPage />);
+    // Deleted without this window hearing of it (another window, the browser host).
+    lib.datasets = lib.datasets.filter((d) => d.id !== 'newer');
+    fireEvent.click(screen.getByTestId('search-saved-offer-open'));
+    await waitFor(() => expect(app.useAppStore.getState().page).toBe('library'));
+    expect(library.useLibraryStore.getState().open?.id).toBe('older');
+  });
+
+  it('says so, and stays on the search, when no copy is left', async () => {
+    render(<page.SearchPage />);
+    lib.datasets = lib.datasets.filter((d) => d.id === 'newer');
+    await act(() => library.useLibraryStore.getState().remove('newer'));
+    await waitFor(() => expect(screen.queryByTestId('search-saved-offer')).toBeNull());
+    expect(screen.getByTestId('search-saved-offer-gone').textContent).toMatch(
+      /was deleted, and no other saved copy answers this search/,
+    );
+    expect(app.useAppStore.getState().page).toBe('search');
+  });
+
+  it('in the fetch-all dialog, offers the other complete copy once the offered one is deleted', async () => {
+    await act(() => jobs.useJobsStore.getState().askFetchAll('shipments', request));
+    expect(jobs.useJobsStore.getState().dialog?.saved?.dataset.id).toBe('newer');
+    await act(() => library.useLibraryStore.getState().remove('newer'));
+    await waitFor(() => expect(jobs.useJobsStore.getState().dialog?.saved?.dataset.id).toBe('older'));
+    await act(() => jobs.useJobsStore.getState().openSaved());
+    expect(library.useLibraryStore.getState().open?.id).toBe('older');
+    expect(jobs.useJobsStore.getState().dialog).toBeNull();
+  });
+});

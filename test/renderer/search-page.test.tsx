@@ -1,0 +1,240 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApi } from '@shared/ipc/build-api';
+import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
+import { calls, type ProfilesState, type ProfileView } from '@shared/ipc/contract';
+import type { BridgeResult } from '@shared/ipc/errors';
+import { SHIPMENT_FIELDS, type ShipmentSearchResponse, type UsageSummary } from '@shared/spec';
+// Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
+import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
+import type * as FilterStoreModule from '../../src/renderer/src/features/filters/filter-store';
+import type * as SearchPageModule from '../../src/renderer/src/features/search/search-page';
+import type * as SearchStoreModule from '../../src/renderer/src/features/search/search-store';
+import type * as SettingsStoreModule from '../../src/renderer/src/features/settings/settings-store';
+import type * as UsageStoreModule from '../../src/renderer/src/features/usage/usage-store';
+
+/**
+ * The Search page over a fake main: every call is checked against the channel's real input schema
+ * (as main's dispatcher does), usage is answered per profile, and the search answers when the test says.
+ */
+type Answer = BridgeResult<unknown>;
+
+const profile = (id: string, name: string, accountName = ''): ProfileView => ({
+  id,
+  name,
+  baseUrl: 'https://svc.example',
+  accountName,
+  apiKeyMasked: '••••1234',
+  hasSecret: true,
+  demo: false,
+});
+const PROFILES = [profile('pa', 'Head office'), profile('pb', 'Small desk')];
+const metric = (current: number, limit: number) => ({ current, limit });
+const USAGE: Record<string, UsageSummary> = {
+  pa: { main: { 'shipments/search': metric(0, 150_000) }, 'eu-desk': { 'shipments/search': metric(0, 150_000) } },
+  pb: { small: { 'shipments/search': metric(9_995, 10_000) } },
+};
+
+const record = Object.fromEntries(SHIPMENT_FIELDS.map((f) => [f, '']));
+const answer = (n: number, total: number): ShipmentSearchResponse & { datasetId: string } => ({
+  total,
+  shipments: Array.from({ length: n }, (_, i) => ({ ...record, hashId: `h${i}` })) as ShipmentSearchResponse['shipments'],
+  datasetId: `ds-${total}`,
+});
+
+interface Pending {
+  input: { callId?: string; profileId?: string };
+  resolve(a: Answer): void;
+}
+let activeId = 'pa';
+let log: { channel: string; input: unknown }[] = [];
+let pending: Pending[] = [];
+
+async function invoke(channel: CallChannel, input: unknown): Promise<Answer> {
+  log.push({ channel, input });
+  const parsed = calls[channel].input.safeParse(input);
+  if (!parsed.success) return { ok: false, error: { kind: 'InvalidInput', message: `bad input for ${channel}: ${parsed.error.message}` } };
+  const state = (): ProfilesState => ({ profiles: PROFILES, activeId, keychainProblem: null });
+  const i = (input ?? {}) as Record<string, unknown>;
+  switch (channel) {
+    case 'profiles.list':
+      return { ok: true, value: state() };
+    case 'profiles.setActive':
+      activeId = String(i.id);
+      return { ok: true, value: state() };
+    case 'usage.get':
+      return { ok: true, value: USAGE[typeof i.profileId === 'string' ? i.profileId : activeId] };
+    case 'shipments.search':
+      return new Promise((resolve) => pending.push({ input: i as Pending['input'], resolve }));
+    case 'library.findEquivalent':
+    case 'presets.getLast':
+      return { ok: true, value: null };
+    case 'library.list':
+      return { ok: true, value: [] };
+    case 'presets.list':
+      return { ok: true, value: { presets: [], setAside: null } };
+    case 'jobs.list':
+      return { ok: true, value: { running: [], resumable: [] } };
+    default:
+      return { ok: true, value: undefined };
+  }
+}
+
+let page: typeof SearchPageModule;
+let search: typeof SearchStoreModule;
+let filters: typeof FilterStoreModule;
+let app: typeof AppStoreModule;
+let usage: typeof UsageStoreModule;
+let settings: typeof SettingsStoreModule;
+
+beforeAll(async () => {
+  window.portolan = buildApi(CALL_CHANNELS, { invoke, subscribe: () => () => undefined });
+  page = await import('../../src/renderer/src/features/search/search-page');
+  search = await import('../../src/renderer/src/features/search/search-store');
+  filters = await import('../../src/renderer/src/features/filters/filter-store');
+  app = await import('../../src/renderer/src/app/app-store');
+  usage = await import('../../src/renderer/src/features/usage/usage-store');
+  settings = await import('../../src/renderer/src/features/settings/settings-store');
+});
+
+beforeEach(async () => {
+  activeId = 'pa';
+  log = [];
+  pending = [];
+  act(() => {
+    app.useAppStore.setState({ profiles: PROFILES, activeId: 'pa' });
+    search.useSearchStore.setState({ status: 'idle', result: null, request: null, resultProfileId: null, error: null, elapsedMs: null, offer: null, notice: null, cancelOutcome: null, datasetId: null, size: 1000, overLimitConfirmed: false });
+    filters.filterStore.getState().reset();
+  });
+  await act(() => usage.refreshUsage());
+});
+afterEach(cleanup);
+
+const el = (id: string) => screen.getByTestId(id);
+const runButton = () => el('search-run') as HTMLButtonElement;
+const type = (id: string, value: string) => fireEvent.change(el(id), { target: { value } });
+
+/** Clicks Search and answers the request with `a` once it reaches main. */
+async function searchWith(a: Answer): Promise<Pending> {
+  fireEvent.click(runButton());
+  await waitFor(() => expect(pending.length).toBe(1));
+  const p = pending.shift()!;
+  await act(async () => p.resolve(a));
+  return p;
+}
+
+describe('search page: the active profile changes', () => {
+  it("replaces the cost preview with the new profile's usage and clears the old profile's result", async () => {
+    render(<page.SearchPage />);
+    await waitFor(() => expect(el('search-cost-text').textContent).toContain('150,000 of 150,000 left (account main)'));
+    await searchWith({ ok: true, value: answer(1000, 33_014) });
+    expect(el('search-fetch-all').textContent).toBe('Fetch all 33,014 records');
+
+    // Settings → Use this profile.
+    await act(() => settings.useSettingsStore.getState().setActive('pb'));
+
+    await waitFor(() => expect(el('search-cost-text').textContent).toContain('5 of 10,000 left: this would pass the limit by 995 (account small)'));
+    expect(el('search-cost').getAttribute('data-limit-state')).toBe('exceeds');
+    expect(screen.getByTestId('search-over-limit')).toBeTruthy();
+    expect(runButton().disabled).toBe(true);
+    expect(screen.queryByTestId('search-fetch-all')).toBeNull();
+    expect(screen.queryByTestId('search-summary')).toBeNull();
+    expect(el('search-notice').textContent).toContain('The result of profile “Head office” was cleared');
+    expect(log.filter((c) => c.channel === 'usage.get').at(-1)?.input).toEqual({ profileId: 'pb' });
+  });
+});
+
+describe('search page: account names', () => {
+  it('refuses an account the usage summary does not list, at the field, without the cost of another account', async () => {
+    render(<page.SearchPage />);
+    await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
+    type('filter-account_name-input', 'nosuch');
+    expect(el('filter-account_name-error').textContent).toBe("account_name: not one of this profile's accounts: main, eu-desk");
+    expect(runButton().disabled).toBe(true);
+    expect(el('search-cost-text').textContent).not.toContain('account main');
+    expect(el('search-cost-text').textContent).toContain("account nosuch is not one of this profile's accounts");
+    await act(() => search.useSearchStore.getState().run());
+    expect(log.some((c) => c.channel === 'shipments.search')).toBe(false);
+
+    type('filter-account_name-input', 'eu-desk');
+    expect(screen.queryByTestId('filter-account_name-error')).toBeNull();
+    expect(el('search-cost-text').textContent).toContain('(account eu-desk)');
+  });
+
+  it("checks the profile's default account when the filter names none", async () => {
+    act(() => app.useAppStore.setState({ profiles: [profile('pa', 'Head office', 'gone-desk'), PROFILES[1]!] }));
+    render(<page.SearchPage />);
+    await waitFor(() => expect(screen.getByTestId('filter-account_name-error').textContent).toContain("the profile's default account gone-desk is not one of this profile's accounts: main, eu-desk"));
+    expect(runButton().disabled).toBe(true);
+  });
+});
+
+describe('search page: the size field', () => {
+  it.each([
+    ['', 'size: required: a whole number from 10 to 10000'],
+    ['0', 'size: at least 10'],
+    ['-10', 'size: at least 10'],
+    ['15.5', 'size: must be a whole number'],
+    ['99999999999999999999', 'size: at most 10000'],
+  ])('%j shows no cost, and says %j at the field', async (text, message) => {
+    render(<page.SearchPage />);
+    await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
+    type('search-size-input', text);
+    expect(el('filter-size-error').textContent).toBe(message);
+    expect(el('search-cost-text').textContent).toBe('Downloads — (enter a size from 10 to 10,000 records)');
+    expect(el('search-cost-text').textContent).not.toMatch(/NaN|99999|-10|15\.5/);
+    expect(el('search-cost').getAttribute('data-limit-state')).toBe('invalid-size');
+    expect(runButton().disabled).toBe(true);
+  });
+});
+
+describe('search page: a failed search', () => {
+  it('labels the result still on screen as the previous search’s, and puts the time with the error', async () => {
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    await searchWith({ ok: true, value: answer(10, 33_014) });
+    expect(el('search-elapsed')).toBeTruthy();
+    expect(screen.queryByTestId('search-result-previous')).toBeNull();
+
+    await searchWith({ ok: false, error: { kind: 'ServiceError', message: 'The service failed (HTTP 500).', status: 500 } });
+    expect(el('search-error').textContent).toContain('HTTP 500');
+    expect(el('search-result-previous').textContent).toContain('not of the one that failed');
+    expect(el('search-summary').textContent).toBe('Showing 10 of 33,014 matching records');
+    expect(screen.queryByTestId('search-elapsed')).toBeNull();
+    expect(el('search-error-elapsed').textContent).toMatch(/failed after \d+\.\d\d s/);
+  });
+});
+
+describe('search page: cancel', () => {
+  async function startAndCancel(): Promise<Pending> {
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    fireEvent.click(runButton());
+    await waitFor(() => expect(pending.length).toBe(1));
+    fireEvent.click(el('search-cancel'));
+    const p = pending.shift()!;
+    expect(p.input.callId).toMatch(/\S/);
+    // Cancel reaches main, naming the request it stops.
+    await waitFor(() => expect(log.filter((c) => c.channel === 'queries.cancel').map((c) => c.input)).toEqual([{ callId: p.input.callId }]));
+    expect(el('search-cancelled').getAttribute('data-outcome')).toBe('pending');
+    return p;
+  }
+
+  it('says nothing was spent when main stopped the request before the service answered', async () => {
+    const p = await startAndCancel();
+    await act(async () => p.resolve({ ok: false, error: { kind: 'Cancelled', message: 'The request was cancelled.' } }));
+    expect(el('search-cancelled').textContent).toBe('Search cancelled before the service answered: nothing was downloaded or counted.');
+    expect(screen.queryByTestId('search-summary')).toBeNull();
+  });
+
+  it('says honestly that the downloads were spent when the answer had already arrived, and can show it', async () => {
+    const p = await startAndCancel();
+    await act(async () => p.resolve({ ok: true, value: answer(10, 33_014) }));
+    expect(el('search-cancelled').getAttribute('data-outcome')).toBe('spent');
+    expect(el('search-cancelled').textContent).toContain('Too late to cancel: the service had already answered, so 10 records were downloaded and counted against the account. The result was saved to the Library.');
+    expect(screen.queryByTestId('search-summary')).toBeNull();
+    fireEvent.click(el('search-cancelled-show'));
+    expect(el('search-summary').textContent).toBe('Showing 10 of 33,014 matching records');
+  });
+});

@@ -1,0 +1,147 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApi } from '@shared/ipc/build-api';
+import { CALL_CHANNELS } from '@shared/ipc/channels';
+import type { BridgeResult } from '@shared/ipc/errors';
+// Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
+import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
+import type * as PageModule from '../../src/renderer/src/features/settings/settings-page';
+import type * as SettingsStoreModule from '../../src/renderer/src/features/settings/settings-store';
+
+/** Loaded by path so this DOM-typed file does not pull main-process types into the renderer's type check. */
+interface SettingsBackend {
+  invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
+  sent: string[];
+  close(): Promise<void>;
+}
+
+let backend: SettingsBackend;
+let page: typeof PageModule;
+let app: typeof AppStoreModule;
+let settings: typeof SettingsStoreModule;
+
+beforeAll(async () => {
+  const backendPath = new URL('./settings-backend.ts', import.meta.url).pathname;
+  const mod = (await import(/* @vite-ignore */ backendPath)) as { startSettingsBackend(): Promise<SettingsBackend> };
+  backend = await mod.startSettingsBackend();
+  window.portolan = buildApi(CALL_CHANNELS, {
+    invoke: (c, i) => backend.invoke(c, i),
+    subscribe: () => () => undefined,
+  });
+  // The bridge module reads window.portolan when first imported.
+  page = await import('../../src/renderer/src/features/settings/settings-page');
+  app = await import('../../src/renderer/src/app/app-store');
+  settings = await import('../../src/renderer/src/features/settings/settings-store');
+}, 60_000);
+afterAll(async () => {
+  await backend?.close();
+});
+
+beforeEach(async () => {
+  cleanup();
+  settings.useSettingsStore.getState().closeEditor();
+  settings.useSettingsStore.getState().closeCredentials();
+  await app.useAppStore.getState().boot();
+  const existing = app.useAppStore.getState().profiles;
+  for (const p of existing) await backend.invoke('profiles.delete', { id: p.id });
+  await app.useAppStore.getState().refreshProfiles();
+  backend.sent.length = 0;
+});
+
+const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
+
+async function openNewProfile(fields: { name: string; baseUrl: string; apiKey?: string; apiSecret?: string }) {
+  render(<page.SettingsPage />);
+  fireEvent.click(screen.getByTestId('profile-new'));
+  type('profile-name', fields.name);
+  type('profile-base-url', fields.baseUrl);
+  if (fields.apiKey !== undefined) type('profile-api-key', fields.apiKey);
+  if (fields.apiSecret !== undefined) type('profile-api-secret', fields.apiSecret);
+}
+
+async function save(testId: string) {
+  await act(async () => {
+    fireEvent.click(screen.getByTestId(testId));
+  });
+}
+
+describe('the profile form', () => {
+  it('shows a key and secret too short to be real at their fields, and sends nothing', async () => {
+    await openNewProfile({ name: 'Probe', baseUrl: 'http://127.0.0.1:1', apiKey: 'k', apiSecret: 's' });
+    await save('profile-save');
+    expect(screen.getByTestId('profile-api-key-error').textContent).toBe(
+      'at least 8 characters: paste the whole API key from the API tab of your account portal',
+    );
+    expect(screen.getByTestId('profile-api-secret-error').textContent).toMatch(/^at least 8 characters/);
+    expect(backend.sent).not.toContain('profiles.create');
+
+    // A key without its secret is shown at the secret, not sent half.
+    type('profile-api-key', 'ak_live_long_enough_1');
+    type('profile-api-secret', '');
+    await save('profile-save');
+    expect(screen.queryByTestId('profile-api-key-error')).toBeNull();
+    expect(screen.getByTestId('profile-api-secret-error').textContent).toBe('the API secret is required');
+    expect(backend.sent).not.toContain('profiles.create');
+  });
+
+  it('shows a bad service address at its field before saving', async () => {
+    const cases: [string, string][] = [
+      ['http://exa mple.com', 'the address must not contain spaces'],
+      ['http://user:pw@127.0.0.1:39197/', 'leave out the user name and password: the API key and secret go in the keychain instead'],
+      ['http://127.0.0.1:39197/api/v1/', 'leave out /api/v1: Portolan adds it to every request (use http://127.0.0.1:39197/)'],
+    ];
+    await openNewProfile({ name: 'Probe', baseUrl: 'https://' });
+    for (const [baseUrl, message] of cases) {
+      type('profile-base-url', baseUrl);
+      expect(screen.queryByTestId('profile-base-url-error')).toBeNull();
+      await save('profile-save');
+      expect(screen.getByTestId('profile-base-url-error').textContent, baseUrl).toBe(message);
+    }
+    expect(backend.sent).not.toContain('profiles.create');
+  });
+
+  it('refuses a name another profile already has, whatever its case', async () => {
+    await backend.invoke('profiles.create', { name: 'Probe', baseUrl: 'http://127.0.0.1:1' });
+    await app.useAppStore.getState().refreshProfiles();
+    backend.sent.length = 0;
+    await openNewProfile({ name: '  PROBE ', baseUrl: 'http://127.0.0.1:2' });
+    await save('profile-save');
+    expect(screen.getByTestId('profile-name-error').textContent).toBe('another profile already has this name');
+    expect(backend.sent).not.toContain('profiles.create');
+  });
+
+  it('sends a valid profile (an IDN address included) and shows it in the list', async () => {
+    await openNewProfile({
+      name: 'Probe',
+      baseUrl: 'https://экзамен.рф/',
+      apiKey: 'ak_live_long_enough_1',
+      apiSecret: 'a-secret-long-enough',
+    });
+    await save('profile-save');
+    await waitFor(() => expect(screen.queryByTestId('profile-form')).toBeNull());
+    expect(backend.sent).toContain('profiles.create');
+    const card = screen.getByTestId('profile-card');
+    expect(within(card).getByTestId('profile-card-base-url').textContent).toBe('https://экзамен.рф/');
+  });
+});
+
+describe('the credentials form', () => {
+  it('shows a too-short secret at its field and sends nothing', async () => {
+    await backend.invoke('profiles.create', { name: 'Probe', baseUrl: 'http://127.0.0.1:1' });
+    await app.useAppStore.getState().refreshProfiles();
+    backend.sent.length = 0;
+    render(<page.SettingsPage />);
+    fireEvent.click(screen.getByTestId('profile-credentials'));
+    type('credentials-api-key', 'ak_live_long_enough_1');
+    type('credentials-api-secret', 'abc');
+    await save('credentials-save');
+    expect(screen.getByTestId('credentials-api-secret-error').textContent).toMatch(/^at least 8 characters/);
+    expect(backend.sent).not.toContain('profiles.setCredentials');
+
+    type('credentials-api-secret', 'a-secret-long-enough');
+    await save('credentials-save');
+    await waitFor(() => expect(screen.queryByTestId('credentials-form')).toBeNull());
+    expect(backend.sent).toContain('profiles.setCredentials');
+  });
+});
