@@ -180,7 +180,7 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     await browser.screenshot('workbench-08-limit-exceeded');
   });
 
-  it('a slow search shows progress and can be cancelled; its late answer is ignored', async () => {
+  it('a slow search shows progress and can be cancelled; its late answer is kept in the library, not shown', async () => {
     await search.setSize(20);
     await search.runFresh();
     const before = await search.shownAndTotal();
@@ -198,6 +198,10 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
       await browser.page.getByTestId('search-cancelled').waitFor();
       await browser.page.waitForTimeout(3_500);
       expect(await search.shownAndTotal()).toEqual(before);
+      // The request had gone out and may be charged: its answer is saved, and the page says so.
+      const cancelled = browser.page.getByTestId('search-cancelled');
+      expect(await cancelled.getAttribute('data-outcome')).toBe('spent');
+      expect(await cancelled.textContent()).toContain('10 records were downloaded and counted against the account, and saved to the Library');
       expect(await browser.page.getByTestId('search-truncated').textContent()).toContain('requested size 20');
     } finally {
       stack.sim.setFaults(undefined);

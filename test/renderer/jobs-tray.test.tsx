@@ -91,19 +91,20 @@ describe('jobs tray over the simulator', () => {
     await waitFor(() => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0), { timeout: 20_000 });
 
     fireEvent.click(screen.getByTestId(`job-cancel-${jobId}`));
-    const question = await screen.findByTestId('job-discard-question');
+    const question = await screen.findByTestId('job-discard-question', {}, { timeout: 20_000 });
     const records = store.useJobsStore.getState().discardQuestion!.records;
     expect(question.textContent).toContain(`Discard ${records.toLocaleString('en-US')} downloaded records? They cost downloads and cannot be recovered.`);
-    // Nothing is stopped while the question is open.
-    expect(store.useJobsStore.getState().running[jobId]).toBeDefined();
-
-    fireEvent.click(screen.getByTestId('job-discard-keep'));
-    const row = await screen.findByTestId(`job-resumable-${jobId}`, {}, { timeout: 20_000 });
-    expect(row.getAttribute('data-status')).toBe('paused');
-    expect(screen.queryByTestId('job-discard-question')).toBeNull();
+    // The job is paused while the question is open: it can neither finish nor fetch more meanwhile,
+    // and the count asked about is what discarding would lose.
+    expect(store.useJobsStore.getState().running[jobId]).toBeUndefined();
+    expect(screen.getByTestId(`job-resumable-${jobId}`).getAttribute('data-status')).toBe('paused');
     const list = await backend.invoke('jobs.list', undefined);
     const kept = list.ok ? (list.value as { resumable: StoreModule.JobsState['resumable'] }).resumable.find((j) => j.id === jobId) : undefined;
-    expect(kept?.recordsStored).toBeGreaterThanOrEqual(records);
+    expect(kept?.recordsStored).toBe(records);
+
+    fireEvent.click(screen.getByTestId('job-discard-keep'));
+    expect(screen.queryByTestId('job-discard-question')).toBeNull();
+    expect(screen.getByTestId(`job-resumable-${jobId}`).getAttribute('data-status')).toBe('paused');
     // Nothing half-made in the library.
     expect(await libraryNames()).toEqual([]);
 
@@ -121,6 +122,23 @@ describe('jobs tray over the simulator', () => {
     fireEvent.click(screen.getByTestId('job-discard-yes'));
     await waitFor(() => expect(screen.queryByTestId(`job-resumable-${jobId}`)).toBeNull(), { timeout: 20_000 });
     expect(await libraryNames()).toEqual([]);
+  }, 90_000);
+
+  it('"Go on fetching" after Cancel resumes the paused job, keeping what it had', async () => {
+    await useBackend({ faults: { latencyMs: 150 } });
+    render(<panel.JobsPanel />);
+    const jobId = await startFetch();
+    await waitFor(() => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0), { timeout: 20_000 });
+    fireEvent.click(screen.getByTestId(`job-cancel-${jobId}`));
+    await screen.findByTestId('job-discard-question', {}, { timeout: 20_000 });
+    const records = store.useJobsStore.getState().discardQuestion!.records;
+
+    fireEvent.click(screen.getByTestId('job-discard-back'));
+    await screen.findByTestId(`job-pause-${jobId}`, {}, { timeout: 20_000 });
+    expect(screen.queryByTestId('job-discard-question')).toBeNull();
+    await waitFor(() => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(records), { timeout: 20_000 });
+    await act(() => store.useJobsStore.getState().pause(jobId));
+    await screen.findByTestId(`job-resumable-${jobId}`, {}, { timeout: 20_000 });
   }, 90_000);
 
   it('a failed Resume shows its error in the tray until dismissed, across list refreshes', async () => {

@@ -44,12 +44,14 @@ const answer = (n: number, total: number): ShipmentSearchResponse & { datasetId:
 });
 
 interface Pending {
-  input: { callId?: string; profileId?: string };
+  input: { profileId?: string };
   resolve(a: Answer): void;
 }
 let activeId = 'pa';
 let log: { channel: string; input: unknown }[] = [];
 let pending: Pending[] = [];
+/** When set, `library.findEquivalent` answers only once this resolves (a slow library lookup). */
+let lookupGate: Promise<void> | null = null;
 
 async function invoke(channel: CallChannel, input: unknown): Promise<Answer> {
   log.push({ channel, input });
@@ -68,6 +70,8 @@ async function invoke(channel: CallChannel, input: unknown): Promise<Answer> {
     case 'shipments.search':
       return new Promise((resolve) => pending.push({ input: i as Pending['input'], resolve }));
     case 'library.findEquivalent':
+      if (lookupGate) await lookupGate;
+      return { ok: true, value: null };
     case 'presets.getLast':
       return { ok: true, value: null };
     case 'library.list':
@@ -102,6 +106,7 @@ beforeEach(async () => {
   activeId = 'pa';
   log = [];
   pending = [];
+  lookupGate = null;
   act(() => {
     app.useAppStore.setState({ profiles: PROFILES, activeId: 'pa' });
     search.useSearchStore.setState({ status: 'idle', result: null, request: null, resultProfileId: null, error: null, elapsedMs: null, offer: null, notice: null, cancelOutcome: null, datasetId: null, size: 1000, overLimitConfirmed: false });
@@ -213,28 +218,45 @@ describe('search page: cancel', () => {
     fireEvent.click(runButton());
     await waitFor(() => expect(pending.length).toBe(1));
     fireEvent.click(el('search-cancel'));
-    const p = pending.shift()!;
-    expect(p.input.callId).toMatch(/\S/);
-    // Cancel reaches main, naming the request it stops.
-    await waitFor(() => expect(log.filter((c) => c.channel === 'queries.cancel').map((c) => c.input)).toEqual([{ callId: p.input.callId }]));
     expect(el('search-cancelled').getAttribute('data-outcome')).toBe('pending');
-    return p;
+    expect(el('search-cancelled').textContent).toContain('the answer will be kept in the Library when it arrives');
+    return pending.shift()!;
   }
 
-  it('says nothing was spent when main stopped the request before the service answered', async () => {
+  it('keeps the answer of a request already sent (it may be charged), says so, and can show it', async () => {
     const p = await startAndCancel();
-    await act(async () => p.resolve({ ok: false, error: { kind: 'Cancelled', message: 'The request was cancelled.' } }));
-    expect(el('search-cancelled').textContent).toBe('Search cancelled before the service answered: nothing was downloaded or counted.');
-    expect(screen.queryByTestId('search-summary')).toBeNull();
-  });
-
-  it('says honestly that the downloads were spent when the answer had already arrived, and can show it', async () => {
-    const p = await startAndCancel();
+    // Nothing tries to abort the request: an answer the service charged for must not be thrown away.
+    expect(log.map((c) => c.channel).filter((c) => c !== 'shipments.search' && c !== 'library.findEquivalent' && c !== 'usage.get')).toEqual([]);
     await act(async () => p.resolve({ ok: true, value: answer(10, 33_014) }));
     expect(el('search-cancelled').getAttribute('data-outcome')).toBe('spent');
-    expect(el('search-cancelled').textContent).toContain('Too late to cancel: the service had already answered, so 10 records were downloaded and counted against the account. The result was saved to the Library.');
+    expect(el('search-cancelled').textContent).toContain(
+      'Search cancelled after the request was sent: its 10 records were downloaded and counted against the account, and saved to the Library.',
+    );
     expect(screen.queryByTestId('search-summary')).toBeNull();
     fireEvent.click(el('search-cancelled-show'));
     expect(el('search-summary').textContent).toBe('Showing 10 of 33,014 matching records');
   });
+
+  it('says the search failed anyway when the cancelled request ends in an error', async () => {
+    const p = await startAndCancel();
+    await act(async () => p.resolve({ ok: false, error: { kind: 'ServiceError', message: 'The service failed (HTTP 500).', status: 500 } }));
+    expect(el('search-cancelled').getAttribute('data-outcome')).toBe('failed');
+    expect(el('search-cancelled').textContent).toContain('HTTP 500');
+  });
+
+  it('sends nothing when cancelled while the library is still being consulted', async () => {
+    let release: () => void = () => undefined;
+    lookupGate = new Promise((r) => (release = r));
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    fireEvent.click(runButton());
+    await waitFor(() => expect(log.some((c) => c.channel === 'library.findEquivalent')).toBe(true));
+    fireEvent.click(el('search-cancel'));
+    expect(el('search-cancelled').getAttribute('data-outcome')).toBe('nothing-spent');
+    expect(el('search-cancelled').textContent).toBe('Search cancelled before the request was sent: nothing was downloaded or counted.');
+    await act(async () => release());
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log.filter((c) => c.channel === 'shipments.search')).toEqual([]);
+  });
 });
+

@@ -3,7 +3,7 @@ import type { Profile } from '../profiles';
 import type { ServiceContext } from './service-context';
 import type { CallContext, ServiceSlice } from './types';
 
-type QueryChannels = 'usage.get' | 'shipments.search' | 'shipments.count' | 'firms.search' | 'firms.count' | 'queries.cancel';
+type QueryChannels = 'usage.get' | 'shipments.search' | 'shipments.count' | 'firms.search' | 'firms.count';
 
 /**
  * A signed client for one profile; the secret is read from its store for this client only. The
@@ -33,44 +33,11 @@ export async function createClientFor(ctx: ServiceContext, profile: Profile): Pr
 
 const opts = (c: CallContext) => (c.signal ? { signal: c.signal } : {});
 
-/**
- * Calls the renderer may cancel by id. Electron's invoke cannot be aborted from the page, so Cancel
- * reaches main as its own call; aborting the fetch closes the connection, and a service that has
- * not answered yet charges nothing. An entry lives only until the answer is read: once the answer
- * has arrived the downloads are spent, and cancelling is too late by design.
- */
-function createCancellableCalls() {
-  const inFlight = new Map<string, AbortController>();
-  return {
-    /** Registers synchronously, before any await, so a cancel sent right after the call finds it. */
-    async run<T>(callId: string | undefined, c: CallContext, fn: (c: CallContext) => Promise<T>): Promise<T> {
-      if (!callId) return fn(c);
-      const controller = new AbortController();
-      const onAbort = (): void => controller.abort();
-      if (c.signal?.aborted) controller.abort();
-      c.signal?.addEventListener('abort', onAbort, { once: true });
-      inFlight.set(callId, controller);
-      try {
-        return await fn({ signal: controller.signal });
-      } finally {
-        if (inFlight.get(callId) === controller) inFlight.delete(callId);
-        c.signal?.removeEventListener('abort', onAbort);
-      }
-    },
-    cancel(callId: string): void {
-      inFlight.get(callId)?.abort();
-    },
-  };
-}
-
 export function createQueryService(ctx: ServiceContext): ServiceSlice<QueryChannels> {
   const clientFor = async (profileId: string | undefined) => createClientFor(ctx, await ctx.resolveProfile(profileId));
-  const cancellable = createCancellableCalls();
   return {
     'usage.get': async ({ profileId }, c) => (await clientFor(profileId)).usage(opts(c)),
-    'shipments.search': ({ profileId, request, callId }, c) =>
-      cancellable.run(callId, c, async (cc) => (await clientFor(profileId)).shipmentSearch(request, opts(cc))),
-    'queries.cancel': async ({ callId }) => cancellable.cancel(callId),
+    'shipments.search': async ({ profileId, request }, c) => (await clientFor(profileId)).shipmentSearch(request, opts(c)),
     'shipments.count': async ({ profileId, request }, c) => (await clientFor(profileId)).shipmentCount(request, opts(c)),
     'firms.search': async ({ profileId, request }, c) => (await clientFor(profileId)).firmSearch(request, opts(c)),
     'firms.count': async ({ profileId, request }, c) => (await clientFor(profileId)).firmCount(request, opts(c)),

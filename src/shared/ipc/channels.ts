@@ -17,8 +17,6 @@ export const CALL_CHANNELS = [
   'shipments.count',
   'firms.search',
   'firms.count',
-  // search cancel: stops an unanswered search in main (see query-service)
-  'queries.cancel',
   // presets
   'presets.list',
   'presets.save',

@@ -158,16 +158,13 @@ export const calls = {
   'demo.start': call<ProfilesState>()(z.undefined()),
   'usage.get': call<UsageSummary>()(z.strictObject({ ...profileRef })),
   'shipments.search': call<ShipmentSearchResponse & SavedToLibrary>()(
-    // callId: chosen by the renderer so that `queries.cancel` can name this call while it runs.
-    z.strictObject({ ...profileRef, request: shipmentSearchRequestSchema, callId: id.optional() }),
+    z.strictObject({ ...profileRef, request: shipmentSearchRequestSchema }),
   ),
   'shipments.count': call<ShipmentCountResponse>()(
     z.strictObject({ ...profileRef, request: shipmentCountRequestSchema }),
   ),
   'firms.search': call<FirmSearchResponse & SavedToLibrary>()(z.strictObject({ ...profileRef, request: firmSearchRequestSchema })),
   'firms.count': call<FirmCountResponse>()(z.strictObject({ ...profileRef, request: firmCountRequestSchema })),
-  // Aborts the named call if the service has not answered yet; a no-op otherwise (the call's own result says which).
-  'queries.cancel': call<void>()(z.strictObject({ callId: id })),
   // presets
   'presets.list': call<PresetsList>()(z.undefined()),
   'presets.save': call<Preset[]>()(

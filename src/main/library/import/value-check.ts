@@ -71,17 +71,24 @@ function regionalProblem(type: ColumnType, field: string, value: string, at: str
 }
 
 function warningText(type: ColumnType, field: string, count: number, at: string, value: string): string {
-  const values = count === 1 ? '1 value is' : `${count.toLocaleString('en-US')} values are`;
+  const one = count === 1;
   const what =
     type === 'date'
-      ? 'dates written as yyyy-MM-dd'
+      ? one
+        ? 'a date written as yyyy-MM-dd'
+        : 'dates written as yyyy-MM-dd'
       : type === 'epoch'
-        ? 'Unix times in seconds'
-        : 'plain numbers';
+        ? one
+          ? 'a Unix time in seconds'
+          : 'Unix times in seconds'
+        : one
+          ? 'a plain number'
+          : 'plain numbers';
   const use = type === 'date' ? 'date' : 'number';
+  const values = one ? '1 value is' : `${count.toLocaleString('en-US')} values are`;
   return (
-    `${field}: ${values} not ${what} (first: ${at}, "${example(value)}"). They were imported as text: ` +
-    `they sort last and are left out by ${use} filters`
+    `${field}: ${values} not ${what} (first: ${at}, "${example(value)}"). ${one ? 'It was' : 'They were'} imported as text: ` +
+    `${one ? 'it sorts' : 'they sort'} last and ${one ? 'is' : 'are'} left out by ${use} filters`
   );
 }
 

@@ -134,14 +134,14 @@ function DiscardQuestionBox() {
         Discard {fmt(q.records)} downloaded records? They cost downloads and cannot be recovered.
       </p>
       <div style={{ display: 'flex', gap: 8 }}>
-        <button type="button" data-testid="job-discard-keep" onClick={() => void keepDownloads()} title={q.running ? 'Stop and keep them; resume later' : 'Keep the job to resume later'}>
+        <button type="button" data-testid="job-discard-keep" onClick={() => void keepDownloads()} title="Keep them; the job stays paused and can be resumed later">
           Keep
         </button>
         <button type="button" data-testid="job-discard-yes" onClick={() => void confirmDiscard()}>
           Discard
         </button>
         {q.running && (
-          <button type="button" data-testid="job-discard-back" onClick={dismissQuestion} style={{ marginLeft: 'auto' }}>
+          <button type="button" data-testid="job-discard-back" onClick={() => void dismissQuestion()} style={{ marginLeft: 'auto' }}>
             Go on fetching
           </button>
         )}

@@ -35,7 +35,7 @@ export interface DiscardQuestion {
   label: string;
   /** Records (or firms) the job holds: what discarding loses. */
   records: number;
-  /** A running job is asked to stop; Keep then pauses it instead. */
+  /** Cancel of a running job: it is paused while the question is open, so "Go on fetching" resumes it. */
   running: boolean;
 }
 
@@ -86,12 +86,12 @@ export interface JobsState {
   /** Discard pressed on a stopped job: asks first when it holds records. */
   askDiscard(jobId: string): Promise<void>;
   discard(jobId: string): Promise<void>;
-  /** "Keep": a running job is paused (it was asked to stop), a stopped one stays as it is. */
+  /** "Keep": the job stays stopped (paused) with everything it fetched, to resume later. */
   keepDownloads(): Promise<void>;
   /** "Discard": throws the records away. */
   confirmDiscard(): Promise<void>;
-  /** Closes the question and changes nothing. */
-  dismissQuestion(): void;
+  /** "Go on fetching" (after Cancel of a running job): resumes it; otherwise just closes the question. */
+  dismissQuestion(): Promise<void>;
   dismissError(): void;
   dismissFinished(jobId: string): void;
 }
@@ -214,11 +214,20 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
     const j = get().running[jobId];
     const records = j?.recordsStored ?? 0;
     // Only a fetch holds paid-for records; an export, or a fetch with nothing stored yet, has nothing to lose.
-    if (j && isFetch(j) && records > 0) {
-      set({ discardQuestion: { jobId, label: j.title, records, running: true } });
+    if (!(j && isFetch(j) && records > 0)) {
+      await get().cancel(jobId);
       return;
     }
-    await get().cancel(jobId);
+    // Paused while the question is open: a job left running could finish meanwhile (the answer would
+    // then be about nothing) or be discarded nearly done, and the count asked about would be stale.
+    set((s) => ({ discardQuestion: null, running: { ...s.running, [jobId]: { ...j, pausing: true } } }));
+    const r = await api.jobs.pause({ jobId });
+    // NotFound: it ended before the pause took (finished or failed); its own outcome says which.
+    if (!r.ok && r.error.kind !== 'NotFound') set(actionResult(r));
+    await get().refresh();
+    const paused = get().resumable.find((x) => x.id === jobId);
+    if (!paused) return;
+    set({ discardQuestion: { jobId, label: paused.label, records: paused.recordsStored ?? records, running: true } });
   },
   async cancel(jobId) {
     set((s) => {
@@ -259,18 +268,18 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
     await get().refresh();
   },
   async keepDownloads() {
-    const q = get().discardQuestion;
+    // The job is already stopped (paused by askCancel, or stopped before): it stays resumable.
     set({ discardQuestion: null });
-    if (q?.running) await get().pause(q.jobId);
   },
   async confirmDiscard() {
     const q = get().discardQuestion;
     if (!q) return;
-    if (q.running) await get().cancel(q.jobId);
-    else await get().discard(q.jobId);
+    await get().discard(q.jobId);
   },
-  dismissQuestion() {
+  async dismissQuestion() {
+    const q = get().discardQuestion;
     set({ discardQuestion: null });
+    if (q?.running) await get().resume(q.jobId);
   },
   dismissError() {
     set({ error: null, errorFromList: false });

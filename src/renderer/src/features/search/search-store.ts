@@ -22,13 +22,18 @@ export interface LateAnswer {
   profileId: string | null;
 }
 
-/** What became of a cancelled search, once main has said. */
+/**
+ * What became of a cancelled search. A request that has gone to the service is not aborted: the spec
+ * does not say whether the service charges a request whose answer is never read (the simulator does),
+ * so aborting could spend the downloads and lose the records. Cancel stops the waiting; the answer is
+ * still received, saved to the library, and can be shown.
+ */
 export type CancelOutcome =
-  /** Main was asked to stop the request; its answer is awaited. */
+  /** The request had left: its answer is awaited and will be kept. */
   | { state: 'pending' }
-  /** Stopped before the service answered: nothing was downloaded or counted. */
+  /** Cancelled before the request left (while the library was consulted): nothing was sent. */
   | { state: 'nothing-spent' }
-  /** The service had answered already: the downloads are spent and the result is in the library. */
+  /** The answer arrived after Cancel: the downloads are spent and the result is in the library. */
   | { state: 'spent'; records: number; late: LateAnswer }
   /** The request ended with an error of its own. */
   | { state: 'failed'; error: BridgeError };
@@ -85,12 +90,8 @@ const goneNotice = (offer: EquivalentView): string =>
   `The saved copy “${offer.dataset.name}” was deleted, and no other saved copy answers this search. Search again to fetch it from the service.`;
 
 let runSeq = 0;
-let callSeq = 0;
-/** The run in flight: its sequence number and, once the request went to main, the id Cancel names. */
-let inFlight: { seq: number; callId: string | null } | null = null;
-
-/** Unique within this window's life; main only compares ids of calls that are running. */
-const newCallId = (): string => `search-${Date.now().toString(36)}-${++callSeq}`;
+/** The run in flight: its sequence number and whether its request has gone to main. */
+let inFlight: { seq: number; sent: boolean } | null = null;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -101,8 +102,7 @@ export const useSearchStore = create<SearchState>()((set, get) => {
     if (r.ok) {
       const datasetId = await saveToLibrary('shipments.search', request, r.value);
       outcome = { state: 'spent', records: r.value.shipments.length, late: { request, result: r.value, datasetId, profileId } };
-    } else if (r.error.kind === 'Cancelled') outcome = { state: 'nothing-spent' };
-    else outcome = { state: 'failed', error: r.error };
+    } else outcome = { state: 'failed', error: r.error };
     // A newer run (or cancel) owns the status line now.
     if (runSeq === seq + 1 && get().status === 'cancelled') set({ cancelOutcome: outcome });
     void refreshUsage();
@@ -148,7 +148,7 @@ export const useSearchStore = create<SearchState>()((set, get) => {
       // Named explicitly, so the answer belongs to the profile that was active at the click.
       const profileId = useAppStore.getState().activeId;
       const mine = ++runSeq;
-      inFlight = { seq: mine, callId: null };
+      inFlight = { seq: mine, sent: false };
       const startedAt = performance.now();
       set({ status: 'running', error: null, startedAt, elapsedMs: null, offer: null, offerNotice: null, cancelOutcome: null, notice: null });
       if (!opts.fresh) {
@@ -161,9 +161,8 @@ export const useSearchStore = create<SearchState>()((set, get) => {
           return;
         }
       }
-      const callId = newCallId();
-      inFlight = { seq: mine, callId };
-      const r = await api.shipments.search({ request, callId, ...(profileId ? { profileId } : {}) });
+      inFlight = { seq: mine, sent: true };
+      const r = await api.shipments.search({ request, ...(profileId ? { profileId } : {}) });
       if (inFlight?.seq === mine) inFlight = null;
       if (mine !== runSeq) {
         // Cancelled (or superseded): the screen keeps showing what the user last asked for.
@@ -184,9 +183,8 @@ export const useSearchStore = create<SearchState>()((set, get) => {
       runSeq++;
       const call = inFlight;
       inFlight = null;
-      // Before the request left (the library lookup), stopping costs nothing and needs no call.
-      set({ status: 'cancelled', elapsedMs: null, cancelOutcome: call?.callId ? { state: 'pending' } : { state: 'nothing-spent' } });
-      if (call?.callId) void api.queries.cancel({ callId: call.callId });
+      // Before the request left (the library lookup), stopping costs nothing; after, its answer is kept.
+      set({ status: 'cancelled', elapsedMs: null, cancelOutcome: call?.sent ? { state: 'pending' } : { state: 'nothing-spent' } });
     },
     showLateAnswer() {
       const o = get().cancelOutcome;
@@ -226,11 +224,11 @@ export function describeCancelOutcome(o: CancelOutcome | null): string | null {
   if (!o) return null;
   switch (o.state) {
     case 'pending':
-      return 'Cancelling: asking the service to stop…';
+      return 'Search cancelled. The request had already gone to the service, which may count it whether or not its answer is read, so the answer will be kept in the Library when it arrives.';
     case 'nothing-spent':
-      return 'Search cancelled before the service answered: nothing was downloaded or counted.';
+      return 'Search cancelled before the request was sent: nothing was downloaded or counted.';
     case 'spent':
-      return `Too late to cancel: the service had already answered, so ${fmt(o.records)} record${o.records === 1 ? ' was' : 's were'} downloaded and counted against the account. The result was saved to the Library.`;
+      return `Search cancelled after the request was sent: its ${fmt(o.records)} record${o.records === 1 ? ' was' : 's were'} downloaded and counted against the account, and saved to the Library.`;
     case 'failed':
       return `Search cancelled; it had failed anyway: ${o.error.message}`;
   }
