@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@shared/ipc/errors';
 import { parseBaseUrl, parseRetryAfter, ServiceClientError, toBridgeError } from '../../src/main/api';
+import { serviceError } from '../../src/main/api/errors';
 import { registerSecret } from '../../src/main/log';
 
 describe('toBridgeError', () => {
@@ -93,5 +94,17 @@ describe('parseBaseUrl', () => {
   ])('%s → %s', (input, out) => {
     const r = parseBaseUrl(input);
     expect(r.ok && r.url.href).toBe(out);
+  });
+});
+
+describe('serviceError advice', () => {
+  it('points a 404 at the base address, not at the filter', () => {
+    expect(serviceError(404, '', 1).message).toContain('check the base address in Settings → Profiles');
+    expect(serviceError(404, '', 1).message).not.toContain('filter');
+  });
+
+  it('points other refusals at the filter and server errors at the service', () => {
+    expect(serviceError(422, '', 1).message).toContain('check the filter values');
+    expect(serviceError(503, '', 2).message).toContain('after 2 attempts. The service is having trouble');
   });
 });

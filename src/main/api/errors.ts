@@ -149,10 +149,13 @@ export function bodyExcerpt(body: string, max = 200): string {
 
 export function serviceError(status: number, body: string, attempts: number): ServiceClientError {
   const name = STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : '';
+  // 404/405: every operation the client sends is in the spec, so the address does not lead to the service.
   const advice =
     status >= 500
       ? 'The service is having trouble; try again later.'
-      : 'The service refused the request; check the filter values.';
+      : status === 404 || status === 405
+        ? 'There is no such operation at this address: check the base address in Settings → Profiles (it should be the address the service documents, without /api/v1/).'
+        : 'The service refused the request; check the filter values.';
   const after = attempts > 1 ? ` after ${attempts} attempts` : '';
   const excerpt = bodyExcerpt(body);
   return new ServiceClientError(

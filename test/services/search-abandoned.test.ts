@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProfileView } from '@shared/ipc/contract';
+import type { DatasetView } from '@shared/library/library-contract';
+import type { UsageSummary } from '@shared/spec';
+import { startSimulator, type RunningSimulator } from '../../src/main/sim';
+import { createHarness, type Harness } from './helpers';
+
+/**
+ * A search whose window stops waiting (a reload, a closed window: the transport aborts the call)
+ * through the real dispatcher, services and simulator. The spec does not say whether the service
+ * charges a request whose answer is never read, so main never abandons a sent search: it completes,
+ * and its answer is saved to the library.
+ */
+const account = { name: 'main', apiKey: 'ak_test_abandon_5d21', apiSecret: 'secret-abandon-8c0f' };
+
+type Result<T> = { ok: true; value: T } | { ok: false; error: { kind: string; message: string } };
+
+let h: Harness;
+let sim: RunningSimulator;
+let profileId: string;
+
+async function call<T>(channel: string, input?: unknown): Promise<T> {
+  const r = (await h.call(channel, input)) as Result<T>;
+  if (!r.ok) throw new Error(`${channel}: ${r.error.kind}: ${r.error.message}`);
+  return r.value;
+}
+const used = async (metric: 'shipments/search' | 'firms/search') => (await call<UsageSummary>('usage.get', { profileId })).main?.[metric]?.current ?? 0;
+const datasets = async () => call<DatasetView[]>('library.list', {});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, records: 500, seed: 5, accounts: [account] });
+  h = await createHarness();
+  const created = await call<ProfileView>('profiles.create', { name: 'Abandon', baseUrl: sim.url, apiKey: account.apiKey, apiSecret: account.apiSecret });
+  profileId = created.id;
+});
+afterAll(async () => {
+  await h?.close();
+  await sim?.close();
+});
+
+describe('a search the window stops waiting for', () => {
+  it.each([
+    ['shipments.search', { size: 100 }, 'shipments/search'],
+    ['firms.search', { importer_countries: ['DE'], page: 1 }, 'firms/search'],
+  ] as const)('%s still completes and its answer is saved to the library', async (channel, request, metric) => {
+    const usedBefore = await used(metric);
+    const savedBefore = (await datasets()).length;
+    const gone = new AbortController();
+    sim.setFaults({ latencyMs: 800 });
+    try {
+      const searching = h.dispatch(channel, { profileId, request }, 'app', { signal: gone.signal });
+      await sleep(200);
+      gone.abort();
+      const r = (await searching) as Result<{ datasetId: string | null }>;
+      expect(r.ok).toBe(true);
+      expect(r.ok && r.value.datasetId).toMatch(/\S/);
+    } finally {
+      sim.setFaults(undefined);
+    }
+    const after = await datasets();
+    expect(after.length).toBe(savedBefore + 1);
+    expect(await used(metric)).toBeGreaterThan(usedBefore);
+  });
+});
