@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SummaryResult } from '@shared/analysis/analysis-contract';
 import {
   barOption,
   hsTree,
+  lineOption,
   rowOfClick,
   sankeyOption,
 } from '../../src/renderer/src/features/analysis/chart-options';
@@ -76,5 +78,34 @@ describe('chart data', () => {
     const table = summaryTable('x', [{ ...importers.rows[0]!, usdFob: null }]);
     expect(table.rows[0]![5]).toBeNull();
     expect(table.rows[0]![3]).toBe(importers.rows[0]!.shipments);
+  });
+
+  it('count axes tick in whole numbers; money and weight axes may have fractions', () => {
+    type Axis = { minInterval?: number };
+    const bar = (m: 'shipments' | 'usdFob') => (barOption(importers, m) as { xAxis: Axis }).xAxis;
+    expect(bar('shipments').minInterval).toBe(1);
+    expect(bar('usdFob').minInterval).toBeUndefined();
+    const line = lineOption(importers, 'usdFob') as { yAxis: (Axis & { name: string })[] };
+    expect(line.yAxis[0]).toMatchObject({ name: 'Shipments', minInterval: 1 });
+    expect(line.yAxis[1]!.minInterval).toBeUndefined();
+  });
+
+  it('the name column cuts long names with an ellipsis and figure columns do not wrap', () => {
+    // jsdom does no layout, so the page test checks the class and tooltip and this checks the rule.
+    const css = readFileSync(
+      new URL('../../src/renderer/src/features/analysis/analysis.css', import.meta.url),
+      'utf8',
+    ).replace(/\/\*[\s\S]*?\*\//g, '');
+    // Every declaration that applies to exactly this selector, over all rules that list it.
+    const rule = (selector: string) =>
+      [...css.matchAll(/([^{}]+)\{([^}]*)\}/g)]
+        .filter((m) => m[1]!.split(',').some((sel) => sel.trim() === selector))
+        .map((m) => m[2])
+        .join('\n');
+    const name = rule('.analysis__table td.analysis__name');
+    for (const decl of ['overflow: hidden', 'text-overflow: ellipsis', 'max-width: 0', 'width: 100%'])
+      expect(name).toContain(decl);
+    expect(rule('.analysis__table td')).toContain('white-space: nowrap');
+    expect(rule('.analysis__table-wrap')).toContain('overflow-x: auto');
   });
 });

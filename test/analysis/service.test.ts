@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SUMMARY_LIMIT } from '@shared/analysis/analysis-contract';
 import { calls } from '@shared/ipc/contract';
 import { createAnalysisService } from '../../src/main/services/analysis-service';
 import { openFixture, save, simRecords, type Fixture } from './fixtures';
@@ -42,6 +43,13 @@ describe('analysis bridge calls', () => {
     expect(
       calls['analysis.diff'].input.safeParse({ baseId: id, compareId: id, role: 'broker' }).success,
     ).toBe(false);
+    // An export asks for every group of a summary, far beyond the page's top rows.
+    const all = { datasetId: id, kind: 'importers', limit: MAX_SUMMARY_LIMIT };
+    expect(calls['analysis.summary'].input.safeParse(all).success).toBe(true);
+    expect(MAX_SUMMARY_LIMIT).toBeGreaterThanOrEqual(20_000);
+    expect(calls['analysis.summary'].input.safeParse({ ...all, limit: MAX_SUMMARY_LIMIT + 1 }).success).toBe(
+      false,
+    );
   });
 
   it('exports a summary table as an xlsx that reads back with typed cells', async () => {
@@ -71,5 +79,47 @@ describe('analysis bridge calls', () => {
     expect(ws.getCell('C2').value).toBe(1234.5);
     expect(ws.getCell('C3').value).toBeNull();
     expect(ws.getCell('D3').numFmt).toBe('0.00%');
+  });
+
+  it('names the file by table and dataset, and writes a note below the rows that sorting leaves out', async () => {
+    const base = {
+      title: 'Top importers',
+      columns: [
+        { header: 'Importer', type: 'text' },
+        { header: 'Shipments', type: 'integer' },
+      ],
+      rows: [
+        ['Alpha', 3],
+        ['Beta', 2],
+      ],
+    };
+    const a = await service['analysis.exportXlsx'](
+      calls['analysis.exportXlsx'].input.parse({ ...base, datasetName: 'Spain: 2024/Q1' }),
+      {},
+    );
+    const b = await service['analysis.exportXlsx'](
+      calls['analysis.exportXlsx'].input.parse({ ...base, datasetName: 'Spain 2024 Q2' }),
+      {},
+    );
+    expect(a.fileName).toBe('Top importers - Spain 2024 Q1.xlsx');
+    expect(b.fileName).toBe('Top importers - Spain 2024 Q2.xlsx');
+    const long = await service['analysis.exportXlsx'](
+      calls['analysis.exportXlsx'].input.parse({ ...base, datasetName: 'x'.repeat(200) }),
+      {},
+    );
+    expect(long.fileName).toBe(`Top importers - ${'x'.repeat(80)}.xlsx`);
+
+    const note = 'Top 2 of 9 groups by Shipments; the other 7 are not in this file.';
+    const out = await service['analysis.exportXlsx'](
+      calls['analysis.exportXlsx'].input.parse({ ...base, datasetName: 'Spain', note }),
+      {},
+    );
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(out.base64, 'base64') as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    expect(wb.subject).toBe('Spain');
+    expect(ws.getCell('A3').value).toBe('Beta');
+    expect(ws.getRow(4).hasValues).toBe(false);
+    expect(ws.getCell('A5').value).toBe(note);
   });
 });

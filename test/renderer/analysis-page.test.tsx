@@ -7,6 +7,7 @@ import type { BridgeResult } from '@shared/ipc/errors';
 // Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
 import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
 import type * as PageModule from '../../src/renderer/src/features/analysis/analysis-page';
+import type * as StoreModule from '../../src/renderer/src/features/analysis/analysis-store';
 import type * as DrillModule from '../../src/renderer/src/features/analysis/drill-store';
 
 /**
@@ -17,9 +18,11 @@ import type * as DrillModule from '../../src/renderer/src/features/analysis/dril
 type Rec = Record<string, string>;
 interface PageBackend {
   invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
-  ids: { before: string; after: string };
+  ids: { before: string; after: string; empty: string; single: string };
   before: Rec[];
   after: Rec[];
+  single: Rec;
+  readXlsx(base64: string): Promise<{ rows: unknown[][]; subject: string }>;
   close(): Promise<void>;
 }
 
@@ -27,6 +30,8 @@ let backend: PageBackend;
 let page: typeof PageModule;
 let drill: typeof DrillModule;
 let app: typeof AppStoreModule;
+let store: typeof StoreModule;
+const useStore = () => store.useAnalysisStore.getState();
 const downloads: { name: string; href: string }[] = [];
 
 beforeAll(async () => {
@@ -41,6 +46,7 @@ beforeAll(async () => {
   page = await import('../../src/renderer/src/features/analysis/analysis-page');
   drill = await import('../../src/renderer/src/features/analysis/drill-store');
   app = await import('../../src/renderer/src/app/app-store');
+  store = await import('../../src/renderer/src/features/analysis/analysis-store');
   // jsdom has no canvas (it returns null and logs "not implemented" on every text measure): say so quietly.
   HTMLCanvasElement.prototype.getContext = () => null;
   // jsdom cannot save files: record what the download link would have saved.
@@ -63,7 +69,7 @@ describe('analysis page', () => {
   it('shows the summaries of the chosen dataset; a row click drills into the library grid', async () => {
     render(<page.AnalysisPage />);
     const select = (await screen.findByTestId('analysis-dataset')) as HTMLSelectElement;
-    await waitFor(() => expect(select.options.length).toBe(2));
+    await waitFor(() => expect(select.options.length).toBe(4));
     act(() => {
       fireEvent.change(select, { target: { value: backend.ids.before } });
     });
@@ -94,7 +100,7 @@ describe('analysis page', () => {
 
     fireEvent.click(screen.getByTestId('analysis-xlsx-importers'));
     await waitFor(() => expect(downloads.length).toBe(1));
-    expect(downloads[0]!.name).toBe('Top importers.xlsx');
+    expect(downloads[0]!.name).toBe('Top importers - Before.xlsx');
     const base64 = downloads[0]!.href.split(',')[1]!;
     expect(atob(base64).slice(0, 2)).toBe('PK');
 
@@ -114,4 +120,142 @@ describe('analysis page', () => {
     const kept = [...a].filter((c) => b.has(c)).length;
     expect(counts.textContent).toBe(`${added} new · ${lost} lost · ${kept} in both`);
   });
+
+  it('opens HS headings to their subheadings, the way chapters open to headings', async () => {
+    render(<page.AnalysisPage />);
+    await choose(backend.ids.before);
+    const table = await screen.findByTestId('analysis-table-hs', {}, { timeout: 10_000 });
+    const keys = () => [...table.querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-key') ?? '');
+    // A heading with more than one subheading, from the records themselves.
+    const subs = new Map<string, Set<string>>();
+    for (const r of backend.before) {
+      const dg = r.hsCode!.replace(/\D/g, '');
+      if (dg.length < 6) continue;
+      const set = subs.get(dg.slice(0, 4)) ?? new Set<string>();
+      set.add(dg.slice(0, 6));
+      subs.set(dg.slice(0, 4), set);
+    }
+    const [heading, expected] = [...subs.entries()].find(([, v]) => v.size > 1)!;
+    const chapter = heading.slice(0, 2);
+    expect(keys().some((k) => k.length === 6)).toBe(false);
+
+    fireEvent.click(screen.getByTestId(`analysis-hs-toggle-${chapter}`));
+    const headingToggle = await screen.findByTestId(`analysis-hs-toggle-${heading}`);
+    expect(headingToggle.getAttribute('aria-expanded')).toBe('false');
+    expect(keys().some((k) => k.length === 6)).toBe(false);
+
+    fireEvent.click(headingToggle);
+    expect(headingToggle.getAttribute('aria-expanded')).toBe('true');
+    const shown = keys().filter((k) => k.length === 6);
+    expect(new Set(shown)).toEqual(expected);
+    // The subheadings follow their heading, before the next heading.
+    const at = keys().indexOf(heading);
+    expect(
+      keys()
+        .slice(at + 1, at + 1 + shown.length)
+        .sort(),
+    ).toEqual([...expected].sort());
+    // A subheading row drills into the grid by its 6-digit prefix.
+    const sub = table.querySelector(`tr[data-key="${shown[0]}"]`)!;
+    fireEvent.click(sub);
+    expect(JSON.stringify(drill.useDrillStore.getState().take()?.filterModel)).toContain(shown[0]!);
+
+    // Closing the chapter hides its subheadings as well as its headings.
+    fireEvent.click(screen.getByTestId(`analysis-hs-toggle-${chapter}`));
+    expect(keys().some((k) => k.startsWith(heading))).toBe(false);
+  });
+
+  it('cuts a 300-character firm name with the whole name in a tooltip, figures staying in the row', async () => {
+    render(<page.AnalysisPage />);
+    await choose(backend.ids.single);
+    const name = await screen.findByTestId('analysis-name-importers-0', {}, { timeout: 10_000 });
+    expect(backend.single.importerName!.length).toBe(300);
+    // The cell's class carries the ellipsis rule (checked against analysis.css in charts.test.ts).
+    expect(name.classList.contains('analysis__name')).toBe(true);
+    expect(name.getAttribute('title')).toBe(
+      `${backend.single.importerName} ${backend.single.importerCountryCode}`,
+    );
+    expect(name.closest('.analysis__table-wrap')).not.toBeNull();
+    const row = screen.getByTestId('analysis-row-importers-0');
+    expect(row.querySelectorAll('td')).toHaveLength(7);
+    expect(screen.getByTestId('analysis-profile-importers-0')).toBeTruthy();
+  });
+
+  it('says "1 shipment" and "1 row", and counts tick in whole numbers', async () => {
+    render(<page.AnalysisPage />);
+    await choose(backend.ids.single);
+    const total = await screen.findByTestId('analysis-total-importers', {}, { timeout: 10_000 });
+    expect(total.textContent).toBe('1 shipment');
+    const select = screen.getByTestId('analysis-dataset') as HTMLSelectElement;
+    const option = [...select.options].find((o) => o.value === backend.ids.single)!;
+    expect(option.textContent).toBe('Single (1 row)');
+    expect([...select.options].find((o) => o.value === backend.ids.before)!.textContent).toBe(
+      'Before (600 rows)',
+    );
+    // The rendered axis of the one-shipment bar: 0 and 1, no 0.2 … 0.8 in between.
+    const chart = screen.getByTestId('analysis-chart-importers');
+    await waitFor(() => expect(chart.querySelectorAll('text').length).toBeGreaterThan(0));
+    const ticks = [...chart.querySelectorAll('text')]
+      .map((t) => t.textContent ?? '')
+      .filter((t) => /^\d+(\.\d+)?$/.test(t));
+    expect(ticks).toContain('1');
+    expect(ticks.filter((t) => t.includes('.'))).toEqual([]);
+  });
+
+  it('shows one message and no sections or exports for a dataset without shipments', async () => {
+    render(<page.AnalysisPage />);
+    await choose(backend.ids.empty);
+    const note = await screen.findByTestId('analysis-dataset-empty');
+    expect(note.textContent).toContain('This dataset has no shipments to analyse');
+    expect(document.querySelectorAll('[data-testid^="analysis-section-"]')).toHaveLength(0);
+    expect(document.querySelectorAll('[data-testid^="analysis-xlsx-"]')).toHaveLength(0);
+    expect(document.querySelectorAll('[data-testid^="analysis-png-"]')).toHaveLength(0);
+    expect(screen.queryByTestId('analysis-diff')).toBeNull();
+    // Another dataset brings the summaries back.
+    await choose(backend.ids.single);
+    await screen.findByTestId('analysis-total-importers', {}, { timeout: 10_000 });
+    expect(screen.queryByTestId('analysis-dataset-empty')).toBeNull();
+  });
+
+  it('exports every importer, not only the rows shown, in a file named by table and dataset', async () => {
+    render(<page.AnalysisPage />);
+    await choose(backend.ids.before);
+    const note = await screen.findByTestId('analysis-total-importers', {}, { timeout: 10_000 });
+    const importers = new Set(backend.before.map((r) => r.importerUrlCode));
+    expect(note.textContent).toContain(`${importers.size - 15} more not shown`);
+    downloads.length = 0;
+    fireEvent.click(screen.getByTestId('analysis-xlsx-importers'));
+    await waitFor(() => expect(downloads.length).toBe(1));
+    expect(downloads[0]!.name).toBe('Top importers - Before.xlsx');
+    const xlsx = await backend.readXlsx(downloads[0]!.href.split(',')[1]!);
+    expect(xlsx.subject).toBe('Before');
+    const [header, ...rows] = xlsx.rows;
+    expect(header![1]).toBe('Key');
+    expect(new Set(rows.map((r) => r[1]))).toEqual(importers);
+    expect(rows.reduce((s, r) => s + Number(r[3]), 0)).toBe(600);
+
+    // The same table of another dataset is another file.
+    await choose(backend.ids.after);
+    await waitFor(() => expect(useStore().summaries.importers?.value?.datasetId).toBe(backend.ids.after));
+    fireEvent.click(screen.getByTestId('analysis-xlsx-importers'));
+    await waitFor(() => expect(downloads.length).toBe(2));
+    expect(downloads[1]!.name).toBe('Top importers - After.xlsx');
+  });
 });
+
+/** Chooses a dataset in the page's list and waits until its summaries are in (or it has none). */
+async function choose(id: string): Promise<void> {
+  const select = (await screen.findByTestId('analysis-dataset')) as HTMLSelectElement;
+  await waitFor(() => expect(select.options.length).toBe(4));
+  act(() => {
+    fireEvent.change(select, { target: { value: id } });
+  });
+  await waitFor(
+    () => {
+      const s = useStore();
+      expect(s.datasetId).toBe(id);
+      expect(Object.values(s.summaries).every((slot) => slot && !slot.loading)).toBe(true);
+    },
+    { timeout: 10_000 },
+  );
+}

@@ -13,14 +13,19 @@ export function sheetName(title: string): string {
   );
 }
 
-export function fileNameFor(title: string): string {
-  const base =
-    title
-      .replace(/[^\p{L}\p{N} ._-]+/gu, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .slice(0, 80) || 'summary';
-  return `${base}.xlsx`;
+const safePart = (s: string, max: number): string =>
+  s
+    .replace(/[^\p{L}\p{N} ._-]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max)
+    .trim();
+
+/** "Top importers - Spain 2024.xlsx": the dataset in the name keeps exports of two datasets apart. */
+export function fileNameFor(title: string, datasetName?: string): string {
+  const base = safePart(title, 80) || 'summary';
+  const dataset = datasetName ? safePart(datasetName, 80) : '';
+  return `${dataset ? `${base} - ${dataset}` : base}.xlsx`;
 }
 
 /**
@@ -51,6 +56,16 @@ export async function tableToXlsx(input: TableExportInput): Promise<TableExport>
     );
   }
   ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: input.columns.length } };
+  if (input.note) {
+    // After one blank row, so sorting or filtering the table never takes the note in as data.
+    const note = ws.getRow(input.rows.length + 3);
+    note.getCell(1).value = input.note;
+    note.font = { italic: true };
+  }
+  if (input.datasetName) wb.subject = input.datasetName;
   const buf = await wb.xlsx.writeBuffer();
-  return { fileName: fileNameFor(input.title), base64: Buffer.from(buf as ArrayBuffer).toString('base64') };
+  return {
+    fileName: fileNameFor(input.title, input.datasetName),
+    base64: Buffer.from(buf as ArrayBuffer).toString('base64'),
+  };
 }

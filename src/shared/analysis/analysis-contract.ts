@@ -145,6 +145,12 @@ export interface TableExport {
   base64: string;
 }
 
+/**
+ * Most groups one summary call returns. High enough that an Excel export of a summary holds every
+ * importer or port of a large dataset, not just the page's top rows.
+ */
+export const MAX_SUMMARY_LIMIT = 20_000;
+
 const id = z.string().min(1).max(200);
 const measure = z.enum(MEASURES);
 
@@ -152,7 +158,7 @@ export const summaryInputSchema = z.strictObject({
   datasetId: id,
   kind: z.enum(SUMMARY_KINDS),
   measure: measure.default('shipments'),
-  limit: z.number().int().min(1).max(5000).default(25),
+  limit: z.number().int().min(1).max(MAX_SUMMARY_LIMIT).default(25),
 });
 export type SummaryInput = z.output<typeof summaryInputSchema>;
 
@@ -174,6 +180,10 @@ export type DiffInput = z.output<typeof diffInputSchema>;
 const cell = z.union([z.string().max(10_000), z.number().finite(), z.null()]);
 export const tableExportInputSchema = z.strictObject({
   title: z.string().trim().min(1).max(100),
+  /** The dataset the table is of: part of the file name, so one table of two datasets gives two files. */
+  datasetName: z.string().trim().min(1).max(200).optional(),
+  /** Written below the rows, e.g. that the file holds only the top groups. */
+  note: z.string().trim().min(1).max(1000).optional(),
   columns: z
     .array(
       z.strictObject({

@@ -9,8 +9,11 @@ import {
 } from '@shared/analysis/analysis-contract';
 import { ErrorMessage } from '../../components/error-message';
 import {
+  chosenDataset,
+  chosenDatasetIsEmpty,
   closeProfile,
   drillDown,
+  exportSummary,
   exportTable,
   loadDatasets,
   openProfile,
@@ -31,14 +34,9 @@ import {
 } from './chart-options';
 import { EChart, chartImage, type ChartClick } from './echart';
 import { download } from './download';
+import { count, num, pct } from './format';
 import { diffTable, summaryTable } from './table-export';
 import './analysis.css';
-
-const num = (n: number | null, digits = 0) =>
-  n === null
-    ? '—'
-    : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
 
 /** Longer tables are cut (with a note): the page stays quick; exports carry every row. */
 const MAX_TABLE_ROWS = 300;
@@ -70,101 +68,111 @@ function SummaryTable({
   measure: Measure;
 }) {
   const firm = kind === 'importers' || kind === 'exporters';
+  // Keys of the opened chapters (2 digits) and headings (4 digits); prefixes of different lengths never clash.
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
-  // The HS tree can hold thousands of headings and subheadings: the table lists every chapter and the
-  // headings of the chapters the user opens, so no chapter is ever cut off the end.
-  const rows =
-    kind === 'hs'
-      ? result.rows.filter((r) => r.level === 2 || (r.level === 4 && open.has(r.parent ?? '')))
-      : result.rows;
-  const toggle = (chapter: string) =>
+  // The HS tree can hold thousands of headings and subheadings: the table lists every chapter, the
+  // headings of the chapters the user opens and the subheadings of the opened headings, so no
+  // chapter is ever cut off the end. Closing a chapter hides its subheadings too.
+  const rows = kind === 'hs' ? result.rows.filter((r) => hsRowShown(r, open)) : result.rows;
+  const toggle = (code: string) =>
     setOpen((o) => {
       const next = new Set(o);
-      if (!next.delete(chapter)) next.add(chapter);
+      if (!next.delete(code)) next.add(code);
       return next;
     });
   return (
     <>
-      <table className="analysis__table" data-testid={`analysis-table-${kind}`}>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Shipments</th>
-            <th>USD FOB</th>
-            <th>USD CIF</th>
-            <th>Gross kg</th>
-            <th>Share ({MEASURE_LABELS[measure]})</th>
-            {firm && <th />}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.slice(0, MAX_TABLE_ROWS).map((r, i) => (
-            <tr
-              key={`${r.key ?? 'none'}-${r.level ?? ''}-${i}`}
-              data-testid={`analysis-row-${kind}-${i}`}
-              data-key={r.key ?? ''}
-              className={r.drill ? 'analysis__row--drill' : undefined}
-              onClick={() => drillDown(r)}
-              title={r.drill ? `Open the shipments: ${r.drill.label}` : 'Cannot be opened as a filter'}
-            >
-              <td style={{ paddingLeft: r.level === 4 ? 28 : 4 }}>
-                {kind === 'hs' && r.level === 2 && r.key !== null && (
-                  <button
-                    type="button"
-                    className="analysis__toggle"
-                    data-testid={`analysis-hs-toggle-${r.key}`}
-                    aria-expanded={open.has(r.key)}
-                    title={open.has(r.key) ? 'Hide the headings' : 'Show the headings'}
-                    onClick={(e) => {
-                      e.stopPropagation();
-                      if (r.key) toggle(r.key);
-                    }}
-                  >
-                    {open.has(r.key) ? '▾' : '▸'}
-                  </button>
-                )}
-                {r.label}
-                {r.detail && kind !== 'hs' ? <span className="analysis__detail"> {r.detail}</span> : null}
-              </td>
-              <td>{num(r.shipments)}</td>
-              <td
-                title={r.usdFobMissing ? `${r.usdFobMissing} shipments without a usable USD FOB` : undefined}
-              >
-                {num(r.usdFob, 2)}
-                {r.usdFobMissing ? '*' : ''}
-              </td>
-              <td>{num(r.usdCif, 2)}</td>
-              <td
-                title={
-                  r.grossWeightMissing
-                    ? `${r.grossWeightMissing} shipments without a usable weight or unit`
-                    : undefined
-                }
-              >
-                {num(r.grossWeightKg, 0)}
-                {r.grossWeightMissing ? '*' : ''}
-              </td>
-              <td>{pct(r.shares[measure])}</td>
-              {firm && (
-                <td>
-                  <button
-                    type="button"
-                    className="button"
-                    data-testid={`analysis-profile-${kind}-${i}`}
-                    disabled={r.key === null}
-                    onClick={(e) => {
-                      e.stopPropagation();
-                      if (r.key) void openProfile(r.key);
-                    }}
-                  >
-                    Profile
-                  </button>
-                </td>
-              )}
+      <div className="analysis__table-wrap">
+        <table className="analysis__table" data-testid={`analysis-table-${kind}`}>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Shipments</th>
+              <th>USD FOB</th>
+              <th>USD CIF</th>
+              <th>Gross kg</th>
+              <th>Share ({MEASURE_LABELS[measure]})</th>
+              {firm && <th />}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.slice(0, MAX_TABLE_ROWS).map((r, i) => (
+              <tr
+                key={`${r.key ?? 'none'}-${r.level ?? ''}-${i}`}
+                data-testid={`analysis-row-${kind}-${i}`}
+                data-key={r.key ?? ''}
+                className={r.drill ? 'analysis__row--drill' : undefined}
+                onClick={() => drillDown(r)}
+                title={r.drill ? `Open the shipments: ${r.drill.label}` : 'Cannot be opened as a filter'}
+              >
+                <td
+                  className="analysis__name"
+                  style={{ paddingLeft: HS_INDENT[r.level ?? 2] }}
+                  data-testid={`analysis-name-${kind}-${i}`}
+                  title={nameTitle(r, kind)}
+                >
+                  {kind === 'hs' && (r.level === 2 || r.level === 4) && r.key !== null && (
+                    <button
+                      type="button"
+                      className="analysis__toggle"
+                      data-testid={`analysis-hs-toggle-${r.key}`}
+                      aria-expanded={open.has(r.key)}
+                      title={hsToggleTitle(r.level, open.has(r.key))}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        if (r.key) toggle(r.key);
+                      }}
+                    >
+                      {open.has(r.key) ? '▾' : '▸'}
+                    </button>
+                  )}
+                  {r.label}
+                  {r.detail && kind !== 'hs' ? <span className="analysis__detail"> {r.detail}</span> : null}
+                </td>
+                <td>{num(r.shipments)}</td>
+                <td
+                  title={
+                    r.usdFobMissing
+                      ? `${count(r.usdFobMissing, 'shipment')} without a usable USD FOB`
+                      : undefined
+                  }
+                >
+                  {num(r.usdFob, 2)}
+                  {r.usdFobMissing ? '*' : ''}
+                </td>
+                <td>{num(r.usdCif, 2)}</td>
+                <td
+                  title={
+                    r.grossWeightMissing
+                      ? `${count(r.grossWeightMissing, 'shipment')} without a usable weight or unit`
+                      : undefined
+                  }
+                >
+                  {num(r.grossWeightKg, 0)}
+                  {r.grossWeightMissing ? '*' : ''}
+                </td>
+                <td>{pct(r.shares[measure])}</td>
+                {firm && (
+                  <td>
+                    <button
+                      type="button"
+                      className="button"
+                      data-testid={`analysis-profile-${kind}-${i}`}
+                      disabled={r.key === null}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        if (r.key) void openProfile(r.key);
+                      }}
+                    >
+                      Profile
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {rows.length > MAX_TABLE_ROWS && (
         <p className="analysis__note" data-testid={`analysis-table-cut-${kind}`}>
           First {num(MAX_TABLE_ROWS)} of {num(rows.length)} rows shown; the Excel export has them all.
@@ -172,6 +180,27 @@ function SummaryTable({
       )}
     </>
   );
+}
+
+const HS_INDENT: Record<2 | 4 | 6, number> = { 2: 4, 4: 28, 6: 52 };
+
+/** Chapters always; a heading when its chapter is open; a subheading when its heading and chapter are. */
+function hsRowShown(r: SummaryRow, open: ReadonlySet<string>): boolean {
+  if (r.level === 2) return true;
+  const parent = r.parent ?? '';
+  if (r.level === 4) return open.has(parent);
+  // A subheading's parent is its 4-digit heading, whose first two digits are the chapter.
+  return r.level === 6 && open.has(parent) && open.has(parent.slice(0, 2));
+}
+
+function hsToggleTitle(level: 2 | 4, isOpen: boolean): string {
+  const what = level === 2 ? 'headings' : 'subheadings';
+  return `${isOpen ? 'Hide' : 'Show'} the ${what}`;
+}
+
+/** Long names are cut with an ellipsis (figure columns stay in view): the tooltip has the whole name. */
+function nameTitle(r: SummaryRow, kind: SummaryKind): string {
+  return r.detail && kind !== 'hs' ? `${r.label} ${r.detail}` : r.label;
 }
 
 function SummarySection({ kind }: { kind: SummaryKind }) {
@@ -205,7 +234,7 @@ function SummarySection({ kind }: { kind: SummaryKind }) {
         <h2>{title}</h2>
         {result && (
           <span className="analysis__note" data-testid={`analysis-total-${kind}`}>
-            {num(result.totals.shipments)} shipments
+            {count(result.totals.shipments, 'shipment')}
             {result.totals.usdFobMissing
               ? ` · ${num(result.totals.usdFobMissing)} without USD FOB (not counted as 0)`
               : ''}
@@ -233,7 +262,7 @@ function SummarySection({ kind }: { kind: SummaryKind }) {
             className="button"
             data-testid={`analysis-xlsx-${kind}`}
             disabled={!result}
-            onClick={() => result && void exportTable(summaryTable(title, result.rows))}
+            onClick={() => void exportSummary(kind, title)}
           >
             Excel
           </button>
@@ -285,20 +314,36 @@ function ProfilePanel() {
       {p && (
         <>
           <p data-testid="analysis-profile-summary">
-            As importer: {num(p.asImporter.shipments)} shipments, USD FOB {num(p.asImporter.usdFob, 2)} · As
-            exporter: {num(p.asExporter.shipments)} shipments, USD FOB {num(p.asExporter.usdFob, 2)} · First{' '}
-            {p.firstShipment ?? '—'}, last {p.lastShipment ?? '—'}
+            As importer: {count(p.asImporter.shipments, 'shipment')}, USD FOB {num(p.asImporter.usdFob, 2)} ·
+            As exporter: {count(p.asExporter.shipments, 'shipment')}, USD FOB {num(p.asExporter.usdFob, 2)} ·
+            First {p.firstShipment ?? '—'}, last {p.lastShipment ?? '—'}
           </p>
-          <ProfileList testId="analysis-profile-partners" title="Partners" rows={p.partners} />
-          <ProfileList testId="analysis-profile-hs" title="HS mix (headings)" rows={p.hsMix} />
-          <ProfileList testId="analysis-profile-months" title="Monthly volume" rows={p.monthly} />
+          <ProfileList testId="analysis-profile-partners" title="Partners" firm={p.name} rows={p.partners} />
+          <ProfileList testId="analysis-profile-hs" title="HS mix (headings)" firm={p.name} rows={p.hsMix} />
+          <ProfileList
+            testId="analysis-profile-months"
+            title="Monthly volume"
+            firm={p.name}
+            rows={p.monthly}
+          />
         </>
       )}
     </section>
   );
 }
 
-function ProfileList({ title, rows, testId }: { title: string; rows: SummaryRow[]; testId: string }) {
+function ProfileList({
+  title,
+  firm,
+  rows,
+  testId,
+}: {
+  title: string;
+  firm: string;
+  rows: SummaryRow[];
+  testId: string;
+}) {
+  const datasetName = useAnalysisStore((s) => chosenDataset(s)?.name);
   return (
     <div data-testid={testId}>
       <h3>
@@ -307,39 +352,44 @@ function ProfileList({ title, rows, testId }: { title: string; rows: SummaryRow[
           type="button"
           className="button"
           data-testid={`${testId}-xlsx`}
-          onClick={() => void exportTable(summaryTable(title, rows))}
+          // The firm is in the title so the profiles of two firms do not save over each other.
+          onClick={() =>
+            void exportTable(summaryTable(`${title} ${firm}`.slice(0, 100), rows, { datasetName }))
+          }
         >
           Excel
         </button>
       </h3>
-      <table className="analysis__table">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Shipments</th>
-            <th>USD FOB</th>
-            <th>Share (Shipments)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr
-              key={`${r.key ?? ''}-${r.detail ?? ''}-${i}`}
-              data-testid={`${testId}-${i}`}
-              onClick={() => drillDown(r)}
-              className={r.drill ? 'analysis__row--drill' : undefined}
-            >
-              <td>
-                {r.label}
-                {r.detail ? <span className="analysis__detail"> {r.detail}</span> : null}
-              </td>
-              <td>{num(r.shipments)}</td>
-              <td>{num(r.usdFob, 2)}</td>
-              <td>{pct(r.shares.shipments)}</td>
+      <div className="analysis__table-wrap">
+        <table className="analysis__table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Shipments</th>
+              <th>USD FOB</th>
+              <th>Share (Shipments)</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr
+                key={`${r.key ?? ''}-${r.detail ?? ''}-${i}`}
+                data-testid={`${testId}-${i}`}
+                onClick={() => drillDown(r)}
+                className={r.drill ? 'analysis__row--drill' : undefined}
+              >
+                <td className="analysis__name" title={r.detail ? `${r.label} ${r.detail}` : r.label}>
+                  {r.label}
+                  {r.detail ? <span className="analysis__detail"> {r.detail}</span> : null}
+                </td>
+                <td>{num(r.shipments)}</td>
+                <td>{num(r.usdFob, 2)}</td>
+                <td>{pct(r.shares.shipments)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
@@ -349,6 +399,7 @@ function DiffPanel() {
   const datasetId = useAnalysisStore((s) => s.datasetId);
   const diff = useAnalysisStore((s) => s.diff);
   const others = datasets.filter((d) => d.id !== datasetId);
+  const nameOf = (id: string | null) => datasets.find((d) => d.id === id)?.name ?? '';
   return (
     <section className="analysis__section" data-testid="analysis-diff">
       <header className="analysis__section-header">
@@ -391,7 +442,14 @@ function DiffPanel() {
             className="button"
             data-testid="analysis-diff-xlsx"
             disabled={!diff.value}
-            onClick={() => diff.value && void exportTable(diffTable('Snapshot diff', diff.value))}
+            onClick={() =>
+              diff.value &&
+              void exportTable(
+                diffTable('Snapshot diff', diff.value, {
+                  datasetName: `${nameOf(diff.value.baseId)} vs ${nameOf(diff.value.compareId)}`,
+                }),
+              )
+            }
           >
             Excel
           </button>
@@ -403,31 +461,33 @@ function DiffPanel() {
           <p data-testid="analysis-diff-counts">
             {diff.value.counts.new} new · {diff.value.counts.lost} lost · {diff.value.counts.kept} in both
           </p>
-          <table className="analysis__table" data-testid="analysis-diff-table">
-            <thead>
-              <tr>
-                <th className="analysis__text">Status</th>
-                <th className="analysis__text">Firm</th>
-                <th>Shipments before → after</th>
-                <th>USD FOB change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {diff.value.rows.slice(0, 300).map((r, i) => (
-                <tr key={r.urlCode} data-testid={`analysis-diff-row-${i}`} data-status={r.status}>
-                  <td className="analysis__text">{r.status}</td>
-                  <td className="analysis__text">
-                    {r.name} <span className="analysis__detail">{r.countryCode}</span>
-                  </td>
-                  <td>
-                    {num(r.shipmentsBefore)} → {num(r.shipmentsAfter)} ({r.shipmentsChange >= 0 ? '+' : ''}
-                    {num(r.shipmentsChange)})
-                  </td>
-                  <td>{num(r.usdFobChange, 2)}</td>
+          <div className="analysis__table-wrap">
+            <table className="analysis__table" data-testid="analysis-diff-table">
+              <thead>
+                <tr>
+                  <th className="analysis__text">Status</th>
+                  <th className="analysis__text">Firm</th>
+                  <th>Shipments before → after</th>
+                  <th>USD FOB change</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {diff.value.rows.slice(0, 300).map((r, i) => (
+                  <tr key={r.urlCode} data-testid={`analysis-diff-row-${i}`} data-status={r.status}>
+                    <td className="analysis__text">{r.status}</td>
+                    <td className="analysis__text analysis__name" title={`${r.name} ${r.countryCode}`}>
+                      {r.name} <span className="analysis__detail">{r.countryCode}</span>
+                    </td>
+                    <td>
+                      {num(r.shipmentsBefore)} → {num(r.shipmentsAfter)} ({r.shipmentsChange >= 0 ? '+' : ''}
+                      {num(r.shipmentsChange)})
+                    </td>
+                    <td>{num(r.usdFobChange, 2)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </section>
@@ -440,6 +500,7 @@ export function AnalysisPage() {
   const datasetId = useAnalysisStore((s) => s.datasetId);
   const measure = useAnalysisStore((s) => s.measure);
   const exportError = useAnalysisStore((s) => s.exportError);
+  const empty = useAnalysisStore(chosenDatasetIsEmpty);
   useEffect(() => {
     void loadDatasets();
   }, []);
@@ -458,7 +519,7 @@ export function AnalysisPage() {
           >
             {list.map((d) => (
               <option key={d.id} value={d.id}>
-                {d.name} ({d.storedRows.toLocaleString('en-US')} rows)
+                {d.name} ({count(d.storedRows, 'row')})
               </option>
             ))}
           </select>
@@ -485,7 +546,13 @@ export function AnalysisPage() {
           No shipment datasets in the library yet. Run a shipment search first.
         </p>
       )}
-      {datasetId && (
+      {datasetId && empty && (
+        <p className="empty" data-testid="analysis-dataset-empty">
+          This dataset has no shipments to analyse. Choose another dataset, or run a search that finds
+          shipments.
+        </p>
+      )}
+      {datasetId && !empty && (
         <>
           <p className="analysis__note">
             Sums count only usable numbers; fillers such as “-” or “N/A” are left out and marked with *. Gross

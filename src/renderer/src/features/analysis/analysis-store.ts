@@ -1,19 +1,23 @@
 import { create } from 'zustand';
-import type {
-  AnalysisDataset,
-  FirmProfile,
-  FirmRole,
-  Measure,
-  SnapshotDiff,
-  SummaryKind,
-  SummaryResult,
-  SummaryRow,
-  TableExportInput,
+import {
+  MAX_SUMMARY_LIMIT,
+  type AnalysisDataset,
+  type FirmProfile,
+  type FirmRole,
+  type Measure,
+  type SnapshotDiff,
+  type SummaryKind,
+  type SummaryResult,
+  type SummaryRow,
+  type TableExportInput,
 } from '@shared/analysis/analysis-contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import { api } from '../../bridge/api';
 import { useDrillStore } from './drill-store';
+import { MEASURE_LABELS } from './chart-options';
 import { XLSX_MIME, download } from './download';
+import { num } from './format';
+import { summaryTable } from './table-export';
 
 export const PAGE_SUMMARIES: readonly SummaryKind[] = [
   'importers',
@@ -59,6 +63,16 @@ const initial: AnalysisState = {
 
 export const useAnalysisStore = create<AnalysisState>()(() => initial);
 
+/** The dataset chosen in the page's dataset list, if it is listed. */
+export function chosenDataset(s: AnalysisState): AnalysisDataset | null {
+  return s.datasets.value?.find((d) => d.id === s.datasetId) ?? null;
+}
+
+/** A chosen dataset without rows has nothing to summarise: the page says so once instead of seven empty sections. */
+export function chosenDatasetIsEmpty(s: AnalysisState): boolean {
+  return chosenDataset(s)?.storedRows === 0;
+}
+
 const set = useAnalysisStore.setState;
 const get = useAnalysisStore.getState;
 let summarySeq = 0;
@@ -94,6 +108,10 @@ export async function loadSummaries(): Promise<void> {
   const { datasetId, measure, limit } = get();
   if (!datasetId) return;
   const mine = ++summarySeq;
+  if (chosenDatasetIsEmpty(get())) {
+    set({ summaries: {} });
+    return;
+  }
   const loading: Partial<Record<SummaryKind, Slot<SummaryResult>>> = {};
   for (const k of PAGE_SUMMARIES)
     loading[k] = { value: get().summaries[k]?.value ?? null, loading: true, error: null };
@@ -155,6 +173,7 @@ export function drillDown(row: SummaryRow | null): void {
   if (row?.drill) useDrillStore.getState().open(row.drill);
 }
 
+/** Files are named by table and dataset, so exports of the same table from two datasets do not collide. */
 export async function exportTable(input: TableExportInput): Promise<void> {
   set({ exportError: null });
   const r = await api.analysis.exportXlsx(input);
@@ -163,4 +182,43 @@ export async function exportTable(input: TableExportInput): Promise<void> {
     return;
   }
   download(r.value.fileName, `data:${XLSX_MIME};base64,${r.value.base64}`);
+}
+
+/**
+ * A page summary as an Excel table with every group, not only the rows the page shows: the page's
+ * result is reused when it already holds them all, otherwise the summary is asked again without the
+ * display limit. Should a dataset have more groups than the bridge returns, the file says it holds
+ * the top ones only.
+ */
+export async function exportSummary(kind: SummaryKind, title: string): Promise<void> {
+  const state = get();
+  const shown = state.summaries[kind]?.value;
+  if (!shown) return;
+  const datasetName = chosenDataset(state)?.name;
+  let full = shown;
+  if (shown.omittedGroups > 0) {
+    set({ exportError: null });
+    const r = await api.analysis.summary({
+      datasetId: shown.datasetId,
+      kind,
+      measure: shown.measure,
+      limit: MAX_SUMMARY_LIMIT,
+    });
+    if (!r.ok) {
+      set({ exportError: r.error });
+      return;
+    }
+    full = r.value;
+  }
+  await exportTable(
+    summaryTable(title, full.rows, {
+      datasetName,
+      note: full.omittedGroups > 0 ? summaryCutNote(full) : undefined,
+    }),
+  );
+}
+
+function summaryCutNote(r: SummaryResult): string {
+  const all = r.rows.length + r.omittedGroups;
+  return `Top ${num(r.rows.length)} of ${num(all)} groups by ${MEASURE_LABELS[r.measure]}; the other ${num(r.omittedGroups)} are not in this file.`;
 }

@@ -12,6 +12,9 @@ export function measureValue(row: SummaryRow, m: Measure): number | null {
   return m === 'shipments' ? row.shipments : row[m];
 }
 
+/** Counts have no fractions: without this a dataset of one shipment gets ticks 0, 0.2 … 1. */
+const COUNT_AXIS = { minInterval: 1 } as const;
+
 const short = (s: string, n = 28) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** Horizontal bars, largest on top; bar i is result.rows[i]. */
@@ -21,7 +24,13 @@ export function barOption(result: SummaryResult, m: Measure): EChartsCoreOption 
     animation: false,
     tooltip: { trigger: 'item' },
     grid: { left: 180, right: 24, top: 16, bottom: 44 },
-    xAxis: { type: 'value', name: MEASURE_LABELS[m], nameLocation: 'middle', nameGap: 28 },
+    xAxis: {
+      type: 'value',
+      name: MEASURE_LABELS[m],
+      nameLocation: 'middle',
+      nameGap: 28,
+      ...(m === 'shipments' ? COUNT_AXIS : {}),
+    },
     yAxis: { type: 'category', inverse: true, data: rows.map((r) => short(r.label)) },
     series: [{ type: 'bar', name: MEASURE_LABELS[m], data: rows.map((r) => measureValue(r, m)) }],
   };
@@ -38,7 +47,7 @@ export function lineOption(result: SummaryResult, m: Measure): EChartsCoreOption
     grid: { left: 64, right: 64, top: 32, bottom: 32 },
     xAxis: { type: 'category', data: rows.map((r) => r.key) },
     yAxis: [
-      { type: 'value', name: 'Shipments' },
+      { type: 'value', name: 'Shipments', ...COUNT_AXIS },
       { type: 'value', name: MEASURE_LABELS[second] },
     ],
     series: [

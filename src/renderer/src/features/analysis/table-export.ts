@@ -17,10 +17,26 @@ const SUMMARY_COLUMNS: Column[] = [
   { header: 'Shipments without usable weight', type: 'integer' },
 ];
 
+/** Where a table comes from and what the file should say about it (see TableExportInput). */
+export interface TableOrigin {
+  datasetName?: string;
+  note?: string;
+}
+
+const origin = (o: TableOrigin): Pick<TableExportInput, 'datasetName' | 'note'> => ({
+  ...(o.datasetName ? { datasetName: o.datasetName } : {}),
+  ...(o.note ? { note: o.note } : {}),
+});
+
 /** A summary as export rows: unknown sums stay empty cells, never 0. */
-export function summaryTable(title: string, rows: readonly SummaryRow[]): TableExportInput {
+export function summaryTable(
+  title: string,
+  rows: readonly SummaryRow[],
+  from: TableOrigin = {},
+): TableExportInput {
   return {
     title,
+    ...origin(from),
     columns: SUMMARY_COLUMNS,
     rows: rows.map((r) => [
       r.label,
@@ -39,9 +55,10 @@ export function summaryTable(title: string, rows: readonly SummaryRow[]): TableE
   };
 }
 
-export function diffTable(title: string, diff: SnapshotDiff): TableExportInput {
+export function diffTable(title: string, diff: SnapshotDiff, from: TableOrigin = {}): TableExportInput {
   return {
     title,
+    ...origin(from),
     columns: [
       { header: 'Status', type: 'text' },
       { header: 'Role', type: 'text' },

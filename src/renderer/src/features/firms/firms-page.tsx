@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
-import type { FirmRecord } from '@shared/spec';
+import type { FirmRecord, ShipmentFilter } from '@shared/spec';
 import { ErrorMessage } from '../../components/error-message';
 import { FilterForm } from '../filters/filter-form';
 import { useFilter } from '../filters/filter-store';
@@ -15,14 +15,14 @@ import { refreshUsage, useAccountContext, useUsageStore } from '../usage/usage-s
 import { FetchAllDialog } from '../jobs/fetch-all-dialog';
 import { JobsPanel } from '../jobs/jobs-panel';
 import { useJobsStore } from '../jobs/jobs-store';
-import { openShipmentsOf, type PartyRole } from './firm-intents';
+import { firmSearchFilter, openShipmentsOf, type PartyRole } from './firm-intents';
 import { checkPageJump, useFirmsStore } from './firms-store';
 import { firmColumnDefs } from '../library/firm-columns';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 
-function FirmActions(p: ICellRendererParams<FirmRecord> & { role: PartyRole | null }) {
+function FirmActions(p: ICellRendererParams<FirmRecord> & { role: PartyRole | null; within: ShipmentFilter | null }) {
   if (!p.data) return null;
   const name = p.data.name;
   const i = p.node.rowIndex ?? 0;
@@ -30,7 +30,7 @@ function FirmActions(p: ICellRendererParams<FirmRecord> & { role: PartyRole | nu
   return (
     <span style={{ display: 'flex', gap: 2 }}>
       {roles.map((role) => (
-        <button key={role} type="button" style={{ fontSize: 11 }} data-testid={`firm-open-${role}-${i}`} title={`Search shipments with ${role} name “${name}”`} onClick={() => openShipmentsOf(role, name)}>
+        <button key={role} type="button" style={{ fontSize: 11 }} data-testid={`firm-open-${role}-${i}`} title={`Search shipments with ${role} name “${name}”`} onClick={() => openShipmentsOf(role, name, p.within ? { within: p.within } : {})}>
           {p.role ? 'Shipments' : role === 'importer' ? 'As importer' : 'As exporter'}
         </button>
       ))}
@@ -44,7 +44,7 @@ function FirmActions(p: ICellRendererParams<FirmRecord> & { role: PartyRole | nu
 /** Firm search with paging, firm count, and the way from a firm to its shipments. */
 export function FirmsPage() {
   const draft = useFilter((s) => s.draft);
-  const { status, result, error, request, count, search, goToPage, countFirms } = useFirmsStore();
+  const { status, result, resultRequest, error, request, count, reusedFrom, search, goToPage, countFirms } = useFirmsStore();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const summary = useUsageStore((s) => s.summary);
   const [quick, setQuick] = useState('');
@@ -65,14 +65,16 @@ export function FirmsPage() {
   const searchLimit = describeMetric(summary, account, 'firms/search');
   const countLimit = describeMetric(summary, account, 'firms/count');
   const running = status === 'running';
-  const role = request?.search_type ?? null;
+  // The rows on screen were listed by resultRequest, not by the form's filter or a later request that failed.
+  const role = resultRequest?.search_type ?? null;
+  const within = useMemo(() => (resultRequest ? firmSearchFilter(resultRequest) : null), [resultRequest]);
 
   const columnDefs = useMemo<ColDef<FirmRecord>[]>(
     () => [
-      { colId: 'actions', headerName: '', pinned: 'left', width: role ? 170 : 250, lockVisible: true, sortable: false, filter: false, cellRenderer: FirmActions, cellRendererParams: { role } },
+      { colId: 'actions', headerName: '', pinned: 'left', width: role ? 170 : 250, lockVisible: true, sortable: false, filter: false, cellRenderer: FirmActions, cellRendererParams: { role, within } },
       ...firmColumnDefs(),
     ],
-    [role],
+    [role, within],
   );
 
   const page = result?.page ?? 1;
@@ -148,6 +150,12 @@ export function FirmsPage() {
           <input type="search" placeholder="Quick filter" value={quick} data-testid="firms-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ marginLeft: 'auto' }} />
           <ColumnChooser api={gridApi as GridApi | null} testId="firms-columns" />
         </div>
+      )}
+      {result && reusedFrom !== null && (
+        <p role="status" className="message" data-testid="firms-reused">
+          Page {fmt(page)} was already fetched in this session (at {new Date(reusedFrom).toLocaleTimeString()}) and is shown again: nothing was downloaded, and the
+          Library keeps its one copy.
+        </p>
       )}
       {result && (
         <p style={{ fontSize: 12, opacity: 0.8 }} data-testid="firms-urlcode-note">

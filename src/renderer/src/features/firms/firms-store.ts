@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { FirmCountRequest, FirmSearchRequest, FirmSearchResponse } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
 import { api } from '../../bridge/api';
+import { selectActiveProfile, useAppStore } from '../../app/app-store';
 import { currentFilter, validateCurrent } from '../filters/filter-store';
 import { saveToLibrary } from '../search/library-boundary';
 import { currentAccountContext, refreshUsage } from '../usage/usage-store';
@@ -10,7 +11,14 @@ export interface FirmsState {
   status: 'idle' | 'running' | 'done' | 'error';
   request: FirmSearchRequest | null;
   result: FirmSearchResponse | null;
+  /** The request that produced `result` (`request` is the latest asked, which may have failed or still run). */
+  resultRequest: FirmSearchRequest | null;
   error: BridgeError | null;
+  /**
+   * When `result` was shown again from this session's earlier fetch of the same page (nothing was
+   * requested): the time that answer was fetched. Null for an answer fetched just now.
+   */
+  reusedFrom: number | null;
   count: { status: 'idle' | 'running' | 'done' | 'error'; value: number | null; error: BridgeError | null; request: FirmCountRequest | null };
   /** Runs page 1 of the form's filter. */
   search(): Promise<void>;
@@ -39,14 +47,69 @@ export function checkPageJump(text: string, pages: number): PageJump {
   return { ok: true, page: n, message: null };
 }
 
+/** Lists whose order means nothing to the service (as the library's filter key treats them). */
+const SET_FIELDS: ReadonlySet<string> = new Set(['importer_countries', 'exporter_countries', 'hs_codes', 'firm_filter']);
+
+/**
+ * Who pays for and owns a page, and which page of which question it is. Tag order and an explicit
+ * importer_countries ["ALL"] (firm-search rule 3) do not change the answer, so they do not change the key.
+ */
+export function firmPageKey(request: FirmSearchRequest, profileId: string | null, account: string): string {
+  const filter: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(request).sort(([a], [b]) => a.localeCompare(b))) {
+    if (k === 'page' || k === 'account_name' || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) continue;
+    filter[k] = Array.isArray(v) && SET_FIELDS.has(k) ? [...new Set(v.map(String))].sort() : v;
+  }
+  if (JSON.stringify(filter.importer_countries) === '["ALL"]') delete filter.importer_countries;
+  return JSON.stringify([profileId ?? '', account, request.page, filter]);
+}
+
+interface RememberedPage {
+  result: FirmSearchResponse;
+  fetchedAt: number;
+}
+
+/** Enough for long paging sessions; a page is at most a few hundred firm records. */
+const MAX_REMEMBERED_PAGES = 500;
+
 export const useFirmsStore = create<FirmsState>()((set, get) => {
+  /**
+   * Every firm page answered in this session, by profile, account, filter and page. Each answer cost a
+   * firms/search download and main saved it to the library as it arrived, so asking for the same page
+   * again would only spend the quota twice and save a duplicate dataset.
+   */
+  const pages = new Map<string, RememberedPage>();
+
+  function keyOf(request: FirmSearchRequest, profileId: string | null): string {
+    // The account main charges: the filter's, else the profile's default (see provenanceOf in main).
+    const account = request.account_name?.trim() || selectActiveProfile(useAppStore.getState())?.accountName || '';
+    return firmPageKey(request, profileId, account);
+  }
+
   async function fetchPage(request: FirmSearchRequest) {
     const mine = ++seq;
+    // Named explicitly, so the answer is remembered under the profile that was active at the click.
+    const profileId = useAppStore.getState().activeId;
+    const key = keyOf(request, profileId);
+    const seen = pages.get(key);
+    if (seen) {
+      set({ status: 'done', request, result: seen.result, resultRequest: request, error: null, reusedFrom: seen.fetchedAt });
+      return;
+    }
     set({ status: 'running', request, error: null });
-    const r = await api.firms.search({ request });
-    if (mine !== seq) return;
+    const r = await api.firms.search({ request, ...(profileId ? { profileId } : {}) });
     if (r.ok) {
-      set({ status: 'done', result: r.value });
+      // Remembered even when superseded: it was paid for and saved, so it must not be fetched again.
+      if (pages.size >= MAX_REMEMBERED_PAGES) pages.delete(pages.keys().next().value ?? '');
+      pages.set(key, { result: r.value, fetchedAt: Date.now() });
+    }
+    if (mine !== seq) {
+      if (r.ok) await saveToLibrary('firms.search', request, r.value);
+      void refreshUsage();
+      return;
+    }
+    if (r.ok) {
+      set({ status: 'done', result: r.value, resultRequest: request, reusedFrom: null });
       await saveToLibrary('firms.search', request, r.value);
     } else set({ status: 'error', error: r.error });
     void refreshUsage();
@@ -55,7 +118,9 @@ export const useFirmsStore = create<FirmsState>()((set, get) => {
     status: 'idle',
     request: null,
     result: null,
+    resultRequest: null,
     error: null,
+    reusedFrom: null,
     count: { status: 'idle', value: null, error: null, request: null },
     async search() {
       if (!validateCurrent('firmSearch', { page: 1, ...currentAccountContext() }).valid) return;

@@ -76,6 +76,11 @@ export interface SearchState {
   cancel(): void;
   /** Shows the answer that arrived after Cancel (it was paid for). */
   showLateAnswer(): void;
+  /**
+   * The filter was replaced from another page (a firm's shipments): the result on screen answers a
+   * different question, so it goes, and the page says the new one has not been searched (or paid for) yet.
+   */
+  filterReplaced(question: string): void;
   /** Another profile became active: results of the old one must not pass for the new one's. */
   activeProfileChanged(previous: { id: string; name: string } | null, activeId: string | null): void;
 }
@@ -192,6 +197,27 @@ export const useSearchStore = create<SearchState>()((set, get) => {
       const { request, result, datasetId, profileId } = o.late;
       if (profileId !== useAppStore.getState().activeId) return;
       set({ status: 'done', request, result, datasetId, resultProfileId: profileId, error: null, cancelOutcome: null, elapsedMs: null, answers: get().answers + 1 });
+    },
+    filterReplaced(question) {
+      // An answer on its way belongs to the old filter: Cancel keeps it (it may be charged) without showing it here.
+      if (get().status === 'running') get().cancel();
+      const had = get().result !== null;
+      const saved = had && get().datasetId !== null;
+      set({
+        result: null,
+        request: null,
+        datasetId: null,
+        resultProfileId: null,
+        error: null,
+        elapsedMs: null,
+        offer: null,
+        offerNotice: null,
+        overLimitConfirmed: false,
+        status: get().status === 'cancelled' ? 'cancelled' : 'idle',
+        notice:
+          `${question} have not been searched yet: nothing has been downloaded for them. Check the download cost and click “Search shipments” to fetch them.` +
+          (had ? ` The result of the previous search was taken off this page because it answers another filter${saved ? '; it is kept in the Library' : ''}.` : ''),
+      });
     },
     activeProfileChanged(previous, activeId) {
       // The first profile of the session (boot) replaces nothing.

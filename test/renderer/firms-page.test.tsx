@@ -1,0 +1,242 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApi } from '@shared/ipc/build-api';
+import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
+import { calls, type ProfilesState, type ProfileView } from '@shared/ipc/contract';
+import type { BridgeResult } from '@shared/ipc/errors';
+import { SHIPMENT_FIELDS, type FirmRecord, type FirmSearchRequest, type FirmSearchResponse, type ShipmentSearchResponse, type UsageSummary } from '@shared/spec';
+// Type-only: erased, so nothing of the pages is evaluated before window.portolan is set.
+import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
+import type * as FilterStoreModule from '../../src/renderer/src/features/filters/filter-store';
+import type * as FirmsPageModule from '../../src/renderer/src/features/firms/firms-page';
+import type * as FirmsStoreModule from '../../src/renderer/src/features/firms/firms-store';
+import type * as SearchPageModule from '../../src/renderer/src/features/search/search-page';
+import type * as SearchStoreModule from '../../src/renderer/src/features/search/search-store';
+import type * as UsageStoreModule from '../../src/renderer/src/features/usage/usage-store';
+
+/**
+ * The Firms page over a fake main that checks every call against the channel's real input schema and
+ * answers a firm search at once with the page asked for (two pages in all), as main would after saving it.
+ */
+type Answer = BridgeResult<unknown>;
+
+const profile = (id: string, name: string, accountName = ''): ProfileView => ({
+  id,
+  name,
+  baseUrl: 'https://svc.example',
+  accountName,
+  apiKeyMasked: '••••1234',
+  hasSecret: true,
+  demo: false,
+});
+const PROFILES = [profile('pa', 'Head office', 'main'), profile('pb', 'Small desk', 'small')];
+const metric = (current: number, limit: number) => ({ current, limit });
+const USAGE: Record<string, UsageSummary> = {
+  pa: {
+    main: { 'firms/search': metric(0, 1000), 'firms/count': metric(0, 1000), 'shipments/search': metric(0, 150_000) },
+    'eu-desk': { 'firms/search': metric(0, 1000), 'firms/count': metric(0, 1000), 'shipments/search': metric(0, 150_000) },
+  },
+  pb: { small: { 'firms/search': metric(0, 1000), 'firms/count': metric(0, 1000), 'shipments/search': metric(0, 150_000) } },
+};
+
+const firm = (name: string): FirmRecord => ({
+  country: 'United Arab Emirates',
+  country_code: 'AE',
+  name,
+  address: '',
+  city_state: '',
+  tel: '',
+  e_mail: '',
+  web: '',
+  firm_type: 1,
+  shipment_count: 12,
+});
+const firmPage = (page: number): FirmSearchResponse & { datasetId: string } => ({
+  total_shipment: 2632,
+  total_pages: 2,
+  page,
+  firms_count: 2,
+  firms: [firm(page === 1 ? 'Gulf Al Noor General Trading FZE' : 'Page two importer'), firm(`Other ${page}`)],
+  datasetId: `ds-firms-p${page}-${Math.random()}`,
+});
+
+const record = Object.fromEntries(SHIPMENT_FIELDS.map((f) => [f, '']));
+const shipments = (n: number, total: number): ShipmentSearchResponse & { datasetId: string } => ({
+  total,
+  shipments: Array.from({ length: n }, (_, i) => ({ ...record, hashId: `h${i}`, importerName: `Unrelated importer ${i}` })) as ShipmentSearchResponse['shipments'],
+  datasetId: 'ds-old-shipments',
+});
+
+let activeId = 'pa';
+let log: { channel: string; input: unknown }[] = [];
+
+async function invoke(channel: CallChannel, input: unknown): Promise<Answer> {
+  log.push({ channel, input });
+  const parsed = calls[channel].input.safeParse(input);
+  if (!parsed.success) return { ok: false, error: { kind: 'InvalidInput', message: `bad input for ${channel}: ${parsed.error.message}` } };
+  const state = (): ProfilesState => ({ profiles: PROFILES, activeId, keychainProblem: null });
+  const i = (input ?? {}) as Record<string, unknown>;
+  switch (channel) {
+    case 'profiles.list':
+      return { ok: true, value: state() };
+    case 'usage.get':
+      return { ok: true, value: USAGE[typeof i.profileId === 'string' ? i.profileId : activeId] };
+    case 'firms.search':
+      return { ok: true, value: firmPage((i.request as FirmSearchRequest).page) };
+    case 'shipments.search':
+      return { ok: true, value: shipments(10, 10) };
+    case 'library.findEquivalent':
+      return { ok: true, value: null };
+    case 'presets.getLast':
+      return { ok: true, value: null };
+    case 'library.list':
+      return { ok: true, value: [] };
+    case 'presets.list':
+      return { ok: true, value: { presets: [], setAside: null } };
+    case 'jobs.list':
+      return { ok: true, value: { running: [], resumable: [] } };
+    default:
+      return { ok: true, value: undefined };
+  }
+}
+
+let firmsPage: typeof FirmsPageModule;
+let firms: typeof FirmsStoreModule;
+let searchPage: typeof SearchPageModule;
+let search: typeof SearchStoreModule;
+let filters: typeof FilterStoreModule;
+let app: typeof AppStoreModule;
+let usage: typeof UsageStoreModule;
+
+beforeAll(async () => {
+  window.portolan = buildApi(CALL_CHANNELS, { invoke, subscribe: () => () => undefined });
+  firmsPage = await import('../../src/renderer/src/features/firms/firms-page');
+  firms = await import('../../src/renderer/src/features/firms/firms-store');
+  searchPage = await import('../../src/renderer/src/features/search/search-page');
+  search = await import('../../src/renderer/src/features/search/search-store');
+  filters = await import('../../src/renderer/src/features/filters/filter-store');
+  app = await import('../../src/renderer/src/app/app-store');
+  usage = await import('../../src/renderer/src/features/usage/usage-store');
+});
+
+/** The Firms filter QA used: Chinese exporters over a quarter. */
+const QA_FILTER = { exporter_countries: ['CN'], start_date: '2024-01-01', end_date: '2024-03-31', hs_codes: ['8471'] };
+
+beforeEach(async () => {
+  activeId = 'pa';
+  log = [];
+  act(() => {
+    app.useAppStore.setState({ profiles: PROFILES, activeId: 'pa', page: 'firms' });
+    firms.useFirmsStore.setState({ status: 'idle', request: null, result: null, resultRequest: null, error: null, reusedFrom: null });
+    search.useSearchStore.setState({ status: 'idle', result: null, request: null, resultProfileId: null, error: null, elapsedMs: null, offer: null, notice: null, cancelOutcome: null, datasetId: null, size: 1000, overLimitConfirmed: false });
+    filters.filterStore.getState().load(QA_FILTER);
+  });
+  await act(() => usage.refreshUsage());
+});
+afterEach(cleanup);
+
+const el = (id: string) => screen.getByTestId(id);
+const firmSearches = () => log.filter((c) => c.channel === 'firms.search').map((c) => (c.input as { request: FirmSearchRequest }).request);
+const shownPage = () => el('firms-summary').getAttribute('data-page');
+
+async function click(id: string, page: string) {
+  fireEvent.click(el(id));
+  await waitFor(() => expect(shownPage()).toBe(page));
+}
+
+describe('firms page: paging back to a page already fetched', () => {
+  it('shows page 1 again from this session without a second request (so no second download or saved copy)', async () => {
+    render(<firmsPage.FirmsPage />);
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(shownPage()).toBe('1'));
+    await click('firms-next', '2');
+    expect(firmSearches().map((r) => r.page)).toEqual([1, 2]);
+    expect(screen.queryByTestId('firms-reused')).toBeNull();
+
+    await click('firms-prev', '1');
+    expect(firmSearches().map((r) => r.page)).toEqual([1, 2]);
+    expect(el('firms-summary').textContent).toContain('Page 1 of 2');
+    expect(el('firms-reused').textContent).toContain('Page 1 was already fetched in this session');
+    expect(el('firms-reused').textContent).toContain('nothing was downloaded');
+
+    // The page field and "Search firms" on the same filter (tags in another order) are the same pages too.
+    fireEvent.change(el('firms-page-input'), { target: { value: '2' } });
+    await click('firms-page-go', '2');
+    act(() => filters.filterStore.getState().load({ ...QA_FILTER, hs_codes: ['8471'], exporter_countries: ['CN'], importer_countries: ['ALL'] }));
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(shownPage()).toBe('1'));
+    expect(firmSearches()).toHaveLength(2);
+    // Nothing was saved again: only the two answers that came from main ever carried a dataset.
+    expect(log.filter((c) => c.channel === 'firms.search')).toHaveLength(2);
+  });
+
+  it('fetches a page again for another filter, account or profile, which the earlier answer does not cover', async () => {
+    // The store remembers for the whole session (this file's too): a filter no other test asked.
+    const filter = { ...QA_FILTER, hs_codes: ['8472'] };
+    act(() => filters.filterStore.getState().load(filter));
+    render(<firmsPage.FirmsPage />);
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(firmSearches()).toHaveLength(1));
+
+    act(() => filters.filterStore.getState().load({ ...filter, end_date: '2024-06-30' }));
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(firmSearches()).toHaveLength(2));
+
+    act(() => filters.filterStore.getState().load({ ...filter, end_date: '2024-06-30', account_name: 'main' }));
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(screen.getByTestId('firms-reused')).toBeTruthy());
+    expect(firmSearches()).toHaveLength(2);
+
+    // Another account of the same profile pays for its own pages.
+    act(() => filters.filterStore.getState().load({ ...filter, end_date: '2024-06-30', account_name: 'eu-desk' }));
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(firmSearches()).toHaveLength(3));
+
+    // Back to no account named (the other profile has no "main"): the same question asked by another profile.
+    act(() => filters.filterStore.getState().load({ ...filter, end_date: '2024-06-30' }));
+    act(() => app.useAppStore.setState({ activeId: 'pb' }));
+    activeId = 'pb';
+    await act(() => usage.refreshUsage());
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(firmSearches()).toHaveLength(4));
+    expect(log.filter((c) => c.channel === 'firms.search').at(-1)?.input).toMatchObject({ profileId: 'pb' });
+    expect(screen.queryByTestId('firms-reused')).toBeNull();
+  });
+});
+
+describe('firms page → search: a firm’s shipments', () => {
+  it('keeps the firm search’s dates and countries, clears the unrelated result and asks for nothing until Search is clicked', async () => {
+    // The Search page still holds an earlier, unrelated answer.
+    act(() =>
+      search.useSearchStore.setState({ status: 'done', result: shipments(10, 2632), request: { size: 10 }, resultProfileId: 'pa', datasetId: 'ds-old-shipments' }),
+    );
+    render(<firmsPage.FirmsPage />);
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(screen.getByTestId('firm-open-importer-0')).toBeTruthy());
+    // The form changes after the search: the row still belongs to the search that listed it.
+    act(() => filters.filterStore.getState().setText('start_date', '2023-01-01'));
+    fireEvent.click(el('firm-open-importer-0'));
+    expect(app.useAppStore.getState().page).toBe('search');
+    cleanup();
+
+    render(<searchPage.SearchPage />);
+    expect(el('filter-notice').textContent).toContain('Shipments of importer “Gulf Al Noor General Trading FZE”');
+    expect(el('filter-notice').textContent).toContain('dates 2024-01-01 to 2024-03-31');
+    expect(el('filter-notice').textContent).toContain('exporter countries CN');
+    expect(filters.currentFilter()).toEqual({ ...QA_FILTER, importer_firm: 'Gulf Al Noor General Trading FZE' });
+
+    expect(screen.queryByTestId('search-summary')).toBeNull();
+    expect(screen.queryByTestId('shipments-grid')).toBeNull();
+    expect(el('search-notice').textContent).toContain('The shipments of importer “Gulf Al Noor General Trading FZE” have not been searched yet');
+    expect(el('search-notice').textContent).toContain('it is kept in the Library');
+    await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
+    expect((el('search-run') as HTMLButtonElement).disabled).toBe(false);
+    expect(log.some((c) => c.channel === 'shipments.search')).toBe(false);
+
+    fireEvent.click(el('search-run'));
+    await waitFor(() => expect(log.some((c) => c.channel === 'shipments.search')).toBe(true));
+    const sent = log.find((c) => c.channel === 'shipments.search')?.input as { request: Record<string, unknown> };
+    expect(sent.request).toEqual({ ...QA_FILTER, importer_firm: 'Gulf Al Noor General Trading FZE', size: 1000 });
+  });
+});
