@@ -1,33 +1,8 @@
+import { QUERY_KEYS, QUERY_SHEET_NAME } from '@shared/export/query-sheet-keys';
 import { FILTER_FIELDS } from '@shared/spec/filter';
 import type { QueryInfo } from './types';
 
-/** The sheet the library's importer reads back to restore the query. */
-export const QUERY_SHEET_NAME = 'Query';
-
-/**
- * Keys of the Query sheet's key/value rows (column A key, column B value, row 1 a header). Every
- * filter field also has a row keyed by its own name; `filter` holds the exact filter JSON and is what
- * an importer should trust.
- */
-export const QUERY_KEYS = {
-  kind: 'kind',
-  profile: 'profile',
-  account: 'account',
-  filter: 'filter',
-  fetchedAt: 'fetched_at',
-  totalReported: 'total_reported',
-  rowsExported: 'rows_exported',
-  dataSheets: 'data_sheets',
-  sheetSplit: 'sheet_split',
-  cutCells: 'cut_cells',
-  viewColumns: 'view_columns',
-  viewSort: 'view_sort',
-  viewFilter: 'view_filter',
-  viewQuickFilter: 'view_quick_filter',
-  timeZone: 'time_zone',
-  appVersion: 'app_version',
-  exportedAt: 'exported_at',
-} as const;
+export { QUERY_KEYS, QUERY_SHEET_NAME };
 
 export type QueryRow = readonly [key: string, value: string | number];
 

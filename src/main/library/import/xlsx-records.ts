@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { QUERY_KEYS, QUERY_SHEET_NAME } from '@shared/export/query-sheet-keys';
 import { isPlainObject } from '@shared/spec/records';
 import { columnsOf, findColumn, type DatasetKind } from '../fields';
 import type { RecordObject } from '../ingest';
@@ -6,23 +7,6 @@ import { detectKind } from './detect';
 import { NO_RECORDS, refuse, type Parsed } from './parsed';
 
 type CellValue = ExcelJS.CellValue;
-
-/**
- * The Query sheet's name and keys as the exporter writes them (src/main/export/query-sheet.ts); spelled
- * out here because the library must not depend on the exporters, and the tests import real exports.
- */
-const QUERY_SHEET_NAME = 'Query';
-const QUERY_KEYS = {
-  kind: 'kind',
-  profile: 'profile',
-  account: 'account',
-  filter: 'filter',
-  fetchedAt: 'fetched_at',
-  totalReported: 'total_reported',
-  rowsExported: 'rows_exported',
-  viewFilter: 'view_filter',
-  viewQuickFilter: 'view_quick_filter',
-} as const;
 
 function pad(n: number, w = 2): string {
   return String(n).padStart(w, '0');
