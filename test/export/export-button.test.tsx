@@ -131,6 +131,22 @@ describe('ExportButton', () => {
     expect(screen.getByTestId('export-dialog').getAttribute('data-step')).toBe('form');
   });
 
+  it('keyboard: focus moves into the dialog, Tab stays inside, Escape closes it and returns to Export…', () => {
+    render(<button.ExportButton source={{ datasetId: 'ds-1' }} />);
+    fireEvent.click(screen.getByTestId('export-open'));
+    const dialog = screen.getByTestId('export-dialog');
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    const items = [...dialog.querySelectorAll<HTMLElement>('button:not([disabled]), input:not([disabled]), select:not([disabled])')];
+    items[items.length - 1]!.focus();
+    fireEvent.keyDown(document.activeElement!, { key: 'Tab' });
+    expect(document.activeElement).toBe(items[0]);
+    fireEvent.keyDown(document.activeElement!, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(items[items.length - 1]);
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(screen.queryByTestId('export-dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByTestId('export-open'));
+  });
+
   describe('this view or the whole dataset', () => {
     const columns = ['arrivalDate', 'importerName', 'hsCode', 'usdFob'];
     const started = () => calls.filter((c) => c.channel === 'export.start').map((c) => (c.input as { source: unknown }).source);

@@ -148,4 +148,16 @@ describe('DatasetGrid', () => {
     fireEvent.click(screen.getByTestId('library-columns-reset'));
     await waitFor(() => expect(views.at(-1)?.columns).not.toContain('regime'), { timeout: 10_000 });
   });
+
+  it('column chooser by keyboard: focus goes to its search box, Escape closes it and returns to the toggle', async () => {
+    render(<Grid />);
+    await waitFor(() => expect(countText()).toBe('500 rows'), { timeout: 10_000 });
+    const toggle = screen.getByTestId('library-columns-toggle');
+    toggle.focus();
+    fireEvent.click(toggle);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('library-columns-search')));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(screen.queryByTestId('library-columns')).toBeNull();
+    expect(document.activeElement).toBe(toggle);
+  });
 });

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ExportFormat, ExportSourceRef, ExportView } from '@shared/export/export-contract';
 import type { Events } from '@shared/ipc/contract';
 import { ErrorMessage } from '../../components/error-message';
+import { useDialogFocus } from '../../components/use-dialog-focus';
 import { api } from '../../bridge/api';
 import {
   describeDatasetChoice,
@@ -134,10 +135,20 @@ export function ExportButton({ source, suggestedName, resolveView, counts, expor
     setOpen(false);
     setState({ step: 'form', error: null });
   };
+  const dialogRef = useRef<HTMLDivElement>(null);
+  useDialogFocus(dialogRef, open, close, { trap: true });
+  // The dialog replaces the button, so focus goes back to the button drawn anew when it closes.
+  const openRef = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (!open && wasOpen.current) openRef.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
 
   if (!open) {
     return (
       <button
+        ref={openRef}
         type="button"
         className="button"
         data-testid="export-open"
@@ -154,6 +165,7 @@ export function ExportButton({ source, suggestedName, resolveView, counts, expor
   const percent = state.step === 'running' ? progressPercent(state.progress) : null;
   return (
     <div
+      ref={dialogRef}
       role="dialog"
       aria-modal="true"
       aria-labelledby="export-title"

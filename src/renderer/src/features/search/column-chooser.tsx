@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Column, GridApi } from 'ag-grid-community';
+import { useDialogFocus } from '../../components/use-dialog-focus';
 
 interface ChooserGroup {
   id: string;
@@ -31,6 +32,8 @@ function readGroups(api: GridApi): ChooserGroup[] {
  */
 export function ColumnChooser({ api, testId, onReset }: { api: GridApi | null; testId: string; onReset?: () => void }) {
   const [open, setOpen] = useState(false);
+  const popupRef = useRef<HTMLDivElement>(null);
+  useDialogFocus(popupRef, open, () => setOpen(false));
   const [groups, setGroups] = useState<ChooserGroup[]>([]);
   const [filter, setFilter] = useState('');
   useEffect(() => {
@@ -60,7 +63,7 @@ export function ColumnChooser({ api, testId, onReset }: { api: GridApi | null; t
         Columns…
       </button>
       {open && (
-        <div data-testid={testId} role="dialog" aria-label="Choose columns" style={{ position: 'absolute', zIndex: 20, right: 0, top: '100%', width: 400, maxHeight: 420, overflowY: 'auto', background: 'var(--surface, #fff)', color: 'var(--text, inherit)', border: '1px solid var(--border, #999)', borderRadius: 'var(--radius, 4px)', padding: 8, boxShadow: '0 4px 12px rgba(0,0,0,.2)' }}>
+        <div ref={popupRef} data-testid={testId} role="dialog" aria-label="Choose columns" style={{ position: 'absolute', zIndex: 20, right: 0, top: '100%', width: 400, maxHeight: 420, overflowY: 'auto', background: 'var(--surface, #fff)', color: 'var(--text, inherit)', border: '1px solid var(--border, #999)', borderRadius: 'var(--radius, 4px)', padding: 8, boxShadow: '0 4px 12px rgba(0,0,0,.2)' }}>
           <input type="search" placeholder="Find a column" value={filter} data-testid={`${testId}-search`} onChange={(e) => setFilter(e.target.value)} style={{ width: '100%' }} />
           {onReset && (
             <button type="button" data-testid={`${testId}-reset`} onClick={onReset}>
