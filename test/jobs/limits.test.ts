@@ -1,21 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Library } from '../../src/main/library';
+import { afterEach, describe, expect, it } from 'vitest';
 import { JobRunner, RateLimiter, type JobProgressInfo } from '../../src/main/jobs';
-import { expectedHashIds, startSim, tempDir, type SimSetup } from './helpers';
+import { useLibrary } from '../helpers/library';
+import { expectedHashIds, startSim, type SimSetup } from './helpers';
 
-let lib: Library;
-let cleanup: () => Promise<void>;
+const store = useLibrary('portolan-jobs-test-');
 let s: SimSetup | null = null;
-beforeEach(async () => {
-  const t = await tempDir();
-  cleanup = t.cleanup;
-  lib = await Library.open(t.dir);
-});
 afterEach(async () => {
-  await lib.close();
   await s?.sim.close();
   s = null;
-  await cleanup();
 });
 
 const filter = { start_date: '2021-01-01', end_date: '2025-12-31' };
@@ -29,7 +21,7 @@ describe('client-side rate limiting', () => {
     const limiter = RateLimiter.fromUsage(await s.client.usage(), 'acme', clock);
     const waits: number[] = [];
     // No 429 retries allowed: a single 429 would fail the job.
-    const runner = new JobRunner({ library: lib, limiter, max429Retries: 0 });
+    const runner = new JobRunner({ library: store.lib, limiter, max429Retries: 0 });
     const out = await runner.startShipments({ filter }, s.client, {
       onProgress: (p: JobProgressInfo) => p.waitingSeconds !== undefined && waits.push(p.waitingSeconds),
     });
@@ -37,19 +29,19 @@ describe('client-side rate limiting', () => {
     expect(out.stats.requests).toBeGreaterThan(4);
     expect(waits.length).toBeGreaterThan(0);
     expect(waits.every((w) => w > 0 && w <= 60)).toBe(true);
-    const rows = await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [out.datasetId]);
+    const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [out.datasetId]);
     expect(new Set(rows.map((r) => String(r.h)))).toEqual(expectedHashIds(s.sim, filter));
   });
 
   it('pauses on 429 for Retry-After and retries', async () => {
     s = await startSim({ records: 20_000, faults: { burst429: { every: 3, count: 1 } }, clientRetries: 1 });
     const slept: number[] = [];
-    const runner = new JobRunner({ library: lib, sleep: async (ms) => void slept.push(ms) });
+    const runner = new JobRunner({ library: store.lib, sleep: async (ms) => void slept.push(ms) });
     const out = await runner.startShipments({ filter }, s.client);
     expect(out.status).toBe('succeeded');
     expect(slept.length).toBeGreaterThan(0);
     expect(slept.every((ms) => ms === 1000)).toBe(true);
-    const rows = await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [out.datasetId]);
+    const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [out.datasetId]);
     expect(new Set(rows.map((r) => String(r.h)))).toEqual(expectedHashIds(s.sim, filter));
   });
 
@@ -57,7 +49,7 @@ describe('client-side rate limiting', () => {
     s = await startSim({ records: 20_000, limits: { dailyRequest: 4 } });
     const limiter = RateLimiter.fromUsage(await s.client.usage(), 'acme');
     expect(limiter.remainingToday()).toBe(3);
-    const runner = new JobRunner({ library: lib, limiter });
+    const runner = new JobRunner({ library: store.lib, limiter });
     const out = await runner.startShipments({ filter }, s.client);
     // A used-up limit pauses the job with what it fetched, rather than failing it.
     expect(out.status).toBe('paused');
@@ -65,6 +57,6 @@ describe('client-side rate limiting', () => {
     expect(out.stats.requests).toBe(3);
     const [job] = await runner.listResumable();
     expect(job?.id).toBe(out.jobId);
-    expect(await lib.list()).toEqual([]);
+    expect(await store.lib.list()).toEqual([]);
   });
 });

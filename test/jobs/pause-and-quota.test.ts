@@ -1,44 +1,36 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { remaining } from '@shared/spec/usage';
 import { createServiceClient } from '../../src/main/api';
-import { Library } from '../../src/main/library';
 import { JobRunner, RateLimiter, committedRows, estimateShipments, type JobProgressInfo } from '../../src/main/jobs';
 import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
-import { expectedHashIds, startSim, tempDir, type SimSetup } from './helpers';
+import { useLibrary } from '../helpers/library';
+import { expectedHashIds, startSim, type SimSetup } from './helpers';
 
-let lib: Library;
-let cleanup: () => Promise<void>;
+const store = useLibrary('portolan-jobs-test-');
 let s: SimSetup | null = null;
 let sim: RunningSimulator | null = null;
-beforeEach(async () => {
-  const t = await tempDir();
-  cleanup = t.cleanup;
-  lib = await Library.open(t.dir);
-});
 afterEach(async () => {
-  await lib.close();
   await s?.sim.close();
   await sim?.close();
   s = null;
   sim = null;
-  await cleanup();
 });
 
 const filter = { start_date: '2021-01-01', end_date: '2025-12-31' };
 
 async function storedHashIds(datasetId: string): Promise<string[]> {
-  const rows = await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId]);
+  const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId]);
   return rows.map((r) => String(r.h));
 }
 
 async function datasetOf(jobId: string): Promise<string> {
-  return String((await lib.db.one('SELECT dataset_id FROM jobs WHERE id = $1', [jobId]))?.dataset_id);
+  return String((await store.lib.db.one('SELECT dataset_id FROM jobs WHERE id = $1', [jobId]))?.dataset_id);
 }
 
 describe('pause', () => {
   it('keeps everything fetched as pending data; resume completes with no duplicates and no window fetched twice', async () => {
     s = await startSim({ records: 30_000, faults: { latencyMs: 120 } });
-    const runner = new JobRunner({ library: lib });
+    const runner = new JobRunner({ library: store.lib });
     const pause = new AbortController();
     const out = await runner.startShipments({ filter }, s.client, {
       pause: pause.signal,
@@ -51,9 +43,9 @@ describe('pause', () => {
     // Nothing the service charged for was thrown away.
     const charged = (await s.client.usage()).acme!['shipments/search']!.current;
     expect(charged).toBe(out.stats.downloads);
-    expect(await committedRows(lib, out.jobId)).toBe(out.stats.stored);
+    expect(await committedRows(store.lib, out.jobId)).toBe(out.stats.stored);
     // Nothing half-made in the library list; the job waits to be resumed.
-    expect(await lib.list()).toEqual([]);
+    expect(await store.lib.list()).toEqual([]);
     expect(await runner.listResumable()).toMatchObject([{ id: out.jobId, status: 'paused', stored: out.stats.stored }]);
 
     const resumed = await runner.resume(out.jobId, s.client);
@@ -65,7 +57,7 @@ describe('pause', () => {
     // The resumed run paid for what was missing and its probes, not for the windows kept at the pause.
     const spent = (await s.client.usage()).acme!['shipments/search']!.current - charged;
     expect(spent).toBeLessThanOrEqual(expected.size - out.stats.stored + 10 * 20);
-    const twice = await lib.db.all('SELECT window_key FROM job_windows WHERE job_id = $1 GROUP BY 1 HAVING count(*) > 1', [out.jobId]);
+    const twice = await store.lib.db.all('SELECT window_key FROM job_windows WHERE job_id = $1 GROUP BY 1 HAVING count(*) > 1', [out.jobId]);
     expect(twice).toEqual([]);
     expect(await runner.listResumable()).toEqual([]);
   }, 60_000);
@@ -75,7 +67,7 @@ describe('pause', () => {
     // A limiter that has no room left this minute: the job must wait before its first request.
     const limiter = new RateLimiter({ perMinute: 1, perDay: null, usedThisMinute: 1 });
     const pause = new AbortController();
-    const runner = new JobRunner({ library: lib, limiter });
+    const runner = new JobRunner({ library: store.lib, limiter });
     const started = Date.now();
     const out = await runner.startShipments({ filter }, s.client, {
       pause: pause.signal,
@@ -96,7 +88,7 @@ describe('a job short of downloads', () => {
     const estimate = await estimateShipments(filter, client);
     expect(estimate.total).toBeGreaterThan(3 * 3_000);
     const left = remaining((await client.usage()).acme!['shipments/search']!);
-    const runner = new JobRunner({ library: lib, downloadsLeft: left });
+    const runner = new JobRunner({ library: store.lib, downloadsLeft: left });
     const out = await runner.startShipments({ filter, account: 'acme', probe: estimate.probe }, client);
     expect(out.status).toBe('paused');
     expect(out.message).toMatch(/shipments\/search limit reached for account acme/);
@@ -104,17 +96,17 @@ describe('a job short of downloads', () => {
     expect(out.stats.stored).toBeGreaterThan(left * 0.7);
     const used = (await client.usage()).acme!['shipments/search']!;
     expect(used.current).toBeLessThanOrEqual(3_000);
-    expect(await lib.list()).toEqual([]);
+    expect(await store.lib.list()).toEqual([]);
     expect(await runner.listResumable()).toMatchObject([{ id: out.jobId, status: 'paused' }]);
 
     // Without a budget, the service's own refusal (429, no Retry-After) pauses it too, data kept.
-    const again = await new JobRunner({ library: lib }).resume(out.jobId, client);
+    const again = await new JobRunner({ library: store.lib }).resume(out.jobId, client);
     expect(again.status).toBe('paused');
     expect(again.message).toMatch(/shipments\/search limit reached for account acme/);
-    expect(await committedRows(lib, out.jobId)).toBe(out.stats.stored);
+    expect(await committedRows(store.lib, out.jobId)).toBe(out.stats.stored);
 
     const spareClient = createServiceClient({ baseUrl: sim.url, credentials: { apiKey: spare.apiKey, apiSecret: spare.apiSecret } });
-    const done = await new JobRunner({ library: lib }).resume(out.jobId, spareClient);
+    const done = await new JobRunner({ library: store.lib }).resume(out.jobId, spareClient);
     expect(done.status).toBe('succeeded');
     const expected = expectedHashIds(sim, filter);
     const got = await storedHashIds(await datasetOf(out.jobId));
@@ -125,7 +117,7 @@ describe('a job short of downloads', () => {
   it('pauses on a daily 429 whose Retry-After is hours away instead of waiting it out', async () => {
     s = await startSim({ records: 20_000, limits: { dailyRequest: 3 } });
     const slept: number[] = [];
-    const runner = new JobRunner({ library: lib, sleep: async (ms) => void slept.push(ms) });
+    const runner = new JobRunner({ library: store.lib, sleep: async (ms) => void slept.push(ms) });
     const out = await runner.startShipments({ filter, account: 'acme' }, s.client);
     expect(out.status).toBe('paused');
     expect(out.message).toMatch(/dailyRequest limit reached/);
@@ -141,7 +133,7 @@ describe('waiting for the rate limit', () => {
     s = await startSim({ records: 20_000, now: clock.now, limits: { minutelyRequest: 4 }, clientRetries: 1 });
     const limiter = RateLimiter.fromUsage(await s.client.usage(), 'acme', clock);
     const waits: (JobProgressInfo & { at: number })[] = [];
-    const runner = new JobRunner({ library: lib, limiter, max429Retries: 0 });
+    const runner = new JobRunner({ library: store.lib, limiter, max429Retries: 0 });
     const out = await runner.startShipments({ filter }, s.client, {
       onProgress: (p) => p.waitingSeconds !== undefined && waits.push({ ...p, at: Date.now() }),
     });

@@ -1,21 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkTags, uniqueTags } from '@shared/library/dataset-fields';
 import { libraryCalls } from '@shared/library/library-contract';
-import { Library } from '../../src/main/library';
-import { shipment, tempDir } from './helpers';
+import { useLibrary } from '../helpers/library';
+import { shipment } from './helpers';
 
-let cleanup: () => Promise<void>;
-let lib: Library;
-
-beforeEach(async () => {
-  const t = await tempDir();
-  cleanup = t.cleanup;
-  lib = await Library.open(t.dir);
-});
-afterEach(async () => {
-  await lib.close();
-  await cleanup();
-});
+const store = useLibrary('portolan-lib-test-');
 
 describe('tags', () => {
   it('drop case duplicates, keeping the first spelling', () => {
@@ -23,11 +12,11 @@ describe('tags', () => {
   });
 
   it('are stored without case duplicates by the library too', async () => {
-    const d = await lib.saveShipmentSearch(
+    const d = await store.lib.saveShipmentSearch(
       { exporter_countries: ['DE'], size: 10 },
       { total: 1, shipments: [shipment(1)] },
     );
-    expect((await lib.setTags(d.id, ['Steel', 'steel', ' STEEL ', 'q1'])).tags).toEqual(['Steel', 'q1']);
+    expect((await store.lib.setTags(d.id, ['Steel', 'steel', ' STEEL ', 'q1'])).tags).toEqual(['Steel', 'q1']);
   });
 
   it('are refused in plain words when too long or too many', () => {

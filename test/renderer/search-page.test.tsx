@@ -3,9 +3,10 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApi } from '@shared/ipc/build-api';
 import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
-import { calls, type ProfilesState, type ProfileView } from '@shared/ipc/contract';
+import type { ProfilesState, ProfileView } from '@shared/ipc/contract';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { SHIPMENT_FIELDS, type ShipmentSearchResponse, type UsageSummary } from '@shared/spec';
+import { nothingSaved, refuseBadInput } from './fake-main';
 // Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
 import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
 import type * as FilterStoreModule from '../../src/renderer/src/features/filters/filter-store';
@@ -55,8 +56,8 @@ let lookupGate: Promise<void> | null = null;
 
 async function invoke(channel: CallChannel, input: unknown): Promise<Answer> {
   log.push({ channel, input });
-  const parsed = calls[channel].input.safeParse(input);
-  if (!parsed.success) return { ok: false, error: { kind: 'InvalidInput', message: `bad input for ${channel}: ${parsed.error.message}` } };
+  const refused = refuseBadInput(channel, input);
+  if (refused) return refused;
   const state = (): ProfilesState => ({ profiles: PROFILES, activeId, keychainProblem: null });
   const i = (input ?? {}) as Record<string, unknown>;
   switch (channel) {
@@ -71,17 +72,9 @@ async function invoke(channel: CallChannel, input: unknown): Promise<Answer> {
       return new Promise((resolve) => pending.push({ input: i as Pending['input'], resolve }));
     case 'library.findEquivalent':
       if (lookupGate) await lookupGate;
-      return { ok: true, value: null };
-    case 'presets.getLast':
-      return { ok: true, value: null };
-    case 'library.list':
-      return { ok: true, value: [] };
-    case 'presets.list':
-      return { ok: true, value: { presets: [], setAside: null } };
-    case 'jobs.list':
-      return { ok: true, value: { running: [], resumable: [] } };
+      return nothingSaved(channel);
     default:
-      return { ok: true, value: undefined };
+      return nothingSaved(channel);
   }
 }
 

@@ -11,24 +11,17 @@ const accounts = [
   { name: 'eu-desk', ...key },
 ];
 
-type Result<T> = { ok: true; value: T } | { ok: false; error: { kind: string; message: string } };
-
 let h: Harness;
 let sim: RunningSimulator;
 let profileId: string;
 
-async function call<T>(channel: string, input?: unknown): Promise<T> {
-  const r = (await h.call(channel, input)) as Result<T>;
-  if (!r.ok) throw new Error(`${channel}: ${r.error.kind}: ${r.error.message}`);
-  return r.value;
-}
 
 const downloads = (u: UsageSummary, account: string) => u[account]?.['shipments/search']?.current;
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, records: 2_000, seed: 11, accounts });
   h = await createHarness();
-  const created = await call<ProfileView>('profiles.create', {
+  const created = await h.ok<ProfileView>('profiles.create', {
     name: 'EU desk',
     baseUrl: sim.url,
     accountName: 'eu-desk',
@@ -43,15 +36,15 @@ afterAll(async () => {
 
 describe("a profile's default account", () => {
   it('is charged for a search that names no account', async () => {
-    await call('shipments.search', { profileId, request: { size: 25 } });
-    const usage = await call<UsageSummary>('usage.get', { profileId });
+    await h.ok('shipments.search', { profileId, request: { size: 25 } });
+    const usage = await h.ok<UsageSummary>('usage.get', { profileId });
     expect(downloads(usage, 'eu-desk')).toBe(25);
     expect(downloads(usage, 'head-office')).toBe(0);
   });
 
   it('gives way to an account the request names itself', async () => {
-    await call('shipments.search', { profileId, request: { size: 10, account_name: 'head-office' } });
-    const usage = await call<UsageSummary>('usage.get', { profileId });
+    await h.ok('shipments.search', { profileId, request: { size: 10, account_name: 'head-office' } });
+    const usage = await h.ok<UsageSummary>('usage.get', { profileId });
     expect(downloads(usage, 'head-office')).toBe(10);
     expect(downloads(usage, 'eu-desk')).toBe(25);
   });

@@ -72,6 +72,8 @@ export interface Harness {
   events: { event: string; payload: unknown }[];
   /** The app's own window calling. */
   call(channel: string, input?: unknown): Promise<unknown>;
+  /** The app's own window calling, expecting success: the value, or a throw naming the error's kind. */
+  ok<T>(channel: string, input?: unknown): Promise<T>;
   dispatch: ReturnType<typeof createDispatcher<'app' | 'foreign'>>;
   close(): Promise<void>;
 }
@@ -114,6 +116,11 @@ export async function createHarness(opts: { realSimulator?: boolean } = {}): Pro
     events,
     dispatch,
     call: (channel, input) => dispatch(channel, input, 'app'),
+    async ok<T>(channel: string, input?: unknown): Promise<T> {
+      const r = await dispatch(channel, input, 'app');
+      if (!r.ok) throw new Error(`${channel}: ${r.error.kind}: ${r.error.message}`);
+      return r.value as T;
+    },
     async close() {
       const state = (await services['profiles.list'](undefined, {})) as { profiles: { id: string }[] };
       for (const p of state.profiles) await secrets.deleteCredentials(p.id).catch(() => undefined);

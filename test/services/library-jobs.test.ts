@@ -17,11 +17,6 @@ let profileId: string;
 async function call<T>(channel: string, input?: unknown): Promise<Result<T>> {
   return (await h.call(channel, input)) as Result<T>;
 }
-async function ok<T>(channel: string, input?: unknown): Promise<T> {
-  const r = await call<T>(channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.kind}: ${r.error.message}`);
-  return r.value;
-}
 function finishedOf(jobId: string): Promise<JobFinished> {
   return new Promise((resolve) => {
     const t = setInterval(() => {
@@ -36,7 +31,7 @@ function finishedOf(jobId: string): Promise<JobFinished> {
 async function allRows(id: string): Promise<RowsBlockView['rows']> {
   const out: RowsBlockView['rows'] = [];
   for (let start = 0; ; start += 5000) {
-    const block = await ok<RowsBlockView>('library.getRows', { id, startRow: start, endRow: start + 5000, columns: ['hashId'] });
+    const block = await h.ok<RowsBlockView>('library.getRows', { id, startRow: start, endRow: start + 5000, columns: ['hashId'] });
     out.push(...block.rows);
     if (block.rows.length < 5000) return out;
   }
@@ -47,7 +42,7 @@ const account = generateAccount('acme');
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, records: RECORDS, seed: 11, accounts: [account] });
   h = await createHarness();
-  const created = await ok<ProfileView>('profiles.create', {
+  const created = await h.ok<ProfileView>('profiles.create', {
     name: 'Acme',
     baseUrl: sim.url,
     accountName: account.name,
@@ -64,38 +59,38 @@ afterAll(async () => {
 describe('search results go to the library', () => {
   it('saves every shipment search as a dataset holding exactly the returned records', async () => {
     const request = { size: 50, importer_countries: ['DE', 'US'] };
-    const r = await ok<{ total: number; shipments: ShipmentRecord[]; datasetId: string | null }>('shipments.search', { request });
+    const r = await h.ok<{ total: number; shipments: ShipmentRecord[]; datasetId: string | null }>('shipments.search', { request });
     expect(r.datasetId).toEqual(expect.any(String));
-    const meta = await ok<DatasetView>('library.get', { id: r.datasetId });
+    const meta = await h.ok<DatasetView>('library.get', { id: r.datasetId });
     expect(meta).toMatchObject({ kind: 'shipments', storedRows: r.shipments.length, reportedTotal: r.total, profileId, account: account.name });
     expect(meta.status).toBe(r.shipments.length >= r.total ? 'complete' : 'partial');
     const rows = await allRows(meta.id);
     expect(rows.map((x) => x.hashId)).toEqual(r.shipments.map((s) => s.hashId));
-    const listed = await ok<DatasetView[]>('library.list', { kind: 'shipments' });
+    const listed = await h.ok<DatasetView[]>('library.list', { kind: 'shipments' });
     expect(listed.map((d) => d.id)).toContain(meta.id);
   });
 
   it('offers the saved copy for the same question, and not for another account or a bigger size', async () => {
-    const first = await ok<{ datasetId: string; total: number }>('shipments.search', { request: { size: 20, hs_codes: ['84', '85'] } });
+    const first = await h.ok<{ datasetId: string; total: number }>('shipments.search', { request: { size: 20, hs_codes: ['84', '85'] } });
     expect(first.total).toBeGreaterThan(20);
     // The same question with the lists in another order and a smaller size: the saved copy answers it.
-    const same = await ok<EquivalentView | null>('library.findEquivalent', { request: { size: 10, hs_codes: ['85', '84'] } });
+    const same = await h.ok<EquivalentView | null>('library.findEquivalent', { request: { size: 10, hs_codes: ['85', '84'] } });
     expect(same?.dataset.id).toBe(first.datasetId);
     expect(same?.ageSeconds).toBeGreaterThanOrEqual(0);
-    const bigger = await ok<EquivalentView | null>('library.findEquivalent', { request: { size: 5000, hs_codes: ['84', '85'] } });
+    const bigger = await h.ok<EquivalentView | null>('library.findEquivalent', { request: { size: 5000, hs_codes: ['84', '85'] } });
     expect(bigger).toBeNull();
-    const other = await ok<EquivalentView | null>('library.findEquivalent', {
+    const other = await h.ok<EquivalentView | null>('library.findEquivalent', {
       request: { size: 10, hs_codes: ['84', '85'], account_name: 'someone-else' },
     });
     expect(other).toBeNull();
   });
 
   it('saves one firm page as partial when there are more pages, so it never passes for the whole search', async () => {
-    const r = await ok<{ total_pages: number; firms: unknown[]; datasetId: string }>('firms.search', { request: { page: 1, importer_countries: ['DE'] } });
-    const meta = await ok<DatasetView>('library.get', { id: r.datasetId });
+    const r = await h.ok<{ total_pages: number; firms: unknown[]; datasetId: string }>('firms.search', { request: { page: 1, importer_countries: ['DE'] } });
+    const meta = await h.ok<DatasetView>('library.get', { id: r.datasetId });
     expect(meta.storedRows).toBe(r.firms.length);
     expect(meta.status).toBe(r.total_pages > 1 ? 'partial' : 'complete');
-    const offer = await ok<EquivalentView | null>('library.findEquivalent', { kind: 'firms', request: { page: 1, importer_countries: ['DE'] } });
+    const offer = await h.ok<EquivalentView | null>('library.findEquivalent', { kind: 'firms', request: { page: 1, importer_countries: ['DE'] } });
     if (r.total_pages > 1) expect(offer).toBeNull();
     else expect(offer?.dataset.id).toBe(meta.id);
   });
@@ -103,7 +98,7 @@ describe('search results go to the library', () => {
 
 describe('fetch jobs', () => {
   it('estimates, then fetches past the 10,000 cap with progress events, into a dataset equal to the simulator data', async () => {
-    const estimate = await ok<{ total: number; estimatedRequests: number; estimatedDownloads: number; enough: boolean }>('jobs.estimate', {
+    const estimate = await h.ok<{ total: number; estimatedRequests: number; estimatedDownloads: number; enough: boolean }>('jobs.estimate', {
       kind: 'shipments',
       request: { size: 1000 },
     });
@@ -111,14 +106,14 @@ describe('fetch jobs', () => {
     expect(estimate.estimatedRequests).toBeGreaterThanOrEqual(2);
     expect(estimate.estimatedDownloads).toBeGreaterThanOrEqual(RECORDS);
 
-    const { jobId } = await ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request: { size: 1000 }, name: 'Everything' });
+    const { jobId } = await h.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request: { size: 1000 }, name: 'Everything' });
     const finished = await finishedOf(jobId);
     expect(finished.outcome).toBe('succeeded');
     const progress = h.events.filter((e) => e.event === 'jobs.progress' && (e.payload as JobProgress).jobId === jobId).map((e) => e.payload as JobProgress);
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1)).toMatchObject({ done: RECORDS, total: RECORDS, unit: 'records', kind: 'shipments' });
 
-    const meta = await ok<DatasetView>('library.get', { id: finished.datasetId });
+    const meta = await h.ok<DatasetView>('library.get', { id: finished.datasetId });
     expect(meta).toMatchObject({ name: 'Everything', storedRows: RECORDS, status: 'complete' });
     // The simulator's own data, read directly rather than through its query engine or HTTP.
     const expected = new Set<string>();
@@ -127,25 +122,25 @@ describe('fetch jobs', () => {
     expect(got.length).toBe(expected.size);
     expect(new Set(got)).toEqual(expected);
 
-    const jobs = await ok<JobsList>('jobs.list');
+    const jobs = await h.ok<JobsList>('jobs.list');
     expect(jobs.running.map((j) => j.id)).not.toContain(jobId);
     expect(jobs.resumable.map((j) => j.id)).not.toContain(jobId);
   }, 60_000);
 
   it('a cancelled job leaves no dataset and nothing to resume', async () => {
-    const before = (await ok<DatasetView[]>('library.list')).map((d) => d.id);
+    const before = (await h.ok<DatasetView[]>('library.list')).map((d) => d.id);
     sim.setFaults({ latencyMs: 300 });
     try {
-      const { jobId } = await ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request: { importer_countries: ['DE'] } });
-      const listed = await ok<JobsList>('jobs.list');
+      const { jobId } = await h.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request: { importer_countries: ['DE'] } });
+      const listed = await h.ok<JobsList>('jobs.list');
       expect(listed.running.map((j) => j.id)).toContain(jobId);
-      await ok('jobs.cancel', { jobId });
+      await h.ok('jobs.cancel', { jobId });
       const finished = await finishedOf(jobId);
       expect(finished.outcome).toBe('cancelled');
       expect(finished.datasetId ?? null).toBeNull();
-      const after = (await ok<DatasetView[]>('library.list')).map((d) => d.id);
+      const after = (await h.ok<DatasetView[]>('library.list')).map((d) => d.id);
       expect(after).toEqual(before);
-      const jobs = await ok<JobsList>('jobs.list');
+      const jobs = await h.ok<JobsList>('jobs.list');
       expect([...jobs.running, ...jobs.resumable].map((j) => j.id)).not.toContain(jobId);
     } finally {
       sim.setFaults(undefined);
@@ -155,7 +150,7 @@ describe('fetch jobs', () => {
 
 describe('library calls', () => {
   it('refuses a bad import with a clear message and leaves the library unchanged', async () => {
-    const before = await ok<DatasetView[]>('library.list');
+    const before = await h.ok<DatasetView[]>('library.list');
     const r = await call('library.import', {
       fileName: 'broken.json',
       contentBase64: Buffer.from('[{"hashId": "x", "arrivalDate": ').toString('base64'),
@@ -166,14 +161,14 @@ describe('library calls', () => {
       expect(r.error.message).toMatch(/broken\.json/);
       expect(r.error.message).toMatch(/not changed/);
     }
-    expect(await ok<DatasetView[]>('library.list')).toEqual(before);
+    expect(await h.ok<DatasetView[]>('library.list')).toEqual(before);
   });
 
   it('imports a good file sent as content (the browser host has no paths)', async () => {
-    const source = (await ok<DatasetView[]>('library.list', { kind: 'shipments' }))[0]!;
-    const rows = await ok<RowsBlockView>('library.getRows', { id: source.id, startRow: 0, endRow: 5 });
+    const source = (await h.ok<DatasetView[]>('library.list', { kind: 'shipments' }))[0]!;
+    const rows = await h.ok<RowsBlockView>('library.getRows', { id: source.id, startRow: 0, endRow: 5 });
     const records = rows.rows.map(({ _row, ...rest }) => rest);
-    const r = await ok<{ dataset: DatasetView; rows: number }>('library.import', {
+    const r = await h.ok<{ dataset: DatasetView; rows: number }>('library.import', {
       fileName: 'five.json',
       contentBase64: Buffer.from(JSON.stringify(records)).toString('base64'),
     });
@@ -182,7 +177,7 @@ describe('library calls', () => {
   });
 
   it('refuses grid queries naming unknown columns, before any SQL', async () => {
-    const id = (await ok<DatasetView[]>('library.list'))[0]!.id;
+    const id = (await h.ok<DatasetView[]>('library.list'))[0]!.id;
     const badSort = await call('library.getRows', { id, startRow: 0, endRow: 10, sortModel: [{ colId: 'hashId"; DROP TABLE datasets; --', sort: 'asc' }] });
     expect(!badSort.ok && badSort.error.kind).toBe('InvalidInput');
     const badFilter = await call('library.getRows', {
@@ -197,7 +192,7 @@ describe('library calls', () => {
     const tooBig = await call('library.getRows', { id, startRow: 0, endRow: 50_000 });
     expect(!tooBig.ok && tooBig.error.kind).toBe('InvalidInput');
     // A valid sort, filter and quick filter on the same dataset works.
-    const good = await ok<RowsBlockView>('library.getRows', {
+    const good = await h.ok<RowsBlockView>('library.getRows', {
       id,
       startRow: 0,
       endRow: 10,
@@ -210,23 +205,23 @@ describe('library calls', () => {
   });
 
   it('renames, tags, annotates and deletes', async () => {
-    const id = (await ok<DatasetView[]>('library.list'))[0]!.id;
-    expect((await ok<DatasetView>('library.rename', { id, name: '  Q1 steel  ' })).name).toBe('Q1 steel');
+    const id = (await h.ok<DatasetView[]>('library.list'))[0]!.id;
+    expect((await h.ok<DatasetView>('library.rename', { id, name: '  Q1 steel  ' })).name).toBe('Q1 steel');
     expect((await call('library.rename', { id, name: 'x'.repeat(201) })).ok).toBe(false);
-    expect((await ok<DatasetView>('library.setTags', { id, tags: ['steel', 'q1'] })).tags).toEqual(['steel', 'q1']);
-    expect((await ok<DatasetView>('library.setNotes', { id, notes: 'for the board' })).notes).toBe('for the board');
-    expect((await ok<DatasetView[]>('library.list', { tag: 'steel' })).map((d) => d.id)).toEqual([id]);
-    expect((await ok<DatasetView[]>('library.list', { search: 'q1 ste' })).map((d) => d.id)).toEqual([id]);
-    await ok('library.delete', { id });
+    expect((await h.ok<DatasetView>('library.setTags', { id, tags: ['steel', 'q1'] })).tags).toEqual(['steel', 'q1']);
+    expect((await h.ok<DatasetView>('library.setNotes', { id, notes: 'for the board' })).notes).toBe('for the board');
+    expect((await h.ok<DatasetView[]>('library.list', { tag: 'steel' })).map((d) => d.id)).toEqual([id]);
+    expect((await h.ok<DatasetView[]>('library.list', { search: 'q1 ste' })).map((d) => d.id)).toEqual([id]);
+    await h.ok('library.delete', { id });
     const gone = await call('library.get', { id });
     expect(!gone.ok && gone.error.kind).toBe('NotFound');
   });
 
   it('still lists and reads datasets with the service down', async () => {
     await sim.close();
-    const list = await ok<DatasetView[]>('library.list');
+    const list = await h.ok<DatasetView[]>('library.list');
     expect(list.length).toBeGreaterThan(0);
-    const block = await ok<RowsBlockView>('library.getRows', { id: list[0]!.id, startRow: 0, endRow: 3, quickFilter: '' });
+    const block = await h.ok<RowsBlockView>('library.getRows', { id: list[0]!.id, startRow: 0, endRow: 3, quickFilter: '' });
     expect(block.rows.length).toBeGreaterThan(0);
     const search = await call('shipments.search', { request: { size: 10 } });
     expect(!search.ok && search.error.kind).toBe('NetworkError');

@@ -19,19 +19,14 @@ let h: Harness;
 let sim: RunningSimulator;
 let profileId: string;
 
-async function call<T>(channel: string, input?: unknown): Promise<T> {
-  const r = (await h.call(channel, input)) as Result<T>;
-  if (!r.ok) throw new Error(`${channel}: ${r.error.kind}: ${r.error.message}`);
-  return r.value;
-}
-const used = async (metric: 'shipments/search' | 'firms/search') => (await call<UsageSummary>('usage.get', { profileId })).main?.[metric]?.current ?? 0;
-const datasets = async () => call<DatasetView[]>('library.list', {});
+const used = async (metric: 'shipments/search' | 'firms/search') => (await h.ok<UsageSummary>('usage.get', { profileId })).main?.[metric]?.current ?? 0;
+const datasets = async () => h.ok<DatasetView[]>('library.list', {});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, records: 500, seed: 5, accounts: [account] });
   h = await createHarness();
-  const created = await call<ProfileView>('profiles.create', { name: 'Abandon', baseUrl: sim.url, apiKey: account.apiKey, apiSecret: account.apiSecret });
+  const created = await h.ok<ProfileView>('profiles.create', { name: 'Abandon', baseUrl: sim.url, apiKey: account.apiKey, apiSecret: account.apiSecret });
   profileId = created.id;
 });
 afterAll(async () => {
