@@ -10,7 +10,11 @@ export default defineConfig({
     build: {
       // Native and heavy modules stay in node_modules; everything else is bundled.
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/main/index.ts') },
+        // An optional dependency (absent where its native build failed), loaded on first use.
+        external: ['keytar'],
+      },
     },
   },
   preload: {

@@ -4,16 +4,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-missing=()
-for bin in dbus-run-session gnome-keyring-daemon /usr/bin/chromium; do
-  command -v "$bin" >/dev/null 2>&1 || missing+=("$bin")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Missing system packages for the tests (${missing[*]})."
-  echo "Install them with: sudo bash scripts/install-system-deps.sh"
-  exit 2
+# The same set-up as npm start, plus what the tests need (a Secret Service, Chromium, LibreOffice).
+if ! bash scripts/setup.sh test; then
+  echo "The tests cannot run without the packages above."
+  echo "0 passed, 1 failed"
+  exit 1
 fi
-[ -d node_modules ] || { echo "Dependencies are not installed: run 'ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci' first."; exit 2; }
 
 results="$(mktemp -d)"
 trap 'rm -rf "$results"' EXIT

@@ -132,4 +132,24 @@ describe('keychain trouble that cannot be produced on this machine', () => {
     expect((e as AppError).kind).toBe('KeychainUnavailable');
     expect((e as AppError).message).toMatch(/no answer within/);
   });
+
+  it('a keytar that could not be built leaves the store usable and says what to install', async () => {
+    let loads = 0;
+    const store = createKeytarSecretStore({
+      service,
+      platform: 'linux',
+      loadKeytar: () => {
+        loads += 1;
+        return Promise.reject(new Error("Cannot find module 'keytar'"));
+      },
+    });
+    const e = await store.setCredentials('p', { apiKey: 'k'.repeat(8), apiSecret: 's'.repeat(8) }).catch((x: unknown) => x);
+    expect((e as AppError).kind).toBe('KeychainUnavailable');
+    expect((e as AppError).message).toMatch(/keytar\) is not installed/);
+    expect((e as AppError).message).toMatch(/apt-get install libsecret-1-dev gnome-keyring dbus/);
+    expect((e as AppError).message).toMatch(/never in a plain file/);
+    expect(await store.probe()).toMatch(/libsecret-1-dev/);
+    // Each call tries again, so a module rebuilt while the app runs is picked up.
+    expect(loads).toBe(2);
+  });
 });

@@ -40,3 +40,19 @@ export function keychainUnavailable(cause: unknown, platform: NodeJS.Platform = 
   const { problem, action } = advice(platform, raw);
   return new AppError('KeychainUnavailable', `The system keychain cannot be used: ${problem} (${raw}). ${action} ${NEVER_IN_FILE}`);
 }
+
+/**
+ * keytar's native module is absent (its build needs the libsecret headers on Linux): the keychain
+ * cannot be reached at all, and the one fix is to install the build's prerequisites and rebuild.
+ */
+export function keychainModuleMissing(cause: unknown, platform: NodeJS.Platform = process.platform): AppError {
+  const raw = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ').slice(0, 200);
+  const action =
+    platform === 'linux'
+      ? 'Install the packages it is built with and a Secret Service (on Debian or Ubuntu: `sudo apt-get install libsecret-1-dev gnome-keyring dbus`), then run `npm start` again: it rebuilds the module.'
+      : 'Run `npm ci` again with a connection to the npm registry so that its prebuilt binary can be installed, then restart Portolan.';
+  return new AppError(
+    'KeychainUnavailable',
+    `The system keychain cannot be used: Portolan's keychain module (keytar) is not installed on this machine (${raw}). ${action} ${NEVER_IN_FILE}`,
+  );
+}

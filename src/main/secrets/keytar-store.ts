@@ -1,6 +1,5 @@
-import * as realKeytar from 'keytar';
 import { AppError } from '@shared/ipc/errors';
-import { keychainUnavailable } from './keychain-errors';
+import { keychainModuleMissing, keychainUnavailable } from './keychain-errors';
 import { describeCredentials, type Credentials, type SecretStore } from './secret-store';
 
 /** The part of keytar this store uses; injectable so a broken keychain can be simulated without keytar. */
@@ -14,12 +13,23 @@ export interface KeytarStoreOptions {
   service: string;
   /** Defaults to the real keytar; a fake lets tests produce keychain trouble this machine cannot. */
   keytar?: KeytarLike;
+  /**
+   * Where the real keytar comes from. keytar is an optional dependency: on a machine without the
+   * libsecret headers its native build fails, `npm ci` goes on without it, and the app must still start
+   * (demo and offline library work); only saving credentials reports what to install.
+   */
+  loadKeytar?: () => Promise<KeytarLike>;
   platform?: NodeJS.Platform;
   /** A keyring waiting on an unlock prompt nobody sees would otherwise hang the call forever. */
   timeoutMs?: number;
 }
 
 const PROBE_ACCOUNT = '__portolan-probe__';
+
+async function importKeytar(): Promise<KeytarLike> {
+  const mod = (await import('keytar')) as KeytarLike & { default?: KeytarLike };
+  return mod.default ?? mod;
+}
 
 function parseItem(text: string | null): Credentials | null {
   if (text === null) return null;
@@ -43,7 +53,16 @@ export function createKeytarSecretStore(options: KeytarStoreOptions): SecretStor
   const { service } = options;
   const platform = options.platform ?? process.platform;
   const timeoutMs = options.timeoutMs ?? 15_000;
-  const keytar: KeytarLike = options.keytar ?? realKeytar;
+  const load = options.loadKeytar ?? importKeytar;
+  // Loaded on first use, once: a missing module must not stop the process from starting.
+  let keytar: Promise<KeytarLike> | undefined = options.keytar ? Promise.resolve(options.keytar) : undefined;
+  const keytarModule = (): Promise<KeytarLike> => {
+    keytar ??= load().catch((e: unknown) => {
+      keytar = undefined; // a rebuilt module is picked up by the next call
+      throw keychainModuleMissing(e, platform);
+    });
+    return keytar;
+  };
 
   async function run<T>(op: (k: KeytarLike) => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
@@ -54,7 +73,7 @@ export function createKeytarSecretStore(options: KeytarStoreOptions): SecretStor
           timeoutMs,
         );
       });
-      return await Promise.race([op(keytar), timeout]);
+      return await Promise.race([keytarModule().then(op), timeout]);
     } catch (e) {
       if (e instanceof AppError) throw e;
       throw keychainUnavailable(e, platform);

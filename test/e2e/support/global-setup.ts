@@ -10,7 +10,7 @@ export default function setup(): void {
   }
   if (!existsSync('/usr/bin/chromium')) {
     throw new Error(
-      '/usr/bin/chromium is missing: apt-get install chromium (see scripts/install-system-deps.sh).',
+      '/usr/bin/chromium is missing: apt-get install chromium (npm test installs it).',
     );
   }
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
