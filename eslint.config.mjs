@@ -5,7 +5,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 
 const electronOnlyInShell = {
   name: 'electron',
-  message: 'Electron is imported only by the thin shell (src/main/index.ts, src/main/shell/**) and the preload.',
+  message:
+    'Electron is imported only by the thin shell (src/main/index.ts, src/main/shell/**) and the preload.',
 };
 const keytarOnlyInSecrets = {
   name: 'keytar',
@@ -71,7 +72,12 @@ export default tseslint.config(
         'error',
         {
           paths: [electronOnlyInShell, keytarOnlyInSecrets],
-          patterns: [{ group: ['node:*', '**/main/**'], message: 'The renderer reaches main only through the bridge.' }],
+          patterns: [
+            {
+              group: ['node:*', '**/main/**'],
+              message: 'The renderer reaches main only through the bridge.',
+            },
+          ],
         },
       ],
     },

@@ -23,13 +23,23 @@ const RECORDS = 150_000;
 async function main(): Promise<void> {
   const account = generateAccount('bench');
   const sim = await startSimulator({ port: 0, records: RECORDS, seed: 11, accounts: [account] });
-  const client = createServiceClient({ baseUrl: sim.url, credentials: { apiKey: account.apiKey, apiSecret: account.apiSecret } });
+  const client = createServiceClient({
+    baseUrl: sim.url,
+    credentials: { apiKey: account.apiKey, apiSecret: account.apiSecret },
+  });
   const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-jobs-'));
   const lib = await Library.open(dir);
   const cases = [
     { label: '3 months', filter: { start_date: '2024-01-01', end_date: '2024-03-31' } },
     { label: '1 year', filter: { start_date: '2023-01-01', end_date: '2023-12-31' } },
-    { label: '2 years, 4 countries', filter: { start_date: '2022-01-01', end_date: '2023-12-31', importer_countries: ['TR', 'DE', 'CN', 'US'] } },
+    {
+      label: '2 years, 4 countries',
+      filter: {
+        start_date: '2022-01-01',
+        end_date: '2023-12-31',
+        importer_countries: ['TR', 'DE', 'CN', 'US'],
+      },
+    },
     { label: 'all 5 years', filter: { start_date: '2021-01-01', end_date: '2025-12-31' } },
     { label: 'open date range', filter: {} },
   ];
@@ -53,7 +63,9 @@ async function main(): Promise<void> {
         `${c.label.padEnd(24)} ${String(total).padStart(7)} ${String(requests).padStart(6)} ${String(optimumRequests).padStart(8)} ${String(floor).padStart(6)} ${(requests / optimumRequests!).toFixed(2).padStart(6)}× ${String(downloads).padStart(10)} ${`+${(((downloads - total!) / total!) * 100).toFixed(2)}%`.padStart(7)} ${s.toFixed(1).padStart(8)}`,
       );
     }
-    console.log(`all cases: ${sumReq} requests vs optimum ${sumOpt} (${(sumReq / sumOpt).toFixed(2)}×), vs the sweep's floor ${sumFloor} (${(sumReq / sumFloor).toFixed(2)}×)`);
+    console.log(
+      `all cases: ${sumReq} requests vs optimum ${sumOpt} (${(sumReq / sumOpt).toFixed(2)}×), vs the sweep's floor ${sumFloor} (${(sumReq / sumFloor).toFixed(2)}×)`,
+    );
   } finally {
     await lib.close();
     await sim.close();

@@ -38,14 +38,20 @@ async function timed(fn: () => Promise<unknown>, rounds = ROUNDS): Promise<numbe
 
 function line(label: string, ms: number, goal?: number, baseline?: number): void {
   const g = goal === undefined ? '' : ` (goal ≤ ${goal} ms: ${ms <= goal ? 'MET' : 'NOT MET'})`;
-  const b = baseline === undefined ? '' : `, ${(ms / baseline).toFixed(2)}× baseline ${baseline.toFixed(1)} ms`;
+  const b =
+    baseline === undefined ? '' : `, ${(ms / baseline).toFixed(2)}× baseline ${baseline.toFixed(1)} ms`;
   console.log(`${label.padEnd(46)} ${ms.toFixed(1).padStart(8)} ms${b}${g}`);
 }
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-grid-'));
   try {
-    const sim = await startSimulator({ port: 0, records: BASE, seed: 5, accounts: [generateAccount('bench')] });
+    const sim = await startSimulator({
+      port: 0,
+      records: BASE,
+      seed: 5,
+      accounts: [generateAccount('bench')],
+    });
     const base = [...sim.dataset.records()];
     await sim.close();
     let lib = await Library.open(dir);
@@ -54,8 +60,16 @@ async function main(): Promise<void> {
     // Grow to 1M rows inside DuckDB (copies of the base with distinct hashIds and row numbers).
     const copies = ROWS / BASE;
     const id = await lib.db.transaction(async (conn) => {
-      const newId = await lib.insertDataset(conn, { kind: 'shipments', request: { start_date: '2021-01-01' }, name: 'bench 1M' }, 'pending');
-      const cols = (await conn.runAndReadAll(`SELECT column_name FROM information_schema.columns WHERE table_name = 'shipment_rows' ORDER BY ordinal_position`))
+      const newId = await lib.insertDataset(
+        conn,
+        { kind: 'shipments', request: { start_date: '2021-01-01' }, name: 'bench 1M' },
+        'pending',
+      );
+      const cols = (
+        await conn.runAndReadAll(
+          `SELECT column_name FROM information_schema.columns WHERE table_name = 'shipment_rows' ORDER BY ordinal_position`,
+        )
+      )
         .getRowObjectsJson()
         .map((r) => String(r.column_name))
         .filter((c) => c !== 'dataset_id' && c !== 'row_no' && c !== 'hashId');
@@ -69,7 +83,9 @@ async function main(): Promise<void> {
       return newId;
     });
     await lib.close();
-    console.log(`built a ${ROWS.toLocaleString('en-US')}-row dataset in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `built a ${ROWS.toLocaleString('en-US')}-row dataset in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     // Reopen: the first block is what an analyst waits for when opening a saved dataset.
     const tOpen = performance.now();
@@ -84,15 +100,26 @@ async function main(): Promise<void> {
     console.log(`open library file                               ${openMs.toFixed(1).padStart(8)} ms`);
     line('first block, cold (just opened)', coldFirst, 150, bare);
     line('first block, warm', await timed(() => lib.getRows(id, q())), 150, bare);
-    line('block at row 900,000 (stored order)', await timed(() => lib.getRows(id, q({ startRow: 900_000, endRow: 900_100 }))), 150, bare);
+    line(
+      'block at row 900,000 (stored order)',
+      await timed(() => lib.getRows(id, q({ startRow: 900_000, endRow: 900_100 }))),
+      150,
+      bare,
+    );
 
     // Typed shadow column for comparison (the design not taken): same sort on a DOUBLE column.
     await lib.db.exec(
       `CREATE TABLE bench_shadow AS SELECT *, TRY_CAST("fobValue" AS DOUBLE) AS fob_typed FROM shipment_rows WHERE dataset_id = $1`,
       [id],
     );
-    const shadow = await timed(() => lib.db.all(`SELECT row_no FROM bench_shadow ORDER BY fob_typed DESC NULLS LAST, row_no LIMIT 100`));
-    const castSort = await timed(() => lib.db.all(`SELECT row_no FROM bench_shadow ORDER BY TRY_CAST("fobValue" AS DOUBLE) DESC NULLS LAST, row_no LIMIT 100`));
+    const shadow = await timed(() =>
+      lib.db.all(`SELECT row_no FROM bench_shadow ORDER BY fob_typed DESC NULLS LAST, row_no LIMIT 100`),
+    );
+    const castSort = await timed(() =>
+      lib.db.all(
+        `SELECT row_no FROM bench_shadow ORDER BY TRY_CAST("fobValue" AS DOUBLE) DESC NULLS LAST, row_no LIMIT 100`,
+      ),
+    );
     line('top-100 keys: TRY_CAST(text) vs typed DOUBLE column', castSort, undefined, shadow);
 
     t = performance.now();
@@ -102,26 +129,81 @@ async function main(): Promise<void> {
     if (fobs.some((v, i) => i > 0 && v > fobs[i - 1]!)) throw new Error('sort is wrong');
     line('sort fobValue desc (decimal text), first run', coldSort, 500);
     const visible = { columns: [...DEFAULT_SHIPMENT_FIELDS, 'hashId'] };
-    line('sort fobValue desc, 16 visible columns', await timed(() => lib.getRows(id, q({ ...visible, sortModel: [{ colId: 'fobValue', sort: 'desc' }] }))), 500);
-    line('sort arrivalDate asc, 16 visible columns', await timed(() => lib.getRows(id, q({ ...visible, sortModel: [{ colId: 'arrivalDate', sort: 'asc' }] }))), 500);
-    line('sort importerName asc, 16 visible columns', await timed(() => lib.getRows(id, q({ ...visible, sortModel: [{ colId: 'importerName', sort: 'asc' }] }))), 500);
-    // Text sorts use a collation (case and accents second, like a spreadsheet); its cost shows on a
-    // column where nearly every value differs, not on names that repeat.
-    line('sort hashId asc (text, every value distinct), 16 visible columns', await timed(() => lib.getRows(id, q({ ...visible, sortModel: [{ colId: 'hashId', sort: 'asc' }] }))), 500);
-    line('quick filter, 16 visible columns', await timed(() => lib.getRows(id, q({ ...visible, quickFilter: 'steel ltd' }))), 500);
-    console.log('-- all 108 columns per row:');
-    line('sort fobValue desc (decimal text)', await timed(() => lib.getRows(id, q({ sortModel: [{ colId: 'fobValue', sort: 'desc' }] }))), 500);
-    line('sort arrivalDate asc (date text)', await timed(() => lib.getRows(id, q({ sortModel: [{ colId: 'arrivalDate', sort: 'asc' }] }))), 500);
-    line('sort importerName asc (text)', await timed(() => lib.getRows(id, q({ sortModel: [{ colId: 'importerName', sort: 'asc' }] }))), 500);
-    line('sorted, block at row 500,000', await timed(() => lib.getRows(id, q({ startRow: 500_000, endRow: 500_100, sortModel: [{ colId: 'usdCif', sort: 'asc' }] }))), 500);
     line(
-      'filter usdFob > 10000 + sort + count',
+      'sort fobValue desc, 16 visible columns',
+      await timed(() => lib.getRows(id, q({ ...visible, sortModel: [{ colId: 'fobValue', sort: 'desc' }] }))),
+      500,
+    );
+    line(
+      'sort arrivalDate asc, 16 visible columns',
       await timed(() =>
-        lib.getRows(id, q({ filterModel: { usdFob: { filterType: 'number', type: 'greaterThan', filter: 10_000 } }, sortModel: [{ colId: 'arrivalDate', sort: 'desc' }] })),
+        lib.getRows(id, q({ ...visible, sortModel: [{ colId: 'arrivalDate', sort: 'asc' }] })),
       ),
       500,
     );
-    line('quick filter (2 words) + count', await timed(() => lib.getRows(id, q({ quickFilter: 'steel ltd' }))), 500);
+    line(
+      'sort importerName asc, 16 visible columns',
+      await timed(() =>
+        lib.getRows(id, q({ ...visible, sortModel: [{ colId: 'importerName', sort: 'asc' }] })),
+      ),
+      500,
+    );
+    // Text sorts use a collation (case and accents second, like a spreadsheet); its cost shows on a
+    // column where nearly every value differs, not on names that repeat.
+    line(
+      'sort hashId asc (text, every value distinct), 16 visible columns',
+      await timed(() => lib.getRows(id, q({ ...visible, sortModel: [{ colId: 'hashId', sort: 'asc' }] }))),
+      500,
+    );
+    line(
+      'quick filter, 16 visible columns',
+      await timed(() => lib.getRows(id, q({ ...visible, quickFilter: 'steel ltd' }))),
+      500,
+    );
+    console.log('-- all 108 columns per row:');
+    line(
+      'sort fobValue desc (decimal text)',
+      await timed(() => lib.getRows(id, q({ sortModel: [{ colId: 'fobValue', sort: 'desc' }] }))),
+      500,
+    );
+    line(
+      'sort arrivalDate asc (date text)',
+      await timed(() => lib.getRows(id, q({ sortModel: [{ colId: 'arrivalDate', sort: 'asc' }] }))),
+      500,
+    );
+    line(
+      'sort importerName asc (text)',
+      await timed(() => lib.getRows(id, q({ sortModel: [{ colId: 'importerName', sort: 'asc' }] }))),
+      500,
+    );
+    line(
+      'sorted, block at row 500,000',
+      await timed(() =>
+        lib.getRows(
+          id,
+          q({ startRow: 500_000, endRow: 500_100, sortModel: [{ colId: 'usdCif', sort: 'asc' }] }),
+        ),
+      ),
+      500,
+    );
+    line(
+      'filter usdFob > 10000 + sort + count',
+      await timed(() =>
+        lib.getRows(
+          id,
+          q({
+            filterModel: { usdFob: { filterType: 'number', type: 'greaterThan', filter: 10_000 } },
+            sortModel: [{ colId: 'arrivalDate', sort: 'desc' }],
+          }),
+        ),
+      ),
+      500,
+    );
+    line(
+      'quick filter (2 words) + count',
+      await timed(() => lib.getRows(id, q({ quickFilter: 'steel ltd' }))),
+      500,
+    );
     await lib.db.exec('DROP TABLE bench_shadow');
     await lib.close();
   } finally {

@@ -20,7 +20,12 @@ function median(xs: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const sim = await startSimulator({ port: 0, records: 20_000, seed: 3, accounts: [generateAccount('bench')] });
+  const sim = await startSimulator({
+    port: 0,
+    records: 20_000,
+    seed: 3,
+    accounts: [generateAccount('bench')],
+  });
   const shipments = [...sim.dataset.records()].slice(0, RECORDS);
   await sim.close();
   const body = JSON.stringify({ total: RECORDS, shipments });
@@ -50,7 +55,9 @@ async function main(): Promise<void> {
     const g = median(ingest);
     console.log(`JSON.parse (baseline)      median ${p.toFixed(1)} ms`);
     console.log(`ingest (parse+check+store) median ${g.toFixed(1)} ms`);
-    console.log(`ratio ingest / JSON.parse: ${(g / p).toFixed(2)}× (goal ≤ 2×) ${g / p <= 2 ? 'MET' : 'NOT MET'}`);
+    console.log(
+      `ratio ingest / JSON.parse: ${(g / p).toFixed(2)}× (goal ≤ 2×) ${g / p <= 2 ? 'MET' : 'NOT MET'}`,
+    );
   } finally {
     await lib.close();
     await rm(dir, { recursive: true, force: true });

@@ -76,7 +76,13 @@ async function main(): Promise<void> {
   const host = await createWebHost({
     rendererDir: RENDERER_DIR,
     logger,
-    deps: { dataDir, resourcesDir: RESOURCES_DIR, logger, secrets: createMemorySecretStore(), version: 'bench' },
+    deps: {
+      dataDir,
+      resourcesDir: RESOURCES_DIR,
+      logger,
+      secrets: createMemorySecretStore(),
+      version: 'bench',
+    },
   });
   // Launched here rather than through test/e2e/support/browser, which depends on the test runner.
   const profileDir = await mkdtemp(join(tmpdir(), 'portolan-bench-chromium-'));
@@ -84,7 +90,15 @@ async function main(): Promise<void> {
     executablePath: '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1280, height: 860 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
@@ -97,7 +111,8 @@ async function main(): Promise<void> {
     const settings = new SettingsPage(page);
     await settings.createProfile({ name: 'Bench', baseUrl: sim.url, accountName: account.name });
     await settings.setCredentials('Bench', account.apiKey, account.apiSecret);
-    if ((await settings.card('Bench').getByTestId('profile-active-badge').count()) === 0) await settings.setActive('Bench');
+    if ((await settings.card('Bench').getByTestId('profile-active-badge').count()) === 0)
+      await settings.setActive('Bench');
     await shell.navigate('search');
     await search.setDates('2021-01-01', '2025-12-31');
     await search.setSize(SIZE);
@@ -122,7 +137,10 @@ async function main(): Promise<void> {
     }
     const after = await heap();
 
-    const client = createServiceClient({ baseUrl: sim.url, credentials: { apiKey: account.apiKey, apiSecret: account.apiSecret } });
+    const client = createServiceClient({
+      baseUrl: sim.url,
+      credentials: { apiKey: account.apiKey, apiSecret: account.apiSecret },
+    });
     const baseTimes: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const t = performance.now();
@@ -133,13 +151,23 @@ async function main(): Promise<void> {
 
     const ui = median(uiTimes);
     const base = median(baseTimes);
-    console.log(`result: showing ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records (${RECORDS.toLocaleString('en-US')} in the simulator)`);
-    console.log(`click → first rows on screen (median of ${ROUNDS})   ${ui.toFixed(0).padStart(6)} ms, ${(ui / base).toFixed(2)}× baseline`);
+    console.log(
+      `result: showing ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records (${RECORDS.toLocaleString('en-US')} in the simulator)`,
+    );
+    console.log(
+      `click → first rows on screen (median of ${ROUNDS})   ${ui.toFixed(0).padStart(6)} ms, ${(ui / base).toFixed(2)}× baseline`,
+    );
     console.log(`baseline: signed request from Node to the simulator ${base.toFixed(0).padStart(6)} ms`);
-    console.log(`  all UI runs: ${uiTimes.map((t) => t.toFixed(0)).join(', ')} ms; baseline runs: ${baseTimes.map((t) => t.toFixed(0)).join(', ')} ms`);
-    console.log(`renderer JS heap before search  ${mb(before.heap).padStart(10)}   DOM nodes ${before.nodes}`);
+    console.log(
+      `  all UI runs: ${uiTimes.map((t) => t.toFixed(0)).join(', ')} ms; baseline runs: ${baseTimes.map((t) => t.toFixed(0)).join(', ')} ms`,
+    );
+    console.log(
+      `renderer JS heap before search  ${mb(before.heap).padStart(10)}   DOM nodes ${before.nodes}`,
+    );
     console.log(`renderer JS heap, 10,000 loaded ${mb(after.heap).padStart(10)}   DOM nodes ${after.nodes}`);
-    console.log(`heap added by the loaded result ${mb(after.heap - before.heap).padStart(10)}, ${(after.heap / before.heap).toFixed(2)}× the empty page`);
+    console.log(
+      `heap added by the loaded result ${mb(after.heap - before.heap).padStart(10)}, ${(after.heap / before.heap).toFixed(2)}× the empty page`,
+    );
     if (errors.length) console.log(`page errors: ${errors.join(' | ')}`);
   } finally {
     await context.close();

@@ -10,6 +10,8 @@ const dynamic = /\bimport\s*\(/.test(code);
 const bad = required.filter((r) => r !== 'electron');
 console.log(`preload: ${code.length} bytes; requires: ${[...new Set(required)].join(', ') || 'nothing'}`);
 if (bad.length > 0 || dynamic || /\bzod\b/.test(code)) {
-  console.error(`preload must require only 'electron' (found: ${bad.join(', ') || 'a dynamic import or zod'})`);
+  console.error(
+    `preload must require only 'electron' (found: ${bad.join(', ') || 'a dynamic import or zod'})`,
+  );
   process.exit(1);
 }

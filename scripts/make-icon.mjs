@@ -20,7 +20,12 @@ const star = (r1, r2, rot) => {
 };
 const big = star(200, 48, 0);
 const small = star(130, 36, Math.PI / 4);
-const north = [[C, C - 200], [C + 48 * Math.sin(Math.PI / 4), C - 48 * Math.cos(Math.PI / 4)], [C, C], [C - 48 * Math.sin(Math.PI / 4), C - 48 * Math.cos(Math.PI / 4)]];
+const north = [
+  [C, C - 200],
+  [C + 48 * Math.sin(Math.PI / 4), C - 48 * Math.cos(Math.PI / 4)],
+  [C, C],
+  [C - 48 * Math.sin(Math.PI / 4), C - 48 * Math.cos(Math.PI / 4)],
+];
 
 const inside = (pts, x, y) => {
   let c = false;
@@ -62,11 +67,19 @@ const raw = Buffer.alloc(SIZE * (SIZE * 4 + 1));
 for (let y = 0; y < SIZE; y++) {
   raw[y * (SIZE * 4 + 1)] = 0;
   for (let x = 0; x < SIZE; x++) {
-    let r = 0, g = 0, b = 0, a = 0;
+    let r = 0,
+      g = 0,
+      b = 0,
+      a = 0;
     for (let sy = 0; sy < S; sy++) {
       for (let sx = 0; sx < S; sx++) {
         const c = colourAt(x + (sx + 0.5) / S, y + (sy + 0.5) / S);
-        if (c) { r += c[0]; g += c[1]; b += c[2]; a += 1; }
+        if (c) {
+          r += c[0];
+          g += c[1];
+          b += c[2];
+          a += 1;
+        }
       }
     }
     const o = y * (SIZE * 4 + 1) + 1 + x * 4;

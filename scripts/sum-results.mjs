@@ -12,7 +12,8 @@ for (const file of process.argv.slice(2)) {
     failed += report.numFailedTests ?? 0;
     skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
     // A suite that failed to load has no failed tests but must still fail the run.
-    if ((report.numFailedTestSuites ?? 0) > 0 && (report.numFailedTests ?? 0) === 0) failed += report.numFailedTestSuites;
+    if ((report.numFailedTestSuites ?? 0) > 0 && (report.numFailedTests ?? 0) === 0)
+      failed += report.numFailedTestSuites;
     if ((report.numTotalTests ?? 0) === 0) {
       console.error(`${file}: ran no test`);
       failed += 1;

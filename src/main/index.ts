@@ -34,8 +34,10 @@ async function start(): Promise<void> {
   process.on('unhandledRejection', (e) => logger.error('unhandled rejection', { error: e }));
 
   nativeTheme.themeSource = 'system';
-  hardenSession(session.defaultSession, contentSecurityPolicy(devUrl ? { url: devUrl } : null), (permission) =>
-    logger.warn('permission request denied', { permission }),
+  hardenSession(
+    session.defaultSession,
+    contentSecurityPolicy(devUrl ? { url: devUrl } : null),
+    (permission) => logger.warn('permission request denied', { permission }),
   );
 
   const events = createEventSender(() => mainWindow);
@@ -52,13 +54,16 @@ async function start(): Promise<void> {
   });
   const svc = services;
   const openAllowListed = (url: string) => {
-    void svc['shell.openExternal']({ url }, {}).catch((e: unknown) => logger.warn('link not opened', { error: e }));
+    void svc['shell.openExternal']({ url }, {}).catch((e: unknown) =>
+      logger.warn('link not opened', { error: e }),
+    );
   };
 
   const dispatch = createDispatcher<InvokeEventLike>({
     services,
     logger,
-    isTrustedSender: (event) => isTrustedFrame(event.senderFrame, mainWindow?.webContents.mainFrame, location),
+    isTrustedSender: (event) =>
+      isTrustedFrame(event.senderFrame, mainWindow?.webContents.mainFrame, location),
   });
   registerIpcHandlers(ipcMain, dispatch);
 
@@ -96,7 +101,9 @@ async function start(): Promise<void> {
   });
   // `npm start` passes --demo so a newcomer lands in the demo workspace; a failure leaves the welcome screen.
   if (process.argv.includes('--demo')) {
-    await svc['demo.start'](undefined, {}).catch((e: unknown) => logger.warn('demo workspace not started', { error: e }));
+    await svc['demo.start'](undefined, {}).catch((e: unknown) =>
+      logger.warn('demo workspace not started', { error: e }),
+    );
   }
   await openWindow();
 }

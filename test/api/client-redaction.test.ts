@@ -51,7 +51,10 @@ describe('the client and the scrub list', () => {
   it('keeps the secret masked while another call with it is still running', async () => {
     const slow = client();
     const fast = client();
-    server.script({ delayMs: 400, then: { status: 500, json: { error: `late ${SECRET}` } } }, { status: 503, json: {} });
+    server.script(
+      { delayMs: 400, then: { status: 500, json: { error: `late ${SECRET}` } } },
+      { status: 503, json: {} },
+    );
     const late = failure(slow.firmCount({}));
     await new Promise((r) => setTimeout(r, 50));
     await failure(fast.usage());

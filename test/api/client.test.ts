@@ -541,7 +541,13 @@ describe('LimitExceeded (429) from the service simulator', () => {
   async function simClient(limits: Record<string, number>, now?: () => number) {
     const { generateAccount, startSimulator } = await import('../../src/main/sim');
     const account = { ...generateAccount('acme'), limits };
-    const sim = await startSimulator({ port: 0, records: 2_000, seed: 3, accounts: [account], ...(now ? { now } : {}) });
+    const sim = await startSimulator({
+      port: 0,
+      records: 2_000,
+      seed: 3,
+      accounts: [account],
+      ...(now ? { now } : {}),
+    });
     sims.push(sim);
     const c = createServiceClient({
       baseUrl: sim.url,
@@ -555,18 +561,24 @@ describe('LimitExceeded (429) from the service simulator', () => {
     const { c } = await simClient({ 'shipments/search': 50 });
     await c.shipmentSearch({ size: 40, account_name: 'acme' });
     const retries: RetryInfo[] = [];
-    const e = await failure(c.shipmentSearch({ size: 20, account_name: 'acme' }, { onRetry: (i) => retries.push(i) }));
+    const e = await failure(
+      c.shipmentSearch({ size: 20, account_name: 'acme' }, { onRetry: (i) => retries.push(i) }),
+    );
     expect(e.kind).toBe('LimitExceeded');
     expect(e.attempts).toBe(1);
     expect(retries).toEqual([]);
-    expect(e.message).toMatch(/^shipments\/search limit reached for account acme \(429\)\. The service said: shipments\/search: 40 used of 50/);
+    expect(e.message).toMatch(
+      /^shipments\/search limit reached for account acme \(429\)\. The service said: shipments\/search: 40 used of 50/,
+    );
     expect(e.message).toContain('Waiting will not help');
   });
 
   it('a firm search whose page costs more than the limit is not retried', async () => {
     const { c } = await simClient({ 'firms/search': 5 });
     const retries: RetryInfo[] = [];
-    const e = await failure(c.firmSearch({ importer_countries: ['TR', 'DE', 'CN'], page: 1 }, { onRetry: (i) => retries.push(i) }));
+    const e = await failure(
+      c.firmSearch({ importer_countries: ['TR', 'DE', 'CN'], page: 1 }, { onRetry: (i) => retries.push(i) }),
+    );
     expect(e.kind).toBe('LimitExceeded');
     expect(e.attempts).toBe(1);
     expect(retries).toEqual([]);
@@ -580,12 +592,15 @@ describe('LimitExceeded (429) from the service simulator', () => {
     await c.firmCount({});
     t += 59_000; // The oldest request leaves the window 1 s from now.
     const retries: RetryInfo[] = [];
-    const res = await c.firmCount({}, {
-      onRetry: (i) => {
-        retries.push(i);
-        t += 2_000;
+    const res = await c.firmCount(
+      {},
+      {
+        onRetry: (i) => {
+          retries.push(i);
+          t += 2_000;
+        },
       },
-    });
+    );
     expect(res.firm_count).toBeGreaterThan(0);
     expect(retries).toHaveLength(1);
     expect(retries[0]!.error.message).toMatch(/^minutelyRequest limit reached \(429\)/);

@@ -91,7 +91,9 @@ describe('Export from the library to Excel, through the browser host', () => {
     expect(query.get('profile')).toBe('Sim');
     expect(query.get('app_version')).toBe('0.0.0-e2e');
     // Every stored field was written, not just the columns the grid shows, and no view is claimed.
-    const visible = Number(await browser.page.getByTestId('library-export-slot').getAttribute('data-view-columns'));
+    const visible = Number(
+      await browser.page.getByTestId('library-export-slot').getAttribute('data-view-columns'),
+    );
     expect(visible).toBeLessThan(SHIPMENT_FIELDS.length);
     expect(sheet?.getRow(1).cellCount).toBe(SHIPMENT_FIELDS.length);
     expect(query.has('view_columns')).toBe(false);

@@ -43,7 +43,9 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
     await library.row('Shipments · all').waitFor();
     const id = await library.idOf('Shipments · all');
     expect(await browser.page.getByTestId(`library-rows-${id}`).getAttribute('data-stored')).toBe('100');
-    expect(await browser.page.getByTestId(`library-rows-${id}`).getAttribute('data-total')).toBe(String(RECORDS));
+    expect(await browser.page.getByTestId(`library-rows-${id}`).getAttribute('data-total')).toBe(
+      String(RECORDS),
+    );
     await library.open('Shipments · all');
     expect(await library.waitForRows()).toBe(100);
 
@@ -70,8 +72,12 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
     await search.runButton.click();
     const offer = browser.page.getByTestId('search-saved-offer');
     await offer.waitFor();
-    expect(await browser.page.getByTestId('search-saved-offer-text').textContent()).toMatch(/^Saved just now/);
-    expect(await browser.page.getByTestId('search-saved-offer-refetch').textContent()).toContain('costs 100 downloads');
+    expect(await browser.page.getByTestId('search-saved-offer-text').textContent()).toMatch(
+      /^Saved just now/,
+    );
+    expect(await browser.page.getByTestId('search-saved-offer-refetch').textContent()).toContain(
+      'costs 100 downloads',
+    );
     await browser.screenshot('search-saved-offer');
     await browser.page.getByTestId('search-saved-offer-open').click();
     await browser.page.getByTestId('library-detail').waitFor();
@@ -84,7 +90,10 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
     await library.open('Shipments · all');
     await library.rename('First hundred');
     await library.setTags('sample, q1');
-    await library.tagsOf(id).filter({ hasText: /^sample, q1$/ }).waitFor();
+    await library
+      .tagsOf(id)
+      .filter({ hasText: /^sample, q1$/ })
+      .waitFor();
 
     await browser.page.getByTestId('library-tag-filter').fill('q1');
     await expect.poll(() => library.rows().count()).toBe(1);
@@ -108,8 +117,12 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
     await browser.page.getByTestId('search-fetch-all').click();
     const dialog = browser.page.getByTestId('fetch-all-dialog');
     await browser.page.locator('[data-testid="fetch-all-dialog"][data-state="ready"]').waitFor();
-    expect(await dialog.getByTestId('fetch-all-total').textContent()).toBe(`${RECORDS.toLocaleString('en-US')} records`);
-    expect(await dialog.getByTestId('fetch-all-downloads').textContent()).toMatch(/about 3,0\d\d — unlimited left/);
+    expect(await dialog.getByTestId('fetch-all-total').textContent()).toBe(
+      `${RECORDS.toLocaleString('en-US')} records`,
+    );
+    expect(await dialog.getByTestId('fetch-all-downloads').textContent()).toMatch(
+      /about 3,0\d\d — unlimited left/,
+    );
     await browser.screenshot('fetch-all-confirm');
     await dialog.getByTestId('fetch-all-name').fill('All records');
     // Slow the service down so the progress bar is seen moving.

@@ -82,9 +82,7 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
 
   it('shows the cost before running, runs, shows total and truncation, sorts the grid', async () => {
     await search.setSize(50);
-    await expect
-      .poll(() => search.costText.textContent())
-      .toMatch(/up to 50 records — \d+ of 200 left/);
+    await expect.poll(() => search.costText.textContent()).toMatch(/up to 50 records — \d+ of 200 left/);
     await search.run();
     const { shown, total } = await search.shownAndTotal();
     expect(shown).toBe(50);
@@ -165,7 +163,9 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
   it('warns before a search would pass the account limit and needs confirmation; the refusal shows its kind', async () => {
     await shell.navigate('search');
     await search.setSize(1000);
-    await expect.poll(() => browser.page.getByTestId('search-cost').getAttribute('data-limit-state')).toBe('exceeds');
+    await expect
+      .poll(() => browser.page.getByTestId('search-cost').getAttribute('data-limit-state'))
+      .toBe('exceeds');
     expect(await search.costText.textContent()).toMatch(/this would pass the limit by/);
     expect(await search.runButton.isDisabled()).toBe(true);
     expect(await search.runReason.textContent()).toContain('would pass the account limit');
@@ -201,7 +201,9 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
       // The request had gone out and may be charged: its answer is saved, and the page says so.
       const cancelled = browser.page.getByTestId('search-cancelled');
       expect(await cancelled.getAttribute('data-outcome')).toBe('spent');
-      expect(await cancelled.textContent()).toContain('10 records were downloaded and counted against the account, and saved to the Library');
+      expect(await cancelled.textContent()).toContain(
+        '10 records were downloaded and counted against the account, and saved to the Library',
+      );
       expect(await browser.page.getByTestId('search-truncated').textContent()).toContain('requested size 20');
     } finally {
       stack.sim.setFaults(undefined);
@@ -209,33 +211,61 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
   });
 
   it('presets: rename, duplicate, reorder, export and import (unknown fields dropped, bad presets skipped)', async () => {
-    await search.preset('German steel').getByTestId(/-rename$/).click();
+    await search
+      .preset('German steel')
+      .getByTestId(/-rename$/)
+      .click();
     const input = browser.page.getByTestId(/^preset-\d+-rename-input$/);
     await input.fill('Steel into Germany');
     await browser.page.getByTestId(/^preset-\d+-rename-save$/).click();
     await search.preset('Steel into Germany').waitFor();
-    await search.preset('Steel into Germany').getByTestId(/-duplicate$/).click();
+    await search
+      .preset('Steel into Germany')
+      .getByTestId(/-duplicate$/)
+      .click();
     await search.preset('Steel into Germany copy').waitFor();
-    expect(await search.presetNames()).toEqual(['Steel into Germany', 'Steel into Germany copy', 'Germany 2021-2025']);
+    expect(await search.presetNames()).toEqual([
+      'Steel into Germany',
+      'Steel into Germany copy',
+      'Germany 2021-2025',
+    ]);
     await search.preset('Germany 2021-2025').getByTestId(/-up$/).click();
-    await expect.poll(() => search.presetNames()).toEqual(['Steel into Germany', 'Germany 2021-2025', 'Steel into Germany copy']);
+    await expect
+      .poll(() => search.presetNames())
+      .toEqual(['Steel into Germany', 'Germany 2021-2025', 'Steel into Germany copy']);
 
     const downloadP = browser.page.waitForEvent('download');
     await browser.page.getByTestId('presets-export').click();
     const download = await downloadP;
-    const exported = JSON.parse(await readFile((await download.path()) as string, 'utf8')) as { format: string; version: number; presets: { name: string }[] };
+    const exported = JSON.parse(await readFile((await download.path()) as string, 'utf8')) as {
+      format: string;
+      version: number;
+      presets: { name: string }[];
+    };
     expect(exported.format).toBe('portolan-presets');
-    expect(exported.presets.map((p) => p.name)).toEqual(['Steel into Germany', 'Germany 2021-2025', 'Steel into Germany copy']);
+    expect(exported.presets.map((p) => p.name)).toEqual([
+      'Steel into Germany',
+      'Germany 2021-2025',
+      'Steel into Germany copy',
+    ]);
 
     const file = {
       format: 'portolan-presets',
       version: 1,
       presets: [
-        { name: 'Imported coffee', apiSecret: 'IMPORTED-SECRET', filter: { hs_codes: ['0901'], colour: 'red' } },
+        {
+          name: 'Imported coffee',
+          apiSecret: 'IMPORTED-SECRET',
+          filter: { hs_codes: ['0901'], colour: 'red' },
+        },
         { name: 'Broken', filter: { product_detail: 'ab' } },
       ],
     };
-    await browser.page.getByTestId('presets-import-file').setInputFiles({ name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+    await browser.page.getByTestId('presets-import-file').setInputFiles({
+      name: 'p.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(file)),
+    });
     const report = browser.page.getByTestId('presets-import-report');
     await report.waitFor();
     expect(await report.textContent()).toContain('Imported 1 preset.');
@@ -251,7 +281,11 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     await search.pickCountry('exporter_countries', 'japan', 'JP');
     await search.field('filter-product_detail-input').fill('bearings');
     await expect
-      .poll(async () => (JSON.parse(await readFile(join(stack.dataDir, 'presets.json'), 'utf8')) as { last?: unknown }).last)
+      .poll(
+        async () =>
+          (JSON.parse(await readFile(join(stack.dataDir, 'presets.json'), 'utf8')) as { last?: unknown })
+            .last,
+      )
       .toEqual({ exporter_countries: ['JP'], product_detail: 'bearings' });
     await browser.page.reload();
     await search.root.waitFor();

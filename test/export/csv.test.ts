@@ -3,12 +3,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  createMemorySource,
-  exportCsv,
-  firmColumns,
-  shipmentColumns,
-} from '../../src/main/export';
+import { createMemorySource, exportCsv, firmColumns, shipmentColumns } from '../../src/main/export';
 import { csvLine } from '../../src/main/export/csv-writer';
 import { neutraliseCsvFormula } from '@shared/csv-formula';
 import { parseCsv } from '../helpers/csv-parse';
@@ -67,7 +62,9 @@ describe('exportCsv', () => {
       rows.forEach((source, r) => {
         for (const c of columns) {
           // DuckDB reads an empty unquoted field as NULL; formula-like text carries its escaping quote.
-          expect(back[r]?.[c.field] ?? '', `row ${r} ${c.field}`).toBe(neutraliseCsvFormula(source[c.field]!));
+          expect(back[r]?.[c.field] ?? '', `row ${r} ${c.field}`).toBe(
+            neutraliseCsvFormula(source[c.field]!),
+          );
         }
       });
     } finally {

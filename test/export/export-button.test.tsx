@@ -44,7 +44,10 @@ afterEach(() => {
   calls.length = 0;
 });
 
-const source = { datasetId: 'ds-1', view: { columns: ['hsCode', 'usdFob'], sortModel: [], quickFilter: 'steel' } };
+const source = {
+  datasetId: 'ds-1',
+  view: { columns: ['hsCode', 'usdFob'], sortModel: [], quickFilter: 'steel' },
+};
 
 describe('ExportButton', () => {
   it('asks before replacing, shows progress with the time left, and ends with the path', async () => {
@@ -63,23 +66,38 @@ describe('ExportButton', () => {
     fireEvent.click(screen.getByTestId('export-choose'));
     await waitFor(() => expect(screen.getByTestId('export-path').textContent).toBe('/exports/Steel.xlsx'));
     fireEvent.click(screen.getByTestId('export-start'));
-    await waitFor(() => expect(screen.getByTestId('export-replace-question').textContent).toMatch(/Replace it\?/));
+    await waitFor(() =>
+      expect(screen.getByTestId('export-replace-question').textContent).toMatch(/Replace it\?/),
+    );
     // Nothing was replaced yet: the only start call did not say overwrite.
     expect(calls.filter((c) => c.channel === 'export.start')).toHaveLength(1);
 
     fireEvent.click(screen.getByTestId('export-replace-yes'));
-    await waitFor(() => expect(screen.getByTestId('export-dialog').getAttribute('data-step')).toBe('running'));
+    await waitFor(() =>
+      expect(screen.getByTestId('export-dialog').getAttribute('data-step')).toBe('running'),
+    );
     expect(calls.at(-1)).toEqual({
       channel: 'export.start',
       input: { source, format: 'xlsx', summaries: true, path: '/exports/Steel.xlsx', overwrite: true },
     });
     emit('jobs.progress', { jobId: 'other', label: 'x', done: 1, total: 2, unit: 'rows', etaSeconds: null });
     expect(screen.getByTestId('export-progress-text').textContent).toBe('Starting…');
-    emit('jobs.progress', { jobId: 'job-1', label: 'Excel', done: 500, total: 2000, unit: 'rows', etaSeconds: 3 });
+    emit('jobs.progress', {
+      jobId: 'job-1',
+      label: 'Excel',
+      done: 500,
+      total: 2000,
+      unit: 'rows',
+      etaSeconds: 3,
+    });
     expect(screen.getByTestId('export-progress-text').textContent).toBe('500 of 2,000 rows · about 3 s left');
     expect(screen.getByRole('progressbar').getAttribute('value')).toBe('25');
 
-    emit('jobs.finished', { jobId: 'job-1', outcome: 'succeeded', message: 'Exported 2,000 rows to /exports/Steel.xlsx' });
+    emit('jobs.finished', {
+      jobId: 'job-1',
+      outcome: 'succeeded',
+      message: 'Exported 2,000 rows to /exports/Steel.xlsx',
+    });
     expect(screen.getByTestId('export-done').getAttribute('data-outcome')).toBe('succeeded');
     expect(screen.getByTestId('export-done-path').textContent).toBe('/exports/Steel.xlsx');
   });
@@ -88,7 +106,11 @@ describe('ExportButton', () => {
     answer = (channel) => {
       if (channel === 'export.start') return { ok: true, value: { jobId: 'job-2', path: '/exports/a.csv' } };
       if (channel === 'export.cancel') {
-        emit('jobs.finished', { jobId: 'job-2', outcome: 'cancelled', message: 'The export was cancelled; no file was written.' });
+        emit('jobs.finished', {
+          jobId: 'job-2',
+          outcome: 'cancelled',
+          message: 'The export was cancelled; no file was written.',
+        });
         return { ok: true, value: undefined };
       }
       return { ok: false, error: { kind: 'Internal', message: `unexpected ${channel}` } };
@@ -100,7 +122,9 @@ describe('ExportButton', () => {
     fireEvent.click(screen.getByTestId('export-start'));
     await waitFor(() => screen.getByTestId('export-cancel'));
     fireEvent.click(screen.getByTestId('export-cancel'));
-    await waitFor(() => expect(screen.getByTestId('export-done').getAttribute('data-outcome')).toBe('cancelled'));
+    await waitFor(() =>
+      expect(screen.getByTestId('export-done').getAttribute('data-outcome')).toBe('cancelled'),
+    );
     expect(calls.map((c) => c.channel)).toEqual(['export.start', 'export.cancel']);
     expect(calls[1]?.input).toEqual({ jobId: 'job-2' });
     expect(screen.queryByTestId('export-done-path')).toBeNull();
@@ -109,7 +133,11 @@ describe('ExportButton', () => {
   it('shows the outcome of an export that finished before its start call was answered', async () => {
     answer = (channel) => {
       if (channel === 'export.start') {
-        emit('jobs.finished', { jobId: 'job-3', outcome: 'succeeded', message: 'Exported 5 rows to /exports/b.parquet' });
+        emit('jobs.finished', {
+          jobId: 'job-3',
+          outcome: 'succeeded',
+          message: 'Exported 5 rows to /exports/b.parquet',
+        });
         return { ok: true, value: { jobId: 'job-3', path: '/exports/b.parquet' } };
       }
       return { ok: false, error: { kind: 'Internal', message: `unexpected ${channel}` } };
@@ -118,16 +146,23 @@ describe('ExportButton', () => {
     fireEvent.click(screen.getByTestId('export-open'));
     fireEvent.click(screen.getByTestId('export-format-parquet'));
     fireEvent.click(screen.getByTestId('export-start'));
-    await waitFor(() => expect(screen.getByTestId('export-done').getAttribute('data-outcome')).toBe('succeeded'));
+    await waitFor(() =>
+      expect(screen.getByTestId('export-done').getAttribute('data-outcome')).toBe('succeeded'),
+    );
     expect(screen.getByTestId('export-done-path').textContent).toBe('/exports/b.parquet');
   });
 
   it('shows a refused export in the form, without leaving it', async () => {
-    answer = () => ({ ok: false, error: { kind: 'NotFound', message: 'That dataset is not in the library.' } });
+    answer = () => ({
+      ok: false,
+      error: { kind: 'NotFound', message: 'That dataset is not in the library.' },
+    });
     render(<button.ExportButton source={{ datasetId: 'gone' }} />);
     fireEvent.click(screen.getByTestId('export-open'));
     fireEvent.click(screen.getByTestId('export-start'));
-    await waitFor(() => expect(screen.getByTestId('export-error').getAttribute('data-error-kind')).toBe('NotFound'));
+    await waitFor(() =>
+      expect(screen.getByTestId('export-error').getAttribute('data-error-kind')).toBe('NotFound'),
+    );
     expect(screen.getByTestId('export-dialog').getAttribute('data-step')).toBe('form');
   });
 
@@ -136,7 +171,11 @@ describe('ExportButton', () => {
     fireEvent.click(screen.getByTestId('export-open'));
     const dialog = screen.getByTestId('export-dialog');
     expect(dialog.contains(document.activeElement)).toBe(true);
-    const items = [...dialog.querySelectorAll<HTMLElement>('button:not([disabled]), input:not([disabled]), select:not([disabled])')];
+    const items = [
+      ...dialog.querySelectorAll<HTMLElement>(
+        'button:not([disabled]), input:not([disabled]), select:not([disabled])',
+      ),
+    ];
     items[items.length - 1]!.focus();
     fireEvent.keyDown(document.activeElement!, { key: 'Tab' });
     expect(document.activeElement).toBe(items[0]);
@@ -149,7 +188,8 @@ describe('ExportButton', () => {
 
   describe('this view or the whole dataset', () => {
     const columns = ['arrivalDate', 'importerName', 'hsCode', 'usdFob'];
-    const started = () => calls.filter((c) => c.channel === 'export.start').map((c) => (c.input as { source: unknown }).source);
+    const started = () =>
+      calls.filter((c) => c.channel === 'export.start').map((c) => (c.input as { source: unknown }).source);
     const scopeText = (id: string) => screen.getByTestId(id).closest('label')?.textContent?.trim();
     beforeEach(() => {
       answer = (channel) =>
@@ -159,8 +199,18 @@ describe('ExportButton', () => {
     });
 
     it('from an unfiltered view, offers both, starts on the whole dataset and sends no view (so main writes every field)', async () => {
-      const view = { columns, sortModel: [{ colId: 'usdFob', sort: 'desc' as const }], filterModel: {}, quickFilter: '' };
-      render(<button.ExportButton source={{ datasetId: 'ds-1', view }} counts={{ viewRows: 50_000, storedRows: 50_000 }} />);
+      const view = {
+        columns,
+        sortModel: [{ colId: 'usdFob', sort: 'desc' as const }],
+        filterModel: {},
+        quickFilter: '',
+      };
+      render(
+        <button.ExportButton
+          source={{ datasetId: 'ds-1', view }}
+          counts={{ viewRows: 50_000, storedRows: 50_000 }}
+        />,
+      );
       fireEvent.click(screen.getByTestId('export-open'));
       expect(scopeText('export-scope-view')).toBe('This view — 4 columns, 50,000 rows, with its sort');
       expect(scopeText('export-scope-dataset')).toBe('Whole dataset — all fields, all 50,000 rows');
@@ -172,7 +222,12 @@ describe('ExportButton', () => {
 
     it('from a filtered view, starts on the view with its row count; either can be chosen', async () => {
       const view = { columns, sortModel: [], filterModel: {}, quickFilter: 'steel' };
-      render(<button.ExportButton source={{ datasetId: 'ds-1', view }} counts={{ viewRows: 1_234, storedRows: 50_000 }} />);
+      render(
+        <button.ExportButton
+          source={{ datasetId: 'ds-1', view }}
+          counts={{ viewRows: 1_234, storedRows: 50_000 }}
+        />,
+      );
       fireEvent.click(screen.getByTestId('export-open'));
       expect(scopeText('export-scope-view')).toBe('This view — 4 columns, 1,234 rows, with its filters');
       expect((screen.getByTestId('export-scope-view') as HTMLInputElement).checked).toBe(true);
@@ -186,11 +241,18 @@ describe('ExportButton', () => {
 
     it('warns instead of exporting when the view matches no rows', async () => {
       const view = { columns, sortModel: [], filterModel: {}, quickFilter: 'nothing' };
-      render(<button.ExportButton source={{ datasetId: 'ds-1', view }} counts={{ viewRows: 0, storedRows: 50_000 }} />);
+      render(
+        <button.ExportButton
+          source={{ datasetId: 'ds-1', view }}
+          counts={{ viewRows: 0, storedRows: 50_000 }}
+        />,
+      );
       fireEvent.click(screen.getByTestId('export-open'));
       const warning = screen.getByTestId('export-row-count');
       expect(warning.getAttribute('role')).toBe('alert');
-      expect(warning.textContent).toMatch(/^No rows match the filters of this view, so there is nothing to export/);
+      expect(warning.textContent).toMatch(
+        /^No rows match the filters of this view, so there is nothing to export/,
+      );
       expect((screen.getByTestId('export-start') as HTMLButtonElement).disabled).toBe(true);
       fireEvent.click(screen.getByTestId('export-scope-dataset'));
       expect((screen.getByTestId('export-start') as HTMLButtonElement).disabled).toBe(false);
@@ -200,12 +262,18 @@ describe('ExportButton', () => {
       render(<button.ExportButton source={{ datasetId: 'ds-1' }} counts={{ viewRows: 0, storedRows: 0 }} />);
       fireEvent.click(screen.getByTestId('export-open'));
       expect(screen.queryByTestId('export-scope')).toBeNull();
-      expect(screen.getByTestId('export-row-count').textContent).toBe('This dataset has no rows, so there is nothing to export.');
+      expect(screen.getByTestId('export-row-count').textContent).toBe(
+        'This dataset has no rows, so there is nothing to export.',
+      );
       expect((screen.getByTestId('export-start') as HTMLButtonElement).disabled).toBe(true);
     });
 
     it('reads a view given through resolveView when the dialog opens', () => {
-      const view = { columns, sortModel: [], filterModel: { hsCode: { filterType: 'text' as const, type: 'equals' as const, filter: '7208' } } };
+      const view = {
+        columns,
+        sortModel: [],
+        filterModel: { hsCode: { filterType: 'text' as const, type: 'equals' as const, filter: '7208' } },
+      };
       render(<button.ExportButton source={{ datasetId: 'ds-1' }} resolveView={() => view} />);
       fireEvent.click(screen.getByTestId('export-open'));
       expect(scopeText('export-scope-view')).toBe('This view — 4 columns, with its filters');

@@ -1,4 +1,10 @@
-import { createMemorySource, shipmentColumns, toExportRows, type ExportSource, type QueryInfo } from '../../src/main/export';
+import {
+  createMemorySource,
+  shipmentColumns,
+  toExportRows,
+  type ExportSource,
+  type QueryInfo,
+} from '../../src/main/export';
 
 export const sampleQuery: QueryInfo = {
   profile: 'Türkiye desk',

@@ -17,7 +17,9 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 async function stored(datasetId: string): Promise<string[]> {
-  return (await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId])).map((r) => String(r.h));
+  return (await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId])).map(
+    (r) => String(r.h),
+  );
 }
 
 describe('one day over the cap', () => {
@@ -42,7 +44,10 @@ describe('one day over the cap', () => {
     // The nine busiest chapters of that day plus a 4-digit prefix inside the first: the last overlaps it.
     const counts = new Map<string, number>();
     for (const r of recs) counts.set(r.hsCode.slice(0, 2), (counts.get(r.hsCode.slice(0, 2)) ?? 0) + 1);
-    const chapters = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 9).map(([c]) => c);
+    const chapters = [...counts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 9)
+      .map(([c]) => c);
     const first = recs.find((r) => r.hsCode.startsWith(chapters[0]!))!;
     const filter = { start_date: day, end_date: day, hs_codes: [...chapters, first.hsCode.slice(0, 4)] };
     const expected = expectedHashIds(s.sim, filter);

@@ -1,7 +1,13 @@
 import { tempDir as freshTempDir, type TempDir } from '../helpers/temp-dir';
 import { createServiceClient, type ServiceClient } from '../../src/main/api';
 import { Library } from '../../src/main/library';
-import { generateAccount, startSimulator, type RunningSimulator, type SimAccount, type SimOptions } from '../../src/main/sim';
+import {
+  generateAccount,
+  startSimulator,
+  type RunningSimulator,
+  type SimAccount,
+  type SimOptions,
+} from '../../src/main/sim';
 import type { ShipmentFilter } from '@shared/spec/filter';
 import type { ShipmentRecord } from '@shared/spec/records';
 
@@ -13,7 +19,9 @@ export interface SimSetup {
   client: ServiceClient;
 }
 
-export async function startSim(opts: Partial<SimOptions> & { limits?: SimAccount['limits']; clientRetries?: number } = {}): Promise<SimSetup> {
+export async function startSim(
+  opts: Partial<SimOptions> & { limits?: SimAccount['limits']; clientRetries?: number } = {},
+): Promise<SimSetup> {
   const account: SimAccount = { ...generateAccount('acme'), ...(opts.limits ? { limits: opts.limits } : {}) };
   const { limits: _l, clientRetries, ...rest } = opts;
   const sim = await startSimulator({ port: 0, records: 20_000, seed: 7, ...rest, accounts: [account] });

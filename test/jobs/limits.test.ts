@@ -29,7 +29,9 @@ describe('client-side rate limiting', () => {
     expect(out.stats.requests).toBeGreaterThan(4);
     expect(waits.length).toBeGreaterThan(0);
     expect(waits.every((w) => w > 0 && w <= 60)).toBe(true);
-    const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [out.datasetId]);
+    const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
+      out.datasetId,
+    ]);
     expect(new Set(rows.map((r) => String(r.h)))).toEqual(expectedHashIds(s.sim, filter));
   });
 
@@ -41,7 +43,9 @@ describe('client-side rate limiting', () => {
     expect(out.status).toBe('succeeded');
     expect(slept.length).toBeGreaterThan(0);
     expect(slept.every((ms) => ms === 1000)).toBe(true);
-    const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [out.datasetId]);
+    const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
+      out.datasetId,
+    ]);
     expect(new Set(rows.map((r) => String(r.h)))).toEqual(expectedHashIds(s.sim, filter));
   });
 

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { remaining } from '@shared/spec/usage';
 import { createServiceClient } from '../../src/main/api';
-import { JobRunner, RateLimiter, committedRows, estimateShipments, type JobProgressInfo } from '../../src/main/jobs';
+import {
+  JobRunner,
+  RateLimiter,
+  committedRows,
+  estimateShipments,
+  type JobProgressInfo,
+} from '../../src/main/jobs';
 import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { useLibrary } from '../helpers/library';
 import { expectedHashIds, startSim, type SimSetup } from './helpers';
@@ -19,7 +25,9 @@ afterEach(async () => {
 const filter = { start_date: '2021-01-01', end_date: '2025-12-31' };
 
 async function storedHashIds(datasetId: string): Promise<string[]> {
-  const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId]);
+  const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
+    datasetId,
+  ]);
   return rows.map((r) => String(r.h));
 }
 
@@ -46,7 +54,9 @@ describe('pause', () => {
     expect(await committedRows(store.lib, out.jobId)).toBe(out.stats.stored);
     // Nothing half-made in the library list; the job waits to be resumed.
     expect(await store.lib.list()).toEqual([]);
-    expect(await runner.listResumable()).toMatchObject([{ id: out.jobId, status: 'paused', stored: out.stats.stored }]);
+    expect(await runner.listResumable()).toMatchObject([
+      { id: out.jobId, status: 'paused', stored: out.stats.stored },
+    ]);
 
     const resumed = await runner.resume(out.jobId, s.client);
     expect(resumed.status).toBe('succeeded');
@@ -57,7 +67,10 @@ describe('pause', () => {
     // The resumed run paid for what was missing and its probes, not for the windows kept at the pause.
     const spent = (await s.client.usage()).acme!['shipments/search']!.current - charged;
     expect(spent).toBeLessThanOrEqual(expected.size - out.stats.stored + 10 * 20);
-    const twice = await store.lib.db.all('SELECT window_key FROM job_windows WHERE job_id = $1 GROUP BY 1 HAVING count(*) > 1', [out.jobId]);
+    const twice = await store.lib.db.all(
+      'SELECT window_key FROM job_windows WHERE job_id = $1 GROUP BY 1 HAVING count(*) > 1',
+      [out.jobId],
+    );
     expect(twice).toEqual([]);
     expect(await runner.listResumable()).toEqual([]);
   }, 60_000);
@@ -84,7 +97,10 @@ describe('a job short of downloads', () => {
     const acme = { ...generateAccount('acme'), limits: { 'shipments/search': 3_000 } };
     const spare = generateAccount('spare');
     sim = await startSimulator({ port: 0, records: 20_000, seed: 7, accounts: [acme, spare] });
-    const client = createServiceClient({ baseUrl: sim.url, credentials: { apiKey: acme.apiKey, apiSecret: acme.apiSecret } });
+    const client = createServiceClient({
+      baseUrl: sim.url,
+      credentials: { apiKey: acme.apiKey, apiSecret: acme.apiSecret },
+    });
     const estimate = await estimateShipments(filter, client);
     expect(estimate.total).toBeGreaterThan(3 * 3_000);
     const left = remaining((await client.usage()).acme!['shipments/search']!);
@@ -105,7 +121,10 @@ describe('a job short of downloads', () => {
     expect(again.message).toMatch(/shipments\/search limit reached for account acme/);
     expect(await committedRows(store.lib, out.jobId)).toBe(out.stats.stored);
 
-    const spareClient = createServiceClient({ baseUrl: sim.url, credentials: { apiKey: spare.apiKey, apiSecret: spare.apiSecret } });
+    const spareClient = createServiceClient({
+      baseUrl: sim.url,
+      credentials: { apiKey: spare.apiKey, apiSecret: spare.apiSecret },
+    });
     const done = await new JobRunner({ library: store.lib }).resume(out.jobId, spareClient);
     expect(done.status).toBe('succeeded');
     const expected = expectedHashIds(sim, filter);

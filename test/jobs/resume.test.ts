@@ -36,14 +36,20 @@ async function consistent(lib: Library, datasetId: string): Promise<{ rows: numb
 describe('a job killed mid-way', () => {
   it('leaves the library consistent and resumes fetching only the missing windows', async () => {
     const dataDir = join(dir, 'killed');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures/run-job.ts'), dataDir, s.sim.url, JSON.stringify(filter)], {
-      cwd: process.cwd(),
-      env: { ...process.env, SIM_KEY: s.account.apiKey, SIM_SECRET: s.account.apiSecret },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(__dirname, 'fixtures/run-job.ts'), dataDir, s.sim.url, JSON.stringify(filter)],
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, SIM_KEY: s.account.apiKey, SIM_SECRET: s.account.apiSecret },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, sig) => resolve(sig)),
+    );
     let windowsAtKill = 0;
     await new Promise<void>((resolve, reject) => {
       const lines = createInterface({ input: child.stdout });
@@ -56,7 +62,9 @@ describe('a job killed mid-way', () => {
           resolve();
         }
       });
-      child.on('exit', () => (windowsAtKill ? resolve() : reject(new Error(`child exited early: ${stderr.slice(0, 2000)}`))));
+      child.on('exit', () =>
+        windowsAtKill ? resolve() : reject(new Error(`child exited early: ${stderr.slice(0, 2000)}`)),
+      );
     });
     expect(await exited).toBe('SIGKILL');
 
@@ -68,12 +76,16 @@ describe('a job killed mid-way', () => {
       const resumable = await runner.listResumable();
       expect(resumable).toHaveLength(1);
       expect(resumable[0]).toMatchObject({ kind: 'shipments', status: 'interrupted' });
-      const job = await lib.db.one('SELECT dataset_id, state_json FROM jobs WHERE id = $1', [resumable[0]!.id]);
+      const job = await lib.db.one('SELECT dataset_id, state_json FROM jobs WHERE id = $1', [
+        resumable[0]!.id,
+      ]);
       const datasetId = String(job?.dataset_id);
       const before = await consistent(lib, datasetId);
       expect(before.rows).toBeGreaterThan(0);
       expect(before.distinct).toBe(before.rows);
-      const doneWindows = await lib.db.all('SELECT window_key FROM job_windows WHERE job_id = $1', [resumable[0]!.id]);
+      const doneWindows = await lib.db.all('SELECT window_key FROM job_windows WHERE job_id = $1', [
+        resumable[0]!.id,
+      ]);
       expect(doneWindows.length).toBeGreaterThanOrEqual(windowsAtKill);
 
       // Resume: only windows not yet committed are fetched.
@@ -86,11 +98,16 @@ describe('a job killed mid-way', () => {
       expect(usageAfter - usageBefore).toBeLessThanOrEqual(expected.size - before.rows + 10 * 20);
       const after = await consistent(lib, datasetId);
       expect(after).toEqual({ rows: expected.size, distinct: expected.size });
-      const rows = await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId]);
+      const rows = await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
+        datasetId,
+      ]);
       expect(new Set(rows.map((r) => String(r.h)))).toEqual(expected);
       expect((await lib.get(datasetId)).status).toBe('complete');
       expect(await runner.listResumable()).toEqual([]);
-      const windowKeys = await lib.db.all('SELECT window_key, count(*) AS n FROM job_windows WHERE job_id = $1 GROUP BY 1 HAVING count(*) > 1', [out.jobId]);
+      const windowKeys = await lib.db.all(
+        'SELECT window_key, count(*) AS n FROM job_windows WHERE job_id = $1 GROUP BY 1 HAVING count(*) > 1',
+        [out.jobId],
+      );
       expect(windowKeys).toEqual([]); // no window fetched twice
     } finally {
       await lib.close();
@@ -123,7 +140,9 @@ describe('a job that fails', () => {
       s.sim.setFaults(undefined);
       const resumed = await runner.resume(out.jobId, s.client);
       expect(resumed.status).toBe('succeeded');
-      const rows = await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [resumed.datasetId]);
+      const rows = await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
+        resumed.datasetId,
+      ]);
       expect(new Set(rows.map((r) => String(r.h)))).toEqual(expectedHashIds(s.sim, filter));
       expect(rows.length).toBe(expectedHashIds(s.sim, filter).size);
     } finally {

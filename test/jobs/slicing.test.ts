@@ -26,7 +26,9 @@ describe('fetching beyond the 10,000-record cap', () => {
     expect(expected.size).toBeGreaterThan(20_000);
     const progress: JobProgressInfo[] = [];
     const runner = new JobRunner({ library: lib });
-    const out = await runner.startShipments({ filter, profileId: 'p1', account: 'acme' }, s.client, { onProgress: (p) => progress.push(p) });
+    const out = await runner.startShipments({ filter, profileId: 'p1', account: 'acme' }, s.client, {
+      onProgress: (p) => progress.push(p),
+    });
     expect(out.status).toBe('succeeded');
 
     const stored = await storedHashIds(out.datasetId!);
@@ -34,13 +36,22 @@ describe('fetching beyond the 10,000-record cap', () => {
     expect(new Set(stored)).toEqual(expected); // no gaps, nothing extra
 
     const meta = await lib.get(out.datasetId!);
-    expect(meta).toMatchObject({ status: 'complete', reportedTotal: expected.size, storedRows: expected.size, account: 'acme' });
+    expect(meta).toMatchObject({
+      status: 'complete',
+      reportedTotal: expected.size,
+      storedRows: expected.size,
+      account: 'acme',
+    });
     // The covered windows tile the range: contiguous days, no overlap, each within the cap.
-    const windows = [...meta.windows!].sort((a, b) => String(a.filter.start_date).localeCompare(String(b.filter.start_date)));
+    const windows = [...meta.windows!].sort((a, b) =>
+      String(a.filter.start_date).localeCompare(String(b.filter.start_date)),
+    );
     expect(windows[0]!.filter.start_date).toBe('2021-01-01');
     expect(windows.at(-1)!.filter.end_date).toBe('2025-12-31');
     for (let i = 1; i < windows.length; i++) {
-      expect(dayNumber(String(windows[i]!.filter.start_date))).toBe(dayNumber(String(windows[i - 1]!.filter.end_date)) + 1);
+      expect(dayNumber(String(windows[i]!.filter.start_date))).toBe(
+        dayNumber(String(windows[i - 1]!.filter.end_date)) + 1,
+      );
     }
     expect(windows.every((w) => w.total <= 10_000 && w.complete)).toBe(true);
     expect(windows.reduce((n, w) => n + w.total, 0)).toBe(expected.size);
@@ -53,7 +64,12 @@ describe('fetching beyond the 10,000-record cap', () => {
     expect(usage.acme?.['shipments/search']?.current).toBe(out.stats.downloads);
 
     const last = progress.at(-1)!;
-    expect(last).toMatchObject({ done: expected.size, total: expected.size, unit: 'records', windowsDone: windows.length });
+    expect(last).toMatchObject({
+      done: expected.size,
+      total: expected.size,
+      unit: 'records',
+      windowsDone: windows.length,
+    });
     expect(progress.some((p) => p.done > 0 && p.done < expected.size && p.etaSeconds !== null)).toBe(true);
   });
 
@@ -79,7 +95,9 @@ describe('fetching beyond the 10,000-record cap', () => {
     expect(est.estimatedDownloads).toBeGreaterThanOrEqual(expected.size);
     const quota = checkQuota(est, await s.client.usage(), 'acme');
     expect(quota.enough).toBe(true);
-    expect(checkQuota(est, { acme: { 'shipments/search': { current: 0, limit: 100 } } }, 'acme')).toMatchObject({ enough: false });
+    expect(
+      checkQuota(est, { acme: { 'shipments/search': { current: 0, limit: 100 } } }, 'acme'),
+    ).toMatchObject({ enough: false });
 
     const out = await new JobRunner({ library: lib }).startShipments({ filter, probe: est.probe }, s.client);
     expect(out.status).toBe('succeeded');
@@ -102,19 +120,25 @@ describe('fetching beyond the 10,000-record cap', () => {
     const datasetsBefore = (await lib.list()).length;
     const rowsBefore = Number((await lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n);
     let jobId = '';
-    const out = await runner.startShipments({ filter: { start_date: '2021-01-01', end_date: '2025-12-31' } }, s.client, {
-      signal: ctrl.signal,
-      onStarted: (id) => (jobId = id),
-      onProgress: (p) => {
-        if (p.recordsStored > 0) ctrl.abort();
+    const out = await runner.startShipments(
+      { filter: { start_date: '2021-01-01', end_date: '2025-12-31' } },
+      s.client,
+      {
+        signal: ctrl.signal,
+        onStarted: (id) => (jobId = id),
+        onProgress: (p) => {
+          if (p.recordsStored > 0) ctrl.abort();
+        },
       },
-    });
+    );
     expect(out.status).toBe('cancelled');
     expect(out.jobId).toBe(jobId);
     expect(out.stats.stored).toBeGreaterThan(0); // it had committed windows before the cancel
     expect((await lib.list()).length).toBe(datasetsBefore);
     expect(Number((await lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(rowsBefore);
-    expect(Number((await lib.db.one(`SELECT count(*) AS n FROM datasets WHERE status = 'pending'`))?.n)).toBe(0);
+    expect(Number((await lib.db.one(`SELECT count(*) AS n FROM datasets WHERE status = 'pending'`))?.n)).toBe(
+      0,
+    );
     expect((await runner.listResumable()).map((j) => j.id)).not.toContain(jobId);
   });
 });
@@ -130,7 +154,10 @@ describe('firm search', () => {
     const meta = await lib.get(out.datasetId!);
     expect(meta.kind).toBe('firms');
     expect(meta.storedRows).toBe(count);
-    expect(meta.reported).toMatchObject({ total_pages: first.total_pages, total_shipment: first.total_shipment });
+    expect(meta.reported).toMatchObject({
+      total_pages: first.total_pages,
+      total_shipment: first.total_shipment,
+    });
     const rows = await lib.getRows(meta.id, { startRow: 0, endRow: 5 });
     expect(rows.rows[0]).toEqual({ ...first.firms[0], _row: 0 });
   });
@@ -146,7 +173,9 @@ describe('firm search', () => {
     });
     expect(cancelled.status).toBe('cancelled');
     expect((await lib.list()).length).toBe(before);
-    expect(Number((await lib.db.one(`SELECT count(*) AS n FROM datasets WHERE status = 'pending'`))?.n)).toBe(0);
+    expect(Number((await lib.db.one(`SELECT count(*) AS n FROM datasets WHERE status = 'pending'`))?.n)).toBe(
+      0,
+    );
 
     let pagesSeen = 0;
     const failing = await runner.startFirms({ filter }, s.client, {
@@ -163,6 +192,8 @@ describe('firm search', () => {
     const first = await s.client.firmSearch({ ...filter, page: 1 });
     // Pages 1–2 were not fetched again: requests across both runs = total pages (+ the failed one).
     expect(resumed.stats.requests).toBe(first.total_pages);
-    expect((await lib.get(resumed.datasetId!)).storedRows).toBe((await s.client.firmCount(filter)).firm_count);
+    expect((await lib.get(resumed.datasetId!)).storedRows).toBe(
+      (await s.client.firmCount(filter)).firm_count,
+    );
   });
 });

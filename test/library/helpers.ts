@@ -17,7 +17,10 @@ export function shipment(i: number, overrides: Record<string, string> = {}): Rec
   return { ...r, ...overrides };
 }
 
-export function firm(i: number, overrides: Record<string, string | number | null> = {}): Record<string, string | number | null> {
+export function firm(
+  i: number,
+  overrides: Record<string, string | number | null> = {},
+): Record<string, string | number | null> {
   const r: Record<string, string | number | null> = {};
   for (const f of FIRM_FIELDS) r[f] = '';
   r.name = `Firm ${i}`;

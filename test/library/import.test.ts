@@ -2,7 +2,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemorySource, exportCsv, exportXlsx, firmColumns, shipmentColumns } from '../../src/main/export';
+import {
+  createMemorySource,
+  exportCsv,
+  exportXlsx,
+  firmColumns,
+  shipmentColumns,
+} from '../../src/main/export';
 import { Library } from '../../src/main/library';
 import { importFile } from '../../src/main/library/import';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
@@ -55,7 +61,10 @@ describe('JSON import', () => {
     const f = await importFile(lib, await file('f.json', JSON.stringify([firm(1), firm(2)])));
     expect(f.dataset.kind).toBe('firms');
     expect((await rowsOf(f.dataset.id))[1]).toEqual(firm(2));
-    const s = await importFile(lib, await file('resp.json', JSON.stringify({ total: 40, shipments: [shipment(1)] })));
+    const s = await importFile(
+      lib,
+      await file('resp.json', JSON.stringify({ total: 40, shipments: [shipment(1)] })),
+    );
     expect(s.dataset.reportedTotal).toBe(40);
   });
 
@@ -64,7 +73,11 @@ describe('JSON import', () => {
     ['foreign', JSON.stringify([{ a: 1, b: 2 }, { a: 3 }]), /neither shipment nor firm/],
     ['not a list', JSON.stringify({ hello: 'world' }), /expected a JSON array/],
     ['empty', '[]', /no records/],
-    ['wrong type', JSON.stringify([shipment(1), { ...shipment(2), fobValue: 7 }]), /records\[1\]\.fobValue: must be text/],
+    [
+      'wrong type',
+      JSON.stringify([shipment(1), { ...shipment(2), fobValue: 7 }]),
+      /records\[1\]\.fobValue: must be text/,
+    ],
   ])('refuses a %s file with a clear message and changes nothing', async (_what, content, message) => {
     expect(await refusal(await file('x.json', content))).toMatch(message);
     await libraryIsEmpty();
@@ -73,8 +86,12 @@ describe('JSON import', () => {
 
 describe('CSV import', () => {
   const fields = [...SHIPMENT_FIELDS];
-  const recs = [shipment(1, { importerName: 'Müller, "Söhne"', productDetails: 'line1\r\nline2' }), shipment(2)];
-  const csv = [fields.join(','), ...recs.map((r) => fields.map((f) => csvCell(r[f]!)).join(','))].join('\r\n') + '\r\n';
+  const recs = [
+    shipment(1, { importerName: 'Müller, "Söhne"', productDetails: 'line1\r\nline2' }),
+    shipment(2),
+  ];
+  const csv =
+    [fields.join(','), ...recs.map((r) => fields.map((f) => csvCell(r[f]!)).join(','))].join('\r\n') + '\r\n';
 
   it('reads UTF-8 with and without BOM, quoted commas, quotes and newlines', async () => {
     const a = await importFile(lib, await file('a.csv', csv));
@@ -85,7 +102,10 @@ describe('CSV import', () => {
 
   it('reads firm CSVs with whole numbers', async () => {
     const head = 'name,country,country_code,firm_type,shipment_count';
-    const r = await importFile(lib, await file('f.csv', `${head}\nAcme,Türkiye,TR,2,17\nBeta,Germany,DE,1,\n`));
+    const r = await importFile(
+      lib,
+      await file('f.csv', `${head}\nAcme,Türkiye,TR,2,17\nBeta,Germany,DE,1,\n`),
+    );
     const rows = await rowsOf(r.dataset.id);
     expect(rows.map((x) => [x.name, x.firm_type, x.shipment_count])).toEqual([
       ['Acme', 2, 17],
@@ -95,7 +115,11 @@ describe('CSV import', () => {
 
   it.each([
     ['cut inside a quoted field', csv.slice(0, csv.indexOf('line1') + 3), /never ends/],
-    ['cut mid-row', csv.slice(0, csv.lastIndexOf('\r\n', csv.length - 3) + 40), /has \d+ cells but the header has/],
+    [
+      'cut mid-row',
+      csv.slice(0, csv.lastIndexOf('\r\n', csv.length - 3) + 40),
+      /has \d+ cells but the header has/,
+    ],
     ['foreign header', 'id,price,colour\n1,2,red\n', /does not hold shipment or firm field names/],
     ['bad integer', 'name,country,country_code,firm_type\nAcme,TR,TR,two\n', /not a whole number/],
     ['empty', '', /empty/],
@@ -106,17 +130,41 @@ describe('CSV import', () => {
 });
 
 describe('xlsx import of the app’s own exports', () => {
-  const filter = { importer_countries: ['TR'], hs_codes: ['7208'], start_date: '2024-01-01', end_date: '2024-06-30' };
-  const query = { profile: 'Desk', account: 'acme', filter, fetchedAt: '2024-07-01T08:30:00.000Z', totalReported: 3, appVersion: 'test' };
+  const filter = {
+    importer_countries: ['TR'],
+    hs_codes: ['7208'],
+    start_date: '2024-01-01',
+    end_date: '2024-06-30',
+  };
+  const query = {
+    profile: 'Desk',
+    account: 'acme',
+    filter,
+    fetchedAt: '2024-07-01T08:30:00.000Z',
+    totalReported: 3,
+    appVersion: 'test',
+  };
 
   it('restores the rows and the filter from the Query sheet', async () => {
-    const recs = [shipment(1, { fobValue: '12.5', createdAt: '1714567890.5' }), shipment(2), shipment(3, { fobValue: '-' })];
+    const recs = [
+      shipment(1, { fobValue: '12.5', createdAt: '1714567890.5' }),
+      shipment(2),
+      shipment(3, { fobValue: '-' }),
+    ];
     const target = join(dir, 'export.xlsx');
-    await exportXlsx(createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: recs, query }), target);
+    await exportXlsx(
+      createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: recs, query }),
+      target,
+    );
     const r = await importFile(lib, target);
     expect(r).toMatchObject({ format: 'xlsx', rows: 3, filterRestored: true });
     expect(r.dataset.request).toEqual(filter);
-    expect(r.dataset).toMatchObject({ name: 'Shipments · →TR · HS 7208 · 2024-01-01…2024-06-30', reportedTotal: 3, account: 'acme', profileName: 'Desk' });
+    expect(r.dataset).toMatchObject({
+      name: 'Shipments · →TR · HS 7208 · 2024-01-01…2024-06-30',
+      reportedTotal: 3,
+      account: 'acme',
+      profileName: 'Desk',
+    });
     const rows = await rowsOf(r.dataset.id);
     expect(rows).toEqual(recs);
   });
@@ -124,7 +172,15 @@ describe('xlsx import of the app’s own exports', () => {
   it('reads a firm export', async () => {
     const target = join(dir, 'firms.xlsx');
     const firms = [firm(1), firm(2, { shipment_count: null })];
-    await exportXlsx(createMemorySource({ kind: 'firms', columns: firmColumns(), rows: firms, query: { ...query, filter: { product_detail: 'cotton' } } }), target);
+    await exportXlsx(
+      createMemorySource({
+        kind: 'firms',
+        columns: firmColumns(),
+        rows: firms,
+        query: { ...query, filter: { product_detail: 'cotton' } },
+      }),
+      target,
+    );
     const r = await importFile(lib, target);
     expect(r.dataset.kind).toBe('firms');
     expect(await rowsOf(r.dataset.id)).toEqual(firms);
@@ -132,11 +188,18 @@ describe('xlsx import of the app’s own exports', () => {
 
   it('refuses a corrupt or foreign workbook and changes nothing', async () => {
     const target = join(dir, 'export.xlsx');
-    await exportXlsx(createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: [shipment(1)], query }), target);
+    await exportXlsx(
+      createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: [shipment(1)], query }),
+      target,
+    );
     const { readFile } = await import('node:fs/promises');
     const bytes = await readFile(target);
-    await expect(importFile(lib, await file('cut.xlsx', bytes.subarray(0, Math.floor(bytes.length / 2))))).rejects.toThrow(/not a readable .xlsx/);
-    await expect(importFile(lib, await file('junk.xlsx', 'this is not a zip'))).rejects.toThrow(/not a readable .xlsx/);
+    await expect(
+      importFile(lib, await file('cut.xlsx', bytes.subarray(0, Math.floor(bytes.length / 2)))),
+    ).rejects.toThrow(/not a readable .xlsx/);
+    await expect(importFile(lib, await file('junk.xlsx', 'this is not a zip'))).rejects.toThrow(
+      /not a readable .xlsx/,
+    );
     await libraryIsEmpty();
   });
 });
@@ -169,7 +232,11 @@ describe('text encodings', () => {
   const head = 'name,country,country_code,firm_type,shipment_count';
 
   it('refuses a Windows-1252 CSV, saying it is not UTF-8 and how to save it, and stores nothing', async () => {
-    const latin1 = Buffer.concat([Buffer.from(`${head}\r\nAcme,Spain,ES,1,2\r\nP`), Buffer.from([0xe9]), Buffer.from('rez,Spain,ES,1,3\r\n')]);
+    const latin1 = Buffer.concat([
+      Buffer.from(`${head}\r\nAcme,Spain,ES,1,2\r\nP`),
+      Buffer.from([0xe9]),
+      Buffer.from('rez,Spain,ES,1,3\r\n'),
+    ]);
     const message = await refusal(await file('ansi.csv', latin1));
     expect(message).toMatch(/not UTF-8/);
     expect(message).toMatch(/CSV UTF-8/);
@@ -185,15 +252,18 @@ describe('text encodings', () => {
     await libraryIsEmpty();
   });
 
-  it.each(['le', 'be'] as const)('imports UTF-16 %s text with its byte order mark (Excel "Unicode text", tab-separated)', async (order) => {
-    const text = `${head.replace(/,/g, '\t')}\r\nPérez Ltd\tEspaña\tES\t1\t3\r\n上海钢铁\tChina\tCN\t2\t\r\n`;
-    const r = await importFile(lib, await file(`u16${order}.csv`, utf16(text, order)));
-    const rows = await rowsOf(r.dataset.id);
-    expect(rows.map((x) => [x.name, x.country, x.shipment_count])).toEqual([
-      ['Pérez Ltd', 'España', 3],
-      ['上海钢铁', 'China', null],
-    ]);
-  });
+  it.each(['le', 'be'] as const)(
+    'imports UTF-16 %s text with its byte order mark (Excel "Unicode text", tab-separated)',
+    async (order) => {
+      const text = `${head.replace(/,/g, '\t')}\r\nPérez Ltd\tEspaña\tES\t1\t3\r\n上海钢铁\tChina\tCN\t2\t\r\n`;
+      const r = await importFile(lib, await file(`u16${order}.csv`, utf16(text, order)));
+      const rows = await rowsOf(r.dataset.id);
+      expect(rows.map((x) => [x.name, x.country, x.shipment_count])).toEqual([
+        ['Pérez Ltd', 'España', 3],
+        ['上海钢铁', 'China', null],
+      ]);
+    },
+  );
 
   it('refuses UTF-16 text without a byte order mark instead of storing NUL characters', async () => {
     const bytes = Buffer.from(`${head}\r\nAcme,Spain,ES,1,2\r\n`, 'utf16le');
@@ -207,16 +277,29 @@ describe('files with nothing to import or of the wrong type', () => {
 
   it.each([
     ['a header row', `${fields.join(',')}\r\n`],
-    ['a header row and empty separator rows', `${fields.join(';')}\r\n${';'.repeat(fields.length - 1)}\r\n\r\n`],
+    [
+      'a header row and empty separator rows',
+      `${fields.join(';')}\r\n${';'.repeat(fields.length - 1)}\r\n\r\n`,
+    ],
   ])('refuses a CSV holding only %s, like an empty JSON list', async (_what, content) => {
     expect(await refusal(await file('empty.csv', content))).toMatch(/the file holds no records/);
     await libraryIsEmpty();
   });
 
   it('refuses an .xlsx export of no rows', async () => {
-    const query = { profile: 'Desk', account: 'acme', filter: {}, fetchedAt: '2024-07-01T08:30:00.000Z', totalReported: 0, appVersion: 'test' };
+    const query = {
+      profile: 'Desk',
+      account: 'acme',
+      filter: {},
+      fetchedAt: '2024-07-01T08:30:00.000Z',
+      totalReported: 0,
+      appVersion: 'test',
+    };
     const target = join(dir, 'none.xlsx');
-    await exportXlsx(createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: [], query }), target);
+    await exportXlsx(
+      createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: [], query }),
+      target,
+    );
     expect(await refusal(target)).toMatch(/the file holds no records/);
     await libraryIsEmpty();
   });
@@ -230,12 +313,15 @@ describe('files with nothing to import or of the wrong type', () => {
     await libraryIsEmpty();
   });
 
-  it.each(['notes.txt', 'data.dat', 'noextension'])('refuses %s by its type, naming the supported types', async (name) => {
-    const message = await refusal(await file(name, JSON.stringify([shipment(1)])));
-    expect(message).toMatch(/not supported|no extension/);
-    expect(message).toMatch(/\.json, \.csv and \.xlsx/);
-    await libraryIsEmpty();
-  });
+  it.each(['notes.txt', 'data.dat', 'noextension'])(
+    'refuses %s by its type, naming the supported types',
+    async (name) => {
+      const message = await refusal(await file(name, JSON.stringify([shipment(1)])));
+      expect(message).toMatch(/not supported|no extension/);
+      expect(message).toMatch(/\.json, \.csv and \.xlsx/);
+      await libraryIsEmpty();
+    },
+  );
 
   it('explains a damaged workbook without passing on the zip library’s text', async () => {
     const message = await refusal(await file('junk.xlsx', 'this is not a zip'));
@@ -249,7 +335,10 @@ describe('CSV separators', () => {
   const fields = [...SHIPMENT_FIELDS];
   const recs = [shipment(1, { importerName: 'Dupont; fils' }), shipment(2, { productDetails: 'a\tb' })];
   const withSeparator = (sep: string): string =>
-    [fields.join(sep), ...recs.map((r) => fields.map((f) => (r[f]!.includes(sep) ? `"${r[f]}"` : r[f])).join(sep))].join('\r\n') + '\r\n';
+    [
+      fields.join(sep),
+      ...recs.map((r) => fields.map((f) => (r[f]!.includes(sep) ? `"${r[f]}"` : r[f])).join(sep)),
+    ].join('\r\n') + '\r\n';
 
   it.each([
     ['semicolons (European Excel)', ';'],
@@ -267,12 +356,25 @@ describe('CSV separators', () => {
 
 describe('completeness and provenance', () => {
   const filter = { importer_countries: ['TR'], hs_codes: ['7208'] };
-  const query = { profile: 'Desk', account: 'acme', filter, fetchedAt: '2024-07-01T08:30:00.000Z', totalReported: 3, appVersion: 'test' };
+  const query = {
+    profile: 'Desk',
+    account: 'acme',
+    filter,
+    fetchedAt: '2024-07-01T08:30:00.000Z',
+    totalReported: 3,
+    appVersion: 'test',
+  };
   const recs = [shipment(1), shipment(2), shipment(3)];
 
-  async function exported(rows: Record<string, string>[], q: Parameters<typeof createMemorySource>[0]['query']): Promise<string> {
+  async function exported(
+    rows: Record<string, string>[],
+    q: Parameters<typeof createMemorySource>[0]['query'],
+  ): Promise<string> {
     const target = join(dir, `export-${Math.random().toString(36).slice(2)}.xlsx`);
-    await exportXlsx(createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query: q }), target);
+    await exportXlsx(
+      createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query: q }),
+      target,
+    );
     return target;
   }
 
@@ -283,15 +385,23 @@ describe('completeness and provenance', () => {
     expect(r.dataset.status).toBe('complete');
   });
 
-  it.each(['not a time', '2999-01-01T00:00:00.000Z', '2024-07-01'])('uses the import time when the fetch time is %s', async (fetchedAt) => {
-    const before = Date.now();
-    const r = await importFile(lib, await exported(recs, { ...query, fetchedAt }));
-    expect(Date.parse(r.dataset.fetchedAt)).toBeGreaterThanOrEqual(before - 1000);
-    expect(Date.parse(r.dataset.fetchedAt)).toBeLessThanOrEqual(Date.now() + 1000);
-  });
+  it.each(['not a time', '2999-01-01T00:00:00.000Z', '2024-07-01'])(
+    'uses the import time when the fetch time is %s',
+    async (fetchedAt) => {
+      const before = Date.now();
+      const r = await importFile(lib, await exported(recs, { ...query, fetchedAt }));
+      expect(Date.parse(r.dataset.fetchedAt)).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(r.dataset.fetchedAt)).toBeLessThanOrEqual(Date.now() + 1000);
+    },
+  );
 
   it('marks an export of a filtered view as partial and says so in its notes', async () => {
-    const view = { sortModel: [], filterModel: { importerName: { filterType: 'text', type: 'contains', filter: 'Imp' } }, quickFilter: 'steel', columns: [...SHIPMENT_FIELDS] };
+    const view = {
+      sortModel: [],
+      filterModel: { importerName: { filterType: 'text', type: 'contains', filter: 'Imp' } },
+      quickFilter: 'steel',
+      columns: [...SHIPMENT_FIELDS],
+    };
     const r = await importFile(lib, await exported(recs, { ...query, view }));
     expect(r.dataset.status).toBe('partial');
     expect(r.dataset.notes).toMatch(/filtered view \(column filters on importerName; quick filter "steel"\)/);
@@ -300,7 +410,12 @@ describe('completeness and provenance', () => {
   });
 
   it('keeps a sorted but unfiltered view export complete', async () => {
-    const view = { sortModel: [{ colId: 'importerName', sort: 'asc' as const }], filterModel: null, quickFilter: null, columns: [...SHIPMENT_FIELDS] };
+    const view = {
+      sortModel: [{ colId: 'importerName', sort: 'asc' as const }],
+      filterModel: null,
+      quickFilter: null,
+      columns: [...SHIPMENT_FIELDS],
+    };
     const r = await importFile(lib, await exported(recs, { ...query, view }));
     expect(r.dataset.status).toBe('complete');
   });
@@ -326,7 +441,10 @@ describe('completeness and provenance', () => {
     const body = { total: 9999, shipments: Array.from({ length: 50 }, (_, i) => shipment(i)) };
     const r = await importFile(lib, await file('resp.json', JSON.stringify(body)));
     expect(r.dataset).toMatchObject({ status: 'partial', reportedTotal: 9999, storedRows: 50 });
-    const whole = await importFile(lib, await file('whole.json', JSON.stringify({ total: 2, shipments: [shipment(1), shipment(2)] })));
+    const whole = await importFile(
+      lib,
+      await file('whole.json', JSON.stringify({ total: 2, shipments: [shipment(1), shipment(2)] })),
+    );
     expect(whole.dataset.status).toBe('complete');
   });
 
@@ -340,10 +458,35 @@ describe('completeness and provenance', () => {
 
 describe('CSV export → import round trip', () => {
   it('gives back formula-like text exactly, after the export escaped it', async () => {
-    const tricky = ['=1+2', '=HYPERLINK("http://x","click")', '@SUM(1,1)', "'=already quoted", "''", '- Other', '-', '+44 20 7946 0000', '\t=tab'];
+    const tricky = [
+      '=1+2',
+      '=HYPERLINK("http://x","click")',
+      '@SUM(1,1)',
+      "'=already quoted",
+      "''",
+      '- Other',
+      '-',
+      '+44 20 7946 0000',
+      '\t=tab',
+    ];
     const recs = tricky.map((v, i) => shipment(i, { importerName: v, productDetails: v, exporterTel: v }));
     const target = join(dir, 'round.csv');
-    await exportCsv(createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: recs, query: { profile: '', account: '', filter: {}, fetchedAt: '2024-07-01T08:30:00.000Z', totalReported: null, appVersion: 'test' } }), target);
+    await exportCsv(
+      createMemorySource({
+        kind: 'shipments',
+        columns: shipmentColumns(),
+        rows: recs,
+        query: {
+          profile: '',
+          account: '',
+          filter: {},
+          fetchedAt: '2024-07-01T08:30:00.000Z',
+          totalReported: null,
+          appVersion: 'test',
+        },
+      }),
+      target,
+    );
     expect(await readFile(target, 'utf8')).toContain("'=1+2");
     const r = await importFile(lib, target);
     expect(await rowsOf(r.dataset.id)).toEqual(recs);
@@ -356,8 +499,18 @@ describe('date and number formats', () => {
     [fields.join(sep), ...recs.map((r) => fields.map((f) => csvCell(r[f]!)).join(sep))].join('\r\n') + '\r\n';
 
   it.each([
-    ['a regional date', [shipment(1), shipment(2, { arrivalDate: '31/12/2023' })], ',', /row 3, arrivalDate: "31\/12\/2023" is a date in a regional format.*yyyy-MM-dd/],
-    ['a decimal comma', [shipment(1, { fobValue: '1.234,5' })], ';', /row 2, fobValue: "1\.234,5" is a number with thousands separators or a decimal comma/],
+    [
+      'a regional date',
+      [shipment(1), shipment(2, { arrivalDate: '31/12/2023' })],
+      ',',
+      /row 3, arrivalDate: "31\/12\/2023" is a date in a regional format.*yyyy-MM-dd/,
+    ],
+    [
+      'a decimal comma',
+      [shipment(1, { fobValue: '1.234,5' })],
+      ';',
+      /row 2, fobValue: "1\.234,5" is a number with thousands separators or a decimal comma/,
+    ],
   ])('refuses %s, naming row and column, and stores nothing', async (_what, recs, sep, message) => {
     expect(await refusal(await file('regional.csv', csvOf(recs, sep)))).toMatch(message);
     await libraryIsEmpty();
@@ -371,7 +524,9 @@ describe('date and number formats', () => {
     ];
     const r = await importFile(lib, await file('odd.csv', csvOf(recs)));
     expect(r.rows).toBe(3);
-    expect(r.warnings.map(({ field, count, firstAt, example }) => ({ field, count, firstAt, example }))).toEqual([
+    expect(
+      r.warnings.map(({ field, count, firstAt, example }) => ({ field, count, firstAt, example })),
+    ).toEqual([
       { field: 'arrivalDate', count: 1, firstAt: 'row 3', example: '2023-02-30' },
       { field: 'grossWeight', count: 2, firstAt: 'row 3', example: '12 KG' },
     ]);
@@ -380,12 +535,18 @@ describe('date and number formats', () => {
   });
 
   it('has no warnings for values in the spec’s formats and fillers', async () => {
-    const r = await importFile(lib, await file('fine.csv', csvOf([shipment(1, { usdCif: '-', createdAt: '1714567890.5' }), shipment(2)])));
+    const r = await importFile(
+      lib,
+      await file('fine.csv', csvOf([shipment(1, { usdCif: '-', createdAt: '1714567890.5' }), shipment(2)])),
+    );
     expect(r.warnings).toEqual([]);
   });
 
   it('names JSON records by their position', async () => {
-    const r = await importFile(lib, await file('odd.json', JSON.stringify([shipment(1), shipment(2, { quantity: '3 pcs' })])));
+    const r = await importFile(
+      lib,
+      await file('odd.json', JSON.stringify([shipment(1), shipment(2, { quantity: '3 pcs' })])),
+    );
     expect(r.warnings[0]).toMatchObject({ field: 'quantity', firstAt: 'record 2' });
   });
 });

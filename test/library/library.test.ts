@@ -15,14 +15,34 @@ afterEach(async () => {
   await cleanup();
 });
 
-const request = { exporter_countries: ['DE'], importer_countries: ['TR'], hs_codes: ['7208'], start_date: '2024-01-01', end_date: '2024-06-30', size: 100 };
+const request = {
+  exporter_countries: ['DE'],
+  importer_countries: ['TR'],
+  hs_codes: ['7208'],
+  start_date: '2024-01-01',
+  end_date: '2024-06-30',
+  size: 100,
+};
 
 describe('datasets', () => {
   it('saves a response as a dataset with its provenance and a name made from the filter', async () => {
     const records = [shipment(1), shipment(2), shipment(3)];
-    const d = await lib.saveShipmentSearch(request, { total: 3, shipments: records }, { profileId: 'p1', profileName: 'Desk', account: 'acme' });
+    const d = await lib.saveShipmentSearch(
+      request,
+      { total: 3, shipments: records },
+      { profileId: 'p1', profileName: 'Desk', account: 'acme' },
+    );
     expect(d.name).toBe('Shipments · DE→TR · HS 7208 · 2024-01-01…2024-06-30');
-    expect(d).toMatchObject({ kind: 'shipments', storedRows: 3, reportedTotal: 3, status: 'complete', profileId: 'p1', profileName: 'Desk', account: 'acme', source: 'fetch' });
+    expect(d).toMatchObject({
+      kind: 'shipments',
+      storedRows: 3,
+      reportedTotal: 3,
+      status: 'complete',
+      profileId: 'p1',
+      profileName: 'Desk',
+      account: 'acme',
+      source: 'fetch',
+    });
     expect(d.request).toEqual(request);
     const block = await lib.getRows(d.id, { startRow: 0, endRow: 10 });
     expect(block.lastRow).toBe(3);
@@ -50,7 +70,10 @@ describe('datasets', () => {
 
   it('lists, searches by name, notes and tags, renames, tags, sets notes and deletes', async () => {
     const a = await lib.saveShipmentSearch(request, { total: 1, shipments: [shipment(1)] });
-    const b = await lib.saveRecords({ kind: 'firms', request: { product_detail: 'cotton' } }, [firm(1), firm(2)]);
+    const b = await lib.saveRecords({ kind: 'firms', request: { product_detail: 'cotton' } }, [
+      firm(1),
+      firm(2),
+    ]);
     expect((await lib.list()).map((d) => d.id).sort()).toEqual([a.id, b.id].sort());
     expect((await lib.list({ kind: 'firms' })).map((d) => d.id)).toEqual([b.id]);
 
@@ -76,7 +99,8 @@ describe('datasets', () => {
     const tagged = await save('Alpha', ['Steel', 'urgent']);
     const quoted = await save('Beta', ['O"Neil, Q1']);
     const plain = await save('Gamma', []);
-    const found = async (search: string): Promise<string[]> => (await lib.list({ search })).map((d) => d.name).sort();
+    const found = async (search: string): Promise<string[]> =>
+      (await lib.list({ search })).map((d) => d.name).sort();
 
     for (const syntax of ['[', ']', '","', '["', '"]']) expect(await found(syntax), syntax).toEqual([]);
     // Characters that are part of a tag's value still find it.
@@ -97,7 +121,9 @@ describe('datasets', () => {
 
   it('refuses to save a record that breaks the spec and changes nothing', async () => {
     const bad = [shipment(1), { ...shipment(2), fobValue: 12 }];
-    await expect(lib.saveShipmentSearch(request, { total: 2, shipments: bad })).rejects.toMatchObject({ kind: 'InvalidInput' });
+    await expect(lib.saveShipmentSearch(request, { total: 2, shipments: bad })).rejects.toMatchObject({
+      kind: 'InvalidInput',
+    });
     expect(await lib.list()).toEqual([]);
     const rows = await lib.db.one('SELECT count(*) AS n FROM shipment_rows');
     expect(Number(rows?.n)).toBe(0);
@@ -107,7 +133,9 @@ describe('datasets', () => {
     // Records in the spec's field order take a faster read than the rest; both must refuse the same.
     const { hashId, ...rest } = shipment(1);
     const reordered = { hashId, ...rest, fobValue: 7 };
-    await expect(lib.saveShipmentSearch(request, { total: 2, shipments: [shipment(0), reordered] })).rejects.toMatchObject({
+    await expect(
+      lib.saveShipmentSearch(request, { total: 2, shipments: [shipment(0), reordered] }),
+    ).rejects.toMatchObject({
       kind: 'InvalidInput',
       message: expect.stringContaining('shipments[1].fobValue: must be text') as unknown,
     });
@@ -115,11 +143,15 @@ describe('datasets', () => {
     await expect(lib.saveShipmentSearch(request, { total: 1, shipments: [extra] })).rejects.toMatchObject({
       message: expect.stringContaining('shipments[0].usdFob: must be text') as unknown,
     });
-    await expect(lib.saveRecords({ kind: 'firms', request: {} }, [firm(0), firm(1, { shipment_count: 1.5 })])).rejects.toMatchObject({
+    await expect(
+      lib.saveRecords({ kind: 'firms', request: {} }, [firm(0), firm(1, { shipment_count: 1.5 })]),
+    ).rejects.toMatchObject({
       message: expect.stringContaining('firms[1].shipment_count: must be a whole number') as unknown,
     });
     const { name, ...firmRest } = firm(3);
-    await expect(lib.saveRecords({ kind: 'firms', request: {} }, [{ ...firmRest, name, firm_type: '2' }])).rejects.toMatchObject({
+    await expect(
+      lib.saveRecords({ kind: 'firms', request: {} }, [{ ...firmRest, name, firm_type: '2' }]),
+    ).rejects.toMatchObject({
       message: expect.stringContaining('firms[0].firm_type: must be a whole number') as unknown,
     });
     expect(await lib.list()).toEqual([]);
@@ -130,16 +162,42 @@ describe('datasets', () => {
     const body = JSON.stringify({ total: 2, shipments: [shipment(1), shipment(2)] });
     const d = await lib.ingestShipmentSearchText(body, request);
     expect(d.storedRows).toBe(2);
-    await expect(lib.ingestShipmentSearchText(body.slice(0, 100), request)).rejects.toMatchObject({ kind: 'InvalidInput' });
+    await expect(lib.ingestShipmentSearchText(body.slice(0, 100), request)).rejects.toMatchObject({
+      kind: 'InvalidInput',
+    });
     expect((await lib.list()).length).toBe(1);
   });
 
   it('stores every kind of text exactly, across several data chunks', async () => {
     // Short ASCII text is laid out inline by the chunk writer, everything else goes through
     // DuckDB's string heap; both, and NULLs between them, must come back unchanged in every chunk.
-    const samples = ['', 'a', 'ABCDEFGHIJKL', 'ABCDEFGHIJKLM', 'Ünye', 'İzmir Limanı', '東京港', '🚢 cargo', ' padded ', 'tab\tand\nline', 'a "quoted" \\ path', 'bell\u0007 and \u001f unit', '0012.50', 'x'.repeat(5000), 'nul\u0000inside and longer', 'ÜÜÜÜÜÜ', 'ÜÜÜÜÜÜa', 'Çorlu', '港'.repeat(400)];
+    const samples = [
+      '',
+      'a',
+      'ABCDEFGHIJKL',
+      'ABCDEFGHIJKLM',
+      'Ünye',
+      'İzmir Limanı',
+      '東京港',
+      '🚢 cargo',
+      ' padded ',
+      'tab\tand\nline',
+      'a "quoted" \\ path',
+      'bell\u0007 and \u001f unit',
+      '0012.50',
+      'x'.repeat(5000),
+      'nul\u0000inside and longer',
+      'ÜÜÜÜÜÜ',
+      'ÜÜÜÜÜÜa',
+      'Çorlu',
+      '港'.repeat(400),
+    ];
     const records = Array.from({ length: 4500 }, (_, i) =>
-      shipment(i, { productDetails: samples[i % samples.length]!, importerName: samples[(i * 7) % samples.length]!, fobValue: i % 2049 === 0 ? '' : String(i) }),
+      shipment(i, {
+        productDetails: samples[i % samples.length]!,
+        importerName: samples[(i * 7) % samples.length]!,
+        fobValue: i % 2049 === 0 ? '' : String(i),
+      }),
     );
     const d = await lib.saveShipmentSearch({}, { total: records.length, shipments: records });
     const fields = Object.keys(records[0]!);
@@ -148,26 +206,47 @@ describe('datasets', () => {
     expect(back).toHaveLength(records.length);
     for (let i = 0; i < records.length; i++) {
       const want = fields.map((f) => records[i]![f]);
-      if (JSON.stringify(back[i]) !== JSON.stringify(want)) expect({ row: i, got: back[i] }).toEqual({ row: i, got: want });
+      if (JSON.stringify(back[i]) !== JSON.stringify(want))
+        expect({ row: i, got: back[i] }).toEqual({ row: i, got: want });
     }
     // Stored text compares and sorts as the text itself (byte order, as DuckDB sorts VARCHAR).
     for (const text of samples.filter((t) => t !== '')) {
-      const hit = await lib.db.one(`SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1 AND "importerName" = $2`, [d.id, text]);
-      expect({ text, n: Number(hit?.n) }).toEqual({ text, n: records.filter((r) => r.importerName === text).length });
+      const hit = await lib.db.one(
+        `SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1 AND "importerName" = $2`,
+        [d.id, text],
+      );
+      expect({ text, n: Number(hit?.n) }).toEqual({
+        text,
+        n: records.filter((r) => r.importerName === text).length,
+      });
     }
-    const sorted = await lib.db.all(`SELECT DISTINCT "productDetails" AS t FROM shipment_rows WHERE dataset_id = $1 AND "productDetails" IS NOT NULL ORDER BY t`, [d.id]);
-    const byBytes = [...new Set(samples.filter((t) => t !== ''))].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    const sorted = await lib.db.all(
+      `SELECT DISTINCT "productDetails" AS t FROM shipment_rows WHERE dataset_id = $1 AND "productDetails" IS NOT NULL ORDER BY t`,
+      [d.id],
+    );
+    const byBytes = [...new Set(samples.filter((t) => t !== ''))].sort((a, b) =>
+      Buffer.compare(Buffer.from(a), Buffer.from(b)),
+    );
     expect(sorted.map((r) => r.t)).toEqual(byBytes);
     // Empty text is kept as NULL (small table), not as empty strings.
-    const empty = await lib.db.one(`SELECT count(*) FILTER (WHERE "productDetails" IS NULL) AS nulls, count(*) FILTER (WHERE "productDetails" = '') AS blanks FROM shipment_rows`);
-    expect([Number(empty?.nulls), Number(empty?.blanks)]).toEqual([records.filter((r) => r.productDetails === '').length, 0]);
+    const empty = await lib.db.one(
+      `SELECT count(*) FILTER (WHERE "productDetails" IS NULL) AS nulls, count(*) FILTER (WHERE "productDetails" = '') AS blanks FROM shipment_rows`,
+    );
+    expect([Number(empty?.nulls), Number(empty?.blanks)]).toEqual([
+      records.filter((r) => r.productDetails === '').length,
+      0,
+    ]);
   });
 
   it('stores firm counts as numbers and missing ones as null', async () => {
-    const firms = Array.from({ length: 2100 }, (_, i) => firm(i, { shipment_count: i % 3 === 0 ? null : i * 2 ** 30, firm_type: i % 5 === 0 ? null : 0 }));
+    const firms = Array.from({ length: 2100 }, (_, i) =>
+      firm(i, { shipment_count: i % 3 === 0 ? null : i * 2 ** 30, firm_type: i % 5 === 0 ? null : 0 }),
+    );
     const d = await lib.saveRecords({ kind: 'firms', request: {} }, firms);
     const back = (await lib.getRows(d.id, { startRow: 2040, endRow: 2100 })).rows;
-    expect(back.map((r) => [r.shipment_count, r.firm_type])).toEqual(firms.slice(2040).map((f) => [f.shipment_count, f.firm_type]));
+    expect(back.map((r) => [r.shipment_count, r.firm_type])).toEqual(
+      firms.slice(2040).map((f) => [f.shipment_count, f.firm_type]),
+    );
   });
 
   it('refuses a response whose bad record comes after whole chunks were written, and stores nothing', async () => {
@@ -183,16 +262,35 @@ describe('datasets', () => {
   });
 
   it('finds a saved copy of the same question, with its age; not for another profile or a bigger ask', async () => {
-    const d = await lib.saveShipmentSearch(request, { total: 3, shipments: [shipment(1), shipment(2), shipment(3)] }, { profileId: 'p1', account: 'acme' });
-    const same = { size: 10, start_date: '2024-01-01', end_date: '2024-06-30', hs_codes: ['7208'], importer_countries: ['TR'], exporter_countries: ['DE'] };
+    const d = await lib.saveShipmentSearch(
+      request,
+      { total: 3, shipments: [shipment(1), shipment(2), shipment(3)] },
+      { profileId: 'p1', account: 'acme' },
+    );
+    const same = {
+      size: 10,
+      start_date: '2024-01-01',
+      end_date: '2024-06-30',
+      hs_codes: ['7208'],
+      importer_countries: ['TR'],
+      exporter_countries: ['DE'],
+    };
     const found = await lib.findEquivalent(same, { profileId: 'p1', account: 'acme' });
     expect(found?.dataset.id).toBe(d.id);
     expect(found?.ageSeconds).toBeGreaterThanOrEqual(0);
     expect(await lib.findEquivalent(same, { profileId: 'p2', account: 'acme' })).toBeNull();
-    expect(await lib.findEquivalent({ ...same, hs_codes: ['7209'] }, { profileId: 'p1', account: 'acme' })).toBeNull();
+    expect(
+      await lib.findEquivalent({ ...same, hs_codes: ['7209'] }, { profileId: 'p1', account: 'acme' }),
+    ).toBeNull();
 
-    const capped = await lib.saveShipmentSearch({ hs_codes: ['01'], size: 10 }, { total: 500, shipments: Array.from({ length: 10 }, (_, i) => shipment(i)) }, { profileId: 'p1' });
-    expect((await lib.findEquivalent({ hs_codes: ['01'], size: 10 }, { profileId: 'p1' }))?.dataset.id).toBe(capped.id);
+    const capped = await lib.saveShipmentSearch(
+      { hs_codes: ['01'], size: 10 },
+      { total: 500, shipments: Array.from({ length: 10 }, (_, i) => shipment(i)) },
+      { profileId: 'p1' },
+    );
+    expect((await lib.findEquivalent({ hs_codes: ['01'], size: 10 }, { profileId: 'p1' }))?.dataset.id).toBe(
+      capped.id,
+    );
     expect(await lib.findEquivalent({ hs_codes: ['01'], size: 100 }, { profileId: 'p1' })).toBeNull();
   });
 
@@ -201,7 +299,10 @@ describe('datasets', () => {
     await lib.close();
     lib = await Library.open(dir);
     expect((await lib.get(d.id)).storedRows).toBe(2);
-    expect((await lib.getRows(d.id, { startRow: 0, endRow: 5, sortModel: [{ colId: 'fobValue', sort: 'desc' }] })).rows).toHaveLength(2);
+    expect(
+      (await lib.getRows(d.id, { startRow: 0, endRow: 5, sortModel: [{ colId: 'fobValue', sort: 'desc' }] }))
+        .rows,
+    ).toHaveLength(2);
   });
 
   it('discards an uncommitted (pending) dataset left by a crash when it reopens', async () => {
@@ -224,25 +325,40 @@ describe('datasets', () => {
     expect(all).toEqual(recs.map((r) => [r.hashId, r.fobValue]));
 
     const sorted: unknown[] = [];
-    const query = { sortModel: [{ colId: 'fobValue', sort: 'desc' as const }], filterModel: { importerName: { filterType: 'text' as const, type: 'equals' as const, filter: 'importer 3' } } };
-    for await (const b of lib.streamFieldRows(d.id, ['fobValue'], { query })) sorted.push(...b.map((r) => r[0]));
+    const query = {
+      sortModel: [{ colId: 'fobValue', sort: 'desc' as const }],
+      filterModel: {
+        importerName: { filterType: 'text' as const, type: 'equals' as const, filter: 'importer 3' },
+      },
+    };
+    for await (const b of lib.streamFieldRows(d.id, ['fobValue'], { query }))
+      sorted.push(...b.map((r) => r[0]));
     const expected = recs
       .filter((r) => r.importerName === 'Importer 3')
       .map((r) => r.fobValue!)
       .sort((a, b) => (a === '' ? 1 : b === '' ? -1 : Number(b) - Number(a)));
     expect(sorted).toEqual(expected);
 
-    const firms = await lib.saveRecords({ kind: 'firms', request: {} }, [firm(1), firm(2, { shipment_count: null })]);
+    const firms = await lib.saveRecords({ kind: 'firms', request: {} }, [
+      firm(1),
+      firm(2, { shipment_count: null }),
+    ]);
     const counts: unknown[][] = [];
     for await (const b of lib.streamFieldRows(firms.id, ['name', 'shipment_count'])) counts.push(...b);
-    expect(counts).toEqual([['Firm 1', 3], ['Firm 2', null]]);
+    expect(counts).toEqual([
+      ['Firm 1', 3],
+      ['Firm 2', null],
+    ]);
     await expect(async () => {
       for await (const _ of lib.streamFieldRows(d.id, ['nope'])) void _;
     }).rejects.toMatchObject({ kind: 'InvalidInput' });
   });
 
   it('stops a stream early without holding the library up', async () => {
-    const d = await lib.saveShipmentSearch({}, { total: 5000, shipments: Array.from({ length: 5000 }, (_, i) => shipment(i)) });
+    const d = await lib.saveShipmentSearch(
+      {},
+      { total: 5000, shipments: Array.from({ length: 5000 }, (_, i) => shipment(i)) },
+    );
     const controller = new AbortController();
     let rows = 0;
     for await (const b of lib.streamFieldRows(d.id, ['hashId'], { signal: controller.signal })) {
@@ -270,11 +386,18 @@ describe('datasets', () => {
 
   it('returns only the requested columns when the grid names them', async () => {
     const d = await lib.saveShipmentSearch({}, { total: 2, shipments: [shipment(1), shipment(2)] });
-    const block = await lib.getRows(d.id, { startRow: 0, endRow: 2, columns: ['hashId', 'fobValue'], sortModel: [{ colId: 'fobValue', sort: 'asc' }] });
+    const block = await lib.getRows(d.id, {
+      startRow: 0,
+      endRow: 2,
+      columns: ['hashId', 'fobValue'],
+      sortModel: [{ colId: 'fobValue', sort: 'asc' }],
+    });
     expect(block.rows).toEqual([
       { hashId: 'h000001', fobValue: '37', _row: 0 },
       { hashId: 'h000002', fobValue: '74', _row: 1 },
     ]);
-    await expect(lib.getRows(d.id, { startRow: 0, endRow: 2, columns: ['hashId', 'nope'] })).rejects.toMatchObject({ kind: 'InvalidInput' });
+    await expect(
+      lib.getRows(d.id, { startRow: 0, endRow: 2, columns: ['hashId', 'nope'] }),
+    ).rejects.toMatchObject({ kind: 'InvalidInput' });
   });
 });

@@ -21,7 +21,10 @@ async function writeV1File(): Promise<void> {
      VALUES ('old-1', 'Old steel', 'shipments', '{"hs_codes":["7208"]}', 'shipments:{"hs_codes":["7208"]}', 'p1', 'Desk', 'acme', '2024-01-01T00:00:00.000Z', 1, 1, 'from v1', 'complete')`,
   );
   const r = shipment(1);
-  await c.run(`INSERT INTO shipment_rows (dataset_id, row_no, "hashId", "fobValue") VALUES ('old-1', 0, $1, $2)`, [r.hashId!, r.fobValue!]);
+  await c.run(
+    `INSERT INTO shipment_rows (dataset_id, row_no, "hashId", "fobValue") VALUES ('old-1', 0, $1, $2)`,
+    [r.hashId!, r.fobValue!],
+  );
   c.closeSync();
   inst.closeSync();
 }
@@ -35,7 +38,14 @@ describe('schema migrations', () => {
       expect(Number(v?.v)).toBe(SCHEMA_VERSION);
       expect(SCHEMA_VERSION).toBeGreaterThan(1);
       const d = await lib.get('old-1');
-      expect(d).toMatchObject({ name: 'Old steel', notes: 'from v1', tags: [], source: 'fetch', windows: null, storedRows: 1 });
+      expect(d).toMatchObject({
+        name: 'Old steel',
+        notes: 'from v1',
+        tags: [],
+        source: 'fetch',
+        windows: null,
+        storedRows: 1,
+      });
       const rows = await lib.getRows('old-1', { startRow: 0, endRow: 10 });
       expect(rows.rows[0]?.hashId).toBe('h000001');
       // What version 2 added works on the upgraded file.

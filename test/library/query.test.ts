@@ -13,7 +13,18 @@ beforeAll(async () => {
   cleanup = t.cleanup;
   lib = await Library.open(t.dir);
   const values = ['9.5', '10', '100', '', '-', '2.25', '-3', '1e3', '10', '0.5'];
-  const dates = ['2024-03-01', '2023-12-31', '2024-01-15', '', 'n/a', '2024-02-29', '2022-07-04', '2024-03-02', '2024-01-01', '2024-12-31'];
+  const dates = [
+    '2024-03-01',
+    '2023-12-31',
+    '2024-01-15',
+    '',
+    'n/a',
+    '2024-02-29',
+    '2022-07-04',
+    '2024-03-02',
+    '2024-01-01',
+    '2024-12-31',
+  ];
   records = values.map((v, i) =>
     shipment(i, {
       fobValue: v,
@@ -23,7 +34,11 @@ beforeAll(async () => {
     }),
   );
   ds = await lib.saveShipmentSearch({}, { total: records.length, shipments: records });
-  firms = await lib.saveRecords({ kind: 'firms', request: { product_detail: 'cotton' } }, [firm(1), firm(2, { shipment_count: null }), firm(3)]);
+  firms = await lib.saveRecords({ kind: 'firms', request: { product_detail: 'cotton' } }, [
+    firm(1),
+    firm(2, { shipment_count: null }),
+    firm(3),
+  ]);
 });
 afterAll(async () => {
   await lib.close();
@@ -48,37 +63,71 @@ describe('sorting on typed columns', () => {
       const s = r.fobValue!;
       return s === '' || Number.isNaN(Number(s)) ? null : Number(s);
     };
-    const asc = await lib.getRows(ds.id, { startRow: 0, endRow: 100, sortModel: [{ colId: 'fobValue', sort: 'asc' }] });
+    const asc = await lib.getRows(ds.id, {
+      startRow: 0,
+      endRow: 100,
+      sortModel: [{ colId: 'fobValue', sort: 'asc' }],
+    });
     expect(hashes(asc.rows)).toEqual(expectedOrder(num));
-    const desc = await lib.getRows(ds.id, { startRow: 0, endRow: 100, sortModel: [{ colId: 'fobValue', sort: 'desc' }] });
+    const desc = await lib.getRows(ds.id, {
+      startRow: 0,
+      endRow: 100,
+      sortModel: [{ colId: 'fobValue', sort: 'desc' }],
+    });
     expect(hashes(desc.rows)).toEqual(expectedOrder(num, true));
   });
 
   it('sorts dates as dates and pages through the sorted order', async () => {
-    const day = (r: Record<string, string>): number | null => (/^\d{4}-\d{2}-\d{2}$/.test(r.arrivalDate!) ? Date.parse(r.arrivalDate!) : null);
+    const day = (r: Record<string, string>): number | null =>
+      /^\d{4}-\d{2}-\d{2}$/.test(r.arrivalDate!) ? Date.parse(r.arrivalDate!) : null;
     const all = expectedOrder(day);
-    const a = await lib.getRows(ds.id, { startRow: 0, endRow: 4, sortModel: [{ colId: 'arrivalDate', sort: 'asc' }] });
-    const b = await lib.getRows(ds.id, { startRow: 4, endRow: 8, sortModel: [{ colId: 'arrivalDate', sort: 'asc' }] });
+    const a = await lib.getRows(ds.id, {
+      startRow: 0,
+      endRow: 4,
+      sortModel: [{ colId: 'arrivalDate', sort: 'asc' }],
+    });
+    const b = await lib.getRows(ds.id, {
+      startRow: 4,
+      endRow: 8,
+      sortModel: [{ colId: 'arrivalDate', sort: 'asc' }],
+    });
     expect([...hashes(a.rows), ...hashes(b.rows)]).toEqual(all.slice(0, 8));
     expect(a.lastRow).toBe(10);
   });
 
   it('sorts firm integers, nulls last', async () => {
-    const r = await lib.getRows(firms.id, { startRow: 0, endRow: 10, sortModel: [{ colId: 'shipment_count', sort: 'desc' }] });
+    const r = await lib.getRows(firms.id, {
+      startRow: 0,
+      endRow: 10,
+      sortModel: [{ colId: 'shipment_count', sort: 'desc' }],
+    });
     expect(r.rows.map((x) => x.shipment_count)).toEqual([9, 3, null]);
   });
 });
 
 describe('sorting text like a spreadsheet', () => {
-  const names = ['Beta Trading', 'Zulu Ltd', 'alpha trading', '', 'zeta imports', 'Émile SARL', 'Ørsted A/S', 'Beta Trading', 'Emile SARL'];
+  const names = [
+    'Beta Trading',
+    'Zulu Ltd',
+    'alpha trading',
+    '',
+    'zeta imports',
+    'Émile SARL',
+    'Ørsted A/S',
+    'Beta Trading',
+    'Emile SARL',
+  ];
   let people: DatasetMeta;
   beforeAll(async () => {
-    people = await lib.saveShipmentSearch({}, { total: names.length, shipments: names.map((n, i) => shipment(i, { importerName: n })) });
+    people = await lib.saveShipmentSearch(
+      {},
+      { total: names.length, shipments: names.map((n, i) => shipment(i, { importerName: n })) },
+    );
   });
   const sorted = async (sort: 'asc' | 'desc'): Promise<string[]> =>
-    (await lib.getRows(people.id, { startRow: 0, endRow: 100, sortModel: [{ colId: 'importerName', sort }] })).rows.map(
-      (r) => `${String(r.importerName)}#${String(r._row)}`,
-    );
+    (
+      await lib.getRows(people.id, { startRow: 0, endRow: 100, sortModel: [{ colId: 'importerName', sort }] })
+    ).rows.map((r) => `${String(r.importerName)}#${String(r._row)}`);
 
   it('ignores case, sorts accented and Nordic letters with their base letter, keeps ties in stored order and empties last', async () => {
     expect(await sorted('asc')).toEqual([
@@ -106,9 +155,14 @@ describe('sorting text like a spreadsheet', () => {
   });
 
   it('sorts firm text the same way and pages through that order', async () => {
-    const f = await lib.saveRecords({ kind: 'firms', request: { product_detail: 'x' } }, ['zeta', 'Alpha', 'beta', 'Ünal', 'Uzun'].map((name, i) => firm(i, { name })));
+    const f = await lib.saveRecords(
+      { kind: 'firms', request: { product_detail: 'x' } },
+      ['zeta', 'Alpha', 'beta', 'Ünal', 'Uzun'].map((name, i) => firm(i, { name })),
+    );
     const page = async (startRow: number, endRow: number): Promise<unknown[]> =>
-      (await lib.getRows(f.id, { startRow, endRow, sortModel: [{ colId: 'name', sort: 'asc' }] })).rows.map((r) => r.name);
+      (await lib.getRows(f.id, { startRow, endRow, sortModel: [{ colId: 'name', sort: 'asc' }] })).rows.map(
+        (r) => r.name,
+      );
     expect([...(await page(0, 2)), ...(await page(2, 5))]).toEqual(['Alpha', 'beta', 'Ünal', 'Uzun', 'zeta']);
   });
 });
@@ -122,7 +176,10 @@ describe('quick filter over what the grid shows', () => {
     { arrivalDate: '2022-12-31', quantity: '18.7520', usdCif: '1E3' },
   ];
   beforeAll(async () => {
-    shown = await lib.saveShipmentSearch({}, { total: cells.length, shipments: cells.map((c, i) => shipment(i, c)) });
+    shown = await lib.saveShipmentSearch(
+      {},
+      { total: cells.length, shipments: cells.map((c, i) => shipment(i, c)) },
+    );
   });
   const rowsFor = async (quickFilter: string): Promise<number[]> =>
     (await lib.getRows(shown.id, { startRow: 0, endRow: 100, quickFilter })).rows.map((r) => Number(r._row));
@@ -151,31 +208,73 @@ describe('quick filter over what the grid shows', () => {
 
 describe('filters', () => {
   it('number filters compare numerically; inRange excludes its ends', async () => {
-    const gt = await lib.getRows(ds.id, { startRow: 0, endRow: 100, filterModel: { fobValue: { filterType: 'number', type: 'greaterThan', filter: 9.5 } } });
-    expect(hashes(gt.rows).sort()).toEqual(records.filter((r) => Number(r.fobValue) > 9.5 && r.fobValue !== '').map((r) => r.hashId).sort());
+    const gt = await lib.getRows(ds.id, {
+      startRow: 0,
+      endRow: 100,
+      filterModel: { fobValue: { filterType: 'number', type: 'greaterThan', filter: 9.5 } },
+    });
+    expect(hashes(gt.rows).sort()).toEqual(
+      records
+        .filter((r) => Number(r.fobValue) > 9.5 && r.fobValue !== '')
+        .map((r) => r.hashId)
+        .sort(),
+    );
     expect(gt.lastRow).toBe(gt.rows.length);
-    const range = await lib.getRows(ds.id, { startRow: 0, endRow: 100, filterModel: { fobValue: { filterType: 'number', type: 'inRange', filter: 0.5, filterTo: 10 } } });
+    const range = await lib.getRows(ds.id, {
+      startRow: 0,
+      endRow: 100,
+      filterModel: { fobValue: { filterType: 'number', type: 'inRange', filter: 0.5, filterTo: 10 } },
+    });
     expect(range.rows.map((r) => r.fobValue).sort()).toEqual(['2.25', '9.5']);
   });
 
   it('date filters use the day; blank finds empty and missing text', async () => {
-    const before = await lib.getRows(ds.id, { startRow: 0, endRow: 100, filterModel: { arrivalDate: { filterType: 'date', type: 'lessThan', dateFrom: '2024-01-01 00:00:00' } } });
+    const before = await lib.getRows(ds.id, {
+      startRow: 0,
+      endRow: 100,
+      filterModel: { arrivalDate: { filterType: 'date', type: 'lessThan', dateFrom: '2024-01-01 00:00:00' } },
+    });
     expect(before.rows.map((r) => r.arrivalDate).sort()).toEqual(['2022-07-04', '2023-12-31']);
-    const blank = await lib.getRows(ds.id, { startRow: 0, endRow: 100, filterModel: { productDetails: { filterType: 'text', type: 'blank' } } });
+    const blank = await lib.getRows(ds.id, {
+      startRow: 0,
+      endRow: 100,
+      filterModel: { productDetails: { filterType: 'text', type: 'blank' } },
+    });
     expect(hashes(blank.rows)).toEqual([records[3]!.hashId]);
   });
 
   it('text filters are case-insensitive and treat % _ and quotes as plain characters', async () => {
-    const pct = await lib.getRows(ds.id, { startRow: 0, endRow: 100, filterModel: { productDetails: { filterType: 'text', type: 'contains', filter: '100%' } } });
+    const pct = await lib.getRows(ds.id, {
+      startRow: 0,
+      endRow: 100,
+      filterModel: { productDetails: { filterType: 'text', type: 'contains', filter: '100%' } },
+    });
     expect(pct.lastRow).toBe(9);
-    const under = await lib.getRows(ds.id, { startRow: 0, endRow: 100, filterModel: { productDetails: { filterType: 'text', type: 'endsWith', filter: 'LOT_7' } } });
+    const under = await lib.getRows(ds.id, {
+      startRow: 0,
+      endRow: 100,
+      filterModel: { productDetails: { filterType: 'text', type: 'endsWith', filter: 'LOT_7' } },
+    });
     expect(hashes(under.rows)).toEqual([records[7]!.hashId]);
-    const quote = await lib.getRows(ds.id, { startRow: 0, endRow: 100, filterModel: { importerName: { filterType: 'text', type: 'startsWith', filter: `o'brien "steel"` } } });
+    const quote = await lib.getRows(ds.id, {
+      startRow: 0,
+      endRow: 100,
+      filterModel: { importerName: { filterType: 'text', type: 'startsWith', filter: `o'brien "steel"` } },
+    });
     expect(quote.lastRow).toBe(5);
     const combined = await lib.getRows(ds.id, {
       startRow: 0,
       endRow: 100,
-      filterModel: { importerName: { filterType: 'text', operator: 'OR', conditions: [{ filterType: 'text', type: 'equals', filter: 'ünal tekstil 1' }, { filterType: 'text', type: 'equals', filter: 'ÜNAL TEKSTIL 3' }] } },
+      filterModel: {
+        importerName: {
+          filterType: 'text',
+          operator: 'OR',
+          conditions: [
+            { filterType: 'text', type: 'equals', filter: 'ünal tekstil 1' },
+            { filterType: 'text', type: 'equals', filter: 'ÜNAL TEKSTIL 3' },
+          ],
+        },
+      },
     });
     expect(hashes(combined.rows)).toEqual([records[1]!.hashId, records[3]!.hashId]);
   });
@@ -187,11 +286,24 @@ describe('filters', () => {
 });
 
 describe('no SQL injection', () => {
-  const evilNames = ['fobValue; DROP TABLE datasets; --', '"hashId"', 'row_no', '_extra', 'dataset_id', "fobValue' OR '1'='1"];
+  const evilNames = [
+    'fobValue; DROP TABLE datasets; --',
+    '"hashId"',
+    'row_no',
+    '_extra',
+    'dataset_id',
+    "fobValue' OR '1'='1",
+  ];
   it.each(evilNames)('refuses a colId that is not a field: %s', async (colId) => {
-    await expect(lib.getRows(ds.id, { startRow: 0, endRow: 10, sortModel: [{ colId, sort: 'asc' }] })).rejects.toMatchObject({ kind: 'InvalidInput' });
     await expect(
-      lib.getRows(ds.id, { startRow: 0, endRow: 10, filterModel: { [colId]: { filterType: 'text', type: 'contains', filter: 'x' } } }),
+      lib.getRows(ds.id, { startRow: 0, endRow: 10, sortModel: [{ colId, sort: 'asc' }] }),
+    ).rejects.toMatchObject({ kind: 'InvalidInput' });
+    await expect(
+      lib.getRows(ds.id, {
+        startRow: 0,
+        endRow: 10,
+        filterModel: { [colId]: { filterType: 'text', type: 'contains', filter: 'x' } },
+      }),
     ).rejects.toMatchObject({ kind: 'InvalidInput' });
   });
 
@@ -199,10 +311,18 @@ describe('no SQL injection', () => {
     const hostile = ["x'); DROP TABLE shipment_rows; --", "' OR 1=1 --", '%', '\\', "'"];
     for (const filter of hostile) {
       // What a literal substring match finds, computed independently of SQL.
-      const expected = records.filter((x) => x.importerName!.toLowerCase().includes(filter.toLowerCase())).length;
-      const r = await lib.getRows(ds.id, { startRow: 0, endRow: 100, filterModel: { importerName: { filterType: 'text', type: 'contains', filter } } });
+      const expected = records.filter((x) =>
+        x.importerName!.toLowerCase().includes(filter.toLowerCase()),
+      ).length;
+      const r = await lib.getRows(ds.id, {
+        startRow: 0,
+        endRow: 100,
+        filterModel: { importerName: { filterType: 'text', type: 'contains', filter } },
+      });
       expect(r.lastRow).toBe(expected);
-      const inProduct = records.filter((x) => x.productDetails!.includes(filter) || x.importerName!.toLowerCase().includes(filter)).length;
+      const inProduct = records.filter(
+        (x) => x.productDetails!.includes(filter) || x.importerName!.toLowerCase().includes(filter),
+      ).length;
       const q = await lib.getRows(ds.id, { startRow: 0, endRow: 100, quickFilter: filter });
       expect(q.lastRow).toBe(inProduct);
     }
@@ -213,10 +333,22 @@ describe('no SQL injection', () => {
   });
 
   it('refuses malformed models and oversized blocks', async () => {
-    await expect(lib.getRows(ds.id, { startRow: 0, endRow: 100, sortModel: [{ colId: 'fobValue', sort: 'asc; DROP' as 'asc' }] })).rejects.toMatchObject({ kind: 'InvalidInput' });
-    await expect(lib.getRows(ds.id, { startRow: 0, endRow: 100_000 })).rejects.toMatchObject({ kind: 'InvalidInput' });
     await expect(
-      lib.getRows(ds.id, { startRow: 0, endRow: 10, filterModel: { importerName: { filterType: 'number', type: 'equals', filter: 1 } } }),
+      lib.getRows(ds.id, {
+        startRow: 0,
+        endRow: 100,
+        sortModel: [{ colId: 'fobValue', sort: 'asc; DROP' as 'asc' }],
+      }),
+    ).rejects.toMatchObject({ kind: 'InvalidInput' });
+    await expect(lib.getRows(ds.id, { startRow: 0, endRow: 100_000 })).rejects.toMatchObject({
+      kind: 'InvalidInput',
+    });
+    await expect(
+      lib.getRows(ds.id, {
+        startRow: 0,
+        endRow: 10,
+        filterModel: { importerName: { filterType: 'number', type: 'equals', filter: 1 } },
+      }),
     ).rejects.toMatchObject({ kind: 'InvalidInput' });
   });
 });

@@ -16,7 +16,10 @@ describe('tags', () => {
       { exporter_countries: ['DE'], size: 10 },
       { total: 1, shipments: [shipment(1)] },
     );
-    expect((await store.lib.setTags(d.id, ['Steel', 'steel', ' STEEL ', 'q1'])).tags).toEqual(['Steel', 'q1']);
+    expect((await store.lib.setTags(d.id, ['Steel', 'steel', ' STEEL ', 'q1'])).tags).toEqual([
+      'Steel',
+      'q1',
+    ]);
   });
 
   it('are refused in plain words when too long or too many', () => {

@@ -14,7 +14,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const steel = { hs_codes: ['7208'], importer_countries: ['DE', 'FR'], start_date: '2024-01-01', end_date: '2024-06-30' };
+const steel = {
+  hs_codes: ['7208'],
+  importer_countries: ['DE', 'FR'],
+  start_date: '2024-01-01',
+  end_date: '2024-06-30',
+};
 
 describe('presets store', () => {
   it('starts empty and persists presets across store instances', async () => {
@@ -110,15 +115,33 @@ describe('presets store', () => {
   });
 
   it('counts the presets of a readable file it cannot use (a newer version)', async () => {
-    const presets = [1, 2, 3].map((n) => ({ id: `i${n}`, name: `p${n}`, filter: steel, createdAt: 't', updatedAt: 't' }));
-    await writeFile(join(dir, 'presets.json'), JSON.stringify({ format: 'portolan-presets', version: 2, presets }));
+    const presets = [1, 2, 3].map((n) => ({
+      id: `i${n}`,
+      name: `p${n}`,
+      filter: steel,
+      createdAt: 't',
+      updatedAt: 't',
+    }));
+    await writeFile(
+      join(dir, 'presets.json'),
+      JSON.stringify({ format: 'portolan-presets', version: 2, presets }),
+    );
     const s = createPresetsStore({ dataDir: dir });
     expect(await s.list()).toEqual([]);
-    expect(await s.takeSetAside()).toEqual({ count: 3, file: expect.stringMatching(/presets\.corrupt-.*\.json$/) });
+    expect(await s.takeSetAside()).toEqual({
+      count: 3,
+      file: expect.stringMatching(/presets\.corrupt-.*\.json$/),
+    });
   });
 
   it('keeps the readable presets when some entries are bad, keeps the original beside it and says so once', async () => {
-    const ok = { id: 'a', name: 'Steel', filter: steel, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-02T00:00:00.000Z' };
+    const ok = {
+      id: 'a',
+      name: 'Steel',
+      filter: steel,
+      createdAt: '2024-01-01T00:00:00.000Z',
+      updatedAt: '2024-01-02T00:00:00.000Z',
+    };
     const text = JSON.stringify({
       format: 'portolan-presets',
       version: 1,
@@ -197,7 +220,10 @@ describe('presets store', () => {
     const s = createPresetsStore({ dataDir: dir });
     expect(await s.getLast()).toBeNull();
     await s.setLast({ ...steel, search_type: 'importer' });
-    expect(await createPresetsStore({ dataDir: dir }).getLast()).toEqual({ ...steel, search_type: 'importer' });
+    expect(await createPresetsStore({ dataDir: dir }).getLast()).toEqual({
+      ...steel,
+      search_type: 'importer',
+    });
   });
 });
 
@@ -299,7 +325,9 @@ describe('unsafe characters in preset names', () => {
     // 100 visible characters plus invisible ones: fine once cleaned.
     expect(rename.safeParse({ id: 'x', name: `\u202E${L100}\u0000` }).success).toBe(true);
     expect(rename.safeParse({ id: 'x', name: 'x'.repeat(101) }).success).toBe(false);
-    expect(calls['presets.save'].input.safeParse({ name: '\u202E\u0000', filter: steel }).success).toBe(false);
+    expect(calls['presets.save'].input.safeParse({ name: '\u202E\u0000', filter: steel }).success).toBe(
+      false,
+    );
   });
 });
 
@@ -307,7 +335,10 @@ describe('presets import and export', () => {
   it('round-trips through export and import', async () => {
     const a = createPresetsStore({ dataDir: dir });
     await a.save({ name: 'Steel', filter: steel });
-    await a.save({ name: 'Coffee', filter: { hs_codes: ['0901'], search_type: 'exporter', product_detail: 'arabica' } });
+    await a.save({
+      name: 'Coffee',
+      filter: { hs_codes: ['0901'], search_type: 'exporter', product_detail: 'arabica' },
+    });
     const text = await a.exportText();
     const parsed = JSON.parse(text) as { format: string; version: number; presets: { name: string }[] };
     expect(parsed.format).toBe('portolan-presets');
@@ -332,7 +363,13 @@ describe('presets import and export', () => {
       format: 'portolan-presets',
       version: 1,
       apiSecret: 'TOP-SECRET-1',
-      presets: [{ name: 'Steel', apiSecret: 'TOP-SECRET-2', filter: { ...steel, apiSecret: 'TOP-SECRET-3', colour: 'red' } }],
+      presets: [
+        {
+          name: 'Steel',
+          apiSecret: 'TOP-SECRET-2',
+          filter: { ...steel, apiSecret: 'TOP-SECRET-3', colour: 'red' },
+        },
+      ],
     };
     const result = await s.importText(JSON.stringify(file));
     expect(result.imported).toBe(1);
@@ -370,7 +407,11 @@ describe('presets import and export', () => {
   it('says an entry that is not an object is not a preset', async () => {
     const s = createPresetsStore({ dataDir: dir });
     const result = await s.importText(
-      JSON.stringify({ format: 'portolan-presets', version: 1, presets: [{ name: 'ok', filter: steel }, 'string item', null, 42, ['x']] }),
+      JSON.stringify({
+        format: 'portolan-presets',
+        version: 1,
+        presets: [{ name: 'ok', filter: steel }, 'string item', null, 42, ['x']],
+      }),
     );
     expect(result.imported).toBe(1);
     const why = 'not a preset (a preset has a name and a filter)';
@@ -384,7 +425,8 @@ describe('presets import and export', () => {
 
   it('refuses a version that is not a whole number from 1, saying what it found', async () => {
     const s = createPresetsStore({ dataDir: dir });
-    const file = (version: unknown) => JSON.stringify({ format: 'portolan-presets', version, presets: [{ name: 'p', filter: steel }] });
+    const file = (version: unknown) =>
+      JSON.stringify({ format: 'portolan-presets', version, presets: [{ name: 'p', filter: steel }] });
     for (const [version, shown] of [
       [-5, '-5'],
       [0, '0'],
@@ -397,7 +439,9 @@ describe('presets import and export', () => {
         message: `Cannot import presets: the presets version must be a whole number such as 1, but the file says ${shown}`,
       });
     }
-    await expect(s.importText(JSON.stringify({ format: 'portolan-presets', presets: [] }))).rejects.toMatchObject({
+    await expect(
+      s.importText(JSON.stringify({ format: 'portolan-presets', presets: [] })),
+    ).rejects.toMatchObject({
       message: 'Cannot import presets: the presets version is missing (this app reads version 1)',
     });
     expect(await s.list()).toEqual([]);
@@ -405,7 +449,8 @@ describe('presets import and export', () => {
 
   it('says what the file should be when it holds a list or a single value', async () => {
     const s = createPresetsStore({ dataDir: dir });
-    const should = 'it should be a presets export from Portolan: one JSON object with "format", "version" and "presets"';
+    const should =
+      'it should be a presets export from Portolan: one JSON object with "format", "version" and "presets"';
     for (const [text, holds] of [
       ['[{"name":"x","filter":{}}]', 'a list'],
       ['null', 'nothing (null)'],
@@ -413,7 +458,10 @@ describe('presets import and export', () => {
       ['42', 'a number'],
     ] as const) {
       const err = await s.importText(text).catch((e: unknown) => e as Error);
-      expect(err).toMatchObject({ kind: 'InvalidInput', message: `Cannot import presets: the file holds ${holds}; ${should}` });
+      expect(err).toMatchObject({
+        kind: 'InvalidInput',
+        message: `Cannot import presets: the file holds ${holds}; ${should}`,
+      });
       expect((err as Error).message).not.toMatch(/Invalid input|expected/);
     }
   });
@@ -421,7 +469,9 @@ describe('presets import and export', () => {
   it('rejects a file that is not a presets file or is from a newer version', async () => {
     const s = createPresetsStore({ dataDir: dir });
     await expect(s.importText('not json')).rejects.toMatchObject({ kind: 'InvalidInput' });
-    await expect(s.importText(JSON.stringify({ format: 'other', version: 1, presets: [] }))).rejects.toMatchObject({
+    await expect(
+      s.importText(JSON.stringify({ format: 'other', version: 1, presets: [] })),
+    ).rejects.toMatchObject({
       message: expect.stringContaining('not a Portolan presets file'),
     });
     await expect(
@@ -435,7 +485,10 @@ describe('presets services through the bridge schemas', () => {
     await writeFile(join(dir, 'presets.json'), 'not json');
     const svc = createPresetsServices({ dataDir: dir });
     const first = await svc['presets.list'](undefined, {});
-    expect(first).toEqual({ presets: [], setAside: { count: null, file: expect.stringContaining('presets.corrupt-') } });
+    expect(first).toEqual({
+      presets: [],
+      setAside: { count: null, file: expect.stringContaining('presets.corrupt-') },
+    });
     expect(await svc['presets.list'](undefined, {})).toEqual({ presets: [], setAside: null });
   });
 
@@ -444,7 +497,9 @@ describe('presets services through the bridge schemas', () => {
     const input = calls['presets.save'].input.parse({ name: '  Steel  ', filter: steel });
     const list = await svc['presets.save'](input, {});
     expect(list[0]?.name).toBe('Steel');
-    expect(calls['presets.save'].input.safeParse({ name: 'x', filter: { hs_codes: ['abc'] } }).success).toBe(false);
+    expect(calls['presets.save'].input.safeParse({ name: 'x', filter: { hs_codes: ['abc'] } }).success).toBe(
+      false,
+    );
     expect(calls['presets.save'].input.safeParse({ name: 'x', filter: { nope: 1 } }).success).toBe(false);
     const exported = await svc['presets.export'](calls['presets.export'].input.parse(undefined), {});
     expect(JSON.parse(exported).presets).toHaveLength(1);

@@ -12,7 +12,10 @@ interface Warning {
 
 function collectingLogger() {
   const warnings: Warning[] = [];
-  return { warnings, warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }) };
+  return {
+    warnings,
+    warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }),
+  };
 }
 
 let dir: string;
@@ -48,10 +51,14 @@ describe('profile store', () => {
   it('loses no change when many calls run at once', async () => {
     const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
     await Promise.all(
-      Array.from({ length: 25 }, (_, i) => store.create({ name: `P${i}`, baseUrl: 'https://x.example', accountName: '' })),
+      Array.from({ length: 25 }, (_, i) =>
+        store.create({ name: `P${i}`, baseUrl: 'https://x.example', accountName: '' }),
+      ),
     );
     const reopened = createProfileStore({ dataDir: dir, logger: collectingLogger() });
-    expect((await reopened.list()).map((p) => p.name).sort()).toEqual(Array.from({ length: 25 }, (_, i) => `P${i}`).sort());
+    expect((await reopened.list()).map((p) => p.name).sort()).toEqual(
+      Array.from({ length: 25 }, (_, i) => `P${i}`).sort(),
+    );
     // No temp files are left next to the real one.
     expect(await readdir(dir)).toEqual([PROFILES_FILE]);
   });
@@ -59,7 +66,11 @@ describe('profile store', () => {
   it('keeps a corrupt file aside, starts empty, logs it, and carries on', async () => {
     await writeFile(join(dir, PROFILES_FILE), '{"version":1,"activeId":null,"profiles":[{"id":"a"'); // truncated
     const log = collectingLogger();
-    const store = createProfileStore({ dataDir: dir, logger: log, now: () => new Date('2030-01-02T03:04:05.678Z') });
+    const store = createProfileStore({
+      dataDir: dir,
+      logger: log,
+      now: () => new Date('2030-01-02T03:04:05.678Z'),
+    });
     expect(await store.list()).toEqual([]);
     expect(await store.getActiveId()).toBeNull();
     expect(log.warnings).toHaveLength(1);
@@ -85,15 +96,35 @@ describe('profile store', () => {
   });
 
   it('refuses a file that carries fields it does not know (e.g. a secret someone added)', async () => {
-    const p = { id: 'a', name: 'A', baseUrl: 'https://x', accountName: '', demo: false, createdAt: 't', updatedAt: 't', apiSecret: 'zzz' };
+    const p = {
+      id: 'a',
+      name: 'A',
+      baseUrl: 'https://x',
+      accountName: '',
+      demo: false,
+      createdAt: 't',
+      updatedAt: 't',
+      apiSecret: 'zzz',
+    };
     await writeFile(join(dir, PROFILES_FILE), JSON.stringify({ version: 1, activeId: 'a', profiles: [p] }));
     const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
     expect(await store.list()).toEqual([]);
   });
 
   it('repairs an active id that names no profile', async () => {
-    const p = { id: 'a', name: 'A', baseUrl: 'https://x', accountName: '', demo: false, createdAt: 't', updatedAt: 't' };
-    await writeFile(join(dir, PROFILES_FILE), JSON.stringify({ version: 1, activeId: 'gone', profiles: [p] }));
+    const p = {
+      id: 'a',
+      name: 'A',
+      baseUrl: 'https://x',
+      accountName: '',
+      demo: false,
+      createdAt: 't',
+      updatedAt: 't',
+    };
+    await writeFile(
+      join(dir, PROFILES_FILE),
+      JSON.stringify({ version: 1, activeId: 'gone', profiles: [p] }),
+    );
     const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
     expect(await store.getActiveId()).toBe('a');
   });
@@ -108,13 +139,17 @@ describe('profile names', () => {
     for (const name of ['Probe', 'probe', 'PROBE', ' probe  ']) {
       await expect(store.create(at(name))).rejects.toBeInstanceOf(ProfileNameTakenError);
     }
-    const file = JSON.parse(await readFile(join(dir, PROFILES_FILE), 'utf8')) as { profiles: { name: string }[] };
+    const file = JSON.parse(await readFile(join(dir, PROFILES_FILE), 'utf8')) as {
+      profiles: { name: string }[];
+    };
     expect(file.profiles.map((p) => p.name)).toEqual(['Probe']);
   });
 
   it('lets only one of four simultaneous creates of one name through', async () => {
     const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
-    const results = await Promise.allSettled(['Probe', 'probe', 'Probe', 'PROBE'].map((n) => store.create(at(n))));
+    const results = await Promise.allSettled(
+      ['Probe', 'probe', 'Probe', 'PROBE'].map((n) => store.create(at(n))),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(await store.list()).toHaveLength(1);
   });
@@ -129,10 +164,23 @@ describe('profile names', () => {
   });
 
   it('keeps duplicates from an older file editable without forcing a rename', async () => {
-    const p = (id: string) => ({ id, name: 'Probe', baseUrl: 'https://x', accountName: '', demo: false, createdAt: 't', updatedAt: 't' });
-    await writeFile(join(dir, PROFILES_FILE), JSON.stringify({ version: 1, activeId: 'a', profiles: [p('a'), p('b')] }));
+    const p = (id: string) => ({
+      id,
+      name: 'Probe',
+      baseUrl: 'https://x',
+      accountName: '',
+      demo: false,
+      createdAt: 't',
+      updatedAt: 't',
+    });
+    await writeFile(
+      join(dir, PROFILES_FILE),
+      JSON.stringify({ version: 1, activeId: 'a', profiles: [p('a'), p('b')] }),
+    );
     const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
-    expect(await store.update('b', { name: 'Probe', baseUrl: 'https://y' })).toMatchObject({ baseUrl: 'https://y' });
+    expect(await store.update('b', { name: 'Probe', baseUrl: 'https://y' })).toMatchObject({
+      baseUrl: 'https://y',
+    });
     expect(await store.update('b', { name: 'Probe 2' })).toMatchObject({ name: 'Probe 2' });
   });
 });

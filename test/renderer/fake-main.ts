@@ -8,7 +8,12 @@ import type { BridgeResult } from '@shared/ipc/errors';
  */
 export function refuseBadInput(channel: CallChannel, input: unknown): BridgeResult<unknown> | null {
   const parsed = calls[channel].input.safeParse(input);
-  return parsed.success ? null : { ok: false, error: { kind: 'InvalidInput', message: `bad input for ${channel}: ${parsed.error.message}` } };
+  return parsed.success
+    ? null
+    : {
+        ok: false,
+        error: { kind: 'InvalidInput', message: `bad input for ${channel}: ${parsed.error.message}` },
+      };
 }
 
 /** What the app's stores read in the background, for a workspace with nothing saved yet. */

@@ -3,7 +3,11 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, describe, expect, it } from 'vitest';
 import { FilterForm } from '../../src/renderer/src/features/filters/filter-form';
 import { validateDraft } from '../../src/renderer/src/features/filters/filter-model';
-import { createFilterStore, useFilter, type FilterStore } from '../../src/renderer/src/features/filters/filter-store';
+import {
+  createFilterStore,
+  useFilter,
+  type FilterStore,
+} from '../../src/renderer/src/features/filters/filter-store';
 import { RunButton } from '../../src/renderer/src/features/filters/run-button';
 
 afterEach(cleanup);
@@ -20,7 +24,8 @@ function Harness({ store, size }: { store: FilterStore; size: number }) {
   );
 }
 
-const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
+const type = (testId: string, value: string) =>
+  fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
 describe('filter form', () => {
   it('shows a keyword message at its field as the user types, and disables run with the reason', () => {
@@ -30,9 +35,13 @@ describe('filter form', () => {
     expect(screen.queryByTestId('filter-product_detail-error')).toBeNull();
 
     type('filter-product_detail-input', 'st');
-    expect(screen.getByTestId('filter-product_detail-error').textContent).toBe('product_detail: at least 3 characters');
+    expect(screen.getByTestId('filter-product_detail-error').textContent).toBe(
+      'product_detail: at least 3 characters',
+    );
     expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getByTestId('run-reason').textContent).toBe('Cannot run: product_detail: at least 3 characters');
+    expect(screen.getByTestId('run-reason').textContent).toBe(
+      'Cannot run: product_detail: at least 3 characters',
+    );
 
     type('filter-product_detail-input', 'ste');
     expect(screen.queryByTestId('filter-product_detail-error')).toBeNull();
@@ -58,7 +67,9 @@ describe('filter form', () => {
     render(<Harness store={store} size={100} />);
     type('filter-start_date-input', '2024-06-01');
     type('filter-end_date-input', '2024-01-01');
-    expect(screen.getByTestId('filter-end_date-error').textContent).toBe('end_date: must not be before start_date');
+    expect(screen.getByTestId('filter-end_date-error').textContent).toBe(
+      'end_date: must not be before start_date',
+    );
     expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
   });
 
@@ -106,7 +117,9 @@ describe('country and HS pickers: what may be added', () => {
     render(<Harness store={store} size={100} />);
     enter('filter-importer_countries-input', 'zz');
     expect(store.getState().draft.importer_countries).toEqual([]);
-    expect(screen.getByTestId('filter-importer_countries-refused').textContent).toBe('ZZ is not a country code in the reference list: pick a country from the list, or ALL.');
+    expect(screen.getByTestId('filter-importer_countries-refused').textContent).toBe(
+      'ZZ is not a country code in the reference list: pick a country from the list, or ALL.',
+    );
     expect((screen.getByTestId('filter-importer_countries-input') as HTMLInputElement).value).toBe('zz');
     expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(false);
     enter('filter-importer_countries-input', 'de');
@@ -134,7 +147,9 @@ describe('country and HS pickers: what may be added', () => {
     const store = createFilterStore();
     act(() => store.getState().load({ importer_countries: ['DE', 'ZZ'] }));
     render(<Harness store={store} size={100} />);
-    expect(screen.getByTestId('filter-importer_countries-error').textContent).toBe('importer_countries[1]: ZZ is not a country code in the reference list');
+    expect(screen.getByTestId('filter-importer_countries-error').textContent).toBe(
+      'importer_countries[1]: ZZ is not a country code in the reference list',
+    );
     expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
   });
 
@@ -147,7 +162,9 @@ describe('country and HS pickers: what may be added', () => {
     enter('filter-exporter_countries-input', 'TR');
     expect(store.getState().draft.exporter_countries).toHaveLength(10);
     expect(screen.getByTestId('filter-exporter_countries').textContent).toContain('(10/10)');
-    expect(screen.getByTestId('filter-exporter_countries-refused').textContent).toBe('At most 10 exporter countries: remove one before adding TR.');
+    expect(screen.getByTestId('filter-exporter_countries-refused').textContent).toBe(
+      'At most 10 exporter countries: remove one before adding TR.',
+    );
     // Removing one makes room, and the message goes.
     fireEvent.click(screen.getByTestId('filter-exporter_countries-remove-0'));
     expect(screen.queryByTestId('filter-exporter_countries-refused')).toBeNull();
@@ -155,7 +172,9 @@ describe('country and HS pickers: what may be added', () => {
     for (let i = 0; i < 10; i++) enter('filter-hs_codes-input', `72${String(i).padStart(2, '0')}`);
     enter('filter-hs_codes-input', '7308');
     expect(store.getState().draft.hs_codes).toHaveLength(10);
-    expect(screen.getByTestId('filter-hs_codes-refused').textContent).toBe('At most 10 HS codes: remove one before adding 7308.');
+    expect(screen.getByTestId('filter-hs_codes-refused').textContent).toBe(
+      'At most 10 HS codes: remove one before adding 7308.',
+    );
     expect(screen.queryByTestId('filter-hs_codes-error')).toBeNull();
   });
 });

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { draftToFilter, emptyDraft, slotOf, validateDraft, type FilterDraft } from '../../src/renderer/src/features/filters/filter-model';
+import {
+  draftToFilter,
+  emptyDraft,
+  slotOf,
+  validateDraft,
+  type FilterDraft,
+} from '../../src/renderer/src/features/filters/filter-model';
 import { createFilterStore } from '../../src/renderer/src/features/filters/filter-store';
 import { buildHsIndex, describeHs, searchHs } from '../../src/renderer/src/features/filters/hs-index';
 import { countryName, searchCountries } from '../../src/renderer/src/features/filters/countries';
@@ -25,7 +31,9 @@ describe('field-level messages', () => {
   it('reports a backwards date range at the end date', () => {
     const v = validateDraft(draft({ start_date: '2024-05-01', end_date: '2024-01-31' }), 'filter');
     expect(v.bySlot.end_date).toEqual(['end_date: must not be before start_date']);
-    expect(validateDraft(draft({ start_date: '2024-01-01', end_date: '2024-01-01' }), 'filter').valid).toBe(true);
+    expect(validateDraft(draft({ start_date: '2024-01-01', end_date: '2024-01-01' }), 'filter').valid).toBe(
+      true,
+    );
   });
 
   it('reports an impossible calendar day and a non-numeric firm type code', () => {
@@ -36,7 +44,9 @@ describe('field-level messages', () => {
 
   it('limits lists to ten items', () => {
     const codes = Array.from({ length: 11 }, (_, i) => String(10 + i));
-    expect(validateDraft(draft({ hs_codes: codes }), 'filter').bySlot.hs_codes).toEqual(['hs_codes: at most 10 items']);
+    expect(validateDraft(draft({ hs_codes: codes }), 'filter').bySlot.hs_codes).toEqual([
+      'hs_codes: at most 10 items',
+    ]);
   });
 
   it('maps paths to slots', () => {
@@ -55,11 +65,15 @@ describe('run button reasons', () => {
     expect(small.valid).toBe(false);
     expect(small.bySlot.size).toEqual(['size: at least 10']);
     expect(small.reason).toBe('Cannot run: size: at least 10');
-    expect(validateDraft(draft({}), 'shipmentSearch', { size: 10_001 }).bySlot.size).toEqual(['size: at most 10000']);
+    expect(validateDraft(draft({}), 'shipmentSearch', { size: 10_001 }).bySlot.size).toEqual([
+      'size: at most 10000',
+    ]);
   });
 
   it('counts further problems in the reason', () => {
-    const v = validateDraft(draft({ product_detail: 'ab', hs_codes: ['x'] }), 'shipmentSearch', { size: 100 });
+    const v = validateDraft(draft({ product_detail: 'ab', hs_codes: ['x'] }), 'shipmentSearch', {
+      size: 100,
+    });
     expect(v.reason).toBe('Cannot run: hs_codes[0]: digits only (and 1 more)');
   });
 
@@ -69,7 +83,10 @@ describe('run button reasons', () => {
     expect(none.reason).toBe('Cannot run: firm search needs at least one filter');
     const exp = validateDraft(draft({ exporter_countries: ['CN'] }), 'firmSearch', { page: 1 });
     expect(exp.bySlot.exporter_countries).toEqual(['exporter_countries needs at least one other filter']);
-    expect(validateDraft(draft({ exporter_countries: ['CN'], hs_codes: ['7208'] }), 'firmSearch', { page: 1 }).valid).toBe(true);
+    expect(
+      validateDraft(draft({ exporter_countries: ['CN'], hs_codes: ['7208'] }), 'firmSearch', { page: 1 })
+        .valid,
+    ).toBe(true);
     // Firm count has no such rule.
     expect(validateDraft(draft({}), 'firmCount').valid).toBe(true);
   });
@@ -77,7 +94,14 @@ describe('run button reasons', () => {
 
 describe('draft to request filter', () => {
   it('leaves empty fields out, trims keywords and turns firm type tags into numbers', () => {
-    const f = draftToFilter(draft({ product_detail: '  steel  ', firm_filter: ['3', ' 12 '], search_type: 'importer', account_name: ' ' }));
+    const f = draftToFilter(
+      draft({
+        product_detail: '  steel  ',
+        firm_filter: ['3', ' 12 '],
+        search_type: 'importer',
+        account_name: ' ',
+      }),
+    );
     expect(f).toEqual({ product_detail: 'steel', firm_filter: [3, 12], search_type: 'importer' });
   });
 
@@ -113,11 +137,16 @@ describe('HS nomenclature search', () => {
     const hits = searchHs(index, 'hot-rolled steel coils', 200);
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.some((e) => e.code.startsWith('7208'))).toBe(true);
-    for (const e of hits) expect(e.description.toLowerCase()).toMatch(/(?=.*hot-rolled)(?=.*steel)(?=.*coils)/s);
+    for (const e of hits)
+      expect(e.description.toLowerCase()).toMatch(/(?=.*hot-rolled)(?=.*steel)(?=.*coils)/s);
   });
 
   it('digits search by code prefix, and long codes describe by their nearest parent', () => {
-    expect(searchHs(index, '7208').map((e) => e.code).every((c) => c.startsWith('7208'))).toBe(true);
+    expect(
+      searchHs(index, '7208')
+        .map((e) => e.code)
+        .every((c) => c.startsWith('7208')),
+    ).toBe(true);
     expect(describeHs(index, '7208')).toMatch(/steel/i);
     expect(describeHs(index, '72081000')).toMatch(/\(under 720810\)$/);
     expect(describeHs(index, '0000')).toBeNull();
@@ -136,17 +165,35 @@ describe('countries and limits', () => {
       acme: { 'shipments/search': { current: 9_500, limit: 10_000 } },
       other: { 'shipments/search': { current: 5, limit: -1, notes: 'unlimited' } },
     };
-    expect(checkLimit(usage, 'acme', 'shipments/search', 100)).toMatchObject({ state: 'ok', left: 500, message: 'up to 100 records — 500 of 10,000 left' });
-    expect(checkLimit(usage, 'acme', 'shipments/search', 1000)).toMatchObject({ state: 'exceeds', left: 500 });
+    expect(checkLimit(usage, 'acme', 'shipments/search', 100)).toMatchObject({
+      state: 'ok',
+      left: 500,
+      message: 'up to 100 records — 500 of 10,000 left',
+    });
+    expect(checkLimit(usage, 'acme', 'shipments/search', 1000)).toMatchObject({
+      state: 'exceeds',
+      left: 500,
+    });
     expect(checkLimit(usage, 'other', 'shipments/search', 10_000)).toMatchObject({ state: 'unlimited' });
     // A name the summary lacks is refused by the service: no other account's figures stand in for it.
-    expect(checkLimit(usage, 'nobody', 'shipments/search', 10)).toMatchObject({ state: 'unknown', account: null });
+    expect(checkLimit(usage, 'nobody', 'shipments/search', 10)).toMatchObject({
+      state: 'unknown',
+      account: null,
+    });
     expect(checkLimit(null, undefined, 'shipments/search', 10).state).toBe('unknown');
   });
 
   it('describes a metric whose next cost is unknown (a firm page)', () => {
-    const usage = { acme: { 'firms/search': { current: 500, limit: 500 }, 'firms/count': { current: 3, limit: -1 } } };
-    expect(describeMetric(usage, 'acme', 'firms/search')).toMatchObject({ state: 'exceeds', message: 'firms/search: 0 of 500 left' });
-    expect(describeMetric(usage, 'acme', 'firms/count')).toMatchObject({ state: 'unlimited', message: 'firms/count: 3 used, unlimited' });
+    const usage = {
+      acme: { 'firms/search': { current: 500, limit: 500 }, 'firms/count': { current: 3, limit: -1 } },
+    };
+    expect(describeMetric(usage, 'acme', 'firms/search')).toMatchObject({
+      state: 'exceeds',
+      message: 'firms/search: 0 of 500 left',
+    });
+    expect(describeMetric(usage, 'acme', 'firms/count')).toMatchObject({
+      state: 'unlimited',
+      message: 'firms/count: 3 used, unlimited',
+    });
   });
 });

@@ -5,7 +5,14 @@ import { buildApi } from '@shared/ipc/build-api';
 import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
 import type { ProfilesState, ProfileView } from '@shared/ipc/contract';
 import type { BridgeResult } from '@shared/ipc/errors';
-import { SHIPMENT_FIELDS, type FirmRecord, type FirmSearchRequest, type FirmSearchResponse, type ShipmentSearchResponse, type UsageSummary } from '@shared/spec';
+import {
+  SHIPMENT_FIELDS,
+  type FirmRecord,
+  type FirmSearchRequest,
+  type FirmSearchResponse,
+  type ShipmentSearchResponse,
+  type UsageSummary,
+} from '@shared/spec';
 import { nothingSaved, refuseBadInput } from './fake-main';
 // Type-only: erased, so nothing of the pages is evaluated before window.portolan is set.
 import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
@@ -35,10 +42,24 @@ const PROFILES = [profile('pa', 'Head office', 'main'), profile('pb', 'Small des
 const metric = (current: number, limit: number) => ({ current, limit });
 const USAGE: Record<string, UsageSummary> = {
   pa: {
-    main: { 'firms/search': metric(0, 1000), 'firms/count': metric(0, 1000), 'shipments/search': metric(0, 150_000) },
-    'eu-desk': { 'firms/search': metric(0, 1000), 'firms/count': metric(0, 1000), 'shipments/search': metric(0, 150_000) },
+    main: {
+      'firms/search': metric(0, 1000),
+      'firms/count': metric(0, 1000),
+      'shipments/search': metric(0, 150_000),
+    },
+    'eu-desk': {
+      'firms/search': metric(0, 1000),
+      'firms/count': metric(0, 1000),
+      'shipments/search': metric(0, 150_000),
+    },
   },
-  pb: { small: { 'firms/search': metric(0, 1000), 'firms/count': metric(0, 1000), 'shipments/search': metric(0, 150_000) } },
+  pb: {
+    small: {
+      'firms/search': metric(0, 1000),
+      'firms/count': metric(0, 1000),
+      'shipments/search': metric(0, 150_000),
+    },
+  },
 };
 
 const firm = (name: string): FirmRecord => ({
@@ -65,7 +86,11 @@ const firmPage = (page: number): FirmSearchResponse & { datasetId: string } => (
 const record = Object.fromEntries(SHIPMENT_FIELDS.map((f) => [f, '']));
 const shipments = (n: number, total: number): ShipmentSearchResponse & { datasetId: string } => ({
   total,
-  shipments: Array.from({ length: n }, (_, i) => ({ ...record, hashId: `h${i}`, importerName: `Unrelated importer ${i}` })) as ShipmentSearchResponse['shipments'],
+  shipments: Array.from({ length: n }, (_, i) => ({
+    ...record,
+    hashId: `h${i}`,
+    importerName: `Unrelated importer ${i}`,
+  })) as ShipmentSearchResponse['shipments'],
   datasetId: 'ds-old-shipments',
 });
 
@@ -112,15 +137,40 @@ beforeAll(async () => {
 });
 
 /** The Firms filter QA used: Chinese exporters over a quarter. */
-const QA_FILTER = { exporter_countries: ['CN'], start_date: '2024-01-01', end_date: '2024-03-31', hs_codes: ['8471'] };
+const QA_FILTER = {
+  exporter_countries: ['CN'],
+  start_date: '2024-01-01',
+  end_date: '2024-03-31',
+  hs_codes: ['8471'],
+};
 
 beforeEach(async () => {
   activeId = 'pa';
   log = [];
   act(() => {
     app.useAppStore.setState({ profiles: PROFILES, activeId: 'pa', page: 'firms' });
-    firms.useFirmsStore.setState({ status: 'idle', request: null, result: null, resultRequest: null, error: null, reusedFrom: null });
-    search.useSearchStore.setState({ status: 'idle', result: null, request: null, resultProfileId: null, error: null, elapsedMs: null, offer: null, notice: null, cancelOutcome: null, datasetId: null, size: 1000, overLimitConfirmed: false });
+    firms.useFirmsStore.setState({
+      status: 'idle',
+      request: null,
+      result: null,
+      resultRequest: null,
+      error: null,
+      reusedFrom: null,
+    });
+    search.useSearchStore.setState({
+      status: 'idle',
+      result: null,
+      request: null,
+      resultProfileId: null,
+      error: null,
+      elapsedMs: null,
+      offer: null,
+      notice: null,
+      cancelOutcome: null,
+      datasetId: null,
+      size: 1000,
+      overLimitConfirmed: false,
+    });
     filters.filterStore.getState().load(QA_FILTER);
   });
   await act(() => usage.refreshUsage());
@@ -128,7 +178,10 @@ beforeEach(async () => {
 afterEach(cleanup);
 
 const el = (id: string) => screen.getByTestId(id);
-const firmSearches = () => log.filter((c) => c.channel === 'firms.search').map((c) => (c.input as { request: FirmSearchRequest }).request);
+const firmSearches = () =>
+  log
+    .filter((c) => c.channel === 'firms.search')
+    .map((c) => (c.input as { request: FirmSearchRequest }).request);
 const shownPage = () => el('firms-summary').getAttribute('data-page');
 
 async function click(id: string, page: string) {
@@ -154,7 +207,11 @@ describe('firms page: paging back to a page already fetched', () => {
     // The page field and "Search firms" on the same filter (tags in another order) are the same pages too.
     fireEvent.change(el('firms-page-input'), { target: { value: '2' } });
     await click('firms-page-go', '2');
-    act(() => filters.filterStore.getState().load({ ...QA_FILTER, hs_codes: ['8471'], exporter_countries: ['CN'], importer_countries: ['ALL'] }));
+    act(() =>
+      filters.filterStore
+        .getState()
+        .load({ ...QA_FILTER, hs_codes: ['8471'], exporter_countries: ['CN'], importer_countries: ['ALL'] }),
+    );
     fireEvent.click(el('firms-run'));
     await waitFor(() => expect(shownPage()).toBe('1'));
     expect(firmSearches()).toHaveLength(2);
@@ -174,13 +231,17 @@ describe('firms page: paging back to a page already fetched', () => {
     fireEvent.click(el('firms-run'));
     await waitFor(() => expect(firmSearches()).toHaveLength(2));
 
-    act(() => filters.filterStore.getState().load({ ...filter, end_date: '2024-06-30', account_name: 'main' }));
+    act(() =>
+      filters.filterStore.getState().load({ ...filter, end_date: '2024-06-30', account_name: 'main' }),
+    );
     fireEvent.click(el('firms-run'));
     await waitFor(() => expect(screen.getByTestId('firms-reused')).toBeTruthy());
     expect(firmSearches()).toHaveLength(2);
 
     // Another account of the same profile pays for its own pages.
-    act(() => filters.filterStore.getState().load({ ...filter, end_date: '2024-06-30', account_name: 'eu-desk' }));
+    act(() =>
+      filters.filterStore.getState().load({ ...filter, end_date: '2024-06-30', account_name: 'eu-desk' }),
+    );
     fireEvent.click(el('firms-run'));
     await waitFor(() => expect(firmSearches()).toHaveLength(3));
 
@@ -200,7 +261,13 @@ describe('firms page → search: a firm’s shipments', () => {
   it('keeps the firm search’s dates and countries, clears the unrelated result and asks for nothing until Search is clicked', async () => {
     // The Search page still holds an earlier, unrelated answer.
     act(() =>
-      search.useSearchStore.setState({ status: 'done', result: shipments(10, 2632), request: { size: 10 }, resultProfileId: 'pa', datasetId: 'ds-old-shipments' }),
+      search.useSearchStore.setState({
+        status: 'done',
+        result: shipments(10, 2632),
+        request: { size: 10 },
+        resultProfileId: 'pa',
+        datasetId: 'ds-old-shipments',
+      }),
     );
     render(<firmsPage.FirmsPage />);
     fireEvent.click(el('firms-run'));
@@ -212,14 +279,21 @@ describe('firms page → search: a firm’s shipments', () => {
     cleanup();
 
     render(<searchPage.SearchPage />);
-    expect(el('filter-notice').textContent).toContain('Shipments of importer “Gulf Al Noor General Trading FZE”');
+    expect(el('filter-notice').textContent).toContain(
+      'Shipments of importer “Gulf Al Noor General Trading FZE”',
+    );
     expect(el('filter-notice').textContent).toContain('dates 2024-01-01 to 2024-03-31');
     expect(el('filter-notice').textContent).toContain('exporter countries CN');
-    expect(filters.currentFilter()).toEqual({ ...QA_FILTER, importer_firm: 'Gulf Al Noor General Trading FZE' });
+    expect(filters.currentFilter()).toEqual({
+      ...QA_FILTER,
+      importer_firm: 'Gulf Al Noor General Trading FZE',
+    });
 
     expect(screen.queryByTestId('search-summary')).toBeNull();
     expect(screen.queryByTestId('shipments-grid')).toBeNull();
-    expect(el('search-notice').textContent).toContain('The shipments of importer “Gulf Al Noor General Trading FZE” have not been searched yet');
+    expect(el('search-notice').textContent).toContain(
+      'The shipments of importer “Gulf Al Noor General Trading FZE” have not been searched yet',
+    );
     expect(el('search-notice').textContent).toContain('it is kept in the Library');
     await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
     expect((el('search-run') as HTMLButtonElement).disabled).toBe(false);
@@ -227,7 +301,13 @@ describe('firms page → search: a firm’s shipments', () => {
 
     fireEvent.click(el('search-run'));
     await waitFor(() => expect(log.some((c) => c.channel === 'shipments.search')).toBe(true));
-    const sent = log.find((c) => c.channel === 'shipments.search')?.input as { request: Record<string, unknown> };
-    expect(sent.request).toEqual({ ...QA_FILTER, importer_firm: 'Gulf Al Noor General Trading FZE', size: 1000 });
+    const sent = log.find((c) => c.channel === 'shipments.search')?.input as {
+      request: Record<string, unknown>;
+    };
+    expect(sent.request).toEqual({
+      ...QA_FILTER,
+      importer_firm: 'Gulf Al Noor General Trading FZE',
+      size: 1000,
+    });
   });
 });

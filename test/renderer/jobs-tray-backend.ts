@@ -21,9 +21,17 @@ export interface TrayBackend {
  * The real services (jobs, library, profiles) behind the real dispatcher, over the service simulator,
  * in process, for the jobs tray's renderer test. Secrets are held in memory (no keychain needed).
  */
-export async function startTrayBackend(opts: { limits?: SimAccount['limits']; faults?: SimFaults } = {}): Promise<TrayBackend> {
+export async function startTrayBackend(
+  opts: { limits?: SimAccount['limits']; faults?: SimFaults } = {},
+): Promise<TrayBackend> {
   const account: SimAccount = { ...generateAccount('acme'), ...(opts.limits ? { limits: opts.limits } : {}) };
-  const sim = await startSimulator({ port: 0, records: 30_000, seed: 5, accounts: [account], ...(opts.faults ? { faults: opts.faults } : {}) });
+  const sim = await startSimulator({
+    port: 0,
+    records: 30_000,
+    seed: 5,
+    accounts: [account],
+    ...(opts.faults ? { faults: opts.faults } : {}),
+  });
   const dataDir = await mkdtemp(join(tmpdir(), 'portolan-tray-'));
   const logger = createLogger({ sink: createMemorySink() });
   const listeners = new Map<string, Set<(payload: unknown) => void>>();

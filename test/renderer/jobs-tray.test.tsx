@@ -40,12 +40,21 @@ async function useBackend(opts: BackendOptions = {}): Promise<void> {
       if (b === backend) act(() => listeners.get(event)?.forEach((l) => l(p)));
     });
   }
-  store.useJobsStore.setState({ running: {}, resumable: [], finished: [], error: null, errorFromList: false, discardQuestion: null });
+  store.useJobsStore.setState({
+    running: {},
+    resumable: [],
+    finished: [],
+    error: null,
+    errorFromList: false,
+    discardQuestion: null,
+  });
 }
 
 beforeAll(async () => {
   const backendPath = new URL('./jobs-tray-backend.ts', import.meta.url).pathname;
-  ({ startTrayBackend } = (await import(/* @vite-ignore */ backendPath)) as { startTrayBackend: typeof startTrayBackend });
+  ({ startTrayBackend } = (await import(/* @vite-ignore */ backendPath)) as {
+    startTrayBackend: typeof startTrayBackend;
+  });
   window.portolan = buildApi(CALL_CHANNELS, {
     invoke: (c, i) => backend.invoke(c, i),
     subscribe: (event, listener) => {
@@ -88,18 +97,27 @@ describe('jobs tray over the simulator', () => {
     await useBackend({ faults: { latencyMs: 150 } });
     render(<panel.JobsPanel />);
     const jobId = await startFetch();
-    await waitFor(() => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0), { timeout: 20_000 });
+    await waitFor(
+      () => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0),
+      { timeout: 20_000 },
+    );
 
     fireEvent.click(screen.getByTestId(`job-cancel-${jobId}`));
     const question = await screen.findByTestId('job-discard-question', {}, { timeout: 20_000 });
     const records = store.useJobsStore.getState().discardQuestion!.records;
-    expect(question.textContent).toContain(`Discard ${records.toLocaleString('en-US')} downloaded records? They cost downloads and cannot be recovered.`);
+    expect(question.textContent).toContain(
+      `Discard ${records.toLocaleString('en-US')} downloaded records? They cost downloads and cannot be recovered.`,
+    );
     // The job is paused while the question is open: it can neither finish nor fetch more meanwhile,
     // and the count asked about is what discarding would lose.
     expect(store.useJobsStore.getState().running[jobId]).toBeUndefined();
     expect(screen.getByTestId(`job-resumable-${jobId}`).getAttribute('data-status')).toBe('paused');
     const list = await backend.invoke('jobs.list', undefined);
-    const kept = list.ok ? (list.value as { resumable: StoreModule.JobsState['resumable'] }).resumable.find((j) => j.id === jobId) : undefined;
+    const kept = list.ok
+      ? (list.value as { resumable: StoreModule.JobsState['resumable'] }).resumable.find(
+          (j) => j.id === jobId,
+        )
+      : undefined;
     expect(kept?.recordsStored).toBe(records);
 
     fireEvent.click(screen.getByTestId('job-discard-keep'));
@@ -111,16 +129,27 @@ describe('jobs tray over the simulator', () => {
     // Resume, then Pause from the running row: paused again, keeping what it had and more.
     fireEvent.click(screen.getByTestId(`job-resume-${jobId}`));
     await screen.findByTestId(`job-pause-${jobId}`, {}, { timeout: 20_000 });
-    await waitFor(() => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(kept!.recordsStored!), { timeout: 20_000 });
+    await waitFor(
+      () =>
+        expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(
+          kept!.recordsStored!,
+        ),
+      { timeout: 20_000 },
+    );
     fireEvent.click(screen.getByTestId(`job-pause-${jobId}`));
-    await waitFor(() => expect(screen.getByTestId(`job-resumable-${jobId}`).getAttribute('data-status')).toBe('paused'), { timeout: 20_000 });
+    await waitFor(
+      () => expect(screen.getByTestId(`job-resumable-${jobId}`).getAttribute('data-status')).toBe('paused'),
+      { timeout: 20_000 },
+    );
     expect(screen.getByTestId(`job-finished-${jobId}`).getAttribute('data-outcome')).toBe('paused');
 
     // Discard of a stopped job asks too; Discard then throws it away.
     fireEvent.click(screen.getByTestId(`job-discard-${jobId}`));
     await screen.findByTestId('job-discard-question');
     fireEvent.click(screen.getByTestId('job-discard-yes'));
-    await waitFor(() => expect(screen.queryByTestId(`job-resumable-${jobId}`)).toBeNull(), { timeout: 20_000 });
+    await waitFor(() => expect(screen.queryByTestId(`job-resumable-${jobId}`)).toBeNull(), {
+      timeout: 20_000,
+    });
     expect(await libraryNames()).toEqual([]);
   }, 90_000);
 
@@ -128,7 +157,10 @@ describe('jobs tray over the simulator', () => {
     await useBackend({ faults: { latencyMs: 150 } });
     render(<panel.JobsPanel />);
     const jobId = await startFetch();
-    await waitFor(() => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0), { timeout: 20_000 });
+    await waitFor(
+      () => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0),
+      { timeout: 20_000 },
+    );
     fireEvent.click(screen.getByTestId(`job-cancel-${jobId}`));
     await screen.findByTestId('job-discard-question', {}, { timeout: 20_000 });
     const records = store.useJobsStore.getState().discardQuestion!.records;
@@ -136,7 +168,10 @@ describe('jobs tray over the simulator', () => {
     fireEvent.click(screen.getByTestId('job-discard-back'));
     await screen.findByTestId(`job-pause-${jobId}`, {}, { timeout: 20_000 });
     expect(screen.queryByTestId('job-discard-question')).toBeNull();
-    await waitFor(() => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(records), { timeout: 20_000 });
+    await waitFor(
+      () => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(records),
+      { timeout: 20_000 },
+    );
     await act(() => store.useJobsStore.getState().pause(jobId));
     await screen.findByTestId(`job-resumable-${jobId}`, {}, { timeout: 20_000 });
   }, 90_000);
@@ -145,7 +180,10 @@ describe('jobs tray over the simulator', () => {
     await useBackend({ faults: { latencyMs: 150 } });
     render(<panel.JobsPanel />);
     const jobId = await startFetch();
-    await waitFor(() => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0), { timeout: 20_000 });
+    await waitFor(
+      () => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0),
+      { timeout: 20_000 },
+    );
     await act(() => store.useJobsStore.getState().pause(jobId));
     await screen.findByTestId(`job-resumable-${jobId}`);
 
@@ -174,7 +212,10 @@ describe('jobs tray over the simulator', () => {
         if (!m) return null;
         return m[1] ? Number(m[1]) * 60 + Number(m[2]) : Number(m[2]);
       };
-      return { wait: secs(/waiting (?:(\d+) min )?(\d+) s for the rate limit/), left: secs(/about (?:(\d+) min )?(\d+) s left/) };
+      return {
+        wait: secs(/waiting (?:(\d+) min )?(\d+) s for the rate limit/),
+        left: secs(/about (?:(\d+) min )?(\d+) s left/),
+      };
     };
     expect(waiting).toBeDefined();
     const first = read();

@@ -253,13 +253,23 @@ describe('library page: import', () => {
           rows: 3,
           filterRestored: false,
           warnings: [
-            { field: 'arrivalDate', count: 2, firstAt: 'row 2', example: '2023-02-30', message: '2 arrivalDate values are not dates (first: "2023-02-30", row 2).' },
+            {
+              field: 'arrivalDate',
+              count: 2,
+              firstAt: 'row 2',
+              example: '2023-02-30',
+              message: '2 arrivalDate values are not dates (first: "2023-02-30", row 2).',
+            },
           ],
         },
       });
     await renderPage();
     pick(new File(['x'], 'odd.csv', { type: 'text/csv' }));
-    await waitFor(() => expect(screen.getByTestId('library-import-status').textContent).toBe('Imported 3 rows from odd.csv'));
-    expect(screen.getByTestId('library-import-warnings').textContent).toBe('2 arrivalDate values are not dates (first: "2023-02-30", row 2).');
+    await waitFor(() =>
+      expect(screen.getByTestId('library-import-status').textContent).toBe('Imported 3 rows from odd.csv'),
+    );
+    expect(screen.getByTestId('library-import-warnings').textContent).toBe(
+      '2 arrivalDate values are not dates (first: "2023-02-30", row 2).',
+    );
   });
 });

@@ -12,7 +12,11 @@ describe('which account a request is checked against', () => {
   it('never stands in another account for a name the service does not know', () => {
     expect(pickAccount(usage, 'nosuch')).toBeNull();
     const c = checkLimit(usage, 'nosuch', 'shipments/search', 1000);
-    expect(c).toEqual({ state: 'unknown', account: null, message: "account nosuch is not one of this profile's accounts: main, eu-desk" });
+    expect(c).toEqual({
+      state: 'unknown',
+      account: null,
+      message: "account nosuch is not one of this profile's accounts: main, eu-desk",
+    });
   });
 
   it('uses the named account, or the first when none is named', () => {
@@ -25,7 +29,9 @@ describe('which account a request is checked against', () => {
     const d = { ...emptyDraft(), account_name: 'nosuch' };
     expect(validateDraft(d, 'shipmentSearch', { size: 100 }).valid).toBe(true);
     const v = validateDraft(d, 'shipmentSearch', { size: 100, accounts: Object.keys(usage) });
-    expect(v.bySlot.account_name).toEqual(["account_name: not one of this profile's accounts: main, eu-desk"]);
+    expect(v.bySlot.account_name).toEqual([
+      "account_name: not one of this profile's accounts: main, eu-desk",
+    ]);
     expect(v.reason).toBe("Cannot run: account_name: not one of this profile's accounts: main, eu-desk");
   });
 });

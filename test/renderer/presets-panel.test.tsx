@@ -27,7 +27,9 @@ const calls: string[] = [];
 
 beforeAll(async () => {
   const backendPath = new URL('../presets/panel-backend.ts', import.meta.url).pathname;
-  const mod = (await import(/* @vite-ignore */ backendPath)) as { startPresetsPanelBackend(): Promise<Backend> };
+  const mod = (await import(/* @vite-ignore */ backendPath)) as {
+    startPresetsPanelBackend(): Promise<Backend>;
+  };
   startBackend = mod.startPresetsPanelBackend;
   window.portolan = buildApi(CALL_CHANNELS, {
     invoke: (c, i) => {
@@ -45,7 +47,14 @@ beforeAll(async () => {
 beforeEach(async () => {
   backend = await startBackend();
   calls.length = 0;
-  store.usePresetsStore.setState({ presets: [], loaded: false, error: null, lastImport: null, activeId: null, setAside: null });
+  store.usePresetsStore.setState({
+    presets: [],
+    loaded: false,
+    error: null,
+    lastImport: null,
+    activeId: null,
+    setAside: null,
+  });
   filters.filterStore.getState().reset();
 });
 
@@ -57,9 +66,16 @@ afterEach(async () => {
 const steel = { hs_codes: ['7208'], importer_countries: ['DE'] };
 const stored = (presets: unknown[]) =>
   JSON.stringify({ format: 'portolan-presets', version: 1, presets, last: null });
-const good = { id: 'g1', name: 'Steel', filter: steel, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+const good = {
+  id: 'g1',
+  name: 'Steel',
+  filter: steel,
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+};
 const long = 'L'.repeat(100);
-const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
+const type = (testId: string, value: string) =>
+  fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
 describe('presets panel', () => {
   it('says once which presets could not be read and where they were kept, and lists the rest', async () => {
@@ -68,7 +84,9 @@ describe('presets panel', () => {
     render(<panel.PresetsPanel />);
 
     const notice = await screen.findByTestId('presets-set-aside');
-    expect(notice.textContent).toMatch(/^2 presets could not be read and were kept in .*presets\.corrupt-[^ ]+\.json\. Your other presets are safe\./);
+    expect(notice.textContent).toMatch(
+      /^2 presets could not be read and were kept in .*presets\.corrupt-[^ ]+\.json\. Your other presets are safe\./,
+    );
     expect(screen.getByTestId('preset-0').getAttribute('data-preset-name')).toBe('Steel');
     expect(screen.queryByTestId('presets-empty')).toBeNull();
     expect((await backend.files()).filter((f) => f.startsWith('presets.corrupt-'))).toHaveLength(1);
@@ -99,14 +117,21 @@ describe('presets panel', () => {
     await backend.writePresetsFile(onDisk);
     store.usePresetsStore.setState({ loaded: false, presets: [] });
     await act(() => store.presetActions.load());
-    expect(screen.getAllByTestId(/^preset-\d+$/).map((li) => li.getAttribute('data-preset-name'))).toEqual([long, `${'L'.repeat(95)} copy`]);
+    expect(screen.getAllByTestId(/^preset-\d+$/).map((li) => li.getAttribute('data-preset-name'))).toEqual([
+      long,
+      `${'L'.repeat(95)} copy`,
+    ]);
     expect(screen.queryByTestId('presets-set-aside')).toBeNull();
   });
 
   it('shows the import report with plain reasons and lets the user dismiss it', async () => {
     render(<panel.PresetsPanel />);
     await screen.findByTestId('presets-empty');
-    const file = { format: 'portolan-presets', version: 1, presets: [{ name: 'Steel', filter: steel }, 'string item', null, 42] };
+    const file = {
+      format: 'portolan-presets',
+      version: 1,
+      presets: [{ name: 'Steel', filter: steel }, 'string item', null, 42],
+    };
     await act(() => store.presetActions.importText(JSON.stringify(file)));
     const report = screen.getByTestId('presets-import-report');
     expect(report.textContent).toContain('Imported 1 preset.');
@@ -154,7 +179,9 @@ describe('presets panel', () => {
 
     // maxLength stops typing, not every way text arrives (a script, some paste paths): the check still holds.
     type('preset-0-rename-input', 'x'.repeat(150));
-    expect(screen.getByTestId('preset-0-rename-error').textContent).toBe('The name is 150 characters long; keep it to 100 at most');
+    expect(screen.getByTestId('preset-0-rename-error').textContent).toBe(
+      'The name is 150 characters long; keep it to 100 at most',
+    );
     expect((screen.getByTestId('preset-0-rename-save') as HTMLButtonElement).disabled).toBe(true);
     fireEvent.submit(input.form!);
     await act(() => store.presetActions.rename('g1', 'x'.repeat(150)));
@@ -164,7 +191,9 @@ describe('presets panel', () => {
     type('preset-0-rename-input', 'Steel\u202E, renamed');
     expect(screen.queryByTestId('preset-0-rename-error')).toBeNull();
     fireEvent.click(screen.getByTestId('preset-0-rename-save'));
-    await waitFor(() => expect(screen.getByTestId('preset-0').getAttribute('data-preset-name')).toBe('Steel, renamed'));
+    await waitFor(() =>
+      expect(screen.getByTestId('preset-0').getAttribute('data-preset-name')).toBe('Steel, renamed'),
+    );
     expect(calls).toContain('presets.rename');
   });
 
@@ -174,7 +203,9 @@ describe('presets panel', () => {
     act(() => filters.filterStore.getState().load(steel));
     expect((screen.getByTestId('preset-name-input') as HTMLInputElement).maxLength).toBe(100);
     type('preset-name-input', 'y'.repeat(101));
-    expect(screen.getByTestId('preset-save-reason').textContent).toBe('The name is 101 characters long; keep it to 100 at most');
+    expect(screen.getByTestId('preset-save-reason').textContent).toBe(
+      'The name is 101 characters long; keep it to 100 at most',
+    );
     expect((screen.getByTestId('preset-save') as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -33,14 +33,20 @@ const profile = (id: string, name: string, accountName = ''): ProfileView => ({
 const PROFILES = [profile('pa', 'Head office'), profile('pb', 'Small desk')];
 const metric = (current: number, limit: number) => ({ current, limit });
 const USAGE: Record<string, UsageSummary> = {
-  pa: { main: { 'shipments/search': metric(0, 150_000) }, 'eu-desk': { 'shipments/search': metric(0, 150_000) } },
+  pa: {
+    main: { 'shipments/search': metric(0, 150_000) },
+    'eu-desk': { 'shipments/search': metric(0, 150_000) },
+  },
   pb: { small: { 'shipments/search': metric(9_995, 10_000) } },
 };
 
 const record = Object.fromEntries(SHIPMENT_FIELDS.map((f) => [f, '']));
 const answer = (n: number, total: number): ShipmentSearchResponse & { datasetId: string } => ({
   total,
-  shipments: Array.from({ length: n }, (_, i) => ({ ...record, hashId: `h${i}` })) as ShipmentSearchResponse['shipments'],
+  shipments: Array.from({ length: n }, (_, i) => ({
+    ...record,
+    hashId: `h${i}`,
+  })) as ShipmentSearchResponse['shipments'],
   datasetId: `ds-${total}`,
 });
 
@@ -102,7 +108,20 @@ beforeEach(async () => {
   lookupGate = null;
   act(() => {
     app.useAppStore.setState({ profiles: PROFILES, activeId: 'pa' });
-    search.useSearchStore.setState({ status: 'idle', result: null, request: null, resultProfileId: null, error: null, elapsedMs: null, offer: null, notice: null, cancelOutcome: null, datasetId: null, size: 1000, overLimitConfirmed: false });
+    search.useSearchStore.setState({
+      status: 'idle',
+      result: null,
+      request: null,
+      resultProfileId: null,
+      error: null,
+      elapsedMs: null,
+      offer: null,
+      notice: null,
+      cancelOutcome: null,
+      datasetId: null,
+      size: 1000,
+      overLimitConfirmed: false,
+    });
     filters.filterStore.getState().reset();
   });
   await act(() => usage.refreshUsage());
@@ -125,14 +144,20 @@ async function searchWith(a: Answer): Promise<Pending> {
 describe('search page: the active profile changes', () => {
   it("replaces the cost preview with the new profile's usage and clears the old profile's result", async () => {
     render(<page.SearchPage />);
-    await waitFor(() => expect(el('search-cost-text').textContent).toContain('150,000 of 150,000 left (account main)'));
+    await waitFor(() =>
+      expect(el('search-cost-text').textContent).toContain('150,000 of 150,000 left (account main)'),
+    );
     await searchWith({ ok: true, value: answer(1000, 33_014) });
     expect(el('search-fetch-all').textContent).toBe('Fetch all 33,014 records');
 
     // Settings → Use this profile.
     await act(() => settings.useSettingsStore.getState().setActive('pb'));
 
-    await waitFor(() => expect(el('search-cost-text').textContent).toContain('5 of 10,000 left: this would pass the limit by 995 (account small)'));
+    await waitFor(() =>
+      expect(el('search-cost-text').textContent).toContain(
+        '5 of 10,000 left: this would pass the limit by 995 (account small)',
+      ),
+    );
     expect(el('search-cost').getAttribute('data-limit-state')).toBe('exceeds');
     expect(screen.getByTestId('search-over-limit')).toBeTruthy();
     expect(runButton().disabled).toBe(true);
@@ -148,10 +173,14 @@ describe('search page: account names', () => {
     render(<page.SearchPage />);
     await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
     type('filter-account_name-input', 'nosuch');
-    expect(el('filter-account_name-error').textContent).toBe("account_name: not one of this profile's accounts: main, eu-desk");
+    expect(el('filter-account_name-error').textContent).toBe(
+      "account_name: not one of this profile's accounts: main, eu-desk",
+    );
     expect(runButton().disabled).toBe(true);
     expect(el('search-cost-text').textContent).not.toContain('account main');
-    expect(el('search-cost-text').textContent).toContain("account nosuch is not one of this profile's accounts");
+    expect(el('search-cost-text').textContent).toContain(
+      "account nosuch is not one of this profile's accounts",
+    );
     await act(() => search.useSearchStore.getState().run());
     expect(log.some((c) => c.channel === 'shipments.search')).toBe(false);
 
@@ -161,9 +190,15 @@ describe('search page: account names', () => {
   });
 
   it("checks the profile's default account when the filter names none", async () => {
-    act(() => app.useAppStore.setState({ profiles: [profile('pa', 'Head office', 'gone-desk'), PROFILES[1]!] }));
+    act(() =>
+      app.useAppStore.setState({ profiles: [profile('pa', 'Head office', 'gone-desk'), PROFILES[1]!] }),
+    );
     render(<page.SearchPage />);
-    await waitFor(() => expect(screen.getByTestId('filter-account_name-error').textContent).toContain("the profile's default account gone-desk is not one of this profile's accounts: main, eu-desk"));
+    await waitFor(() =>
+      expect(screen.getByTestId('filter-account_name-error').textContent).toContain(
+        "the profile's default account gone-desk is not one of this profile's accounts: main, eu-desk",
+      ),
+    );
     expect(runButton().disabled).toBe(true);
   });
 });
@@ -195,7 +230,10 @@ describe('search page: a failed search', () => {
     expect(el('search-elapsed')).toBeTruthy();
     expect(screen.queryByTestId('search-result-previous')).toBeNull();
 
-    await searchWith({ ok: false, error: { kind: 'ServiceError', message: 'The service failed (HTTP 500).', status: 500 } });
+    await searchWith({
+      ok: false,
+      error: { kind: 'ServiceError', message: 'The service failed (HTTP 500).', status: 500 },
+    });
     expect(el('search-error').textContent).toContain('HTTP 500');
     expect(el('search-result-previous').textContent).toContain('not of the one that failed');
     expect(el('search-summary').textContent).toBe('Showing 10 of 33,014 matching records');
@@ -212,14 +250,20 @@ describe('search page: cancel', () => {
     await waitFor(() => expect(pending.length).toBe(1));
     fireEvent.click(el('search-cancel'));
     expect(el('search-cancelled').getAttribute('data-outcome')).toBe('pending');
-    expect(el('search-cancelled').textContent).toContain('the answer will be kept in the Library when it arrives');
+    expect(el('search-cancelled').textContent).toContain(
+      'the answer will be kept in the Library when it arrives',
+    );
     return pending.shift()!;
   }
 
   it('keeps the answer of a request already sent (it may be charged), says so, and can show it', async () => {
     const p = await startAndCancel();
     // Nothing tries to abort the request: an answer the service charged for must not be thrown away.
-    expect(log.map((c) => c.channel).filter((c) => c !== 'shipments.search' && c !== 'library.findEquivalent' && c !== 'usage.get')).toEqual([]);
+    expect(
+      log
+        .map((c) => c.channel)
+        .filter((c) => c !== 'shipments.search' && c !== 'library.findEquivalent' && c !== 'usage.get'),
+    ).toEqual([]);
     await act(async () => p.resolve({ ok: true, value: answer(10, 33_014) }));
     expect(el('search-cancelled').getAttribute('data-outcome')).toBe('spent');
     expect(el('search-cancelled').textContent).toContain(
@@ -232,7 +276,12 @@ describe('search page: cancel', () => {
 
   it('says the search failed anyway when the cancelled request ends in an error', async () => {
     const p = await startAndCancel();
-    await act(async () => p.resolve({ ok: false, error: { kind: 'ServiceError', message: 'The service failed (HTTP 500).', status: 500 } }));
+    await act(async () =>
+      p.resolve({
+        ok: false,
+        error: { kind: 'ServiceError', message: 'The service failed (HTTP 500).', status: 500 },
+      }),
+    );
     expect(el('search-cancelled').getAttribute('data-outcome')).toBe('failed');
     expect(el('search-cancelled').textContent).toContain('HTTP 500');
   });
@@ -246,10 +295,11 @@ describe('search page: cancel', () => {
     await waitFor(() => expect(log.some((c) => c.channel === 'library.findEquivalent')).toBe(true));
     fireEvent.click(el('search-cancel'));
     expect(el('search-cancelled').getAttribute('data-outcome')).toBe('nothing-spent');
-    expect(el('search-cancelled').textContent).toBe('Search cancelled before the request was sent: nothing was downloaded or counted.');
+    expect(el('search-cancelled').textContent).toBe(
+      'Search cancelled before the request was sent: nothing was downloaded or counted.',
+    );
     await act(async () => release());
     await new Promise((r) => setTimeout(r, 20));
     expect(log.filter((c) => c.channel === 'shipments.search')).toEqual([]);
   });
 });
-

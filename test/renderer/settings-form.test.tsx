@@ -23,7 +23,9 @@ let settings: typeof SettingsStoreModule;
 
 beforeAll(async () => {
   const backendPath = new URL('./settings-backend.ts', import.meta.url).pathname;
-  const mod = (await import(/* @vite-ignore */ backendPath)) as { startSettingsBackend(): Promise<SettingsBackend> };
+  const mod = (await import(/* @vite-ignore */ backendPath)) as {
+    startSettingsBackend(): Promise<SettingsBackend>;
+  };
   backend = await mod.startSettingsBackend();
   window.portolan = buildApi(CALL_CHANNELS, {
     invoke: (c, i) => backend.invoke(c, i),
@@ -49,9 +51,15 @@ beforeEach(async () => {
   backend.sent.length = 0;
 });
 
-const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
+const type = (testId: string, value: string) =>
+  fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
-async function openNewProfile(fields: { name: string; baseUrl: string; apiKey?: string; apiSecret?: string }) {
+async function openNewProfile(fields: {
+  name: string;
+  baseUrl: string;
+  apiKey?: string;
+  apiSecret?: string;
+}) {
   render(<page.SettingsPage />);
   fireEvent.click(screen.getByTestId('profile-new'));
   type('profile-name', fields.name);
@@ -88,8 +96,14 @@ describe('the profile form', () => {
   it('shows a bad service address at its field before saving', async () => {
     const cases: [string, string][] = [
       ['http://exa mple.com', 'the address must not contain spaces'],
-      ['http://user:pw@127.0.0.1:39197/', 'leave out the user name and password: the API key and secret go in the keychain instead'],
-      ['http://127.0.0.1:39197/api/v1/', 'leave out /api/v1: Portolan adds it to every request (use http://127.0.0.1:39197/)'],
+      [
+        'http://user:pw@127.0.0.1:39197/',
+        'leave out the user name and password: the API key and secret go in the keychain instead',
+      ],
+      [
+        'http://127.0.0.1:39197/api/v1/',
+        'leave out /api/v1: Portolan adds it to every request (use http://127.0.0.1:39197/)',
+      ],
     ];
     await openNewProfile({ name: 'Probe', baseUrl: 'https://' });
     for (const [baseUrl, message] of cases) {
@@ -107,7 +121,9 @@ describe('the profile form', () => {
     backend.sent.length = 0;
     await openNewProfile({ name: '  PROBE ', baseUrl: 'http://127.0.0.1:2' });
     await save('profile-save');
-    expect(screen.getByTestId('profile-name-error').textContent).toBe('another profile already has this name');
+    expect(screen.getByTestId('profile-name-error').textContent).toBe(
+      'another profile already has this name',
+    );
     expect(backend.sent).not.toContain('profiles.create');
   });
 

@@ -24,7 +24,9 @@ describe('keytar secret store against the real Secret Service', () => {
     const problem = await store.probe();
     // Fail, never skip: without a keyring these tests would prove nothing.
     if (problem !== null) {
-      throw new Error(`No usable Secret Service (${problem}). Run: scripts/with-keyring.sh npx vitest run test/secrets`);
+      throw new Error(
+        `No usable Secret Service (${problem}). Run: scripts/with-keyring.sh npx vitest run test/secrets`,
+      );
     }
   });
 
@@ -36,7 +38,10 @@ describe('keytar secret store against the real Secret Service', () => {
     const id = newId();
     expect(await store.getCredentials(id)).toBeNull();
     await store.setCredentials(id, { apiKey: 'key-AAAA-1111', apiSecret: 's3cret/with+chars=' });
-    expect(await store.getCredentials(id)).toEqual({ apiKey: 'key-AAAA-1111', apiSecret: 's3cret/with+chars=' });
+    expect(await store.getCredentials(id)).toEqual({
+      apiKey: 'key-AAAA-1111',
+      apiSecret: 's3cret/with+chars=',
+    });
 
     await store.setCredentials(id, { apiKey: 'key-BBBB-2222', apiSecret: 'second-secret' });
     expect(await store.getCredentials(id)).toEqual({ apiKey: 'key-BBBB-2222', apiSecret: 'second-secret' });
@@ -76,14 +81,20 @@ describe('keytar secret store against the real Secret Service', () => {
   });
 
   it('reports a missing D-Bus as KeychainUnavailable with what to do, and stores nothing elsewhere', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/portolan-bus' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/portolan-bus',
+    };
     delete env.DISPLAY;
     const { stdout } = await run(
       process.execPath,
       ['--import', 'tsx', join(import.meta.dirname, 'fixtures/broken-bus.ts')],
       { env, cwd: join(import.meta.dirname, '../..'), timeout: 30_000 },
     );
-    const result = JSON.parse(stdout) as { probe: string | null; set: { kind: string; message: string } | string };
+    const result = JSON.parse(stdout) as {
+      probe: string | null;
+      set: { kind: string; message: string } | string;
+    };
     expect(result.set).not.toBe('stored');
     const set = result.set as { kind: string; message: string };
     expect(set.kind).toBe('KeychainUnavailable');
@@ -115,9 +126,17 @@ describe('keychain trouble that cannot be produced on this machine', () => {
   });
 
   it('macOS and Windows get advice for their own keychain', async () => {
-    const mac = createKeytarSecretStore({ service, keytar: failing('The specified item could not be found.'), platform: 'darwin' });
+    const mac = createKeytarSecretStore({
+      service,
+      keytar: failing('The specified item could not be found.'),
+      platform: 'darwin',
+    });
     expect(await mac.probe()).toMatch(/Keychain Access/);
-    const win = createKeytarSecretStore({ service, keytar: failing('Element not found.'), platform: 'win32' });
+    const win = createKeytarSecretStore({
+      service,
+      keytar: failing('Element not found.'),
+      platform: 'win32',
+    });
     expect(await win.probe()).toMatch(/Credential Manager/);
   });
 
@@ -143,7 +162,9 @@ describe('keychain trouble that cannot be produced on this machine', () => {
         return Promise.reject(new Error("Cannot find module 'keytar'"));
       },
     });
-    const e = await store.setCredentials('p', { apiKey: 'k'.repeat(8), apiSecret: 's'.repeat(8) }).catch((x: unknown) => x);
+    const e = await store
+      .setCredentials('p', { apiKey: 'k'.repeat(8), apiSecret: 's'.repeat(8) })
+      .catch((x: unknown) => x);
     expect((e as AppError).kind).toBe('KeychainUnavailable');
     expect((e as AppError).message).toMatch(/keytar\) is not installed/);
     expect((e as AppError).message).toMatch(/apt-get install libsecret-1-dev gnome-keyring dbus/);

@@ -15,7 +15,6 @@ let h: Harness;
 let sim: RunningSimulator;
 let profileId: string;
 
-
 const downloads = (u: UsageSummary, account: string) => u[account]?.['shipments/search']?.current;
 
 beforeAll(async () => {

@@ -12,19 +12,29 @@ afterAll(async () => {
   await h.close();
 });
 
-type Failure = { ok: false; error: { kind: string; message: string; issues?: { path: string; message: string }[] } };
+type Failure = {
+  ok: false;
+  error: { kind: string; message: string; issues?: { path: string; message: string }[] };
+};
 
 describe('dispatcher', () => {
   it('answers a trusted call with its value', async () => {
     const r = (await h.call('app.info')) as BridgeResult<{ version: string; host: string; platform: string }>;
-    expect(r).toEqual({ ok: true, value: { version: '0.0.0-test', host: 'browser', platform: process.platform } });
+    expect(r).toEqual({
+      ok: true,
+      value: { version: '0.0.0-test', host: 'browser', platform: process.platform },
+    });
   });
 
   it('refuses a call from a foreign sender, whatever the input', async () => {
     const r = (await h.dispatch('profiles.list', undefined, 'foreign')) as Failure;
     expect(r.ok).toBe(false);
     expect(r.error.kind).toBe('Forbidden');
-    const create = (await h.dispatch('profiles.create', { name: 'x', baseUrl: 'https://a.example' }, 'foreign')) as Failure;
+    const create = (await h.dispatch(
+      'profiles.create',
+      { name: 'x', baseUrl: 'https://a.example' },
+      'foreign',
+    )) as Failure;
     expect(create.error.kind).toBe('Forbidden');
     // Nothing was created by the refused call.
     const list = (await h.call('profiles.list')) as { ok: true; value: { profiles: unknown[] } };
@@ -111,12 +121,16 @@ describe('dispatcher', () => {
   it('refuses a link to a host that is not allow-listed, and opens an allow-listed one', async () => {
     const bad = (await h.call('shell.openExternal', { url: 'https://evil.example/phish' })) as Failure;
     expect(bad.error.kind).toBe('Forbidden');
-    const lookalike = (await h.call('shell.openExternal', { url: 'https://www.iso.org.evil.example/' })) as Failure;
+    const lookalike = (await h.call('shell.openExternal', {
+      url: 'https://www.iso.org.evil.example/',
+    })) as Failure;
     expect(lookalike.error.kind).toBe('Forbidden');
     const http = (await h.call('shell.openExternal', { url: 'http://www.iso.org/' })) as Failure;
     expect(http.error.kind).toBe('InvalidInput');
     expect(h.opened).toEqual([]);
-    const good = await h.call('shell.openExternal', { url: 'https://www.iso.org/iso-3166-country-codes.html' });
+    const good = await h.call('shell.openExternal', {
+      url: 'https://www.iso.org/iso-3166-country-codes.html',
+    });
     expect(good).toEqual({ ok: true, value: undefined });
     expect(h.opened).toEqual(['https://www.iso.org/iso-3166-country-codes.html']);
   });

@@ -68,7 +68,11 @@ beforeEach(async () => {
   t = await tempDir();
   library = await Library.open(join(t.dir, 'data'));
   const rows = Array.from({ length: 500 }, (_, i) =>
-    shipment(i, { usdFob: String((i * 13) % 997), importerCountry: i % 3 === 0 ? 'Türkiye' : 'Çin', quantity: '-' }),
+    shipment(i, {
+      usdFob: String((i * 13) % 997),
+      importerCountry: i % 3 === 0 ? 'Türkiye' : 'Çin',
+      quantity: '-',
+    }),
   );
   dataset = await library.saveShipmentSearch(
     REQUEST,
@@ -145,7 +149,9 @@ describe('export.start', () => {
     const view = {
       columns: ['usdFob', 'importerName', 'hashId'],
       sortModel: [{ colId: 'usdFob', sort: 'desc' as const }],
-      filterModel: { importerCountry: { filterType: 'text' as const, type: 'equals' as const, filter: 'Türkiye' } },
+      filterModel: {
+        importerCountry: { filterType: 'text' as const, type: 'equals' as const, filter: 'Türkiye' },
+      },
     };
     const path = join(t.dir, 'out', 'view.xlsx');
     const { jobId } = await service['export.start'](
@@ -197,7 +203,10 @@ describe('export.start', () => {
 
   it('leaves no file and no temp file when cancelled', async () => {
     const path = join(t.dir, 'out', 'cancelled.xlsx');
-    const { jobId } = await service['export.start']({ source: { datasetId: dataset.id }, format: 'xlsx', path }, {});
+    const { jobId } = await service['export.start'](
+      { source: { datasetId: dataset.id }, format: 'xlsx', path },
+      {},
+    );
     await service['export.cancel']({ jobId }, {});
     const done = await waitFinished(jobId);
     expect(done.outcome).toBe('cancelled');
@@ -218,9 +227,15 @@ describe('export.start', () => {
   });
 
   it('writes to <dataDir>/exports when no path is given (the browser host)', async () => {
-    const target = await service['export.chooseTarget']({ suggestedName: 'Steel: TR/2024', format: 'parquet' }, {});
+    const target = await service['export.chooseTarget'](
+      { suggestedName: 'Steel: TR/2024', format: 'parquet' },
+      {},
+    );
     expect(target?.path).toBe(join(t.dir, 'data', 'exports', 'Steel TR 2024.parquet'));
-    const { jobId, path } = await service['export.start']({ source: { datasetId: dataset.id }, format: 'parquet' }, {});
+    const { jobId, path } = await service['export.start'](
+      { source: { datasetId: dataset.id }, format: 'parquet' },
+      {},
+    );
     expect((await waitFinished(jobId)).outcome).toBe('succeeded');
     expect(path.startsWith(join(t.dir, 'data', 'exports'))).toBe(true);
   });
@@ -241,14 +256,20 @@ describe('export.chooseTarget with a save dialog', () => {
         return answers.shift() ?? null;
       },
     });
-    expect(await withDialog['export.chooseTarget']({ suggestedName: 'Steel TR', format: 'csv' }, {})).toEqual({
-      path: join(t.dir, 'out', 'first.csv'),
-    });
+    expect(await withDialog['export.chooseTarget']({ suggestedName: 'Steel TR', format: 'csv' }, {})).toEqual(
+      {
+        path: join(t.dir, 'out', 'first.csv'),
+      },
+    );
     expect(asked[0]).toEqual({ defaultPath: 'Steel TR.csv', format: 'csv' });
-    const settings = JSON.parse(await readFile(join(t.dir, 'data', 'export-settings.json'), 'utf8')) as unknown;
+    const settings = JSON.parse(
+      await readFile(join(t.dir, 'data', 'export-settings.json'), 'utf8'),
+    ) as unknown;
     expect(settings).toEqual({ lastFolder: join(t.dir, 'out') });
     // Cancelling the dialog is not an error: no target.
-    expect(await withDialog['export.chooseTarget']({ suggestedName: 'Steel TR', format: 'xlsx' }, {})).toBeNull();
+    expect(
+      await withDialog['export.chooseTarget']({ suggestedName: 'Steel TR', format: 'xlsx' }, {}),
+    ).toBeNull();
     expect(asked[1]).toEqual({ defaultPath: join(t.dir, 'out', 'Steel TR.xlsx'), format: 'xlsx' });
   });
 });
@@ -256,7 +277,10 @@ describe('export.chooseTarget with a save dialog', () => {
 describe('Excel round trip', () => {
   it('imports its own export back with the filter restored and the same rows', async () => {
     const path = join(t.dir, 'out', 'roundtrip.xlsx');
-    const { jobId } = await service['export.start']({ source: { datasetId: dataset.id }, format: 'xlsx', path }, {});
+    const { jobId } = await service['export.start'](
+      { source: { datasetId: dataset.id }, format: 'xlsx', path },
+      {},
+    );
     expect((await waitFinished(jobId)).outcome).toBe('succeeded');
     const imported = await importFile(library, path);
     expect(imported.filterRestored).toBe(true);

@@ -6,11 +6,22 @@ import { createHarness, isBridgeResult, type Harness } from './helpers';
 
 /** One valid input per channel (profile ids are filled in once a profile exists); the near-misses start from these. */
 function validSamples(profileId: string): Partial<Record<CallChannel, unknown>> {
-  const filter = { importer_countries: ['DE'], hs_codes: ['8471'], start_date: '2024-01-01', end_date: '2024-02-01' };
+  const filter = {
+    importer_countries: ['DE'],
+    hs_codes: ['8471'],
+    start_date: '2024-01-01',
+    end_date: '2024-02-01',
+  };
   return {
     'app.info': undefined,
     'profiles.list': undefined,
-    'profiles.create': { name: 'Fuzz', baseUrl: 'http://127.0.0.1:9', accountName: 'a', apiKey: 'key-fuzz-0000', apiSecret: 'fuzz-secret' },
+    'profiles.create': {
+      name: 'Fuzz',
+      baseUrl: 'http://127.0.0.1:9',
+      accountName: 'a',
+      apiKey: 'key-fuzz-0000',
+      apiSecret: 'fuzz-secret',
+    },
     'profiles.update': { id: profileId, name: 'Renamed' },
     'profiles.delete': { id: 'no-such-id' },
     'profiles.setActive': { id: profileId },
@@ -29,7 +40,11 @@ function validSamples(profileId: string): Partial<Record<CallChannel, unknown>> 
 /** Arbitrary JSON, plus shapes a careless caller sends: near-misses of a valid input. */
 function nearMiss(sample: unknown, depth = 0): fc.Arbitrary<unknown> {
   if (typeof sample !== 'object' || sample === null || Array.isArray(sample) || depth > 2) {
-    return fc.oneof(fc.jsonValue(), fc.constant(sample), fc.constantFrom(null, undefined, '', 0, -1, 1e21, NaN, [], {}));
+    return fc.oneof(
+      fc.jsonValue(),
+      fc.constant(sample),
+      fc.constantFrom(null, undefined, '', 0, -1, 1e21, NaN, [], {}),
+    );
   }
   const obj = sample as Record<string, unknown>;
   const keys = Object.keys(obj);
@@ -39,7 +54,9 @@ function nearMiss(sample: unknown, depth = 0): fc.Arbitrary<unknown> {
   ];
   if (keys.length > 0) {
     variants.push(
-      fc.constantFrom(...keys).map((k) => Object.fromEntries(Object.entries(obj).filter(([key]) => key !== k))),
+      fc
+        .constantFrom(...keys)
+        .map((k) => Object.fromEntries(Object.entries(obj).filter(([key]) => key !== k))),
       fc.constantFrom(...keys).chain((k) => nearMiss(obj[k], depth + 1).map((v) => ({ ...obj, [k]: v }))),
     );
   }

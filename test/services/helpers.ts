@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { SHIPMENT_FIELDS } from '@shared/spec';
 import { createFileSink, createLogger, type FileSink, type Logger } from '../../src/main/log';
 import { createKeytarSecretStore, type SecretStore } from '../../src/main/secrets';
-import { createDispatcher, createServices, type ServicesHandle, type SimulatorAccount, type StartSimulator } from '../../src/main/services';
+import {
+  createDispatcher,
+  createServices,
+  type ServicesHandle,
+  type SimulatorAccount,
+  type StartSimulator,
+} from '../../src/main/services';
 import type { EventSink } from '../../src/main/services/types';
 
 /**
@@ -25,8 +31,13 @@ export async function startSignedServer(accounts: SimulatorAccount[]) {
       const signature = String(req.headers['x-signature'] ?? '');
       requests.push({ path: req.url ?? '', body, apiKey });
       const account = accounts.find((a) => a.apiKey === apiKey);
-      const expected = account ? createHmac('sha256', account.apiSecret).update(body, 'utf8').digest('base64') : '';
-      const good = account && expected.length === signature.length && timingSafeEqual(Buffer.from(expected), Buffer.from(signature));
+      const expected = account
+        ? createHmac('sha256', account.apiSecret).update(body, 'utf8').digest('base64')
+        : '';
+      const good =
+        account &&
+        expected.length === signature.length &&
+        timingSafeEqual(Buffer.from(expected), Buffer.from(signature));
       const send = (status: number, value: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(value));
@@ -40,10 +51,14 @@ export async function startSignedServer(accounts: SimulatorAccount[]) {
       if (path === 'shipment/search') {
         const size = (JSON.parse(body) as { size: number }).size;
         const record = Object.fromEntries(SHIPMENT_FIELDS.map((f) => [f, '']));
-        return send(200, { total: 1234, shipments: Array.from({ length: Math.min(size, 3) }, (_, i) => ({ ...record, hashId: `h${i}` })) });
+        return send(200, {
+          total: 1234,
+          shipments: Array.from({ length: Math.min(size, 3) }, (_, i) => ({ ...record, hashId: `h${i}` })),
+        });
       }
       if (path === 'shipment/count') return send(200, { shipment_count: 7 });
-      if (path === 'firms/search') return send(200, { total_shipment: 0, total_pages: 0, page: 1, firms_count: 0, firms: [] });
+      if (path === 'firms/search')
+        return send(200, { total_shipment: 0, total_pages: 0, page: 1, firms_count: 0, firms: [] });
       if (path === 'firms/count') return send(200, { firm_count: 3 });
       return send(404, {});
     });
@@ -88,7 +103,9 @@ export async function createHarness(opts: { realSimulator?: boolean } = {}): Pro
   const secrets = createKeytarSecretStore({ service: `Portolan-test-${randomBytes(4).toString('hex')}` });
   const problem = await secrets.probe();
   if (problem !== null) {
-    throw new Error(`No usable Secret Service (${problem}). Run: scripts/with-keyring.sh npx vitest run test/services`);
+    throw new Error(
+      `No usable Secret Service (${problem}). Run: scripts/with-keyring.sh npx vitest run test/services`,
+    );
   }
   const opened: string[] = [];
   const events: Harness['events'] = [];
@@ -104,7 +121,11 @@ export async function createHarness(opts: { realSimulator?: boolean } = {}): Pro
     ...(opts.realSimulator ? {} : { startSimulator: startSignedSimulator }),
     clientOptions: { timeoutMs: 5_000, retry: { maxAttempts: 1 } },
   });
-  const dispatch = createDispatcher<'app' | 'foreign'>({ services, logger, isTrustedSender: (s) => s === 'app' });
+  const dispatch = createDispatcher<'app' | 'foreign'>({
+    services,
+    logger,
+    isTrustedSender: (s) => s === 'app',
+  });
   return {
     dataDir,
     logPath,
@@ -147,5 +168,11 @@ export function isBridgeResult(r: unknown): boolean {
   if (o.ok === true) return 'value' in o && Object.keys(o).length === 2;
   if (o.ok !== false || Object.keys(o).length !== 2) return false;
   const e = o.error as Record<string, unknown> | undefined;
-  return typeof e === 'object' && e !== null && typeof e.kind === 'string' && typeof e.message === 'string' && e.message.length > 0;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.kind === 'string' &&
+    typeof e.message === 'string' &&
+    e.message.length > 0
+  );
 }

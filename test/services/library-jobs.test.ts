@@ -20,7 +20,9 @@ async function call<T>(channel: string, input?: unknown): Promise<Result<T>> {
 function finishedOf(jobId: string): Promise<JobFinished> {
   return new Promise((resolve) => {
     const t = setInterval(() => {
-      const e = h.events.find((x) => x.event === 'jobs.finished' && (x.payload as JobFinished).jobId === jobId);
+      const e = h.events.find(
+        (x) => x.event === 'jobs.finished' && (x.payload as JobFinished).jobId === jobId,
+      );
       if (e) {
         clearInterval(t);
         resolve(e.payload as JobFinished);
@@ -31,7 +33,12 @@ function finishedOf(jobId: string): Promise<JobFinished> {
 async function allRows(id: string): Promise<RowsBlockView['rows']> {
   const out: RowsBlockView['rows'] = [];
   for (let start = 0; ; start += 5000) {
-    const block = await h.ok<RowsBlockView>('library.getRows', { id, startRow: start, endRow: start + 5000, columns: ['hashId'] });
+    const block = await h.ok<RowsBlockView>('library.getRows', {
+      id,
+      startRow: start,
+      endRow: start + 5000,
+      columns: ['hashId'],
+    });
     out.push(...block.rows);
     if (block.rows.length < 5000) return out;
   }
@@ -59,10 +66,19 @@ afterAll(async () => {
 describe('search results go to the library', () => {
   it('saves every shipment search as a dataset holding exactly the returned records', async () => {
     const request = { size: 50, importer_countries: ['DE', 'US'] };
-    const r = await h.ok<{ total: number; shipments: ShipmentRecord[]; datasetId: string | null }>('shipments.search', { request });
+    const r = await h.ok<{ total: number; shipments: ShipmentRecord[]; datasetId: string | null }>(
+      'shipments.search',
+      { request },
+    );
     expect(r.datasetId).toEqual(expect.any(String));
     const meta = await h.ok<DatasetView>('library.get', { id: r.datasetId });
-    expect(meta).toMatchObject({ kind: 'shipments', storedRows: r.shipments.length, reportedTotal: r.total, profileId, account: account.name });
+    expect(meta).toMatchObject({
+      kind: 'shipments',
+      storedRows: r.shipments.length,
+      reportedTotal: r.total,
+      profileId,
+      account: account.name,
+    });
     expect(meta.status).toBe(r.shipments.length >= r.total ? 'complete' : 'partial');
     const rows = await allRows(meta.id);
     expect(rows.map((x) => x.hashId)).toEqual(r.shipments.map((s) => s.hashId));
@@ -71,13 +87,19 @@ describe('search results go to the library', () => {
   });
 
   it('offers the saved copy for the same question, and not for another account or a bigger size', async () => {
-    const first = await h.ok<{ datasetId: string; total: number }>('shipments.search', { request: { size: 20, hs_codes: ['84', '85'] } });
+    const first = await h.ok<{ datasetId: string; total: number }>('shipments.search', {
+      request: { size: 20, hs_codes: ['84', '85'] },
+    });
     expect(first.total).toBeGreaterThan(20);
     // The same question with the lists in another order and a smaller size: the saved copy answers it.
-    const same = await h.ok<EquivalentView | null>('library.findEquivalent', { request: { size: 10, hs_codes: ['85', '84'] } });
+    const same = await h.ok<EquivalentView | null>('library.findEquivalent', {
+      request: { size: 10, hs_codes: ['85', '84'] },
+    });
     expect(same?.dataset.id).toBe(first.datasetId);
     expect(same?.ageSeconds).toBeGreaterThanOrEqual(0);
-    const bigger = await h.ok<EquivalentView | null>('library.findEquivalent', { request: { size: 5000, hs_codes: ['84', '85'] } });
+    const bigger = await h.ok<EquivalentView | null>('library.findEquivalent', {
+      request: { size: 5000, hs_codes: ['84', '85'] },
+    });
     expect(bigger).toBeNull();
     const other = await h.ok<EquivalentView | null>('library.findEquivalent', {
       request: { size: 10, hs_codes: ['84', '85'], account_name: 'someone-else' },
@@ -86,11 +108,16 @@ describe('search results go to the library', () => {
   });
 
   it('saves one firm page as partial when there are more pages, so it never passes for the whole search', async () => {
-    const r = await h.ok<{ total_pages: number; firms: unknown[]; datasetId: string }>('firms.search', { request: { page: 1, importer_countries: ['DE'] } });
+    const r = await h.ok<{ total_pages: number; firms: unknown[]; datasetId: string }>('firms.search', {
+      request: { page: 1, importer_countries: ['DE'] },
+    });
     const meta = await h.ok<DatasetView>('library.get', { id: r.datasetId });
     expect(meta.storedRows).toBe(r.firms.length);
     expect(meta.status).toBe(r.total_pages > 1 ? 'partial' : 'complete');
-    const offer = await h.ok<EquivalentView | null>('library.findEquivalent', { kind: 'firms', request: { page: 1, importer_countries: ['DE'] } });
+    const offer = await h.ok<EquivalentView | null>('library.findEquivalent', {
+      kind: 'firms',
+      request: { page: 1, importer_countries: ['DE'] },
+    });
     if (r.total_pages > 1) expect(offer).toBeNull();
     else expect(offer?.dataset.id).toBe(meta.id);
   });
@@ -98,7 +125,12 @@ describe('search results go to the library', () => {
 
 describe('fetch jobs', () => {
   it('estimates, then fetches past the 10,000 cap with progress events, into a dataset equal to the simulator data', async () => {
-    const estimate = await h.ok<{ total: number; estimatedRequests: number; estimatedDownloads: number; enough: boolean }>('jobs.estimate', {
+    const estimate = await h.ok<{
+      total: number;
+      estimatedRequests: number;
+      estimatedDownloads: number;
+      enough: boolean;
+    }>('jobs.estimate', {
       kind: 'shipments',
       request: { size: 1000 },
     });
@@ -106,12 +138,23 @@ describe('fetch jobs', () => {
     expect(estimate.estimatedRequests).toBeGreaterThanOrEqual(2);
     expect(estimate.estimatedDownloads).toBeGreaterThanOrEqual(RECORDS);
 
-    const { jobId } = await h.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request: { size: 1000 }, name: 'Everything' });
+    const { jobId } = await h.ok<{ jobId: string }>('jobs.start', {
+      kind: 'shipments',
+      request: { size: 1000 },
+      name: 'Everything',
+    });
     const finished = await finishedOf(jobId);
     expect(finished.outcome).toBe('succeeded');
-    const progress = h.events.filter((e) => e.event === 'jobs.progress' && (e.payload as JobProgress).jobId === jobId).map((e) => e.payload as JobProgress);
+    const progress = h.events
+      .filter((e) => e.event === 'jobs.progress' && (e.payload as JobProgress).jobId === jobId)
+      .map((e) => e.payload as JobProgress);
     expect(progress.length).toBeGreaterThan(0);
-    expect(progress.at(-1)).toMatchObject({ done: RECORDS, total: RECORDS, unit: 'records', kind: 'shipments' });
+    expect(progress.at(-1)).toMatchObject({
+      done: RECORDS,
+      total: RECORDS,
+      unit: 'records',
+      kind: 'shipments',
+    });
 
     const meta = await h.ok<DatasetView>('library.get', { id: finished.datasetId });
     expect(meta).toMatchObject({ name: 'Everything', storedRows: RECORDS, status: 'complete' });
@@ -131,7 +174,10 @@ describe('fetch jobs', () => {
     const before = (await h.ok<DatasetView[]>('library.list')).map((d) => d.id);
     sim.setFaults({ latencyMs: 300 });
     try {
-      const { jobId } = await h.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request: { importer_countries: ['DE'] } });
+      const { jobId } = await h.ok<{ jobId: string }>('jobs.start', {
+        kind: 'shipments',
+        request: { importer_countries: ['DE'] },
+      });
       const listed = await h.ok<JobsList>('jobs.list');
       expect(listed.running.map((j) => j.id)).toContain(jobId);
       await h.ok('jobs.cancel', { jobId });
@@ -178,7 +224,12 @@ describe('library calls', () => {
 
   it('refuses grid queries naming unknown columns, before any SQL', async () => {
     const id = (await h.ok<DatasetView[]>('library.list'))[0]!.id;
-    const badSort = await call('library.getRows', { id, startRow: 0, endRow: 10, sortModel: [{ colId: 'hashId"; DROP TABLE datasets; --', sort: 'asc' }] });
+    const badSort = await call('library.getRows', {
+      id,
+      startRow: 0,
+      endRow: 10,
+      sortModel: [{ colId: 'hashId"; DROP TABLE datasets; --', sort: 'asc' }],
+    });
     expect(!badSort.ok && badSort.error.kind).toBe('InvalidInput');
     const badFilter = await call('library.getRows', {
       id,
@@ -208,8 +259,13 @@ describe('library calls', () => {
     const id = (await h.ok<DatasetView[]>('library.list'))[0]!.id;
     expect((await h.ok<DatasetView>('library.rename', { id, name: '  Q1 steel  ' })).name).toBe('Q1 steel');
     expect((await call('library.rename', { id, name: 'x'.repeat(201) })).ok).toBe(false);
-    expect((await h.ok<DatasetView>('library.setTags', { id, tags: ['steel', 'q1'] })).tags).toEqual(['steel', 'q1']);
-    expect((await h.ok<DatasetView>('library.setNotes', { id, notes: 'for the board' })).notes).toBe('for the board');
+    expect((await h.ok<DatasetView>('library.setTags', { id, tags: ['steel', 'q1'] })).tags).toEqual([
+      'steel',
+      'q1',
+    ]);
+    expect((await h.ok<DatasetView>('library.setNotes', { id, notes: 'for the board' })).notes).toBe(
+      'for the board',
+    );
     expect((await h.ok<DatasetView[]>('library.list', { tag: 'steel' })).map((d) => d.id)).toEqual([id]);
     expect((await h.ok<DatasetView[]>('library.list', { search: 'q1 ste' })).map((d) => d.id)).toEqual([id]);
     await h.ok('library.delete', { id });
@@ -221,7 +277,12 @@ describe('library calls', () => {
     await sim.close();
     const list = await h.ok<DatasetView[]>('library.list');
     expect(list.length).toBeGreaterThan(0);
-    const block = await h.ok<RowsBlockView>('library.getRows', { id: list[0]!.id, startRow: 0, endRow: 3, quickFilter: '' });
+    const block = await h.ok<RowsBlockView>('library.getRows', {
+      id: list[0]!.id,
+      startRow: 0,
+      endRow: 3,
+      quickFilter: '',
+    });
     expect(block.rows.length).toBeGreaterThan(0);
     const search = await call('shipments.search', { request: { size: 10 } });
     expect(!search.ok && search.error.kind).toBe('NetworkError');

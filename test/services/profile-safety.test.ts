@@ -12,7 +12,10 @@ import { createDispatcher, createServices, type ServicesHandle } from '../../src
 import { createHarness, readAllFiles, startSignedSimulator, type Harness } from './helpers';
 
 type Ok<T> = { ok: true; value: T };
-type Fail = { ok: false; error: { kind: string; message: string; issues?: { path: string; message: string }[] } };
+type Fail = {
+  ok: false;
+  error: { kind: string; message: string; issues?: { path: string; message: string }[] };
+};
 type Result<T> = Ok<T> | Fail;
 
 let h: Harness;
@@ -60,14 +63,24 @@ describe('credentials that are too short to be real', () => {
     expect(r.error.issues?.find((i) => i.path === 'apiSecret')?.message).toMatch(/at least 8 characters/);
     expect(mustOk(await call<ProfilesState>('profiles.list')).profiles).toEqual([]);
 
-    const p = mustOk(await call<ProfileView>('profiles.create', { name: 'Later', baseUrl: 'http://127.0.0.1:1' }));
-    const set = await call('profiles.setCredentials', { id: p.id, apiKey: 'key-is-long-enough', apiSecret: 'short' });
-    expect(!set.ok && set.error.issues).toEqual([{ path: 'apiSecret', message: expect.stringMatching(/at least 8/) }]);
+    const p = mustOk(
+      await call<ProfileView>('profiles.create', { name: 'Later', baseUrl: 'http://127.0.0.1:1' }),
+    );
+    const set = await call('profiles.setCredentials', {
+      id: p.id,
+      apiKey: 'key-is-long-enough',
+      apiSecret: 'short',
+    });
+    expect(!set.ok && set.error.issues).toEqual([
+      { path: 'apiSecret', message: expect.stringMatching(/at least 8/) },
+    ]);
     expect(await h.secrets.getCredentials(p.id)).toBeNull();
   });
 
   it('left in the keychain by an older version, are not used, and garble no message or log line', async () => {
-    const old = mustOk(await call<ProfileView>('profiles.create', { name: 'Old', baseUrl: 'http://127.0.0.1:1' }));
+    const old = mustOk(
+      await call<ProfileView>('profiles.create', { name: 'Old', baseUrl: 'http://127.0.0.1:1' }),
+    );
     await h.secrets.setCredentials(old.id, { apiKey: 'k', apiSecret: 's' });
     const tested = await call('profiles.testConnection', { id: old.id });
     expect(!tested.ok && tested.error.kind).toBe('NoCredentials');
@@ -85,7 +98,9 @@ describe('credentials that are too short to be real', () => {
     );
     const down = await call('profiles.testConnection', { id: other.id });
     expect(!down.ok && down.error.kind).toBe('NetworkError');
-    expect(!down.ok && down.error.message).toMatch(/^Could not reach the service at 127\.0\.0\.1:1\. Check the/);
+    expect(!down.ok && down.error.message).toMatch(
+      /^Could not reach the service at 127\.0\.0\.1:1\. Check the/,
+    );
     expect(!down.ok && down.error.message).not.toContain('[REDACTED]');
 
     const log = await readFile(h.logPath, 'utf8');
@@ -110,7 +125,12 @@ describe('the scrub list follows the profiles', () => {
     };
 
     const a = mustOk(
-      await call<ProfileView>('profiles.create', { name: 'A', baseUrl: echo.url, apiKey: KEY_A, apiSecret: SECRET_A }),
+      await call<ProfileView>('profiles.create', {
+        name: 'A',
+        baseUrl: echo.url,
+        apiKey: KEY_A,
+        apiSecret: SECRET_A,
+      }),
     );
     // Masked from the moment it is stored, before any request.
     expect(lastLine(`seen ${SECRET_A}`)).toBe('seen [REDACTED]');
@@ -158,9 +178,13 @@ describe('profile validation at the bridge', () => {
     for (const [baseUrl, message] of bad) {
       const r = await call('profiles.create', { name: 'Bad', baseUrl });
       expect(!r.ok && r.error.kind, baseUrl).toBe('InvalidInput');
-      expect(!r.ok && r.error.issues, baseUrl).toEqual([{ path: 'baseUrl', message: expect.stringMatching(message) }]);
+      expect(!r.ok && r.error.issues, baseUrl).toEqual([
+        { path: 'baseUrl', message: expect.stringMatching(message) },
+      ]);
     }
-    const good = mustOk(await call<ProfileView>('profiles.create', { name: 'Good', baseUrl: 'https://экзамен.рф/' }));
+    const good = mustOk(
+      await call<ProfileView>('profiles.create', { name: 'Good', baseUrl: 'https://экзамен.рф/' }),
+    );
     expect(good.baseUrl).toBe('https://экзамен.рф/');
     const edit = await call('profiles.update', { id: good.id, baseUrl: 'http://user:pw@127.0.0.1:39197/' });
     expect(!edit.ok && edit.error.issues?.[0]?.path).toBe('baseUrl');
@@ -171,23 +195,34 @@ describe('profile validation at the bridge', () => {
 
   it('keeps profile names unique regardless of case, with a message at the name', async () => {
     const results = await Promise.all(
-      ['Probe', 'probe', 'PROBE', ' Probe '].map((name) => call('profiles.create', { name, baseUrl: 'http://127.0.0.1:1' })),
+      ['Probe', 'probe', 'PROBE', ' Probe '].map((name) =>
+        call('profiles.create', { name, baseUrl: 'http://127.0.0.1:1' }),
+      ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     for (const r of results.filter((x): x is Fail => !x.ok)) {
       expect(r.error.kind).toBe('Conflict');
       expect(r.error.issues).toEqual([{ path: 'name', message: DUPLICATE_NAME_MESSAGE }]);
     }
-    const other = mustOk(await call<ProfileView>('profiles.create', { name: 'Other', baseUrl: 'http://127.0.0.1:1' }));
+    const other = mustOk(
+      await call<ProfileView>('profiles.create', { name: 'Other', baseUrl: 'http://127.0.0.1:1' }),
+    );
     const rename = await call('profiles.update', { id: other.id, name: 'pRoBe' });
     expect(!rename.ok && rename.error.issues).toEqual([{ path: 'name', message: DUPLICATE_NAME_MESSAGE }]);
-    expect(mustOk(await call<ProfilesState>('profiles.list')).profiles.map((p) => p.name).sort()).toEqual(['Other', 'Probe']);
+    expect(
+      mustOk(await call<ProfilesState>('profiles.list'))
+        .profiles.map((p) => p.name)
+        .sort(),
+    ).toEqual(['Other', 'Probe']);
   });
 });
 
 describe('starting with --demo', () => {
   /** One start of the host on a data folder: what the shell does, with `demo.start` standing for --demo. */
-  function startHost(dataDir: string): { services: ServicesHandle; call: <T>(c: string, i?: unknown) => Promise<Result<T>> } {
+  function startHost(dataDir: string): {
+    services: ServicesHandle;
+    call: <T>(c: string, i?: unknown) => Promise<Result<T>>;
+  } {
     const logger = createLogger({ sink: createMemorySink() });
     const services = createServices({
       dataDir,
@@ -210,7 +245,9 @@ describe('starting with --demo', () => {
     const fresh = mustOk(await first.call<ProfilesState>('demo.start'));
     const demoId = fresh.profiles.find((p) => p.demo)?.id;
     expect(fresh.activeId).toBe(demoId);
-    const mine = mustOk(await first.call<ProfileView>('profiles.create', { name: 'Mine', baseUrl: 'http://127.0.0.1:1' }));
+    const mine = mustOk(
+      await first.call<ProfileView>('profiles.create', { name: 'Mine', baseUrl: 'http://127.0.0.1:1' }),
+    );
     mustOk(await first.call('profiles.setActive', { id: mine.id }));
     await first.services.dispose();
 
@@ -236,7 +273,9 @@ describe('starting with --demo', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'portolan-demo-lazy-'));
     const first = startHost(dataDir);
     const demoId = mustOk(await first.call<ProfilesState>('demo.start')).activeId;
-    const mine = mustOk(await first.call<ProfileView>('profiles.create', { name: 'Mine', baseUrl: 'http://127.0.0.1:1' }));
+    const mine = mustOk(
+      await first.call<ProfileView>('profiles.create', { name: 'Mine', baseUrl: 'http://127.0.0.1:1' }),
+    );
     mustOk(await first.call('profiles.setActive', { id: mine.id }));
     await first.services.dispose();
 

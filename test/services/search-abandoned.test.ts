@@ -19,14 +19,20 @@ let h: Harness;
 let sim: RunningSimulator;
 let profileId: string;
 
-const used = async (metric: 'shipments/search' | 'firms/search') => (await h.ok<UsageSummary>('usage.get', { profileId })).main?.[metric]?.current ?? 0;
+const used = async (metric: 'shipments/search' | 'firms/search') =>
+  (await h.ok<UsageSummary>('usage.get', { profileId })).main?.[metric]?.current ?? 0;
 const datasets = async () => h.ok<DatasetView[]>('library.list', {});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, records: 500, seed: 5, accounts: [account] });
   h = await createHarness();
-  const created = await h.ok<ProfileView>('profiles.create', { name: 'Abandon', baseUrl: sim.url, apiKey: account.apiKey, apiSecret: account.apiSecret });
+  const created = await h.ok<ProfileView>('profiles.create', {
+    name: 'Abandon',
+    baseUrl: sim.url,
+    apiKey: account.apiKey,
+    apiSecret: account.apiSecret,
+  });
   profileId = created.id;
 });
 afterAll(async () => {
@@ -38,23 +44,26 @@ describe('a search the window stops waiting for', () => {
   it.each([
     ['shipments.search', { size: 100 }, 'shipments/search'],
     ['firms.search', { importer_countries: ['DE'], page: 1 }, 'firms/search'],
-  ] as const)('%s still completes and its answer is saved to the library', async (channel, request, metric) => {
-    const usedBefore = await used(metric);
-    const savedBefore = (await datasets()).length;
-    const gone = new AbortController();
-    sim.setFaults({ latencyMs: 800 });
-    try {
-      const searching = h.dispatch(channel, { profileId, request }, 'app', { signal: gone.signal });
-      await sleep(200);
-      gone.abort();
-      const r = (await searching) as Result<{ datasetId: string | null }>;
-      expect(r.ok).toBe(true);
-      expect(r.ok && r.value.datasetId).toMatch(/\S/);
-    } finally {
-      sim.setFaults(undefined);
-    }
-    const after = await datasets();
-    expect(after.length).toBe(savedBefore + 1);
-    expect(await used(metric)).toBeGreaterThan(usedBefore);
-  });
+  ] as const)(
+    '%s still completes and its answer is saved to the library',
+    async (channel, request, metric) => {
+      const usedBefore = await used(metric);
+      const savedBefore = (await datasets()).length;
+      const gone = new AbortController();
+      sim.setFaults({ latencyMs: 800 });
+      try {
+        const searching = h.dispatch(channel, { profileId, request }, 'app', { signal: gone.signal });
+        await sleep(200);
+        gone.abort();
+        const r = (await searching) as Result<{ datasetId: string | null }>;
+        expect(r.ok).toBe(true);
+        expect(r.ok && r.value.datasetId).toMatch(/\S/);
+      } finally {
+        sim.setFaults(undefined);
+      }
+      const after = await datasets();
+      expect(after.length).toBe(savedBefore + 1);
+      expect(await used(metric)).toBeGreaterThan(usedBefore);
+    },
+  );
 });

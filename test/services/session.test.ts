@@ -3,7 +3,11 @@ import type { ProfilesState, ProfileView } from '@shared/ipc/contract';
 import { startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { createHarness, readAllFiles, type Harness } from './helpers';
 
-const account = { name: 'acme-trading', apiKey: 'ak_live_7c1d9e2f40b8a6c3d5e7', apiSecret: 'Zk3-very-secret-9Qw_x7Lp2mN5vB8rT0yU' };
+const account = {
+  name: 'acme-trading',
+  apiKey: 'ak_live_7c1d9e2f40b8a6c3d5e7',
+  apiSecret: 'Zk3-very-secret-9Qw_x7Lp2mN5vB8rT0yU',
+};
 
 type Ok<T> = { ok: true; value: T };
 type Fail = { ok: false; error: { kind: string; message: string; status?: number } };
@@ -51,14 +55,21 @@ describe('a scripted session', () => {
     expect(search.value.total).toBeGreaterThanOrEqual(search.value.shipments.length);
     expect(search.value.shipments.length).toBeLessThanOrEqual(10);
 
-    const count = await call<{ firm_count: number }>('firms.count', { profileId: id, request: { hs_codes: ['8471'] } });
+    const count = await call<{ firm_count: number }>('firms.count', {
+      profileId: id,
+      request: { hs_codes: ['8471'] },
+    });
     expect(count.ok && typeof count.value.firm_count).toBe('number');
 
     // Errors: a rule of the spec, a wrong secret, a profile without credentials, a service that is down.
     const firmsNoFilter = await call('firms.search', { request: { page: 1 } });
     expect(!firmsNoFilter.ok && firmsNoFilter.error.kind).toBe('InvalidInput');
 
-    const wrong = await call<ProfileView>('profiles.setCredentials', { id, apiKey: account.apiKey, apiSecret: 'not-the-right-secret-at-all' });
+    const wrong = await call<ProfileView>('profiles.setCredentials', {
+      id,
+      apiKey: account.apiKey,
+      apiSecret: 'not-the-right-secret-at-all',
+    });
     expect(wrong.ok).toBe(true);
     const rejected = await call('profiles.testConnection', { id });
     expect(!rejected.ok && rejected.error).toMatchObject({ kind: 'AuthRejected', status: 401 });
@@ -97,7 +108,10 @@ describe('a scripted session', () => {
     expect(demoProfile).toMatchObject({ name: 'Demo workspace', hasSecret: true });
     expect(demo.value.activeId).toBe(id);
     expect(new URL(demoProfile?.baseUrl ?? '').hostname).toBe('127.0.0.1');
-    const demoSearch = await call<{ total: number }>('shipments.search', { profileId: demoProfile?.id, request: { size: 10 } });
+    const demoSearch = await call<{ total: number }>('shipments.search', {
+      profileId: demoProfile?.id,
+      request: { size: 10 },
+    });
     expect(demoSearch.ok && demoSearch.value.total).toBeGreaterThan(0);
     // The demo's pair stays in memory: nothing for it in the keychain.
     expect(await h.secrets.getCredentials(demoProfile?.id ?? '')).toBeNull();

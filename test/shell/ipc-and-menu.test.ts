@@ -3,7 +3,12 @@ import { CALL_CHANNELS, IPC_PREFIX } from '@shared/ipc/channels';
 import type { AppCommand } from '@shared/ipc/contract';
 import { createLogger, createMemorySink } from '../../src/main/log';
 import { createDispatcher, type Services } from '../../src/main/services';
-import { createEventSender, registerIpcHandlers, type InvokeEventLike, type IpcMainLike } from '../../src/main/shell/ipc-handle';
+import {
+  createEventSender,
+  registerIpcHandlers,
+  type InvokeEventLike,
+  type IpcMainLike,
+} from '../../src/main/shell/ipc-handle';
 import { buildMenuTemplate, NAVIGATION_TARGETS } from '../../src/main/shell/menu';
 import { isTrustedFrame, type FrameLike } from '../../src/main/shell/trusted-sender';
 
@@ -36,7 +41,10 @@ function setup() {
     services,
     logger: createLogger({ sink: createMemorySink() }),
     isTrustedSender: (e) =>
-      isTrustedFrame(e.senderFrame, mainFrame, { kind: 'file', indexPath: '/opt/portolan/resources/app.asar/out/renderer/index.html' }),
+      isTrustedFrame(e.senderFrame, mainFrame, {
+        kind: 'file',
+        indexPath: '/opt/portolan/resources/app.asar/out/renderer/index.html',
+      }),
   });
   const unregister = registerIpcHandlers(ipc, dispatch);
   const invoke = (channel: string, frame: FrameLike | null, input?: unknown) => {
@@ -57,7 +65,10 @@ describe('ipc handle wrapper', () => {
 
   it('answers the main frame and refuses others', async () => {
     const { invoke } = setup();
-    expect(await invoke('app.info', mainFrame)).toEqual({ ok: true, value: { version: '1', host: 'electron', platform: 'linux' } });
+    expect(await invoke('app.info', mainFrame)).toEqual({
+      ok: true,
+      value: { version: '1', host: 'electron', platform: 'linux' },
+    });
     const iframe: FrameLike = { url: appUrl, parent: mainFrame };
     expect(await invoke('app.info', iframe)).toMatchObject({ ok: false, error: { kind: 'Forbidden' } });
     expect(await invoke('app.info', null)).toMatchObject({ ok: false, error: { kind: 'Forbidden' } });
@@ -71,9 +82,15 @@ describe('ipc handle wrapper', () => {
       ok: false,
       error: { kind: 'Internal', message: expect.not.stringContaining('disk on fire') },
     });
-    await expect(invoke('app.info', mainFrame, { unexpected: 1 })).resolves.toMatchObject({ ok: false, error: { kind: 'InvalidInput' } });
+    await expect(invoke('app.info', mainFrame, { unexpected: 1 })).resolves.toMatchObject({
+      ok: false,
+      error: { kind: 'InvalidInput' },
+    });
     // A channel with no service at all still answers with a result.
-    await expect(invoke('firms.count', mainFrame, { request: {} })).resolves.toMatchObject({ ok: false, error: { kind: 'Internal' } });
+    await expect(invoke('firms.count', mainFrame, { request: {} })).resolves.toMatchObject({
+      ok: false,
+      error: { kind: 'Internal' },
+    });
   });
 });
 
@@ -102,7 +119,13 @@ describe('application menu', () => {
   it('gives every page a Ctrl/Cmd+number shortcut and Ctrl+Enter runs the search', () => {
     const sent: AppCommand[] = [];
     const items = flatten(
-      buildMenuTemplate({ platform: 'linux', appName: 'Portolan', send: (c) => sent.push(c), showLog: () => undefined, dev: false }) as Item[],
+      buildMenuTemplate({
+        platform: 'linux',
+        appName: 'Portolan',
+        send: (c) => sent.push(c),
+        showLog: () => undefined,
+        dev: false,
+      }) as Item[],
     );
     NAVIGATION_TARGETS.forEach(({ target }, i) => {
       const item = items.find((x) => x.accelerator === `CmdOrCtrl+${i + 1}`);
@@ -119,9 +142,17 @@ describe('application menu', () => {
 
   it('has the macOS app menu with Cmd+, for settings, and dev tools only in dev', () => {
     const sent: AppCommand[] = [];
-    const mac = buildMenuTemplate({ platform: 'darwin', appName: 'Portolan', send: (c) => sent.push(c), showLog: () => undefined, dev: true }) as Item[];
+    const mac = buildMenuTemplate({
+      platform: 'darwin',
+      appName: 'Portolan',
+      send: (c) => sent.push(c),
+      showLog: () => undefined,
+      dev: true,
+    }) as Item[];
     expect(mac[0]?.label).toBe('Portolan');
-    flatten(mac).find((x) => x.accelerator === 'Cmd+,')?.click?.();
+    flatten(mac)
+      .find((x) => x.accelerator === 'Cmd+,')
+      ?.click?.();
     expect(sent).toEqual([{ command: 'navigate', target: 'settings' }]);
     expect(flatten(mac).some((x) => x.role === 'toggleDevTools')).toBe(true);
   });

@@ -12,14 +12,15 @@ vi.mock('electron', () => ({
   ipcRenderer: {
     invoke: async (channel: string, input: unknown) => {
       invoked.push([channel, input]);
-      if (invokeFails) throw new Error("Error invoking remote method: No handler registered");
+      if (invokeFails) throw new Error('Error invoking remote method: No handler registered');
       return { ok: true, value: 'pong' };
     },
     on: (channel: string, fn: (...args: unknown[]) => void) => {
       if (!listeners.has(channel)) listeners.set(channel, new Set());
       listeners.get(channel)?.add(fn);
     },
-    removeListener: (channel: string, fn: (...args: unknown[]) => void) => void listeners.get(channel)?.delete(fn),
+    removeListener: (channel: string, fn: (...args: unknown[]) => void) =>
+      void listeners.get(channel)?.delete(fn),
   },
 }));
 
@@ -31,7 +32,9 @@ describe('preload bridge', async () => {
     expect([...exposed.keys()]).toEqual(['portolan']);
     for (const channel of CALL_CHANNELS) {
       const [ns, method] = channel.split('.') as [string, string];
-      expect(typeof (api as unknown as Record<string, Record<string, unknown>>)[ns]?.[method], channel).toBe('function');
+      expect(typeof (api as unknown as Record<string, Record<string, unknown>>)[ns]?.[method], channel).toBe(
+        'function',
+      );
     }
   });
 

@@ -5,7 +5,12 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isAppUrl, type AppLocation } from '../../src/main/shell/app-location';
 import { externalLinkCandidate } from '../../src/main/shell/navigation-policy';
-import { contentSecurityPolicy, hardenSession, withCspHeader, type SessionLike } from '../../src/main/shell/security';
+import {
+  contentSecurityPolicy,
+  hardenSession,
+  withCspHeader,
+  type SessionLike,
+} from '../../src/main/shell/security';
 import { isTrustedFrame, type FrameLike } from '../../src/main/shell/trusted-sender';
 import { loadWindowState, MIN_SIZE, restoreBounds, saveWindowState } from '../../src/main/shell/window-state';
 
@@ -65,12 +70,16 @@ describe('security settings', () => {
     const html = await readFile(join(import.meta.dirname, '../../src/renderer/index.html'), 'utf8');
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1] ?? '';
     expect(meta).toContain("script-src 'self'");
-    for (const directive of meta.split(';').map((d) => d.trim())) expect(csp.split('; ')).toContain(directive);
+    for (const directive of meta.split(';').map((d) => d.trim()))
+      expect(csp.split('; ')).toContain(directive);
     expect(contentSecurityPolicy({ url: 'http://localhost:5173' })).toContain('ws://localhost:5173');
   });
 
   it('the CSP header replaces whatever CSP the response had', () => {
-    const out = withCspHeader({ 'content-security-policy': ["default-src *"], 'X-Other': 'a' }, "default-src 'self'");
+    const out = withCspHeader(
+      { 'content-security-policy': ['default-src *'], 'X-Other': 'a' },
+      "default-src 'self'",
+    );
     expect(out).toEqual({ 'X-Other': ['a'], 'Content-Security-Policy': ["default-src 'self'"] });
   });
 
@@ -87,10 +96,17 @@ describe('security settings', () => {
     hardenSession(fake, "default-src 'self'", (p) => denied.push(p));
 
     let headers: unknown;
-    (installed.headers as (d: unknown, cb: (r: unknown) => void) => void)({ responseHeaders: {} }, (r) => (headers = r));
+    (installed.headers as (d: unknown, cb: (r: unknown) => void) => void)(
+      { responseHeaders: {} },
+      (r) => (headers = r),
+    );
     expect(headers).toEqual({ responseHeaders: { 'Content-Security-Policy': ["default-src 'self'"] } });
     let granted: boolean | undefined;
-    (installed.request as (wc: unknown, p: string, cb: (g: boolean) => void) => void)({}, 'media', (g) => (granted = g));
+    (installed.request as (wc: unknown, p: string, cb: (g: boolean) => void) => void)(
+      {},
+      'media',
+      (g) => (granted = g),
+    );
     expect(granted).toBe(false);
     expect(denied).toEqual(['media']);
     expect((installed.check as () => boolean)()).toBe(false);
@@ -103,26 +119,40 @@ describe('window state', () => {
   const right = { x: 1920, y: 0, width: 1280, height: 1000 };
 
   it('restores a position that is on a display', () => {
-    const r = restoreBounds({ bounds: { x: 100, y: 50, width: 1200, height: 800 }, maximized: true }, [screen]);
+    const r = restoreBounds({ bounds: { x: 100, y: 50, width: 1200, height: 800 }, maximized: true }, [
+      screen,
+    ]);
     expect(r).toEqual({ bounds: { x: 100, y: 50, width: 1200, height: 800 }, maximized: true });
   });
 
   it('drops a position on a display that is gone, keeping a size that fits', () => {
-    const r = restoreBounds({ bounds: { x: 2000, y: 100, width: 1600, height: 900 }, maximized: false }, [screen]);
+    const r = restoreBounds({ bounds: { x: 2000, y: 100, width: 1600, height: 900 }, maximized: false }, [
+      screen,
+    ]);
     expect(r.bounds).toEqual({ width: 1600, height: 900 });
-    const small = restoreBounds({ bounds: { x: 2000, y: 100, width: 3000, height: 2000 }, maximized: false }, [screen]);
+    const small = restoreBounds(
+      { bounds: { x: 2000, y: 100, width: 3000, height: 2000 }, maximized: false },
+      [screen],
+    );
     expect(small.bounds).toEqual({ width: 1920, height: 1040 });
   });
 
   it('pulls a window that hangs off its display back inside, and keeps the second display', () => {
-    const r = restoreBounds({ bounds: { x: 1700, y: -10, width: 1000, height: 700 }, maximized: false }, [screen]);
+    const r = restoreBounds({ bounds: { x: 1700, y: -10, width: 1000, height: 700 }, maximized: false }, [
+      screen,
+    ]);
     expect(r.bounds).toEqual({ x: 920, y: 0, width: 1000, height: 700 });
-    const onRight = restoreBounds({ bounds: { x: 2000, y: 100, width: 1000, height: 700 }, maximized: false }, [screen, right]);
+    const onRight = restoreBounds(
+      { bounds: { x: 2000, y: 100, width: 1000, height: 700 }, maximized: false },
+      [screen, right],
+    );
     expect(onRight.bounds).toEqual({ x: 2000, y: 100, width: 1000, height: 700 });
   });
 
   it('refuses a window whose title bar is off screen', () => {
-    const r = restoreBounds({ bounds: { x: 100, y: -700, width: 1000, height: 740 }, maximized: false }, [screen]);
+    const r = restoreBounds({ bounds: { x: 100, y: -700, width: 1000, height: 740 }, maximized: false }, [
+      screen,
+    ]);
     expect(r.bounds.x).toBeUndefined();
   });
 

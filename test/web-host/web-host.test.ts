@@ -261,9 +261,19 @@ describe('web host: the bridge over HTTP', () => {
 
   it('caps request bodies at 1 MB, except for calls that carry a file, which reach their schema', async () => {
     const big = JSON.stringify({ fileName: 'big.json', contentBase64: 'A'.repeat(2 * 1024 * 1024) });
-    const ordinary = await send(host.port, { method: 'POST', path: '/rpc/profiles.delete', headers: auth(), body: big });
+    const ordinary = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/profiles.delete',
+      headers: auth(),
+      body: big,
+    });
     expect(ordinary.status).toBe(413);
-    const upload = await send(host.port, { method: 'POST', path: '/rpc/library.import', headers: auth(), body: big });
+    const upload = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/library.import',
+      headers: auth(),
+      body: big,
+    });
     expect(upload.status).toBe(200);
     // The body arrived whole and was judged by the library, not refused by the transport.
     const result = JSON.parse(upload.body) as { ok: boolean; error?: { kind: string; message: string } };

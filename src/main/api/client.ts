@@ -135,7 +135,8 @@ export function readLimitRefusal(
   }
   try {
     const req: unknown = payload ? JSON.parse(payload.toString('utf8')) : undefined;
-    const account = req && typeof req === 'object' ? (req as { account_name?: unknown }).account_name : undefined;
+    const account =
+      req && typeof req === 'object' ? (req as { account_name?: unknown }).account_name : undefined;
     if (typeof account === 'string' && account.trim()) out.account = account.trim();
   } catch {
     // The payload is our own JSON; unreadable would be a bug elsewhere, and the name is optional.

@@ -262,7 +262,9 @@ async function writeDataSheets(
 function canWriteDirectly(ws: Worksheet): boolean {
   const internals = ws as unknown as { startedData?: boolean; stream?: { write?: unknown; batch?: unknown } };
   return (
-    internals.startedData === true && typeof internals.stream?.write === 'function' && internals.stream.batch === true
+    internals.startedData === true &&
+    typeof internals.stream?.write === 'function' &&
+    internals.stream.batch === true
   );
 }
 

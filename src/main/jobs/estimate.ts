@@ -30,7 +30,10 @@ export async function estimateShipments(
   const probeSize = opts.probeSize ?? SHIPMENT_SEARCH_MIN_SIZE;
   const fill = opts.fill ?? DEFAULT_SLICE_FILL;
   const { size: _size, ...rest } = filter as ShipmentFilter & { size?: number };
-  const probe = await source.shipmentSearch({ ...rest, size: probeSize }, opts.signal ? { signal: opts.signal } : {});
+  const probe = await source.shipmentSearch(
+    { ...rest, size: probeSize },
+    opts.signal ? { signal: opts.signal } : {},
+  );
   const total = probe.total;
   const optimum = Math.max(1, Math.ceil(total / cap));
   let requests = 1;
@@ -82,5 +85,10 @@ export function checkQuota(
   if (estimate.estimatedRequests > daily) {
     problems.push(`needs about ${fmt(estimate.estimatedRequests)} requests but ${fmt(daily)} are left today`);
   }
-  return { enough: problems.length === 0, remainingDownloads: downloads, remainingDailyRequests: daily, problems };
+  return {
+    enough: problems.length === 0,
+    remainingDownloads: downloads,
+    remainingDailyRequests: daily,
+    problems,
+  };
 }

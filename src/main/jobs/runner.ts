@@ -204,13 +204,18 @@ export class JobRunner {
     this.max429 = opts.max429Retries ?? 5;
     this.maxWaitSeconds = opts.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
     const left = opts.downloadsLeft;
-    this.downloadsLeft = left === null || left === undefined || !Number.isFinite(left) ? null : Math.max(0, left);
+    this.downloadsLeft =
+      left === null || left === undefined || !Number.isFinite(left) ? null : Math.max(0, left);
     this.sleep = opts.sleep ?? realSleep;
   }
 
   // ---- starting, listing, discarding ----
 
-  async startShipments(input: ShipmentJobInput, source: ShipmentSource, run: RunOptions = {}): Promise<JobOutcome> {
+  async startShipments(
+    input: ShipmentJobInput,
+    source: ShipmentSource,
+    run: RunOptions = {},
+  ): Promise<JobOutcome> {
     const filter = stripPaging(input.filter);
     const state: ShipmentState = {
       kind: 'shipments',
@@ -276,14 +281,20 @@ export class JobRunner {
   }
 
   /** Continues an interrupted or failed job; fetches only windows/pages not yet committed. */
-  async resume(jobId: string, source: ShipmentSource & FirmSource, run: RunOptions = {}): Promise<JobOutcome> {
+  async resume(
+    jobId: string,
+    source: ShipmentSource & FirmSource,
+    run: RunOptions = {},
+  ): Promise<JobOutcome> {
     const job = await this.loadJob(jobId);
     if (!(RESUMABLE_JOB_STATES as readonly string[]).includes(job.status)) {
       throw new AppError('Conflict', `That job is ${job.status} and cannot be resumed.`);
     }
     await this.setStatus(job.id, 'running', null);
     run.onStarted?.(job.id);
-    return job.state.kind === 'shipments' ? this.runShipments(job, source, run) : this.runFirms(job, source, run);
+    return job.state.kind === 'shipments'
+      ? this.runShipments(job, source, run)
+      : this.runFirms(job, source, run);
   }
 
   /** Jobs that did not finish (interrupted by a crash or quit, or stopped by an error). */
@@ -318,7 +329,10 @@ export class JobRunner {
     const job = await this.loadJob(jobId);
     await this.library.db.transaction(async (conn) => {
       await deleteDatasetIn(conn, job.datasetId);
-      await conn.run(`UPDATE jobs SET status = 'cancelled', updated_at = $2 WHERE id = $1`, [jobId, new Date().toISOString()]);
+      await conn.run(`UPDATE jobs SET status = 'cancelled', updated_at = $2 WHERE id = $1`, [
+        jobId,
+        new Date().toISOString(),
+      ]);
     });
   }
 
@@ -407,7 +421,12 @@ export class JobRunner {
         const limit = limitInfo(e);
         // A 429 with a short wait: wait and try again. Without one (a download quota is used up) or with
         // a long one (the daily window) waiting here will not help; the job pauses and stays resumable.
-        if (!limit || limit.retryAfterSeconds === undefined || limit.retryAfterSeconds > this.maxWaitSeconds || attempt >= this.max429) {
+        if (
+          !limit ||
+          limit.retryAfterSeconds === undefined ||
+          limit.retryAfterSeconds > this.maxWaitSeconds ||
+          attempt >= this.max429
+        ) {
           throw e;
         }
         onWait(limit.retryAfterSeconds * 1000);
@@ -418,7 +437,9 @@ export class JobRunner {
 
   /** Downloads this run may still spend (Infinity when unlimited or unknown). */
   private budget(downloadsAtStart: number, downloadsNow: number): number {
-    return this.downloadsLeft === null ? Number.POSITIVE_INFINITY : this.downloadsLeft - (downloadsNow - downloadsAtStart);
+    return this.downloadsLeft === null
+      ? Number.POSITIVE_INFINITY
+      : this.downloadsLeft - (downloadsNow - downloadsAtStart);
   }
 
   private outOfDownloads(job: JobRow, metric: string, left: number, needs: number): OutOfDownloads {
@@ -484,24 +505,40 @@ export class JobRunner {
     const runTotal = (index: number): number => {
       const f = state.frontier;
       let sum = f[index]!.total ?? 0;
-      for (let i = index + 1; i < f.length && f[i]!.total !== null && adjoins(f[i - 1]!.window, f[i]!.window); i++) sum += f[i]!.total!;
+      for (
+        let i = index + 1;
+        i < f.length && f[i]!.total !== null && adjoins(f[i - 1]!.window, f[i]!.window);
+        i++
+      )
+        sum += f[i]!.total!;
       return sum;
     };
     // The part probed last: its density sizes the slice after it (the sweep runs forward in time).
     // Kept in memory only; after a resume the first slice assumes an even spread instead.
     let lastPart: FrontierItem | null = null;
     const densityBefore = (w: SliceWindow): number | null =>
-      lastPart && lastPart.total !== null && lastPart.total > 0 && adjoins(lastPart.window, w) ? lastPart.total / dayCount(lastPart.window) : null;
+      lastPart && lastPart.total !== null && lastPart.total > 0 && adjoins(lastPart.window, w)
+        ? lastPart.total / dayCount(lastPart.window)
+        : null;
 
     const probeAt = async (index: number): Promise<void> => {
       const item = state.frontier[index]!;
       const probe = await search(item.window, this.probeSize);
       if (state.rootTotal === null) state.rootTotal = probe.total;
       const next = state.frontier[index + 1];
-      if (index === 0 && probe.shipments.length >= probe.total && !(next && adjoins(item.window, next.window))) {
+      if (
+        index === 0 &&
+        probe.shipments.length >= probe.total &&
+        !(next && adjoins(item.window, next.window))
+      ) {
         // A probe that returned its whole window and has nothing to join: done.
         state.frontier.shift();
-        await this.commitShipmentStep(job, state, [{ window: item.window, total: probe.total, records: probe.shipments, complete: true }], ctx.seen);
+        await this.commitShipmentStep(
+          job,
+          state,
+          [{ window: item.window, total: probe.total, records: probe.shipments, complete: true }],
+          ctx.seen,
+        );
       } else {
         // Otherwise its records are fetched again with its neighbours (at most `probeSize` downloads).
         item.total = probe.total;
@@ -531,7 +568,10 @@ export class JobRunner {
       const probe = await search(prefix, this.probeSize);
       // A prefix larger than the whole means the data changed since: the rest must be probed.
       lastPart = { window: prefix, total: probe.total };
-      state.frontier.splice(index, 1, lastPart, { window: rest, total: probe.total <= total ? total - probe.total : null });
+      state.frontier.splice(index, 1, lastPart, {
+        window: rest,
+        total: probe.total <= total ? total - probe.total : null,
+      });
       await this.commitShipmentStep(job, state, [], ctx.seen);
     };
 
@@ -546,13 +586,23 @@ export class JobRunner {
       if (sum === 0) {
         // Every part was probed or derived empty: nothing to download.
         state.frontier.splice(0, n);
-        await this.commitShipmentStep(job, state, [{ window: joined, total: 0, records: [], complete: true }], ctx.seen);
+        await this.commitShipmentStep(
+          job,
+          state,
+          [{ window: joined, total: 0, records: [], complete: true }],
+          ctx.seen,
+        );
         return;
       }
       const res = await search(joined, Math.max(this.probeSize, sum), sum);
       if (res.shipments.length >= res.total) {
         state.frontier.splice(0, n);
-        await this.commitShipmentStep(job, state, [{ window: joined, total: res.total, records: res.shipments, complete: true }], ctx.seen);
+        await this.commitShipmentStep(
+          job,
+          state,
+          [{ window: joined, total: res.total, records: res.shipments, complete: true }],
+          ctx.seen,
+        );
       } else {
         // The run grew since it was probed: it becomes one window with its new total and goes round again.
         state.frontier.splice(0, n, { window: joined, total: res.total });
@@ -575,7 +625,8 @@ export class JobRunner {
           await probeAt(0);
         } else if (head.total > room && room < this.cap) {
           // Short of downloads: fetch what is left of them as a date prefix of the head, then pause.
-          if (dayCount(head.window) > 1 && budgetSlice >= MIN_BUDGET_SLICE) await carve(0, Math.min(budgetSlice * ROOM_SAFETY, aim(runTotal(0))));
+          if (dayCount(head.window) > 1 && budgetSlice >= MIN_BUDGET_SLICE)
+            await carve(0, Math.min(budgetSlice * ROOM_SAFETY, aim(runTotal(0))));
           else throw this.outOfDownloads(job, 'shipments/search', budget(), Math.min(head.total, this.cap));
         } else if (head.total > this.cap) {
           if (dayCount(head.window) > 1) await carve(0, Math.min(head.total, aim(runTotal(0))));
@@ -586,7 +637,8 @@ export class JobRunner {
           let sum = head.total;
           for (; n < frontier.length; n++) {
             const it = frontier[n]!;
-            if (it.total === null || sum + it.total > room || !adjoins(frontier[n - 1]!.window, it.window)) break;
+            if (it.total === null || sum + it.total > room || !adjoins(frontier[n - 1]!.window, it.window))
+              break;
             sum += it.total;
           }
           const next = frontier[n];
@@ -617,12 +669,23 @@ export class JobRunner {
         });
         await conn.run(`UPDATE datasets SET reported_json = $2 WHERE id = $1`, [
           job.datasetId,
-          JSON.stringify({ total: state.rootTotal, requests: state.requests, downloads: state.downloads, gaps: state.gaps }),
+          JSON.stringify({
+            total: state.rootTotal,
+            requests: state.requests,
+            downloads: state.downloads,
+            gaps: state.gaps,
+          }),
         ]);
         await this.saveState(conn, job, state);
         await conn.run(`UPDATE jobs SET status = 'succeeded' WHERE id = $1`, [job.id]);
       });
-      return { jobId: job.id, status: 'succeeded', datasetId: job.datasetId, stats: this.shipmentStats(state), message: partial ? 'Fetched, but some windows could not be fetched whole.' : 'Fetched.' };
+      return {
+        jobId: job.id,
+        status: 'succeeded',
+        datasetId: job.datasetId,
+        stats: this.shipmentStats(state),
+        message: partial ? 'Fetched, but some windows could not be fetched whole.' : 'Fetched.',
+      };
     } catch (e) {
       return this.stopped(job, e, run, this.shipmentStats(state));
     }
@@ -638,7 +701,12 @@ export class JobRunner {
     const { state, job } = ctx;
     const parentTotal = item.total!;
     const w = item.window;
-    const done: { window: SliceWindow; total: number; records: readonly RecordObject[]; complete: boolean }[] = [];
+    const done: {
+      window: SliceWindow;
+      total: number;
+      records: readonly RecordObject[];
+      complete: boolean;
+    }[] = [];
     const next: FrontierItem[] = [];
     const parts = splitByFacet(filter, w);
     if (parts === null) {
@@ -650,12 +718,16 @@ export class JobRunner {
       for (const part of parts) {
         const probe = await search(part, this.probeSize);
         sum += probe.total;
-        if (probe.shipments.length >= probe.total) done.push({ window: part, total: probe.total, records: probe.shipments, complete: true });
+        if (probe.shipments.length >= probe.total)
+          done.push({ window: part, total: probe.total, records: probe.shipments, complete: true });
         else next.push({ window: part, total: probe.total });
       }
-      const refined = (w.hs_codes ?? filter.hs_codes ?? []).length <= 1 && parts.every((p) => p.hs_codes?.length === 1);
+      const refined =
+        (w.hs_codes ?? filter.hs_codes ?? []).length <= 1 && parts.every((p) => p.hs_codes?.length === 1);
       if (refined && sum < parentTotal) {
-        state.gaps.push(`${windowKey(w)}: ${parentTotal - sum} record(s) with an HS code no longer prefix could not be reached`);
+        state.gaps.push(
+          `${windowKey(w)}: ${parentTotal - sum} record(s) with an HS code no longer prefix could not be reached`,
+        );
       }
     }
     state.frontier.splice(0, 1, ...next);
@@ -686,12 +758,21 @@ export class JobRunner {
         await appendRecords(conn, 'shipments', job.datasetId, state.stored, fresh);
         state.stored += fresh.length;
         state.coveredRecords += w.total;
-        const covered: CoveredWindow = { filter: windowFilter(w.window), total: w.total, complete: w.complete };
+        const covered: CoveredWindow = {
+          filter: windowFilter(w.window),
+          total: w.total,
+          complete: w.complete,
+        };
         state.covered.push(covered);
-        await conn.run(
-          `INSERT INTO job_windows VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [job.id, windowKey(w.window), JSON.stringify(covered.filter), w.total, fresh.length, w.complete, new Date().toISOString()],
-        );
+        await conn.run(`INSERT INTO job_windows VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+          job.id,
+          windowKey(w.window),
+          JSON.stringify(covered.filter),
+          w.total,
+          fresh.length,
+          w.complete,
+          new Date().toISOString(),
+        ]);
       }
       await this.saveState(conn, job, state);
     });
@@ -765,7 +846,8 @@ export class JobRunner {
         // the last page may hold fewer, so it is always tried.
         const perPage = page > 1 ? Math.ceil(state.stored / (page - 1)) : 0;
         const left = this.budget(downloadsAtStart, state.downloads);
-        if (perPage > left && page !== state.totalPages) throw this.outOfDownloads(job, 'firms/search', left, perPage);
+        if (perPage > left && page !== state.totalPages)
+          throw this.outOfDownloads(job, 'firms/search', left, perPage);
         const res: FirmSearchResponse = await this.call(
           () => source.firmSearch({ ...filter, page }, signal ? { signal } : {}),
           waitSignal,
@@ -785,7 +867,10 @@ export class JobRunner {
         if (res.firms.length === 0) break;
       }
       await this.library.db.transaction(async (conn) => {
-        await this.library.finishDataset(conn, job.datasetId, { status: 'complete', storedRows: state.stored });
+        await this.library.finishDataset(conn, job.datasetId, {
+          status: 'complete',
+          storedRows: state.stored,
+        });
         await conn.run(`UPDATE datasets SET reported_json = $2 WHERE id = $1`, [
           job.datasetId,
           JSON.stringify({ total_pages: state.totalPages, total_shipment: state.totalShipment }),
@@ -793,7 +878,13 @@ export class JobRunner {
         await this.saveState(conn, job, state);
         await conn.run(`UPDATE jobs SET status = 'succeeded' WHERE id = $1`, [job.id]);
       });
-      return { jobId: job.id, status: 'succeeded', datasetId: job.datasetId, stats: stats(), message: 'Fetched.' };
+      return {
+        jobId: job.id,
+        status: 'succeeded',
+        datasetId: job.datasetId,
+        stats: stats(),
+        message: 'Fetched.',
+      };
     } catch (e) {
       return this.stopped(job, e, run, stats());
     }
@@ -812,14 +903,29 @@ export class JobRunner {
     if (run.signal?.aborted) {
       await this.library.db.transaction(async (conn) => {
         await deleteDatasetIn(conn, job.datasetId);
-        await conn.run(`UPDATE jobs SET status = 'cancelled', updated_at = $2 WHERE id = $1`, [job.id, new Date().toISOString()]);
+        await conn.run(`UPDATE jobs SET status = 'cancelled', updated_at = $2 WHERE id = $1`, [
+          job.id,
+          new Date().toISOString(),
+        ]);
       });
-      return { jobId: job.id, status: 'cancelled', datasetId: null, stats, message: `Cancelled; ${fmt(stats.stored)} downloaded records were discarded.` };
+      return {
+        jobId: job.id,
+        status: 'cancelled',
+        datasetId: null,
+        stats,
+        message: `Cancelled; ${fmt(stats.stored)} downloaded records were discarded.`,
+      };
     }
     const kept = `${fmt(stats.stored)} ${job.kind === 'firms' ? 'firms' : 'records'} kept`;
     if (e instanceof PauseRequested || isAbort(e, run.pause)) {
       await this.setStatus(job.id, 'paused', null).catch(() => undefined);
-      return { jobId: job.id, status: 'paused', datasetId: null, stats, message: `Paused; ${kept}. Resume to fetch the rest.` };
+      return {
+        jobId: job.id,
+        status: 'paused',
+        datasetId: null,
+        stats,
+        message: `Paused; ${kept}. Resume to fetch the rest.`,
+      };
     }
     if (e instanceof OutOfDownloads || limitInfo(e)) {
       const message = `${withAccount(messageOf(e), e, job.input.account)} Paused with ${kept}; resume when the limit allows.`;
@@ -828,7 +934,13 @@ export class JobRunner {
     }
     const message = messageOf(e);
     await this.setStatus(job.id, 'failed', message.slice(0, 1000)).catch(() => undefined);
-    return { jobId: job.id, status: 'failed', datasetId: null, stats, message: `${message} The job can be resumed.` };
+    return {
+      jobId: job.id,
+      status: 'failed',
+      datasetId: null,
+      stats,
+      message: `${message} The job can be resumed.`,
+    };
   }
 }
 
@@ -840,7 +952,9 @@ function withAccount(message: string, e: unknown, account: string | null | undef
   const metric = (e as { metric?: unknown }).metric;
   if (!account || typeof metric !== 'string') return message;
   const bare = `${metric} limit reached (429)`;
-  return message.startsWith(bare) ? `${metric} limit reached for account ${account} (429)${message.slice(bare.length)}` : message;
+  return message.startsWith(bare)
+    ? `${metric} limit reached for account ${account} (429)${message.slice(bare.length)}`
+    : message;
 }
 
 /** One signal that fires when either does (waits end on cancel and on pause). */
@@ -851,7 +965,12 @@ function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): A
 }
 
 /** Time left: the pace so far over what is left, plus a wait under way (it delays everything after it). */
-function etaSeconds(elapsedMs: number, done: number, left: number | null, waitMs: number | undefined): number | null {
+function etaSeconds(
+  elapsedMs: number,
+  done: number,
+  left: number | null,
+  waitMs: number | undefined,
+): number | null {
   if (left === null || done === 0) return null;
   return Math.round(((elapsedMs / done) * left + (waitMs ?? 0)) / 1000);
 }
@@ -874,4 +993,3 @@ export async function committedRows(library: Library, jobId: string): Promise<nu
   );
   return toNumber(r?.n);
 }
-

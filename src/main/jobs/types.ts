@@ -4,7 +4,10 @@ import type { UsageSummary } from '@shared/spec/usage';
 
 /** What a job needs from a service client; `createServiceClient` (src/main/api) satisfies all three. */
 export interface ShipmentSource {
-  shipmentSearch(req: ShipmentSearchRequest, opts?: { signal?: AbortSignal }): Promise<ShipmentSearchResponse>;
+  shipmentSearch(
+    req: ShipmentSearchRequest,
+    opts?: { signal?: AbortSignal },
+  ): Promise<ShipmentSearchResponse>;
 }
 export interface FirmSource {
   firmSearch(req: FirmSearchRequest, opts?: { signal?: AbortSignal }): Promise<FirmSearchResponse>;

@@ -40,7 +40,13 @@ export function rootWindow(filter: ShipmentFilter): SliceWindow {
 
 /** A stable identity for a window (persisted with the job). */
 export function windowKey(w: SliceWindow): string {
-  return JSON.stringify([w.start, w.end, w.hs_codes ?? null, w.importer_countries ?? null, w.exporter_countries ?? null]);
+  return JSON.stringify([
+    w.start,
+    w.end,
+    w.hs_codes ?? null,
+    w.importer_countries ?? null,
+    w.exporter_countries ?? null,
+  ]);
 }
 
 /** The filter fields a window overrides, for the covered-windows record of a dataset. */
@@ -74,7 +80,13 @@ const HISTORY_CUTS = ['2020-01-01', '2010-01-01', '2000-01-01'];
  * before `w`; without it records are assumed spread evenly up to `today` (nothing is dated later).
  * The prefix always leaves at least one day to the rest.
  */
-export function prefixEnd(w: SliceWindow, total: number, target: number, today: string, rate?: number): string | null {
+export function prefixEnd(
+  w: SliceWindow,
+  total: number,
+  target: number,
+  today: string,
+  rate?: number,
+): string | null {
   const a = dayNumber(w.start);
   const b = dayNumber(w.end);
   if (b <= a) return null;

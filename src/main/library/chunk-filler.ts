@@ -34,7 +34,12 @@ export class ChunkFiller {
   private readonly int64s = new BigInt64Array(VECTOR_ROWS);
 
   /** VARCHAR column: `null`, `undefined` and `""` become NULL. */
-  varchar(chunk: DuckDBDataChunk, column: number, values: readonly (string | null | undefined)[], n: number): void {
+  varchar(
+    chunk: DuckDBDataChunk,
+    column: number,
+    values: readonly (string | null | undefined)[],
+    n: number,
+  ): void {
     const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
     const entries = this.entries;
     entries.fill(0, 0, n * STRING_T_BYTES);
@@ -124,7 +129,12 @@ export class ChunkFiller {
   }
 
   /** BIGINT column: whole numbers, `null`/`undefined` become NULL. */
-  bigint(chunk: DuckDBDataChunk, column: number, values: readonly (number | null | undefined)[], n: number): void {
+  bigint(
+    chunk: DuckDBDataChunk,
+    column: number,
+    values: readonly (number | null | undefined)[],
+    n: number,
+  ): void {
     const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
     const out = this.int64s;
     const maskBytes = this.resetValidity(n);

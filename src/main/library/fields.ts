@@ -152,5 +152,16 @@ export const QUICK_FILTER_FIELDS: Record<DatasetKind, readonly string[]> = {
     'usdFob',
     'usdCif',
   ],
-  firms: ['name', 'country', 'country_code', 'city_state', 'address', 'web', 'e_mail', 'tel', 'firm_type', 'shipment_count'],
+  firms: [
+    'name',
+    'country',
+    'country_code',
+    'city_state',
+    'address',
+    'web',
+    'e_mail',
+    'tel',
+    'firm_type',
+    'shipment_count',
+  ],
 };

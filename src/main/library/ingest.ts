@@ -1,4 +1,11 @@
-import { BIGINT, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import {
+  BIGINT,
+  DuckDBDataChunk,
+  INTEGER,
+  VARCHAR,
+  type DuckDBConnection,
+  type DuckDBType,
+} from '@duckdb/node-api';
 import { describeIssue, type SpecIssue } from '@shared/spec/issues';
 import { isPlainObject, typeName } from '@shared/spec/records';
 import { ChunkFiller, VECTOR_ROWS } from './chunk-filler';
@@ -19,12 +26,18 @@ function valueProblem(type: ColumnDef['type'], v: unknown): string | null {
  * integers are whole numbers or absent) without copying them: ingest speed is a target and
  * `parseShipmentRecord` clones every record. `appendRecords` applies the same rules as it writes.
  */
-export function checkRecords(kind: DatasetKind, list: unknown, path: string): Checked<readonly RecordObject[]> {
-  if (!Array.isArray(list)) return { ok: false, issue: { path, message: `must be a list, got ${typeName(list)}` } };
+export function checkRecords(
+  kind: DatasetKind,
+  list: unknown,
+  path: string,
+): Checked<readonly RecordObject[]> {
+  if (!Array.isArray(list))
+    return { ok: false, issue: { path, message: `must be a list, got ${typeName(list)}` } };
   const cols = columnsOf(kind);
   for (let i = 0; i < list.length; i++) {
     const rec: unknown = list[i];
-    if (!isPlainObject(rec)) return { ok: false, issue: { path: `${path}[${i}]`, message: 'must be an object' } };
+    if (!isPlainObject(rec))
+      return { ok: false, issue: { path: `${path}[${i}]`, message: 'must be an object' } };
     for (const c of cols) {
       const problem = valueProblem(c.type, rec[c.field]);
       if (problem) return { ok: false, issue: { path: `${path}[${i}].${c.field}`, message: problem } };
@@ -79,7 +92,12 @@ export async function appendRecords(
 ): Promise<number> {
   if (records.length === 0) return 0;
   const cols = columnsOf(kind);
-  const types: DuckDBType[] = [VARCHAR, INTEGER, ...cols.map((c) => (c.type === 'integer' ? BIGINT : VARCHAR)), VARCHAR];
+  const types: DuckDBType[] = [
+    VARCHAR,
+    INTEGER,
+    ...cols.map((c) => (c.type === 'integer' ? BIGINT : VARCHAR)),
+    VARCHAR,
+  ];
   const filler = new ChunkFiller();
   const ids = new Array<string>(VECTOR_ROWS).fill(datasetId);
   const rowNos = new Int32Array(VECTOR_ROWS);
@@ -95,7 +113,8 @@ export async function appendRecords(
       columns.take(records, off, n);
       for (let c = 0; c < cols.length; c++) {
         const values = columns.values[c]!;
-        if (cols[c]!.type === 'integer') filler.bigint(chunk, c + 2, values as (number | null | undefined)[], n);
+        if (cols[c]!.type === 'integer')
+          filler.bigint(chunk, c + 2, values as (number | null | undefined)[], n);
         else filler.varchar(chunk, c + 2, values as (string | null | undefined)[], n);
       }
       filler.varchar(chunk, cols.length + 2, columns.extras, n);
@@ -136,7 +155,8 @@ class RecordColumns {
   take(records: readonly unknown[], off: number, n: number): void {
     for (let i = 0; i < n; i++) {
       const rec: unknown = records[off + i];
-      if (!isPlainObject(rec)) throw new RecordIssueError({ path: `${this.path}[${off + i}]`, message: 'must be an object' });
+      if (!isPlainObject(rec))
+        throw new RecordIssueError({ path: `${this.path}[${off + i}]`, message: 'must be an object' });
       if (this.inSpecOrder(rec)) this.takeInOrder(rec, i, off);
       else this.takeByName(rec, i, off);
     }
@@ -155,7 +175,8 @@ class RecordColumns {
     const { values, integer } = this;
     for (let c = 0; c < vs.length; c++) {
       const v = vs[c];
-      if (v !== null && v !== undefined && (integer[c] ? !Number.isInteger(v) : typeof v !== 'string')) this.fail(off + i, c, v);
+      if (v !== null && v !== undefined && (integer[c] ? !Number.isInteger(v) : typeof v !== 'string'))
+        this.fail(off + i, c, v);
       values[c]![i] = v;
     }
     this.extras[i] = null;
@@ -177,7 +198,10 @@ class RecordColumns {
 
   private fail(row: number, c: number, v: unknown): never {
     const { field, type } = this.cols[c]!;
-    throw new RecordIssueError({ path: `${this.path}[${row}].${field}`, message: valueProblem(type, v) ?? 'is not valid' });
+    throw new RecordIssueError({
+      path: `${this.path}[${row}].${field}`,
+      message: valueProblem(type, v) ?? 'is not valid',
+    });
   }
 }
 

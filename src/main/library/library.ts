@@ -112,7 +112,8 @@ function toMeta(r: Row): DatasetMeta {
     profileName: text(r.profile_name),
     account: text(r.account),
     fetchedAt: String(r.fetched_at),
-    reportedTotal: r.reported_total === null || r.reported_total === undefined ? null : toNumber(r.reported_total),
+    reportedTotal:
+      r.reported_total === null || r.reported_total === undefined ? null : toNumber(r.reported_total),
     storedRows: toNumber(r.stored_rows),
     notes: String(r.notes ?? ''),
     tags: parseJson<string[]>(r.tags_json, []),
@@ -202,7 +203,11 @@ export class Library {
   // ---- writing datasets ----
 
   /** Inserts a dataset row (status `pending` unless told otherwise) inside the caller's transaction. */
-  async insertDataset(conn: DuckDBConnection, d: NewDataset, status: DatasetStatus | 'pending'): Promise<string> {
+  async insertDataset(
+    conn: DuckDBConnection,
+    d: NewDataset,
+    status: DatasetStatus | 'pending',
+  ): Promise<string> {
     const id = randomUUID();
     const name = d.name?.trim() || defaultDatasetName(d.kind, d.request);
     await conn.run(
@@ -293,7 +298,13 @@ export class Library {
   ): Promise<DatasetMeta> {
     const complete = response.shipments.length >= response.total;
     return this.saveRecords(
-      { ...provenance, kind: 'shipments', request, reportedTotal: response.total, reported: { total: response.total } },
+      {
+        ...provenance,
+        kind: 'shipments',
+        request,
+        reportedTotal: response.total,
+        reported: { total: response.total },
+      },
       response.shipments,
       { status: complete ? 'complete' : 'partial' },
     );
@@ -315,11 +326,17 @@ export class Library {
       throw new AppError('InvalidInput', `The response is not valid JSON: ${(e as Error).message}`);
     }
     if (!isPlainObject(parsed) || !Number.isInteger(parsed.total)) {
-      throw new AppError('InvalidInput', 'The response is not a shipment search response (no whole-number total)');
+      throw new AppError(
+        'InvalidInput',
+        'The response is not a shipment search response (no whole-number total)',
+      );
     }
     const list = parsed.shipments ?? [];
     if (!Array.isArray(list)) {
-      throw new AppError('InvalidInput', `The response breaks the spec: response.shipments must be a list, got ${typeName(list)}`);
+      throw new AppError(
+        'InvalidInput',
+        `The response breaks the spec: response.shipments must be a list, got ${typeName(list)}`,
+      );
     }
     const total = parsed.total as number;
     const id = await this.db.transaction(async (conn) => {
@@ -328,7 +345,14 @@ export class Library {
         { ...provenance, kind: 'shipments', request, reportedTotal: total, reported: { total } },
         'pending',
       );
-      const n = await appendOrExplain(conn, 'shipments', id, list, 'response.shipments', 'The response breaks the spec');
+      const n = await appendOrExplain(
+        conn,
+        'shipments',
+        id,
+        list,
+        'response.shipments',
+        'The response breaks the spec',
+      );
       await this.finishDataset(conn, id, { status: n >= total ? 'complete' : 'partial', storedRows: n });
       return id;
     });
@@ -338,7 +362,10 @@ export class Library {
   // ---- reading and managing datasets ----
 
   async get(id: string): Promise<DatasetMeta> {
-    const r = await this.db.one(`SELECT ${META_COLUMNS} FROM datasets WHERE id = $1 AND status <> 'pending'`, [id]);
+    const r = await this.db.one(
+      `SELECT ${META_COLUMNS} FROM datasets WHERE id = $1 AND status <> 'pending'`,
+      [id],
+    );
     if (!r) throw new AppError('NotFound', 'That dataset is not in the library (it may have been deleted).');
     return toMeta(r);
   }
@@ -356,7 +383,9 @@ export class Library {
       // Tags are matched value by value: a search for `"` or `[` must not match the JSON they are
       // stored as. TRY: a damaged tags_json reads as no tags here, as it does in toMeta.
       const tagHit = `list_bool_or(list_transform(TRY(json_extract_string(tags_json, '$[*]')), lambda t: strpos(lower(t), ${n}) > 0))`;
-      where.push(`(strpos(lower(name), ${n}) > 0 OR strpos(lower(notes), ${n}) > 0 OR coalesce(${tagHit}, false))`);
+      where.push(
+        `(strpos(lower(name), ${n}) > 0 OR strpos(lower(notes), ${n}) > 0 OR coalesce(${tagHit}, false))`,
+      );
     }
     const rows = await this.db.all(
       `SELECT ${META_COLUMNS} FROM datasets WHERE ${where.join(' AND ')} ORDER BY fetched_at DESC, name`,
@@ -372,7 +401,9 @@ export class Library {
 
   private async update(id: string, set: string, value: string): Promise<DatasetMeta> {
     await this.get(id);
-    await this.db.transaction((conn) => conn.run(`UPDATE datasets SET ${set} = $2 WHERE id = $1`, [id, value]));
+    await this.db.transaction((conn) =>
+      conn.run(`UPDATE datasets SET ${set} = $2 WHERE id = $1`, [id, value]),
+    );
     return this.get(id);
   }
 
@@ -407,7 +438,10 @@ export class Library {
     const table = ROW_TABLE[meta.kind];
     const allFields = columnsOf(meta.kind).map((c) => c.field);
     const wanted = q.columns && q.columns.length > 0;
-    const select = [...selectedColumns(meta.kind, q, allFields), ...(wanted ? [] : [`"${EXTRA_COLUMN}"`])].join(', ');
+    const select = [
+      ...selectedColumns(meta.kind, q, allFields),
+      ...(wanted ? [] : [`"${EXTRA_COLUMN}"`]),
+    ].join(', ');
     const limit = q.endRow - q.startRow;
     let rows: Row[];
     if (!built.filtered && !built.sorted) {
@@ -476,7 +510,8 @@ export class Library {
     const byField = new Map(columnsOf(meta.kind).map((c) => [c.field, c]));
     const select = fields.map((f) => {
       const col = byField.get(f);
-      if (!col) throw new AppError('InvalidInput', `Not a ${meta.kind} column: ${JSON.stringify(f.slice(0, 80))}`);
+      if (!col)
+        throw new AppError('InvalidInput', `Not a ${meta.kind} column: ${JSON.stringify(f.slice(0, 80))}`);
       // Counts leave as DOUBLE (exact to 2^53) so JavaScript gets numbers, not bigints.
       return col.type === 'integer' ? `CAST("${col.field}" AS DOUBLE)` : `coalesce("${col.field}", '')`;
     });

@@ -52,7 +52,8 @@ export function defaultDatasetName(kind: DatasetKind, request: Record<string, un
     const v = request[f];
     if (typeof v === 'string' && v.trim()) parts.push(`“${v.trim()}”`);
   }
-  if (request.search_type === 'importer' || request.search_type === 'exporter') parts.push(`${request.search_type}s`);
+  if (request.search_type === 'importer' || request.search_type === 'exporter')
+    parts.push(`${request.search_type}s`);
   if (parts.length === 1) parts.push('all');
   return parts.join(' · ');
 }

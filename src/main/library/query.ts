@@ -51,8 +51,13 @@ export interface BuiltQuery {
 
 export function parseGridQuery(input: unknown): ParsedGridQuery {
   const r = gridQuerySchema.safeParse(input);
-  if (!r.success) throw new AppError('InvalidInput', `Invalid grid query: ${r.error.issues.map((i) => i.message).join('; ')}`);
-  if (r.data.endRow < r.data.startRow) throw new AppError('InvalidInput', 'endRow must not be before startRow');
+  if (!r.success)
+    throw new AppError(
+      'InvalidInput',
+      `Invalid grid query: ${r.error.issues.map((i) => i.message).join('; ')}`,
+    );
+  if (r.data.endRow < r.data.startRow)
+    throw new AppError('InvalidInput', 'endRow must not be before startRow');
   if (r.data.endRow - r.data.startRow > MAX_BLOCK_ROWS) {
     throw new AppError('InvalidInput', `At most ${MAX_BLOCK_ROWS} rows per block`);
   }
@@ -95,7 +100,9 @@ export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQu
     // Lowering a cell leaves ASCII digits and punctuation as they are and never makes them, so a word
     // of only those (a date, a number) matches the cell as it is, without paying for lower().
     const caseless = /^[\x21-\x40\x5b-\x60\x7b-\x7e]+$/.test(w); // printable ASCII but A-Z and a-z
-    clauses.push(`(${QUICK_FILTER_FIELDS[kind].map((f) => shownTextContains(column(kind, f), n, caseless)).join(' OR ')})`);
+    clauses.push(
+      `(${QUICK_FILTER_FIELDS[kind].map((f) => shownTextContains(column(kind, f), n, caseless)).join(' OR ')})`,
+    );
     filtered = true;
   }
 
@@ -104,7 +111,13 @@ export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQu
     return `${sortExpression(col)} ${s.sort === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
   });
   order.push('row_no ASC');
-  return { where: clauses.join(' AND '), orderBy: order.join(', '), params, filtered, sorted: q.sortModel.length > 0 };
+  return {
+    where: clauses.join(' AND '),
+    orderBy: order.join(', '),
+    params,
+    filtered,
+    sorted: q.sortModel.length > 0,
+  };
 }
 
 type Param = (v: DuckDBValue) => string;
@@ -136,8 +149,12 @@ function conditionSql(col: ColumnDef, c: Condition, p: Param): string {
       return scalarSql(expr, c.type, c.filter ?? null, c.filterTo ?? null, p);
     }
     case 'date': {
-      if (col.type !== 'date' && col.type !== 'epoch') throw new AppError('InvalidInput', `${col.field} is not a date column`);
-      const expr = col.type === 'date' ? typedExpression(col) : `CAST(to_timestamp(TRY_CAST("${col.field}" AS DOUBLE)) AS DATE)`;
+      if (col.type !== 'date' && col.type !== 'epoch')
+        throw new AppError('InvalidInput', `${col.field} is not a date column`);
+      const expr =
+        col.type === 'date'
+          ? typedExpression(col)
+          : `CAST(to_timestamp(TRY_CAST("${col.field}" AS DOUBLE)) AS DATE)`;
       const day = (s: string | null | undefined): string | null => (s ? s.slice(0, 10) : null);
       const from = day(c.dateFrom);
       const to = day(c.dateTo);

@@ -47,7 +47,9 @@ export const emptyPresetsFile = (): PresetsFile => ({
  * Keeps only the spec's filter fields, then validates them. Dropping unknown keys first means a
  * file carrying extra data (a stray `apiSecret`, a newer app's field) can never smuggle it through.
  */
-export function cleanFilter(raw: unknown): { ok: true; filter: ShipmentFilter } | { ok: false; reason: string } {
+export function cleanFilter(
+  raw: unknown,
+): { ok: true; filter: ShipmentFilter } | { ok: false; reason: string } {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, reason: 'the filter must be an object' };
   }
@@ -57,7 +59,9 @@ export function cleanFilter(raw: unknown): { ok: true; filter: ShipmentFilter } 
     if (src[field] !== undefined) kept[field] = src[field];
   }
   const checked = checkFilter(kept);
-  return checked.ok ? { ok: true, filter: checked.value } : { ok: false, reason: describeIssues(checked.issues) };
+  return checked.ok
+    ? { ok: true, filter: checked.value }
+    : { ok: false, reason: describeIssues(checked.issues) };
 }
 
 /**
@@ -102,7 +106,8 @@ export function parsePresetsFile(text: string, fill: { newId: () => string; at: 
   }
   const env = presetsFileSchema.safeParse(json);
   if (!env.success) {
-    const list = json !== null && typeof json === 'object' ? (json as { presets?: unknown }).presets : undefined;
+    const list =
+      json !== null && typeof json === 'object' ? (json as { presets?: unknown }).presets : undefined;
     const count = Array.isArray(list) && list.length > 0 ? list.length : null;
     throw new UnreadablePresetsFile('not a presets file this app can read', count);
   }
@@ -137,7 +142,12 @@ export function exportPresetsText(presets: readonly Preset[]): string {
     {
       format: PRESETS_FORMAT,
       version: PRESETS_VERSION,
-      presets: presets.map((p) => ({ name: p.name, filter: p.filter, createdAt: p.createdAt, updatedAt: p.updatedAt })),
+      presets: presets.map((p) => ({
+        name: p.name,
+        filter: p.filter,
+        createdAt: p.createdAt,
+        updatedAt: p.updatedAt,
+      })),
     },
     null,
     2,
@@ -159,7 +169,8 @@ function describeValue(v: unknown): string {
   return 'something else';
 }
 
-const SHOULD_BE = 'it should be a presets export from Portolan: one JSON object with "format", "version" and "presets"';
+const SHOULD_BE =
+  'it should be a presets export from Portolan: one JSON object with "format", "version" and "presets"';
 
 /** Checks the file around the presets; returns the presets list or throws with a sentence for the user. */
 function checkEnvelope(json: unknown): unknown[] {
@@ -167,7 +178,8 @@ function checkEnvelope(json: unknown): unknown[] {
     throw new Error(`the file holds ${describeValue(json)}; ${SHOULD_BE}`);
   }
   const env = json as Record<string, unknown>;
-  if (env.format !== PRESETS_FORMAT) throw new Error(`not a Portolan presets file (format must be "${PRESETS_FORMAT}")`);
+  if (env.format !== PRESETS_FORMAT)
+    throw new Error(`not a Portolan presets file (format must be "${PRESETS_FORMAT}")`);
   const version = env.version;
   if (version === undefined || version === null) {
     throw new Error(`the presets version is missing (this app reads version ${PRESETS_VERSION})`);
@@ -176,7 +188,9 @@ function checkEnvelope(json: unknown): unknown[] {
   // read a newer format with the wrong rules.
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
     const shown = typeof version === 'string' ? `"${version.slice(0, 20)}"` : String(version).slice(0, 20);
-    throw new Error(`the presets version must be a whole number such as ${PRESETS_VERSION}, but the file says ${shown}`);
+    throw new Error(
+      `the presets version must be a whole number such as ${PRESETS_VERSION}, but the file says ${shown}`,
+    );
   }
   if (version > PRESETS_VERSION) {
     throw new Error(`the file is presets version ${version}; this app reads version ${PRESETS_VERSION}`);
@@ -189,7 +203,10 @@ function checkEnvelope(json: unknown): unknown[] {
  * Parses an import file. Whole-file problems throw; a single bad preset is skipped with its reason so
  * that one broken entry does not cost the user the rest.
  */
-export function parseImportText(text: string): { presets: ImportedPreset[]; skipped: PresetsImportResult['skipped'] } {
+export function parseImportText(text: string): {
+  presets: ImportedPreset[];
+  skipped: PresetsImportResult['skipped'];
+} {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -201,7 +218,10 @@ export function parseImportText(text: string): { presets: ImportedPreset[]; skip
   const skipped: PresetsImportResult['skipped'] = [];
   items.forEach((item, i) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      skipped.push({ name: `#${i + 1}`, reason: `this entry is ${describeValue(item)}, not a preset (a preset has a name and a filter)` });
+      skipped.push({
+        name: `#${i + 1}`,
+        reason: `this entry is ${describeValue(item)}, not a preset (a preset has a name and a filter)`,
+      });
       return;
     }
     const obj = item as Record<string, unknown>;

@@ -118,7 +118,11 @@ export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
   };
 
   /** Names stay unique so a list of presets reads unambiguously: "Steel (2)". */
-  const uniqueName = (s: PresetsFile, wanted: string, opts: { exceptId?: string; suffix?: string } = {}): string => {
+  const uniqueName = (
+    s: PresetsFile,
+    wanted: string,
+    opts: { exceptId?: string; suffix?: string } = {},
+  ): string => {
     const base = cleanPresetName(wanted);
     if (!base) throw new AppError('InvalidInput', 'The preset needs a name.');
     const taken = s.presets.filter((p) => p.id !== opts.exceptId).map((p) => p.name);
@@ -155,14 +159,24 @@ export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
           presets[i] = { ...old, name: uniqueName(s, name, { exceptId: id }), filter: clean, updatedAt: at };
           return { ...s, presets };
         }
-        const preset: Preset = { id: randomUUID(), name: uniqueName(s, name), filter: clean, createdAt: at, updatedAt: at };
+        const preset: Preset = {
+          id: randomUUID(),
+          name: uniqueName(s, name),
+          filter: clean,
+          createdAt: at,
+          updatedAt: at,
+        };
         return { ...s, presets: [...s.presets, preset] };
       }),
     rename: (id, name) =>
       update((s) => {
         const i = find(s, id);
         const presets = [...s.presets];
-        presets[i] = { ...(s.presets[i] as Preset), name: uniqueName(s, name, { exceptId: id }), updatedAt: now().toISOString() };
+        presets[i] = {
+          ...(s.presets[i] as Preset),
+          name: uniqueName(s, name, { exceptId: id }),
+          updatedAt: now().toISOString(),
+        };
         return { ...s, presets };
       }),
     duplicate: (id) =>
@@ -207,7 +221,13 @@ export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
         const at = now().toISOString();
         const next: PresetsFile = { ...s, presets: [...s.presets] };
         for (const p of parsed.presets) {
-          next.presets.push({ id: randomUUID(), name: uniqueName(next, p.name), filter: p.filter, createdAt: at, updatedAt: at });
+          next.presets.push({
+            id: randomUUID(),
+            name: uniqueName(next, p.name),
+            filter: p.filter,
+            createdAt: at,
+            updatedAt: at,
+          });
         }
         if (parsed.presets.length > 0) await persist(next);
         return { presets: next.presets, imported: parsed.presets.length, skipped: parsed.skipped };

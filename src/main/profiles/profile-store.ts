@@ -76,7 +76,11 @@ export interface ProfileStoreOptions {
  * aside as `profiles.json.corrupt-<ts>` and the app starts with no profiles rather than crashing.
  * Every change is written atomically, and changes are serialised so concurrent calls cannot lose one another.
  */
-export function createProfileStore({ dataDir, logger, now = () => new Date() }: ProfileStoreOptions): ProfileStore {
+export function createProfileStore({
+  dataDir,
+  logger,
+  now = () => new Date(),
+}: ProfileStoreOptions): ProfileStore {
   const path = join(dataDir, PROFILES_FILE);
   let state: Promise<FileShape> | null = null;
   let queue: Promise<unknown> = Promise.resolve();
@@ -101,14 +105,20 @@ export function createProfileStore({ dataDir, logger, now = () => new Date() }: 
         }
         problem = 'duplicate profile ids';
       } else {
-        problem = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ').slice(0, 500);
+        problem = parsed.error.issues
+          .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+          .join('; ')
+          .slice(0, 500);
       }
     } catch (e) {
       problem = `not JSON: ${(e as Error).message}`;
     }
     const aside = `${path}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`;
     await copyFile(path, aside);
-    logger.warn('profiles file is corrupt; kept a copy and started with no profiles', { file: aside, problem });
+    logger.warn('profiles file is corrupt; kept a copy and started with no profiles', {
+      file: aside,
+      problem,
+    });
     return empty();
   }
 

@@ -22,10 +22,16 @@ function advice(platform: NodeJS.Platform, raw: string): { problem: string; acti
     };
   }
   if (platform === 'darwin') {
-    return { problem: 'the macOS Keychain did not answer', action: 'Open Keychain Access, check that the login keychain exists and is unlocked, then try again.' };
+    return {
+      problem: 'the macOS Keychain did not answer',
+      action: 'Open Keychain Access, check that the login keychain exists and is unlocked, then try again.',
+    };
   }
   if (platform === 'win32') {
-    return { problem: 'the Windows Credential Manager did not answer', action: 'Check that the Credential Manager service is running for your user account, then try again.' };
+    return {
+      problem: 'the Windows Credential Manager did not answer',
+      action: 'Check that the Credential Manager service is running for your user account, then try again.',
+    };
   }
   return {
     problem: 'no Secret Service is reachable (the keyring daemon or the D-Bus session is missing)',
@@ -38,14 +44,20 @@ function advice(platform: NodeJS.Platform, raw: string): { problem: string; acti
 export function keychainUnavailable(cause: unknown, platform: NodeJS.Platform = process.platform): AppError {
   const raw = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ').slice(0, 200);
   const { problem, action } = advice(platform, raw);
-  return new AppError('KeychainUnavailable', `The system keychain cannot be used: ${problem} (${raw}). ${action} ${NEVER_IN_FILE}`);
+  return new AppError(
+    'KeychainUnavailable',
+    `The system keychain cannot be used: ${problem} (${raw}). ${action} ${NEVER_IN_FILE}`,
+  );
 }
 
 /**
  * keytar's native module is absent (its build needs the libsecret headers on Linux): the keychain
  * cannot be reached at all, and the one fix is to install the build's prerequisites and rebuild.
  */
-export function keychainModuleMissing(cause: unknown, platform: NodeJS.Platform = process.platform): AppError {
+export function keychainModuleMissing(
+  cause: unknown,
+  platform: NodeJS.Platform = process.platform,
+): AppError {
   const raw = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ').slice(0, 200);
   const action =
     platform === 'linux'

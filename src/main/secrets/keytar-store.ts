@@ -35,7 +35,12 @@ function parseItem(text: string | null): Credentials | null {
   if (text === null) return null;
   try {
     const v = JSON.parse(text) as unknown;
-    if (v && typeof v === 'object' && typeof (v as Credentials).apiKey === 'string' && typeof (v as Credentials).apiSecret === 'string') {
+    if (
+      v &&
+      typeof v === 'object' &&
+      typeof (v as Credentials).apiKey === 'string' &&
+      typeof (v as Credentials).apiSecret === 'string'
+    ) {
       return { apiKey: (v as Credentials).apiKey, apiSecret: (v as Credentials).apiSecret };
     }
   } catch {
@@ -69,7 +74,12 @@ export function createKeytarSecretStore(options: KeytarStoreOptions): SecretStor
     try {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s; the keyring may be locked and waiting for an unlock prompt`)),
+          () =>
+            reject(
+              new Error(
+                `no answer within ${Math.round(timeoutMs / 1000)} s; the keyring may be locked and waiting for an unlock prompt`,
+              ),
+            ),
           timeoutMs,
         );
       });

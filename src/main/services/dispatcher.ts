@@ -13,19 +13,26 @@ export interface DispatcherOptions<S> {
   logger: Logger;
 }
 
-export type Dispatch<S> = (channel: string, input: unknown, sender: S, ctx?: CallContext) => Promise<BridgeResult<unknown>>;
+export type Dispatch<S> = (
+  channel: string,
+  input: unknown,
+  sender: S,
+  ctx?: CallContext,
+) => Promise<BridgeResult<unknown>>;
 
 const KNOWN = new Set<string>(CALL_CHANNELS);
 export const isCallChannel = (c: unknown): c is CallChannel => typeof c === 'string' && KNOWN.has(c);
 
-const isAbort = (e: unknown) => typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
+const isAbort = (e: unknown) =>
+  typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
 
 /** Any throw as a bridge error; only kinds we recognise keep their message, the rest say nothing of internals. */
 export function toBridgeResultError(e: unknown): BridgeError {
   if (isServiceClientError(e)) return toBridgeError(e);
   if (e instanceof AppError) {
     const out: BridgeError = { kind: e.kind, message: redact(e.message) };
-    if (e.details.issues !== undefined) out.issues = e.details.issues.map((i) => ({ path: i.path, message: redact(i.message) }));
+    if (e.details.issues !== undefined)
+      out.issues = e.details.issues.map((i) => ({ path: i.path, message: redact(i.message) }));
     if (e.details.status !== undefined) out.status = e.details.status;
     if (e.details.retryAfterSeconds !== undefined) out.retryAfterSeconds = e.details.retryAfterSeconds;
     return out;
@@ -41,7 +48,11 @@ export function toBridgeResultError(e: unknown): BridgeError {
  * The one entry point for bridge calls in every host: sender check, schema check, the call, and the
  * conversion of whatever happens into `{ ok, value | error }`. It never throws.
  */
-export function createDispatcher<S>({ services, isTrustedSender, logger }: DispatcherOptions<S>): Dispatch<S> {
+export function createDispatcher<S>({
+  services,
+  isTrustedSender,
+  logger,
+}: DispatcherOptions<S>): Dispatch<S> {
   const log = logger.child('dispatch');
   return async (channel, input, sender, ctx = {}) => {
     const started = Date.now();
@@ -58,7 +69,10 @@ export function createDispatcher<S>({ services, isTrustedSender, logger }: Dispa
       }
       if (!trusted) {
         log.warn('call from an untrusted sender refused', { channel });
-        return { ok: false, error: { kind: 'Forbidden', message: 'This call is only accepted from the Portolan window.' } };
+        return {
+          ok: false,
+          error: { kind: 'Forbidden', message: 'This call is only accepted from the Portolan window.' },
+        };
       }
       const parsed = calls[channel].input.safeParse(input);
       if (!parsed.success) {
@@ -66,7 +80,11 @@ export function createDispatcher<S>({ services, isTrustedSender, logger }: Dispa
         log.info('call refused: invalid input', { channel, issues });
         return {
           ok: false,
-          error: { kind: 'InvalidInput', message: `The input is not valid: ${describeIssues(issues)}.`, issues },
+          error: {
+            kind: 'InvalidInput',
+            message: `The input is not valid: ${describeIssues(issues)}.`,
+            issues,
+          },
         };
       }
       const fn = services[channel] as ((i: unknown, c: CallContext) => Promise<unknown>) | undefined;
@@ -76,7 +94,12 @@ export function createDispatcher<S>({ services, isTrustedSender, logger }: Dispa
       return { ok: true, value };
     } catch (e) {
       const error = toBridgeResultError(e);
-      const fields = { channel: String(channel).slice(0, 100), kind: error.kind, ms: Date.now() - started, error: e };
+      const fields = {
+        channel: String(channel).slice(0, 100),
+        kind: error.kind,
+        ms: Date.now() - started,
+        error: e,
+      };
       if (error.kind === 'Internal') log.error('call failed', fields);
       else log.info('call failed', fields);
       return { ok: false, error };

@@ -82,7 +82,13 @@ export function createExportService(deps: ExportServiceDeps): ServiceSlice<Expor
         ? await checkTargetPath(path, format)
         : await exportsFolderPath(deps.dataDir, meta.name, format);
       // Asked up front so the renderer can ask "Replace?" before any work; the writer checks again at the end.
-      if (!overwrite && (await readFile(target).then(() => true, () => false))) {
+      if (
+        !overwrite &&
+        (await readFile(target).then(
+          () => true,
+          () => false,
+        ))
+      ) {
         throw new AppError('Conflict', `${basename(target)} already exists. Replace it?`);
       }
 
@@ -94,7 +100,10 @@ export function createExportService(deps: ExportServiceDeps): ServiceSlice<Expor
         const total = p.rowCount > 0 ? p.rowCount : source.rowCount;
         deps.events.emit('jobs.progress', {
           jobId,
-          label: p.phase === 'rows' ? label : `${label}: ${p.phase === 'summaries' ? 'summary sheets' : 'finishing'}`,
+          label:
+            p.phase === 'rows'
+              ? label
+              : `${label}: ${p.phase === 'summaries' ? 'summary sheets' : 'finishing'}`,
           done: p.phase === 'rows' ? p.rowsWritten : total,
           total,
           unit: 'rows',
@@ -108,7 +117,9 @@ export function createExportService(deps: ExportServiceDeps): ServiceSlice<Expor
         const wantSummaries = summaries === true && meta.kind === 'shipments';
         return exportXlsx(source, target, {
           ...options,
-          ...(wantSummaries ? { summaries: { provider: createLibrarySummaryProvider(library, meta.id, ref.view) } } : {}),
+          ...(wantSummaries
+            ? { summaries: { provider: createLibrarySummaryProvider(library, meta.id, ref.view) } }
+            : {}),
         });
       };
 
@@ -123,7 +134,8 @@ export function createExportService(deps: ExportServiceDeps): ServiceSlice<Expor
           });
         },
         (error: unknown) => {
-          const cancelled = controller.signal.aborted || (error instanceof AppError && error.kind === 'Cancelled');
+          const cancelled =
+            controller.signal.aborted || (error instanceof AppError && error.kind === 'Cancelled');
           if (!cancelled) log.error('export failed', { jobId, format, error });
           deps.events.emit('jobs.finished', {
             jobId,

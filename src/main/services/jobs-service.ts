@@ -4,7 +4,15 @@ import type { DatasetKind, JobEstimateView, JobView } from '@shared/library/libr
 import type { ShipmentFilter } from '@shared/spec/filter';
 import type { FirmSearchResponse } from '@shared/spec/responses';
 import { remaining, type UsageSummary } from '@shared/spec/usage';
-import { checkQuota, estimateShipments, JobRunner, RateLimiter, type JobOutcome, type JobProgressInfo, type JobSummary } from '../jobs';
+import {
+  checkQuota,
+  estimateShipments,
+  JobRunner,
+  RateLimiter,
+  type JobOutcome,
+  type JobProgressInfo,
+  type JobSummary,
+} from '../jobs';
 import { filterKey } from '../library';
 import type { RecordObject } from '../library/ingest';
 import type { Profile } from '../profiles';
@@ -13,7 +21,14 @@ import { createClientFor } from './query-service';
 import type { ServiceContext } from './service-context';
 import type { ServiceSlice } from './types';
 
-export type JobsChannel = 'jobs.estimate' | 'jobs.start' | 'jobs.cancel' | 'jobs.pause' | 'jobs.list' | 'jobs.resume' | 'jobs.discard';
+export type JobsChannel =
+  | 'jobs.estimate'
+  | 'jobs.start'
+  | 'jobs.cancel'
+  | 'jobs.pause'
+  | 'jobs.list'
+  | 'jobs.resume'
+  | 'jobs.discard';
 
 /** Progress events per job per second, at most: enough for a smooth bar, little enough for the bridge. */
 const PROGRESS_PER_SECOND = 5;
@@ -42,7 +57,11 @@ function stripPaging(request: ShipmentFilter & { size?: number; page?: number })
 const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
 
 /** Downloads left of one metric for the account (the first one when none is named); null = unlimited. */
-function downloadsLeftOf(usage: UsageSummary, account: string | null, metric: 'shipments/search' | 'firms/search'): number | null {
+function downloadsLeftOf(
+  usage: UsageSummary,
+  account: string | null,
+  metric: 'shipments/search' | 'firms/search',
+): number | null {
   const name = account && usage[account] ? account : Object.keys(usage)[0];
   const m = name ? usage[name]?.[metric] : undefined;
   return m ? finite(remaining(m)) : null;
@@ -75,12 +94,19 @@ function viewOfSummary(s: JobSummary): JobView {
 export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel> {
   const log = ctx.deps.logger.child('jobs');
   const running = new Map<string, RunningJob>();
-  const probes = new Map<string, { at: number; probe: { total: number; shipments: readonly RecordObject[] } }>();
+  const probes = new Map<
+    string,
+    { at: number; probe: { total: number; shipments: readonly RecordObject[] } }
+  >();
   // The firm estimate pays for page 1 to learn the page count; the job then starts from page 2.
   const firstPages = new Map<string, { at: number; page: FirmSearchResponse }>();
 
-  const probeKey = (profile: Profile, account: string | null, filter: ShipmentFilter, kind: DatasetKind = 'shipments') =>
-    JSON.stringify([profile.id, account, filterKey(kind, filter as Record<string, unknown>)]);
+  const probeKey = (
+    profile: Profile,
+    account: string | null,
+    filter: ShipmentFilter,
+    kind: DatasetKind = 'shipments',
+  ) => JSON.stringify([profile.id, account, filterKey(kind, filter as Record<string, unknown>)]);
 
   function emitProgress(job: RunningJob, force = false): void {
     const p = job.progress;
@@ -89,10 +115,13 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
     const gap = 1000 / PROGRESS_PER_SECOND;
     if (!force && now - job.lastEmitAt < gap) {
       // Throttled, but the latest figures still go out once the gap has passed.
-      job.timer ??= setTimeout(() => {
-        job.timer = null;
-        emitProgress(job, true);
-      }, gap - (now - job.lastEmitAt));
+      job.timer ??= setTimeout(
+        () => {
+          job.timer = null;
+          emitProgress(job, true);
+        },
+        gap - (now - job.lastEmitAt),
+      );
       return;
     }
     if (job.timer) clearTimeout(job.timer);
@@ -181,7 +210,12 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
             message: o.message,
             datasetId: o.datasetId,
           });
-          log.info('job finished', { jobId: o.jobId, status: o.status, requests: o.stats.requests, stored: o.stats.stored });
+          log.info('job finished', {
+            jobId: o.jobId,
+            status: o.status,
+            requests: o.stats.requests,
+            stored: o.stats.stored,
+          });
           resolve({ jobId: o.jobId });
         },
         (e: unknown) => {
@@ -201,11 +235,17 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
     account,
   });
 
-  async function runnerFor(client: { usage(): Promise<UsageSummary> }, account: string | null, kind: DatasetKind): Promise<JobRunner> {
+  async function runnerFor(
+    client: { usage(): Promise<UsageSummary> },
+    account: string | null,
+    kind: DatasetKind,
+  ): Promise<JobRunner> {
     const usage = await usageOf(client);
     const limiter = usage ? RateLimiter.fromUsage(usage, account) : RateLimiter.unlimited();
     // The job sizes its last windows to the downloads left instead of being refused at the limit.
-    const downloadsLeft = usage ? downloadsLeftOf(usage, account, kind === 'firms' ? 'firms/search' : 'shipments/search') : null;
+    const downloadsLeft = usage
+      ? downloadsLeftOf(usage, account, kind === 'firms' ? 'firms/search' : 'shipments/search')
+      : null;
     return new JobRunner({ library: await ctx.library(), limiter, downloadsLeft });
   }
 
@@ -263,7 +303,9 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
         const cached = firstPages.get(key);
         firstPages.delete(key);
         const firstPage = cached && Date.now() - cached.at < PROBE_TTL_MS ? cached.page : undefined;
-        return launch('firms', profile.id, (run) => runner.startFirms({ ...input, ...(firstPage ? { firstPage } : {}) }, client, run));
+        return launch('firms', profile.id, (run) =>
+          runner.startFirms({ ...input, ...(firstPage ? { firstPage } : {}) }, client, run),
+        );
       }
       const key = probeKey(profile, provenance.account, filter);
       const cached = probes.get(key);
@@ -289,7 +331,9 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
     },
     'jobs.list': async () => {
       const library = await ctx.library();
-      const resumable = (await new JobRunner({ library }).listResumable()).filter((s) => !running.has(s.id)).map(viewOfSummary);
+      const resumable = (await new JobRunner({ library }).listResumable())
+        .filter((s) => !running.has(s.id))
+        .map(viewOfSummary);
       const now: JobView[] = [...running.entries()].map(([id, j]) => ({
         id,
         kind: j.kind,
@@ -312,7 +356,11 @@ export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel
       if (running.has(jobId)) throw new AppError('Conflict', 'That job is already running.');
       const library = await ctx.library();
       const summary = (await new JobRunner({ library }).listResumable()).find((s) => s.id === jobId);
-      if (!summary) throw new AppError('NotFound', 'That job cannot be resumed (it finished, was discarded, or never existed).');
+      if (!summary)
+        throw new AppError(
+          'NotFound',
+          'That job cannot be resumed (it finished, was discarded, or never existed).',
+        );
       const profile = await ctx.resolveProfile(summary.profileId ?? undefined);
       const client = await createClientFor(ctx, profile);
       const runner = await runnerFor(client, profile.accountName || null, summary.kind);

@@ -72,7 +72,9 @@ export function createLibraryService(ctx: ServiceContext): ServiceSlice<LibraryC
       await (await lib()).delete(id);
     },
     'library.getRows': async ({ id, startRow, endRow, sortModel, filterModel, quickFilter, columns }) => {
-      const block = await (await lib()).getRows(id, {
+      const block = await (
+        await lib()
+      ).getRows(id, {
         startRow,
         endRow,
         sortModel: sortModel ?? [],
@@ -141,7 +143,9 @@ export function withLibrarySaving<S extends SearchSlice>(ctx: ServiceContext, sl
       const meta = await run(await ctx.library(), provenanceOf(profile, request));
       return meta.id;
     } catch (e) {
-      log.warn('search result not saved to the library', { error: e instanceof Error ? e.message : String(e) });
+      log.warn('search result not saved to the library', {
+        error: e instanceof Error ? e.message : String(e),
+      });
       return null;
     }
   }
@@ -168,9 +172,17 @@ export function withLibrarySaving<S extends SearchSlice>(ctx: ServiceContext, sl
               ...provenance,
               kind: 'firms',
               request: { ...input.request },
-              ...(whole ? {} : { name: `${defaultDatasetName('firms', input.request)} · page ${response.page} of ${response.total_pages}` }),
+              ...(whole
+                ? {}
+                : {
+                    name: `${defaultDatasetName('firms', input.request)} · page ${response.page} of ${response.total_pages}`,
+                  }),
               reportedTotal: whole ? response.firms.length : null,
-              reported: { page: response.page, total_pages: response.total_pages, total_shipment: response.total_shipment },
+              reported: {
+                page: response.page,
+                total_pages: response.total_pages,
+                total_shipment: response.total_shipment,
+              },
             },
             response.firms,
             { status: whole ? 'complete' : 'partial' },

@@ -14,7 +14,10 @@ export type PresetsChannel =
   | 'presets.setLast';
 
 /** Saved filters, kept in `<dataDir>/presets.json`. Inputs arrive already checked by the channel schemas. */
-export function createPresetsServices(deps: { dataDir: string; store?: PresetsStore }): ServiceSlice<PresetsChannel> {
+export function createPresetsServices(deps: {
+  dataDir: string;
+  store?: PresetsStore;
+}): ServiceSlice<PresetsChannel> {
   const store = deps.store ?? createPresetsStore({ dataDir: deps.dataDir });
   return {
     'presets.list': async () => {

@@ -15,7 +15,10 @@ type ProfileChannels =
   | 'profiles.testConnection';
 
 const notFound = () =>
-  new AppError('NotFound', 'That connection profile no longer exists. Reload the profile list and try again.');
+  new AppError(
+    'NotFound',
+    'That connection profile no longer exists. Reload the profile list and try again.',
+  );
 
 /** The store's name clash as a field-level error the profile form shows under Name. */
 async function withUniqueName<T>(change: () => Promise<T>): Promise<T> {
@@ -23,9 +26,13 @@ async function withUniqueName<T>(change: () => Promise<T>): Promise<T> {
     return await change();
   } catch (e) {
     if (!(e instanceof ProfileNameTakenError)) throw e;
-    throw new AppError('Conflict', `There is already a profile named "${e.profileName}". Choose another name.`, {
-      issues: [{ path: 'name', message: DUPLICATE_NAME_MESSAGE }],
-    });
+    throw new AppError(
+      'Conflict',
+      `There is already a profile named "${e.profileName}". Choose another name.`,
+      {
+        issues: [{ path: 'name', message: DUPLICATE_NAME_MESSAGE }],
+      },
+    );
   }
 }
 
@@ -93,7 +100,10 @@ export function createProfilesService(ctx: ServiceContext): ServiceSlice<Profile
     'profiles.setCredentials': async ({ id, apiKey, apiSecret }) => {
       const p = await mustGet(id);
       if (p.demo) {
-        throw new AppError('Conflict', 'The demo workspace uses generated credentials; create your own profile for your account.');
+        throw new AppError(
+          'Conflict',
+          'The demo workspace uses generated credentials; create your own profile for your account.',
+        );
       }
       // The new pair replaces the old one on the scrub list: the old secret is no longer the app's to hide.
       ctx.protectCredentials(id, { apiKey, apiSecret });

@@ -33,18 +33,21 @@ export async function createClientFor(ctx: ServiceContext, profile: Profile): Pr
 
 const opts = (c: CallContext) => (c.signal ? { signal: c.signal } : {});
 
-
 export function createQueryService(ctx: ServiceContext): ServiceSlice<QueryChannels> {
-  const clientFor = async (profileId: string | undefined) => createClientFor(ctx, await ctx.resolveProfile(profileId));
+  const clientFor = async (profileId: string | undefined) =>
+    createClientFor(ctx, await ctx.resolveProfile(profileId));
   return {
     'usage.get': async ({ profileId }, c) => (await clientFor(profileId)).usage(opts(c)),
     // Searches do not take the caller's signal. The spec does not say whether the service charges a
     // request whose answer is never read, so a window that stops waiting (a reload, a closed window,
     // Cancel) must not abandon a sent search: it completes, and `withLibrarySaving` keeps the answer in
     // the library. The client's own timeout still bounds it.
-    'shipments.search': async ({ profileId, request }) => (await clientFor(profileId)).shipmentSearch(request),
-    'shipments.count': async ({ profileId, request }, c) => (await clientFor(profileId)).shipmentCount(request, opts(c)),
+    'shipments.search': async ({ profileId, request }) =>
+      (await clientFor(profileId)).shipmentSearch(request),
+    'shipments.count': async ({ profileId, request }, c) =>
+      (await clientFor(profileId)).shipmentCount(request, opts(c)),
     'firms.search': async ({ profileId, request }) => (await clientFor(profileId)).firmSearch(request),
-    'firms.count': async ({ profileId, request }, c) => (await clientFor(profileId)).firmCount(request, opts(c)),
+    'firms.count': async ({ profileId, request }, c) =>
+      (await clientFor(profileId)).firmCount(request, opts(c)),
   };
 }

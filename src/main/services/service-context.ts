@@ -104,7 +104,11 @@ export function createServiceContext(deps: ServiceDeps): ServiceContext {
       );
     }
     const p = await profiles.get(id);
-    if (!p) throw new AppError('NotFound', 'That connection profile no longer exists. Choose another one in Settings → Profiles.');
+    if (!p)
+      throw new AppError(
+        'NotFound',
+        'That connection profile no longer exists. Choose another one in Settings → Profiles.',
+      );
     return p;
   }
 
@@ -123,7 +127,10 @@ export function createServiceContext(deps: ServiceDeps): ServiceContext {
       );
     }
     // Stored before the minimum existed: the redactor cannot mask a value this short, so it is not used.
-    if (creds.apiKey.trim().length < MIN_CREDENTIAL_LENGTH || creds.apiSecret.length < MIN_CREDENTIAL_LENGTH) {
+    if (
+      creds.apiKey.trim().length < MIN_CREDENTIAL_LENGTH ||
+      creds.apiSecret.length < MIN_CREDENTIAL_LENGTH
+    ) {
       throw new AppError(
         'NoCredentials',
         `The API key or secret saved for "${profile.name}" is too short to be a real one. Enter both again in Settings → Profiles.`,
@@ -239,7 +246,12 @@ function createDemoRuntime(
     const existing = all.find((p) => p.demo);
     const profile = existing
       ? ((await profiles.update(existing.id, { baseUrl: sim.url, accountName: account.name })) ?? existing)
-      : await profiles.create({ name: demoProfileName(all), baseUrl: sim.url, accountName: account.name, demo: true });
+      : await profiles.create({
+          name: demoProfileName(all),
+          baseUrl: sim.url,
+          accountName: account.name,
+          demo: true,
+        });
     await demoSecrets.setCredentials(profile.id, account);
     // The host passes --demo on every start (npm start), and a profile query may bring the demo back
     // on the fly: the demo takes over only when no profile is active (first run), never from a profile

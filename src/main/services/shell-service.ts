@@ -5,7 +5,9 @@ import type { ServiceSlice } from './types';
 
 /** The https hosts links may open: the defaults, the host's extras, and each profile's own service host. */
 export async function allowedExternalHosts(ctx: ServiceContext): Promise<Set<string>> {
-  const hosts = new Set([...DEFAULT_EXTERNAL_HOSTS, ...(ctx.deps.externalHosts ?? [])].map((h) => h.toLowerCase()));
+  const hosts = new Set(
+    [...DEFAULT_EXTERNAL_HOSTS, ...(ctx.deps.externalHosts ?? [])].map((h) => h.toLowerCase()),
+  );
   for (const p of await ctx.profiles.list()) {
     const h = httpsHostOf(p.baseUrl);
     if (h) hosts.add(h);
@@ -17,9 +19,13 @@ export function createShellService(ctx: ServiceContext): ServiceSlice<'shell.ope
   return {
     'shell.openExternal': async ({ url }) => {
       const open = ctx.deps.openExternal;
-      if (!open) throw new AppError('Forbidden', 'This version of Portolan cannot open links in your browser.');
+      if (!open)
+        throw new AppError('Forbidden', 'This version of Portolan cannot open links in your browser.');
       if (!isAllowedExternalUrl(url, await allowedExternalHosts(ctx))) {
-        throw new AppError('Forbidden', `Portolan only opens links to known sites; ${new URL(url).hostname} is not one of them.`);
+        throw new AppError(
+          'Forbidden',
+          `Portolan only opens links to known sites; ${new URL(url).hostname} is not one of them.`,
+        );
       }
       await open(url);
     },

@@ -10,7 +10,10 @@ export interface CallContext {
 }
 
 /** The Electron-free implementation of one bridge call: input already parsed by the channel's schema. */
-export type ServiceFn<C extends CallChannel> = (input: ParsedInput<C>, ctx: CallContext) => Promise<CallOutput<C>>;
+export type ServiceFn<C extends CallChannel> = (
+  input: ParsedInput<C>,
+  ctx: CallContext,
+) => Promise<CallOutput<C>>;
 
 /** Every bridge call implemented; composed from per-capability modules (`<capability>-service.ts`). */
 export type Services = { [C in CallChannel]: ServiceFn<C> };

@@ -21,7 +21,11 @@ export function isAppUrl(url: string, loc: AppLocation): boolean {
   }
   if (loc.kind === 'file') {
     const own = new URL(appEntryUrl(loc));
-    return u.protocol === 'file:' && u.host === own.host && decodeURIComponent(u.pathname) === decodeURIComponent(own.pathname);
+    return (
+      u.protocol === 'file:' &&
+      u.host === own.host &&
+      decodeURIComponent(u.pathname) === decodeURIComponent(own.pathname)
+    );
   }
   return u.origin === new URL(loc.url).origin;
 }

@@ -42,7 +42,9 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, dispatch: Dispatch<Inv
 const KNOWN_EVENTS = new Set<string>(EVENT_CHANNELS);
 
 /** The one typed event sender: events go to the main window only, and only while it exists. */
-export function createEventSender(target: () => { webContents: WebContentsLike } | null | undefined): EventSink {
+export function createEventSender(
+  target: () => { webContents: WebContentsLike } | null | undefined,
+): EventSink {
   return {
     emit<E extends EventChannel>(event: E, payload: Events[E]): void {
       if (!KNOWN_EVENTS.has(event)) return;

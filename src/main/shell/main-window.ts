@@ -58,7 +58,10 @@ export async function createMainWindow(opts: MainWindowOptions): Promise<Browser
 
   const leave = (url: string) => {
     const candidate = externalLinkCandidate(url);
-    log.warn('navigation away from the app blocked', { url: url.slice(0, 200), handedToBrowser: candidate !== null });
+    log.warn('navigation away from the app blocked', {
+      url: url.slice(0, 200),
+      handedToBrowser: candidate !== null,
+    });
     if (candidate) opts.openExternal(candidate);
   };
   win.webContents.on('will-navigate', (event, url) => {
@@ -78,8 +81,13 @@ export async function createMainWindow(opts: MainWindowOptions): Promise<Browser
   let timer: NodeJS.Timeout | undefined;
   const persist = () => {
     if (win.isDestroyed()) return;
-    const state = { bounds: win.isMaximized() ? win.getNormalBounds() : win.getBounds(), maximized: win.isMaximized() };
-    saveWindowState(opts.windowStatePath, state).catch((e: unknown) => log.warn('window state not saved', { error: e }));
+    const state = {
+      bounds: win.isMaximized() ? win.getNormalBounds() : win.getBounds(),
+      maximized: win.isMaximized(),
+    };
+    saveWindowState(opts.windowStatePath, state).catch((e: unknown) =>
+      log.warn('window state not saved', { error: e }),
+    );
   };
   const persistSoon = () => {
     clearTimeout(timer);

@@ -16,15 +16,19 @@ export interface MenuOptions {
 }
 
 /** The application menu as data, so the shortcuts can be tested without Electron. */
-export function buildMenuTemplate({ platform, appName, send, showLog, dev }: MenuOptions): MenuItemConstructorOptions[] {
+export function buildMenuTemplate({
+  platform,
+  appName,
+  send,
+  showLog,
+  dev,
+}: MenuOptions): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
-  const navigate = NAVIGATION_TARGETS.map(
-    ({ target, label }, i): MenuItemConstructorOptions => ({
-      label,
-      accelerator: `CmdOrCtrl+${i + 1}`,
-      click: () => send({ command: 'navigate', target }),
-    }),
-  );
+  const navigate = NAVIGATION_TARGETS.map(({ target, label }, i): MenuItemConstructorOptions => ({
+    label,
+    accelerator: `CmdOrCtrl+${i + 1}`,
+    click: () => send({ command: 'navigate', target }),
+  }));
   const template: MenuItemConstructorOptions[] = [];
   if (mac) {
     template.push({
@@ -32,7 +36,11 @@ export function buildMenuTemplate({ platform, appName, send, showLog, dev }: Men
       submenu: [
         { role: 'about' },
         { type: 'separator' },
-        { label: 'Settings…', accelerator: 'Cmd+,', click: () => send({ command: 'navigate', target: 'settings' }) },
+        {
+          label: 'Settings…',
+          accelerator: 'Cmd+,',
+          click: () => send({ command: 'navigate', target: 'settings' }),
+        },
         { type: 'separator' },
         { role: 'hide' },
         { role: 'hideOthers' },
@@ -68,7 +76,13 @@ export function buildMenuTemplate({ platform, appName, send, showLog, dev }: Men
     {
       label: '&View',
       submenu: [
-        ...(dev ? ([{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[]) : []),
+        ...(dev
+          ? ([
+              { role: 'reload' },
+              { role: 'toggleDevTools' },
+              { type: 'separator' },
+            ] as MenuItemConstructorOptions[])
+          : []),
         { role: 'resetZoom' },
         { role: 'zoomIn' },
         { role: 'zoomOut' },

@@ -20,7 +20,9 @@ export function createSaveDialog(window: () => BrowserWindow | null): ChooseSave
       properties: ['createDirectory', 'showOverwriteConfirmation'],
     };
     const parent = window();
-    const result = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
+    const result = parent
+      ? await dialog.showSaveDialog(parent, options)
+      : await dialog.showSaveDialog(options);
     return result.canceled || !result.filePath ? null : result.filePath;
   };
 }

@@ -21,7 +21,11 @@ export type SessionLike = {
 } & Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler'>;
 
 /** CSP on every response and no permission (camera, notifications, USB, …) ever granted. */
-export function hardenSession(session: SessionLike, csp: string, onDenied?: (permission: string) => void): void {
+export function hardenSession(
+  session: SessionLike,
+  csp: string,
+  onDenied?: (permission: string) => void,
+): void {
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: withCspHeader(details.responseHeaders, csp) });
   });

@@ -42,7 +42,10 @@ function overlap(a: Rect, b: Rect): { width: number; height: number } {
  * title bar) is sufficiently on a display that exists now — displays get unplugged — and the size is
  * shrunk to fit that display. Otherwise only a fitting size is returned and the OS centres the window.
  */
-export function restoreBounds(saved: WindowState | null, displays: DisplayAreas): { bounds: Partial<Rect> & { width: number; height: number }; maximized: boolean } {
+export function restoreBounds(
+  saved: WindowState | null,
+  displays: DisplayAreas,
+): { bounds: Partial<Rect> & { width: number; height: number }; maximized: boolean } {
   const fallbackArea = displays[0];
   const fit = (w: number, h: number, area: Rect | undefined) => ({
     width: Math.max(MIN_SIZE.width, Math.min(w, area?.width ?? w)),
@@ -52,9 +55,13 @@ export function restoreBounds(saved: WindowState | null, displays: DisplayAreas)
   const titleStrip: Rect = { ...saved.bounds, height: Math.min(saved.bounds.height, TITLE_STRIP) };
   const home = displays.find((d) => {
     const o = overlap(titleStrip, d);
-    return o.width >= Math.min(MIN_VISIBLE.width, saved.bounds.width) && o.height >= Math.min(MIN_VISIBLE.height, titleStrip.height);
+    return (
+      o.width >= Math.min(MIN_VISIBLE.width, saved.bounds.width) &&
+      o.height >= Math.min(MIN_VISIBLE.height, titleStrip.height)
+    );
   });
-  if (!home) return { bounds: fit(saved.bounds.width, saved.bounds.height, fallbackArea), maximized: saved.maximized };
+  if (!home)
+    return { bounds: fit(saved.bounds.width, saved.bounds.height, fallbackArea), maximized: saved.maximized };
   const size = fit(saved.bounds.width, saved.bounds.height, home);
   // Pull the window fully inside the display it mostly sits on, keeping its size.
   const x = Math.min(Math.max(saved.bounds.x, home.x), home.x + home.width - size.width);

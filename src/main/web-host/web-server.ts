@@ -140,7 +140,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     checkToken(header(req, TOKEN_HEADER));
     if (!CHANNELS.has(channel)) throw new HttpError(404, 'unknown channel');
     const type = header(req, 'content-type') ?? '';
-    const text = await readBody(req, LARGE_BODY_CHANNELS.has(channel) ? MAX_LARGE_BODY_BYTES : MAX_BODY_BYTES);
+    const text = await readBody(
+      req,
+      LARGE_BODY_CHANNELS.has(channel) ? MAX_LARGE_BODY_BYTES : MAX_BODY_BYTES,
+    );
     let input: unknown = undefined;
     if (text.trim() !== '') {
       // A JSON content type forces a CORS preflight for any cross-origin page, a second line of defence.

@@ -29,6 +29,7 @@ export function buildApi(channels: readonly CallChannel[], transport: Transport)
     const group = (api[ns] ??= {}) as Record<string, unknown>;
     group[method] = (input?: unknown) => transport.invoke(channel, input);
   }
-  api.on = (event: EventChannel, listener: (payload: unknown) => void) => transport.subscribe(event, listener);
+  api.on = (event: EventChannel, listener: (payload: unknown) => void) =>
+    transport.subscribe(event, listener);
   return api as PortolanApi;
 }

@@ -163,8 +163,12 @@ export const calls = {
   'shipments.count': call<ShipmentCountResponse>()(
     z.strictObject({ ...profileRef, request: shipmentCountRequestSchema }),
   ),
-  'firms.search': call<FirmSearchResponse & SavedToLibrary>()(z.strictObject({ ...profileRef, request: firmSearchRequestSchema })),
-  'firms.count': call<FirmCountResponse>()(z.strictObject({ ...profileRef, request: firmCountRequestSchema })),
+  'firms.search': call<FirmSearchResponse & SavedToLibrary>()(
+    z.strictObject({ ...profileRef, request: firmSearchRequestSchema }),
+  ),
+  'firms.count': call<FirmCountResponse>()(
+    z.strictObject({ ...profileRef, request: firmCountRequestSchema }),
+  ),
   // presets
   'presets.list': call<PresetsList>()(z.undefined()),
   'presets.save': call<Preset[]>()(

@@ -37,6 +37,7 @@ export function fitPresetName(base: string, suffix = ''): string {
 export function presetNameProblem(raw: string): string | null {
   const name = cleanPresetName(raw);
   if (!name) return 'Name the preset first';
-  if (name.length > PRESET_NAME_MAX) return `The name is ${name.length} characters long; keep it to ${PRESET_NAME_MAX} at most`;
+  if (name.length > PRESET_NAME_MAX)
+    return `The name is ${name.length} characters long; keep it to ${PRESET_NAME_MAX} at most`;
   return null;
 }

@@ -3,7 +3,15 @@ import { columnFilterSchema } from './grid-filter';
 import { firmSearchRequestSchema, shipmentSearchRequestSchema } from '../spec/operations';
 import { checkDateOrder, shipmentFilterShape } from '../spec/filter';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
-import { MAX_IMPORT_BYTES, MAX_NAME_LENGTH, MAX_NOTES_LENGTH, MAX_TAG_LENGTH, MAX_TAGS, TAG_TOO_LONG, TOO_MANY_TAGS } from './dataset-fields';
+import {
+  MAX_IMPORT_BYTES,
+  MAX_NAME_LENGTH,
+  MAX_NOTES_LENGTH,
+  MAX_TAG_LENGTH,
+  MAX_TAGS,
+  TAG_TOO_LONG,
+  TOO_MANY_TAGS,
+} from './dataset-fields';
 
 /**
  * The offline library's and the fetch jobs' bridge calls: input schemas and result types. Kept apart
@@ -110,12 +118,23 @@ export interface JobsList {
 }
 
 const id = z.string().min(1).max(200);
-const datasetName = z.string().trim().min(1, { error: 'a name is required' }).max(MAX_NAME_LENGTH, { error: `at most ${MAX_NAME_LENGTH} characters` });
-const tag = z.string().trim().min(1, { error: 'a tag cannot be empty' }).max(MAX_TAG_LENGTH, { error: TAG_TOO_LONG });
+const datasetName = z
+  .string()
+  .trim()
+  .min(1, { error: 'a name is required' })
+  .max(MAX_NAME_LENGTH, { error: `at most ${MAX_NAME_LENGTH} characters` });
+const tag = z
+  .string()
+  .trim()
+  .min(1, { error: 'a tag cannot be empty' })
+  .max(MAX_TAG_LENGTH, { error: TAG_TOO_LONG });
 const profileRef = { profileId: id.optional() };
 
 /** Every field a grid column may be named by; anything else is refused before it reaches SQL. */
-export const GRID_FIELDS = [...new Set<string>([...SHIPMENT_FIELDS, ...FIRM_FIELDS])] as [string, ...string[]];
+export const GRID_FIELDS = [...new Set<string>([...SHIPMENT_FIELDS, ...FIRM_FIELDS])] as [
+  string,
+  ...string[],
+];
 const field = z.enum(GRID_FIELDS);
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(GRID_FIELDS);
 
@@ -129,7 +148,9 @@ export const filterModelSchema = z
   });
 export type GridFilterModel = z.infer<typeof filterModelSchema>;
 
-export const sortModelSchema = z.array(z.strictObject({ colId: field, sort: z.enum(['asc', 'desc']) })).max(20);
+export const sortModelSchema = z
+  .array(z.strictObject({ colId: field, sort: z.enum(['asc', 'desc']) }))
+  .max(20);
 export type GridSortModel = z.infer<typeof sortModelSchema>;
 
 /** The most rows one getRows block may ask for (the library's own cap). */
@@ -164,7 +185,11 @@ const importFileName = z
 
 /** The filter of a fetch-all job; a `size`/`page` the search had is accepted and dropped by the job. */
 const jobRequest = z
-  .strictObject({ ...shipmentFilterShape, size: z.number().int().optional(), page: z.number().int().optional() })
+  .strictObject({
+    ...shipmentFilterShape,
+    size: z.number().int().optional(),
+    page: z.number().int().optional(),
+  })
   .superRefine(checkDateOrder);
 
 function call<O>() {
@@ -183,7 +208,9 @@ export const libraryCalls = {
   ),
   'library.get': call<DatasetView>()(z.strictObject({ id })),
   'library.rename': call<DatasetView>()(z.strictObject({ id, name: datasetName })),
-  'library.setTags': call<DatasetView>()(z.strictObject({ id, tags: z.array(tag).max(MAX_TAGS, { error: TOO_MANY_TAGS }) })),
+  'library.setTags': call<DatasetView>()(
+    z.strictObject({ id, tags: z.array(tag).max(MAX_TAGS, { error: TOO_MANY_TAGS }) }),
+  ),
   'library.setNotes': call<DatasetView>()(z.strictObject({ id, notes: z.string().max(MAX_NOTES_LENGTH) })),
   'library.delete': call<void>()(z.strictObject({ id })),
   'library.getRows': call<RowsBlockView>()(getRowsInput),
@@ -207,7 +234,12 @@ export const jobsCalls = {
     z.strictObject({ ...profileRef, kind: z.enum(DATASET_KINDS).default('shipments'), request: jobRequest }),
   ),
   'jobs.start': call<{ jobId: string }>()(
-    z.strictObject({ ...profileRef, kind: z.enum(DATASET_KINDS), request: jobRequest, name: datasetName.optional() }),
+    z.strictObject({
+      ...profileRef,
+      kind: z.enum(DATASET_KINDS),
+      request: jobRequest,
+      name: datasetName.optional(),
+    }),
   ),
   'jobs.cancel': call<void>()(z.strictObject({ jobId: id })),
   'jobs.pause': call<void>()(z.strictObject({ jobId: id })),

@@ -87,7 +87,11 @@ const tooShort = (what: string) =>
 
 /** The profile fields' schemas: the bridge contract checks them in main, the profile form before sending. */
 export const profileFields = {
-  name: z.string().trim().min(1, { error: 'a name is required' }).max(100, { error: 'at most 100 characters' }),
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: 'a name is required' })
+    .max(100, { error: 'at most 100 characters' }),
   baseUrl: z
     .string()
     .trim()

@@ -18,7 +18,13 @@ export function parseHsNomenclature(csvText: string): HsRow[] {
   if (!parsed.ok) throw new Error(`the HS code file is not valid CSV: ${parsed.message}`);
   const [header = [], ...rows] = parsed.rows;
   const col = (name: string) => header.indexOf(name);
-  const [cSection, cCode, cDesc, cParent, cLevel] = ['section', 'hscode', 'description', 'parent', 'level'].map(col);
+  const [cSection, cCode, cDesc, cParent, cLevel] = [
+    'section',
+    'hscode',
+    'description',
+    'parent',
+    'level',
+  ].map(col);
   if (cCode === undefined || cCode < 0 || cDesc === undefined || cDesc < 0) {
     throw new Error('the HS code file has no hscode and description columns');
   }

@@ -33,8 +33,10 @@ const shipmentSize = z
           : 'must be a whole number',
   })
   .superRefine((n, ctx) => {
-    if (n < SHIPMENT_SEARCH_MIN_SIZE) ctx.addIssue({ code: 'custom', message: `at least ${SHIPMENT_SEARCH_MIN_SIZE}` });
-    else if (n > SHIPMENT_SEARCH_MAX_SIZE) ctx.addIssue({ code: 'custom', message: `at most ${SHIPMENT_SEARCH_MAX_SIZE}` });
+    if (n < SHIPMENT_SEARCH_MIN_SIZE)
+      ctx.addIssue({ code: 'custom', message: `at least ${SHIPMENT_SEARCH_MIN_SIZE}` });
+    else if (n > SHIPMENT_SEARCH_MAX_SIZE)
+      ctx.addIssue({ code: 'custom', message: `at most ${SHIPMENT_SEARCH_MAX_SIZE}` });
     else if (!Number.isInteger(n)) ctx.addIssue({ code: 'custom', message: 'must be a whole number' });
   });
 

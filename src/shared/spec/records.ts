@@ -179,7 +179,8 @@ export function parseFirmRecord(input: unknown, path = 'firm'): Parsed<FirmRecor
   for (const field of FIRM_INTEGER_FIELDS) {
     const v = input[field];
     if (v === undefined || v === null) out[field] = null;
-    else if (!Number.isInteger(v)) return fail(`${path}.${field}`, `must be a whole number, got ${typeName(v)}`);
+    else if (!Number.isInteger(v))
+      return fail(`${path}.${field}`, `must be a whole number, got ${typeName(v)}`);
   }
   return { ok: true, value: out as FirmRecord };
 }

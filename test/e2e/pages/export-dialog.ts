@@ -58,7 +58,9 @@ export class ExportDialog {
   }
 
   async waitForStep(step: 'confirmReplace' | 'running' | 'done', timeoutMs = 60_000): Promise<void> {
-    await this.page.locator(`[data-testid="export-dialog"][data-step="${step}"]`).waitFor({ timeout: timeoutMs });
+    await this.page
+      .locator(`[data-testid="export-dialog"][data-step="${step}"]`)
+      .waitFor({ timeout: timeoutMs });
   }
 
   async outcome(): Promise<{ outcome: string | null; message: string; path: string | null }> {

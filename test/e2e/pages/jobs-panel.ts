@@ -153,7 +153,10 @@ export class JobsPanel {
     const asked = await this.page
       .getByTestId('job-discard-question')
       .waitFor({ timeout: 5_000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (asked) await this.page.getByTestId('job-discard-yes').click();
     await this.resumable(jobId).waitFor({ state: 'detached', timeout: 30_000 });
   }

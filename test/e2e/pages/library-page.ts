@@ -57,7 +57,9 @@ export class LibraryPage {
   /** Waits until the grid has answered a block (lastRow known, nothing loading). */
   async waitForRows(): Promise<number> {
     await this.grid.waitFor();
-    await this.until(async () => (await this.attr('data-last-row')) !== '' && (await this.attr('data-loading')) === 'false');
+    await this.until(
+      async () => (await this.attr('data-last-row')) !== '' && (await this.attr('data-loading')) === 'false',
+    );
     return Number(await this.attr('data-last-row'));
   }
 
@@ -65,7 +67,10 @@ export class LibraryPage {
   async sortBy(colId: string): Promise<void> {
     const before = Number(await this.attr('data-answered'));
     await this.grid.locator(`.ag-header-cell[col-id="${colId}"] .ag-header-cell-label`).click();
-    await this.until(async () => Number(await this.attr('data-answered')) > before && (await this.attr('data-loading')) === 'false');
+    await this.until(
+      async () =>
+        Number(await this.attr('data-answered')) > before && (await this.attr('data-loading')) === 'false',
+    );
     // The grid paints the answered block on its next frames.
     await this.page.waitForTimeout(100);
   }
@@ -83,7 +88,10 @@ export class LibraryPage {
   async quickFilter(text: string): Promise<number> {
     const before = Number(await this.attr('data-answered'));
     await this.page.getByTestId('library-quick-filter').fill(text);
-    await this.until(async () => Number(await this.attr('data-answered')) > before && (await this.attr('data-loading')) === 'false');
+    await this.until(
+      async () =>
+        Number(await this.attr('data-answered')) > before && (await this.attr('data-loading')) === 'false',
+    );
     return this.waitForRows();
   }
 

@@ -66,7 +66,11 @@ export class SettingsPage {
   }
 
   /** A profile for `account` at `baseUrl` with its credentials saved, made the active one. */
-  async addActiveProfile(name: string, baseUrl: string, account: { name: string; apiKey: string; apiSecret: string }): Promise<void> {
+  async addActiveProfile(
+    name: string,
+    baseUrl: string,
+    account: { name: string; apiKey: string; apiSecret: string },
+  ): Promise<void> {
     await this.createProfile({ name, baseUrl, accountName: account.name });
     await this.setCredentials(name, account.apiKey, account.apiSecret);
     // The first profile is made active on its own.

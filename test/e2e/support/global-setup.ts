@@ -9,9 +9,7 @@ export default function setup(): void {
     );
   }
   if (!existsSync('/usr/bin/chromium')) {
-    throw new Error(
-      '/usr/bin/chromium is missing: apt-get install chromium (npm test installs it).',
-    );
+    throw new Error('/usr/bin/chromium is missing: apt-get install chromium (npm test installs it).');
   }
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
 }

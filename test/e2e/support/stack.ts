@@ -27,10 +27,17 @@ export interface Stack {
  * A simulator and a browser host over real services: a fresh data dir, the real keychain (under a
  * per-run service name so runs never see each other's items), nothing faked.
  */
-export async function startStack(opts: { records?: number; seed?: number; account?: SimAccount } = {}): Promise<Stack> {
+export async function startStack(
+  opts: { records?: number; seed?: number; account?: SimAccount } = {},
+): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'portolan-e2e-'));
   const account = opts.account ?? generateAccount('e2e-account');
-  const sim = await startSimulator({ port: 0, records: opts.records ?? 2_000, seed: opts.seed ?? 7, accounts: [account] });
+  const sim = await startSimulator({
+    port: 0,
+    records: opts.records ?? 2_000,
+    seed: opts.seed ?? 7,
+    accounts: [account],
+  });
   const log = createMemorySink();
   const logger = createLogger({ sink: log, level: 'debug' });
   let host: WebHost;

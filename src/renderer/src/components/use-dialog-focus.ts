@@ -1,13 +1,19 @@
 import { useEffect, useRef, type RefObject } from 'react';
 
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * Keyboard behaviour of a dialog or popover, as analysts expect from a desktop app: focus moves into
  * it when it opens and back to where it was when it closes, Escape closes it, and (for a modal) Tab
  * stays inside, so keyboard users never end up on the page behind it.
  */
-export function useDialogFocus(container: RefObject<HTMLElement | null>, open: boolean, onEscape: () => void, opts: { trap?: boolean } = {}): void {
+export function useDialogFocus(
+  container: RefObject<HTMLElement | null>,
+  open: boolean,
+  onEscape: () => void,
+  opts: { trap?: boolean } = {},
+): void {
   const escape = useRef(onEscape);
   // The latest handler, without re-running the effect below (which would move focus again).
   useEffect(() => {

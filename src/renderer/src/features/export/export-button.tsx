@@ -41,7 +41,14 @@ const FORMATS: readonly ExportFormat[] = ['xlsx', 'csv', 'parquet'];
  * "Export…": a small dialog to pick the format, the summary sheets and the file, then a progress bar
  * with cancel, then where the file went. An existing file is replaced only after the user says so.
  */
-export function ExportButton({ source, suggestedName, resolveView, counts, exportApi, subscribe }: ExportButtonProps) {
+export function ExportButton({
+  source,
+  suggestedName,
+  resolveView,
+  counts,
+  exportApi,
+  subscribe,
+}: ExportButtonProps) {
   const calls: ExportApi = exportApi ?? api.export;
   const on: Subscribe = subscribe ?? ((event, listener) => api.on(event, listener));
   const [open, setOpen] = useState(false);
@@ -110,11 +117,22 @@ export function ExportButton({ source, suggestedName, resolveView, counts, expor
       if (r.ok) {
         const finished = early.current.get(r.value.jobId);
         if (finished) {
-          setState({ step: 'done', outcome: finished.outcome, message: finished.message, path: r.value.path });
+          setState({
+            step: 'done',
+            outcome: finished.outcome,
+            message: finished.message,
+            path: r.value.path,
+          });
           return;
         }
         jobRef.current = r.value.jobId;
-        setState({ step: 'running', jobId: r.value.jobId, path: r.value.path, progress: null, cancelling: false });
+        setState({
+          step: 'running',
+          jobId: r.value.jobId,
+          path: r.value.path,
+          progress: null,
+          cancelling: false,
+        });
       } else if (r.error.kind === 'Conflict') {
         setState({ step: 'confirmReplace', message: r.error.message });
       } else {
@@ -172,7 +190,14 @@ export function ExportButton({ source, suggestedName, resolveView, counts, expor
       data-testid="export-dialog"
       data-step={state.step}
       className="dialog"
-      style={{ position: 'fixed', inset: 0, background: '#0006', display: 'grid', placeItems: 'center', zIndex: 50 }}
+      style={{
+        position: 'fixed',
+        inset: 0,
+        background: '#0006',
+        display: 'grid',
+        placeItems: 'center',
+        zIndex: 50,
+      }}
     >
       <div
         style={{
@@ -190,7 +215,12 @@ export function ExportButton({ source, suggestedName, resolveView, counts, expor
         {state.step === 'form' && (
           <>
             {scope.view && (
-              <fieldset disabled={busy} data-testid="export-scope" data-scope={scope.scope} style={{ border: 0, padding: 0, marginBottom: 8 }}>
+              <fieldset
+                disabled={busy}
+                data-testid="export-scope"
+                data-scope={scope.scope}
+                style={{ border: 0, padding: 0, marginBottom: 8 }}
+              >
                 <legend>What to export</legend>
                 <label style={{ display: 'block' }}>
                   <input
@@ -222,7 +252,11 @@ export function ExportButton({ source, suggestedName, resolveView, counts, expor
                 data-testid="export-row-count"
                 data-rows={scope.rows ?? ''}
                 className={nothingToExport ? 'message' : undefined}
-                style={nothingToExport ? { margin: '0 0 8px', color: 'var(--warn)', background: 'var(--warn-soft)' } : { margin: '0 0 8px' }}
+                style={
+                  nothingToExport
+                    ? { margin: '0 0 8px', color: 'var(--warn)', background: 'var(--warn-soft)' }
+                    : { margin: '0 0 8px' }
+                }
               >
                 {describeRowsToExport(scope.scope, counts)}
               </p>
@@ -257,7 +291,13 @@ export function ExportButton({ source, suggestedName, resolveView, counts, expor
               Include summary sheets (top importers and exporters, by HS code, by month)
             </label>
             <div style={{ marginTop: 8 }}>
-              <button type="button" className="button" data-testid="export-choose" disabled={busy} onClick={() => void choose()}>
+              <button
+                type="button"
+                className="button"
+                data-testid="export-choose"
+                disabled={busy}
+                onClick={() => void choose()}
+              >
                 Choose file…
               </button>{' '}
               <span data-testid="export-path">{path ?? 'No file chosen'}</span>
@@ -273,9 +313,20 @@ export function ExportButton({ source, suggestedName, resolveView, counts, expor
         )}
 
         {state.step === 'running' && (
-          <div data-testid="export-progress" data-done={state.progress?.done ?? 0} data-total={state.progress?.total ?? ''}>
-            <progress max={100} value={percent ?? undefined} style={{ width: '100%' }} aria-label="Export progress" />
-            <p data-testid="export-progress-text">{state.cancelling ? 'Cancelling…' : describeProgress(state.progress)}</p>
+          <div
+            data-testid="export-progress"
+            data-done={state.progress?.done ?? 0}
+            data-total={state.progress?.total ?? ''}
+          >
+            <progress
+              max={100}
+              value={percent ?? undefined}
+              style={{ width: '100%' }}
+              aria-label="Export progress"
+            />
+            <p data-testid="export-progress-text">
+              {state.cancelling ? 'Cancelling…' : describeProgress(state.progress)}
+            </p>
             <p>
               Writing <span data-testid="export-running-path">{state.path}</span>
             </p>
@@ -343,7 +394,12 @@ export function ExportButton({ source, suggestedName, resolveView, counts, expor
             </button>
           )}
           {state.step === 'done' && (
-            <button type="button" className="button button--primary" data-testid="export-close" onClick={close}>
+            <button
+              type="button"
+              className="button button--primary"
+              data-testid="export-close"
+              onClick={close}
+            >
               Close
             </button>
           )}

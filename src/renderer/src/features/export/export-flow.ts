@@ -1,10 +1,19 @@
-import type { ExportFormat, ExportSourceRef, ExportStarted, ExportTarget, ExportView } from '@shared/export/export-contract';
+import type {
+  ExportFormat,
+  ExportSourceRef,
+  ExportStarted,
+  ExportTarget,
+  ExportView,
+} from '@shared/export/export-contract';
 import type { JobFinished, JobProgress } from '@shared/ipc/contract';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 
 /** The export calls the dialog needs; `api.export` in the app, a stand-in in component tests. */
 export interface ExportApi {
-  chooseTarget(input: { suggestedName: string; format: ExportFormat }): Promise<BridgeResult<ExportTarget | null>>;
+  chooseTarget(input: {
+    suggestedName: string;
+    format: ExportFormat;
+  }): Promise<BridgeResult<ExportTarget | null>>;
   start(input: {
     source: ExportSourceRef;
     format: ExportFormat;
@@ -65,7 +74,11 @@ export function defaultScope(view: ExportView | undefined): ExportScope {
 }
 
 /** The export source for the chosen scope: a whole-dataset export sends no view, so main writes every field. */
-export function scopedSource(datasetId: string, scope: ExportScope, view: ExportView | undefined): ExportSourceRef {
+export function scopedSource(
+  datasetId: string,
+  scope: ExportScope,
+  view: ExportView | undefined,
+): ExportSourceRef {
   return scope === 'view' && view ? { datasetId, view } : { datasetId };
 }
 
@@ -81,7 +94,10 @@ const plural = (n: number, one: string, many: string): string => `${fmt(n)} ${n 
 export function describeViewChoice(view: ExportView, counts: ExportCounts | undefined): string {
   const parts: string[] = [];
   if (view.columns && view.columns.length > 0) parts.push(plural(view.columns.length, 'column', 'columns'));
-  if (counts) parts.push(counts.viewRows === null ? 'rows still being counted' : plural(counts.viewRows, 'row', 'rows'));
+  if (counts)
+    parts.push(
+      counts.viewRows === null ? 'rows still being counted' : plural(counts.viewRows, 'row', 'rows'),
+    );
   const sorted = (view.sortModel ?? []).length > 0;
   const narrowed = viewNarrows(view);
   const shaped = sorted && narrowed ? 'sort and filters' : sorted ? 'sort' : narrowed ? 'filters' : '';
@@ -91,7 +107,9 @@ export function describeViewChoice(view: ExportView, counts: ExportCounts | unde
 
 /** "Whole dataset — all fields, all 50,000 rows" */
 export function describeDatasetChoice(counts: ExportCounts | undefined): string {
-  return counts ? `Whole dataset — all fields, all ${plural(counts.storedRows, 'row', 'rows')}` : 'Whole dataset — all fields, all rows';
+  return counts
+    ? `Whole dataset — all fields, all ${plural(counts.storedRows, 'row', 'rows')}`
+    : 'Whole dataset — all fields, all rows';
 }
 
 /** The line under the choice: how many rows will be written, or why nothing would be. */

@@ -18,7 +18,10 @@ export function CountryMultiSelect(props: {
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const listId = useId();
-  const options = useMemo(() => (open ? searchCountries(query, 40).filter((c) => !props.values.includes(c.code)) : []), [open, query, props.values]);
+  const options = useMemo(
+    () => (open ? searchCountries(query, 40).filter((c) => !props.values.includes(c.code)) : []),
+    [open, query, props.values],
+  );
   const pick = (code: string) => {
     if (!props.onAdd(code)) return;
     setQuery('');
@@ -27,7 +30,10 @@ export function CountryMultiSelect(props: {
   return (
     <div className="filter-field" data-testid={`filter-${props.field}`}>
       <label>
-        {props.label} <small>({props.values.length}/{MAX_LIST_ITEMS})</small>
+        {props.label}{' '}
+        <small>
+          ({props.values.length}/{MAX_LIST_ITEMS})
+        </small>
         <input
           type="text"
           role="combobox"
@@ -61,7 +67,20 @@ export function CountryMultiSelect(props: {
         />
       </label>
       {open && options.length > 0 && (
-        <ul id={listId} role="listbox" className="options" data-testid={`filter-${props.field}-options`} style={{ maxHeight: 180, overflowY: 'auto', margin: 0, padding: 0, listStyle: 'none', border: '1px solid var(--border, #999)' }}>
+        <ul
+          id={listId}
+          role="listbox"
+          className="options"
+          data-testid={`filter-${props.field}-options`}
+          style={{
+            maxHeight: 180,
+            overflowY: 'auto',
+            margin: 0,
+            padding: 0,
+            listStyle: 'none',
+            border: '1px solid var(--border, #999)',
+          }}
+        >
           {options.map((c) => (
             <li
               key={c.code}
@@ -80,11 +99,20 @@ export function CountryMultiSelect(props: {
         </ul>
       )}
       {props.refused && (
-        <div role="alert" className="field-error" data-testid={`filter-${props.field}-refused`} style={{ color: 'var(--danger, #c0392b)', fontSize: 12 }}>
+        <div
+          role="alert"
+          className="field-error"
+          data-testid={`filter-${props.field}-refused`}
+          style={{ color: 'var(--danger, #c0392b)', fontSize: 12 }}
+        >
           {props.refused}
         </div>
       )}
-      <TagList field={props.field} tags={props.values.map((v) => ({ value: v, label: countryName(v) }))} onRemove={props.onRemove} />
+      <TagList
+        field={props.field}
+        tags={props.values.map((v) => ({ value: v, label: countryName(v) }))}
+        onRemove={props.onRemove}
+      />
     </div>
   );
 }

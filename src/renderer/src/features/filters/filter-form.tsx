@@ -17,16 +17,31 @@ const KEYWORD_LABELS: Record<KeywordField, string> = {
 };
 
 /** Every filter field of the spec. Messages come from the page's validation (it knows which call will run). */
-export function FilterForm({ validation, store = filterStore }: { validation: Validation; store?: FilterStore }) {
+export function FilterForm({
+  validation,
+  store = filterStore,
+}: {
+  validation: Validation;
+  store?: FilterStore;
+}) {
   const draft = useFilter((s) => s.draft, store);
   const notice = useFilter((s) => s.notice, store);
   const refused = useFilter((s) => s.refused, store);
   const actions = store.getState();
   const msgs = validation.bySlot;
   return (
-    <form className="filter-form" data-testid="filter-form" onSubmit={(e) => e.preventDefault()} style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: 12 }}>
+    <form
+      className="filter-form"
+      data-testid="filter-form"
+      onSubmit={(e) => e.preventDefault()}
+      style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: 12 }}
+    >
       {notice && (
-        <div role="status" data-testid="filter-notice" style={{ gridColumn: '1 / -1', padding: 6, background: 'var(--notice-bg, #fff6d6)', color: '#333' }}>
+        <div
+          role="status"
+          data-testid="filter-notice"
+          style={{ gridColumn: '1 / -1', padding: 6, background: 'var(--notice-bg, #fff6d6)', color: '#333' }}
+        >
           {notice}{' '}
           <button type="button" data-testid="filter-notice-dismiss" onClick={() => actions.setNotice(null)}>
             Dismiss
@@ -72,24 +87,43 @@ export function FilterForm({ validation, store = filterStore }: { validation: Va
         <div style={{ display: 'flex', gap: 6 }}>
           <label>
             From
-            <input type="date" value={draft.start_date} data-testid="filter-start_date-input" onChange={(e) => actions.setText('start_date', e.target.value)} />
+            <input
+              type="date"
+              value={draft.start_date}
+              data-testid="filter-start_date-input"
+              onChange={(e) => actions.setText('start_date', e.target.value)}
+            />
           </label>
           <label>
             To
-            <input type="date" value={draft.end_date} min={draft.start_date || undefined} data-testid="filter-end_date-input" onChange={(e) => actions.setText('end_date', e.target.value)} />
+            <input
+              type="date"
+              value={draft.end_date}
+              min={draft.start_date || undefined}
+              data-testid="filter-end_date-input"
+              onChange={(e) => actions.setText('end_date', e.target.value)}
+            />
           </label>
         </div>
         <FieldMessages slot="start_date" messages={msgs.start_date} />
         <FieldMessages slot="end_date" messages={msgs.end_date} />
       </div>
       <div>
-        <FirmTypeInput values={draft.firm_filter} onAdd={(v) => actions.addTag('firm_filter', v)} onRemove={(i) => actions.removeTag('firm_filter', i)} />
+        <FirmTypeInput
+          values={draft.firm_filter}
+          onAdd={(v) => actions.addTag('firm_filter', v)}
+          onRemove={(i) => actions.removeTag('firm_filter', i)}
+        />
         <FieldMessages slot="firm_filter" messages={msgs.firm_filter} />
       </div>
       <div className="filter-field">
         <label>
           Search type
-          <select value={draft.search_type} data-testid="filter-search_type-input" onChange={(e) => actions.setSearchType(e.target.value as typeof draft.search_type)}>
+          <select
+            value={draft.search_type}
+            data-testid="filter-search_type-input"
+            onChange={(e) => actions.setSearchType(e.target.value as typeof draft.search_type)}
+          >
             <option value="">(any)</option>
             <option value="importer">Importer</option>
             <option value="exporter">Exporter</option>
@@ -117,7 +151,13 @@ export function FilterForm({ validation, store = filterStore }: { validation: Va
       <div className="filter-field">
         <label>
           Account name
-          <input type="text" value={draft.account_name} placeholder="(the profile's account)" data-testid="filter-account_name-input" onChange={(e) => actions.setText('account_name', e.target.value)} />
+          <input
+            type="text"
+            value={draft.account_name}
+            placeholder="(the profile's account)"
+            data-testid="filter-account_name-input"
+            onChange={(e) => actions.setText('account_name', e.target.value)}
+          />
         </label>
         <FieldMessages slot="account_name" messages={msgs.account_name} />
       </div>

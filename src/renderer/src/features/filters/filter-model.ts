@@ -136,7 +136,10 @@ export function referenceIssues(d: FilterDraft, extra: ValidationExtra): SpecIss
   for (const field of COUNTRY_LIST_FIELDS) {
     d[field].forEach((code, i) => {
       if (/^[A-Z]{2}$/.test(code) && !isKnownCountryCode(code)) {
-        issues.push({ path: `${field}[${i}]`, message: `${code} is not a country code in the reference list` });
+        issues.push({
+          path: `${field}[${i}]`,
+          message: `${code} is not a country code in the reference list`,
+        });
       }
     });
   }
@@ -183,7 +186,11 @@ export function isDraftEmpty(d: FilterDraft): boolean {
 }
 
 /** Lists the spec caps at MAX_LIST_ITEMS; firm_filter has no stated cap. */
-const CAPPED: ReadonlySet<ListField> = new Set<ListField>(['importer_countries', 'exporter_countries', 'hs_codes']);
+const CAPPED: ReadonlySet<ListField> = new Set<ListField>([
+  'importer_countries',
+  'exporter_countries',
+  'hs_codes',
+]);
 const LIST_NOUN: Record<ListField, string> = {
   importer_countries: 'importer countries',
   exporter_countries: 'exporter countries',

@@ -51,10 +51,16 @@ export function createFilterStore(initial: FilterDraft = emptyDraft()): FilterSt
       setText: (field, value) => change((d) => ({ ...d, [field]: value })),
       setSearchType: (value) => change((d) => ({ ...d, search_type: value })),
       addTag: (field, value) => {
-        const v = field === 'importer_countries' || field === 'exporter_countries' ? value.trim().toUpperCase() : value.trim();
+        const v =
+          field === 'importer_countries' || field === 'exporter_countries'
+            ? value.trim().toUpperCase()
+            : value.trim();
         if (!v) return false;
         const refusal = tagRefusal(field, v, get().draft[field]);
-        set((s) => ({ refused: { ...s.refused, [field]: refusal ?? undefined }, touched: { ...s.touched, [field]: true } }));
+        set((s) => ({
+          refused: { ...s.refused, [field]: refusal ?? undefined },
+          touched: { ...s.touched, [field]: true },
+        }));
         if (refusal) return false;
         // A repeated tag would only waste one of the ten allowed slots.
         change((d) => (d[field].includes(v) ? d : { ...d, [field]: [...d[field], v] }));
@@ -65,9 +71,16 @@ export function createFilterStore(initial: FilterDraft = emptyDraft()): FilterSt
         change((d) => ({ ...d, [field]: d[field].filter((_, i) => i !== index) }));
       },
       touch: (field) => set((s) => (s.touched[field] ? s : { touched: { ...s.touched, [field]: true } })),
-      reset: () => set((s) => ({ draft: emptyDraft(), touched: {}, refused: {}, version: s.version + 1, notice: null })),
+      reset: () =>
+        set((s) => ({ draft: emptyDraft(), touched: {}, refused: {}, version: s.version + 1, notice: null })),
       load: (filter, notice = null) =>
-        set((s) => ({ draft: filterToDraft(filter), touched: {}, refused: {}, version: s.version + 1, notice })),
+        set((s) => ({
+          draft: filterToDraft(filter),
+          touched: {},
+          refused: {},
+          version: s.version + 1,
+          notice,
+        })),
       setNotice: (notice) => set({ notice }),
     };
   });

@@ -2,7 +2,11 @@ import { useState } from 'react';
 import { TagList } from './tag-list';
 
 /** Firm type codes as integer tags; a non-number is kept as a tag so its message can point at it. */
-export function FirmTypeInput(props: { values: string[]; onAdd: (v: string) => void; onRemove: (i: number) => void }) {
+export function FirmTypeInput(props: {
+  values: string[];
+  onAdd: (v: string) => void;
+  onRemove: (i: number) => void;
+}) {
   const [text, setText] = useState('');
   const add = () => {
     for (const part of text.split(/[\s,;]+/)) if (part) props.onAdd(part);

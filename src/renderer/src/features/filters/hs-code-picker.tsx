@@ -38,7 +38,10 @@ export function HsCodePicker(props: {
   return (
     <div className="filter-field" data-testid="filter-hs_codes">
       <label>
-        HS codes <small>({props.values.length}/{MAX_LIST_ITEMS})</small>
+        HS codes{' '}
+        <small>
+          ({props.values.length}/{MAX_LIST_ITEMS})
+        </small>
         <input
           type="text"
           role="combobox"
@@ -68,7 +71,19 @@ export function HsCodePicker(props: {
         />
       </label>
       {open && options.length > 0 && (
-        <ul id={listId} role="listbox" data-testid="filter-hs_codes-options" style={{ maxHeight: 220, overflowY: 'auto', margin: 0, padding: 0, listStyle: 'none', border: '1px solid var(--border, #999)' }}>
+        <ul
+          id={listId}
+          role="listbox"
+          data-testid="filter-hs_codes-options"
+          style={{
+            maxHeight: 220,
+            overflowY: 'auto',
+            margin: 0,
+            padding: 0,
+            listStyle: 'none',
+            border: '1px solid var(--border, #999)',
+          }}
+        >
           {options.map((e) => (
             <li
               key={e.code}
@@ -87,7 +102,12 @@ export function HsCodePicker(props: {
         </ul>
       )}
       {props.refused && (
-        <div role="alert" className="field-error" data-testid="filter-hs_codes-refused" style={{ color: 'var(--danger, #c0392b)', fontSize: 12 }}>
+        <div
+          role="alert"
+          className="field-error"
+          data-testid="filter-hs_codes-refused"
+          style={{ color: 'var(--danger, #c0392b)', fontSize: 12 }}
+        >
           {props.refused}
         </div>
       )}
@@ -95,7 +115,11 @@ export function HsCodePicker(props: {
         field="hs_codes"
         tags={props.values.map((v) => {
           const d = index ? describeHs(index, v) : null;
-          return { value: v, label: d ?? (index ? '(not in the HS nomenclature)' : ''), title: d ?? undefined };
+          return {
+            value: v,
+            label: d ?? (index ? '(not in the HS nomenclature)' : ''),
+            title: d ?? undefined,
+          };
         })}
         onRemove={props.onRemove}
       />

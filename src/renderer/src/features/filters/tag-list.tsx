@@ -6,16 +6,36 @@ export interface TagView {
   title?: string | undefined;
 }
 
-export function TagList({ field, tags, onRemove }: { field: ListField; tags: TagView[]; onRemove: (index: number) => void }) {
+export function TagList({
+  field,
+  tags,
+  onRemove,
+}: {
+  field: ListField;
+  tags: TagView[];
+  onRemove: (index: number) => void;
+}) {
   return (
-    <ul className="tag-list" data-testid={`filter-${field}-tags`} style={{ display: 'flex', flexWrap: 'wrap', gap: 4, listStyle: 'none', padding: 0, margin: '4px 0' }}>
+    <ul
+      className="tag-list"
+      data-testid={`filter-${field}-tags`}
+      style={{ display: 'flex', flexWrap: 'wrap', gap: 4, listStyle: 'none', padding: 0, margin: '4px 0' }}
+    >
       {tags.map((t, i) => (
         <li
           key={`${t.value}-${i}`}
           className="tag"
           data-testid={`filter-${field}-tag-${i}`}
           title={t.title}
-          style={{ display: 'inline-flex', alignItems: 'center', border: '1px solid var(--border, #999)', borderRadius: 10, padding: '0 2px 0 6px', fontSize: 12, maxWidth: 360 }}
+          style={{
+            display: 'inline-flex',
+            alignItems: 'center',
+            border: '1px solid var(--border, #999)',
+            borderRadius: 10,
+            padding: '0 2px 0 6px',
+            fontSize: 12,
+            maxWidth: 360,
+          }}
         >
           {/* Only the label is clipped: the remove button must stay visible for long HS descriptions. */}
           <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
@@ -27,7 +47,14 @@ export function TagList({ field, tags, onRemove }: { field: ListField; tags: Tag
             aria-label={`Remove ${t.value}`}
             data-testid={`filter-${field}-remove-${i}`}
             onClick={() => onRemove(i)}
-            style={{ marginLeft: 4, border: 0, background: 'none', cursor: 'pointer', color: 'inherit', flex: 'none' }}
+            style={{
+              marginLeft: 4,
+              border: 0,
+              background: 'none',
+              cursor: 'pointer',
+              color: 'inherit',
+              flex: 'none',
+            }}
           >
             ×
           </button>

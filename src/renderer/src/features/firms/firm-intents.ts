@@ -1,4 +1,9 @@
-import { MIN_KEYWORD_LENGTH, type FirmSearchRequest, type ShipmentCountResponse, type ShipmentFilter } from '@shared/spec';
+import {
+  MIN_KEYWORD_LENGTH,
+  type FirmSearchRequest,
+  type ShipmentCountResponse,
+  type ShipmentFilter,
+} from '@shared/spec';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { api } from '../../bridge/api';
 import { useAppStore } from '../../app/app-store';
@@ -24,7 +29,14 @@ const fmtList = (v: readonly (string | number)[] | undefined) => (v && v.length 
 /** The carried filters in a few words, so the banner says what narrows the search besides the name. */
 function describeCarried(f: ShipmentFilter, field: 'importer_firm' | 'exporter_firm'): string[] {
   const parts: string[] = [];
-  if (f.start_date || f.end_date) parts.push(f.start_date && f.end_date ? `dates ${f.start_date} to ${f.end_date}` : f.start_date ? `from ${f.start_date}` : `until ${f.end_date}`);
+  if (f.start_date || f.end_date)
+    parts.push(
+      f.start_date && f.end_date
+        ? `dates ${f.start_date} to ${f.end_date}`
+        : f.start_date
+          ? `from ${f.start_date}`
+          : `until ${f.end_date}`,
+    );
   const imp = fmtList(f.importer_countries);
   if (imp) parts.push(`importer countries ${imp}`);
   const exp = fmtList(f.exporter_countries);
@@ -33,7 +45,14 @@ function describeCarried(f: ShipmentFilter, field: 'importer_firm' | 'exporter_f
   if (hs) parts.push(`HS ${hs}`);
   const types = fmtList(f.firm_filter);
   if (types) parts.push(`firm types ${types}${f.search_type ? ` (${f.search_type})` : ''}`);
-  for (const k of ['product_detail', 'importer_firm', 'exporter_firm', 'brand_name', 'arrival_port', 'departure_port'] as const) {
+  for (const k of [
+    'product_detail',
+    'importer_firm',
+    'exporter_firm',
+    'brand_name',
+    'arrival_port',
+    'departure_port',
+  ] as const) {
     if (k !== field && f[k]) parts.push(`${k} “${f[k]}”`);
   }
   if (f.account_name) parts.push(`account ${f.account_name}`);
@@ -47,18 +66,26 @@ function describeCarried(f: ShipmentFilter, field: 'importer_firm' | 'exporter_f
  * that row stands for; without it (a shipment's party) the search covers all of the firm's shipments.
  * Nothing is fetched here: the analyst runs the search from the Search page, with its cost in view.
  */
-export function openShipmentsOf(role: PartyRole, name: string, opts: { within?: ShipmentFilter; store?: FilterStore } = {}): void {
+export function openShipmentsOf(
+  role: PartyRole,
+  name: string,
+  opts: { within?: ShipmentFilter; store?: FilterStore } = {},
+): void {
   const store = opts.store ?? filterStore;
   const field = role === 'importer' ? 'importer_firm' : 'exporter_firm';
   const trimmed = name.trim();
   const short = Array.from(trimmed).length < MIN_KEYWORD_LENGTH;
   const carried = opts.within ? describeCarried(opts.within, field) : [];
-  store.getState().load(
-    { ...opts.within, [field]: trimmed },
-    `Shipments of ${role} “${trimmed}”: the service cannot search by firm code, so this filter matches the ${role} name (${field}), which can also match other firms with similar names.` +
-      (carried.length ? ` Kept from the firm search: ${carried.join('; ')}.` : '') +
-      (short ? ` The name is shorter than ${MIN_KEYWORD_LENGTH} characters, which the service does not accept: add to it or use another filter.` : ''),
-  );
+  store
+    .getState()
+    .load(
+      { ...opts.within, [field]: trimmed },
+      `Shipments of ${role} “${trimmed}”: the service cannot search by firm code, so this filter matches the ${role} name (${field}), which can also match other firms with similar names.` +
+        (carried.length ? ` Kept from the firm search: ${carried.join('; ')}.` : '') +
+        (short
+          ? ` The name is shorter than ${MIN_KEYWORD_LENGTH} characters, which the service does not accept: add to it or use another filter.`
+          : ''),
+    );
   useSearchStore.getState().filterReplaced(`The shipments of ${role} “${trimmed}”`);
   useAppStore.getState().navigate('search');
 }

@@ -21,8 +21,9 @@ import { firmColumnDefs } from '../library/firm-columns';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-
-function FirmActions(p: ICellRendererParams<FirmRecord> & { role: PartyRole | null; within: ShipmentFilter | null }) {
+function FirmActions(
+  p: ICellRendererParams<FirmRecord> & { role: PartyRole | null; within: ShipmentFilter | null },
+) {
   if (!p.data) return null;
   const name = p.data.name;
   const i = p.node.rowIndex ?? 0;
@@ -30,11 +31,24 @@ function FirmActions(p: ICellRendererParams<FirmRecord> & { role: PartyRole | nu
   return (
     <span style={{ display: 'flex', gap: 2 }}>
       {roles.map((role) => (
-        <button key={role} type="button" style={{ fontSize: 11 }} data-testid={`firm-open-${role}-${i}`} title={`Search shipments with ${role} name “${name}”`} onClick={() => openShipmentsOf(role, name, p.within ? { within: p.within } : {})}>
+        <button
+          key={role}
+          type="button"
+          style={{ fontSize: 11 }}
+          data-testid={`firm-open-${role}-${i}`}
+          title={`Search shipments with ${role} name “${name}”`}
+          onClick={() => openShipmentsOf(role, name, p.within ? { within: p.within } : {})}
+        >
           {p.role ? 'Shipments' : role === 'importer' ? 'As importer' : 'As exporter'}
         </button>
       ))}
-      <button type="button" style={{ fontSize: 11 }} disabled data-testid={`firm-count-${i}`} title="A firm record has no UrlCode, which shipment count needs. Count from a shipment's importer or exporter instead (Search → Parties).">
+      <button
+        type="button"
+        style={{ fontSize: 11 }}
+        disabled
+        data-testid={`firm-count-${i}`}
+        title="A firm record has no UrlCode, which shipment count needs. Count from a shipment's importer or exporter instead (Search → Parties)."
+      >
         Count
       </button>
     </span>
@@ -44,7 +58,8 @@ function FirmActions(p: ICellRendererParams<FirmRecord> & { role: PartyRole | nu
 /** Firm search with paging, firm count, and the way from a firm to its shipments. */
 export function FirmsPage() {
   const draft = useFilter((s) => s.draft);
-  const { status, result, resultRequest, error, request, count, reusedFrom, search, goToPage, countFirms } = useFirmsStore();
+  const { status, result, resultRequest, error, request, count, reusedFrom, search, goToPage, countFirms } =
+    useFirmsStore();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const summary = useUsageStore((s) => s.summary);
   const [quick, setQuick] = useState('');
@@ -71,7 +86,17 @@ export function FirmsPage() {
 
   const columnDefs = useMemo<ColDef<FirmRecord>[]>(
     () => [
-      { colId: 'actions', headerName: '', pinned: 'left', width: role ? 170 : 250, lockVisible: true, sortable: false, filter: false, cellRenderer: FirmActions, cellRendererParams: { role, within } },
+      {
+        colId: 'actions',
+        headerName: '',
+        pinned: 'left',
+        width: role ? 170 : 250,
+        lockVisible: true,
+        sortable: false,
+        filter: false,
+        cellRenderer: FirmActions,
+        cellRendererParams: { role, within },
+      },
       ...firmColumnDefs(),
     ],
     [role, within],
@@ -91,15 +116,28 @@ export function FirmsPage() {
         <PresetsPanel />
       </div>
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0', flexWrap: 'wrap' }}>
-        <RunButton testId="firms-run" label="Search firms" reason={searchCheck.reason} busy={running} onRun={() => void search()} />
+        <RunButton
+          testId="firms-run"
+          label="Search firms"
+          reason={searchCheck.reason}
+          busy={running}
+          onRun={() => void search()}
+        />
         <small data-testid="firms-search-cost">{searchLimit.message}</small>
-        <RunButton testId="firms-count" label="Count firms" reason={countCheck.reason} busy={count.status === 'running'} onRun={() => void countFirms()} />
+        <RunButton
+          testId="firms-count"
+          label="Count firms"
+          reason={countCheck.reason}
+          busy={count.status === 'running'}
+          onRun={() => void countFirms()}
+        />
         <small data-testid="firms-count-cost">{countLimit.message}</small>
         {running && <progress data-testid="firms-progress" aria-label="Searching firms" />}
       </div>
       {(searchLimit.state === 'exceeds' || countLimit.state === 'exceeds') && (
         <div role="alert" data-testid="firms-limit-warning" style={{ color: '#c0392b' }}>
-          The account has used up its {searchLimit.state === 'exceeds' ? 'firm search' : 'firm count'} limit; the service may refuse this request.
+          The account has used up its {searchLimit.state === 'exceeds' ? 'firm search' : 'firm count'} limit;
+          the service may refuse this request.
         </div>
       )}
       <JobsPanel />
@@ -114,16 +152,31 @@ export function FirmsPage() {
       {result && (
         <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0', flexWrap: 'wrap' }}>
           <strong data-testid="firms-summary" data-page={page} data-pages={pages}>
-            Page {fmt(page)} of {fmt(pages)} · {fmt(result.firms_count)} firms on this page · {fmt(result.total_shipment)} shipments match
+            Page {fmt(page)} of {fmt(pages)} · {fmt(result.firms_count)} firms on this page ·{' '}
+            {fmt(result.total_shipment)} shipments match
           </strong>
-          <button type="button" data-testid="firms-prev" disabled={running || page <= 1} onClick={() => void goToPage(page - 1)}>
+          <button
+            type="button"
+            data-testid="firms-prev"
+            disabled={running || page <= 1}
+            onClick={() => void goToPage(page - 1)}
+          >
             ← Previous
           </button>
-          <button type="button" data-testid="firms-next" disabled={running || page >= pages} onClick={() => void goToPage(page + 1)}>
+          <button
+            type="button"
+            data-testid="firms-next"
+            disabled={running || page >= pages}
+            onClick={() => void goToPage(page + 1)}
+          >
             Next →
           </button>
           {pages > 1 && request && (
-            <button type="button" data-testid="firms-fetch-all" onClick={() => void askFetchAll('firms', request)}>
+            <button
+              type="button"
+              data-testid="firms-fetch-all"
+              onClick={() => void askFetchAll('firms', request)}
+            >
               Fetch all {fmt(pages)} pages
             </button>
           )}
@@ -136,34 +189,67 @@ export function FirmsPage() {
           >
             <label>
               Page{' '}
-              <input type="number" min={1} max={Math.max(1, pages)} value={jump} data-testid="firms-page-input" aria-invalid={Boolean(jumpCheck.message)} aria-describedby={jumpCheck.message ? 'firms-page-input-error' : undefined} onChange={(e) => setJump(e.target.value)} style={{ width: 70 }} />
+              <input
+                type="number"
+                min={1}
+                max={Math.max(1, pages)}
+                value={jump}
+                data-testid="firms-page-input"
+                aria-invalid={Boolean(jumpCheck.message)}
+                aria-describedby={jumpCheck.message ? 'firms-page-input-error' : undefined}
+                onChange={(e) => setJump(e.target.value)}
+                style={{ width: 70 }}
+              />
             </label>
             <button type="submit" data-testid="firms-page-go" disabled={running || !jumpCheck.ok}>
               Go
             </button>
             {jumpCheck.message && (
-              <span id="firms-page-input-error" data-testid="firms-page-input-error" role="alert" style={{ color: 'var(--danger, #c0392b)', marginLeft: 6 }}>
+              <span
+                id="firms-page-input-error"
+                data-testid="firms-page-input-error"
+                role="alert"
+                style={{ color: 'var(--danger, #c0392b)', marginLeft: 6 }}
+              >
                 {jumpCheck.message}
               </span>
             )}
           </form>
-          <input type="search" placeholder="Quick filter" value={quick} data-testid="firms-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ marginLeft: 'auto' }} />
+          <input
+            type="search"
+            placeholder="Quick filter"
+            value={quick}
+            data-testid="firms-quick-filter"
+            onChange={(e) => setQuick(e.target.value)}
+            style={{ marginLeft: 'auto' }}
+          />
           <ColumnChooser api={gridApi as GridApi | null} testId="firms-columns" />
         </div>
       )}
       {result && reusedFrom !== null && (
         <p role="status" className="message" data-testid="firms-reused">
-          Page {fmt(page)} was already fetched in this session (at {new Date(reusedFrom).toLocaleTimeString()}) and is shown again: nothing was downloaded, and the
-          Library keeps its one copy.
+          Page {fmt(page)} was already fetched in this session (at {new Date(reusedFrom).toLocaleTimeString()}
+          ) and is shown again: nothing was downloaded, and the Library keeps its one copy.
         </p>
       )}
       {result && (
         <p style={{ fontSize: 12, opacity: 0.8 }} data-testid="firms-urlcode-note">
-          Counting a firm's shipments needs its UrlCode, which firm records do not carry. Use “Parties” on a shipment in Search to count an importer's or
-          exporter's shipments; “Shipments” here searches by the firm's name instead.
+          Counting a firm's shipments needs its UrlCode, which firm records do not carry. Use “Parties” on a
+          shipment in Search to count an importer's or exporter's shipments; “Shipments” here searches by the
+          firm's name instead.
         </p>
       )}
-      {result && <DataGrid<FirmRecord> gridId="firms" testId="firms-grid" rows={result.firms} columnDefs={columnDefs} quickFilter={quick} onApi={setGridApi} height={460} />}
+      {result && (
+        <DataGrid<FirmRecord>
+          gridId="firms"
+          testId="firms-grid"
+          rows={result.firms}
+          columnDefs={columnDefs}
+          quickFilter={quick}
+          onApi={setGridApi}
+          height={460}
+        />
+      )}
     </section>
   );
 }

@@ -19,7 +19,12 @@ export interface FirmsState {
    * requested): the time that answer was fetched. Null for an answer fetched just now.
    */
   reusedFrom: number | null;
-  count: { status: 'idle' | 'running' | 'done' | 'error'; value: number | null; error: BridgeError | null; request: FirmCountRequest | null };
+  count: {
+    status: 'idle' | 'running' | 'done' | 'error';
+    value: number | null;
+    error: BridgeError | null;
+    request: FirmCountRequest | null;
+  };
   /** Runs page 1 of the form's filter. */
   search(): Promise<void>;
   /** Another page of the same request as the last search (the form may have changed since). */
@@ -48,7 +53,12 @@ export function checkPageJump(text: string, pages: number): PageJump {
 }
 
 /** Lists whose order means nothing to the service (as the library's filter key treats them). */
-const SET_FIELDS: ReadonlySet<string> = new Set(['importer_countries', 'exporter_countries', 'hs_codes', 'firm_filter']);
+const SET_FIELDS: ReadonlySet<string> = new Set([
+  'importer_countries',
+  'exporter_countries',
+  'hs_codes',
+  'firm_filter',
+]);
 
 /**
  * Who pays for and owns a page, and which page of which question it is. Tag order and an explicit
@@ -57,7 +67,14 @@ const SET_FIELDS: ReadonlySet<string> = new Set(['importer_countries', 'exporter
 export function firmPageKey(request: FirmSearchRequest, profileId: string | null, account: string): string {
   const filter: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(request).sort(([a], [b]) => a.localeCompare(b))) {
-    if (k === 'page' || k === 'account_name' || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) continue;
+    if (
+      k === 'page' ||
+      k === 'account_name' ||
+      v === undefined ||
+      v === '' ||
+      (Array.isArray(v) && v.length === 0)
+    )
+      continue;
     filter[k] = Array.isArray(v) && SET_FIELDS.has(k) ? [...new Set(v.map(String))].sort() : v;
   }
   if (JSON.stringify(filter.importer_countries) === '["ALL"]') delete filter.importer_countries;
@@ -82,7 +99,8 @@ export const useFirmsStore = create<FirmsState>()((set, get) => {
 
   function keyOf(request: FirmSearchRequest, profileId: string | null): string {
     // The account main charges: the filter's, else the profile's default (see provenanceOf in main).
-    const account = request.account_name?.trim() || selectActiveProfile(useAppStore.getState())?.accountName || '';
+    const account =
+      request.account_name?.trim() || selectActiveProfile(useAppStore.getState())?.accountName || '';
     return firmPageKey(request, profileId, account);
   }
 
@@ -93,7 +111,14 @@ export const useFirmsStore = create<FirmsState>()((set, get) => {
     const key = keyOf(request, profileId);
     const seen = pages.get(key);
     if (seen) {
-      set({ status: 'done', request, result: seen.result, resultRequest: request, error: null, reusedFrom: seen.fetchedAt });
+      set({
+        status: 'done',
+        request,
+        result: seen.result,
+        resultRequest: request,
+        error: null,
+        reusedFrom: seen.fetchedAt,
+      });
       return;
     }
     set({ status: 'running', request, error: null });

@@ -16,14 +16,19 @@ function Party({ role, row }: { role: PartyRole; row: ShipmentRecord }) {
       <h3 style={{ fontSize: 14, margin: '4px 0' }}>{role === 'importer' ? 'Importer' : 'Exporter'}</h3>
       <div data-testid={`${tid}-name`}>{name || '(no name)'}</div>
       <div style={{ fontSize: 12, opacity: 0.8 }}>
-        {row[`${role}Country`]} {row[`${role}CountryCode`] ? `(${row[`${role}CountryCode`]})` : ''} · UrlCode: <code data-testid={`${tid}-urlcode`}>{code || '—'}</code>
+        {row[`${role}Country`]} {row[`${role}CountryCode`] ? `(${row[`${role}CountryCode`]})` : ''} · UrlCode:{' '}
+        <code data-testid={`${tid}-urlcode`}>{code || '—'}</code>
       </div>
       <div style={{ display: 'flex', gap: 4, marginTop: 4 }}>
         <button
           type="button"
           data-testid={`${tid}-count`}
           disabled={!code || busy}
-          title={code ? 'Count all shipments of this firm (shipments.count)' : 'No UrlCode on this record: it cannot be counted'}
+          title={
+            code
+              ? 'Count all shipments of this firm (shipments.count)'
+              : 'No UrlCode on this record: it cannot be counted'
+          }
           onClick={() => {
             setBusy(true);
             setError(null);
@@ -36,7 +41,12 @@ function Party({ role, row }: { role: PartyRole; row: ShipmentRecord }) {
         >
           {busy ? 'Counting…' : 'Count its shipments'}
         </button>
-        <button type="button" data-testid={`${tid}-open`} disabled={!name} onClick={() => openShipmentsOf(role, name)}>
+        <button
+          type="button"
+          data-testid={`${tid}-open`}
+          disabled={!name}
+          onClick={() => openShipmentsOf(role, name)}
+        >
           Open its shipments
         </button>
       </div>
@@ -53,7 +63,10 @@ function Party({ role, row }: { role: PartyRole; row: ShipmentRecord }) {
 /** The parties of one shipment row, with the firm actions that need their UrlCode. */
 export function PartyPanel({ row, onClose }: { row: ShipmentRecord; onClose: () => void }) {
   return (
-    <aside data-testid="party-panel" style={{ width: 300, borderLeft: '1px solid var(--border, #999)', paddingLeft: 8 }}>
+    <aside
+      data-testid="party-panel"
+      style={{ width: 300, borderLeft: '1px solid var(--border, #999)', paddingLeft: 8 }}
+    >
       <div style={{ display: 'flex', justifyContent: 'space-between' }}>
         <strong>Shipment parties</strong>
         <button type="button" data-testid="party-panel-close" onClick={onClose} aria-label="Close">

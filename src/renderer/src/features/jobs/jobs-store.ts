@@ -147,12 +147,26 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
       // A progress event may be newer than the list: keep it.
       for (const v of r.value.running) running[v.id] = s.running[v.id] ?? fromView(v);
       // An action's error (a resume without credentials) must outlive the list refresh that follows it.
-      return { running, resumable: r.value.resumable, ...(s.errorFromList ? { error: null, errorFromList: false } : {}) };
+      return {
+        running,
+        resumable: r.value.resumable,
+        ...(s.errorFromList ? { error: null, errorFromList: false } : {}),
+      };
     });
   },
   async askFetchAll(kind, request) {
     const filter = stripPaging(request);
-    set({ dialog: { kind, request: filter, name: '', state: 'estimating', estimate: null, saved: null, error: null } });
+    set({
+      dialog: {
+        kind,
+        request: filter,
+        name: '',
+        state: 'estimating',
+        estimate: null,
+        saved: null,
+        error: null,
+      },
+    });
     const saved = await findSaved(kind, filter);
     if (saved) {
       // No repeat spending: not even the estimate's probe is made until the user chooses to fetch again.
@@ -171,7 +185,9 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
     const r = await api.jobs.estimate({ kind, request: filter });
     const d = get().dialog;
     if (!d || d.request !== filter) return;
-    set({ dialog: r.ok ? { ...d, state: 'ready', estimate: r.value } : { ...d, state: 'error', error: r.error } });
+    set({
+      dialog: r.ok ? { ...d, state: 'ready', estimate: r.value } : { ...d, state: 'error', error: r.error },
+    });
     void refreshUsage();
   },
   async openSaved() {
@@ -199,7 +215,11 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
     const d = get().dialog;
     if (!d || d.state !== 'ready' || !d.estimate) return;
     set({ dialog: { ...d, state: 'starting' } });
-    const r = await api.jobs.start({ kind: d.kind, request: d.request, ...(d.name.trim() ? { name: d.name.trim() } : {}) });
+    const r = await api.jobs.start({
+      kind: d.kind,
+      request: d.request,
+      ...(d.name.trim() ? { name: d.name.trim() } : {}),
+    });
     if (!r.ok) {
       set({ dialog: { ...d, state: 'error', error: r.error } });
       return;
@@ -227,12 +247,22 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
     await get().refresh();
     const paused = get().resumable.find((x) => x.id === jobId);
     if (!paused) return;
-    set({ discardQuestion: { jobId, label: paused.label, records: paused.recordsStored ?? records, running: true } });
+    set({
+      discardQuestion: {
+        jobId,
+        label: paused.label,
+        records: paused.recordsStored ?? records,
+        running: true,
+      },
+    });
   },
   async cancel(jobId) {
     set((s) => {
       const j = s.running[jobId];
-      return { discardQuestion: null, ...(j ? { running: { ...s.running, [jobId]: { ...j, cancelling: true } } } : {}) };
+      return {
+        discardQuestion: null,
+        ...(j ? { running: { ...s.running, [jobId]: { ...j, cancelling: true } } } : {}),
+      };
     });
     const r = await api.jobs.cancel({ jobId });
     set(actionResult(r));
@@ -241,7 +271,10 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
   async pause(jobId) {
     set((s) => {
       const j = s.running[jobId];
-      return { discardQuestion: null, ...(j ? { running: { ...s.running, [jobId]: { ...j, pausing: true } } } : {}) };
+      return {
+        discardQuestion: null,
+        ...(j ? { running: { ...s.running, [jobId]: { ...j, pausing: true } } } : {}),
+      };
     });
     const r = await api.jobs.pause({ jobId });
     set(actionResult(r));
@@ -323,7 +356,10 @@ function onFinished(f: JobFinished): void {
   useJobsStore.setState((s) => {
     const { [f.jobId]: gone, ...running } = s.running;
     const label = gone?.title ?? 'A background job';
-    return { running, finished: [{ ...f, label }, ...s.finished.filter((x) => x.jobId !== f.jobId)].slice(0, 10) };
+    return {
+      running,
+      finished: [{ ...f, label }, ...s.finished.filter((x) => x.jobId !== f.jobId)].slice(0, 10),
+    };
   });
   if (f.outcome === 'succeeded') libraryChanged();
   void useJobsStore.getState().refresh();

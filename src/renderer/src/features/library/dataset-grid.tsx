@@ -1,7 +1,19 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AgGridReact } from 'ag-grid-react';
-import type { ColDef, ColGroupDef, GridApi, GridReadyEvent, IDatasource, IGetRowsParams } from 'ag-grid-community';
-import type { DatasetKind, DatasetRow, GridFilterModel, GridSortModel } from '@shared/library/library-contract';
+import type {
+  ColDef,
+  ColGroupDef,
+  GridApi,
+  GridReadyEvent,
+  IDatasource,
+  IGetRowsParams,
+} from 'ag-grid-community';
+import type {
+  DatasetKind,
+  DatasetRow,
+  GridFilterModel,
+  GridSortModel,
+} from '@shared/library/library-contract';
 import { api } from '../../bridge/api';
 import { ColumnChooser } from '../search/column-chooser';
 import { gridTheme, useGridThemeMode } from '../search/grid-theme';

@@ -21,7 +21,24 @@ const integers = new Set<string>(FIRM_INTEGER_FIELDS);
 export function firmColumnDefs(): ColDef<FirmRecord>[] {
   return FIRM_FIELDS.map((f) =>
     integers.has(f)
-      ? { colId: f, field: f, headerName: FIRM_HEADERS[f], headerTooltip: f, cellDataType: 'number', filter: 'agNumberColumnFilter', type: 'rightAligned', width: 120 }
-      : { colId: f, field: f, headerName: FIRM_HEADERS[f], headerTooltip: f, cellDataType: 'text', filter: 'agTextColumnFilter', width: f === 'name' || f === 'address' ? 240 : 140 },
+      ? {
+          colId: f,
+          field: f,
+          headerName: FIRM_HEADERS[f],
+          headerTooltip: f,
+          cellDataType: 'number',
+          filter: 'agNumberColumnFilter',
+          type: 'rightAligned',
+          width: 120,
+        }
+      : {
+          colId: f,
+          field: f,
+          headerName: FIRM_HEADERS[f],
+          headerTooltip: f,
+          cellDataType: 'text',
+          filter: 'agTextColumnFilter',
+          width: f === 'name' || f === 'address' ? 240 : 140,
+        },
   );
 }

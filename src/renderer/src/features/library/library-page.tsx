@@ -25,7 +25,11 @@ function DeleteConfirm({ d, onDelete }: { d: DatasetView; onDelete: () => void }
     return () => document.removeEventListener('keydown', onKey);
   }, [cancelDelete]);
   return (
-    <span role="alertdialog" aria-label={`Delete ${d.name}?`} data-testid={`library-delete-confirm-box-${d.id}`}>
+    <span
+      role="alertdialog"
+      aria-label={`Delete ${d.name}?`}
+      data-testid={`library-delete-confirm-box-${d.id}`}
+    >
       Delete for good?{' '}
       <button type="button" data-testid={`library-delete-confirm-${d.id}`} onClick={onDelete}>
         Delete
@@ -42,7 +46,13 @@ function DatasetRowView({ d, selected }: { d: DatasetView; selected: boolean }) 
   const confirming = useLibraryStore((s) => s.confirmingDelete === d.id);
   const [error, setError] = useState<string | null>(null);
   return (
-    <tr data-testid={`library-row-${d.id}`} data-name={d.name} data-kind={d.kind} aria-selected={selected} style={selected ? { background: '#3b82f622' } : undefined}>
+    <tr
+      data-testid={`library-row-${d.id}`}
+      data-name={d.name}
+      data-kind={d.kind}
+      aria-selected={selected}
+      style={selected ? { background: '#3b82f622' } : undefined}
+    >
       <td style={{ maxWidth: 360 }}>
         <button
           type="button"
@@ -54,7 +64,9 @@ function DatasetRowView({ d, selected }: { d: DatasetView; selected: boolean }) 
         >
           {d.name}
         </button>
-        {d.notes && <div style={{ fontSize: 11, opacity: 0.75, overflowWrap: 'anywhere' }}>{d.notes.slice(0, 120)}</div>}
+        {d.notes && (
+          <div style={{ fontSize: 11, opacity: 0.75, overflowWrap: 'anywhere' }}>{d.notes.slice(0, 120)}</div>
+        )}
       </td>
       <td>{d.kind}</td>
       <td data-testid={`library-rows-${d.id}`} data-stored={d.storedRows} data-total={d.reportedTotal ?? ''}>
@@ -72,7 +84,10 @@ function DatasetRowView({ d, selected }: { d: DatasetView; selected: boolean }) 
       <td data-testid={`library-status-${d.id}`}>{d.status}</td>
       <td>
         {confirming ? (
-          <DeleteConfirm d={d} onDelete={() => void remove(d.id).then((e) => setError(e ? e.message : null))} />
+          <DeleteConfirm
+            d={d}
+            onDelete={() => void remove(d.id).then((e) => setError(e ? e.message : null))}
+          />
         ) : (
           <button type="button" data-testid={`library-delete-${d.id}`} onClick={() => askDelete(d.id)}>
             Delete
@@ -86,7 +101,9 @@ function DatasetRowView({ d, selected }: { d: DatasetView; selected: boolean }) 
 
 /** The last save's outcome for one field, next to that field. */
 function FieldNotice({ id, field }: { id: string; field: EditField }) {
-  const notice = useLibraryStore((s) => (s.editNotice?.id === id && s.editNotice.field === field ? s.editNotice : null));
+  const notice = useLibraryStore((s) =>
+    s.editNotice?.id === id && s.editNotice.field === field ? s.editNotice : null,
+  );
   if (!notice) return null;
   return (
     <small
@@ -104,13 +121,23 @@ function FieldNotice({ id, field }: { id: string; field: EditField }) {
 
 function DatasetEditor({ d }: { d: DatasetView }) {
   const { rename, setTags, setNotes, clearEditNotice } = useLibraryStore();
-  const failed = useLibraryStore((s) => (s.editNotice?.id === d.id && !s.editNotice.ok ? s.editNotice.field : null));
+  const failed = useLibraryStore((s) =>
+    s.editNotice?.id === d.id && !s.editNotice.ok ? s.editNotice.field : null,
+  );
   const [name, setName] = useState(d.name);
   const [tags, setTagsText] = useState(d.tags.join(', '));
   const [notes, setNotesText] = useState(d.notes);
   return (
-    <div data-testid="library-editor" style={{ display: 'flex', gap: 12, flexWrap: 'wrap', alignItems: 'flex-end', margin: '8px 0' }}>
-      <form onSubmit={(e) => { e.preventDefault(); void rename(d.id, name); }}>
+    <div
+      data-testid="library-editor"
+      style={{ display: 'flex', gap: 12, flexWrap: 'wrap', alignItems: 'flex-end', margin: '8px 0' }}
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void rename(d.id, name);
+        }}
+      >
         <label>
           Name{' '}
           <input
@@ -119,16 +146,28 @@ function DatasetEditor({ d }: { d: DatasetView }) {
             data-testid="library-rename-input"
             aria-invalid={failed === 'name'}
             aria-describedby="library-name-message"
-            onChange={(e) => { setName(e.target.value); clearEditNotice('name'); }}
+            onChange={(e) => {
+              setName(e.target.value);
+              clearEditNotice('name');
+            }}
             style={{ width: 320 }}
           />
         </label>{' '}
-        <button type="submit" data-testid="library-rename-save" disabled={!name.trim() || name.trim() === d.name}>
+        <button
+          type="submit"
+          data-testid="library-rename-save"
+          disabled={!name.trim() || name.trim() === d.name}
+        >
           Rename
         </button>
         <FieldNotice id={d.id} field="name" />
       </form>
-      <form onSubmit={(e) => { e.preventDefault(); void setTags(d.id, tags); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void setTags(d.id, tags);
+        }}
+      >
         <label>
           Tags{' '}
           <input
@@ -137,7 +176,10 @@ function DatasetEditor({ d }: { d: DatasetView }) {
             data-testid="library-tags-input"
             aria-invalid={failed === 'tags'}
             aria-describedby="library-tags-message"
-            onChange={(e) => { setTagsText(e.target.value); clearEditNotice('tags'); }}
+            onChange={(e) => {
+              setTagsText(e.target.value);
+              clearEditNotice('tags');
+            }}
           />
         </label>{' '}
         <button type="submit" data-testid="library-tags-save">
@@ -145,7 +187,13 @@ function DatasetEditor({ d }: { d: DatasetView }) {
         </button>
         <FieldNotice id={d.id} field="tags" />
       </form>
-      <form onSubmit={(e) => { e.preventDefault(); void setNotes(d.id, notes); }} style={{ display: 'flex', gap: 4, alignItems: 'flex-end' }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void setNotes(d.id, notes);
+        }}
+        style={{ display: 'flex', gap: 4, alignItems: 'flex-end' }}
+      >
         <label>
           Notes{' '}
           <textarea
@@ -155,7 +203,10 @@ function DatasetEditor({ d }: { d: DatasetView }) {
             data-testid="library-notes-input"
             aria-invalid={failed === 'notes'}
             aria-describedby="library-notes-message"
-            onChange={(e) => { setNotesText(e.target.value); clearEditNotice('notes'); }}
+            onChange={(e) => {
+              setNotesText(e.target.value);
+              clearEditNotice('notes');
+            }}
             style={{ width: 280 }}
           />
         </label>
@@ -185,7 +236,11 @@ function OpenDatasetBody({ open }: { open: OpenRequest }) {
   const d = openMeta?.dataset?.id === open.id ? openMeta.dataset : null;
   if (!d) {
     return (
-      <div data-testid="library-open-state" data-state={openMeta?.state ?? 'loading'} style={{ marginTop: 12 }}>
+      <div
+        data-testid="library-open-state"
+        data-state={openMeta?.state ?? 'loading'}
+        style={{ marginTop: 12 }}
+      >
         {openMeta?.state === 'missing' ? (
           <p data-testid="library-open-missing">That dataset is no longer in the library (it was deleted).</p>
         ) : openMeta?.error ? (
@@ -202,38 +257,75 @@ function OpenDatasetBody({ open }: { open: OpenRequest }) {
   return (
     <section data-testid="library-detail" data-dataset-id={d.id} style={{ marginTop: 12 }}>
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
-        <h2 style={{ margin: 0, ...ellipsis, maxWidth: '100%', minWidth: 0 }} data-testid="library-detail-name" title={d.name}>
+        <h2
+          style={{ margin: 0, ...ellipsis, maxWidth: '100%', minWidth: 0 }}
+          data-testid="library-detail-name"
+          title={d.name}
+        >
           {d.name}
         </h2>
         <small>
-          {d.kind} · {fmt(d.storedRows)} rows stored{d.reportedTotal !== null ? ` of ${fmt(d.reportedTotal)} reported` : ''} · {d.status} · fetched {ageOf(d.fetchedAt)}
+          {d.kind} · {fmt(d.storedRows)} rows stored
+          {d.reportedTotal !== null ? ` of ${fmt(d.reportedTotal)} reported` : ''} · {d.status} · fetched{' '}
+          {ageOf(d.fetchedAt)}
         </small>
         {open.label && (
           <span data-testid="library-drill-label" className="tag">
             Filtered: {open.label}
           </span>
         )}
-        <button type="button" data-testid="library-close" onClick={closeDataset} style={{ marginLeft: 'auto' }}>
+        <button
+          type="button"
+          data-testid="library-close"
+          onClick={closeDataset}
+          style={{ marginLeft: 'auto' }}
+        >
           Close
         </button>
       </div>
       {/* Keyed by the saved values: after a save (or a change elsewhere) the fields show what is stored; the save's message lives in the store, so it survives. */}
       <DatasetEditor key={`${d.id}:${d.name}:${d.tags.join(',')}:${d.notes}`} d={d} />
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
-        <input type="search" placeholder="Quick filter (all rows, in the library)" value={quick} data-testid="library-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ width: 320 }} />
+        <input
+          type="search"
+          placeholder="Quick filter (all rows, in the library)"
+          value={quick}
+          data-testid="library-quick-filter"
+          onChange={(e) => setQuick(e.target.value)}
+          style={{ width: 320 }}
+        />
         <span data-testid="library-export-slot" data-view-columns={view?.columns.length ?? 0}>
-          <ExportButton source={{ datasetId: d.id, ...(view ? { view } : {}) }} suggestedName={d.name} counts={{ viewRows, storedRows: d.storedRows }} />
+          <ExportButton
+            source={{ datasetId: d.id, ...(view ? { view } : {}) }}
+            suggestedName={d.name}
+            counts={{ viewRows, storedRows: d.storedRows }}
+          />
         </span>
       </div>
-      {gridError && <div role="alert" className="message message--error" data-testid="library-grid-error">{gridError}</div>}
-      <DatasetGrid key={`${d.id}:${open.seq}`} datasetId={d.id} kind={d.kind} storedRows={d.storedRows} quickFilter={quick} initialFilterModel={open.filterModel} onView={setView} onRowCount={setViewRows} onError={onError} />
+      {gridError && (
+        <div role="alert" className="message message--error" data-testid="library-grid-error">
+          {gridError}
+        </div>
+      )}
+      <DatasetGrid
+        key={`${d.id}:${open.seq}`}
+        datasetId={d.id}
+        kind={d.kind}
+        storedRows={d.storedRows}
+        quickFilter={quick}
+        initialFilterModel={open.filterModel}
+        onView={setView}
+        onRowCount={setViewRows}
+        onError={onError}
+      />
     </section>
   );
 }
 
 /** The offline library: every saved search, job and import; browsable without network or keychain. */
 export function LibraryPage() {
-  const { query, datasets, status, error, open, importStatus, setQuery, refresh, importFile, openDataset } = useLibraryStore();
+  const { query, datasets, status, error, open, importStatus, setQuery, refresh, importFile, openDataset } =
+    useLibraryStore();
   const pending = useDrillStore((s) => s.pending);
 
   useEffect(() => {
@@ -252,13 +344,34 @@ export function LibraryPage() {
         <h1>Library</h1>
       </header>
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
-        <input type="search" placeholder="Search names, notes, tags" value={query.search} data-testid="library-search" onChange={(e) => setQuery({ search: e.target.value })} />
-        <select value={query.kind} data-testid="library-kind" onChange={(e) => setQuery({ kind: e.target.value === 'firms' || e.target.value === 'shipments' ? e.target.value : '' })} aria-label="Kind">
+        <input
+          type="search"
+          placeholder="Search names, notes, tags"
+          value={query.search}
+          data-testid="library-search"
+          onChange={(e) => setQuery({ search: e.target.value })}
+        />
+        <select
+          value={query.kind}
+          data-testid="library-kind"
+          onChange={(e) =>
+            setQuery({
+              kind: e.target.value === 'firms' || e.target.value === 'shipments' ? e.target.value : '',
+            })
+          }
+          aria-label="Kind"
+        >
           <option value="">All kinds</option>
           <option value="shipments">Shipments</option>
           <option value="firms">Firms</option>
         </select>
-        <input placeholder="Tag" value={query.tag} data-testid="library-tag-filter" onChange={(e) => setQuery({ tag: e.target.value })} style={{ width: 100 }} />
+        <input
+          placeholder="Tag"
+          value={query.tag}
+          data-testid="library-tag-filter"
+          onChange={(e) => setQuery({ tag: e.target.value })}
+          style={{ width: 100 }}
+        />
         <label style={{ marginLeft: 'auto' }}>
           Import a file (JSON, CSV, Portolan .xlsx){' '}
           <input
@@ -291,7 +404,9 @@ export function LibraryPage() {
       <JobsPanel />
       {status === 'ready' && datasets.length === 0 ? (
         <p className="empty" data-testid="library-empty">
-          {query.search || query.kind || query.tag ? 'No dataset matches.' : 'Nothing saved yet: every search you run is kept here, and works offline.'}
+          {query.search || query.kind || query.tag
+            ? 'No dataset matches.'
+            : 'Nothing saved yet: every search you run is kept here, and works offline.'}
         </p>
       ) : (
         <div style={{ maxHeight: 300, overflow: 'auto' }}>

@@ -1,7 +1,19 @@
 import { create } from 'zustand';
 import type { BridgeError } from '@shared/ipc/errors';
-import { MAX_IMPORT_BYTES, checkName, checkNotes, checkTags, importTooLargeMessage, uniqueTags } from '@shared/library/dataset-fields';
-import type { DatasetKind, DatasetView, EquivalentView, GridFilterModel } from '@shared/library/library-contract';
+import {
+  MAX_IMPORT_BYTES,
+  checkName,
+  checkNotes,
+  checkTags,
+  importTooLargeMessage,
+  uniqueTags,
+} from '@shared/library/dataset-fields';
+import type {
+  DatasetKind,
+  DatasetView,
+  EquivalentView,
+  GridFilterModel,
+} from '@shared/library/library-contract';
 import { api } from '../../bridge/api';
 import { useAppStore } from '../../app/app-store';
 
@@ -171,7 +183,8 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
     openDataset(id, opts = {}) {
       const s = get();
       // Shown at once when already known; the fetch by id below brings it up to date.
-      const known = s.datasets.find((d) => d.id === id) ?? (s.openMeta?.dataset?.id === id ? s.openMeta.dataset : null);
+      const known =
+        s.datasets.find((d) => d.id === id) ?? (s.openMeta?.dataset?.id === id ? s.openMeta.dataset : null);
       set({
         open: { id, filterModel: opts.filterModel ?? null, label: opts.label ?? null, seq: ++openSeq },
         openMeta: { state: known ? 'ready' : 'loading', dataset: known, error: null },
@@ -186,15 +199,20 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
       const r = await api.library.get({ id });
       if (mine !== metaSeq || get().open?.id !== id) return;
       if (r.ok) set({ openMeta: { state: 'ready', dataset: r.value, error: null } });
-      else if (r.error.kind === 'NotFound') set({ openMeta: { state: 'missing', dataset: null, error: r.error } });
+      else if (r.error.kind === 'NotFound')
+        set({ openMeta: { state: 'missing', dataset: null, error: r.error } });
       // A failed refresh keeps what is already shown.
-      else set((s) => ({ openMeta: s.openMeta?.dataset ? s.openMeta : { state: 'error', dataset: null, error: r.error } }));
+      else
+        set((s) => ({
+          openMeta: s.openMeta?.dataset ? s.openMeta : { state: 'error', dataset: null, error: r.error },
+        }));
     },
     closeDataset() {
       metaSeq++;
       set({ open: null, openMeta: null, editNotice: null });
     },
-    rename: (id, name) => edit(id, 'name', checkName(name), () => api.library.rename({ id, name: name.trim() })),
+    rename: (id, name) =>
+      edit(id, 'name', checkName(name), () => api.library.rename({ id, name: name.trim() })),
     setTags(id, text) {
       const tags = parseTags(text);
       return edit(id, 'tags', checkTags(tags), () => api.library.setTags({ id, tags }));
@@ -226,7 +244,13 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
       if (get().importStatus.state === 'running') return;
       // Refused before a byte is read: encoding and sending a file this big only to be refused took seconds.
       if (file.size > MAX_IMPORT_BYTES) {
-        set({ importStatus: { state: 'error', message: null, error: { kind: 'InvalidInput', message: importTooLargeMessage(file.name) } } });
+        set({
+          importStatus: {
+            state: 'error',
+            message: null,
+            error: { kind: 'InvalidInput', message: importTooLargeMessage(file.name) },
+          },
+        });
         return;
       }
       set({ importStatus: { state: 'running', message: `Importing ${file.name}…`, error: null } });
@@ -234,7 +258,13 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
       try {
         contentBase64 = await toBase64(file);
       } catch {
-        set({ importStatus: { state: 'error', message: null, error: { kind: 'Internal', message: `Could not read ${file.name}. The library was not changed.` } } });
+        set({
+          importStatus: {
+            state: 'error',
+            message: null,
+            error: { kind: 'Internal', message: `Could not read ${file.name}. The library was not changed.` },
+          },
+        });
         return;
       }
       const r = await api.library.import({ fileName: file.name, contentBase64 });
@@ -256,7 +286,10 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
 });
 
 /** From anywhere (search page offer, jobs tray): go to the Library page with a dataset open. */
-export function showDataset(id: string, opts: { filterModel?: GridFilterModel | null; label?: string | null } = {}): void {
+export function showDataset(
+  id: string,
+  opts: { filterModel?: GridFilterModel | null; label?: string | null } = {},
+): void {
   useLibraryStore.getState().openDataset(id, opts);
   useAppStore.getState().navigate('library');
 }
@@ -272,7 +305,10 @@ export function libraryChanged(): void {
  * since it was offered); if it is gone, opens the copy `findAgain` finds instead. Resolves to the
  * copy opened, or null when no copy answers any more.
  */
-export async function openSavedCopy(offer: EquivalentView, findAgain: () => Promise<EquivalentView | null>): Promise<EquivalentView | null> {
+export async function openSavedCopy(
+  offer: EquivalentView,
+  findAgain: () => Promise<EquivalentView | null>,
+): Promise<EquivalentView | null> {
   const r = await api.library.get({ id: offer.dataset.id });
   const copy = r.ok || r.error.kind !== 'NotFound' ? offer : await findAgain();
   if (copy) showDataset(copy.dataset.id);

@@ -15,13 +15,28 @@ export interface SavedCopyOfferProps {
 }
 
 /** "Saved 3 h ago — open saved copy / fetch again (costs N downloads)": the library answers before the account pays again. */
-export function SavedCopyOffer({ offer, cost, onFetchAgain, onOpen, onDismiss, testId }: SavedCopyOfferProps) {
+export function SavedCopyOffer({
+  offer,
+  cost,
+  onFetchAgain,
+  onOpen,
+  onDismiss,
+  testId,
+}: SavedCopyOfferProps) {
   if (!offer) return null;
   const d = offer.dataset;
   return (
-    <div role="status" className="message" data-testid={testId} data-dataset-id={d.id} data-age-seconds={offer.ageSeconds} style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap', margin: '8px 0' }}>
+    <div
+      role="status"
+      className="message"
+      data-testid={testId}
+      data-dataset-id={d.id}
+      data-age-seconds={offer.ageSeconds}
+      style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap', margin: '8px 0' }}
+    >
       <span data-testid={`${testId}-text`}>
-        Saved {describeAge(offer.ageSeconds)}: “{d.name}” with {fmt(d.storedRows)} {d.kind === 'firms' ? 'firms' : 'records'}
+        Saved {describeAge(offer.ageSeconds)}: “{d.name}” with {fmt(d.storedRows)}{' '}
+        {d.kind === 'firms' ? 'firms' : 'records'}
         {d.reportedTotal !== null ? ` of ${fmt(d.reportedTotal)}` : ''} is already in the library.
       </span>
       <button type="button" data-testid={`${testId}-open`} onClick={onOpen}>

@@ -7,15 +7,42 @@ import { describeSetAside, presetActions, usePresetsStore } from './presets-stor
 
 // A name of up to 100 characters with no spaces cannot wrap, so it is cut with an ellipsis instead of
 // pushing the button out of the 300px panel; the full name is in the button's tooltip.
-const ellipsis: CSSProperties = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 };
+const ellipsis: CSSProperties = {
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  minWidth: 0,
+};
 
-function PresetRow({ id, name, index, count, active }: { id: string; name: string; index: number; count: number; active: boolean }) {
+function PresetRow({
+  id,
+  name,
+  index,
+  count,
+  active,
+}: {
+  id: string;
+  name: string;
+  index: number;
+  count: number;
+  active: boolean;
+}) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(name);
   const tid = `preset-${index}`;
   const problem = presetNameProblem(text);
   return (
-    <li data-testid={tid} data-preset-name={name} style={{ display: 'flex', flexWrap: 'wrap', gap: 4, alignItems: 'center', fontWeight: active ? 'bold' : 'normal' }}>
+    <li
+      data-testid={tid}
+      data-preset-name={name}
+      style={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        gap: 4,
+        alignItems: 'center',
+        fontWeight: active ? 'bold' : 'normal',
+      }}
+    >
       {editing ? (
         <form
           onSubmit={(e) => {
@@ -33,13 +60,22 @@ function PresetRow({ id, name, index, count, active }: { id: string; name: strin
             onChange={(e) => setText(e.target.value)}
             autoFocus
           />
-          <button type="submit" data-testid={`${tid}-rename-save`} disabled={Boolean(problem)} title={problem ?? 'Save the new name'}>
+          <button
+            type="submit"
+            data-testid={`${tid}-rename-save`}
+            disabled={Boolean(problem)}
+            title={problem ?? 'Save the new name'}
+          >
             OK
           </button>
           <button type="button" onClick={() => setEditing(false)}>
             Cancel
           </button>
-          {problem && <small data-testid={`${tid}-rename-error`} style={{ display: 'block' }}>{problem}</small>}
+          {problem && (
+            <small data-testid={`${tid}-rename-error`} style={{ display: 'block' }}>
+              {problem}
+            </small>
+          )}
         </form>
       ) : (
         <button
@@ -52,10 +88,22 @@ function PresetRow({ id, name, index, count, active }: { id: string; name: strin
           {name}
         </button>
       )}
-      <button type="button" data-testid={`${tid}-up`} aria-label={`Move ${name} up`} disabled={index === 0} onClick={() => void presetActions.move(id, 'up')}>
+      <button
+        type="button"
+        data-testid={`${tid}-up`}
+        aria-label={`Move ${name} up`}
+        disabled={index === 0}
+        onClick={() => void presetActions.move(id, 'up')}
+      >
         ↑
       </button>
-      <button type="button" data-testid={`${tid}-down`} aria-label={`Move ${name} down`} disabled={index === count - 1} onClick={() => void presetActions.move(id, 'down')}>
+      <button
+        type="button"
+        data-testid={`${tid}-down`}
+        aria-label={`Move ${name} down`}
+        disabled={index === count - 1}
+        onClick={() => void presetActions.move(id, 'down')}
+      >
         ↓
       </button>
       <button
@@ -71,7 +119,11 @@ function PresetRow({ id, name, index, count, active }: { id: string; name: strin
       <button type="button" data-testid={`${tid}-duplicate`} onClick={() => void presetActions.duplicate(id)}>
         Duplicate
       </button>
-      <button type="button" data-testid={`${tid}-delete`} onClick={() => window.confirm(`Delete the preset "${name}"?`) && void presetActions.remove(id)}>
+      <button
+        type="button"
+        data-testid={`${tid}-delete`}
+        onClick={() => window.confirm(`Delete the preset "${name}"?`) && void presetActions.remove(id)}
+      >
         Delete
       </button>
     </li>
@@ -108,7 +160,12 @@ export function PresetsPanel() {
           maxLength={PRESET_NAME_MAX}
           onChange={(e) => setName(e.target.value)}
         />
-        <button type="submit" data-testid="preset-save" disabled={Boolean(reason)} title={reason ?? 'Save the current filter'}>
+        <button
+          type="submit"
+          data-testid="preset-save"
+          disabled={Boolean(reason)}
+          title={reason ?? 'Save the current filter'}
+        >
           Save
         </button>
       </form>
@@ -133,14 +190,25 @@ export function PresetsPanel() {
       {setAside && (
         <div role="alert" data-testid="presets-set-aside" style={{ overflowWrap: 'anywhere' }}>
           {describeSetAside(setAside)}{' '}
-          <button type="button" data-testid="presets-set-aside-dismiss" onClick={presetActions.dismissSetAside}>
+          <button
+            type="button"
+            data-testid="presets-set-aside-dismiss"
+            onClick={presetActions.dismissSetAside}
+          >
             Dismiss
           </button>
         </div>
       )}
       <ol data-testid="presets-list" style={{ paddingLeft: 0, listStyle: 'none' }}>
         {presets.map((p, i) => (
-          <PresetRow key={p.id} id={p.id} name={p.name} index={i} count={presets.length} active={p.id === activeId} />
+          <PresetRow
+            key={p.id}
+            id={p.id}
+            name={p.name}
+            index={i}
+            count={presets.length}
+            active={p.id === activeId}
+          />
         ))}
       </ol>
       {loaded && presets.length === 0 && <p data-testid="presets-empty">No presets yet.</p>}
@@ -160,19 +228,31 @@ export function PresetsPanel() {
             if (file) void file.text().then((t) => presetActions.importText(t));
           }}
         />
-        <button type="button" data-testid="presets-export" disabled={presets.length === 0} onClick={() => void presetActions.exportToDownload()}>
+        <button
+          type="button"
+          data-testid="presets-export"
+          disabled={presets.length === 0}
+          onClick={() => void presetActions.exportToDownload()}
+        >
           Export…
         </button>
       </div>
       {lastImport && (
         <div role="status" data-testid="presets-import-report">
           Imported {lastImport.imported} preset{lastImport.imported === 1 ? '' : 's'}.{' '}
-          <button type="button" data-testid="presets-import-report-dismiss" onClick={presetActions.dismissImportReport}>
+          <button
+            type="button"
+            data-testid="presets-import-report-dismiss"
+            onClick={presetActions.dismissImportReport}
+          >
             Dismiss
           </button>
           {lastImport.skipped.length > 0 && (
             // A file with hundreds of bad entries must not push the rest of the page out of view.
-            <ul data-testid="presets-import-skipped" style={{ maxHeight: '12em', overflowY: 'auto', overflowWrap: 'anywhere' }}>
+            <ul
+              data-testid="presets-import-skipped"
+              style={{ maxHeight: '12em', overflowY: 'auto', overflowWrap: 'anywhere' }}
+            >
               {lastImport.skipped.map((s, i) => (
                 // Skipped names can repeat (two entries called the same), so the position is the key.
                 <li key={i}>

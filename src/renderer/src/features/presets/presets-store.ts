@@ -73,7 +73,8 @@ export const presetActions = {
     if (refuseBadName(name)) return Promise.resolve(false);
     return apply(api.presets.save({ id, name, filter: draftToFilter(store.getState().draft) }));
   },
-  rename: (id: string, name: string) => (refuseBadName(name) ? Promise.resolve(false) : apply(api.presets.rename({ id, name }))),
+  rename: (id: string, name: string) =>
+    refuseBadName(name) ? Promise.resolve(false) : apply(api.presets.rename({ id, name })),
   duplicate: (id: string) => apply(api.presets.duplicate({ id })),
   async remove(id: string) {
     const ok = await apply(api.presets.delete({ id }));

@@ -6,8 +6,29 @@ ModuleRegistry.registerModules([AllCommunityModule]);
 
 /** One theme, two modes; the grids follow `data-ag-theme-mode` on <body>, kept by `useGridThemeMode`. */
 export const gridTheme = themeQuartz
-  .withParams({ backgroundColor: '#ffffff', foregroundColor: '#1d2330', headerBackgroundColor: '#f3f5f8', accentColor: '#2e6fd8', fontSize: 13, spacing: 6 }, 'light')
-  .withParams({ backgroundColor: '#1b1f27', foregroundColor: '#e3e7ee', headerBackgroundColor: '#252b36', accentColor: '#5b9bff', fontSize: 13, spacing: 6, borderColor: '#394252' }, 'dark');
+  .withParams(
+    {
+      backgroundColor: '#ffffff',
+      foregroundColor: '#1d2330',
+      headerBackgroundColor: '#f3f5f8',
+      accentColor: '#2e6fd8',
+      fontSize: 13,
+      spacing: 6,
+    },
+    'light',
+  )
+  .withParams(
+    {
+      backgroundColor: '#1b1f27',
+      foregroundColor: '#e3e7ee',
+      headerBackgroundColor: '#252b36',
+      accentColor: '#5b9bff',
+      fontSize: 13,
+      spacing: 6,
+      borderColor: '#394252',
+    },
+    'dark',
+  );
 
 /** Light or dark, following the document's `data-theme` if the shell sets one, else the OS preference. */
 export function useGridThemeMode(): 'light' | 'dark' {

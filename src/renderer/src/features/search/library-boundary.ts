@@ -1,4 +1,9 @@
-import type { FirmCountRequest, FirmSearchRequest, ShipmentCountRequest, ShipmentSearchRequest } from '@shared/spec';
+import type {
+  FirmCountRequest,
+  FirmSearchRequest,
+  ShipmentCountRequest,
+  ShipmentSearchRequest,
+} from '@shared/spec';
 import { libraryChanged } from '../library/library-store';
 
 export type LibraryKind = 'shipments.search' | 'shipments.count' | 'firms.search' | 'firms.count';
@@ -15,7 +20,10 @@ export async function saveToLibrary(
   response: unknown,
 ): Promise<string | null> {
   if (kind !== 'shipments.search' && kind !== 'firms.search') return null;
-  const id = typeof response === 'object' && response !== null && 'datasetId' in response ? (response as { datasetId?: unknown }).datasetId : null;
+  const id =
+    typeof response === 'object' && response !== null && 'datasetId' in response
+      ? (response as { datasetId?: unknown }).datasetId
+      : null;
   if (typeof id !== 'string') return null;
   libraryChanged();
   return id;

@@ -41,7 +41,12 @@ function SizeAndCost({ check }: { check: SearchCheck }) {
   const [text, setText] = useState(String(size));
   const { limit } = check;
   return (
-    <div className="size-and-cost" data-testid="search-cost" data-limit-state={limit?.state ?? 'invalid-size'} style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}>
+    <div
+      className="size-and-cost"
+      data-testid="search-cost"
+      data-limit-state={limit?.state ?? 'invalid-size'}
+      style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}
+    >
       <label>
         Records to download{' '}
         <input
@@ -76,8 +81,13 @@ function SizeAndCost({ check }: { check: SearchCheck }) {
       <span data-testid="search-cost-text">{check.costText}</span>
       {limit?.state === 'exceeds' && (
         <label data-testid="search-over-limit" style={{ color: '#c0392b' }}>
-          <input type="checkbox" checked={overLimitConfirmed} data-testid="search-confirm-over-limit" onChange={(e) => confirmOverLimit(e.target.checked)} /> Run anyway, past the
-          limit
+          <input
+            type="checkbox"
+            checked={overLimitConfirmed}
+            data-testid="search-confirm-over-limit"
+            onChange={(e) => confirmOverLimit(e.target.checked)}
+          />{' '}
+          Run anyway, past the limit
         </label>
       )}
     </div>
@@ -88,7 +98,12 @@ function ActionCell(p: ICellRendererParams<ShipmentRecord> & { onOpen: (row: Shi
   if (!p.data) return null;
   const row = p.data;
   return (
-    <button type="button" data-testid={`shipment-parties-${p.node.rowIndex ?? 0}`} onClick={() => p.onOpen(row)} style={{ fontSize: 11 }}>
+    <button
+      type="button"
+      data-testid={`shipment-parties-${p.node.rowIndex ?? 0}`}
+      onClick={() => p.onOpen(row)}
+      style={{ fontSize: 11 }}
+    >
       Parties
     </button>
   );
@@ -96,7 +111,23 @@ function ActionCell(p: ICellRendererParams<ShipmentRecord> & { onOpen: (row: Shi
 
 /** Shipment search: the filter, the download size with its cost, and the results grid. */
 export function SearchPage() {
-  const { status, result, error, request, startedAt, elapsedMs, run, cancel, offer, offerNotice, dismissOffer, openOffer, cancelOutcome, showLateAnswer, notice } = useSearchStore();
+  const {
+    status,
+    result,
+    error,
+    request,
+    startedAt,
+    elapsedMs,
+    run,
+    cancel,
+    offer,
+    offerNotice,
+    dismissOffer,
+    openOffer,
+    cancelOutcome,
+    showLateAnswer,
+    notice,
+  } = useSearchStore();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const datasetId = useSearchStore((s) => s.datasetId);
   const answers = useSearchStore((s) => s.answers);
@@ -151,7 +182,13 @@ export function SearchPage() {
       <SizeAndCost check={check} />
       <FieldMessages slot="size" messages={validation.bySlot.size} />
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
-        <RunButton testId="search-run" label="Search shipments" reason={reason} busy={running} onRun={() => void run()} />
+        <RunButton
+          testId="search-run"
+          label="Search shipments"
+          reason={reason}
+          busy={running}
+          onRun={() => void run()}
+        />
         {running && (
           <>
             <progress data-testid="search-progress" aria-label="Searching" />
@@ -175,7 +212,14 @@ export function SearchPage() {
           </span>
         )}
       </div>
-      <SavedCopyOffer testId="search-saved-offer" offer={offer} cost={offer?.request.size ?? null} onOpen={() => void openOffer()} onDismiss={dismissOffer} onFetchAgain={() => void run({ fresh: true })} />
+      <SavedCopyOffer
+        testId="search-saved-offer"
+        offer={offer}
+        cost={offer?.request.size ?? null}
+        onOpen={() => void openOffer()}
+        onDismiss={dismissOffer}
+        onFetchAgain={() => void run({ fresh: true })}
+      />
       {offerNotice && (
         <p role="status" className="message" data-testid="search-saved-offer-gone">
           {offerNotice}
@@ -191,10 +235,16 @@ export function SearchPage() {
       {error && (
         <div data-testid="search-error-box">
           <ErrorMessage error={error} testId="search-error" />
-          {elapsedMs !== null && <small data-testid="search-error-elapsed">The search failed after {(elapsedMs / 1000).toFixed(2)} s.</small>}
+          {elapsedMs !== null && (
+            <small data-testid="search-error-elapsed">
+              The search failed after {(elapsedMs / 1000).toFixed(2)} s.
+            </small>
+          )}
           {error.kind === 'LimitExceeded' && (
             <div data-testid="search-retry-after">
-              {error.retryAfterSeconds !== undefined ? `The service asks to wait ${error.retryAfterSeconds} s before trying again.` : 'The service did not say when to retry.'}
+              {error.retryAfterSeconds !== undefined
+                ? `The service asks to wait ${error.retryAfterSeconds} s before trying again.`
+                : 'The service did not say when to retry.'}
             </div>
           )}
           {error.issues?.length ? (
@@ -216,7 +266,9 @@ export function SearchPage() {
       {result && (
         <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
           <strong data-testid="search-summary" data-shown={shown} data-total={total}>
-            {shown < total ? `Showing ${fmt(shown)} of ${fmt(total)} matching records` : `${fmt(total)} matching record${total === 1 ? '' : 's'}, all shown`}
+            {shown < total
+              ? `Showing ${fmt(shown)} of ${fmt(total)} matching records`
+              : `${fmt(total)} matching record${total === 1 ? '' : 's'}, all shown`}
           </strong>
           {shown < total && (
             <span data-testid="search-truncated" style={{ color: '#b9770e' }}>
@@ -224,17 +276,32 @@ export function SearchPage() {
             </span>
           )}
           {shown < total && request && (
-            <button type="button" data-testid="search-fetch-all" onClick={() => void askFetchAll('shipments', request)}>
+            <button
+              type="button"
+              data-testid="search-fetch-all"
+              onClick={() => void askFetchAll('shipments', request)}
+            >
               Fetch all {fmt(total)} records
             </button>
           )}
-          {elapsedMs !== null && status === 'done' && <small data-testid="search-elapsed">in {(elapsedMs / 1000).toFixed(2)} s</small>}
-          <input type="search" placeholder="Quick filter" value={quick} data-testid="search-quick-filter" onChange={(e) => setQuick(e.target.value)} style={{ marginLeft: 'auto' }} />
+          {elapsedMs !== null && status === 'done' && (
+            <small data-testid="search-elapsed">in {(elapsedMs / 1000).toFixed(2)} s</small>
+          )}
+          <input
+            type="search"
+            placeholder="Quick filter"
+            value={quick}
+            data-testid="search-quick-filter"
+            onChange={(e) => setQuick(e.target.value)}
+            style={{ marginLeft: 'auto' }}
+          />
           {datasetId && (
             <ExportButton
               source={{ datasetId }}
               suggestedName="Shipments"
-              resolveView={() => (gridApi ? viewFromGrid(gridApi as GridApi, quick, SHIPMENT_FIELDS) : undefined)}
+              resolveView={() =>
+                gridApi ? viewFromGrid(gridApi as GridApi, quick, SHIPMENT_FIELDS) : undefined
+              }
             />
           )}
           <ColumnChooser
@@ -249,7 +316,16 @@ export function SearchPage() {
       )}
       <div style={{ display: 'flex', gap: 8 }}>
         <div style={{ flex: 1, minWidth: 0 }}>
-          {result && <DataGrid<ShipmentRecord> gridId={GRID_ID} testId="shipments-grid" rows={result.shipments} columnDefs={columnDefs} quickFilter={quick} onApi={setGridApi} />}
+          {result && (
+            <DataGrid<ShipmentRecord>
+              gridId={GRID_ID}
+              testId="shipments-grid"
+              rows={result.shipments}
+              columnDefs={columnDefs}
+              quickFilter={quick}
+              onApi={setGridApi}
+            />
+          )}
         </div>
         {partyRow && <PartyPanel row={partyRow} onClose={() => setPartyRow(null)} />}
       </div>

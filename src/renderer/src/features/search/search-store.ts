@@ -1,5 +1,10 @@
 import { create } from 'zustand';
-import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentSearchRequest, type ShipmentSearchResponse } from '@shared/spec';
+import {
+  SHIPMENT_SEARCH_MAX_SIZE,
+  SHIPMENT_SEARCH_MIN_SIZE,
+  type ShipmentSearchRequest,
+  type ShipmentSearchResponse,
+} from '@shared/spec';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 import type { SavedToLibrary } from '@shared/ipc/contract';
 import type { EquivalentView } from '@shared/library/library-contract';
@@ -102,11 +107,20 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 export const useSearchStore = create<SearchState>()((set, get) => {
   /** The cancelled run's call ended: say honestly what it cost. */
-  async function settleCancelled(seq: number, r: BridgeResult<ShipmentSearchResponse & SavedToLibrary>, request: ShipmentSearchRequest, profileId: string | null) {
+  async function settleCancelled(
+    seq: number,
+    r: BridgeResult<ShipmentSearchResponse & SavedToLibrary>,
+    request: ShipmentSearchRequest,
+    profileId: string | null,
+  ) {
     let outcome: CancelOutcome;
     if (r.ok) {
       const datasetId = await saveToLibrary('shipments.search', request, r.value);
-      outcome = { state: 'spent', records: r.value.shipments.length, late: { request, result: r.value, datasetId, profileId } };
+      outcome = {
+        state: 'spent',
+        records: r.value.shipments.length,
+        late: { request, result: r.value, datasetId, profileId },
+      };
     } else outcome = { state: 'failed', error: r.error };
     // A newer run (or cancel) owns the status line now.
     if (runSeq === seq + 1 && get().status === 'cancelled') set({ cancelOutcome: outcome });
@@ -142,7 +156,11 @@ export const useSearchStore = create<SearchState>()((set, get) => {
       if (!offer) return;
       const copy = await findCopy(offer.request);
       if (get().offer !== offer) return;
-      set(copy ? { offer: { ...copy, request: offer.request } } : { offer: null, offerNotice: goneNotice(offer) });
+      set(
+        copy
+          ? { offer: { ...copy, request: offer.request } }
+          : { offer: null, offerNotice: goneNotice(offer) },
+      );
     },
     setSize: (size) => set({ size, overLimitConfirmed: false }),
     confirmOverLimit: (yes) => set({ overLimitConfirmed: yes }),
@@ -155,14 +173,27 @@ export const useSearchStore = create<SearchState>()((set, get) => {
       const mine = ++runSeq;
       inFlight = { seq: mine, sent: false };
       const startedAt = performance.now();
-      set({ status: 'running', error: null, startedAt, elapsedMs: null, offer: null, offerNotice: null, cancelOutcome: null, notice: null });
+      set({
+        status: 'running',
+        error: null,
+        startedAt,
+        elapsedMs: null,
+        offer: null,
+        offerNotice: null,
+        cancelOutcome: null,
+        notice: null,
+      });
       if (!opts.fresh) {
         // No repeat spending: a saved answer to the same question is offered first.
         const saved = await api.library.findEquivalent({ request });
         if (mine !== runSeq) return;
         if (saved.ok && saved.value) {
           inFlight = null;
-          set({ status: get().result ? 'done' : 'idle', offer: { ...saved.value, request }, elapsedMs: null });
+          set({
+            status: get().result ? 'done' : 'idle',
+            offer: { ...saved.value, request },
+            elapsedMs: null,
+          });
           return;
         }
       }
@@ -176,7 +207,16 @@ export const useSearchStore = create<SearchState>()((set, get) => {
       }
       const elapsedMs = performance.now() - startedAt;
       if (r.ok) {
-        set({ status: 'done', request, result: r.value, resultProfileId: profileId, error: null, elapsedMs, overLimitConfirmed: false, answers: get().answers + 1 });
+        set({
+          status: 'done',
+          request,
+          result: r.value,
+          resultProfileId: profileId,
+          error: null,
+          elapsedMs,
+          overLimitConfirmed: false,
+          answers: get().answers + 1,
+        });
         set({ datasetId: await saveToLibrary('shipments.search', request, r.value) });
       } else {
         set({ status: 'error', error: r.error, elapsedMs, answers: get().answers + 1 });
@@ -189,14 +229,28 @@ export const useSearchStore = create<SearchState>()((set, get) => {
       const call = inFlight;
       inFlight = null;
       // Before the request left (the library lookup), stopping costs nothing; after, its answer is kept.
-      set({ status: 'cancelled', elapsedMs: null, cancelOutcome: call?.sent ? { state: 'pending' } : { state: 'nothing-spent' } });
+      set({
+        status: 'cancelled',
+        elapsedMs: null,
+        cancelOutcome: call?.sent ? { state: 'pending' } : { state: 'nothing-spent' },
+      });
     },
     showLateAnswer() {
       const o = get().cancelOutcome;
       if (o?.state !== 'spent') return;
       const { request, result, datasetId, profileId } = o.late;
       if (profileId !== useAppStore.getState().activeId) return;
-      set({ status: 'done', request, result, datasetId, resultProfileId: profileId, error: null, cancelOutcome: null, elapsedMs: null, answers: get().answers + 1 });
+      set({
+        status: 'done',
+        request,
+        result,
+        datasetId,
+        resultProfileId: profileId,
+        error: null,
+        cancelOutcome: null,
+        elapsedMs: null,
+        answers: get().answers + 1,
+      });
     },
     filterReplaced(question) {
       // An answer on its way belongs to the old filter: Cancel keeps it (it may be charged) without showing it here.
@@ -216,7 +270,9 @@ export const useSearchStore = create<SearchState>()((set, get) => {
         status: get().status === 'cancelled' ? 'cancelled' : 'idle',
         notice:
           `${question} have not been searched yet: nothing has been downloaded for them. Check the download cost and click “Search shipments” to fetch them.` +
-          (had ? ` The result of the previous search was taken off this page because it answers another filter${saved ? '; it is kept in the Library' : ''}.` : ''),
+          (had
+            ? ` The result of the previous search was taken off this page because it answers another filter${saved ? '; it is kept in the Library' : ''}.`
+            : ''),
       });
     },
     activeProfileChanged(previous, activeId) {
@@ -233,7 +289,9 @@ export const useSearchStore = create<SearchState>()((set, get) => {
         // A late answer belongs to the old profile: it stays in the library but is not offered here.
         cancelOutcome: get().cancelOutcome?.state === 'spent' ? null : get().cancelOutcome,
         status: get().status === 'cancelled' ? 'cancelled' : 'idle',
-        notice: had ? `The result of profile “${previous.name}” was cleared because another profile is now active. It is kept in the Library.` : null,
+        notice: had
+          ? `The result of profile “${previous.name}” was cleared because another profile is now active. It is kept in the Library.`
+          : null,
       });
     },
   };
@@ -242,7 +300,12 @@ export const useSearchStore = create<SearchState>()((set, get) => {
 useAppStore.subscribe((s, prev) => {
   if (s.activeId === prev.activeId) return;
   const old = prev.activeId ? prev.profiles.find((p) => p.id === prev.activeId) : undefined;
-  useSearchStore.getState().activeProfileChanged(prev.activeId ? { id: prev.activeId, name: old?.name ?? 'the previous profile' } : null, s.activeId);
+  useSearchStore
+    .getState()
+    .activeProfileChanged(
+      prev.activeId ? { id: prev.activeId, name: old?.name ?? 'the previous profile' } : null,
+      s.activeId,
+    );
 });
 
 /** The sentence for a cancelled search, or null while there is none. */
@@ -278,7 +341,8 @@ export interface SearchCheck {
  * profile's default that main sends. A size with an error has no cost ("NaN records" helps nobody).
  */
 export function describeSearchCost(limit: LimitCheck | null, size: number): string {
-  if (!limit) return `Downloads — (enter a size from ${fmt(SHIPMENT_SEARCH_MIN_SIZE)} to ${fmt(SHIPMENT_SEARCH_MAX_SIZE)} records)`;
+  if (!limit)
+    return `Downloads — (enter a size from ${fmt(SHIPMENT_SEARCH_MIN_SIZE)} to ${fmt(SHIPMENT_SEARCH_MAX_SIZE)} records)`;
   const head = limit.state === 'unknown' ? `up to ${fmt(size)} records — ${limit.message}` : limit.message;
   return `Downloads ${head}${limit.account ? ` (account ${limit.account})` : ''}`;
 }
@@ -294,6 +358,10 @@ export function useSearchCheck(): SearchCheck {
   const account = draft.account_name.trim() || accounts.defaultAccount;
   const limit = sizeValid ? checkLimit(summary, account, 'shipments/search', size) : null;
   const blockedByLimit = limit?.state === 'exceeds' && !confirmed;
-  const reason = !validation.valid ? validation.reason : blockedByLimit ? 'Cannot run: this search would pass the account limit; confirm to run anyway' : null;
+  const reason = !validation.valid
+    ? validation.reason
+    : blockedByLimit
+      ? 'Cannot run: this search would pass the account limit; confirm to run anyway'
+      : null;
   return { validation, limit, costText: describeSearchCost(limit, size), reason };
 }

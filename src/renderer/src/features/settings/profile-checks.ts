@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import { DUPLICATE_NAME_MESSAGE, isProfileNameTaken, profileFields, profileNameKey } from '@shared/profiles/profile-rules';
+import {
+  DUPLICATE_NAME_MESSAGE,
+  isProfileNameTaken,
+  profileFields,
+  profileNameKey,
+} from '@shared/profiles/profile-rules';
 import type { FieldErrors } from './field-errors';
 
 export interface ProfileDraftFields {
@@ -58,4 +63,5 @@ export function checkCredentialsDraft(draft: { apiKey: string; apiSecret: string
   return errors;
 }
 
-export const hasFieldErrors = (errors: FieldErrors): boolean => Object.values(errors).some((m) => m !== undefined);
+export const hasFieldErrors = (errors: FieldErrors): boolean =>
+  Object.values(errors).some((m) => m !== undefined);

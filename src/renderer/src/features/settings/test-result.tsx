@@ -90,7 +90,12 @@ export function TestResult({ state, accountName }: { state: TestState | undefine
     <div className="test-result" data-testid="test-result" data-status="passed" aria-live="polite">
       <div className="message message--ok">Connection works. Usage and limits reported by the service:</div>
       {warning && (
-        <div className="message" role="alert" data-testid="test-result-account-warning" style={{ color: 'var(--danger, #c0392b)' }}>
+        <div
+          className="message"
+          role="alert"
+          data-testid="test-result-account-warning"
+          style={{ color: 'var(--danger, #c0392b)' }}
+        >
           {warning}
         </div>
       )}

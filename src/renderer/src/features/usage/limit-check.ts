@@ -3,7 +3,14 @@ import { isUnlimited, remaining, type UsageMetric, type UsageSummary } from '@sh
 export type LimitCheck =
   | { state: 'unknown'; account: string | null; message: string }
   | { state: 'unlimited'; account: string; current: number; message: string }
-  | { state: 'ok' | 'exceeds'; account: string; current: number; limit: number; left: number; message: string };
+  | {
+      state: 'ok' | 'exceeds';
+      account: string;
+      current: number;
+      limit: number;
+      left: number;
+      message: string;
+    };
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -21,7 +28,10 @@ export function pickAccount(summary: UsageSummary | null, accountName: string | 
 }
 
 /** "not one of this profile's accounts: main, eu-desk" when usage is known and lacks the name; else null. */
-export function unknownAccountMessage(accounts: readonly string[] | undefined, accountName: string | undefined): string | null {
+export function unknownAccountMessage(
+  accounts: readonly string[] | undefined,
+  accountName: string | undefined,
+): string | null {
   if (!accounts || !accountName || accounts.includes(accountName)) return null;
   return `not one of this profile's accounts: ${accounts.length ? accounts.join(', ') : '(the service reported none)'}`;
 }
@@ -40,17 +50,30 @@ export function checkLimit(
   const account = pickAccount(summary, accountName);
   const m = account && summary ? summary[account]?.[metric] : undefined;
   const unknownName = summary ? unknownAccountMessage(Object.keys(summary), accountName) : null;
-  if (unknownName) return { state: 'unknown', account: null, message: `account ${accountName ?? ''} is ${unknownName}` };
+  if (unknownName)
+    return { state: 'unknown', account: null, message: `account ${accountName ?? ''} is ${unknownName}` };
   if (!account || !m) {
     return { state: 'unknown', account, message: `Usage for ${metric} is not known yet` };
   }
   if (isUnlimited(m)) {
-    return { state: 'unlimited', account, current: m.current, message: `up to ${fmt(amount)} ${unit} — unlimited (${fmt(m.current)} used)` };
+    return {
+      state: 'unlimited',
+      account,
+      current: m.current,
+      message: `up to ${fmt(amount)} ${unit} — unlimited (${fmt(m.current)} used)`,
+    };
   }
   const left = remaining(m);
   const head = `up to ${fmt(amount)} ${unit} — ${fmt(left)} of ${fmt(m.limit)} left`;
   return amount > left
-    ? { state: 'exceeds', account, current: m.current, limit: m.limit, left, message: `${head}: this would pass the limit by ${fmt(amount - left)}` }
+    ? {
+        state: 'exceeds',
+        account,
+        current: m.current,
+        limit: m.limit,
+        left,
+        message: `${head}: this would pass the limit by ${fmt(amount - left)}`,
+      }
     : { state: 'ok', account, current: m.current, limit: m.limit, left, message: head };
 }
 
@@ -58,13 +81,28 @@ export function checkLimit(
  * Where a metric stands when the cost of the next call is not known in advance (a firm page holds
  * an unstated number of firms): "11 used, unlimited" or "489 of 500 left".
  */
-export function describeMetric(summary: UsageSummary | null, accountName: string | undefined, metric: UsageMetric): LimitCheck {
+export function describeMetric(
+  summary: UsageSummary | null,
+  accountName: string | undefined,
+  metric: UsageMetric,
+): LimitCheck {
   const account = pickAccount(summary, accountName);
   const m = account && summary ? summary[account]?.[metric] : undefined;
   const unknownName = summary ? unknownAccountMessage(Object.keys(summary), accountName) : null;
-  if (unknownName) return { state: 'unknown', account: null, message: `${metric}: account ${accountName ?? ''} is ${unknownName}` };
+  if (unknownName)
+    return {
+      state: 'unknown',
+      account: null,
+      message: `${metric}: account ${accountName ?? ''} is ${unknownName}`,
+    };
   if (!account || !m) return { state: 'unknown', account, message: `${metric}: usage not known yet` };
-  if (isUnlimited(m)) return { state: 'unlimited', account, current: m.current, message: `${metric}: ${fmt(m.current)} used, unlimited` };
+  if (isUnlimited(m))
+    return {
+      state: 'unlimited',
+      account,
+      current: m.current,
+      message: `${metric}: ${fmt(m.current)} used, unlimited`,
+    };
   const left = remaining(m);
   return {
     state: left <= 0 ? 'exceeds' : 'ok',

@@ -32,7 +32,14 @@ function MetricRow({ account, metric, m }: { account: string; metric: string; m:
         {unlimited ? (
           <span data-testid={`${id}-unlimited`}>Unlimited</span>
         ) : (
-          <div role="meter" aria-valuemin={0} aria-valuemax={m.limit} aria-valuenow={m.current} aria-label={LABELS[metric] ?? metric} style={{ height: 10, background: 'var(--track, #ddd)', borderRadius: 5, overflow: 'hidden' }}>
+          <div
+            role="meter"
+            aria-valuemin={0}
+            aria-valuemax={m.limit}
+            aria-valuenow={m.current}
+            aria-label={LABELS[metric] ?? metric}
+            style={{ height: 10, background: 'var(--track, #ddd)', borderRadius: 5, overflow: 'hidden' }}
+          >
             <div style={{ width: `${ratio * 100}%`, height: '100%', background: colour }} />
           </div>
         )}
@@ -51,7 +58,9 @@ function MetricRow({ account, metric, m }: { account: string; metric: string; m:
             ))}
           </span>
         )}
-        {metric === 'searchedHsCodes' && codes.length === 0 && m.notes && m.notes !== 'unlimited' ? m.notes : null}
+        {metric === 'searchedHsCodes' && codes.length === 0 && m.notes && m.notes !== 'unlimited'
+          ? m.notes
+          : null}
       </td>
     </tr>
   );
@@ -67,24 +76,39 @@ export function UsagePage() {
     <section className="page usage-page" data-testid="usage-page">
       <header style={{ display: 'flex', gap: 12, alignItems: 'center' }}>
         <h1>Usage</h1>
-        <button type="button" data-testid="usage-refresh" disabled={loading} onClick={() => void refreshUsage()}>
+        <button
+          type="button"
+          data-testid="usage-refresh"
+          disabled={loading}
+          onClick={() => void refreshUsage()}
+        >
           {loading ? 'Refreshing…' : 'Refresh'}
         </button>
-        {refreshedAt && <small data-testid="usage-refreshed-at">as of {new Date(refreshedAt).toLocaleTimeString()}</small>}
+        {refreshedAt && (
+          <small data-testid="usage-refreshed-at">as of {new Date(refreshedAt).toLocaleTimeString()}</small>
+        )}
       </header>
       {error && <ErrorMessage error={error} testId="usage-error" />}
       {summary && Object.keys(summary).length === 0 && <p>The service reported no accounts.</p>}
       {summary &&
         Object.entries(summary).map(([account, metrics]) => {
           // Known metrics in the spec's order, then whatever else the service reports.
-          const names = [...USAGE_METRICS.filter((m) => m in metrics), ...Object.keys(metrics).filter((m) => !(USAGE_METRICS as readonly string[]).includes(m))];
+          const names = [
+            ...USAGE_METRICS.filter((m) => m in metrics),
+            ...Object.keys(metrics).filter((m) => !(USAGE_METRICS as readonly string[]).includes(m)),
+          ];
           return (
             <div key={account} data-testid={`usage-account-${slug(account)}`}>
               <h2>Account: {account}</h2>
               <table style={{ borderSpacing: '0 6px' }}>
                 <tbody>
                   {names.map((metric) => (
-                    <MetricRow key={metric} account={account} metric={metric} m={metrics[metric] as MetricSummary} />
+                    <MetricRow
+                      key={metric}
+                      account={account}
+                      metric={metric}
+                      m={metrics[metric] as MetricSummary}
+                    />
                   ))}
                 </tbody>
               </table>

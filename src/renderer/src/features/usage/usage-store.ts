@@ -13,7 +13,13 @@ export interface UsageState {
   refreshedAt: number | null;
 }
 
-export const useUsageStore = create<UsageState>()(() => ({ summary: null, profileId: null, error: null, loading: false, refreshedAt: null }));
+export const useUsageStore = create<UsageState>()(() => ({
+  summary: null,
+  profileId: null,
+  error: null,
+  loading: false,
+  refreshedAt: null,
+}));
 
 let seq = 0;
 
@@ -62,7 +68,10 @@ function accountContextOf(summary: UsageSummary | null, defaultAccount: string |
 
 /** For store actions: the account context right now. */
 export function currentAccountContext(): AccountContext {
-  return accountContextOf(useUsageStore.getState().summary, selectActiveProfile(useAppStore.getState())?.accountName);
+  return accountContextOf(
+    useUsageStore.getState().summary,
+    selectActiveProfile(useAppStore.getState())?.accountName,
+  );
 }
 
 /** For pages: the account context, re-rendered when usage or the active profile changes. */
