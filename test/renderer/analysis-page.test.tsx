@@ -5,10 +5,10 @@ import { buildApi } from '@shared/ipc/build-api';
 import { CALL_CHANNELS } from '@shared/ipc/channels';
 import type { BridgeResult } from '@shared/ipc/errors';
 // Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
-import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
+import type * as SessionStoreModule from '../../src/renderer/src/session/session-store';
 import type * as PageModule from '../../src/renderer/src/features/analysis/analysis-page';
 import type * as StoreModule from '../../src/renderer/src/features/analysis/analysis-store';
-import type * as DrillModule from '../../src/renderer/src/features/analysis/drill-store';
+import type * as DrillModule from '../../src/renderer/src/session/drill-store';
 
 /**
  * The Analysis page over the real analysis services (DuckDB library with simulator records), reached
@@ -29,7 +29,7 @@ interface PageBackend {
 let backend: PageBackend;
 let page: typeof PageModule;
 let drill: typeof DrillModule;
-let app: typeof AppStoreModule;
+let app: typeof SessionStoreModule;
 let store: typeof StoreModule;
 const useStore = () => store.useAnalysisStore.getState();
 const downloads: { name: string; href: string }[] = [];
@@ -44,8 +44,8 @@ beforeAll(async () => {
   });
   // The bridge module reads window.portolan when first imported, so the page is imported after it is set.
   page = await import('../../src/renderer/src/features/analysis/analysis-page');
-  drill = await import('../../src/renderer/src/features/analysis/drill-store');
-  app = await import('../../src/renderer/src/app/app-store');
+  drill = await import('../../src/renderer/src/session/drill-store');
+  app = await import('../../src/renderer/src/session/session-store');
   store = await import('../../src/renderer/src/features/analysis/analysis-store');
   // jsdom has no canvas (it returns null and logs "not implemented" on every text measure): say so quietly.
   HTMLCanvasElement.prototype.getContext = () => null;
@@ -89,7 +89,7 @@ describe('analysis page', () => {
       datasetId: backend.ids.before,
       filterModel: { importerUrlCode: { filterType: 'text', type: 'equals', filter: topCode } },
     });
-    expect(app.useAppStore.getState().page).toBe('library');
+    expect(app.useSessionStore.getState().page).toBe('library');
     expect(drill.useDrillStore.getState().take()).not.toBeNull();
     expect(drill.useDrillStore.getState().pending).toBeNull();
   });

@@ -11,7 +11,7 @@ import {
 import { createFilterStore } from '../../src/renderer/src/features/filters/filter-store';
 import { buildHsIndex, describeHs, searchHs } from '../../src/renderer/src/features/filters/hs-index';
 import { countryName, searchCountries } from '../../src/renderer/src/features/filters/countries';
-import { checkLimit, describeMetric } from '../../src/renderer/src/features/usage/limit-check';
+import { checkLimit, describeMetric } from '../../src/renderer/src/session/limit-check';
 
 const draft = (over: Partial<FilterDraft>): FilterDraft => ({ ...emptyDraft(), ...over });
 

@@ -15,13 +15,13 @@ import {
 } from '@shared/spec';
 import { nothingSaved, refuseBadInput } from './fake-main';
 // Type-only: erased, so nothing of the pages is evaluated before window.portolan is set.
-import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
+import type * as SessionStoreModule from '../../src/renderer/src/session/session-store';
 import type * as FilterStoreModule from '../../src/renderer/src/features/filters/filter-store';
 import type * as FirmsPageModule from '../../src/renderer/src/features/firms/firms-page';
 import type * as FirmsStoreModule from '../../src/renderer/src/features/firms/firms-store';
 import type * as SearchPageModule from '../../src/renderer/src/features/search/search-page';
 import type * as SearchStoreModule from '../../src/renderer/src/features/search/search-store';
-import type * as UsageStoreModule from '../../src/renderer/src/features/usage/usage-store';
+import type * as UsageStoreModule from '../../src/renderer/src/session/usage-store';
 
 /**
  * The Firms page over a fake main that checks every call against the channel's real input schema and
@@ -122,7 +122,7 @@ let firms: typeof FirmsStoreModule;
 let searchPage: typeof SearchPageModule;
 let search: typeof SearchStoreModule;
 let filters: typeof FilterStoreModule;
-let app: typeof AppStoreModule;
+let app: typeof SessionStoreModule;
 let usage: typeof UsageStoreModule;
 
 beforeAll(async () => {
@@ -132,8 +132,8 @@ beforeAll(async () => {
   searchPage = await import('../../src/renderer/src/features/search/search-page');
   search = await import('../../src/renderer/src/features/search/search-store');
   filters = await import('../../src/renderer/src/features/filters/filter-store');
-  app = await import('../../src/renderer/src/app/app-store');
-  usage = await import('../../src/renderer/src/features/usage/usage-store');
+  app = await import('../../src/renderer/src/session/session-store');
+  usage = await import('../../src/renderer/src/session/usage-store');
 });
 
 /** The Firms filter QA used: Chinese exporters over a quarter. */
@@ -148,7 +148,7 @@ beforeEach(async () => {
   activeId = 'pa';
   log = [];
   act(() => {
-    app.useAppStore.setState({ profiles: PROFILES, activeId: 'pa', page: 'firms' });
+    app.useSessionStore.setState({ profiles: PROFILES, activeId: 'pa', page: 'firms' });
     firms.useFirmsStore.setState({
       status: 'idle',
       request: null,
@@ -247,7 +247,7 @@ describe('firms page: paging back to a page already fetched', () => {
 
     // Back to no account named (the other profile has no "main"): the same question asked by another profile.
     act(() => filters.filterStore.getState().load({ ...filter, end_date: '2024-06-30' }));
-    act(() => app.useAppStore.setState({ activeId: 'pb' }));
+    act(() => app.useSessionStore.setState({ activeId: 'pb' }));
     activeId = 'pb';
     await act(() => usage.refreshUsage());
     fireEvent.click(el('firms-run'));
@@ -275,7 +275,7 @@ describe('firms page → search: a firm’s shipments', () => {
     // The form changes after the search: the row still belongs to the search that listed it.
     act(() => filters.filterStore.getState().setText('start_date', '2023-01-01'));
     fireEvent.click(el('firm-open-importer-0'));
-    expect(app.useAppStore.getState().page).toBe('search');
+    expect(app.useSessionStore.getState().page).toBe('search');
     cleanup();
 
     render(<searchPage.SearchPage />);

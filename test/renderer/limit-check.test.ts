@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UsageSummary } from '@shared/spec';
-import { checkLimit, pickAccount } from '../../src/renderer/src/features/usage/limit-check';
+import { checkLimit, pickAccount } from '../../src/renderer/src/session/limit-check';
 import { emptyDraft, validateDraft } from '../../src/renderer/src/features/filters/filter-model';
 
 const usage: UsageSummary = {

@@ -5,7 +5,7 @@ import { buildApi } from '@shared/ipc/build-api';
 import { CALL_CHANNELS } from '@shared/ipc/channels';
 import type { ShipmentSearchRequest } from '@shared/spec';
 // Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
-import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
+import type * as SessionStoreModule from '../../src/renderer/src/session/session-store';
 import type * as JobsStoreModule from '../../src/renderer/src/features/jobs/jobs-store';
 import type * as LibraryStoreModule from '../../src/renderer/src/features/library/library-store';
 import type * as SearchPageModule from '../../src/renderer/src/features/search/search-page';
@@ -21,7 +21,7 @@ let page: typeof SearchPageModule;
 let search: typeof SearchStoreModule;
 let library: typeof LibraryStoreModule;
 let jobs: typeof JobsStoreModule;
-let app: typeof AppStoreModule;
+let app: typeof SessionStoreModule;
 
 const request = {
   exporter_countries: ['DE'],
@@ -39,7 +39,7 @@ beforeAll(async () => {
   search = await import('../../src/renderer/src/features/search/search-store');
   library = await import('../../src/renderer/src/features/library/library-store');
   jobs = await import('../../src/renderer/src/features/jobs/jobs-store');
-  app = await import('../../src/renderer/src/app/app-store');
+  app = await import('../../src/renderer/src/session/session-store');
 });
 beforeEach(() => {
   // Two complete copies of the same answer; the library offers the newest one still there.
@@ -57,7 +57,7 @@ beforeEach(() => {
       offerNotice: null,
     });
     library.useLibraryStore.setState({ open: null, openMeta: null });
-    app.useAppStore.setState({ page: 'search' });
+    app.useSessionStore.setState({ page: 'search' });
   });
 });
 afterEach(cleanup);
@@ -73,7 +73,7 @@ describe('saved-copy offer', () => {
     expect(screen.getByTestId('search-saved-offer-text').textContent).toContain('Steel, yesterday');
 
     fireEvent.click(screen.getByTestId('search-saved-offer-open'));
-    await waitFor(() => expect(app.useAppStore.getState().page).toBe('library'));
+    await waitFor(() => expect(app.useSessionStore.getState().page).toBe('library'));
     expect(library.useLibraryStore.getState().open?.id).toBe('older');
     expect(screen.queryByTestId('search-saved-offer')).toBeNull();
   });
@@ -83,7 +83,7 @@ describe('saved-copy offer', () => {
     // Deleted without this window hearing of it (another window, the browser host).
     lib.datasets = lib.datasets.filter((d) => d.id !== 'newer');
     fireEvent.click(screen.getByTestId('search-saved-offer-open'));
-    await waitFor(() => expect(app.useAppStore.getState().page).toBe('library'));
+    await waitFor(() => expect(app.useSessionStore.getState().page).toBe('library'));
     expect(library.useLibraryStore.getState().open?.id).toBe('older');
   });
 
@@ -95,7 +95,7 @@ describe('saved-copy offer', () => {
     expect(screen.getByTestId('search-saved-offer-gone').textContent).toMatch(
       /was deleted, and no other saved copy answers this search/,
     );
-    expect(app.useAppStore.getState().page).toBe('search');
+    expect(app.useSessionStore.getState().page).toBe('search');
   });
 
   it('in the fetch-all dialog, offers the other complete copy once the offered one is deleted', async () => {

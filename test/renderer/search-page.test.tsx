@@ -8,12 +8,12 @@ import type { BridgeResult } from '@shared/ipc/errors';
 import { SHIPMENT_FIELDS, type ShipmentSearchResponse, type UsageSummary } from '@shared/spec';
 import { nothingSaved, refuseBadInput } from './fake-main';
 // Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
-import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
+import type * as SessionStoreModule from '../../src/renderer/src/session/session-store';
 import type * as FilterStoreModule from '../../src/renderer/src/features/filters/filter-store';
 import type * as SearchPageModule from '../../src/renderer/src/features/search/search-page';
 import type * as SearchStoreModule from '../../src/renderer/src/features/search/search-store';
 import type * as SettingsStoreModule from '../../src/renderer/src/features/settings/settings-store';
-import type * as UsageStoreModule from '../../src/renderer/src/features/usage/usage-store';
+import type * as UsageStoreModule from '../../src/renderer/src/session/usage-store';
 
 /**
  * The Search page over a fake main: every call is checked against the channel's real input schema
@@ -87,7 +87,7 @@ async function invoke(channel: CallChannel, input: unknown): Promise<Answer> {
 let page: typeof SearchPageModule;
 let search: typeof SearchStoreModule;
 let filters: typeof FilterStoreModule;
-let app: typeof AppStoreModule;
+let app: typeof SessionStoreModule;
 let usage: typeof UsageStoreModule;
 let settings: typeof SettingsStoreModule;
 
@@ -96,8 +96,8 @@ beforeAll(async () => {
   page = await import('../../src/renderer/src/features/search/search-page');
   search = await import('../../src/renderer/src/features/search/search-store');
   filters = await import('../../src/renderer/src/features/filters/filter-store');
-  app = await import('../../src/renderer/src/app/app-store');
-  usage = await import('../../src/renderer/src/features/usage/usage-store');
+  app = await import('../../src/renderer/src/session/session-store');
+  usage = await import('../../src/renderer/src/session/usage-store');
   settings = await import('../../src/renderer/src/features/settings/settings-store');
 });
 
@@ -107,7 +107,7 @@ beforeEach(async () => {
   pending = [];
   lookupGate = null;
   act(() => {
-    app.useAppStore.setState({ profiles: PROFILES, activeId: 'pa' });
+    app.useSessionStore.setState({ profiles: PROFILES, activeId: 'pa' });
     search.useSearchStore.setState({
       status: 'idle',
       result: null,
@@ -191,7 +191,7 @@ describe('search page: account names', () => {
 
   it("checks the profile's default account when the filter names none", async () => {
     act(() =>
-      app.useAppStore.setState({ profiles: [profile('pa', 'Head office', 'gone-desk'), PROFILES[1]!] }),
+      app.useSessionStore.setState({ profiles: [profile('pa', 'Head office', 'gone-desk'), PROFILES[1]!] }),
     );
     render(<page.SearchPage />);
     await waitFor(() =>

@@ -5,7 +5,7 @@ import { buildApi } from '@shared/ipc/build-api';
 import { CALL_CHANNELS } from '@shared/ipc/channels';
 import type { BridgeResult } from '@shared/ipc/errors';
 // Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
-import type * as AppStoreModule from '../../src/renderer/src/app/app-store';
+import type * as SessionStoreModule from '../../src/renderer/src/session/session-store';
 import type * as PageModule from '../../src/renderer/src/features/settings/settings-page';
 import type * as SettingsStoreModule from '../../src/renderer/src/features/settings/settings-store';
 
@@ -18,7 +18,7 @@ interface SettingsBackend {
 
 let backend: SettingsBackend;
 let page: typeof PageModule;
-let app: typeof AppStoreModule;
+let app: typeof SessionStoreModule;
 let settings: typeof SettingsStoreModule;
 
 beforeAll(async () => {
@@ -33,7 +33,7 @@ beforeAll(async () => {
   });
   // The bridge module reads window.portolan when first imported.
   page = await import('../../src/renderer/src/features/settings/settings-page');
-  app = await import('../../src/renderer/src/app/app-store');
+  app = await import('../../src/renderer/src/session/session-store');
   settings = await import('../../src/renderer/src/features/settings/settings-store');
 }, 60_000);
 afterAll(async () => {
@@ -44,10 +44,10 @@ beforeEach(async () => {
   cleanup();
   settings.useSettingsStore.getState().closeEditor();
   settings.useSettingsStore.getState().closeCredentials();
-  await app.useAppStore.getState().boot();
-  const existing = app.useAppStore.getState().profiles;
+  await app.useSessionStore.getState().boot();
+  const existing = app.useSessionStore.getState().profiles;
   for (const p of existing) await backend.invoke('profiles.delete', { id: p.id });
-  await app.useAppStore.getState().refreshProfiles();
+  await app.useSessionStore.getState().refreshProfiles();
   backend.sent.length = 0;
 });
 
@@ -117,7 +117,7 @@ describe('the profile form', () => {
 
   it('refuses a name another profile already has, whatever its case', async () => {
     await backend.invoke('profiles.create', { name: 'Probe', baseUrl: 'http://127.0.0.1:1' });
-    await app.useAppStore.getState().refreshProfiles();
+    await app.useSessionStore.getState().refreshProfiles();
     backend.sent.length = 0;
     await openNewProfile({ name: '  PROBE ', baseUrl: 'http://127.0.0.1:2' });
     await save('profile-save');
@@ -145,7 +145,7 @@ describe('the profile form', () => {
 describe('the credentials form', () => {
   it('shows a too-short secret at its field and sends nothing', async () => {
     await backend.invoke('profiles.create', { name: 'Probe', baseUrl: 'http://127.0.0.1:1' });
-    await app.useAppStore.getState().refreshProfiles();
+    await app.useSessionStore.getState().refreshProfiles();
     backend.sent.length = 0;
     render(<page.SettingsPage />);
     fireEvent.click(screen.getByTestId('profile-credentials'));

@@ -1,5 +1,5 @@
 import { ErrorMessage } from '../components/error-message';
-import { selectShowWelcome, useAppStore } from './app-store';
+import { selectShowWelcome, useSessionStore } from '../session/session-store';
 import { NavBar } from './nav-bar';
 import { PageView } from './page-view';
 import { StatusBar } from './status-bar';
@@ -8,10 +8,10 @@ import { WelcomeScreen } from './welcome-screen';
 
 export function App() {
   useAppBoot();
-  const booted = useAppStore((s) => s.booted);
-  const bootError = useAppStore((s) => s.bootError);
-  const showWelcome = useAppStore(selectShowWelcome);
-  const page = useAppStore((s) => s.page);
+  const booted = useSessionStore((s) => s.booted);
+  const bootError = useSessionStore((s) => s.bootError);
+  const showWelcome = useSessionStore(selectShowWelcome);
+  const page = useSessionStore((s) => s.page);
   if (!booted) {
     return (
       <div className="loading" data-testid="app-loading">

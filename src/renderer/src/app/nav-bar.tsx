@@ -1,9 +1,9 @@
-import { useAppStore } from './app-store';
-import { PAGES } from './pages';
+import { useSessionStore } from '../session/session-store';
+import { PAGES } from '../session/pages';
 
 export function NavBar() {
-  const page = useAppStore((s) => s.page);
-  const navigate = useAppStore((s) => s.navigate);
+  const page = useSessionStore((s) => s.page);
+  const navigate = useSessionStore((s) => s.navigate);
   return (
     <nav className="nav" aria-label="Main">
       <div className="nav__brand" aria-hidden="true">

@@ -4,7 +4,7 @@ import { LibraryPage } from '../features/library/library-page';
 import { SearchPage } from '../features/search/search-page';
 import { SettingsPage } from '../features/settings/settings-page';
 import { UsagePage } from '../features/usage/usage-page';
-import type { PageId } from './pages';
+import type { PageId } from '../session/pages';
 
 export function PageView({ page }: { page: PageId }) {
   switch (page) {

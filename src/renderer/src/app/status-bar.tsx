@@ -1,4 +1,4 @@
-import { selectActiveProfile, useAppStore, type ConnectionState } from './app-store';
+import { selectActiveProfile, useSessionStore, type ConnectionState } from '../session/session-store';
 
 function describeConnection(c: ConnectionState): string {
   switch (c.status) {
@@ -14,10 +14,10 @@ function describeConnection(c: ConnectionState): string {
 }
 
 export function StatusBar() {
-  const profile = useAppStore(selectActiveProfile);
-  const connection = useAppStore((s) => s.connection);
-  const info = useAppStore((s) => s.appInfo);
-  const navigate = useAppStore((s) => s.navigate);
+  const profile = useSessionStore(selectActiveProfile);
+  const connection = useSessionStore((s) => s.connection);
+  const info = useSessionStore((s) => s.appInfo);
+  const navigate = useSessionStore((s) => s.navigate);
   return (
     <footer className="status-bar" data-testid="status-bar">
       <button

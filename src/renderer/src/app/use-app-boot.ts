@@ -1,16 +1,16 @@
 import { useEffect } from 'react';
 import { api } from '../bridge/api';
 import { onServiceOutcome } from '../bridge/service-outcomes';
-import { useAppStore } from './app-store';
+import { useSessionStore } from '../session/session-store';
 
 /** Loads app info and profiles once; follows menu commands and service outcomes while the app is mounted. */
 export function useAppBoot(): void {
   useEffect(() => {
-    const { boot, handleCommand, reportConnection } = useAppStore.getState();
+    const { boot, handleCommand, reportConnection } = useSessionStore.getState();
     const offCommands = api.on('app.command', (cmd) => handleCommand(cmd));
     // Any page's service call tells the status bar whether the active profile's connection works.
     const offOutcomes = onServiceOutcome((o) => {
-      const id = o.profileId ?? useAppStore.getState().activeId;
+      const id = o.profileId ?? useSessionStore.getState().activeId;
       if (id === null) return;
       reportConnection(
         id,

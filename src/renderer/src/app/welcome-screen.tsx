@@ -1,11 +1,11 @@
 import { ErrorMessage } from '../components/error-message';
-import { useAppStore } from './app-store';
+import { useSessionStore } from '../session/session-store';
 
 /** First run: no profile yet. Either try the built-in demo workspace or set up a real account. */
 export function WelcomeScreen() {
-  const demo = useAppStore((s) => s.demo);
-  const startDemo = useAppStore((s) => s.startDemo);
-  const connectAccount = useAppStore((s) => s.connectAccount);
+  const demo = useSessionStore((s) => s.demo);
+  const startDemo = useSessionStore((s) => s.startDemo);
+  const connectAccount = useSessionStore((s) => s.connectAccount);
   return (
     <main className="welcome" data-testid="welcome-screen">
       <div className="welcome__card">

@@ -13,7 +13,7 @@ import {
 } from '@shared/analysis/analysis-contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import { api } from '../../bridge/api';
-import { useDrillStore } from './drill-store';
+import { useDrillStore } from '../../session/drill-store';
 import { MEASURE_LABELS } from './chart-options';
 import { XLSX_MIME, download } from './download';
 import { num } from './format';

@@ -8,16 +8,16 @@ import { validateDraft } from '../filters/filter-model';
 import { RunButton } from '../filters/run-button';
 import { PresetsPanel } from '../presets/presets-panel';
 import { startLastFilterSync } from '../presets/presets-store';
-import { ColumnChooser } from '../search/column-chooser';
-import { DataGrid } from '../search/data-grid';
-import { describeMetric } from '../usage/limit-check';
-import { refreshUsage, useAccountContext, useUsageStore } from '../usage/usage-store';
+import { ColumnChooser } from '../../components/grid/column-chooser';
+import { DataGrid } from '../../components/grid/data-grid';
+import { describeMetric } from '../../session/limit-check';
+import { refreshUsage, useAccountContext, useUsageStore } from '../../session/usage-store';
 import { FetchAllDialog } from '../jobs/fetch-all-dialog';
 import { JobsPanel } from '../jobs/jobs-panel';
 import { useJobsStore } from '../jobs/jobs-store';
-import { firmSearchFilter, openShipmentsOf, type PartyRole } from './firm-intents';
+import { firmSearchFilter, openShipmentsOf, type PartyRole } from '../search/firm-shipments';
 import { checkPageJump, useFirmsStore } from './firms-store';
-import { firmColumnDefs } from '../library/firm-columns';
+import { firmColumnDefs } from '../../components/grid/firm-columns';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 

@@ -2,10 +2,10 @@ import { create } from 'zustand';
 import type { FirmCountRequest, FirmSearchRequest, FirmSearchResponse } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
 import { api } from '../../bridge/api';
-import { selectActiveProfile, useAppStore } from '../../app/app-store';
+import { selectActiveProfile, useSessionStore } from '../../session/session-store';
 import { currentFilter, validateCurrent } from '../filters/filter-store';
 import { saveToLibrary } from '../search/library-boundary';
-import { currentAccountContext, refreshUsage } from '../usage/usage-store';
+import { currentAccountContext, refreshUsage } from '../../session/usage-store';
 
 export interface FirmsState {
   status: 'idle' | 'running' | 'done' | 'error';
@@ -100,14 +100,14 @@ export const useFirmsStore = create<FirmsState>()((set, get) => {
   function keyOf(request: FirmSearchRequest, profileId: string | null): string {
     // The account main charges: the filter's, else the profile's default (see provenanceOf in main).
     const account =
-      request.account_name?.trim() || selectActiveProfile(useAppStore.getState())?.accountName || '';
+      request.account_name?.trim() || selectActiveProfile(useSessionStore.getState())?.accountName || '';
     return firmPageKey(request, profileId, account);
   }
 
   async function fetchPage(request: FirmSearchRequest) {
     const mine = ++seq;
     // Named explicitly, so the answer is remembered under the profile that was active at the click.
-    const profileId = useAppStore.getState().activeId;
+    const profileId = useSessionStore.getState().activeId;
     const key = keyOf(request, profileId);
     const seen = pages.get(key);
     if (seen) {

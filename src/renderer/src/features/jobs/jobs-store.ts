@@ -5,7 +5,7 @@ import type { DatasetKind, EquivalentView, JobEstimateView, JobView } from '@sha
 import type { ShipmentFilter } from '@shared/spec';
 import { api } from '../../bridge/api';
 import { libraryChanged, onDatasetRemoved, openSavedCopy } from '../library/library-store';
-import { refreshUsage } from '../usage/usage-store';
+import { refreshUsage } from '../../session/usage-store';
 
 /** A running job as the tray shows it: the last progress event, or the list entry before the first one. */
 export interface RunningJob {

@@ -15,10 +15,10 @@ import type {
   GridSortModel,
 } from '@shared/library/library-contract';
 import { api } from '../../bridge/api';
-import { ColumnChooser } from '../search/column-chooser';
-import { gridTheme, useGridThemeMode } from '../search/grid-theme';
-import { shipmentColumnDefs } from '../search/shipment-columns';
-import { firmColumnDefs } from './firm-columns';
+import { ColumnChooser } from '../../components/grid/column-chooser';
+import { gridTheme, useGridThemeMode } from '../../components/grid/grid-theme';
+import { shipmentColumnDefs } from '../../components/grid/shipment-columns';
+import { firmColumnDefs } from '../../components/grid/firm-columns';
 
 /** What the grid shows right now, for exports of "the view" (I2's ExportButton `source.view`). */
 export interface DatasetGridView {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import type { DatasetView } from '@shared/library/library-contract';
 import { ErrorMessage } from '../../components/error-message';
-import { useDrillStore } from '../analysis/drill-store';
+import { useDrillStore } from '../../session/drill-store';
 import { ExportButton } from '../export/export-button';
 import { JobsPanel } from '../jobs/jobs-panel';
 import { DatasetGrid, type DatasetGridView } from './dataset-grid';

@@ -15,7 +15,7 @@ import type {
   GridFilterModel,
 } from '@shared/library/library-contract';
 import { api } from '../../bridge/api';
-import { useAppStore } from '../../app/app-store';
+import { useSessionStore } from '../../session/session-store';
 
 export interface LibraryQuery {
   search: string;
@@ -291,7 +291,7 @@ export function showDataset(
   opts: { filterModel?: GridFilterModel | null; label?: string | null } = {},
 ): void {
   useLibraryStore.getState().openDataset(id, opts);
-  useAppStore.getState().navigate('library');
+  useSessionStore.getState().navigate('library');
 }
 
 /** After main saved a result: the list, and maybe the open dataset (a job finished it), are stale. */

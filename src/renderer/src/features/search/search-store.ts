@@ -9,11 +9,16 @@ import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 import type { SavedToLibrary } from '@shared/ipc/contract';
 import type { EquivalentView } from '@shared/library/library-contract';
 import { api } from '../../bridge/api';
-import { useAppStore } from '../../app/app-store';
+import { useSessionStore } from '../../session/session-store';
 import { currentFilter, useFilter, validateCurrent } from '../filters/filter-store';
 import { validateDraft, type Validation } from '../filters/filter-model';
-import { checkLimit, type LimitCheck } from '../usage/limit-check';
-import { currentAccountContext, refreshUsage, useAccountContext, useUsageStore } from '../usage/usage-store';
+import { checkLimit, type LimitCheck } from '../../session/limit-check';
+import {
+  currentAccountContext,
+  refreshUsage,
+  useAccountContext,
+  useUsageStore,
+} from '../../session/usage-store';
 import { onDatasetRemoved, openSavedCopy } from '../library/library-store';
 import { saveToLibrary } from './library-boundary';
 
@@ -169,7 +174,7 @@ export const useSearchStore = create<SearchState>()((set, get) => {
       if (!validateCurrent('shipmentSearch', { size, ...currentAccountContext() }).valid) return;
       const request: ShipmentSearchRequest = { ...currentFilter(), size };
       // Named explicitly, so the answer belongs to the profile that was active at the click.
-      const profileId = useAppStore.getState().activeId;
+      const profileId = useSessionStore.getState().activeId;
       const mine = ++runSeq;
       inFlight = { seq: mine, sent: false };
       const startedAt = performance.now();
@@ -239,7 +244,7 @@ export const useSearchStore = create<SearchState>()((set, get) => {
       const o = get().cancelOutcome;
       if (o?.state !== 'spent') return;
       const { request, result, datasetId, profileId } = o.late;
-      if (profileId !== useAppStore.getState().activeId) return;
+      if (profileId !== useSessionStore.getState().activeId) return;
       set({
         status: 'done',
         request,
@@ -297,7 +302,7 @@ export const useSearchStore = create<SearchState>()((set, get) => {
   };
 });
 
-useAppStore.subscribe((s, prev) => {
+useSessionStore.subscribe((s, prev) => {
   if (s.activeId === prev.activeId) return;
   const old = prev.activeId ? prev.profiles.find((p) => p.id === prev.activeId) : undefined;
   useSearchStore

@@ -1,13 +1,13 @@
-import { useAppStore } from '../../app/app-store';
+import { useSessionStore } from '../../session/session-store';
 import { KeychainBanner } from './keychain-banner';
 import { ProfileCard } from './profile-card';
 import { ProfileForm } from './profile-form';
 import { useSettingsStore } from './settings-store';
 
 export function SettingsPage() {
-  const profiles = useAppStore((s) => s.profiles);
-  const activeId = useAppStore((s) => s.activeId);
-  const keychainProblem = useAppStore((s) => s.keychainProblem);
+  const profiles = useSessionStore((s) => s.profiles);
+  const activeId = useSessionStore((s) => s.activeId);
+  const keychainProblem = useSessionStore((s) => s.keychainProblem);
   const activeError = useSettingsStore((s) => s.activeError);
   const editorOpen = useSettingsStore((s) => s.editor.mode === 'create');
   const openCreate = useSettingsStore((s) => s.openCreate);

@@ -3,7 +3,7 @@ import type { ProfileView } from '@shared/ipc/contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import type { UsageSummary } from '@shared/spec/usage';
 import { api } from '../../bridge/api';
-import { useAppStore } from '../../app/app-store';
+import { useSessionStore } from '../../session/session-store';
 import { issuesToFieldErrors, type FieldErrors } from './field-errors';
 import { checkCredentialsDraft, checkProfileDraft, hasFieldErrors } from './profile-checks';
 
@@ -117,7 +117,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   async saveProfile() {
     const { editor, draft } = get();
     if (editor.mode === 'closed') return false;
-    const local = checkProfileDraft(draft, editor, useAppStore.getState().profiles);
+    const local = checkProfileDraft(draft, editor, useSessionStore.getState().profiles);
     if (hasFieldErrors(local)) {
       set({ draftErrors: local });
       return false;
@@ -144,9 +144,9 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
       set({ saving: false, draftErrors: issuesToFieldErrors(result.error, PROFILE_FIELDS) });
       return false;
     }
-    useAppStore.getState().upsertProfile(result.value);
+    useSessionStore.getState().upsertProfile(result.value);
     set({ saving: false, editor: { mode: 'closed' }, draft: EMPTY_DRAFT });
-    await useAppStore.getState().refreshProfiles();
+    await useSessionStore.getState().refreshProfiles();
     return true;
   },
 
@@ -188,10 +188,10 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
       set({ savingCredentials: false, credentialErrors: issuesToFieldErrors(r.error, CREDENTIAL_FIELDS) });
       return false;
     }
-    useAppStore.getState().upsertProfile(r.value);
+    useSessionStore.getState().upsertProfile(r.value);
     // The typed secret leaves renderer memory as soon as main has it.
     set({ savingCredentials: false, credentialsFor: null, credentials: { apiKey: '', apiSecret: '' } });
-    await useAppStore.getState().refreshProfiles();
+    await useSessionStore.getState().refreshProfiles();
     return true;
   },
 
@@ -221,7 +221,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
         ...(s.credentialsFor === id ? { credentialsFor: null } : {}),
       };
     });
-    useAppStore.getState().applyProfiles(r.value);
+    useSessionStore.getState().applyProfiles(r.value);
   },
 
   async setActive(id) {
@@ -231,15 +231,15 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
       set({ activeError: r.error.message });
       return;
     }
-    useAppStore.getState().applyProfiles(r.value);
+    useSessionStore.getState().applyProfiles(r.value);
     const t = get().tests[id];
     if (t?.status === 'passed')
-      useAppStore.getState().reportConnection(id, { status: 'connected', checkedAt: t.at });
+      useSessionStore.getState().reportConnection(id, { status: 'connected', checkedAt: t.at });
   },
 
   async testConnection(id) {
     set((s) => ({ tests: { ...s.tests, [id]: { status: 'running' } } }));
-    const app = useAppStore.getState();
+    const app = useSessionStore.getState();
     app.reportConnection(id, { status: 'checking' });
     const r = await api.profiles.testConnection({ id });
     const at = Date.now();

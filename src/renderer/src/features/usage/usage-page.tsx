@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { USAGE_METRICS, isUnlimited, parseSearchedHsCodes, type MetricSummary } from '@shared/spec';
 import { ErrorMessage } from '../../components/error-message';
-import { refreshUsage, useUsageStore } from './usage-store';
+import { refreshUsage, useUsageStore } from '../../session/usage-store';
 
 const LABELS: Record<string, string> = {
   'firms/search': 'Firm search (downloads)',

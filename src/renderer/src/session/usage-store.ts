@@ -1,8 +1,8 @@
 import { create } from 'zustand';
 import type { UsageSummary } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
-import { api } from '../../bridge/api';
-import { selectActiveProfile, useAppStore } from '../../app/app-store';
+import { api } from '../bridge/api';
+import { selectActiveProfile, useSessionStore } from './session-store';
 
 export interface UsageState {
   summary: UsageSummary | null;
@@ -26,7 +26,7 @@ let seq = 0;
 /** Fetches the usage summary again; call after any operation that spends quota. Defaults to the active profile. */
 export async function refreshUsage(profileId?: string): Promise<void> {
   const mine = ++seq;
-  const target = profileId ?? useAppStore.getState().activeId;
+  const target = profileId ?? useSessionStore.getState().activeId;
   useUsageStore.setState({ loading: true });
   // The profile is named explicitly so an answer can never be filed under a profile it was not read for.
   const r = await api.usage.get(target ? { profileId: target } : {});
@@ -49,7 +49,7 @@ function activeProfileChanged(activeId: string | null): void {
   if (activeId) void refreshUsage(activeId);
 }
 
-useAppStore.subscribe((s, prev) => {
+useSessionStore.subscribe((s, prev) => {
   if (s.activeId !== prev.activeId) activeProfileChanged(s.activeId);
 });
 
@@ -70,13 +70,13 @@ function accountContextOf(summary: UsageSummary | null, defaultAccount: string |
 export function currentAccountContext(): AccountContext {
   return accountContextOf(
     useUsageStore.getState().summary,
-    selectActiveProfile(useAppStore.getState())?.accountName,
+    selectActiveProfile(useSessionStore.getState())?.accountName,
   );
 }
 
 /** For pages: the account context, re-rendered when usage or the active profile changes. */
 export function useAccountContext(): AccountContext {
   const summary = useUsageStore((s) => s.summary);
-  const defaultAccount = useAppStore((s) => selectActiveProfile(s)?.accountName);
+  const defaultAccount = useSessionStore((s) => selectActiveProfile(s)?.accountName);
   return accountContextOf(summary, defaultAccount);
 }

@@ -6,11 +6,11 @@ import {
 } from '@shared/spec';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { api } from '../../bridge/api';
-import { useAppStore } from '../../app/app-store';
+import { useSessionStore } from '../../session/session-store';
 import { filterStore, type FilterStore } from '../filters/filter-store';
-import { refreshUsage } from '../usage/usage-store';
-import { saveToLibrary } from '../search/library-boundary';
-import { useSearchStore } from '../search/search-store';
+import { refreshUsage } from '../../session/usage-store';
+import { saveToLibrary } from './library-boundary';
+import { useSearchStore } from './search-store';
 
 export type PartyRole = 'importer' | 'exporter';
 
@@ -87,7 +87,7 @@ export function openShipmentsOf(
           : ''),
     );
   useSearchStore.getState().filterReplaced(`The shipments of ${role} “${trimmed}”`);
-  useAppStore.getState().navigate('search');
+  useSessionStore.getState().navigate('search');
 }
 
 /** shipments.count needs a UrlCode, which only shipment party fields carry. */

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { Drill } from '@shared/analysis/analysis-contract';
-import { useAppStore } from '../../app/app-store';
+import { useSessionStore } from './session-store';
 
 /**
  * The hand-over from the analysis views to the dataset grid: a drill-down puts a Drill here and goes
@@ -20,7 +20,7 @@ export const useDrillStore = create<DrillState>()((set, get) => ({
   history: [],
   open(drill) {
     set((s) => ({ pending: drill, history: [...s.history.slice(-19), drill] }));
-    useAppStore.getState().navigate('library');
+    useSessionStore.getState().navigate('library');
   },
   take() {
     const p = get().pending;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ShipmentRecord } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
 import { ErrorMessage } from '../../components/error-message';
-import { countShipmentsOf, openShipmentsOf, type PartyRole } from './firm-intents';
+import { countShipmentsOf, openShipmentsOf, type PartyRole } from './firm-shipments';
 
 function Party({ role, row }: { role: PartyRole; row: ShipmentRecord }) {
   const name = row[`${role}Name`];

@@ -10,7 +10,7 @@ export type ConnectionState =
   | { status: 'connected'; checkedAt: number }
   | { status: 'failed'; kind: string; message: string };
 
-export interface AppState {
+export interface SessionState {
   page: PageId;
   booted: boolean;
   bootError: BridgeError | null;
@@ -36,7 +36,7 @@ export interface AppState {
   connectAccount(): void;
 }
 
-export const useAppStore = create<AppState>()((set, get) => ({
+export const useSessionStore = create<SessionState>()((set, get) => ({
   page: 'search',
   booted: false,
   bootError: null,
@@ -110,8 +110,8 @@ export const useAppStore = create<AppState>()((set, get) => ({
   },
 }));
 
-export const selectActiveProfile = (s: AppState): ProfileView | null =>
+export const selectActiveProfile = (s: SessionState): ProfileView | null =>
   s.profiles.find((p) => p.id === s.activeId) ?? null;
 
-export const selectShowWelcome = (s: AppState): boolean =>
+export const selectShowWelcome = (s: SessionState): boolean =>
   s.booted && s.profiles.length === 0 && !s.welcomeDismissed;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Column, GridApi } from 'ag-grid-community';
-import { useDialogFocus } from '../../components/use-dialog-focus';
+import { useDialogFocus } from '../use-dialog-focus';
 
 interface ChooserGroup {
   id: string;
