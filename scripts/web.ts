@@ -1,5 +1,5 @@
 /**
- * Starts the browser test host by hand: the real main-process services (real keychain, a data dir)
+ * Starts the browser test host by hand: the real main-process handlers (real keychain, a data dir)
  * behind HTTP on 127.0.0.1, serving the built renderer. Prints the launch URL with its token.
  *
  *   npm run web -- [--data-dir DIR] [--port N] [--demo]
@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createServices } from '../src/main/services/create-services';
+import { createHandlers } from '../src/main/handlers/create-handlers';
 import { createLogger, createFileSink } from '../src/main/log';
 import { createKeytarSecretStore } from '../src/main/secrets';
 import { createEventHub, createWebHost } from '../src/main/web-host';
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
   const hub = createEventHub();
-  const services = createServices({
+  const handlers = createHandlers({
     dataDir,
     resourcesDir: join(root, 'resources'),
     logger,
@@ -48,10 +48,10 @@ async function main(): Promise<void> {
     secrets: createKeytarSecretStore({ service: 'Portolan (browser host)' }),
     appInfo: { version, host: 'browser' },
   });
-  const host = await createWebHost({ rendererDir, port, logger, services, hub });
+  const host = await createWebHost({ rendererDir, port, logger, handlers, hub });
   if (values.demo) {
     try {
-      await services['demo.start'](undefined, {});
+      await handlers['demo.start'](undefined, {});
     } catch (e) {
       console.error(`The demo workspace did not start: ${(e as Error).message}`);
     }
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await host.close();
-    await services.dispose();
+    await handlers.dispose();
     await sink.close();
     process.exit(0);
   };

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, ipcMain, Menu, nativeTheme, session, shell, type WebContents } from 'electron';
 import { createFileSink, createLogger, type Logger } from './log';
 import { createKeytarSecretStore } from './secrets';
-import { createDispatcher, createServices, type ServicesHandle } from './services';
+import { createDispatcher, createHandlers, type HandlersHandle } from './handlers';
 import type { AppLocation } from './shell/app-location';
 import { createEventSender, registerIpcHandlers, type InvokeEventLike } from './shell/ipc-handle';
 import { createMainWindow } from './shell/main-window';
@@ -17,7 +17,7 @@ const location: AppLocation = devUrl
   : { kind: 'file', indexPath: join(__dirname, '../renderer/index.html') };
 
 let mainWindow: BrowserWindow | null = null;
-let services: ServicesHandle | null = null;
+let handlers: HandlersHandle | null = null;
 
 /** Every web contents, whatever created it, gets the same locks as the main window. */
 function lockDown(contents: WebContents): void {
@@ -42,7 +42,7 @@ async function start(): Promise<void> {
 
   const events = createEventSender(() => mainWindow);
   const resourcesDir = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
-  services = createServices({
+  const created = createHandlers({
     dataDir,
     resourcesDir,
     logger,
@@ -52,15 +52,15 @@ async function start(): Promise<void> {
     openExternal: (url) => shell.openExternal(url),
     chooseSavePath: createSaveDialog(() => mainWindow),
   });
-  const svc = services;
+  handlers = created;
   const openAllowListed = (url: string) => {
-    void svc['shell.openExternal']({ url }, {}).catch((e: unknown) =>
+    void created['shell.openExternal']({ url }, {}).catch((e: unknown) =>
       logger.warn('link not opened', { error: e }),
     );
   };
 
   const dispatch = createDispatcher<InvokeEventLike>({
-    services,
+    handlers,
     logger,
     isTrustedSender: (event) =>
       isTrustedFrame(event.senderFrame, mainWindow?.webContents.mainFrame, location),
@@ -96,12 +96,12 @@ async function start(): Promise<void> {
     if (BrowserWindow.getAllWindows().length === 0) void openWindow();
   });
   app.on('before-quit', () => {
-    void services?.dispose();
+    void handlers?.dispose();
     void sink.close();
   });
   // `npm start` passes --demo so a newcomer lands in the demo workspace; a failure leaves the welcome screen.
   if (process.argv.includes('--demo')) {
-    await svc['demo.start'](undefined, {}).catch((e: unknown) =>
+    await created['demo.start'](undefined, {}).catch((e: unknown) =>
       logger.warn('demo workspace not started', { error: e }),
     );
   }

@@ -2,9 +2,9 @@ import { resolve } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { createLogger, createMemorySink } from '../../src/main/log';
-import { createAnalysisService } from '../../src/main/services/analysis-service';
-import { createDispatcher } from '../../src/main/services/dispatcher';
-import type { Services } from '../../src/main/services/types';
+import { createAnalysisHandlers } from '../../src/main/handlers/analysis-handlers';
+import { createDispatcher } from '../../src/main/handlers/dispatcher';
+import type { Handlers } from '../../src/main/handlers/types';
 import { openFixture, save, simRecords, withGaps, type Rec } from './fixtures';
 
 export interface PageBackend {
@@ -35,12 +35,12 @@ export async function startPageBackend(): Promise<PageBackend> {
   const emptyId = await save(fx.library, [], 'Empty');
   const single = { ...records[1]!, importerName: LONG_NAME };
   const singleId = await save(fx.library, [single], 'Single');
-  const slice = createAnalysisService({
+  const slice = createAnalysisHandlers({
     library: async () => fx.library,
     resourcesDir: resolve(import.meta.dirname, '../../resources'),
   });
   const dispatch = createDispatcher<string>({
-    services: slice as unknown as Services,
+    handlers: slice as unknown as Handlers,
     isTrustedSender: () => true,
     logger: createLogger({ sink: createMemorySink() }),
   });

@@ -3,17 +3,17 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUMMARY_LIMIT } from '@shared/analysis/analysis-contract';
 import { calls } from '@shared/ipc/contract';
-import { createAnalysisService } from '../../src/main/services/analysis-service';
+import { createAnalysisHandlers } from '../../src/main/handlers/analysis-handlers';
 import { openFixture, save, simRecords, type Fixture } from './fixtures';
 
 let fx: Fixture;
 let id: string;
-let service: ReturnType<typeof createAnalysisService>;
+let service: ReturnType<typeof createAnalysisHandlers>;
 
 beforeAll(async () => {
   fx = await openFixture();
   id = await save(fx.library, simRecords(500, 3), 'five hundred');
-  service = createAnalysisService({
+  service = createAnalysisHandlers({
     library: async () => fx.library,
     resourcesDir: resolve(import.meta.dirname, '../../resources'),
   });

@@ -9,8 +9,8 @@ import type * as ButtonModule from '../../src/renderer/src/features/export/expor
 
 /**
  * The Export dialog against the bridge as the renderer sees it: calls answered and events pushed the
- * way main does (including an outcome that arrives before the start call's answer). The real services
- * behind it are covered by test/services/export-service.test.ts and the end-to-end test.
+ * way main does (including an outcome that arrives before the start call's answer). The real handlers
+ * behind it are covered by test/handlers/export-handlers.test.ts and the end-to-end test.
  */
 type Listener = (payload: unknown) => void;
 const calls: { channel: string; input: unknown }[] = [];

@@ -2,9 +2,9 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { createLogger, createMemorySink } from '../../src/main/log';
-import { createDispatcher } from '../../src/main/services/dispatcher';
-import { createPresetsServices } from '../../src/main/services/presets-service';
-import type { Services } from '../../src/main/services/types';
+import { createDispatcher } from '../../src/main/handlers/dispatcher';
+import { createPresetsHandlers } from '../../src/main/handlers/presets-handlers';
+import type { Handlers } from '../../src/main/handlers/types';
 import { tempDir } from '../helpers/temp-dir';
 
 export interface PresetsPanelBackend {
@@ -23,9 +23,9 @@ export interface PresetsPanelBackend {
  */
 export async function startPresetsPanelBackend(): Promise<PresetsPanelBackend> {
   const tmp = await tempDir('portolan-presets-panel-');
-  const slice = createPresetsServices({ dataDir: tmp.dir });
+  const slice = createPresetsHandlers({ dataDir: tmp.dir });
   const dispatch = createDispatcher<string>({
-    services: slice as unknown as Services,
+    handlers: slice as unknown as Handlers,
     isTrustedSender: () => true,
     logger: createLogger({ sink: createMemorySink() }),
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPresetsStore } from '../../src/main/presets/presets-store';
-import { createPresetsServices } from '../../src/main/services/presets-service';
+import { createPresetsHandlers } from '../../src/main/handlers/presets-handlers';
 import { calls } from '@shared/ipc/contract';
 
 let dir: string;
@@ -480,10 +480,10 @@ describe('presets import and export', () => {
   });
 });
 
-describe('presets services through the bridge schemas', () => {
+describe('presets handlers through the bridge schemas', () => {
   it('presets.list carries the set-aside notice once', async () => {
     await writeFile(join(dir, 'presets.json'), 'not json');
-    const svc = createPresetsServices({ dataDir: dir });
+    const svc = createPresetsHandlers({ dataDir: dir });
     const first = await svc['presets.list'](undefined, {});
     expect(first).toEqual({
       presets: [],
@@ -493,7 +493,7 @@ describe('presets services through the bridge schemas', () => {
   });
 
   it('accepts parsed inputs and the contract rejects an invalid filter before the service', async () => {
-    const svc = createPresetsServices({ dataDir: dir });
+    const svc = createPresetsHandlers({ dataDir: dir });
     const input = calls['presets.save'].input.parse({ name: '  Steel  ', filter: steel });
     const list = await svc['presets.save'](input, {});
     expect(list[0]?.name).toBe('Steel');

@@ -11,7 +11,7 @@ import type * as StoreModule from '../../src/renderer/src/features/analysis/anal
 import type * as DrillModule from '../../src/renderer/src/session/drill-store';
 
 /**
- * The Analysis page over the real analysis services (DuckDB library with simulator records), reached
+ * The Analysis page over the real analysis handlers (DuckDB library with simulator records), reached
  * through the real dispatcher in process. The backend module is loaded by path so this DOM-typed
  * file does not pull main-process types into the renderer's type check.
  */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { createLogger, createMemorySink } from '../../src/main/log';
 import { createMemorySecretStore } from '../../src/main/secrets';
-import { createDispatcher, createServices } from '../../src/main/services';
+import { createDispatcher, createHandlers } from '../../src/main/handlers';
 import { generateAccount, startSimulator, type SimAccount, type SimFaults } from '../../src/main/sim';
 
 export interface TrayBackend {
@@ -18,7 +18,7 @@ export interface TrayBackend {
 }
 
 /**
- * The real services (jobs, library, profiles) behind the real dispatcher, over the service simulator,
+ * The real handlers (jobs, library, profiles) behind the real dispatcher, over the service simulator,
  * in process, for the jobs tray's renderer test. Secrets are held in memory (no keychain needed).
  */
 export async function startTrayBackend(
@@ -36,7 +36,7 @@ export async function startTrayBackend(
   const logger = createLogger({ sink: createMemorySink() });
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const secrets = createMemorySecretStore();
-  const services = createServices({
+  const handlers = createHandlers({
     dataDir,
     resourcesDir: join(dataDir, 'resources'),
     logger,
@@ -45,7 +45,7 @@ export async function startTrayBackend(
     appInfo: { version: '0.0.0-test', host: 'browser' },
     clientOptions: { timeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2_000 } },
   });
-  const dispatch = createDispatcher<'app'>({ services, logger, isTrustedSender: () => true });
+  const dispatch = createDispatcher<'app'>({ handlers, logger, isTrustedSender: () => true });
   const invoke = (channel: string, input: unknown) => dispatch(channel, input, 'app');
   const created = await invoke('profiles.create', {
     name: 'QA sim',
@@ -69,7 +69,7 @@ export async function startTrayBackend(
     forgetCredentials: () => secrets.deleteCredentials(profileId),
     setFaults: (f) => sim.setFaults(f),
     close: async () => {
-      await services.dispose();
+      await handlers.dispose();
       await sim.close();
       await rm(dataDir, { recursive: true, force: true });
     },

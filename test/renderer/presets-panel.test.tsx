@@ -9,7 +9,7 @@ import type * as PanelModule from '../../src/renderer/src/features/presets/prese
 import type * as StoreModule from '../../src/renderer/src/features/presets/presets-store';
 import type * as FilterStoreModule from '../../src/renderer/src/features/filters/filter-store';
 
-/** The presets panel over the real presets services and dispatcher, each test on a fresh data folder. */
+/** The presets panel over the real presets handlers and dispatcher, each test on a fresh data folder. */
 interface Backend {
   invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
   writePresetsFile(text: string): Promise<void>;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { createLogger, createMemorySink } from '../../src/main/log';
 import { createMemorySecretStore } from '../../src/main/secrets';
-import { createDispatcher, createServices } from '../../src/main/services';
+import { createDispatcher, createHandlers } from '../../src/main/handlers';
 
 export interface SettingsBackend {
   invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
@@ -14,13 +14,13 @@ export interface SettingsBackend {
 }
 
 /**
- * The real profile services behind the real dispatcher, in process, for the settings form tests.
+ * The real profile handlers behind the real dispatcher, in process, for the settings form tests.
  * Secrets go to a memory store: the keychain is not what these tests are about.
  */
 export async function startSettingsBackend(): Promise<SettingsBackend> {
   const dataDir = await mkdtemp(join(tmpdir(), 'portolan-settings-form-'));
   const logger = createLogger({ sink: createMemorySink() });
-  const services = createServices({
+  const handlers = createHandlers({
     dataDir,
     resourcesDir: join(dataDir, 'resources'),
     logger,
@@ -28,7 +28,7 @@ export async function startSettingsBackend(): Promise<SettingsBackend> {
     secrets: createMemorySecretStore(),
     appInfo: { version: '0.0.0-test', host: 'browser' },
   });
-  const dispatch = createDispatcher<'app'>({ services, logger, isTrustedSender: () => true });
+  const dispatch = createDispatcher<'app'>({ handlers, logger, isTrustedSender: () => true });
   const sent: string[] = [];
   return {
     sent,
@@ -37,7 +37,7 @@ export async function startSettingsBackend(): Promise<SettingsBackend> {
       return dispatch(channel, input, 'app');
     },
     async close() {
-      await services.dispose();
+      await handlers.dispose();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CALL_CHANNELS, IPC_PREFIX } from '@shared/ipc/channels';
 import type { AppCommand } from '@shared/ipc/contract';
 import { createLogger, createMemorySink } from '../../src/main/log';
-import { createDispatcher, type Services } from '../../src/main/services';
+import { createDispatcher, type Handlers } from '../../src/main/handlers';
 import {
   createEventSender,
   registerIpcHandlers,
@@ -31,14 +31,14 @@ const mainFrame: FrameLike = { url: appUrl, parent: null };
 
 function setup() {
   const { ipc, handlers } = fakeIpcMain();
-  const services = {
+  const bridge = {
     'app.info': async () => ({ version: '1', host: 'electron', platform: 'linux' }),
     'profiles.list': async () => {
       throw new Error('disk on fire');
     },
-  } as unknown as Services;
+  } as unknown as Handlers;
   const dispatch = createDispatcher<InvokeEventLike>({
-    services,
+    handlers: bridge,
     logger: createLogger({ sink: createMemorySink() }),
     isTrustedSender: (e) =>
       isTrustedFrame(e.senderFrame, mainFrame, {

@@ -82,7 +82,7 @@ const auth = () => ({ 'X-Portolan-Token': host.token, 'Content-Type': 'applicati
 describe('web host: who may call', () => {
   it('puts a 43-character random token in the launch URL fragment, different per launch', async () => {
     expect(host.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${host.port}/#token=[A-Za-z0-9_-]{43}$`));
-    const other = await createWebHost({ rendererDir: join(dir, 'renderer'), services: stubServices() });
+    const other = await createWebHost({ rendererDir: join(dir, 'renderer'), handlers: stubServices() });
     try {
       expect(other.token).not.toBe(host.token);
       expect(other.port).not.toBe(host.port);
@@ -173,7 +173,7 @@ describe('web host: who may call', () => {
 });
 
 describe('web host: the bridge over HTTP', () => {
-  it('answers a call with its BridgeResult from the real services', async () => {
+  it('answers a call with its BridgeResult from the real handlers', async () => {
     const r = await send(host.port, { method: 'POST', path: '/rpc/app.info', headers: auth() });
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toMatch(/application\/json/);
@@ -381,10 +381,10 @@ function openStream(port: number, path: string, headers: Record<string, string>)
   };
 }
 
-/** Services for a second host in the token test, which never calls them. */
+/** Handlers for a second host in the token test, which never calls them. */
 function stubServices() {
   const fail = async () => {
     throw new Error('not used');
   };
-  return new Proxy({}, { get: () => fail }) as Parameters<typeof createWebHost>[0]['services'] & object;
+  return new Proxy({}, { get: () => fail }) as Parameters<typeof createWebHost>[0]['handlers'] & object;
 }

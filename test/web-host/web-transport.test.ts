@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 describe('web transport', () => {
-  it('makes typed calls that return the services’ results', async () => {
+  it('makes typed calls that return the handlers’ results', async () => {
     expect(await api.app.info()).toEqual({
       ok: true,
       value: { version: '1.2.3', host: 'browser', platform: process.platform },
@@ -63,7 +63,7 @@ describe('web transport', () => {
   });
 
   it('turns an unreachable host into a failed result', async () => {
-    const closed = await createWebHost({ rendererDir: dir, services: {} as never });
+    const closed = await createWebHost({ rendererDir: dir, handlers: {} as never });
     const origin = closed.origin;
     await closed.close();
     const r = await buildApi(CALL_CHANNELS, createWebTransport('x', origin)).app.info();

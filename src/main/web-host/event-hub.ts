@@ -1,10 +1,10 @@
 import type { EventChannel } from '@shared/ipc/channels';
 import type { Events } from '@shared/ipc/contract';
-import type { EventSink } from '../services/types';
+import type { EventSink } from '../handlers/types';
 
 export type HubListener = (event: EventChannel, payload: unknown) => void;
 
-/** The web host's EventSink: services emit into it, every open /events stream listens. */
+/** The web host's EventSink: handlers emit into it, every open /events stream listens. */
 export interface EventHub extends EventSink {
   listen(listener: HubListener): () => void;
   readonly listenerCount: number;

@@ -1,25 +1,25 @@
-import { createServices } from '../services/create-services';
-import { createDispatcher } from '../services/dispatcher';
-import type { ServiceDeps, Services } from '../services/types';
+import { createHandlers } from '../handlers/create-handlers';
+import { createDispatcher } from '../handlers/dispatcher';
+import type { HandlerDeps, Handlers } from '../handlers/types';
 import { nullLogger, type Logger } from '../log';
 import { createEventHub, type EventHub } from './event-hub';
 import { startWebServer, type WebSender } from './web-server';
 
 /**
- * What the web host needs to build the services itself. It supplies `events` (its SSE hub) and
+ * What the web host needs to build the handlers itself. It supplies `events` (its SSE hub) and
  * `appInfo.host = 'browser'`, and never `openExternal`: there is no OS shell behind a browser tab,
  * so shell.openExternal answers with an error.
  */
-export type WebHostDeps = Omit<ServiceDeps, 'events' | 'appInfo' | 'openExternal'> & { version: string };
+export type WebHostDeps = Omit<HandlerDeps, 'events' | 'appInfo' | 'openExternal'> & { version: string };
 
 export interface WebHostOptions {
   rendererDir: string;
   port?: number;
   logger?: Logger;
-  /** Either deps to build real services from … */
+  /** Either deps to build real handlers from … */
   deps?: WebHostDeps;
-  /** … or services already built around `hub` (the caller then owns their disposal). */
-  services?: Services;
+  /** … or handlers already built around `hub` (the caller then owns their disposal). */
+  handlers?: Handlers;
   hub?: EventHub;
   /** For tests only. */
   token?: string;
@@ -31,35 +31,35 @@ export interface WebHost {
   readonly origin: string;
   readonly port: number;
   readonly token: string;
-  /** The sink the services emit into; every open /events stream receives what is emitted here. */
+  /** The sink the handlers emit into; every open /events stream receives what is emitted here. */
   readonly events: EventHub;
   close(): Promise<void>;
 }
 
-/** The browser test host: the main-process services, unchanged, behind the same bridge contract on 127.0.0.1. */
+/** The browser test host: the main-process handlers, unchanged, behind the same bridge contract on 127.0.0.1. */
 export async function createWebHost(opts: WebHostOptions): Promise<WebHost> {
   const logger = (opts.logger ?? nullLogger).child('web-host');
   const hub = opts.hub ?? createEventHub();
-  let services: Services;
+  let handlers: Handlers;
   let dispose: () => Promise<void> = async () => undefined;
-  if (opts.services) {
-    services = opts.services;
+  if (opts.handlers) {
+    handlers = opts.handlers;
   } else if (opts.deps) {
     const { version, ...rest } = opts.deps;
-    const handle = createServices({
+    const handle = createHandlers({
       ...rest,
       logger: opts.deps.logger,
       events: hub,
       appInfo: { version, host: 'browser' },
     });
-    services = handle;
+    handlers = handle;
     dispose = () => handle.dispose();
   } else {
-    throw new Error('createWebHost needs deps or services');
+    throw new Error('createWebHost needs deps or handlers');
   }
   // Requests reach the dispatcher only after the token, Host and Origin checks of the server.
   const dispatch = createDispatcher<WebSender>({
-    services,
+    handlers,
     logger,
     isTrustedSender: (s) => s.kind === 'web',
   });

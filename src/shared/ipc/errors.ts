@@ -37,7 +37,7 @@ export interface BridgeError {
 
 export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeError };
 
-/** An error that already carries a bridge kind; services throw these and the wrapper forwards them. */
+/** An error that already carries a bridge kind; handlers throw these and the wrapper forwards them. */
 export class AppError extends Error {
   readonly kind: ErrorKind;
   readonly details: Omit<BridgeError, 'kind' | 'message'>;

@@ -18,13 +18,13 @@ export interface Stack {
   sim: RunningSimulator;
   account: SimAccount;
   dataDir: string;
-  /** Every log line the services wrote; tests check no secret ever lands here. */
+  /** Every log line the handlers wrote; tests check no secret ever lands here. */
   log: MemorySink;
   close(): Promise<void>;
 }
 
 /**
- * A simulator and a browser host over real services: a fresh data dir, the real keychain (under a
+ * A simulator and a browser host over real handlers: a fresh data dir, the real keychain (under a
  * per-run service name so runs never see each other's items), nothing faked.
  */
 export async function startStack(

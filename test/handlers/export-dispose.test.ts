@@ -5,15 +5,15 @@ import type { JobFinished, JobProgress } from '@shared/ipc/contract';
 import { Library, type DatasetMeta } from '../../src/main/library';
 import { nullLogger } from '../../src/main/log';
 import { createMemorySecretStore } from '../../src/main/secrets';
-import { createServices, type ServicesHandle } from '../../src/main/services';
+import { createHandlers, type HandlersHandle } from '../../src/main/handlers';
 import { shipment, tempDir } from '../library/helpers';
 
-/** Big enough that an Excel export of it is still writing rows when the services are disposed. */
+/** Big enough that an Excel export of it is still writing rows when the handlers are disposed. */
 const ROWS = 20_000;
 
 let t: Awaited<ReturnType<typeof tempDir>>;
 let dataset: DatasetMeta;
-let services: ServicesHandle | null;
+let handlers: HandlersHandle | null;
 let progress: JobProgress[];
 let finished: JobFinished[];
 
@@ -33,7 +33,7 @@ function until<T>(find: () => T | undefined, what: string): Promise<T> {
 beforeEach(async () => {
   t = await tempDir();
   const dataDir = join(t.dir, 'data');
-  // The dataset is saved by a library of its own, closed before the services open theirs (DuckDB allows
+  // The dataset is saved by a library of its own, closed before the handlers open theirs (DuckDB allows
   // one writer per file).
   const library = await Library.open(dataDir);
   dataset = await library.saveShipmentSearch(
@@ -44,7 +44,7 @@ beforeEach(async () => {
   await library.close();
   progress = [];
   finished = [];
-  services = createServices({
+  handlers = createHandlers({
     dataDir,
     resourcesDir: join(t.dir, 'resources'),
     logger: nullLogger,
@@ -62,13 +62,13 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await services?.dispose();
+  await handlers?.dispose();
   await t.cleanup();
 });
 
-describe('createServices(...).dispose', () => {
+describe('createHandlers(...).dispose', () => {
   it('cancels an export still writing rows, waits for it, and leaves no file (not even the temp file)', async () => {
-    const handle = services as ServicesHandle;
+    const handle = handlers as HandlersHandle;
     const path = join(t.dir, 'out', 'big.xlsx');
     const { jobId } = await handle['export.start'](
       { source: { datasetId: dataset.id }, format: 'xlsx', path },
@@ -83,7 +83,7 @@ describe('createServices(...).dispose', () => {
     expect((await readdir(join(t.dir, 'out'))).some((f) => f.endsWith('.partial'))).toBe(true);
 
     await handle.dispose();
-    services = null;
+    handlers = null;
 
     // dispose resolved only after the export had stopped and cleaned up.
     expect(finished.map((f) => [f.jobId, f.outcome])).toEqual([[jobId, 'cancelled']]);

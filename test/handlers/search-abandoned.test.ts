@@ -7,7 +7,7 @@ import { createHarness, type Harness } from './helpers';
 
 /**
  * A search whose window stops waiting (a reload, a closed window: the transport aborts the call)
- * through the real dispatcher, services and simulator. The spec does not say whether the service
+ * through the real dispatcher, handlers and simulator. The spec does not say whether the service
  * charges a request whose answer is never read, so main never abandons a sent search: it completes,
  * and its answer is saved to the library.
  */

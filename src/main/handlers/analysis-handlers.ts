@@ -1,19 +1,19 @@
 import { join } from 'node:path';
 import { createAnalysis, tableToXlsx, type Analysis } from '../analysis';
 import type { Library } from '../library';
-import type { ServiceSlice } from './types';
+import type { HandlerSlice } from './types';
 
 export type AnalysisChannel =
   'analysis.datasets' | 'analysis.summary' | 'analysis.firmProfile' | 'analysis.diff' | 'analysis.exportXlsx';
 
-export interface AnalysisServiceDeps {
+export interface AnalysisHandlerDeps {
   /** The app's one library instance (its DuckDB file may be opened only once per process). */
   library: () => Promise<Library>;
   resourcesDir: string;
 }
 
 /** Summaries, firm profiles and snapshot diffs over the offline library; inputs arrive checked by the channel schemas. */
-export function createAnalysisService(deps: AnalysisServiceDeps): ServiceSlice<AnalysisChannel> {
+export function createAnalysisHandlers(deps: AnalysisHandlerDeps): HandlerSlice<AnalysisChannel> {
   let analysis: { library: Library; analysis: Analysis } | null = null;
   async function get(): Promise<Analysis> {
     const library = await deps.library();

@@ -10,24 +10,24 @@ export interface CallContext {
 }
 
 /** The Electron-free implementation of one bridge call: input already parsed by the channel's schema. */
-export type ServiceFn<C extends CallChannel> = (
+export type HandlerFn<C extends CallChannel> = (
   input: ParsedInput<C>,
   ctx: CallContext,
 ) => Promise<CallOutput<C>>;
 
-/** Every bridge call implemented; composed from per-capability modules (`<capability>-service.ts`). */
-export type Services = { [C in CallChannel]: ServiceFn<C> };
+/** Every bridge call implemented; composed from per-capability modules (`<capability>-handlers.ts`). */
+export type Handlers = { [C in CallChannel]: HandlerFn<C> };
 
-/** A slice of Services that one capability module provides. */
-export type ServiceSlice<C extends CallChannel> = { [K in C]: ServiceFn<K> };
+/** A slice of Handlers that one capability module provides. */
+export type HandlerSlice<C extends CallChannel> = { [K in C]: HandlerFn<K> };
 
-/** Where services publish events; the shell sends them to the window, the web host to its SSE stream. */
+/** Where handlers publish events; the shell sends them to the window, the web host to its SSE stream. */
 export interface EventSink {
   emit<E extends EventChannel>(event: E, payload: Events[E]): void;
 }
 
-/** What createServices needs from its host (the Electron shell or the browser test host). */
-export interface ServiceDeps {
+/** What createHandlers needs from its host (the Electron shell or the browser test host). */
+export interface HandlerDeps {
   /** Where profiles.json and other app files live (userData in Electron). */
   dataDir: string;
   /** Read-only bundled resources (e.g. reference CSVs). */
@@ -71,5 +71,5 @@ export type StartSimulator = (options: {
   hsCodesCsvPath?: string;
 }) => Promise<{ url: string; port: number; close(): Promise<void> }>;
 
-/** createServices' result: every call, plus the release of what the services started (the demo simulator). */
-export type ServicesHandle = Services & { dispose(): Promise<void> };
+/** createHandlers' result: every call, plus the release of what the handlers started (the demo simulator). */
+export type HandlersHandle = Handlers & { dispose(): Promise<void> };

@@ -16,10 +16,10 @@ import {
 import { filterKey } from '../library';
 import type { RecordObject } from '../library/ingest';
 import type { Profile } from '../profiles';
-import { provenanceOf } from './library-service';
-import { createClientFor } from './query-service';
-import type { ServiceContext } from './service-context';
-import type { ServiceSlice } from './types';
+import { provenanceOf } from './library-handlers';
+import { createClientFor } from './query-handlers';
+import type { HandlerContext } from './handler-context';
+import type { HandlerSlice } from './types';
 
 export type JobsChannel =
   | 'jobs.estimate'
@@ -91,7 +91,7 @@ function viewOfSummary(s: JobSummary): JobView {
  * Long fetches (all pages of a firm search, shipment searches past the 10,000 cap) run here in main,
  * on the shared library; the renderer follows them through `jobs.progress` / `jobs.finished` events.
  */
-export function createJobsService(ctx: ServiceContext): ServiceSlice<JobsChannel> {
+export function createJobsHandlers(ctx: HandlerContext): HandlerSlice<JobsChannel> {
   const log = ctx.deps.logger.child('jobs');
   const running = new Map<string, RunningJob>();
   const probes = new Map<

@@ -1,7 +1,7 @@
 import { createServiceClient, type ServiceClient } from '../api';
 import type { Profile } from '../profiles';
-import type { ServiceContext } from './service-context';
-import type { CallContext, ServiceSlice } from './types';
+import type { HandlerContext } from './handler-context';
+import type { CallContext, HandlerSlice } from './types';
 
 type QueryChannels = 'usage.get' | 'shipments.search' | 'shipments.count' | 'firms.search' | 'firms.count';
 
@@ -10,7 +10,7 @@ type QueryChannels = 'usage.get' | 'shipments.search' | 'shipments.count' | 'fir
  * profile's default account is sent as `account_name` whenever a request names none, so searches,
  * counts and jobs are charged to the account the analyst chose rather than the service's default.
  */
-export async function createClientFor(ctx: ServiceContext, profile: Profile): Promise<ServiceClient> {
+export async function createClientFor(ctx: HandlerContext, profile: Profile): Promise<ServiceClient> {
   const credentials = await ctx.credentialsFor(profile);
   const client = createServiceClient({
     baseUrl: profile.baseUrl,
@@ -33,7 +33,7 @@ export async function createClientFor(ctx: ServiceContext, profile: Profile): Pr
 
 const opts = (c: CallContext) => (c.signal ? { signal: c.signal } : {});
 
-export function createQueryService(ctx: ServiceContext): ServiceSlice<QueryChannels> {
+export function createQueryHandlers(ctx: HandlerContext): HandlerSlice<QueryChannels> {
   const clientFor = async (profileId: string | undefined) =>
     createClientFor(ctx, await ctx.resolveProfile(profileId));
   return {

@@ -9,12 +9,12 @@ import { createFileSink, createLogger, type FileSink, type Logger } from '../../
 import { createKeytarSecretStore, type SecretStore } from '../../src/main/secrets';
 import {
   createDispatcher,
-  createServices,
-  type ServicesHandle,
+  createHandlers,
+  type HandlersHandle,
   type SimulatorAccount,
   type StartSimulator,
-} from '../../src/main/services';
-import type { EventSink } from '../../src/main/services/types';
+} from '../../src/main/handlers';
+import type { EventSink } from '../../src/main/handlers/types';
 
 /**
  * A small stand-in for the service that really checks the per-request HMAC signature, used until
@@ -80,7 +80,7 @@ export interface Harness {
   dataDir: string;
   logPath: string;
   secrets: SecretStore;
-  services: ServicesHandle;
+  handlers: HandlersHandle;
   logger: Logger;
   sink: FileSink;
   opened: string[];
@@ -93,10 +93,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Real services on a temp data dir, the real keychain (under a per-run service name) and a real log file. */
+/** Real handlers on a temp data dir, the real keychain (under a per-run service name) and a real log file. */
 /** `realSimulator`: the demo starts the embedded simulator of src/main/sim (50,000 records) instead of the stand-in. */
 export async function createHarness(opts: { realSimulator?: boolean } = {}): Promise<Harness> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'portolan-services-'));
+  const dataDir = await mkdtemp(join(tmpdir(), 'portolan-handlers-'));
   const logPath = join(dataDir, 'logs', 'portolan.log');
   const sink = createFileSink(logPath);
   const logger = createLogger({ sink, level: 'debug' });
@@ -104,13 +104,13 @@ export async function createHarness(opts: { realSimulator?: boolean } = {}): Pro
   const problem = await secrets.probe();
   if (problem !== null) {
     throw new Error(
-      `No usable Secret Service (${problem}). Run: scripts/with-keyring.sh npx vitest run test/services`,
+      `No usable Secret Service (${problem}). Run: scripts/with-keyring.sh npx vitest run test/handlers`,
     );
   }
   const opened: string[] = [];
   const events: Harness['events'] = [];
   const sinkEvents: EventSink = { emit: (event, payload) => void events.push({ event, payload }) };
-  const services = createServices({
+  const handlers = createHandlers({
     dataDir,
     resourcesDir: join(dataDir, 'resources'),
     logger,
@@ -122,7 +122,7 @@ export async function createHarness(opts: { realSimulator?: boolean } = {}): Pro
     clientOptions: { timeoutMs: 5_000, retry: { maxAttempts: 1 } },
   });
   const dispatch = createDispatcher<'app' | 'foreign'>({
-    services,
+    handlers,
     logger,
     isTrustedSender: (s) => s === 'app',
   });
@@ -130,7 +130,7 @@ export async function createHarness(opts: { realSimulator?: boolean } = {}): Pro
     dataDir,
     logPath,
     secrets,
-    services,
+    handlers,
     logger,
     sink,
     opened,
@@ -143,9 +143,9 @@ export async function createHarness(opts: { realSimulator?: boolean } = {}): Pro
       return r.value as T;
     },
     async close() {
-      const state = (await services['profiles.list'](undefined, {})) as { profiles: { id: string }[] };
+      const state = (await handlers['profiles.list'](undefined, {})) as { profiles: { id: string }[] };
       for (const p of state.profiles) await secrets.deleteCredentials(p.id).catch(() => undefined);
-      await services.dispose();
+      await handlers.dispose();
       await sink.close();
     },
   };

@@ -80,7 +80,7 @@ afterAll(async () => {
 describe('every channel, fuzzed', () => {
   it.each(CALL_CHANNELS.map((c) => [c]))('%s never throws past the wrapper', async (channel) => {
     const sample = validSamples(profileId)[channel] ?? {};
-    const implemented = typeof (h.services as Record<string, unknown>)[channel] === 'function';
+    const implemented = typeof (h.handlers as Record<string, unknown>)[channel] === 'function';
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.constant(undefined), nearMiss(sample)), async (input) => {
         const r = await h.call(channel, input);

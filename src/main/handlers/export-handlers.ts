@@ -10,12 +10,12 @@ import { checkTargetPath, exportFileName, exportsFolderPath } from '../export/ta
 import type { Library } from '../library';
 import type { Logger } from '../log';
 import { writeFileAtomic } from '../fs/atomic-write';
-import type { ServiceContext } from './service-context';
-import type { ChooseSavePath, EventSink, ServiceSlice } from './types';
+import type { HandlerContext } from './handler-context';
+import type { ChooseSavePath, EventSink, HandlerSlice } from './types';
 
 export type ExportChannel = 'export.start' | 'export.chooseTarget' | 'export.cancel';
 
-export interface ExportServiceDeps {
+export interface ExportHandlerDeps {
   /** The app's one library instance. */
   library: () => Promise<Library>;
   dataDir: string;
@@ -53,7 +53,7 @@ function etaSeconds(startedAt: number, done: number, total: number): number | nu
  * `export.start` answers at once with the job id, progress and the outcome arrive as `jobs.progress`
  * / `jobs.finished` events, `export.cancel` stops it and leaves no file behind.
  */
-export function createExportService(deps: ExportServiceDeps): ServiceSlice<ExportChannel> & {
+export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<ExportChannel> & {
   /** Cancels running exports and waits for them to clean up (app shutdown). */
   disposeExports(): Promise<void>;
 } {
@@ -170,13 +170,13 @@ export function createExportService(deps: ExportServiceDeps): ServiceSlice<Expor
 
 /**
  * The export calls over the shared service context, and `dispose`, which cancels running exports (their
- * temp files go) and waits for them; createServices' dispose calls it before the library closes.
+ * temp files go) and waits for them; createHandlers' dispose calls it before the library closes.
  */
-export function createExportServices(ctx: ServiceContext): {
-  calls: ServiceSlice<ExportChannel>;
+export function createExportHandlersFor(ctx: HandlerContext): {
+  calls: HandlerSlice<ExportChannel>;
   dispose(): Promise<void>;
 } {
-  const { disposeExports, ...calls } = createExportService({
+  const { disposeExports, ...calls } = createExportHandlers({
     library: () => ctx.library(),
     dataDir: ctx.deps.dataDir,
     events: ctx.deps.events,

@@ -1,10 +1,10 @@
 import { AppError } from '@shared/ipc/errors';
 import { DEFAULT_EXTERNAL_HOSTS, httpsHostOf, isAllowedExternalUrl } from './external-url';
-import type { ServiceContext } from './service-context';
-import type { ServiceSlice } from './types';
+import type { HandlerContext } from './handler-context';
+import type { HandlerSlice } from './types';
 
 /** The https hosts links may open: the defaults, the host's extras, and each profile's own service host. */
-export async function allowedExternalHosts(ctx: ServiceContext): Promise<Set<string>> {
+export async function allowedExternalHosts(ctx: HandlerContext): Promise<Set<string>> {
   const hosts = new Set(
     [...DEFAULT_EXTERNAL_HOSTS, ...(ctx.deps.externalHosts ?? [])].map((h) => h.toLowerCase()),
   );
@@ -15,7 +15,7 @@ export async function allowedExternalHosts(ctx: ServiceContext): Promise<Set<str
   return hosts;
 }
 
-export function createShellService(ctx: ServiceContext): ServiceSlice<'shell.openExternal'> {
+export function createShellHandlers(ctx: HandlerContext): HandlerSlice<'shell.openExternal'> {
   return {
     'shell.openExternal': async ({ url }) => {
       const open = ctx.deps.openExternal;

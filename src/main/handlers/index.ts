@@ -1,4 +1,4 @@
-export { createServices } from './create-services';
+export { createHandlers } from './create-handlers';
 export {
   createDispatcher,
   isCallChannel,
@@ -10,11 +10,11 @@ export { DEFAULT_EXTERNAL_HOSTS, httpsHostOf, isAllowedExternalUrl } from './ext
 export type {
   CallContext,
   EventSink,
-  ServiceDeps,
-  ServiceFn,
-  ServiceSlice,
-  Services,
-  ServicesHandle,
+  HandlerDeps,
+  HandlerFn,
+  HandlerSlice,
+  Handlers,
+  HandlersHandle,
   SimulatorAccount,
   StartSimulator,
 } from './types';

@@ -4,10 +4,10 @@ import { AppError, type BridgeError, type BridgeResult } from '@shared/ipc/error
 import { describeIssues, toSpecIssues } from '@shared/spec';
 import { isServiceClientError, toBridgeError } from '../api/errors';
 import { redact, type Logger } from '../log';
-import type { CallContext, Services } from './types';
+import type { CallContext, Handlers } from './types';
 
 export interface DispatcherOptions<S> {
-  services: Services;
+  handlers: Handlers;
   /** The host's decision about who is calling (Electron: the app's own top frame; web host: its own page). */
   isTrustedSender: (sender: S) => boolean;
   logger: Logger;
@@ -49,7 +49,7 @@ export function toBridgeResultError(e: unknown): BridgeError {
  * conversion of whatever happens into `{ ok, value | error }`. It never throws.
  */
 export function createDispatcher<S>({
-  services,
+  handlers,
   isTrustedSender,
   logger,
 }: DispatcherOptions<S>): Dispatch<S> {
@@ -87,7 +87,7 @@ export function createDispatcher<S>({
           },
         };
       }
-      const fn = services[channel] as ((i: unknown, c: CallContext) => Promise<unknown>) | undefined;
+      const fn = handlers[channel] as ((i: unknown, c: CallContext) => Promise<unknown>) | undefined;
       if (typeof fn !== 'function') throw new Error(`no service implements ${channel}`);
       const value = await fn(parsed.data, ctx);
       log.debug('call done', { channel, ms: Date.now() - started });

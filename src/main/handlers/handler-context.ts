@@ -8,15 +8,15 @@ import { Library } from '../library';
 import { registerSecret } from '../log';
 import { createProfileStore, type Profile, type ProfileStore } from '../profiles';
 import { createMemorySecretStore, type Credentials, type SecretStore } from '../secrets';
-import type { ServiceDeps, SimulatorAccount, StartSimulator } from './types';
+import type { HandlerDeps, SimulatorAccount, StartSimulator } from './types';
 
 export const DEMO_PROFILE_NAME = 'Demo workspace';
 export const DEMO_RECORDS = 50_000;
 const DEMO_SEED = 20_240_601;
 
 /** What the capability modules share: the profile store, the right secret store per profile, the demo. */
-export interface ServiceContext {
-  deps: ServiceDeps;
+export interface HandlerContext {
+  deps: HandlerDeps;
   profiles: ProfileStore;
   /** The keychain for real profiles; process memory for the demo profile (see memory-store.ts). */
   secretsFor(profile: Profile): SecretStore;
@@ -43,8 +43,8 @@ export interface DemoRuntime {
   stop(): Promise<void>;
 }
 
-export function createServiceContext(deps: ServiceDeps): ServiceContext {
-  const log = deps.logger.child('services');
+export function createHandlerContext(deps: HandlerDeps): HandlerContext {
+  const log = deps.logger.child('handlers');
   const profiles = createProfileStore({ dataDir: deps.dataDir, logger: log });
   const demoSecrets = createMemorySecretStore();
   /**
@@ -208,7 +208,7 @@ function demoProfileName(existing: readonly Profile[]): string {
 }
 
 function createDemoRuntime(
-  deps: ServiceDeps,
+  deps: HandlerDeps,
   profiles: ProfileStore,
   demoSecrets: SecretStore,
   protect: (owner: string, c: Credentials) => void,

@@ -1,9 +1,9 @@
 import { AppError } from '@shared/ipc/errors';
 import { DUPLICATE_NAME_MESSAGE } from '@shared/profiles/profile-rules';
 import { ProfileNameTakenError, type Profile } from '../profiles';
-import type { ServiceContext } from './service-context';
-import type { ServiceSlice } from './types';
-import { createClientFor } from './query-service';
+import type { HandlerContext } from './handler-context';
+import type { HandlerSlice } from './types';
+import { createClientFor } from './query-handlers';
 
 type ProfileChannels =
   | 'profiles.list'
@@ -36,7 +36,7 @@ async function withUniqueName<T>(change: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createProfilesService(ctx: ServiceContext): ServiceSlice<ProfileChannels> {
+export function createProfilesHandlers(ctx: HandlerContext): HandlerSlice<ProfileChannels> {
   const { profiles } = ctx;
   const log = ctx.deps.logger.child('profiles');
 

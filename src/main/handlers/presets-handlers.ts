@@ -1,5 +1,5 @@
 import { createPresetsStore, type PresetsStore } from '../presets/presets-store';
-import type { ServiceSlice } from './types';
+import type { HandlerSlice } from './types';
 
 export type PresetsChannel =
   | 'presets.list'
@@ -14,10 +14,10 @@ export type PresetsChannel =
   | 'presets.setLast';
 
 /** Saved filters, kept in `<dataDir>/presets.json`. Inputs arrive already checked by the channel schemas. */
-export function createPresetsServices(deps: {
+export function createPresetsHandlers(deps: {
   dataDir: string;
   store?: PresetsStore;
-}): ServiceSlice<PresetsChannel> {
+}): HandlerSlice<PresetsChannel> {
   const store = deps.store ?? createPresetsStore({ dataDir: deps.dataDir });
   return {
     'presets.list': async () => {

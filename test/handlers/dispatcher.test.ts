@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, type BridgeResult } from '@shared/ipc/errors';
-import { createDispatcher } from '../../src/main/services';
+import { createDispatcher } from '../../src/main/handlers';
 import { createHarness, type Harness } from './helpers';
 
 let h: Harness;
@@ -43,7 +43,7 @@ describe('dispatcher', () => {
 
   it('treats a sender check that throws as untrusted', async () => {
     const dispatch = createDispatcher<string>({
-      services: h.services,
+      handlers: h.handlers,
       logger: h.logger,
       isTrustedSender: () => {
         throw new Error('frame gone');
@@ -92,8 +92,8 @@ describe('dispatcher', () => {
     const unregister = (await import('../../src/main/log')).registerSecret(secret);
     try {
       const dispatch = createDispatcher<string>({
-        services: {
-          ...h.services,
+        handlers: {
+          ...h.handlers,
           'app.info': async () => {
             throw new TypeError(`exploded while holding ${secret}`);
           },

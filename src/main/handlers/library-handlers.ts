@@ -8,8 +8,8 @@ import type { FirmSearchRequest, ShipmentSearchRequest } from '@shared/spec/oper
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
 import { defaultDatasetName, importFile, type DatasetMeta, type Library } from '../library';
 import type { Profile } from '../profiles';
-import type { ServiceContext } from './service-context';
-import type { ServiceSlice } from './types';
+import type { HandlerContext } from './handler-context';
+import type { HandlerSlice } from './types';
 
 export type LibraryChannel =
   | 'library.list'
@@ -60,7 +60,7 @@ export function provenanceOf(profile: Profile, request: { account_name?: string 
   return { profileId: profile.id, profileName: profile.name, account };
 }
 
-export function createLibraryService(ctx: ServiceContext): ServiceSlice<LibraryChannel> {
+export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<LibraryChannel> {
   const lib = () => ctx.library();
   return {
     'library.list': async (input) => (await (await lib()).list(input ?? {})).map(toDatasetView),
@@ -125,13 +125,13 @@ export function createLibraryService(ctx: ServiceContext): ServiceSlice<LibraryC
   };
 }
 
-type SearchSlice = ServiceSlice<'shipments.search' | 'firms.search'>;
+type SearchSlice = HandlerSlice<'shipments.search' | 'firms.search'>;
 
 /**
  * Every search result goes to the library in main, right where it arrives, so the response never
  * crosses the bridge twice. A save that fails is logged and the result is still returned.
  */
-export function withLibrarySaving<S extends SearchSlice>(ctx: ServiceContext, slice: S): S {
+export function withLibrarySaving<S extends SearchSlice>(ctx: HandlerContext, slice: S): S {
   const log = ctx.deps.logger.child('library');
   async function save(
     profileId: string | undefined,

@@ -8,7 +8,7 @@ import type { ProfilesState, ProfileView } from '@shared/ipc/contract';
 import { DUPLICATE_NAME_MESSAGE } from '@shared/profiles/profile-rules';
 import { createLogger, createMemorySink, redact } from '../../src/main/log';
 import { createMemorySecretStore } from '../../src/main/secrets';
-import { createDispatcher, createServices, type ServicesHandle } from '../../src/main/services';
+import { createDispatcher, createHandlers, type HandlersHandle } from '../../src/main/handlers';
 import { createHarness, readAllFiles, startSignedSimulator, type Harness } from './helpers';
 
 type Ok<T> = { ok: true; value: T };
@@ -220,11 +220,11 @@ describe('profile validation at the bridge', () => {
 describe('starting with --demo', () => {
   /** One start of the host on a data folder: what the shell does, with `demo.start` standing for --demo. */
   function startHost(dataDir: string): {
-    services: ServicesHandle;
+    handlers: HandlersHandle;
     call: <T>(c: string, i?: unknown) => Promise<Result<T>>;
   } {
     const logger = createLogger({ sink: createMemorySink() });
-    const services = createServices({
+    const handlers = createHandlers({
       dataDir,
       resourcesDir: join(dataDir, 'resources'),
       logger,
@@ -235,8 +235,8 @@ describe('starting with --demo', () => {
       startSimulator: startSignedSimulator,
       clientOptions: { timeoutMs: 5_000, retry: { maxAttempts: 1 } },
     });
-    const dispatch = createDispatcher<'app'>({ services, logger, isTrustedSender: () => true });
-    return { services, call: async (c, i) => (await dispatch(c, i, 'app')) as Result<never> };
+    const dispatch = createDispatcher<'app'>({ handlers, logger, isTrustedSender: () => true });
+    return { handlers, call: async (c, i) => (await dispatch(c, i, 'app')) as Result<never> };
   }
 
   it('makes the demo active on the first run only, never over a profile the analyst chose', async () => {
@@ -249,7 +249,7 @@ describe('starting with --demo', () => {
       await first.call<ProfileView>('profiles.create', { name: 'Mine', baseUrl: 'http://127.0.0.1:1' }),
     );
     mustOk(await first.call('profiles.setActive', { id: mine.id }));
-    await first.services.dispose();
+    await first.handlers.dispose();
 
     const second = startHost(dataDir);
     const restarted = mustOk(await second.call<ProfilesState>('demo.start'));
@@ -258,15 +258,15 @@ describe('starting with --demo', () => {
     // Using the demo by id still works, and does not take over either.
     expect((await second.call('usage.get', { profileId: demoId })).ok).toBe(true);
     expect(mustOk(await second.call<ProfilesState>('profiles.list')).activeId).toBe(mine.id);
-    await second.services.dispose();
+    await second.handlers.dispose();
 
     // A demo the analyst kept active stays active.
     const third = startHost(dataDir);
     mustOk(await third.call('profiles.setActive', { id: demoId }));
-    await third.services.dispose();
+    await third.handlers.dispose();
     const fourth = startHost(dataDir);
     expect(mustOk(await fourth.call<ProfilesState>('demo.start')).activeId).toBe(demoId);
-    await fourth.services.dispose();
+    await fourth.handlers.dispose();
   });
 
   it('brings the demo back on first use after a restart without making it active', async () => {
@@ -277,12 +277,12 @@ describe('starting with --demo', () => {
       await first.call<ProfileView>('profiles.create', { name: 'Mine', baseUrl: 'http://127.0.0.1:1' }),
     );
     mustOk(await first.call('profiles.setActive', { id: mine.id }));
-    await first.services.dispose();
+    await first.handlers.dispose();
 
     const second = startHost(dataDir);
     expect((await second.call('usage.get', { profileId: demoId })).ok).toBe(true);
     expect(mustOk(await second.call<ProfilesState>('profiles.list')).activeId).toBe(mine.id);
-    await second.services.dispose();
+    await second.handlers.dispose();
   });
 
   it('gives the demo a name of its own when the analyst already uses "Demo workspace"', async () => {
@@ -291,6 +291,6 @@ describe('starting with --demo', () => {
     mustOk(await host.call('profiles.create', { name: 'demo workspace', baseUrl: 'http://127.0.0.1:1' }));
     const state = mustOk(await host.call<ProfilesState>('demo.start'));
     expect(state.profiles.map((p) => p.name)).toEqual(['demo workspace', 'Demo workspace (2)']);
-    await host.services.dispose();
+    await host.handlers.dispose();
   });
 });

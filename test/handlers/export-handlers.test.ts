@@ -6,7 +6,7 @@ import type { EventChannel } from '@shared/ipc/channels';
 import type { Events, JobFinished, JobProgress } from '@shared/ipc/contract';
 import { Library, importFile, type DatasetMeta } from '../../src/main/library';
 import { nullLogger } from '../../src/main/log';
-import { createExportService } from '../../src/main/services/export-service';
+import { createExportHandlers } from '../../src/main/handlers/export-handlers';
 import { shipmentFieldType } from '../../src/main/export';
 import { shipment, tempDir } from '../library/helpers';
 
@@ -18,7 +18,7 @@ const REQUEST = {
   size: 500,
 };
 
-type Service = ReturnType<typeof createExportService>;
+type Service = ReturnType<typeof createExportHandlers>;
 
 let t: Awaited<ReturnType<typeof tempDir>>;
 let library: Library;
@@ -81,7 +81,7 @@ beforeEach(async () => {
   );
   progress = [];
   finished = [];
-  service = createExportService({
+  service = createExportHandlers({
     library: async () => library,
     dataDir: join(t.dir, 'data'),
     logger: nullLogger,
@@ -245,7 +245,7 @@ describe('export.chooseTarget with a save dialog', () => {
   it('opens the dialog in the folder of the last export, remembered in a settings file, and adds the extension', async () => {
     const asked: { defaultPath: string; format: string }[] = [];
     const answers = [join(t.dir, 'out', 'first'), null];
-    const withDialog = createExportService({
+    const withDialog = createExportHandlers({
       library: async () => library,
       dataDir: join(t.dir, 'data'),
       logger: nullLogger,

@@ -1,0 +1,38 @@
+import { createAnalysisHandlers } from './analysis-handlers';
+import { createAppHandlers } from './app-handlers';
+import { createDemoHandlers } from './demo-handlers';
+import { createExportHandlersFor } from './export-handlers';
+import { createJobsHandlers } from './jobs-handlers';
+import { createLibraryHandlers, withLibrarySaving } from './library-handlers';
+import { createPresetsHandlers } from './presets-handlers';
+import { createProfilesHandlers } from './profiles-handlers';
+import { createQueryHandlers } from './query-handlers';
+import { createHandlerContext } from './handler-context';
+import { createShellHandlers } from './shell-handlers';
+import type { HandlerDeps, HandlersHandle } from './types';
+
+/**
+ * Every bridge call, merged from one slice per capability. To add a capability, add one line here:
+ * `...createXHandlers(ctx),` (the Handlers type fails to compile until every channel is covered).
+ */
+export function createHandlers(deps: HandlerDeps): HandlersHandle {
+  const ctx = createHandlerContext(deps);
+  const exports = createExportHandlersFor(ctx);
+  return {
+    ...createAppHandlers(ctx),
+    ...createProfilesHandlers(ctx),
+    ...createDemoHandlers(ctx),
+    ...withLibrarySaving(ctx, createQueryHandlers(ctx)),
+    ...createShellHandlers(ctx),
+    ...createPresetsHandlers({ dataDir: deps.dataDir }),
+    ...createAnalysisHandlers({ library: () => ctx.library(), resourcesDir: deps.resourcesDir }),
+    ...createLibraryHandlers(ctx),
+    ...createJobsHandlers(ctx),
+    ...exports.calls,
+    // Running exports are cancelled first (no half-written files stay behind), then the library closes.
+    dispose: async () => {
+      await exports.dispose();
+      await ctx.dispose();
+    },
+  };
+}
