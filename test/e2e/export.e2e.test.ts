@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobProgress } from '@shared/ipc/contract';
+import type { JobProgress } from '@shared/jobs/jobs-contract';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { AppShell } from './pages/app-shell';
 import { ExportDialog } from './pages/export-dialog';

@@ -1,7 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JobFinished, JobProgress } from '@shared/ipc/contract';
+import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
 import { Library, type DatasetMeta } from '../../src/main/library';
 import { nullLogger } from '../../src/main/log';
 import { createMemorySecretStore } from '../../src/main/secrets';

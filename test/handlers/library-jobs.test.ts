@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobFinished, JobProgress, ProfileView } from '@shared/ipc/contract';
-import type { DatasetView, EquivalentView, JobsList, RowsBlockView } from '@shared/library/library-contract';
+import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
+import type { ProfileView } from '@shared/profiles/profiles-contract';
+import type { DatasetView, EquivalentView, RowsBlockView } from '@shared/library/library-contract';
+import type { JobsList } from '@shared/jobs/jobs-contract';
 import type { ShipmentRecord } from '@shared/spec/records';
 import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { createHarness, type Harness } from './helpers';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ProfilesState, ProfileView } from '@shared/ipc/contract';
+import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import { DUPLICATE_NAME_MESSAGE } from '@shared/profiles/profile-rules';
 import { createLogger, createMemorySink, redact } from '../../src/main/log';
 import { createMemorySecretStore } from '../../src/main/secrets';

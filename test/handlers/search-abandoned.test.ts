@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProfileView } from '@shared/ipc/contract';
+import type { ProfileView } from '@shared/profiles/profiles-contract';
 import type { DatasetView } from '@shared/library/library-contract';
 import type { UsageSummary } from '@shared/spec';
 import { startSimulator, type RunningSimulator } from '../../src/main/sim';

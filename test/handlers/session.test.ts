@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProfilesState, ProfileView } from '@shared/ipc/contract';
+import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import { startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { createHarness, readAllFiles, type Harness } from './helpers';
 

@@ -3,7 +3,7 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApi } from '@shared/ipc/build-api';
 import { CALL_CHANNELS, type EventChannel } from '@shared/ipc/channels';
-import type { JobFinished, JobProgress } from '@shared/ipc/contract';
+import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
 // Type-only: erased, so the panel is not evaluated before window.portolan is set.
 import type * as PanelModule from '../../src/renderer/src/features/jobs/jobs-panel';
 

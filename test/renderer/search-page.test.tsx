@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApi } from '@shared/ipc/build-api';
 import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
-import type { ProfilesState, ProfileView } from '@shared/ipc/contract';
+import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { SHIPMENT_FIELDS, type ShipmentSearchResponse, type UsageSummary } from '@shared/spec';
 import { nothingSaved, refuseBadInput } from './fake-main';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CALL_CHANNELS, IPC_PREFIX } from '@shared/ipc/channels';
-import type { AppCommand } from '@shared/ipc/contract';
+import type { AppCommand } from '@shared/app/app-contract';
 import { createLogger, createMemorySink } from '../../src/main/log';
 import { createDispatcher, type Handlers } from '../../src/main/handlers';
 import {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApi, type PortolanApi } from '@shared/ipc/build-api';
 import { CALL_CHANNELS } from '@shared/ipc/channels';
-import type { JobProgress } from '@shared/ipc/contract';
+import type { JobProgress } from '@shared/jobs/jobs-contract';
 import { createLogger, createMemorySink } from '../../src/main/log';
 import { createKeytarSecretStore } from '../../src/main/secrets';
 import { createWebHost, type WebHost } from '../../src/main/web-host';

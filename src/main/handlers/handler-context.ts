@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
-import type { ProfileView, ProfilesState } from '@shared/ipc/contract';
+import type { ProfileView, ProfilesState } from '@shared/profiles/profiles-contract';
 import { MIN_CREDENTIAL_LENGTH, isProfileNameTaken } from '@shared/profiles/profile-rules';
 import { Library } from '../library';
 import { registerSecret } from '../log';

@@ -1,6 +1,7 @@
 import { AppError } from '@shared/ipc/errors';
-import type { JobProgress } from '@shared/ipc/contract';
-import type { DatasetKind, JobEstimateView, JobView } from '@shared/library/library-contract';
+import type { JobProgress } from '@shared/jobs/jobs-contract';
+import type { DatasetKind } from '@shared/library/library-contract';
+import type { JobEstimateView, JobView } from '@shared/jobs/jobs-contract';
 import type { ShipmentFilter } from '@shared/spec/filter';
 import type { FirmSearchResponse } from '@shared/spec/responses';
 import { remaining, type UsageSummary } from '@shared/spec/usage';

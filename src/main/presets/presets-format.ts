@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FILTER_FIELDS, checkFilter, describeIssues, type ShipmentFilter } from '@shared/spec';
-import type { Preset, PresetsImportResult } from '@shared/ipc/contract';
-import { cleanPresetName, fitPresetName } from '@shared/ipc/preset-name';
+import type { Preset, PresetsImportResult } from '@shared/presets/presets-contract';
+import { cleanPresetName, fitPresetName } from '@shared/presets/preset-name';
 
 export const PRESETS_FORMAT = 'portolan-presets';
 export const PRESETS_VERSION = 1;

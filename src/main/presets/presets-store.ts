@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Preset, PresetsImportResult, PresetsSetAside } from '@shared/ipc/contract';
-import { cleanPresetName } from '@shared/ipc/preset-name';
+import type { Preset, PresetsImportResult, PresetsSetAside } from '@shared/presets/presets-contract';
+import { cleanPresetName } from '@shared/presets/preset-name';
 import { AppError } from '@shared/ipc/errors';
 import { writeFileAtomic } from '../fs/atomic-write';
 import type { ShipmentFilter } from '@shared/spec';

@@ -1,5 +1,5 @@
 import type { MenuItemConstructorOptions } from 'electron';
-import type { AppCommand } from '@shared/ipc/contract';
+import type { AppCommand } from '@shared/app/app-contract';
 import { PAGES } from '@shared/pages';
 
 /** The renderer's pages, in menu order; Ctrl/Cmd+1 … go to them. */

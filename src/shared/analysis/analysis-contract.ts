@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { defineCall } from '../define-call';
 
-/**
- * The analysis views' bridge calls: input schemas and result types. Kept apart from contract.ts so
- * that file only spreads `analysisCalls` in; both hosts and the renderer import the types from here.
- */
+/** The analysis views' bridge calls: input schemas and result types. */
 
 /** What a summary can be ordered and charted by. Weight is gross weight converted to kilograms. */
 export const MEASURES = ['shipments', 'usdFob', 'usdCif', 'grossWeightKg'] as const;
@@ -197,14 +195,10 @@ export const tableExportInputSchema = z.strictObject({
 });
 export type TableExportInput = z.output<typeof tableExportInputSchema>;
 
-function call<O>() {
-  return <I extends z.ZodType>(input: I) => ({ input, output: undefined as unknown as O });
-}
-
 export const analysisCalls = {
-  'analysis.datasets': call<AnalysisDataset[]>()(z.undefined()),
-  'analysis.summary': call<SummaryResult>()(summaryInputSchema),
-  'analysis.firmProfile': call<FirmProfile>()(firmProfileInputSchema),
-  'analysis.diff': call<SnapshotDiff>()(diffInputSchema),
-  'analysis.exportXlsx': call<TableExport>()(tableExportInputSchema),
+  'analysis.datasets': defineCall<AnalysisDataset[]>()(z.undefined()),
+  'analysis.summary': defineCall<SummaryResult>()(summaryInputSchema),
+  'analysis.firmProfile': defineCall<FirmProfile>()(firmProfileInputSchema),
+  'analysis.diff': defineCall<SnapshotDiff>()(diffInputSchema),
+  'analysis.exportXlsx': defineCall<TableExport>()(tableExportInputSchema),
 };

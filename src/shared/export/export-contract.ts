@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { defineCall } from '../define-call';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
 import { filterModelSchema, sortModelSchema } from '../library/library-contract';
 
-/**
- * The export bridge calls: input schemas and result types. Kept apart from contract.ts so that file
- * only spreads `exportCalls` in.
- */
+/** The export bridge calls: input schemas and result types. */
 
 export const EXPORT_FORMATS = ['xlsx', 'csv', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -42,12 +40,8 @@ export interface ExportTarget {
   downloadUrl?: string;
 }
 
-function call<O>() {
-  return <I extends z.ZodType>(input: I) => ({ input, output: undefined as unknown as O });
-}
-
 export const exportCalls = {
-  'export.start': call<ExportStarted>()(
+  'export.start': defineCall<ExportStarted>()(
     z.strictObject({
       source: exportSourceSchema,
       format: z.enum(EXPORT_FORMATS),
@@ -56,11 +50,11 @@ export const exportCalls = {
       overwrite: z.boolean().optional(),
     }),
   ),
-  'export.chooseTarget': call<ExportTarget | null>()(
+  'export.chooseTarget': defineCall<ExportTarget | null>()(
     z.strictObject({
       suggestedName: z.string().trim().min(1).max(200),
       format: z.enum(EXPORT_FORMATS),
     }),
   ),
-  'export.cancel': call<void>()(z.strictObject({ jobId: z.string().min(1).max(200) })),
+  'export.cancel': defineCall<void>()(z.strictObject({ jobId: z.string().min(1).max(200) })),
 } as const;

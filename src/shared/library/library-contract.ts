@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { defineCall } from '../define-call';
 import { columnFilterSchema } from './grid-filter';
 import { firmSearchRequestSchema, shipmentSearchRequestSchema } from '../spec/operations';
-import { checkDateOrder, shipmentFilterShape } from '../spec/filter';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
 import {
   MAX_IMPORT_BYTES,
@@ -13,10 +13,7 @@ import {
   TOO_MANY_TAGS,
 } from './dataset-fields';
 
-/**
- * The offline library's and the fetch jobs' bridge calls: input schemas and result types. Kept apart
- * from contract.ts so that file only spreads `libraryCalls` / `jobsCalls` in.
- */
+/** The offline library's bridge calls: input schemas and result types. */
 
 export type DatasetKind = 'shipments' | 'firms';
 export const DATASET_KINDS = ['shipments', 'firms'] as const;
@@ -77,48 +74,9 @@ export interface ImportResultView {
   warnings?: ImportWarningView[];
 }
 
-/** What a fetch-all would cost, next to what the account has left. Null remaining = unlimited or unknown. */
-export interface JobEstimateView {
-  kind: DatasetKind;
-  /** Records (shipments) or pages (firms) to fetch; null when the service gave no total. */
-  total: number | null;
-  unit: 'records' | 'pages';
-  optimumRequests: number | null;
-  estimatedRequests: number | null;
-  /** Null for firms: the spec does not say how many firms a page holds. */
-  estimatedDownloads: number | null;
-  remainingDownloads: number | null;
-  remainingDailyRequests: number | null;
-  enough: boolean;
-  problems: string[];
-  /** The account the estimate was checked against. */
-  account: string | null;
-}
-
-export interface JobView {
-  id: string;
-  kind: DatasetKind;
-  label: string;
-  status: 'running' | 'interrupted' | 'paused' | 'failed';
-  profileId: string | null;
-  done: number;
-  total: number | null;
-  unit: 'records' | 'pages';
-  etaSeconds: number | null;
-  windowsDone: number | null;
-  windowsKnown: number | null;
-  recordsStored: number | null;
-  error: string | null;
-  createdAt: string | null;
-}
-
-export interface JobsList {
-  running: JobView[];
-  resumable: JobView[];
-}
-
 const id = z.string().min(1).max(200);
-const datasetName = z
+/** A dataset's name as the analyst types it. */
+export const datasetNameSchema = z
   .string()
   .trim()
   .min(1, { error: 'a name is required' })
@@ -183,21 +141,8 @@ const importFileName = z
   .max(200)
   .refine((s) => !/[\\/\0]/.test(s) && s !== '.' && s !== '..', { error: 'a plain file name' });
 
-/** The filter of a fetch-all job; a `size`/`page` the search had is accepted and dropped by the job. */
-const jobRequest = z
-  .strictObject({
-    ...shipmentFilterShape,
-    size: z.number().int().optional(),
-    page: z.number().int().optional(),
-  })
-  .superRefine(checkDateOrder);
-
-function call<O>() {
-  return <I extends z.ZodType>(input: I) => ({ input, output: undefined as unknown as O });
-}
-
 export const libraryCalls = {
-  'library.list': call<DatasetView[]>()(
+  'library.list': defineCall<DatasetView[]>()(
     z
       .strictObject({
         search: z.string().max(200).optional(),
@@ -206,44 +151,27 @@ export const libraryCalls = {
       })
       .optional(),
   ),
-  'library.get': call<DatasetView>()(z.strictObject({ id })),
-  'library.rename': call<DatasetView>()(z.strictObject({ id, name: datasetName })),
-  'library.setTags': call<DatasetView>()(
+  'library.get': defineCall<DatasetView>()(z.strictObject({ id })),
+  'library.rename': defineCall<DatasetView>()(z.strictObject({ id, name: datasetNameSchema })),
+  'library.setTags': defineCall<DatasetView>()(
     z.strictObject({ id, tags: z.array(tag).max(MAX_TAGS, { error: TOO_MANY_TAGS }) }),
   ),
-  'library.setNotes': call<DatasetView>()(z.strictObject({ id, notes: z.string().max(MAX_NOTES_LENGTH) })),
-  'library.delete': call<void>()(z.strictObject({ id })),
-  'library.getRows': call<RowsBlockView>()(getRowsInput),
-  'library.findEquivalent': call<EquivalentView | null>()(
+  'library.setNotes': defineCall<DatasetView>()(
+    z.strictObject({ id, notes: z.string().max(MAX_NOTES_LENGTH) }),
+  ),
+  'library.delete': defineCall<void>()(z.strictObject({ id })),
+  'library.getRows': defineCall<RowsBlockView>()(getRowsInput),
+  'library.findEquivalent': defineCall<EquivalentView | null>()(
     z.strictObject({ ...profileRef, kind: z.enum(DATASET_KINDS).optional(), request: anySearchRequest }),
   ),
-  'library.import': call<ImportResultView>()(
+  'library.import': defineCall<ImportResultView>()(
     z.union([
-      z.strictObject({ path: z.string().min(1).max(4096), name: datasetName.optional() }),
+      z.strictObject({ path: z.string().min(1).max(4096), name: datasetNameSchema.optional() }),
       z.strictObject({
         fileName: importFileName,
         contentBase64: z.string().max(MAX_IMPORT_BASE64, { error: 'the file is larger than 100 MB' }),
-        name: datasetName.optional(),
+        name: datasetNameSchema.optional(),
       }),
     ]),
   ),
-};
-
-export const jobsCalls = {
-  'jobs.estimate': call<JobEstimateView>()(
-    z.strictObject({ ...profileRef, kind: z.enum(DATASET_KINDS).default('shipments'), request: jobRequest }),
-  ),
-  'jobs.start': call<{ jobId: string }>()(
-    z.strictObject({
-      ...profileRef,
-      kind: z.enum(DATASET_KINDS),
-      request: jobRequest,
-      name: datasetName.optional(),
-    }),
-  ),
-  'jobs.cancel': call<void>()(z.strictObject({ jobId: id })),
-  'jobs.pause': call<void>()(z.strictObject({ jobId: id })),
-  'jobs.list': call<JobsList>()(z.undefined()),
-  'jobs.resume': call<{ jobId: string }>()(z.strictObject({ jobId: id })),
-  'jobs.discard': call<void>()(z.strictObject({ jobId: id })),
 };

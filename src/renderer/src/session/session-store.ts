@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import type { AppCommand, AppInfo, ProfilesState, ProfileView } from '@shared/ipc/contract';
+import type { AppCommand, AppInfo } from '@shared/app/app-contract';
+import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import { api } from '../bridge/api';
 import { isPageId, type PageId } from './pages';

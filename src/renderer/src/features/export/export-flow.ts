@@ -5,7 +5,7 @@ import type {
   ExportTarget,
   ExportView,
 } from '@shared/export/export-contract';
-import type { JobFinished, JobProgress } from '@shared/ipc/contract';
+import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 
 /** The export calls the dialog needs; `api.export` in the app, a stand-in in component tests. */

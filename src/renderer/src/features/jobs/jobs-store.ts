@@ -1,7 +1,8 @@
 import { create } from 'zustand';
-import type { JobFinished, JobProgress } from '@shared/ipc/contract';
+import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
 import type { BridgeError } from '@shared/ipc/errors';
-import type { DatasetKind, EquivalentView, JobEstimateView, JobView } from '@shared/library/library-contract';
+import type { DatasetKind, EquivalentView } from '@shared/library/library-contract';
+import type { JobEstimateView, JobView } from '@shared/jobs/jobs-contract';
 import type { ShipmentFilter } from '@shared/spec';
 import { api } from '../../bridge/api';
 import { libraryChanged, onDatasetRemoved, openSavedCopy } from '../library/library-store';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
-import { PRESET_NAME_MAX, presetNameProblem } from '@shared/ipc/preset-name';
+import { PRESET_NAME_MAX, presetNameProblem } from '@shared/presets/preset-name';
 import { ErrorMessage } from '../../components/error-message';
 import { validateDraft } from '../filters/filter-model';
 import { useFilter } from '../filters/filter-store';

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
-import type { Preset, PresetsImportResult, PresetsSetAside } from '@shared/ipc/contract';
+import type { Preset, PresetsImportResult, PresetsSetAside } from '@shared/presets/presets-contract';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
-import { presetNameProblem } from '@shared/ipc/preset-name';
+import { presetNameProblem } from '@shared/presets/preset-name';
 import { api } from '../../bridge/api';
 import { draftToFilter, validateDraft } from '../filters/filter-model';
 import { filterStore, type FilterStore } from '../filters/filter-store';

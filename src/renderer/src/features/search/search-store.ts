@@ -6,7 +6,7 @@ import {
   type ShipmentSearchResponse,
 } from '@shared/spec';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
-import type { SavedToLibrary } from '@shared/ipc/contract';
+import type { SavedToLibrary } from '@shared/query/query-contract';
 import type { EquivalentView } from '@shared/library/library-contract';
 import { api } from '../../bridge/api';
 import { useSessionStore } from '../../session/session-store';

@@ -1,4 +1,4 @@
-import type { ProfileView } from '@shared/ipc/contract';
+import type { ProfileView } from '@shared/profiles/profiles-contract';
 import { TextField } from '../../components/text-field';
 import { useSettingsStore } from './settings-store';
 

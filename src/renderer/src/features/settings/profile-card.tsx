@@ -1,4 +1,4 @@
-import type { ProfileView } from '@shared/ipc/contract';
+import type { ProfileView } from '@shared/profiles/profiles-contract';
 import { CredentialsForm } from './credentials-form';
 import { useSettingsStore } from './settings-store';
 import { TestResult } from './test-result';

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ProfileView } from '@shared/ipc/contract';
+import type { ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import type { UsageSummary } from '@shared/spec/usage';
 import { api } from '../../bridge/api';

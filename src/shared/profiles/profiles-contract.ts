@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { UsageSummary } from '../spec/usage';
+import { defineCall } from '../define-call';
+import { profileFields } from './profile-rules';
+
+/** Connection profiles (and the demo workspace, which is one): what the renderer may know of them. */
+
+/** What the renderer may know of a connection profile: never the secret, the key only masked. */
+export interface ProfileView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  accountName: string;
+  /** e.g. `••••3f9a`, or null when no key is stored. */
+  apiKeyMasked: string | null;
+  hasSecret: boolean;
+  /** The built-in demo workspace backed by the embedded simulator. */
+  demo: boolean;
+}
+
+export interface ProfilesState {
+  profiles: ProfileView[];
+  activeId: string | null;
+  /** Null when the keychain works; otherwise what is wrong and what to do. */
+  keychainProblem: string | null;
+}
+
+const id = z.string().min(1).max(200);
+const { name: profileName, baseUrl, apiKey, apiSecret } = profileFields;
+
+export const profilesCalls = {
+  'profiles.list': defineCall<ProfilesState>()(z.undefined()),
+  'profiles.create': defineCall<ProfileView>()(
+    z.strictObject({
+      name: profileName,
+      baseUrl,
+      accountName: z.string().trim().max(200).default(''),
+      apiKey: apiKey.optional(),
+      apiSecret: apiSecret.optional(),
+    }),
+  ),
+  'profiles.update': defineCall<ProfileView>()(
+    z.strictObject({
+      id,
+      name: profileName.optional(),
+      baseUrl: baseUrl.optional(),
+      accountName: z.string().trim().max(200).optional(),
+    }),
+  ),
+  'profiles.delete': defineCall<ProfilesState>()(z.strictObject({ id })),
+  'profiles.setActive': defineCall<ProfilesState>()(z.strictObject({ id })),
+  'profiles.setCredentials': defineCall<ProfileView>()(z.strictObject({ id, apiKey, apiSecret })),
+  'profiles.testConnection': defineCall<UsageSummary>()(z.strictObject({ id })),
+  'demo.start': defineCall<ProfilesState>()(z.undefined()),
+};

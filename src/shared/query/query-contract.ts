@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import {
+  firmCountRequestSchema,
+  firmSearchRequestSchema,
+  shipmentCountRequestSchema,
+  shipmentSearchRequestSchema,
+} from '../spec/operations';
+import type {
+  FirmCountResponse,
+  FirmSearchResponse,
+  ShipmentCountResponse,
+  ShipmentSearchResponse,
+} from '../spec/responses';
+import type { UsageSummary } from '../spec/usage';
+import { defineCall } from '../define-call';
+
+/** The service's own operations, signed in main with the chosen profile's credentials. */
+
+/** A search result as returned over the bridge: main has already saved it to the library. */
+export interface SavedToLibrary {
+  /** The library dataset holding this result; null when it could not be saved (the result still counts). */
+  datasetId?: string | null;
+}
+
+/** Which profile a call uses; defaults to the active one. */
+const profileRef = { profileId: z.string().min(1).max(200).optional() };
+
+export const queryCalls = {
+  'usage.get': defineCall<UsageSummary>()(z.strictObject({ ...profileRef })),
+  'shipments.search': defineCall<ShipmentSearchResponse & SavedToLibrary>()(
+    z.strictObject({ ...profileRef, request: shipmentSearchRequestSchema }),
+  ),
+  'shipments.count': defineCall<ShipmentCountResponse>()(
+    z.strictObject({ ...profileRef, request: shipmentCountRequestSchema }),
+  ),
+  'firms.search': defineCall<FirmSearchResponse & SavedToLibrary>()(
+    z.strictObject({ ...profileRef, request: firmSearchRequestSchema }),
+  ),
+  'firms.count': defineCall<FirmCountResponse>()(
+    z.strictObject({ ...profileRef, request: firmCountRequestSchema }),
+  ),
+};
