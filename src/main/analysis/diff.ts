@@ -1,5 +1,5 @@
 import type { DiffRow, DiffStatus, FirmRole, SnapshotDiff } from '@shared/analysis/analysis-contract';
-import { toNumber, type Db } from '../library/db';
+import { toNumber, type Db } from '../library';
 import { amount, col, textKey } from './sql';
 
 const money = (v: unknown): number | null =>

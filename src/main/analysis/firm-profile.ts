@@ -1,6 +1,6 @@
 import type { FirmProfile, FirmRole, SummaryRow } from '@shared/analysis/analysis-contract';
 import { AppError } from '@shared/ipc/errors';
-import type { Db } from '../library/db';
+import type { Db } from '../library';
 import * as d from './drill';
 import { HS_NAMES_TABLE } from './reference';
 import { measuresOf, summaryRow, textOrNull } from './rows';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Db } from '../library/db';
+import type { Db } from '../library';
 
 /** An in-memory catalog attached to the library's DuckDB instance: reference data never lands in the library file. */
 export const REF_CATALOG = 'portolan_ref';

@@ -1,6 +1,6 @@
 import type { Json } from '@duckdb/node-api';
 import type { Measure, Measures, SummaryRow } from '@shared/analysis/analysis-contract';
-import { toNumber, type Row } from '../library/db';
+import { toNumber, type Row } from '../library';
 
 /** Sums are rounded for reading: cents for money, grams for weight (float sums drift in the last digits). */
 function rounded(v: Json | undefined, digits: number): number | null {

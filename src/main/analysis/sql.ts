@@ -1,4 +1,4 @@
-import { findColumn, typedExpression, type ColumnDef } from '../library/fields';
+import { findColumn, typedExpression, type ColumnDef } from '../library';
 
 /** A shipment column by name; only names from the library's field list ever reach SQL. */
 export function shipmentColumn(field: string): ColumnDef {

@@ -5,7 +5,7 @@ import type {
   SummaryResult,
   SummaryRow,
 } from '@shared/analysis/analysis-contract';
-import { toNumber, type Db, type Row } from '../library/db';
+import { toNumber, type Db, type Row } from '../library';
 import * as d from './drill';
 import { HS_NAMES_TABLE } from './reference';
 import { EMPTY_MEASURES, MEASURE_COLUMN, measuresOf, summaryRow, textOrNull } from './rows';

@@ -17,8 +17,7 @@ import {
   type SpecIssue,
   type UsageSummary,
 } from '@shared/spec';
-import { nullLogger, type Logger } from '../log/logger';
-import { registerSecret } from '../log/redact';
+import { nullLogger, type Logger, registerSecret } from '../log';
 import {
   type ServiceClientError,
   authRejectedError,

@@ -1,6 +1,6 @@
 import { AppError, type BridgeError, type ErrorKind } from '@shared/ipc/errors';
 import { describeIssues, type SpecIssue } from '@shared/spec';
-import { redact } from '../log/redact';
+import { redact } from '../log';
 
 /** The kinds the service client produces; a subset of the bridge's ErrorKind. */
 export type ServiceErrorKind = Extract<

@@ -13,3 +13,6 @@ export { exportCsv, UTF8_BOM } from './csv-writer';
 export { exportParquet, exportParquetFromQuery } from './parquet-writer';
 export { createMemorySource, toExportRows } from './memory-source';
 export { createMemorySummaryProvider, summarizeRecords, SUMMARY_DEFINITIONS } from './summaries';
+export { libraryExportSource, exportColumnsFor, viewIsNarrowed } from './library-source';
+export { createLibrarySummaryProvider } from './library-summaries';
+export { checkTargetPath, exportFileName, exportsFolderPath, type ExportFileFormat } from './target-path';

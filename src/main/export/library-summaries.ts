@@ -2,9 +2,7 @@ import type { ExportView } from '@shared/export/export-contract';
 import { throwIfAborted } from './atomic-file';
 import { SUMMARY_DEFINITIONS, TOP_N } from './summaries';
 import type { SummaryKind, SummaryProvider, SummaryTable } from './types';
-import type { Library } from '../library';
-import { toNumber } from '../library/db';
-import { buildQuery, parseGridQuery } from '../library/query';
+import { type Library, toNumber, buildQuery, parseGridQuery } from '../library';
 
 /** A number from a text column; fillers ("-", "N/A") count as shipments but add nothing. */
 const num = (field: string): string => `coalesce(TRY_CAST("${field}" AS DOUBLE), 0)`;

@@ -2,7 +2,7 @@ import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
 import { calls } from '@shared/ipc/contract';
 import { AppError, type BridgeError, type BridgeResult } from '@shared/ipc/errors';
 import { describeIssues, toSpecIssues } from '@shared/spec';
-import { isServiceClientError, toBridgeError } from '../api/errors';
+import { isServiceClientError, toBridgeError } from '../api';
 import { redact, type Logger } from '../log';
 import type { CallContext, Handlers } from './types';
 

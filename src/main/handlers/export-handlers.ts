@@ -3,13 +3,21 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ExportFormat } from '@shared/export/export-contract';
 import { AppError } from '@shared/ipc/errors';
-import { exportCsv, exportParquet, exportXlsx, type ExportProgress, type ExportResult } from '../export';
-import { createLibrarySummaryProvider } from '../export/library-summaries';
-import { libraryExportSource } from '../export/library-source';
-import { checkTargetPath, exportFileName, exportsFolderPath } from '../export/target-path';
+import {
+  exportCsv,
+  exportParquet,
+  exportXlsx,
+  type ExportProgress,
+  type ExportResult,
+  createLibrarySummaryProvider,
+  libraryExportSource,
+  checkTargetPath,
+  exportFileName,
+  exportsFolderPath,
+} from '../export';
 import type { Library } from '../library';
 import type { Logger } from '../log';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomic } from '../fs';
 import type { HandlerContext } from './handler-context';
 import type { ChooseSavePath, EventSink, HandlerSlice } from './types';
 

@@ -9,6 +9,7 @@ export {
 export { DEFAULT_EXTERNAL_HOSTS, httpsHostOf, isAllowedExternalUrl } from './external-url';
 export type {
   CallContext,
+  ChooseSavePath,
   EventSink,
   HandlerDeps,
   HandlerFn,

@@ -1,7 +1,6 @@
 import { AppError } from '@shared/ipc/errors';
-import type { JobProgress } from '@shared/jobs/jobs-contract';
+import type { JobProgress, JobEstimateView, JobView } from '@shared/jobs/jobs-contract';
 import type { DatasetKind } from '@shared/library/library-contract';
-import type { JobEstimateView, JobView } from '@shared/jobs/jobs-contract';
 import type { ShipmentFilter } from '@shared/spec/filter';
 import type { FirmSearchResponse } from '@shared/spec/responses';
 import { remaining, type UsageSummary } from '@shared/spec/usage';
@@ -14,8 +13,7 @@ import {
   type JobProgressInfo,
   type JobSummary,
 } from '../jobs';
-import { filterKey } from '../library';
-import type { RecordObject } from '../library/ingest';
+import { filterKey, type RecordObject } from '../library';
 import type { Profile } from '../profiles';
 import { provenanceOf } from './library-handlers';
 import { createClientFor } from './query-handlers';

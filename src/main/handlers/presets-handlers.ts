@@ -1,4 +1,4 @@
-import { createPresetsStore, type PresetsStore } from '../presets/presets-store';
+import { createPresetsStore, type PresetsStore } from '../presets';
 import type { HandlerSlice } from './types';
 
 export type PresetsChannel =

@@ -1,6 +1,6 @@
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentFilter } from '@shared/spec/filter';
 import { remaining, type UsageSummary } from '@shared/spec/usage';
-import type { RecordObject } from '../library/ingest';
+import type { RecordObject } from '../library';
 import type { ShipmentSource } from './types';
 import { DEFAULT_SLICE_FILL } from './windows';
 

@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { AppError } from '@shared/ipc/errors';
-import type { ShipmentFilter } from '@shared/spec/filter';
-import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE } from '@shared/spec/filter';
+import { type ShipmentFilter, SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE } from '@shared/spec/filter';
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
-import { toNumber } from '../library/db';
-import { appendRecords, type RecordObject } from '../library/ingest';
-import { deleteDatasetIn, RESUMABLE_JOB_STATES, type CoveredWindow, type Library } from '../library/library';
-import { defaultDatasetName } from '../library/naming';
+import {
+  toNumber,
+  appendRecords,
+  type RecordObject,
+  deleteDatasetIn,
+  RESUMABLE_JOB_STATES,
+  type CoveredWindow,
+  type Library,
+  defaultDatasetName,
+} from '../library';
 import { RateLimiter } from './rate-limiter';
 import { sleep as realSleep } from './sleep';
 import type {

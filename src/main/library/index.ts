@@ -1,5 +1,7 @@
 export {
   Library,
+  deleteDatasetIn,
+  RESUMABLE_JOB_STATES,
   type DatasetMeta,
   type CoveredWindow,
   type Provenance,
@@ -10,15 +12,19 @@ export {
   type DatasetStatus,
   type DatasetSource,
 } from './library';
-export { type GridQuery, gridQuerySchema, MAX_BLOCK_ROWS } from './query';
+export { type GridQuery, gridQuerySchema, MAX_BLOCK_ROWS, buildQuery, parseGridQuery } from './query';
 export {
   type DatasetKind,
   SHIPMENT_COLUMNS,
   FIRM_COLUMNS,
   QUICK_FILTER_FIELDS,
+  findColumn,
+  typedExpression,
   type ColumnDef,
   type ColumnType,
 } from './fields';
+export { Db, toNumber, toText, type Row, type SqlParams } from './db';
+export { appendRecords, type RecordObject } from './ingest';
 export { defaultDatasetName, filterKey } from './naming';
 export { MIGRATIONS, SCHEMA_VERSION } from './schema';
 export { importFile, type ImportResult } from './import';

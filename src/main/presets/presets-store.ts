@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Preset, PresetsImportResult, PresetsSetAside } from '@shared/presets/presets-contract';
 import { cleanPresetName } from '@shared/presets/preset-name';
 import { AppError } from '@shared/ipc/errors';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomic } from '../fs';
 import type { ShipmentFilter } from '@shared/spec';
 import {
   cleanFilter,

@@ -3,7 +3,7 @@ import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isProfileNameTaken, profileNameKey } from '@shared/profiles/profile-rules';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomic } from '../fs';
 
 /** Profile metadata as stored. Holds no key and no secret: those live in the SecretStore. */
 export interface Profile {

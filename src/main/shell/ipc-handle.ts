@@ -1,8 +1,7 @@
 import { CALL_CHANNELS, EVENT_CHANNELS, IPC_PREFIX, type EventChannel } from '@shared/ipc/channels';
 import type { Events } from '@shared/ipc/contract';
 import type { BridgeResult } from '@shared/ipc/errors';
-import type { Dispatch } from '../handlers/dispatcher';
-import type { EventSink } from '../handlers/types';
+import type { Dispatch, EventSink } from '../handlers';
 import type { FrameLike } from './trusted-sender';
 
 /** The parts of ipcMain and its invoke event this module uses; tests pass fakes. */

@@ -1,5 +1,5 @@
 import { dialog, type BrowserWindow, type FileFilter, type SaveDialogOptions } from 'electron';
-import type { ChooseSavePath } from '../handlers/types';
+import type { ChooseSavePath } from '../handlers';
 
 const FILTERS: Record<'xlsx' | 'csv' | 'parquet', FileFilter> = {
   xlsx: { name: 'Excel workbook', extensions: ['xlsx'] },

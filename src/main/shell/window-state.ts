@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomic } from '../fs';
 
 export interface Rect {
   x: number;

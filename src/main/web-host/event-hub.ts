@@ -1,6 +1,6 @@
 import type { EventChannel } from '@shared/ipc/channels';
 import type { Events } from '@shared/ipc/contract';
-import type { EventSink } from '../handlers/types';
+import type { EventSink } from '../handlers';
 
 export type HubListener = (event: EventChannel, payload: unknown) => void;
 

@@ -1,6 +1,4 @@
-import { createHandlers } from '../handlers/create-handlers';
-import { createDispatcher } from '../handlers/dispatcher';
-import type { HandlerDeps, Handlers } from '../handlers/types';
+import { createHandlers, createDispatcher, type HandlerDeps, type Handlers } from '../handlers';
 import { nullLogger, type Logger } from '../log';
 import { createEventHub, type EventHub } from './event-hub';
 import { startWebServer, type WebSender } from './web-server';

@@ -3,7 +3,7 @@ import { contentSecurityPolicy } from '@shared/csp';
 import type { AddressInfo } from 'node:net';
 import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
 import type { BridgeResult } from '@shared/ipc/errors';
-import { nullLogger, type Logger } from '../log/logger';
+import { nullLogger, type Logger } from '../log';
 import type { EventHub } from './event-hub';
 import { readStaticFile } from './static-files';
 import { generateToken, tokensEqual } from './token';

@@ -1,0 +1,1 @@
+export { writeFileAtomic } from './atomic-write';
