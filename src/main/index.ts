@@ -1,12 +1,22 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, Menu, nativeTheme, session, shell, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  nativeTheme,
+  session,
+  shell,
+  type WebContents,
+} from 'electron';
 import { createFileSink, createLogger, type Logger } from './log';
 import { createKeytarSecretStore } from './secrets';
 import { createDispatcher, createHandlers, type HandlersHandle } from './handlers';
 import type { AppLocation } from './shell/app-location';
 import { createEventSender, registerIpcHandlers, type InvokeEventLike } from './shell/ipc-handle';
 import { createMainWindow } from './shell/main-window';
-import { createSaveDialog } from './shell/save-dialog';
+import { createOpenDialog, createSaveDialog } from './shell/file-dialogs';
 import { buildMenuTemplate } from './shell/menu';
 import { contentSecurityPolicy, hardenSession } from './shell/security';
 import { isTrustedFrame } from './shell/trusted-sender';
@@ -49,15 +59,10 @@ async function start(): Promise<void> {
     events,
     secrets: createKeytarSecretStore({ service: 'Portolan' }),
     appInfo: { version: app.getVersion(), host: 'electron' },
-    openExternal: (url) => shell.openExternal(url),
-    chooseSavePath: createSaveDialog(() => mainWindow),
+    chooseSavePath: createSaveDialog(dialog, () => mainWindow),
+    chooseOpenPath: createOpenDialog(dialog, () => mainWindow),
   });
   handlers = created;
-  const openAllowListed = (url: string) => {
-    void created['shell.openExternal']({ url }, {}).catch((e: unknown) =>
-      logger.warn('link not opened', { error: e }),
-    );
-  };
 
   const dispatch = createDispatcher<InvokeEventLike>({
     handlers,
@@ -86,7 +91,6 @@ async function start(): Promise<void> {
       windowStatePath: join(dataDir, 'window-state.json'),
       iconPath: join(resourcesDir, 'icon.png'),
       logger,
-      openExternal: openAllowListed,
     });
     mainWindow.on('closed', () => {
       mainWindow = null;

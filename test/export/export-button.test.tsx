@@ -7,6 +7,9 @@ import type { BridgeResult } from '@shared/ipc/errors';
 // Type-only: erased, so the component is not evaluated before window.portolan is set.
 import type * as ButtonModule from '../../src/renderer/src/features/export/export-button';
 
+/** The handle main issues for the chosen file. */
+const STEEL = `fh_${'s'.repeat(32)}`;
+
 /**
  * The Export dialog against the bridge as the renderer sees it: calls answered and events pushed the
  * way main does (including an outcome that arrives before the start call's answer). The real handlers
@@ -52,10 +55,14 @@ const source = {
 describe('ExportButton', () => {
   it('asks before replacing, shows progress with the time left, and ends with the path', async () => {
     answer = (channel, input) => {
-      if (channel === 'export.chooseTarget') return { ok: true, value: { path: '/exports/Steel.xlsx' } };
+      if (channel === 'export.chooseTarget')
+        return {
+          ok: true,
+          value: { handle: STEEL, name: 'Steel.xlsx', location: '/exports/Steel.xlsx' },
+        };
       if (channel === 'export.start') {
         return (input as { overwrite?: boolean }).overwrite
-          ? { ok: true, value: { jobId: 'job-1', path: '/exports/Steel.xlsx' } }
+          ? { ok: true, value: { jobId: 'job-1', path: '/exports/Steel.xlsx', handle: STEEL } }
           : { ok: false, error: { kind: 'Conflict', message: 'Steel.xlsx already exists. Replace it?' } };
       }
       return { ok: false, error: { kind: 'Internal', message: `unexpected ${channel}` } };
@@ -78,7 +85,8 @@ describe('ExportButton', () => {
     );
     expect(calls.at(-1)).toEqual({
       channel: 'export.start',
-      input: { source, format: 'xlsx', summaries: true, path: '/exports/Steel.xlsx', overwrite: true },
+      // The chosen file travels back by its handle only; its path stays in main.
+      input: { source, format: 'xlsx', summaries: true, target: STEEL, overwrite: true },
     });
     emit('jobs.progress', { jobId: 'other', label: 'x', done: 1, total: 2, unit: 'rows', etaSeconds: null });
     expect(screen.getByTestId('export-progress-text').textContent).toBe('Starting…');
@@ -104,7 +112,8 @@ describe('ExportButton', () => {
 
   it('cancels a running export through export.cancel and says nothing was written', async () => {
     answer = (channel) => {
-      if (channel === 'export.start') return { ok: true, value: { jobId: 'job-2', path: '/exports/a.csv' } };
+      if (channel === 'export.start')
+        return { ok: true, value: { jobId: 'job-2', path: '/exports/a.csv', handle: STEEL } };
       if (channel === 'export.cancel') {
         emit('jobs.finished', {
           jobId: 'job-2',
@@ -138,7 +147,7 @@ describe('ExportButton', () => {
           outcome: 'succeeded',
           message: 'Exported 5 rows to /exports/b.parquet',
         });
-        return { ok: true, value: { jobId: 'job-3', path: '/exports/b.parquet' } };
+        return { ok: true, value: { jobId: 'job-3', path: '/exports/b.parquet', handle: STEEL } };
       }
       return { ok: false, error: { kind: 'Internal', message: `unexpected ${channel}` } };
     };
@@ -194,7 +203,7 @@ describe('ExportButton', () => {
     beforeEach(() => {
       answer = (channel) =>
         channel === 'export.start'
-          ? { ok: true, value: { jobId: 'job-s', path: '/exports/s.xlsx' } }
+          ? { ok: true, value: { jobId: 'job-s', path: '/exports/s.xlsx', handle: STEEL } }
           : { ok: false, error: { kind: 'Internal', message: `unexpected ${channel}` } };
     });
 

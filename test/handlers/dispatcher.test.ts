@@ -118,20 +118,14 @@ describe('dispatcher', () => {
     }
   });
 
-  it('refuses a link to a host that is not allow-listed, and opens an allow-listed one', async () => {
-    const bad = (await h.call('shell.openExternal', { url: 'https://evil.example/phish' })) as Failure;
-    expect(bad.error.kind).toBe('Forbidden');
-    const lookalike = (await h.call('shell.openExternal', {
-      url: 'https://www.iso.org.evil.example/',
-    })) as Failure;
-    expect(lookalike.error.kind).toBe('Forbidden');
-    const http = (await h.call('shell.openExternal', { url: 'http://www.iso.org/' })) as Failure;
-    expect(http.error.kind).toBe('InvalidInput');
-    expect(h.opened).toEqual([]);
-    const good = await h.call('shell.openExternal', {
-      url: 'https://www.iso.org/iso-3166-country-codes.html',
-    });
-    expect(good).toEqual({ ok: true, value: undefined });
-    expect(h.opened).toEqual(['https://www.iso.org/iso-3166-country-codes.html']);
+  it('has no channel that opens links or reads a path the window names', async () => {
+    // shell.openExternal and library.import {path} were removed: the window names files by handle only.
+    const link = (await h.call('shell.openExternal', { url: 'https://www.iso.org/' })) as Failure;
+    expect(link.error.kind).toBe('NotFound');
+    const byPath = (await h.call('library.import', { path: h.logPath })) as Failure;
+    expect(byPath.error.kind).toBe('InvalidInput');
+    expect(byPath.error.message).not.toContain('portolan.log');
+    const forged = (await h.call('library.import', { file: `fh_${'A'.repeat(32)}` })) as Failure;
+    expect(forged.error.kind).toBe('NotFound');
   });
 });

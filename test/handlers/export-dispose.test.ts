@@ -5,6 +5,7 @@ import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
 import { Library, type DatasetMeta } from '../../src/main/library';
 import { nullLogger } from '../../src/main/log';
 import { createMemorySecretStore } from '../../src/main/secrets';
+import { createFileHandles, type FileHandles } from '../../src/main/file-handles';
 import { createHandlers, type HandlersHandle } from '../../src/main/handlers';
 import { shipment, tempDir } from '../library/helpers';
 
@@ -16,6 +17,7 @@ let dataset: DatasetMeta;
 let handlers: HandlersHandle | null;
 let progress: JobProgress[];
 let finished: JobFinished[];
+let files: FileHandles;
 
 function until<T>(find: () => T | undefined, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -44,6 +46,7 @@ beforeEach(async () => {
   await library.close();
   progress = [];
   finished = [];
+  files = createFileHandles();
   handlers = createHandlers({
     dataDir,
     resourcesDir: join(t.dir, 'resources'),
@@ -56,7 +59,7 @@ beforeEach(async () => {
     },
     secrets: createMemorySecretStore(),
     appInfo: { version: '0.0.0-test', host: 'browser' },
-    openExternal: async () => undefined,
+    fileHandles: files,
   });
   await mkdir(join(t.dir, 'out'));
 });
@@ -71,7 +74,11 @@ describe('createHandlers(...).dispose', () => {
     const handle = handlers as HandlersHandle;
     const path = join(t.dir, 'out', 'big.xlsx');
     const { jobId } = await handle['export.start'](
-      { source: { datasetId: dataset.id }, format: 'xlsx', path },
+      {
+        source: { datasetId: dataset.id },
+        format: 'xlsx',
+        target: files.issue({ purpose: 'export-target', path, format: 'xlsx', owned: false }),
+      },
       {},
     );
     // Rows are being written: the temp file exists and the job has reported progress past zero.

@@ -5,9 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventChannel } from '@shared/ipc/channels';
 import type { Events } from '@shared/ipc/contract';
 import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
+import { FILE_HANDLE_PATTERN } from '@shared/files/file-handle';
 import { Library, importFile, type DatasetMeta } from '../../src/main/library';
 import { nullLogger } from '../../src/main/log';
 import { createExportHandlers } from '../../src/main/handlers/export-handlers';
+import { createFileHandles, type FileHandles } from '../../src/main/file-handles';
 import { shipmentFieldType } from '../../src/main/export';
 import { shipment, tempDir } from '../library/helpers';
 
@@ -27,6 +29,12 @@ let dataset: DatasetMeta;
 let service: Service;
 let progress: JobProgress[];
 let finished: JobFinished[];
+let files: FileHandles;
+
+/** A target as main's save dialog hands it on: a handle for a path the window never sees. */
+function at(path: string, format: 'xlsx' | 'csv' | 'parquet'): string {
+  return files.issue({ purpose: 'export-target', path, format, owned: false });
+}
 
 function waitFinished(jobId: string): Promise<JobFinished> {
   return new Promise((resolve, reject) => {
@@ -82,7 +90,9 @@ beforeEach(async () => {
   );
   progress = [];
   finished = [];
+  files = createFileHandles();
   service = createExportHandlers({
+    files,
     library: async () => library,
     dataDir: join(t.dir, 'data'),
     logger: nullLogger,
@@ -107,7 +117,7 @@ describe('export.start', () => {
   it('writes the whole dataset to Excel, value by value, with a Query sheet from the dataset record', async () => {
     const path = join(t.dir, 'out', 'all.xlsx');
     const { jobId, path: written } = await service['export.start'](
-      { source: { datasetId: dataset.id }, format: 'xlsx', path },
+      { source: { datasetId: dataset.id }, format: 'xlsx', target: at(path, 'xlsx') },
       {},
     );
     expect(written).toBe(path);
@@ -156,7 +166,7 @@ describe('export.start', () => {
     };
     const path = join(t.dir, 'out', 'view.xlsx');
     const { jobId } = await service['export.start'](
-      { source: { datasetId: dataset.id, view }, format: 'xlsx', path, summaries: true },
+      { source: { datasetId: dataset.id, view }, format: 'xlsx', target: at(path, 'xlsx'), summaries: true },
       {},
     );
     expect((await waitFinished(jobId)).outcome).toBe('succeeded');
@@ -191,11 +201,14 @@ describe('export.start', () => {
     const path = join(t.dir, 'out', 'taken.csv');
     await writeFile(path, 'precious');
     await expect(
-      service['export.start']({ source: { datasetId: dataset.id }, format: 'csv', path }, {}),
+      service['export.start'](
+        { source: { datasetId: dataset.id }, format: 'csv', target: at(path, 'csv') },
+        {},
+      ),
     ).rejects.toMatchObject({ kind: 'Conflict' });
     expect(finished).toEqual([]);
     const { jobId } = await service['export.start'](
-      { source: { datasetId: dataset.id }, format: 'csv', path, overwrite: true },
+      { source: { datasetId: dataset.id }, format: 'csv', target: at(path, 'csv'), overwrite: true },
       {},
     );
     expect((await waitFinished(jobId)).outcome).toBe('succeeded');
@@ -205,7 +218,7 @@ describe('export.start', () => {
   it('leaves no file and no temp file when cancelled', async () => {
     const path = join(t.dir, 'out', 'cancelled.xlsx');
     const { jobId } = await service['export.start'](
-      { source: { datasetId: dataset.id }, format: 'xlsx', path },
+      { source: { datasetId: dataset.id }, format: 'xlsx', target: at(path, 'xlsx') },
       {},
     );
     await service['export.cancel']({ jobId }, {});
@@ -217,11 +230,15 @@ describe('export.start', () => {
   it('refuses an unknown dataset and an unknown column', async () => {
     const path = join(t.dir, 'out', 'x.csv');
     await expect(
-      service['export.start']({ source: { datasetId: 'nope' }, format: 'csv', path }, {}),
+      service['export.start']({ source: { datasetId: 'nope' }, format: 'csv', target: at(path, 'csv') }, {}),
     ).rejects.toMatchObject({ kind: 'NotFound' });
     await expect(
       service['export.start'](
-        { source: { datasetId: dataset.id, view: { columns: ['name'] } }, format: 'csv', path },
+        {
+          source: { datasetId: dataset.id, view: { columns: ['name'] } },
+          format: 'csv',
+          target: at(path, 'csv'),
+        },
         {},
       ),
     ).rejects.toMatchObject({ kind: 'InvalidInput' });
@@ -232,7 +249,8 @@ describe('export.start', () => {
       { suggestedName: 'Steel: TR/2024', format: 'parquet' },
       {},
     );
-    expect(target?.path).toBe(join(t.dir, 'data', 'exports', 'Steel TR 2024.parquet'));
+    expect(target?.location).toBe(join(t.dir, 'data', 'exports', 'Steel TR 2024.parquet'));
+    expect(target?.name).toBe('Steel TR 2024.parquet');
     const { jobId, path } = await service['export.start'](
       { source: { datasetId: dataset.id }, format: 'parquet' },
       {},
@@ -247,6 +265,7 @@ describe('export.chooseTarget with a save dialog', () => {
     const asked: { defaultPath: string; format: string }[] = [];
     const answers = [join(t.dir, 'out', 'first'), null];
     const withDialog = createExportHandlers({
+      files,
       library: async () => library,
       dataDir: join(t.dir, 'data'),
       logger: nullLogger,
@@ -257,11 +276,15 @@ describe('export.chooseTarget with a save dialog', () => {
         return answers.shift() ?? null;
       },
     });
-    expect(await withDialog['export.chooseTarget']({ suggestedName: 'Steel TR', format: 'csv' }, {})).toEqual(
-      {
-        path: join(t.dir, 'out', 'first.csv'),
-      },
-    );
+    const chosen = await withDialog['export.chooseTarget']({ suggestedName: 'Steel TR', format: 'csv' }, {});
+    expect(chosen).toEqual({
+      handle: expect.stringMatching(FILE_HANDLE_PATTERN),
+      name: 'first.csv',
+      location: join(t.dir, 'out', 'first.csv'),
+    });
+    // The handle stands for the chosen path, and only for exports in the format it was chosen for.
+    expect(files.resolve(chosen!.handle, 'export-target').path).toBe(join(t.dir, 'out', 'first.csv'));
+    expect(() => files.resolve(chosen!.handle, 'import-source')).toThrow();
     expect(asked[0]).toEqual({ defaultPath: 'Steel TR.csv', format: 'csv' });
     const settings = JSON.parse(
       await readFile(join(t.dir, 'data', 'export-settings.json'), 'utf8'),
@@ -279,7 +302,7 @@ describe('Excel round trip', () => {
   it('imports its own export back with the filter restored and the same rows', async () => {
     const path = join(t.dir, 'out', 'roundtrip.xlsx');
     const { jobId } = await service['export.start'](
-      { source: { datasetId: dataset.id }, format: 'xlsx', path },
+      { source: { datasetId: dataset.id }, format: 'xlsx', target: at(path, 'xlsx') },
       {},
     );
     expect((await waitFinished(jobId)).outcome).toBe('succeeded');

@@ -33,7 +33,6 @@ function validSamples(profileId: string): Partial<Record<CallChannel, unknown>> 
     'shipments.count': { profileId, request: { ...filter, firm: 'acme-gmbh' } },
     'firms.search': { profileId, request: { ...filter, page: 1 } },
     'firms.count': { request: filter },
-    'shell.openExternal': { url: 'https://www.iso.org/x' },
   };
 }
 

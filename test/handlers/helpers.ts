@@ -83,7 +83,6 @@ export interface Harness {
   handlers: HandlersHandle;
   logger: Logger;
   sink: FileSink;
-  opened: string[];
   events: { event: string; payload: unknown }[];
   /** The app's own window calling. */
   call(channel: string, input?: unknown): Promise<unknown>;
@@ -107,7 +106,6 @@ export async function createHarness(opts: { realSimulator?: boolean } = {}): Pro
       `No usable Secret Service (${problem}). Run: scripts/with-keyring.sh npx vitest run test/handlers`,
     );
   }
-  const opened: string[] = [];
   const events: Harness['events'] = [];
   const sinkEvents: EventSink = { emit: (event, payload) => void events.push({ event, payload }) };
   const handlers = createHandlers({
@@ -117,7 +115,6 @@ export async function createHarness(opts: { realSimulator?: boolean } = {}): Pro
     events: sinkEvents,
     secrets,
     appInfo: { version: '0.0.0-test', host: 'browser' },
-    openExternal: async (url) => void opened.push(url),
     ...(opts.realSimulator ? {} : { startSimulator: startSignedSimulator }),
     clientOptions: { timeoutMs: 5_000, retry: { maxAttempts: 1 } },
   });
@@ -133,7 +130,6 @@ export async function createHarness(opts: { realSimulator?: boolean } = {}): Pro
     handlers,
     logger,
     sink,
-    opened,
     events,
     dispatch,
     call: (channel, input) => dispatch(channel, input, 'app'),

@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
@@ -199,10 +201,11 @@ describe('fetch jobs', () => {
 describe('library calls', () => {
   it('refuses a bad import with a clear message and leaves the library unchanged', async () => {
     const before = await h.ok<DatasetView[]>('library.list');
-    const r = await call('library.import', {
-      fileName: 'broken.json',
-      contentBase64: Buffer.from('[{"hashId": "x", "arrivalDate": ').toString('base64'),
-    });
+    const chosen = await h.handlers.hostFiles.receiveImport(
+      'broken.json',
+      Buffer.from('[{"hashId": "x", "arrivalDate": '),
+    );
+    const r = await call('library.import', { file: chosen.handle });
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.kind).toBe('InvalidInput');
@@ -212,16 +215,22 @@ describe('library calls', () => {
     expect(await h.ok<DatasetView[]>('library.list')).toEqual(before);
   });
 
-  it('imports a good file sent as content (the browser host has no paths)', async () => {
+  it('imports a good file uploaded to the browser host, named by its handle, and removes the upload', async () => {
     const source = (await h.ok<DatasetView[]>('library.list', { kind: 'shipments' }))[0]!;
     const rows = await h.ok<RowsBlockView>('library.getRows', { id: source.id, startRow: 0, endRow: 5 });
     const records = rows.rows.map(({ _row, ...rest }) => rest);
-    const r = await h.ok<{ dataset: DatasetView; rows: number }>('library.import', {
-      fileName: 'five.json',
-      contentBase64: Buffer.from(JSON.stringify(records)).toString('base64'),
-    });
+    const chosen = await h.handlers.hostFiles.receiveImport(
+      'five.json',
+      Buffer.from(JSON.stringify(records)),
+    );
+    expect(chosen).toMatchObject({ name: 'five.json', size: expect.any(Number) });
+    const r = await h.ok<{ dataset: DatasetView; rows: number }>('library.import', { file: chosen.handle });
     expect(r.rows).toBe(5);
     expect(r.dataset).toMatchObject({ source: 'import', storedRows: 5, kind: 'shipments' });
+    // One choice, one import: the handle is used up and the uploaded copy is gone.
+    expect(await readdir(join(h.dataDir, 'imports'))).toEqual([]);
+    const again = await call('library.import', { file: chosen.handle });
+    expect(!again.ok && again.error.kind).toBe('NotFound');
   });
 
   it('refuses grid queries naming unknown columns, before any SQL', async () => {

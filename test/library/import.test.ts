@@ -503,13 +503,13 @@ describe('date and number formats', () => {
       'a regional date',
       [shipment(1), shipment(2, { arrivalDate: '31/12/2023' })],
       ',',
-      /row 3, arrivalDate: "31\/12\/2023" is a date in a regional format.*yyyy-MM-dd/,
+      /row 3, arrivalDate is a date in a regional format.*yyyy-MM-dd/,
     ],
     [
       'a decimal comma',
       [shipment(1, { fobValue: '1.234,5' })],
       ';',
-      /row 2, fobValue: "1\.234,5" is a number with thousands separators or a decimal comma/,
+      /row 2, fobValue is a number with thousands separators or a decimal comma/,
     ],
   ])('refuses %s, naming row and column, and stores nothing', async (_what, recs, sep, message) => {
     expect(await refusal(await file('regional.csv', csvOf(recs, sep)))).toMatch(message);

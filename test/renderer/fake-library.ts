@@ -1,5 +1,6 @@
 import type { CallChannel } from '@shared/ipc/channels';
 import type { BridgeResult } from '@shared/ipc/errors';
+import type { ChosenFile } from '@shared/files/file-handle';
 import { libraryCalls, type DatasetView, type EquivalentView } from '@shared/library/library-contract';
 
 /**
@@ -12,11 +13,35 @@ export interface FakeLibrary {
   calls: { channel: string; input: unknown }[];
   /** What `library.findEquivalent` answers; by default nothing. */
   equivalent: (input: unknown) => EquivalentView | null;
-  /** Answers `library.import`; by default it never answers (an import in progress). */
-  importAnswer: (input: { fileName: string; contentBase64: string }) => Promise<BridgeResult<unknown>>;
+  /** Answers `library.import` for the file behind its handle; by default it never answers (an import in progress). */
+  importAnswer: (file: ReceivedFile) => Promise<BridgeResult<unknown>>;
+  /** Files the page uploaded (the browser host's way in), each behind the handle it was answered. */
+  uploads: ReceivedFile[];
+  /** What `library.chooseImportFile` answers (the desktop's open dialog); by default a cancel. */
+  dialogChoice: ReceivedFile | null;
+  /** The browser host's upload, as the page's transport calls it. */
+  upload(file: Blob, fileName: string): Promise<BridgeResult<ChosenFile>>;
   invoke(channel: CallChannel, input: unknown): Promise<BridgeResult<unknown>>;
   callsTo(channel: string): unknown[];
 }
+
+/** A file main holds for the page: its handle, its name and (uploads) the bytes it received. */
+export interface ReceivedFile {
+  handle: string;
+  fileName: string;
+  text: string;
+}
+
+interface BlobReader {
+  result: unknown;
+  error: Error | null;
+  onload: () => void;
+  onerror: () => void;
+  readAsText(blob: Blob): void;
+}
+
+let handles = 0;
+const nextHandle = (): string => `fh_${String(++handles).padStart(32, '0')}`;
 
 export function dataset(id: string, overrides: Partial<DatasetView> = {}): DatasetView {
   return {
@@ -54,6 +79,24 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
     calls: [],
     equivalent: () => null,
     importAnswer: () => new Promise(() => undefined),
+    uploads: [],
+    dialogChoice: null,
+    async upload(file, fileName) {
+      // jsdom's Blob has no text(); its FileReader (a DOM global, untyped in this config) reads it.
+      const Reader = (globalThis as unknown as { FileReader: new () => BlobReader }).FileReader;
+      const text = await new Promise<string>((resolve, reject) => {
+        const reader = new Reader();
+        reader.onload = () => resolve(String(reader.result));
+        reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+        reader.readAsText(file);
+      });
+      const received = { handle: nextHandle(), fileName, text };
+      fake.uploads.push(received);
+      return {
+        ok: true,
+        value: { handle: received.handle, name: fileName, location: 'uploaded', size: file.size },
+      };
+    },
     callsTo: (channel) => fake.calls.filter((c) => c.channel === channel).map((c) => c.input),
     async invoke(channel, input) {
       fake.calls.push({ channel, input });
@@ -114,8 +157,20 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
           return { ok: true, value: { rows: [], lastRow: 0 } };
         case 'library.findEquivalent':
           return { ok: true, value: fake.equivalent(input) };
-        case 'library.import':
-          return fake.importAnswer(input as { fileName: string; contentBase64: string });
+        case 'library.chooseImportFile': {
+          const chosen = fake.dialogChoice;
+          return {
+            ok: true,
+            value: chosen && { handle: chosen.handle, name: chosen.fileName, location: '/home/analyst' },
+          };
+        }
+        case 'library.import': {
+          const file = [...fake.uploads, ...(fake.dialogChoice ? [fake.dialogChoice] : [])].find(
+            (f) => f.handle === i.file,
+          );
+          if (!file) return { ok: false, error: { kind: 'NotFound', message: 'Choose the file again.' } };
+          return fake.importAnswer(file);
+        }
         case 'jobs.list':
           return { ok: true, value: { running: [], resumable: [] } };
         default:

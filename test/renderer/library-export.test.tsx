@@ -54,7 +54,10 @@ function answer(channel: string, input: unknown): BridgeResult<unknown> {
   }
   if (channel === 'export.start') {
     starts.push((input as { source: unknown }).source);
-    return { ok: true, value: { jobId: 'job-1', path: '/exports/Steel imports.xlsx' } };
+    return {
+      ok: true,
+      value: { jobId: 'job-1', path: '/exports/Steel imports.xlsx', handle: `fh_${'e'.repeat(32)}` },
+    };
   }
   return { ok: false, error: { kind: 'NotFound', message: `not in this test: ${channel}` } };
 }

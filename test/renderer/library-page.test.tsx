@@ -15,9 +15,14 @@ let store: typeof StoreModule;
 let pristine: StoreModule.LibraryState;
 
 beforeAll(async () => {
+  // The browser host's transport: files picked in the page are uploaded (the desktop's dialog is tested below).
   window.portolan = buildApi(CALL_CHANNELS, {
     invoke: (channel, input) => lib.invoke(channel, input),
     subscribe: () => () => undefined,
+    fileTransfer: {
+      upload: (file, fileName) => lib.upload(file, fileName),
+      downloadUrl: (handle) => `/files/export/${handle}`,
+    },
   });
   page = await import('../../src/renderer/src/features/library/library-page');
   store = await import('../../src/renderer/src/features/library/library-store');
@@ -207,9 +212,10 @@ describe('library page: import', () => {
     expect(screen.queryByTestId('library-import-status')).toBeNull();
     await new Promise((r) => setTimeout(r, 20));
     expect(lib.callsTo('library.import')).toEqual([]);
+    expect(lib.uploads).toEqual([]);
   });
 
-  it('says "Importing <name>…" while it runs, sends the bytes as base64, then says what came in', async () => {
+  it('says "Importing <name>…" while it runs, uploads the bytes, imports them by handle, then says what came in', async () => {
     let answer: (rows: number) => void = () => undefined;
     lib.importAnswer = (input) =>
       new Promise((resolve) => {
@@ -232,9 +238,11 @@ describe('library page: import', () => {
     expect((screen.getByTestId('library-import-input') as HTMLInputElement).disabled).toBe(true);
 
     await waitFor(() => expect(lib.callsTo('library.import')).toHaveLength(1));
-    const sent = lib.callsTo('library.import')[0] as { fileName: string; contentBase64: string };
-    expect(sent.fileName).toBe('firms.csv');
-    expect(Buffer.from(sent.contentBase64, 'base64').toString('utf8')).toBe(text);
+    expect(lib.uploads).toHaveLength(1);
+    expect(lib.uploads[0]!.fileName).toBe('firms.csv');
+    expect(lib.uploads[0]!.text).toBe(text);
+    // The import names the upload by its handle, never by a path.
+    expect(lib.callsTo('library.import')[0]).toEqual({ file: lib.uploads[0]!.handle });
 
     act(() => answer(1));
     await waitFor(() =>
@@ -271,5 +279,35 @@ describe('library page: import', () => {
     expect(screen.getByTestId('library-import-warnings').textContent).toBe(
       '2 arrivalDate values are not dates (first: "2023-02-30", row 2).',
     );
+  });
+
+  it('in the desktop app, picks the file in the open dialog of main and imports it by the handle main issued', async () => {
+    store.useLibraryStore.setState({ importPicker: 'dialog' });
+    lib.importAnswer = (file) =>
+      Promise.resolve({
+        ok: true,
+        value: {
+          dataset: dataset('d', { name: file.fileName }),
+          format: 'json',
+          rows: 4,
+          filterRestored: false,
+        },
+      });
+    await renderPage();
+    expect(screen.queryByTestId('library-import-input')).toBeNull();
+    // Cancelling the dialog imports nothing and says nothing.
+    fireEvent.click(screen.getByTestId('library-import-choose'));
+    await waitFor(() => expect(lib.callsTo('library.chooseImportFile')).toHaveLength(1));
+    expect(lib.callsTo('library.import')).toEqual([]);
+    expect(screen.queryByTestId('library-import-status')).toBeNull();
+
+    lib.dialogChoice = { handle: `fh_${'d'.repeat(32)}`, fileName: 'records.json', text: '' };
+    fireEvent.click(screen.getByTestId('library-import-choose'));
+    await waitFor(() =>
+      expect(screen.getByTestId('library-import-status').textContent).toBe(
+        'Imported 4 rows from records.json',
+      ),
+    );
+    expect(lib.callsTo('library.import')).toEqual([{ file: `fh_${'d'.repeat(32)}` }]);
   });
 });

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isAppUrl, type AppLocation } from '../../src/main/shell/app-location';
-import { externalLinkCandidate } from '../../src/main/shell/navigation-policy';
 import {
   contentSecurityPolicy,
   hardenSession,
@@ -47,17 +46,6 @@ describe('trusted sender', () => {
     expect(isTrustedFrame(otherPort, otherPort, devLoc)).toBe(false);
     expect(isAppUrl(appUrl, devLoc)).toBe(false);
     expect(isAppUrl('not a url', fileLoc)).toBe(false);
-  });
-});
-
-describe('navigation policy', () => {
-  it('offers only clean https links to the browser', () => {
-    expect(externalLinkCandidate('https://www.iso.org/a?b=1')).toBe('https://www.iso.org/a?b=1');
-    expect(externalLinkCandidate('http://www.iso.org/')).toBeNull();
-    expect(externalLinkCandidate('file:///etc/passwd')).toBeNull();
-    expect(externalLinkCandidate('javascript:alert(1)')).toBeNull();
-    expect(externalLinkCandidate('https://user:pw@www.iso.org/')).toBeNull();
-    expect(externalLinkCandidate('::')).toBeNull();
   });
 });
 

@@ -226,14 +226,14 @@ describe('web host: the bridge over HTTP', () => {
     });
   });
 
-  it('answers shell.openExternal with an error: there is no OS shell in the browser host', async () => {
+  it('has no shell.openExternal channel: the app opens no links', async () => {
     const r = await send(host.port, {
       method: 'POST',
       path: '/rpc/shell.openExternal',
       headers: auth(),
       body: JSON.stringify({ url: 'https://example.com/' }),
     });
-    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { kind: 'Forbidden' } });
+    expect(r.status).toBe(404);
   });
 
   it('refuses unknown channels, wrong methods, non-JSON bodies', async () => {
@@ -260,7 +260,7 @@ describe('web host: the bridge over HTTP', () => {
   });
 
   it('caps request bodies at 1 MB, except for calls that carry a file, which reach their schema', async () => {
-    const big = JSON.stringify({ fileName: 'big.json', contentBase64: 'A'.repeat(2 * 1024 * 1024) });
+    const big = JSON.stringify({ text: `[${' '.repeat(2 * 1024 * 1024)}` });
     const ordinary = await send(host.port, {
       method: 'POST',
       path: '/rpc/profiles.delete',
@@ -268,17 +268,53 @@ describe('web host: the bridge over HTTP', () => {
       body: big,
     });
     expect(ordinary.status).toBe(413);
-    const upload = await send(host.port, {
+    const presets = await send(host.port, {
       method: 'POST',
-      path: '/rpc/library.import',
+      path: '/rpc/presets.import',
       headers: auth(),
       body: big,
     });
-    expect(upload.status).toBe(200);
-    // The body arrived whole and was judged by the library, not refused by the transport.
-    const result = JSON.parse(upload.body) as { ok: boolean; error?: { kind: string; message: string } };
+    expect(presets.status).toBe(200);
+    // The body arrived whole and was judged by the presets import, not refused by the transport.
+    const result = JSON.parse(presets.body) as { ok: boolean; error?: { kind: string } };
     expect(result.ok).toBe(false);
-    expect(result.error?.message).toMatch(/^Cannot import big\.json: .*The library was not changed\.$/);
+    expect(result.error?.kind).toBe('InvalidInput');
+  });
+
+  it('takes an upload into its import folder and answers a handle that library.import reads once', async () => {
+    const records = JSON.stringify([{ name: 'Acme', country: 'Türkiye', country_code: 'TR', firm_type: 1 }]);
+    const upload = (headers: Record<string, string>, body = records) =>
+      send(host.port, { method: 'POST', path: '/files/import', headers, body });
+    const file = {
+      'Content-Type': 'application/octet-stream',
+      'X-Portolan-File-Name': encodeURIComponent('Fïrms.json'),
+    };
+    expect((await upload(file)).status).toBe(401);
+    expect(
+      (await upload({ ...file, 'X-Portolan-Token': host.token, Origin: 'http://evil.example' })).status,
+    ).toBe(403);
+    expect((await upload({ ...auth(), 'X-Portolan-File-Name': 'a.json' })).status).toBe(415);
+    const r = await upload({ ...file, 'X-Portolan-Token': host.token });
+    expect(r.status).toBe(200);
+    const chosen = JSON.parse(r.body) as { ok: true; value: { handle: string; name: string; size: number } };
+    expect(chosen.value).toMatchObject({ name: 'Fïrms.json', size: Buffer.byteLength(records) });
+    expect(chosen.value.handle).toMatch(/^fh_[\w-]{32}$/);
+    expect(r.body).not.toContain(dir);
+
+    const imported = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/library.import',
+      headers: auth(),
+      body: JSON.stringify({ file: chosen.value.handle }),
+    });
+    expect(JSON.parse(imported.body)).toMatchObject({ ok: true, value: { rows: 1, format: 'json' } });
+    const again = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/library.import',
+      headers: auth(),
+      body: JSON.stringify({ file: chosen.value.handle }),
+    });
+    expect(JSON.parse(again.body)).toMatchObject({ ok: false, error: { kind: 'NotFound' } });
   });
 
   it('streams events as server-sent events to every open stream', async () => {

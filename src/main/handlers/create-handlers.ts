@@ -8,7 +8,7 @@ import { createPresetsHandlers } from './presets-handlers';
 import { createProfilesHandlers } from './profiles-handlers';
 import { createQueryHandlers } from './query-handlers';
 import { createHandlerContext } from './handler-context';
-import { createShellHandlers } from './shell-handlers';
+import { createHostFiles } from './host-files';
 import type { HandlerDeps, HandlersHandle } from './types';
 
 /**
@@ -23,12 +23,12 @@ export function createHandlers(deps: HandlerDeps): HandlersHandle {
     ...createProfilesHandlers(ctx),
     ...createDemoHandlers(ctx),
     ...withLibrarySaving(ctx, createQueryHandlers(ctx)),
-    ...createShellHandlers(ctx),
     ...createPresetsHandlers({ dataDir: deps.dataDir }),
     ...createAnalysisHandlers({ library: () => ctx.library(), resourcesDir: deps.resourcesDir }),
     ...createLibraryHandlers(ctx),
     ...createJobsHandlers(ctx),
     ...exports.calls,
+    hostFiles: createHostFiles(deps.dataDir, ctx.files),
     // Running exports are cancelled first (no half-written files stay behind), then the library closes.
     dispose: async () => {
       await exports.dispose();

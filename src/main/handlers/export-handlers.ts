@@ -15,6 +15,7 @@ import {
   exportFileName,
   exportsFolderPath,
 } from '../export';
+import type { FileHandles } from '../file-handles';
 import type { Library } from '../library';
 import type { Logger } from '../log';
 import { writeFileAtomic } from '../fs';
@@ -32,6 +33,8 @@ export interface ExportHandlerDeps {
   appVersion: string;
   /** The host's save dialog; without one, files go to `<dataDir>/exports/`. */
   chooseSavePath?: ChooseSavePath;
+  /** Where chosen targets are kept: the window names them by handle only. */
+  files: FileHandles;
 }
 
 /** Remembers the folder of the last export so the next save dialog opens there. */
@@ -71,24 +74,39 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
   return {
     async 'export.chooseTarget'({ suggestedName, format }) {
       const name = exportFileName(suggestedName, format);
-      if (!deps.chooseSavePath) return { path: await exportsFolderPath(deps.dataDir, suggestedName, format) };
-      const folder = await lastFolder(deps.dataDir);
-      const chosen = await deps.chooseSavePath({ defaultPath: folder ? join(folder, name) : name, format });
-      if (chosen === null) return null;
-      const path = await checkTargetPath(chosen, format);
-      await writeFileAtomic(
-        join(deps.dataDir, EXPORT_SETTINGS_FILE),
-        JSON.stringify({ lastFolder: dirname(path) }, null, 2),
-      ).catch((error: unknown) => log.warn('last export folder not remembered', { error }));
-      return { path };
+      let path: string;
+      if (!deps.chooseSavePath) {
+        path = await exportsFolderPath(deps.dataDir, suggestedName, format);
+      } else {
+        const folder = await lastFolder(deps.dataDir);
+        const chosen = await deps.chooseSavePath({ defaultPath: folder ? join(folder, name) : name, format });
+        if (chosen === null) return null;
+        path = await checkTargetPath(chosen, format);
+        await writeFileAtomic(
+          join(deps.dataDir, EXPORT_SETTINGS_FILE),
+          JSON.stringify({ lastFolder: dirname(path) }, null, 2),
+        ).catch((error: unknown) => log.warn('last export folder not remembered', { error }));
+      }
+      const handle = deps.files.issue({ purpose: 'export-target', path, format, owned: false });
+      return { handle, name: basename(path), location: path };
     },
 
-    async 'export.start'({ source: ref, format, summaries, path, overwrite }) {
+    async 'export.start'({ source: ref, format, summaries, target: targetHandle, overwrite }) {
+      // Resolved before anything else: a handle that is unknown, expired or chosen for another format is refused.
+      const chosen = targetHandle === undefined ? null : deps.files.resolve(targetHandle, 'export-target');
+      if (chosen && chosen.format !== format) {
+        throw new AppError(
+          'InvalidInput',
+          `That file was chosen for a ${FORMAT_LABEL[chosen.format ?? format]} export. Choose the file again.`,
+        );
+      }
       const library = await deps.library();
       const { source, meta } = await libraryExportSource(library, ref.datasetId, ref.view, deps.appVersion);
-      const target = path
-        ? await checkTargetPath(path, format)
+      const target = chosen
+        ? await checkTargetPath(chosen.path, format)
         : await exportsFolderPath(deps.dataDir, meta.name, format);
+      const handle =
+        targetHandle ?? deps.files.issue({ purpose: 'export-target', path: target, format, owned: false });
       // Asked up front so the renderer can ask "Replace?" before any work; the writer checks again at the end.
       if (
         !overwrite &&
@@ -158,7 +176,7 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
       );
       running.set(jobId, { controller, done });
       void done.finally(() => running.delete(jobId));
-      return { jobId, path: target };
+      return { jobId, path: target, handle };
     },
 
     async 'export.cancel'({ jobId }) {
@@ -191,6 +209,7 @@ export function createExportHandlersFor(ctx: HandlerContext): {
     logger: ctx.deps.logger,
     appVersion: ctx.deps.appInfo.version,
     ...(ctx.deps.chooseSavePath ? { chooseSavePath: ctx.deps.chooseSavePath } : {}),
+    files: ctx.files,
   });
   return { calls, dispose: disposeExports };
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
+import { createFileHandles, type FileHandles } from '../file-handles';
 import type { ProfileView, ProfilesState } from '@shared/profiles/profiles-contract';
 import { MIN_CREDENTIAL_LENGTH, isProfileNameTaken } from '@shared/profiles/profile-rules';
 import { Library } from '../library';
@@ -31,6 +32,8 @@ export interface HandlerContext {
   toView(profile: Profile): Promise<ProfileView>;
   state(): Promise<ProfilesState>;
   demo: DemoRuntime;
+  /** The files the window names by handle (chosen in a dialog, uploaded, or in the host's own folders). */
+  files: FileHandles;
   /** The app's one offline library at `<dataDir>`, opened on first use (needs neither network nor keychain). */
   library(): Promise<Library>;
   dispose(): Promise<void>;
@@ -47,6 +50,7 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
   const log = deps.logger.child('handlers');
   const profiles = createProfileStore({ dataDir: deps.dataDir, logger: log });
   const demoSecrets = createMemorySecretStore();
+  const files = deps.fileHandles ?? createFileHandles();
   /**
    * Scrub-list registrations by owner (a profile id, or the demo simulator). A pair stays registered
    * exactly as long as its owner holds it: a deleted profile's or a replaced secret must not go on
@@ -178,9 +182,11 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
     toView: (p) => toView(p),
     state,
     demo,
+    files,
     library,
     async dispose() {
       await demo.stop();
+      await files.dispose();
       const opened = libraryOpening;
       libraryOpening = null;
       if (opened) await opened.then((l) => l.close()).catch(() => undefined);

@@ -6,9 +6,10 @@ export {
   type Dispatch,
   type DispatcherOptions,
 } from './dispatcher';
-export { DEFAULT_EXTERNAL_HOSTS, httpsHostOf, isAllowedExternalUrl } from './external-url';
+export { createHostFiles, EXPORTS_FOLDER, IMPORTS_FOLDER, type HostFiles } from './host-files';
 export type {
   CallContext,
+  ChooseOpenPath,
   ChooseSavePath,
   EventSink,
   HandlerDeps,

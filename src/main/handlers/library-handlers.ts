@@ -1,8 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
-import { MAX_IMPORT_BYTES, importTooLargeMessage } from '@shared/library/dataset-fields';
 import type { DatasetKind, DatasetRow, DatasetView } from '@shared/library/library-contract';
 import type { FirmSearchRequest, ShipmentSearchRequest } from '@shared/spec/operations';
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
@@ -20,6 +18,7 @@ export type LibraryChannel =
   | 'library.delete'
   | 'library.getRows'
   | 'library.findEquivalent'
+  | 'library.chooseImportFile'
   | 'library.import';
 
 /** The library's metadata is already JSON-safe; this pins the bridge shape to it. */
@@ -100,26 +99,27 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
       const hit = await (await lib()).findEquivalent(request, { kind: datasetKind, profileId: pid, account });
       return hit ? { dataset: toDatasetView(hit.dataset), ageSeconds: hit.ageSeconds } : null;
     },
-    'library.import': async (input) => {
-      const library = await lib();
-      const opts = input.name ? { name: input.name } : {};
-      if ('path' in input) {
-        const r = await importFile(library, input.path, opts);
-        return { ...r, dataset: toDatasetView(r.dataset) };
+    'library.chooseImportFile': async () => {
+      const choose = ctx.deps.chooseOpenPath;
+      if (!choose) {
+        throw new AppError('Conflict', 'Choose the file with "Import a file" on the Library page.');
       }
-      const bytes = Buffer.from(input.contentBase64, 'base64');
-      if (bytes.length > MAX_IMPORT_BYTES) {
-        throw new AppError('InvalidInput', importTooLargeMessage(input.fileName));
-      }
-      // The importer reads by path and picks the format by extension, so the upload keeps its name.
-      const dir = await mkdtemp(join(tmpdir(), 'portolan-import-'));
+      const path = await choose({ purpose: 'import' });
+      if (path === null) return null;
+      const info = await stat(path).catch(() => null);
+      if (!info?.isFile())
+        throw new AppError('NotFound', `${basename(path)} is not a file; choose another one.`);
+      const handle = ctx.files.issue({ purpose: 'import-source', path, owned: false });
+      return { handle, name: basename(path), location: dirname(path), size: info.size };
+    },
+    'library.import': async ({ file, name }) => {
+      // Used up here: one choice of a file is one import, and an uploaded copy goes once it is read.
+      const chosen = ctx.files.take(file, 'import-source');
       try {
-        const path = join(dir, input.fileName);
-        await writeFile(path, bytes, { mode: 0o600 });
-        const r = await importFile(library, path, opts);
+        const r = await importFile(await lib(), chosen.path, name ? { name } : {});
         return { ...r, dataset: toDatasetView(r.dataset) };
       } finally {
-        await rm(dir, { recursive: true, force: true });
+        await ctx.files.release(chosen);
       }
     },
   };

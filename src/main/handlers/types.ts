@@ -1,8 +1,10 @@
 import type { CallChannel, EventChannel } from '@shared/ipc/channels';
 import type { CallOutput, Events, ParsedInput } from '@shared/ipc/contract';
 import type { ClientOptions } from '../api';
+import type { FileHandles } from '../file-handles';
 import type { Logger } from '../log';
 import type { SecretStore } from '../secrets';
+import type { HostFiles } from './host-files';
 
 /** Per-call context: the caller's cancellation signal, when the transport has one. */
 export interface CallContext {
@@ -37,14 +39,17 @@ export interface HandlerDeps {
   /** The OS keychain for real profiles. The demo profile's generated pair is kept in memory instead. */
   secrets: SecretStore;
   appInfo: { version: string; host: 'electron' | 'browser' };
-  /** Opens an https URL in the user's browser; absent in hosts that cannot do that. */
-  openExternal?: (url: string) => Promise<void>;
   /** export: asks the user where to save a file (native dialog); null when they cancel. Absent: `<dataDir>/exports/`. */
   chooseSavePath?: ChooseSavePath;
+  /** import: asks the user for a file to import (native dialog); null when they cancel. Absent: uploads only. */
+  chooseOpenPath?: ChooseOpenPath;
+  /**
+   * The handles the window names files by. A host that also serves files (the browser host's uploads and
+   * downloads) passes the registry it shares with the handlers; otherwise the handlers make their own.
+   */
+  fileHandles?: FileHandles;
   /** Defaults to the embedded simulator of src/main/sim. */
   startSimulator?: StartSimulator;
-  /** Extra https hosts shell.openExternal may open, besides the defaults and the profiles' own hosts. */
-  externalHosts?: readonly string[];
   /** Timeouts and retries of the service client (tests and the web host shorten them). */
   clientOptions?: Pick<ClientOptions, 'timeoutMs' | 'retry'>;
 }
@@ -54,6 +59,9 @@ export type ChooseSavePath = (options: {
   defaultPath: string;
   format: 'xlsx' | 'csv' | 'parquet';
 }) => Promise<string | null>;
+
+/** import: the host's open dialog; the path of the file the user picked, or null when they cancel. */
+export type ChooseOpenPath = (options: { purpose: 'import' }) => Promise<string | null>;
 
 export interface SimulatorAccount {
   name: string;
@@ -71,5 +79,8 @@ export type StartSimulator = (options: {
   hsCodesCsvPath?: string;
 }) => Promise<{ url: string; port: number; close(): Promise<void> }>;
 
-/** createHandlers' result: every call, plus the release of what the handlers started (the demo simulator). */
-export type HandlersHandle = Handlers & { dispose(): Promise<void> };
+/**
+ * createHandlers' result: every call, the browser host's file transfer (uploads in, exports out, by
+ * handle), and the release of what the handlers started (the demo simulator, uploaded files).
+ */
+export type HandlersHandle = Handlers & { hostFiles: HostFiles; dispose(): Promise<void> };

@@ -1,7 +1,6 @@
 import { BrowserWindow, nativeTheme, screen } from 'electron';
 import type { Logger } from '../log';
 import { appEntryUrl, type AppLocation } from './app-location';
-import { externalLinkCandidate } from './navigation-policy';
 import { loadWindowState, MIN_SIZE, restoreBounds, saveWindowState } from './window-state';
 
 export interface MainWindowOptions {
@@ -10,8 +9,6 @@ export interface MainWindowOptions {
   windowStatePath: string;
   iconPath?: string;
   logger: Logger;
-  /** Hands an https link to the allow-listed opener (shell.openExternal's service). */
-  openExternal: (url: string) => void;
 }
 
 const background = () => (nativeTheme.shouldUseDarkColors ? '#1e1f22' : '#ffffff');
@@ -56,13 +53,10 @@ export async function createMainWindow(opts: MainWindowOptions): Promise<Browser
   const onThemeChange = () => win.setBackgroundColor(background());
   nativeTheme.on('updated', onThemeChange);
 
+  // The window never leaves the app and never hands a link to the OS: the app shows no external links,
+  // so any attempt is a fault or an attack, and is only logged.
   const leave = (url: string) => {
-    const candidate = externalLinkCandidate(url);
-    log.warn('navigation away from the app blocked', {
-      url: url.slice(0, 200),
-      handedToBrowser: candidate !== null,
-    });
-    if (candidate) opts.openExternal(candidate);
+    log.warn('navigation away from the app blocked', { url: url.slice(0, 200) });
   };
   win.webContents.on('will-navigate', (event, url) => {
     event.preventDefault();

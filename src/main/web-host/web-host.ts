@@ -1,14 +1,21 @@
-import { createHandlers, createDispatcher, type HandlerDeps, type Handlers } from '../handlers';
+import {
+  createHandlers,
+  createDispatcher,
+  type HandlerDeps,
+  type Handlers,
+  type HostFiles,
+} from '../handlers';
 import { nullLogger, type Logger } from '../log';
 import { createEventHub, type EventHub } from './event-hub';
 import { startWebServer, type WebSender } from './web-server';
 
 /**
  * What the web host needs to build the handlers itself. It supplies `events` (its SSE hub) and
- * `appInfo.host = 'browser'`, and never `openExternal`: there is no OS shell behind a browser tab,
- * so shell.openExternal answers with an error.
+ * `appInfo.host = 'browser'`, and no dialogs: files come in as uploads and exports go to its own folder.
  */
-export type WebHostDeps = Omit<HandlerDeps, 'events' | 'appInfo' | 'openExternal'> & { version: string };
+export type WebHostDeps = Omit<HandlerDeps, 'events' | 'appInfo' | 'chooseSavePath' | 'chooseOpenPath'> & {
+  version: string;
+};
 
 export interface WebHostOptions {
   rendererDir: string;
@@ -16,8 +23,8 @@ export interface WebHostOptions {
   logger?: Logger;
   /** Either deps to build real handlers from … */
   deps?: WebHostDeps;
-  /** … or handlers already built around `hub` (the caller then owns their disposal). */
-  handlers?: Handlers;
+  /** … or handlers already built around `hub` (the caller then owns their disposal), with their uploads. */
+  handlers?: Handlers & { hostFiles?: HostFiles };
   hub?: EventHub;
   /** For tests only. */
   token?: string;
@@ -39,9 +46,11 @@ export async function createWebHost(opts: WebHostOptions): Promise<WebHost> {
   const logger = (opts.logger ?? nullLogger).child('web-host');
   const hub = opts.hub ?? createEventHub();
   let handlers: Handlers;
+  let files: HostFiles | undefined;
   let dispose: () => Promise<void> = async () => undefined;
   if (opts.handlers) {
     handlers = opts.handlers;
+    files = opts.handlers.hostFiles;
   } else if (opts.deps) {
     const { version, ...rest } = opts.deps;
     const handle = createHandlers({
@@ -51,6 +60,7 @@ export async function createWebHost(opts: WebHostOptions): Promise<WebHost> {
       appInfo: { version, host: 'browser' },
     });
     handlers = handle;
+    files = handle.hostFiles;
     dispose = () => handle.dispose();
   } else {
     throw new Error('createWebHost needs deps or handlers');
@@ -69,6 +79,7 @@ export async function createWebHost(opts: WebHostOptions): Promise<WebHost> {
       logger,
       hub,
       token: opts.token,
+      ...(files ? { files } : {}),
       dispatch: (channel, input, sender) => dispatch(channel, input, sender, { signal: sender.signal }),
     });
   } catch (e) {

@@ -2,14 +2,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { contentSecurityPolicy } from '@shared/csp';
 import type { AddressInfo } from 'node:net';
 import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
-import type { BridgeResult } from '@shared/ipc/errors';
+import { AppError, type BridgeResult } from '@shared/ipc/errors';
 import { nullLogger, type Logger } from '../log';
+import type { HostFiles } from '../handlers';
 import type { EventHub } from './event-hub';
 import { readStaticFile } from './static-files';
 import { generateToken, tokensEqual } from './token';
 
 /** Header the renderer's web transport sends the per-launch token in. */
 export const TOKEN_HEADER = 'x-portolan-token';
+/** Header an upload names its file in (URI-encoded: a header cannot hold every character of a name). */
+export const FILE_NAME_HEADER = 'x-portolan-file-name';
 
 /** The caller of one rpc: already past the token, Host and Origin checks when the dispatcher sees it. */
 export interface WebSender {
@@ -36,6 +39,8 @@ export interface WebServerOptions {
   token?: string;
   /** Seconds between SSE keep-alive comments. */
   heartbeatSeconds?: number;
+  /** Uploads for import (`POST /files/import`); absent: refused. */
+  files?: HostFiles;
 }
 
 export interface WebServer {
@@ -51,9 +56,10 @@ export interface WebServer {
 export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Calls that carry a file's content (base64) get room for the largest file their schema accepts. */
-const LARGE_BODY_CHANNELS: ReadonlySet<string> = new Set(['library.import', 'presets.import']);
-const MAX_LARGE_BODY_BYTES = 150 * 1024 * 1024;
+/** Calls that carry a file's content get room for the largest file their schema accepts. */
+const LARGE_BODY_CHANNELS: ReadonlySet<string> = new Set(['presets.import']);
+/** presets.import takes up to 10 million characters: up to 3 bytes each in UTF-8, plus the JSON around them. */
+const MAX_LARGE_BODY_BYTES = 32 * 1024 * 1024;
 const CHANNELS: ReadonlySet<string> = new Set(CALL_CHANNELS);
 
 const BASE_HEADERS = {
@@ -173,6 +179,38 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (!res.destroyed) sendJson(res, 200, result);
   }
 
+  /** `POST /files/import`: the file's bytes as the body, its name in a header; answers a BridgeResult. */
+  async function handleUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') throw new HttpError(405, 'use POST');
+    checkToken(header(req, TOKEN_HEADER));
+    if (!opts.files) throw new HttpError(404, 'uploads are not accepted here');
+    if (!/^application\/octet-stream\b/i.test(header(req, 'content-type') ?? ''))
+      throw new HttpError(415, 'send application/octet-stream');
+    let name: string;
+    try {
+      name = decodeURIComponent(header(req, FILE_NAME_HEADER) ?? '');
+    } catch {
+      throw new HttpError(400, 'bad file name');
+    }
+    if (name.trim() === '') throw new HttpError(400, 'name the file');
+    let result: BridgeResult<unknown>;
+    try {
+      result = { ok: true, value: await opts.files.receiveImport(name, req) };
+    } catch (e) {
+      if (!(e instanceof AppError)) log.error('upload failed', { error: e });
+      // The rest of a refused body is read and dropped so the client gets the answer, not a reset.
+      req.resume();
+      result = {
+        ok: false,
+        error:
+          e instanceof AppError
+            ? { kind: e.kind, message: e.message }
+            : { kind: 'Internal', message: 'The file could not be received. See the log.' },
+      };
+    }
+    if (!res.destroyed) sendJson(res, 200, result);
+  }
+
   function handleEvents(req: IncomingMessage, res: ServerResponse, url: URL): void {
     if (req.method !== 'GET') throw new HttpError(405, 'use GET');
     checkToken(header(req, TOKEN_HEADER) ?? url.searchParams.get('token') ?? undefined);
@@ -214,6 +252,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         checkCaller(req);
         const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
         if (url.pathname.startsWith('/rpc/')) await handleRpc(req, res, url.pathname.slice('/rpc/'.length));
+        else if (url.pathname === '/files/import') await handleUpload(req, res);
         else if (url.pathname === '/events') handleEvents(req, res, url);
         else await handleStatic(req, res, url);
       } catch (e) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../define-call';
 
-/** The app itself: its version and host, links to the user's browser, and the menu's commands. */
+/** The app itself: its version and host, and the menu's commands. */
 
 export interface AppInfo {
   version: string;
@@ -17,7 +17,6 @@ export interface AppCommand {
 
 export const appCalls = {
   'app.info': defineCall<AppInfo>()(z.undefined()),
-  'shell.openExternal': defineCall<void>()(z.strictObject({ url: z.url({ protocol: /^https$/ }) })),
 };
 
 export interface AppEvents {

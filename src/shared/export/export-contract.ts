@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../define-call';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
+import { fileHandleSchema, type ChosenFile } from '../files/file-handle';
 import { filterModelSchema, sortModelSchema } from '../library/library-contract';
 
 /** The export bridge calls: input schemas and result types. */
@@ -25,20 +26,16 @@ export const exportSourceSchema = z.strictObject({
 });
 export type ExportSourceRef = z.infer<typeof exportSourceSchema>;
 
-/** A file path chosen by the save dialog (or the browser host); checked again in main before writing. */
-const targetPath = z.string().min(1).max(4096);
-
 export interface ExportStarted {
   jobId: string;
-  /** Where the file will be written (the chosen path, or the host's default when none was given). */
+  /** Where the file will be written, for the analyst to read (the chosen file, or the host's default). */
   path: string;
+  /** The target's handle: the browser host offers the finished file for download by it. */
+  handle: string;
 }
 
-export interface ExportTarget {
-  path: string;
-  /** Browser host only: a same-origin address the finished file can be downloaded from. */
-  downloadUrl?: string;
-}
+/** The file main chose for an export (save dialog, or the browser host's exports folder); `location` is its full path. */
+export type ExportTarget = ChosenFile;
 
 export const exportCalls = {
   'export.start': defineCall<ExportStarted>()(
@@ -46,7 +43,8 @@ export const exportCalls = {
       source: exportSourceSchema,
       format: z.enum(EXPORT_FORMATS),
       summaries: z.boolean().optional(),
-      path: targetPath.optional(),
+      /** A handle from export.chooseTarget; without one, main writes to the host's exports folder. */
+      target: fileHandleSchema.optional(),
       overwrite: z.boolean().optional(),
     }),
   ),

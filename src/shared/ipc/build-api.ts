@@ -1,11 +1,24 @@
 import type { BridgeResult } from './errors';
 import type { CallChannel, EventChannel } from './channels';
 import type { CallInput, CallOutput, Events } from './contract';
+import type { ChosenFile } from '../files/file-handle';
+
+/**
+ * Files between the window and a host that has no native dialogs (the browser host): a file the
+ * analyst picks in the page is uploaded and comes back as an import handle; a finished export is
+ * fetched by its handle. The Electron host has none: main opens its own dialogs there.
+ */
+export interface FileTransfer {
+  upload(file: Blob, fileName: string): Promise<BridgeResult<ChosenFile>>;
+  /** A same-origin address the export behind `handle` downloads from. */
+  downloadUrl(handle: string): string;
+}
 
 /** How calls and events travel: Electron IPC in the app, HTTP + server-sent events in the browser host. */
 export interface Transport {
   invoke(channel: CallChannel, input: unknown): Promise<BridgeResult<unknown>>;
   subscribe(event: EventChannel, listener: (payload: unknown) => void): () => void;
+  fileTransfer?: FileTransfer;
 }
 
 type Split<S extends string> = S extends `${infer A}.${infer B}` ? [A, B] : never;
@@ -19,6 +32,8 @@ type MethodsOf<N extends string> = {
 /** `window.portolan`: one method per call, grouped by namespace, plus a typed event subscription. */
 export type PortolanApi = { [N in Namespaces]: MethodsOf<N> } & {
   on<E extends EventChannel>(event: E, listener: (payload: Events[E]) => void): () => void;
+  /** Present only where the window moves files itself (the browser host). */
+  fileTransfer?: FileTransfer;
 };
 
 /** Builds the API object from a channel list and a transport; identical in both hosts. */
@@ -31,5 +46,6 @@ export function buildApi(channels: readonly CallChannel[], transport: Transport)
   }
   api.on = (event: EventChannel, listener: (payload: unknown) => void) =>
     transport.subscribe(event, listener);
+  if (transport.fileTransfer) api.fileTransfer = transport.fileTransfer;
   return api as PortolanApi;
 }

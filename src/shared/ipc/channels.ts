@@ -28,7 +28,6 @@ export const CALL_CHANNELS = [
   'presets.export',
   'presets.getLast',
   'presets.setLast',
-  'shell.openExternal',
   // analysis
   'analysis.datasets',
   'analysis.summary',
@@ -45,6 +44,7 @@ export const CALL_CHANNELS = [
   'library.delete',
   'library.getRows',
   'library.findEquivalent',
+  'library.chooseImportFile',
   'library.import',
   // jobs
   'jobs.estimate',

@@ -7,7 +7,7 @@ export const MAX_NAME_LENGTH = 200;
 export const MAX_TAG_LENGTH = 100;
 export const MAX_TAGS = 50;
 export const MAX_NOTES_LENGTH = 20_000;
-/** The browser host carries an imported file as base64 in one request, so its size is capped. */
+/** The browser host receives an imported file in one upload, so its size is capped. */
 export const MAX_IMPORT_BYTES = 100 * 1024 * 1024;
 
 export const TAG_TOO_LONG = `A tag can be at most ${MAX_TAG_LENGTH} characters`;

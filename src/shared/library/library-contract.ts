@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineCall } from '../define-call';
 import { columnFilterSchema } from './grid-filter';
+import { fileHandleSchema, type ChosenFile } from '../files/file-handle';
 import { firmSearchRequestSchema, shipmentSearchRequestSchema } from '../spec/operations';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
 import {
-  MAX_IMPORT_BYTES,
   MAX_NAME_LENGTH,
   MAX_NOTES_LENGTH,
   MAX_TAG_LENGTH,
@@ -132,15 +132,6 @@ const getRowsInput = z
 /** A request whose saved answer is looked for: either search, with its paging field. */
 const anySearchRequest = z.union([shipmentSearchRequestSchema, firmSearchRequestSchema]);
 
-/** Base64 of at most 100 MB: 4/3 of the bytes. */
-const MAX_IMPORT_BASE64 = Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 4;
-const importFileName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .refine((s) => !/[\\/\0]/.test(s) && s !== '.' && s !== '..', { error: 'a plain file name' });
-
 export const libraryCalls = {
   'library.list': defineCall<DatasetView[]>()(
     z
@@ -164,14 +155,9 @@ export const libraryCalls = {
   'library.findEquivalent': defineCall<EquivalentView | null>()(
     z.strictObject({ ...profileRef, kind: z.enum(DATASET_KINDS).optional(), request: anySearchRequest }),
   ),
+  /** Electron: main's native open dialog; the browser host uploads the file instead (HostFiles). */
+  'library.chooseImportFile': defineCall<ChosenFile | null>()(z.undefined()),
   'library.import': defineCall<ImportResultView>()(
-    z.union([
-      z.strictObject({ path: z.string().min(1).max(4096), name: datasetNameSchema.optional() }),
-      z.strictObject({
-        fileName: importFileName,
-        contentBase64: z.string().max(MAX_IMPORT_BASE64, { error: 'the file is larger than 100 MB' }),
-        name: datasetNameSchema.optional(),
-      }),
-    ]),
+    z.strictObject({ file: fileHandleSchema, name: datasetNameSchema.optional() }),
   ),
 };

@@ -44,11 +44,6 @@ function isBlank(row: readonly string[]): boolean {
   return row.every((cell) => cell === '');
 }
 
-function quoted(names: readonly string[]): string {
-  const shown = names.slice(0, 3).map((n) => `"${n.slice(0, 30)}"`);
-  return shown.join(', ') + (names.length > 3 ? ', …' : '');
-}
-
 /**
  * A CSV whose header row holds the spec's field names (what Portolan's CSV export writes), separated
  * by commas, semicolons or tabs. Text the exporter escaped against formula injection is restored.
@@ -75,7 +70,8 @@ export function parseCsvRecords(text: string, file: string): Parsed {
   if (!kind) {
     throw refuse(
       file,
-      `its header row does not hold shipment or firm field names (it starts with ${quoted(names)}); the first row ` +
+      // The file's own header is not repeated: an error never echoes what a file holds.
+      `its header row does not hold shipment or firm field names; the first row ` +
         'must name the columns exactly as the service does, like importerName, arrivalDate (shipments) or name, country (firms)',
     );
   }
@@ -101,7 +97,7 @@ export function parseCsvRecords(text: string, file: string): Parsed {
       const whole = cell.trim();
       if (whole === '') rec[name] = null;
       else if (/^-?\d+$/.test(whole)) rec[name] = Number(whole);
-      else throw refuse(file, `row ${r + 1}, ${name}: "${cell.slice(0, 40)}" is not a whole number`);
+      else throw refuse(file, `row ${r + 1}, ${name}: the value is not a whole number`);
     }
     records.push(rec);
   }

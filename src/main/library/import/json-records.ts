@@ -16,9 +16,10 @@ export function parseJsonRecords(text: string, file: string): Parsed {
   try {
     body = JSON.parse(text);
   } catch (e) {
-    // The parser's message quotes the text around the fault; a short one helps find it, a long one is noise.
-    const detail = (e as Error).message.slice(0, 120);
-    throw refuse(file, `it is not valid JSON (${detail}); it may be cut off`);
+    // The parser's message quotes the text around the fault; only where it is may be repeated.
+    const at = /position (\d+)/.exec((e as Error).message)?.[1];
+    const where = at === undefined ? '' : ` (at character ${Number(at) + 1})`;
+    throw refuse(file, `it is not valid JSON${where}; it may be cut off`);
   }
   let list: unknown = body;
   const parsed: Omit<Parsed, 'kind' | 'records'> = { locate: (i) => `record ${i + 1}` };

@@ -53,8 +53,9 @@ function example(value: string): string {
   return value.length > EXAMPLE_CHARS ? `${value.slice(0, EXAMPLE_CHARS)}…` : value;
 }
 
-function regionalProblem(type: ColumnType, field: string, value: string, at: string): string {
-  const shown = `${at}, ${field}: "${example(value)}"`;
+/** Names where the value is, never the value: an error must not echo a file's content. */
+function regionalProblem(type: ColumnType, field: string, at: string): string {
+  const shown = `${at}, ${field}`;
   if (type === 'date') {
     return (
       `${shown} is a date in a regional format, but dates must be written as yyyy-MM-dd (like 2023-12-31). ` +
@@ -118,7 +119,7 @@ export function checkValueFormats(
       const verdict = judge(col.type, value);
       if (verdict === 'ok') continue;
       if (verdict === 'regional')
-        return { ok: false, problem: regionalProblem(col.type, col.field, String(value), locate(i)) };
+        return { ok: false, problem: regionalProblem(col.type, col.field, locate(i)) };
       if (firsts[c]! < 0) firsts[c] = i;
       counts[c]!++;
     }

@@ -101,8 +101,10 @@ export async function parseXlsxRecords(path: string, file: string): Promise<Pars
   if (sheets.length === 0)
     throw refuse(file, 'it has no "Shipments" or "Firms" sheet (it is not a Portolan export)');
   const kind: DatasetKind = sheets[0]!.name.startsWith('Firms') ? 'firms' : 'shipments';
-  if (declared && declared !== kind)
-    throw refuse(file, `its Query sheet says ${declared} but the data sheet holds ${kind}`);
+  if (declared && declared !== kind) {
+    const says = declared === 'shipments' || declared === 'firms' ? declared : 'another kind of record';
+    throw refuse(file, `its Query sheet says ${says} but the data sheet holds ${kind}`);
+  }
   const records: RecordObject[] = [];
   const sheetStarts: { start: number; name: string }[] = [];
   const rowNumbers: number[] = [];

@@ -1,9 +1,11 @@
+import type { ChosenFile } from '@shared/files/file-handle';
 import type { Transport } from '@shared/ipc/build-api';
 import type { CallChannel, EventChannel } from '@shared/ipc/channels';
 import type { BridgeResult, ErrorKind } from '@shared/ipc/errors';
 
-/** Must match the web host's TOKEN_HEADER. */
+/** Must match the web host's TOKEN_HEADER and FILE_NAME_HEADER. */
 const TOKEN_HEADER = 'X-Portolan-Token';
+const FILE_NAME_HEADER = 'X-Portolan-File-Name';
 const RECONNECT_MS = [500, 1000, 2000, 5000];
 
 function failure(kind: ErrorKind, message: string): BridgeResult<never> {
@@ -87,34 +89,58 @@ export function createWebTransport(token: string, base = ''): Transport {
     }
   }
 
+  /** One request to the host, its answer read as a BridgeResult. */
+  async function post(
+    path: string,
+    headers: Record<string, string>,
+    body: Blob | string,
+  ): Promise<BridgeResult<unknown>> {
+    let res: Response;
+    try {
+      res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { [TOKEN_HEADER]: token, ...headers },
+        body,
+      });
+    } catch {
+      return failure('Internal', 'The Portolan host is not reachable. Is `npm run web` still running?');
+    }
+    if (res.status === 401 || res.status === 403) {
+      return failure(
+        'Forbidden',
+        'This page is not authorised by the Portolan host. Open the address it printed.',
+      );
+    }
+    if (!res.ok) return failure('Internal', `The Portolan host answered HTTP ${res.status}.`);
+    let answer: unknown;
+    try {
+      answer = await res.json();
+    } catch {
+      return failure('Internal', 'The Portolan host sent an unreadable answer.');
+    }
+    return isBridgeResult(answer)
+      ? answer
+      : failure('Internal', 'The Portolan host sent an unexpected answer.');
+  }
+
   return {
-    async invoke(channel: CallChannel, input: unknown): Promise<BridgeResult<unknown>> {
-      let res: Response;
-      try {
-        res = await fetch(`${base}/rpc/${channel}`, {
-          method: 'POST',
-          headers: { [TOKEN_HEADER]: token, 'Content-Type': 'application/json' },
-          body: input === undefined ? '' : JSON.stringify(input),
-        });
-      } catch {
-        return failure('Internal', 'The Portolan host is not reachable. Is `npm run web` still running?');
-      }
-      if (res.status === 401 || res.status === 403) {
-        return failure(
-          'Forbidden',
-          'This page is not authorised by the Portolan host. Open the address it printed.',
+    invoke(channel: CallChannel, input: unknown): Promise<BridgeResult<unknown>> {
+      return post(
+        `/rpc/${channel}`,
+        { 'Content-Type': 'application/json' },
+        input === undefined ? '' : JSON.stringify(input),
+      );
+    },
+    fileTransfer: {
+      async upload(file, fileName) {
+        const r = await post(
+          '/files/import',
+          { 'Content-Type': 'application/octet-stream', [FILE_NAME_HEADER]: encodeURIComponent(fileName) },
+          file,
         );
-      }
-      if (!res.ok) return failure('Internal', `The Portolan host answered HTTP ${res.status}.`);
-      let body: unknown;
-      try {
-        body = await res.json();
-      } catch {
-        return failure('Internal', 'The Portolan host sent an unreadable answer.');
-      }
-      return isBridgeResult(body)
-        ? body
-        : failure('Internal', 'The Portolan host sent an unexpected answer.');
+        return r as BridgeResult<ChosenFile>;
+      },
+      downloadUrl: (handle) => `${base}/files/export/${encodeURIComponent(handle)}`,
     },
     subscribe(event: EventChannel, listener: (payload: unknown) => void): () => void {
       let set = listeners.get(event);

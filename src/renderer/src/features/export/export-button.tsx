@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ExportFormat, ExportSourceRef, ExportView } from '@shared/export/export-contract';
+import type { ExportFormat, ExportSourceRef, ExportTarget, ExportView } from '@shared/export/export-contract';
 import type { Events } from '@shared/ipc/contract';
 import { ErrorMessage } from '../../components/error-message';
 import { useDialogFocus } from '../../components/use-dialog-focus';
@@ -54,7 +54,7 @@ export function ExportButton({
   const [open, setOpen] = useState(false);
   const [format, setFormat] = useState<ExportFormat>('xlsx');
   const [summaries, setSummaries] = useState(false);
-  const [path, setPath] = useState<string | null>(null);
+  const [target, setTarget] = useState<ExportTarget | null>(null);
   const [busy, setBusy] = useState(false);
   const [state, setState] = useState<ExportStep>({ step: 'form', error: null });
   const scope = useExportScope(source, resolveView, counts);
@@ -98,7 +98,7 @@ export function ExportButton({
     setBusy(false);
     if (!r.ok) setState({ step: 'form', error: r.error });
     else if (r.value) {
-      setPath(r.value.path);
+      setTarget(r.value);
       setState({ step: 'form', error: null });
     }
   }, [calls, name, format]);
@@ -110,7 +110,7 @@ export function ExportButton({
         source: scope.sourceToExport(),
         format,
         ...(format === 'xlsx' && summaries ? { summaries: true } : {}),
-        ...(path ? { path } : {}),
+        ...(target ? { target: target.handle } : {}),
         ...(overwrite ? { overwrite: true } : {}),
       });
       setBusy(false);
@@ -139,7 +139,7 @@ export function ExportButton({
         setState({ step: 'form', error: r.error });
       }
     },
-    [calls, scope, format, summaries, path],
+    [calls, scope, format, summaries, target],
   );
 
   const cancel = useCallback(async () => {
@@ -273,7 +273,7 @@ export function ExportButton({
                     checked={format === f}
                     onChange={() => {
                       setFormat(f);
-                      setPath(null);
+                      setTarget(null);
                     }}
                   />{' '}
                   {FORMAT_NAMES[f]}
@@ -300,7 +300,7 @@ export function ExportButton({
               >
                 Choose file…
               </button>{' '}
-              <span data-testid="export-path">{path ?? 'No file chosen'}</span>
+              <span data-testid="export-path">{target?.location ?? 'No file chosen'}</span>
             </div>
             {state.error && <ErrorMessage error={state.error} testId="export-error" />}
           </>

@@ -18,7 +18,8 @@ export interface ExportApi {
     source: ExportSourceRef;
     format: ExportFormat;
     summaries?: boolean;
-    path?: string;
+    /** The handle of the file chosen in chooseTarget; the window never names a path. */
+    target?: string;
     overwrite?: boolean;
   }): Promise<BridgeResult<ExportStarted>>;
   cancel(input: { jobId: string }): Promise<BridgeResult<void>>;

@@ -324,8 +324,20 @@ function OpenDatasetBody({ open }: { open: OpenRequest }) {
 
 /** The offline library: every saved search, job and import; browsable without network or keychain. */
 export function LibraryPage() {
-  const { query, datasets, status, error, open, importStatus, setQuery, refresh, importFile, openDataset } =
-    useLibraryStore();
+  const {
+    query,
+    datasets,
+    status,
+    error,
+    open,
+    importStatus,
+    setQuery,
+    refresh,
+    importFile,
+    chooseAndImport,
+    importPicker,
+    openDataset,
+  } = useLibraryStore();
   const pending = useDrillStore((s) => s.pending);
 
   useEffect(() => {
@@ -372,20 +384,35 @@ export function LibraryPage() {
           onChange={(e) => setQuery({ tag: e.target.value })}
           style={{ width: 100 }}
         />
-        <label style={{ marginLeft: 'auto' }}>
-          Import a file (JSON, CSV, Portolan .xlsx){' '}
-          <input
-            type="file"
-            accept=".json,.csv,.xlsx,application/json,text/csv"
-            data-testid="library-import-input"
+        {importPicker === 'upload' ? (
+          // The browser host: the page picks the file and uploads it.
+          <label style={{ marginLeft: 'auto' }}>
+            Import a file (JSON, CSV, Portolan .xlsx){' '}
+            <input
+              type="file"
+              accept=".json,.csv,.xlsx,application/json,text/csv"
+              data-testid="library-import-input"
+              disabled={importStatus.state === 'running'}
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                e.target.value = '';
+                if (f) void importFile(f);
+              }}
+            />
+          </label>
+        ) : (
+          // The desktop app: main's own open dialog picks the file.
+          <button
+            type="button"
+            className="button"
+            style={{ marginLeft: 'auto' }}
+            data-testid="library-import-choose"
             disabled={importStatus.state === 'running'}
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              e.target.value = '';
-              if (f) void importFile(f);
-            }}
-          />
-        </label>
+            onClick={() => void chooseAndImport()}
+          >
+            Import a file…
+          </button>
+        )}
       </div>
       {importStatus.message && (
         <p role="status" data-testid="library-import-status" data-state={importStatus.state}>

@@ -84,30 +84,17 @@ export interface LibraryState {
   askDelete(id: string): void;
   cancelDelete(): void;
   remove(id: string): Promise<BridgeError | null>;
+  /** How a file to import is picked: in the page and uploaded (browser host), or in main's dialog (desktop). */
+  importPicker: 'upload' | 'dialog';
+  /** The browser host: a file picked in the page, uploaded to the host, then imported by its handle. */
   importFile(file: File): Promise<void>;
+  /** Electron: main's open dialog picks the file; it is imported by the handle main issues. */
+  chooseAndImport(): Promise<void>;
 }
 
 let listSeq = 0;
 let openSeq = 0;
 let metaSeq = 0;
-
-/**
- * Neither host hands the renderer a picked file's path: its bytes travel as base64. FileReader
- * encodes off the page's thread; encoding in script froze the page for seconds on a large file.
- */
-function toBase64(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const url = typeof reader.result === 'string' ? reader.result : '';
-      // "data:text/csv;base64,AAAA"; an empty file may come back as a bare "data:".
-      const comma = url.indexOf(',');
-      resolve(comma < 0 ? '' : url.slice(comma + 1));
-    };
-    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
-    reader.readAsDataURL(file);
-  });
-}
 
 /** Splits "steel, Steel, q1 ,, 2024" into tags: trimmed, no empties, no case duplicates. */
 export function parseTags(text: string): string[] {
@@ -128,6 +115,24 @@ export function onDatasetRemoved(listener: RemovalListener): () => void {
 const SAVED: Record<EditField, string> = { name: 'Name saved', tags: 'Tags saved', notes: 'Notes saved' };
 
 export const useLibraryStore = create<LibraryState>()((set, get) => {
+  /** Imports the file main holds behind `handle`, then says what came in. */
+  async function runImport(handle: string, fileName: string): Promise<void> {
+    const r = await api.library.import({ file: handle });
+    if (r.ok) {
+      set({
+        importStatus: {
+          state: 'done',
+          message: `Imported ${r.value.rows.toLocaleString('en-US')} ${r.value.rows === 1 ? 'row' : 'rows'} from ${fileName}`,
+          error: null,
+          warnings: (r.value.warnings ?? []).map((w) => w.message),
+        },
+      });
+      await get().refresh();
+    } else {
+      set({ importStatus: { state: 'error', message: null, error: r.error } });
+    }
+  }
+
   function replace(d: DatasetView): void {
     set((s) => ({
       datasets: s.datasets.map((x) => (x.id === d.id ? d : x)),
@@ -163,6 +168,7 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
     editNotice: null,
     confirmingDelete: null,
     importStatus: { state: 'idle', message: null, error: null },
+    importPicker: api.fileTransfer ? 'upload' : 'dialog',
     setQuery(q) {
       set((s) => ({ query: { ...s.query, ...q } }));
       void get().refresh();
@@ -242,45 +248,39 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
     },
     async importFile(file) {
       if (get().importStatus.state === 'running') return;
-      // Refused before a byte is read: encoding and sending a file this big only to be refused took seconds.
-      if (file.size > MAX_IMPORT_BYTES) {
+      const transfer = api.fileTransfer;
+      // Refused before a byte is sent: sending a file this big only to be refused took seconds.
+      if (file.size > MAX_IMPORT_BYTES || !transfer) {
         set({
           importStatus: {
             state: 'error',
             message: null,
-            error: { kind: 'InvalidInput', message: importTooLargeMessage(file.name) },
+            error: transfer
+              ? { kind: 'InvalidInput', message: importTooLargeMessage(file.name) }
+              : { kind: 'Conflict', message: 'Choose the file with Import a file….' },
           },
         });
         return;
       }
       set({ importStatus: { state: 'running', message: `Importing ${file.name}…`, error: null } });
-      let contentBase64: string;
-      try {
-        contentBase64 = await toBase64(file);
-      } catch {
-        set({
-          importStatus: {
-            state: 'error',
-            message: null,
-            error: { kind: 'Internal', message: `Could not read ${file.name}. The library was not changed.` },
-          },
-        });
+      const uploaded = await transfer.upload(file, file.name);
+      if (!uploaded.ok) {
+        set({ importStatus: { state: 'error', message: null, error: uploaded.error } });
         return;
       }
-      const r = await api.library.import({ fileName: file.name, contentBase64 });
-      if (r.ok) {
-        set({
-          importStatus: {
-            state: 'done',
-            message: `Imported ${r.value.rows.toLocaleString('en-US')} ${r.value.rows === 1 ? 'row' : 'rows'} from ${file.name}`,
-            error: null,
-            warnings: (r.value.warnings ?? []).map((w) => w.message),
-          },
-        });
-        await get().refresh();
-      } else {
-        set({ importStatus: { state: 'error', message: null, error: r.error } });
+      await runImport(uploaded.value.handle, file.name);
+    },
+    async chooseAndImport() {
+      if (get().importStatus.state === 'running') return;
+      const chosen = await api.library.chooseImportFile();
+      if (!chosen.ok) {
+        set({ importStatus: { state: 'error', message: null, error: chosen.error } });
+        return;
       }
+      if (!chosen.value) return; // the analyst cancelled the dialog
+      const { handle, name } = chosen.value;
+      set({ importStatus: { state: 'running', message: `Importing ${name}…`, error: null } });
+      await runImport(handle, name);
     },
   };
 });
