@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS, type EventChannel } from '@shared/ipc/channels';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { fakeBridge } from '../renderer/fake-bridge';
 import type { BridgeResult } from '@shared/ipc/errors';
-// Type-only: erased, so the component is not evaluated before window.portolan is set.
-import type * as ButtonModule from '../../src/renderer/src/features/export/export-button';
+import * as button from '../../src/renderer/src/features/export/export-button';
 
 /** The handle main issues for the chosen file. */
 const STEEL = `fh_${'s'.repeat(32)}`;
@@ -15,33 +14,20 @@ const STEEL = `fh_${'s'.repeat(32)}`;
  * way main does (including an outcome that arrives before the start call's answer). The real handlers
  * behind it are covered by test/handlers/export-handlers.test.ts and the end-to-end test.
  */
-type Listener = (payload: unknown) => void;
 const calls: { channel: string; input: unknown }[] = [];
-const listeners = new Map<EventChannel, Set<Listener>>();
 let answer: (channel: string, input: unknown) => BridgeResult<unknown>;
-let button: typeof ButtonModule;
-
-function emit(event: EventChannel, payload: unknown): void {
-  act(() => {
-    for (const l of listeners.get(event) ?? []) l(payload);
-  });
-}
-
-beforeAll(async () => {
-  window.portolan = buildApi(CALL_CHANNELS, {
-    invoke: async (channel, input) => {
+const bridge = fakeBridge(
+  {},
+  {
+    fallback: async (channel, input) => {
       calls.push({ channel, input });
       return answer(channel, input);
     },
-    subscribe: (event, listener) => {
-      const set = listeners.get(event) ?? new Set<Listener>();
-      set.add(listener);
-      listeners.set(event, set);
-      return () => set.delete(listener);
-    },
-  });
-  button = await import('../../src/renderer/src/features/export/export-button');
-});
+  },
+);
+const emit = bridge.emit;
+
+beforeAll(() => setApi(bridge.api));
 afterEach(() => {
   cleanup();
   calls.length = 0;

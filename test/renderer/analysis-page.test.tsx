@@ -1,14 +1,13 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS } from '@shared/ipc/channels';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { fakeBridge } from './fake-bridge';
 import type { BridgeResult } from '@shared/ipc/errors';
-// Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
-import type * as SessionStoreModule from '../../src/renderer/src/session/session-store';
-import type * as PageModule from '../../src/renderer/src/features/analysis/analysis-page';
-import type * as StoreModule from '../../src/renderer/src/features/analysis/analysis-store';
-import type * as DrillModule from '../../src/renderer/src/session/drill-store';
+import * as app from '../../src/renderer/src/session/session-store';
+import * as page from '../../src/renderer/src/features/analysis/analysis-page';
+import * as store from '../../src/renderer/src/features/analysis/analysis-store';
+import * as drill from '../../src/renderer/src/session/drill-store';
 
 /**
  * The Analysis page over the real analysis handlers (DuckDB library with simulator records), reached
@@ -27,10 +26,6 @@ interface PageBackend {
 }
 
 let backend: PageBackend;
-let page: typeof PageModule;
-let drill: typeof DrillModule;
-let app: typeof SessionStoreModule;
-let store: typeof StoreModule;
 const useStore = () => store.useAnalysisStore.getState();
 const downloads: { name: string; href: string }[] = [];
 
@@ -38,15 +33,7 @@ beforeAll(async () => {
   const backendPath = new URL('../analysis/page-backend.ts', import.meta.url).pathname;
   const mod = (await import(/* @vite-ignore */ backendPath)) as { startPageBackend(): Promise<PageBackend> };
   backend = await mod.startPageBackend();
-  window.portolan = buildApi(CALL_CHANNELS, {
-    invoke: (c, i) => backend.invoke(c, i),
-    subscribe: () => () => undefined,
-  });
-  // The bridge module reads window.portolan when first imported, so the page is imported after it is set.
-  page = await import('../../src/renderer/src/features/analysis/analysis-page');
-  drill = await import('../../src/renderer/src/session/drill-store');
-  app = await import('../../src/renderer/src/session/session-store');
-  store = await import('../../src/renderer/src/features/analysis/analysis-store');
+  setApi(fakeBridge({}, { fallback: (c, i) => backend.invoke(c, i), checkInputs: false }).api);
   // jsdom has no canvas (it returns null and logs "not implemented" on every text measure): say so quietly.
   HTMLCanvasElement.prototype.getContext = () => null;
   // jsdom cannot save files: record what the download link would have saved.
@@ -99,7 +86,7 @@ describe('analysis page', () => {
     await screen.findByTestId('analysis-row-importers-0', {}, { timeout: 10_000 });
 
     fireEvent.click(screen.getByTestId('analysis-xlsx-importers'));
-    await waitFor(() => expect(downloads.length).toBe(1));
+    await waitFor(() => expect(downloads.length).toBe(1), { timeout: 10_000 });
     expect(downloads[0]!.name).toBe('Top importers - Before.xlsx');
     const base64 = downloads[0]!.href.split(',')[1]!;
     expect(atob(base64).slice(0, 2)).toBe('PK');

@@ -1,12 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS } from '@shared/ipc/channels';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { fakeBridge } from './fake-bridge';
 import type { BridgeResult } from '@shared/ipc/errors';
 import type { DatasetRow, GridFilterModel } from '@shared/library/library-contract';
-// Type-only: erased, so the grid is not evaluated before window.portolan is set.
-import type * as GridModule from '../../src/renderer/src/features/library/dataset-grid';
+import * as grid from '../../src/renderer/src/features/library/dataset-grid';
 
 /**
  * The Library's dataset grid over a stand-in for library.getRows that filters like the library does
@@ -29,7 +28,6 @@ const ALL: DatasetRow[] = Array.from({ length: STORED }, (_, i) => ({
   regime: `R${i}`,
 }));
 const asked: GetRowsInput[] = [];
-let grid: typeof GridModule;
 
 function answer(input: GetRowsInput): BridgeResult<unknown> {
   const q = (input.quickFilter ?? '').toLowerCase();
@@ -45,17 +43,20 @@ function answer(input: GetRowsInput): BridgeResult<unknown> {
 const held = new Map<string, Promise<void>>();
 
 beforeAll(async () => {
-  window.portolan = buildApi(CALL_CHANNELS, {
-    invoke: async (channel, input) => {
-      if (channel === 'library.getRows') asked.push(input as GetRowsInput);
-      await held.get((input as GetRowsInput).quickFilter ?? '');
-      return channel === 'library.getRows'
-        ? answer(input as GetRowsInput)
-        : { ok: false, error: { kind: 'Internal', message: channel } };
-    },
-    subscribe: () => () => undefined,
-  });
-  grid = await import('../../src/renderer/src/features/library/dataset-grid');
+  setApi(
+    fakeBridge(
+      {},
+      {
+        fallback: async (channel, input) => {
+          if (channel === 'library.getRows') asked.push(input as GetRowsInput);
+          await held.get((input as GetRowsInput).quickFilter ?? '');
+          return channel === 'library.getRows'
+            ? answer(input as GetRowsInput)
+            : { ok: false, error: { kind: 'Internal', message: channel } };
+        },
+      },
+    ).api,
+  );
 }, 30_000);
 afterEach(() => {
   cleanup();
@@ -66,7 +67,7 @@ afterEach(() => {
 function Grid(props: {
   quickFilter?: string;
   filterModel?: GridFilterModel;
-  onView?: (v: GridModule.DatasetGridView) => void;
+  onView?: (v: grid.DatasetGridView) => void;
   onRowCount?: (n: number | null) => void;
 }) {
   return (
@@ -134,7 +135,7 @@ describe('DatasetGrid', () => {
   });
 
   it('has the column chooser: showing a hidden field puts it in the view the export reads', async () => {
-    const views: GridModule.DatasetGridView[] = [];
+    const views: grid.DatasetGridView[] = [];
     render(<Grid onView={(v) => views.push(v)} />);
     await waitFor(() => expect(countText()).toBe('500 rows'), { timeout: 10_000 });
     expect(views.at(-1)?.columns).not.toContain('regime');

@@ -1,7 +1,12 @@
 import type { CallChannel } from '@shared/ipc/channels';
 import type { BridgeResult } from '@shared/ipc/errors';
 import type { ChosenFile } from '@shared/files/file-handle';
-import { libraryCalls, type DatasetView, type EquivalentView } from '@shared/library/library-contract';
+import {
+  libraryCalls,
+  type DatasetView,
+  type EquivalentView,
+  type LibraryChanged,
+} from '@shared/library/library-contract';
 
 /**
  * The library's bridge calls answered from memory, for renderer tests. Inputs are checked against
@@ -11,6 +16,8 @@ import { libraryCalls, type DatasetView, type EquivalentView } from '@shared/lib
 export interface FakeLibrary {
   datasets: DatasetView[];
   calls: { channel: string; input: unknown }[];
+  /** Where the changes main would announce (`library.changed`) go; by default nowhere. */
+  announce: (change: LibraryChanged) => void;
   /** What `library.findEquivalent` answers; by default nothing. */
   equivalent: (input: unknown) => EquivalentView | null;
   /** Answers `library.import` for the file behind its handle; by default it never answers (an import in progress). */
@@ -78,6 +85,7 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
     datasets: initial.map((d) => ({ ...d })),
     calls: [],
     equivalent: () => null,
+    announce: () => undefined,
     importAnswer: () => new Promise(() => undefined),
     uploads: [],
     dialogChoice: null,
@@ -122,6 +130,7 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
         const d = find(id);
         if (!d) return notFound;
         Object.assign(d, patch);
+        fake.announce({ change: 'updated', datasetId: id });
         return { ok: true, value: { ...d } };
       };
       const i = (input ?? {}) as Record<string, unknown>;
@@ -151,6 +160,7 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
         case 'library.delete': {
           if (!find(String(i.id))) return notFound;
           fake.datasets = fake.datasets.filter((d) => d.id !== i.id);
+          fake.announce({ change: 'removed', datasetId: String(i.id) });
           return { ok: true, value: undefined };
         }
         case 'library.getRows':

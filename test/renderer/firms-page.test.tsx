@@ -1,10 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
 import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
-import type { BridgeResult } from '@shared/ipc/errors';
 import {
   SHIPMENT_FIELDS,
   type FirmRecord,
@@ -13,22 +10,20 @@ import {
   type ShipmentSearchResponse,
   type UsageSummary,
 } from '@shared/spec';
-import { nothingSaved, refuseBadInput } from './fake-main';
-// Type-only: erased, so nothing of the pages is evaluated before window.portolan is set.
-import type * as SessionStoreModule from '../../src/renderer/src/session/session-store';
-import type * as FilterStoreModule from '../../src/renderer/src/features/filters/filter-store';
-import type * as FirmsPageModule from '../../src/renderer/src/features/firms/firms-page';
-import type * as FirmsStoreModule from '../../src/renderer/src/features/firms/firms-store';
-import type * as SearchPageModule from '../../src/renderer/src/features/search/search-page';
-import type * as SearchStoreModule from '../../src/renderer/src/features/search/search-store';
-import type * as UsageStoreModule from '../../src/renderer/src/session/usage-store';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import * as filters from '../../src/renderer/src/features/filters/filter-store';
+import * as firmsPage from '../../src/renderer/src/features/firms/firms-page';
+import * as firms from '../../src/renderer/src/features/firms/firms-store';
+import * as searchPage from '../../src/renderer/src/features/search/search-page';
+import * as search from '../../src/renderer/src/features/search/search-store';
+import * as app from '../../src/renderer/src/session/session-store';
+import * as usage from '../../src/renderer/src/session/usage-store';
+import { fakeBridge, ok } from './fake-bridge';
 
 /**
  * The Firms page over a fake main that checks every call against the channel's real input schema and
  * answers a firm search at once with the page asked for (two pages in all), as main would after saving it.
  */
-type Answer = BridgeResult<unknown>;
-
 const profile = (id: string, name: string, accountName = ''): ProfileView => ({
   id,
   name,
@@ -95,45 +90,21 @@ const shipments = (n: number, total: number): ShipmentSearchResponse & { dataset
 });
 
 let activeId = 'pa';
-let log: { channel: string; input: unknown }[] = [];
 
-async function invoke(channel: CallChannel, input: unknown): Promise<Answer> {
-  log.push({ channel, input });
-  const refused = refuseBadInput(channel, input);
-  if (refused) return refused;
-  const state = (): ProfilesState => ({ profiles: PROFILES, activeId, keychainProblem: null });
-  const i = (input ?? {}) as Record<string, unknown>;
-  switch (channel) {
-    case 'profiles.list':
-      return { ok: true, value: state() };
-    case 'usage.get':
-      return { ok: true, value: USAGE[typeof i.profileId === 'string' ? i.profileId : activeId] };
-    case 'firms.search':
-      return { ok: true, value: firmPage((i.request as FirmSearchRequest).page) };
-    case 'shipments.search':
-      return { ok: true, value: shipments(10, 10) };
-    default:
-      return nothingSaved(channel);
-  }
-}
+const state = (): ProfilesState => ({ profiles: PROFILES, activeId, keychainProblem: null });
+const bridge = fakeBridge({
+  'profiles.list': () => ok(state()),
+  'usage.get': ({ profileId }) => ok(USAGE[profileId ?? activeId]!),
+  'firms.search': ({ request }) => ok(firmPage((request as FirmSearchRequest).page)),
+  'shipments.search': () => ok(shipments(10, 10)),
+});
+const log = bridge.log;
 
-let firmsPage: typeof FirmsPageModule;
-let firms: typeof FirmsStoreModule;
-let searchPage: typeof SearchPageModule;
-let search: typeof SearchStoreModule;
-let filters: typeof FilterStoreModule;
-let app: typeof SessionStoreModule;
-let usage: typeof UsageStoreModule;
-
-beforeAll(async () => {
-  window.portolan = buildApi(CALL_CHANNELS, { invoke, subscribe: () => () => undefined });
-  firmsPage = await import('../../src/renderer/src/features/firms/firms-page');
-  firms = await import('../../src/renderer/src/features/firms/firms-store');
-  searchPage = await import('../../src/renderer/src/features/search/search-page');
-  search = await import('../../src/renderer/src/features/search/search-store');
-  filters = await import('../../src/renderer/src/features/filters/filter-store');
-  app = await import('../../src/renderer/src/session/session-store');
-  usage = await import('../../src/renderer/src/session/usage-store');
+beforeAll(() => {
+  setApi(bridge.api);
+  // What the app connects at start: usage and the search follow the active profile.
+  usage.connectUsageStore();
+  search.connectSearchStore();
 });
 
 /** The Firms filter QA used: Chinese exporters over a quarter. */
@@ -146,7 +117,7 @@ const QA_FILTER = {
 
 beforeEach(async () => {
   activeId = 'pa';
-  log = [];
+  log.length = 0;
   act(() => {
     app.useSessionStore.setState({ profiles: PROFILES, activeId: 'pa', page: 'firms' });
     firms.useFirmsStore.setState({

@@ -1,43 +1,26 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS, type EventChannel } from '@shared/ipc/channels';
-import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
-// Type-only: erased, so the panel is not evaluated before window.portolan is set.
-import type * as PanelModule from '../../src/renderer/src/features/jobs/jobs-panel';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { connectJobsStore } from '../../src/renderer/src/features/jobs/jobs-store';
+import { fakeBridge, ok } from './fake-bridge';
+import type { JobProgress } from '@shared/jobs/jobs-contract';
+import * as panel from '../../src/renderer/src/features/jobs/jobs-panel';
 
 /**
  * The jobs tray as an export and a fetch go through it: events pushed the way main sends them (an
  * export's later progress events name its step, "…: finishing"), the entry read as a person would.
  */
-type Listener = (payload: unknown) => void;
-const listeners = new Map<EventChannel, Set<Listener>>();
-let panel: typeof PanelModule;
+const bridge = fakeBridge({
+  'jobs.list': () => ok({ running: [], resumable: [] }),
+  'library.list': () => ok([]),
+});
+const emit = bridge.emit;
 
-function emit(event: 'jobs.progress', payload: JobProgress): void;
-function emit(event: 'jobs.finished', payload: JobFinished): void;
-function emit(event: EventChannel, payload: unknown): void {
-  act(() => {
-    for (const l of listeners.get(event) ?? []) l(payload);
-  });
-}
-
-beforeAll(async () => {
-  window.portolan = buildApi(CALL_CHANNELS, {
-    invoke: async (channel) => {
-      if (channel === 'jobs.list') return { ok: true, value: { running: [], resumable: [] } };
-      if (channel === 'library.list') return { ok: true, value: [] };
-      return { ok: false, error: { kind: 'NotFound', message: `not in this test: ${channel}` } };
-    },
-    subscribe: (event, listener) => {
-      const set = listeners.get(event) ?? new Set<Listener>();
-      set.add(listener);
-      listeners.set(event, set);
-      return () => set.delete(listener);
-    },
-  });
-  panel = await import('../../src/renderer/src/features/jobs/jobs-panel');
+beforeAll(() => {
+  setApi(bridge.api);
+  // What the app connects at start: the tray follows main's job events.
+  connectJobsStore();
 });
 afterEach(cleanup);
 
@@ -53,7 +36,7 @@ const progress = (jobId: string, label: string, done: number): JobProgress => ({
 describe('JobsPanel', () => {
   it('is headed "Jobs" and names a finished export without its last step', async () => {
     render(<panel.JobsPanel />);
-    await waitFor(() => expect(listeners.get('jobs.finished')?.size).toBe(1));
+    await waitFor(() => expect(bridge.listeners('jobs.finished')).toBe(1));
     emit('jobs.progress', progress('exp-1', 'CSV export of Steel Q1', 0));
     emit('jobs.progress', progress('exp-1', 'CSV export of Steel Q1', 1200));
     emit('jobs.progress', progress('exp-1', 'CSV export of Steel Q1: finishing', 2000));

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS, type EventChannel } from '@shared/ipc/channels';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { fakeBridge } from './fake-bridge';
+import type { EventChannel } from '@shared/ipc/channels';
 import type { BridgeResult } from '@shared/ipc/errors';
-// Type-only: erased, so nothing of the tray is evaluated before window.portolan is set.
-import type * as PanelModule from '../../src/renderer/src/features/jobs/jobs-panel';
-import type * as StoreModule from '../../src/renderer/src/features/jobs/jobs-store';
+import * as panel from '../../src/renderer/src/features/jobs/jobs-panel';
+import * as store from '../../src/renderer/src/features/jobs/jobs-store';
 
 /**
  * The jobs tray over the real jobs service and the service simulator (in process, through the real
@@ -25,10 +25,9 @@ interface BackendOptions {
   faults?: { latencyMs?: number };
 }
 let backend: Backend;
+let connected = false;
 const backends: Backend[] = [];
 const listeners = new Map<EventChannel, Set<(p: unknown) => void>>();
-let panel: typeof PanelModule;
-let store: typeof StoreModule;
 let startTrayBackend: (opts: BackendOptions) => Promise<Backend>;
 
 async function useBackend(opts: BackendOptions = {}): Promise<void> {
@@ -37,8 +36,13 @@ async function useBackend(opts: BackendOptions = {}): Promise<void> {
   for (const event of ['jobs.progress', 'jobs.finished'] as const) {
     const b = backend;
     b.subscribe(event, (p) => {
-      if (b === backend) act(() => listeners.get(event)?.forEach((l) => l(p)));
+      if (b === backend) listeners.get(event)?.forEach((l) => l(p));
     });
+  }
+  // What the app connects at start (once): the tray follows main's job events.
+  if (!connected) {
+    connected = true;
+    store.connectJobsStore();
   }
   store.useJobsStore.setState({
     running: {},
@@ -55,17 +59,21 @@ beforeAll(async () => {
   ({ startTrayBackend } = (await import(/* @vite-ignore */ backendPath)) as {
     startTrayBackend: typeof startTrayBackend;
   });
-  window.portolan = buildApi(CALL_CHANNELS, {
-    invoke: (c, i) => backend.invoke(c, i),
-    subscribe: (event, listener) => {
-      const set = listeners.get(event) ?? new Set();
-      set.add(listener);
-      listeners.set(event, set);
-      return () => set.delete(listener);
-    },
-  });
-  store = await import('../../src/renderer/src/features/jobs/jobs-store');
-  panel = await import('../../src/renderer/src/features/jobs/jobs-panel');
+  setApi(
+    fakeBridge(
+      {},
+      {
+        fallback: (c, i) => backend.invoke(c, i),
+        checkInputs: false,
+        subscribe: (event, listener) => {
+          const set = listeners.get(event) ?? new Set();
+          set.add(listener);
+          listeners.set(event, set);
+          return () => set.delete(listener);
+        },
+      },
+    ).api,
+  );
 }, 60_000);
 afterEach(cleanup);
 afterAll(async () => {
@@ -114,9 +122,7 @@ describe('jobs tray over the simulator', () => {
     expect(screen.getByTestId(`job-resumable-${jobId}`).getAttribute('data-status')).toBe('paused');
     const list = await backend.invoke('jobs.list', undefined);
     const kept = list.ok
-      ? (list.value as { resumable: StoreModule.JobsState['resumable'] }).resumable.find(
-          (j) => j.id === jobId,
-        )
+      ? (list.value as { resumable: store.JobsState['resumable'] }).resumable.find((j) => j.id === jobId)
       : undefined;
     expect(kept?.recordsStored).toBe(records);
 

@@ -1,13 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS } from '@shared/ipc/channels';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { fakeBridge } from './fake-bridge';
 import type { BridgeResult } from '@shared/ipc/errors';
 import type { DatasetRow, DatasetView } from '@shared/library/library-contract';
-// Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
-import type * as PageModule from '../../src/renderer/src/features/library/library-page';
-import type * as StoreModule from '../../src/renderer/src/features/library/library-store';
+import * as page from '../../src/renderer/src/features/library/library-page';
+import * as store from '../../src/renderer/src/features/library/library-store';
 
 /**
  * The Library page's open dataset: its grid's count reaches the Export dialog, which offers the view
@@ -38,8 +37,6 @@ const ROWS: DatasetRow[] = Array.from({ length: STORED }, (_, i) => ({
   importerName: i % 30 === 0 ? 'Steelworks Ltd' : `Importer ${i % 7}`,
 }));
 const starts: unknown[] = [];
-let page: typeof PageModule;
-let store: typeof StoreModule;
 
 function answer(channel: string, input: unknown): BridgeResult<unknown> {
   if (channel === 'library.list') return { ok: true, value: [dataset] };
@@ -63,12 +60,7 @@ function answer(channel: string, input: unknown): BridgeResult<unknown> {
 }
 
 beforeAll(async () => {
-  window.portolan = buildApi(CALL_CHANNELS, {
-    invoke: async (c, i) => answer(c, i),
-    subscribe: () => () => undefined,
-  });
-  page = await import('../../src/renderer/src/features/library/library-page');
-  store = await import('../../src/renderer/src/features/library/library-store');
+  setApi(fakeBridge({}, { fallback: async (c, i) => answer(c, i) }).api);
 }, 30_000);
 afterEach(() => {
   cleanup();

@@ -1,39 +1,36 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS } from '@shared/ipc/channels';
-// Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
-import type * as PageModule from '../../src/renderer/src/features/library/library-page';
-import type * as StoreModule from '../../src/renderer/src/features/library/library-store';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import * as page from '../../src/renderer/src/features/library/library-page';
+import * as store from '../../src/renderer/src/features/library/library-store';
+import { fakeBridge } from './fake-bridge';
 import { dataset, fakeLibrary, type FakeLibrary } from './fake-library';
 
 /** The Library page over an in-memory library that answers the bridge the way main does. */
-let lib: FakeLibrary;
-let page: typeof PageModule;
-let store: typeof StoreModule;
-let pristine: StoreModule.LibraryState;
+let lib: FakeLibrary = fakeLibrary([]);
 
-beforeAll(async () => {
+beforeAll(() => {
   // The browser host's transport: files picked in the page are uploaded (the desktop's dialog is tested below).
-  window.portolan = buildApi(CALL_CHANNELS, {
-    invoke: (channel, input) => lib.invoke(channel, input),
-    subscribe: () => () => undefined,
-    fileTransfer: {
-      upload: (file, fileName) => lib.upload(file, fileName),
-      downloadUrl: (handle) => `/files/export/${handle}`,
-    },
-  });
-  page = await import('../../src/renderer/src/features/library/library-page');
-  store = await import('../../src/renderer/src/features/library/library-store');
-  pristine = store.useLibraryStore.getState();
+  setApi(
+    fakeBridge(
+      {},
+      {
+        fallback: (channel, input) => lib.invoke(channel, input),
+        fileTransfer: {
+          upload: (file, fileName) => lib.upload(file, fileName),
+          downloadUrl: (handle) => `/files/export/${handle}`,
+        },
+      },
+    ).api,
+  );
 });
 beforeEach(() => {
   lib = fakeLibrary([
     dataset('a', { name: 'Steel coils Q1', tags: ['steel'] }),
     dataset('b', { name: 'Cotton firms', kind: 'firms', tags: ['cotton'] }),
   ]);
-  store.useLibraryStore.setState(pristine, true);
+  store.useLibraryStore.getState().reset();
 });
 afterEach(cleanup);
 

@@ -1,13 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS } from '@shared/ipc/channels';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { fakeBridge } from './fake-bridge';
 import type { BridgeResult } from '@shared/ipc/errors';
-// Type-only: erased, so nothing of the panel is evaluated before window.portolan is set.
-import type * as PanelModule from '../../src/renderer/src/features/presets/presets-panel';
-import type * as StoreModule from '../../src/renderer/src/features/presets/presets-store';
-import type * as FilterStoreModule from '../../src/renderer/src/features/filters/filter-store';
+import * as panel from '../../src/renderer/src/features/presets/presets-panel';
+import * as store from '../../src/renderer/src/features/presets/presets-store';
+import * as filters from '../../src/renderer/src/features/filters/filter-store';
 
 /** The presets panel over the real presets handlers and dispatcher, each test on a fresh data folder. */
 interface Backend {
@@ -20,9 +19,6 @@ interface Backend {
 
 let startBackend: () => Promise<Backend>;
 let backend: Backend;
-let panel: typeof PanelModule;
-let store: typeof StoreModule;
-let filters: typeof FilterStoreModule;
 const calls: string[] = [];
 
 beforeAll(async () => {
@@ -31,17 +27,18 @@ beforeAll(async () => {
     startPresetsPanelBackend(): Promise<Backend>;
   };
   startBackend = mod.startPresetsPanelBackend;
-  window.portolan = buildApi(CALL_CHANNELS, {
-    invoke: (c, i) => {
-      calls.push(c);
-      return backend.invoke(c, i);
-    },
-    subscribe: () => () => undefined,
-  });
-  // The bridge module reads window.portolan when first imported, so the panel is imported after it is set.
-  panel = await import('../../src/renderer/src/features/presets/presets-panel');
-  store = await import('../../src/renderer/src/features/presets/presets-store');
-  filters = await import('../../src/renderer/src/features/filters/filter-store');
+  setApi(
+    fakeBridge(
+      {},
+      {
+        fallback: (c, i) => {
+          calls.push(c);
+          return backend.invoke(c, i);
+        },
+        checkInputs: false,
+      },
+    ).api,
+  );
 }, 60_000);
 
 beforeEach(async () => {
@@ -95,7 +92,7 @@ describe('presets panel', () => {
     expect(screen.queryByTestId('presets-set-aside')).toBeNull();
 
     // Listing again (another page's panel, a reload of the list) does not repeat it.
-    await act(() => store.presetActions.load());
+    await act(() => store.usePresetsStore.getState().load());
     expect(screen.queryByTestId('presets-set-aside')).toBeNull();
   });
 
@@ -116,7 +113,7 @@ describe('presets panel', () => {
     backend = await startBackend();
     await backend.writePresetsFile(onDisk);
     store.usePresetsStore.setState({ loaded: false, presets: [] });
-    await act(() => store.presetActions.load());
+    await act(() => store.usePresetsStore.getState().load());
     expect(screen.getAllByTestId(/^preset-\d+$/).map((li) => li.getAttribute('data-preset-name'))).toEqual([
       long,
       `${'L'.repeat(95)} copy`,
@@ -132,7 +129,7 @@ describe('presets panel', () => {
       version: 1,
       presets: [{ name: 'Steel', filter: steel }, 'string item', null, 42],
     };
-    await act(() => store.presetActions.importText(JSON.stringify(file)));
+    await act(() => store.usePresetsStore.getState().importText(JSON.stringify(file)));
     const report = screen.getByTestId('presets-import-report');
     expect(report.textContent).toContain('Imported 1 preset.');
     expect(report.textContent).toContain('Skipped “#2”: this entry is a piece of text, not a preset');
@@ -148,7 +145,7 @@ describe('presets panel', () => {
   it('tells what the file should be when a list is imported', async () => {
     render(<panel.PresetsPanel />);
     await screen.findByTestId('presets-empty');
-    await act(() => store.presetActions.importText('[{"name":"x"}]'));
+    await act(() => store.usePresetsStore.getState().importText('[{"name":"x"}]'));
     const error = screen.getByTestId('presets-error');
     expect(error.textContent).toContain('the file holds a list; it should be a presets export from Portolan');
     expect(error.textContent).not.toContain('Invalid input');
@@ -184,7 +181,7 @@ describe('presets panel', () => {
     );
     expect((screen.getByTestId('preset-0-rename-save') as HTMLButtonElement).disabled).toBe(true);
     fireEvent.submit(input.form!);
-    await act(() => store.presetActions.rename('g1', 'x'.repeat(150)));
+    await act(() => store.usePresetsStore.getState().rename('g1', 'x'.repeat(150)));
     expect(calls).not.toContain('presets.rename');
     expect(screen.queryByTestId('presets-error')).toBeNull();
 

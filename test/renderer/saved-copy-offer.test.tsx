@@ -1,27 +1,21 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS } from '@shared/ipc/channels';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { fakeBridge } from './fake-bridge';
 import type { ShipmentSearchRequest } from '@shared/spec';
-// Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
-import type * as SessionStoreModule from '../../src/renderer/src/session/session-store';
-import type * as JobsStoreModule from '../../src/renderer/src/features/jobs/jobs-store';
-import type * as LibraryStoreModule from '../../src/renderer/src/features/library/library-store';
-import type * as SearchPageModule from '../../src/renderer/src/features/search/search-page';
-import type * as SearchStoreModule from '../../src/renderer/src/features/search/search-store';
+import * as app from '../../src/renderer/src/session/session-store';
+import * as jobs from '../../src/renderer/src/features/jobs/jobs-store';
+import * as library from '../../src/renderer/src/features/library/library-store';
+import * as page from '../../src/renderer/src/features/search/search-page';
+import * as search from '../../src/renderer/src/features/search/search-store';
 import { dataset, fakeLibrary, type FakeLibrary } from './fake-library';
 
 /**
  * The saved-copy offer on the Search page after the offered dataset is deleted: the library is asked
  * again, and the other complete copy of the same answer is offered (or opened) instead.
  */
-let lib: FakeLibrary;
-let page: typeof SearchPageModule;
-let search: typeof SearchStoreModule;
-let library: typeof LibraryStoreModule;
-let jobs: typeof JobsStoreModule;
-let app: typeof SessionStoreModule;
+let lib: FakeLibrary = fakeLibrary([]);
 
 const request = {
   exporter_countries: ['DE'],
@@ -30,16 +24,14 @@ const request = {
   size: 100,
 } as unknown as ShipmentSearchRequest;
 
-beforeAll(async () => {
-  window.portolan = buildApi(CALL_CHANNELS, {
-    invoke: (channel, input) => lib.invoke(channel, input),
-    subscribe: () => () => undefined,
-  });
-  page = await import('../../src/renderer/src/features/search/search-page');
-  search = await import('../../src/renderer/src/features/search/search-store');
-  library = await import('../../src/renderer/src/features/library/library-store');
-  jobs = await import('../../src/renderer/src/features/jobs/jobs-store');
-  app = await import('../../src/renderer/src/session/session-store');
+const bridge = fakeBridge({}, { fallback: (channel, input) => lib.invoke(channel, input) });
+
+beforeAll(() => {
+  setApi(bridge.api);
+  // What the app connects at start: the saved-copy offers follow deleted datasets.
+  search.connectSearchStore();
+  library.connectLibraryStore();
+  jobs.connectJobsStore();
 });
 beforeEach(() => {
   // Two complete copies of the same answer; the library offers the newest one still there.
@@ -47,6 +39,8 @@ beforeEach(() => {
     dataset('newer', { name: 'Steel, today' }),
     dataset('older', { name: 'Steel, yesterday' }),
   ]);
+  // Main announces a delete, whichever window made it.
+  lib.announce = (change) => bridge.emit('library.changed', change);
   lib.equivalent = () => {
     const d = lib.datasets[0];
     return d ? { dataset: { ...d }, ageSeconds: 60 } : null;

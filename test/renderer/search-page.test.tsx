@@ -1,19 +1,17 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
 import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { SHIPMENT_FIELDS, type ShipmentSearchResponse, type UsageSummary } from '@shared/spec';
-import { nothingSaved, refuseBadInput } from './fake-main';
-// Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
-import type * as SessionStoreModule from '../../src/renderer/src/session/session-store';
-import type * as FilterStoreModule from '../../src/renderer/src/features/filters/filter-store';
-import type * as SearchPageModule from '../../src/renderer/src/features/search/search-page';
-import type * as SearchStoreModule from '../../src/renderer/src/features/search/search-store';
-import type * as SettingsStoreModule from '../../src/renderer/src/features/settings/settings-store';
-import type * as UsageStoreModule from '../../src/renderer/src/session/usage-store';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import * as filters from '../../src/renderer/src/features/filters/filter-store';
+import * as page from '../../src/renderer/src/features/search/search-page';
+import * as search from '../../src/renderer/src/features/search/search-store';
+import * as settings from '../../src/renderer/src/features/settings/settings-store';
+import * as app from '../../src/renderer/src/session/session-store';
+import * as usage from '../../src/renderer/src/session/usage-store';
+import { fakeBridge, ok } from './fake-bridge';
 
 /**
  * The Search page over a fake main: every call is checked against the channel's real input schema
@@ -55,55 +53,37 @@ interface Pending {
   resolve(a: Answer): void;
 }
 let activeId = 'pa';
-let log: { channel: string; input: unknown }[] = [];
 let pending: Pending[] = [];
 /** When set, `library.findEquivalent` answers only once this resolves (a slow library lookup). */
 let lookupGate: Promise<void> | null = null;
 
-async function invoke(channel: CallChannel, input: unknown): Promise<Answer> {
-  log.push({ channel, input });
-  const refused = refuseBadInput(channel, input);
-  if (refused) return refused;
-  const state = (): ProfilesState => ({ profiles: PROFILES, activeId, keychainProblem: null });
-  const i = (input ?? {}) as Record<string, unknown>;
-  switch (channel) {
-    case 'profiles.list':
-      return { ok: true, value: state() };
-    case 'profiles.setActive':
-      activeId = String(i.id);
-      return { ok: true, value: state() };
-    case 'usage.get':
-      return { ok: true, value: USAGE[typeof i.profileId === 'string' ? i.profileId : activeId] };
-    case 'shipments.search':
-      return new Promise((resolve) => pending.push({ input: i as Pending['input'], resolve }));
-    case 'library.findEquivalent':
-      if (lookupGate) await lookupGate;
-      return nothingSaved(channel);
-    default:
-      return nothingSaved(channel);
-  }
-}
+const state = (): ProfilesState => ({ profiles: PROFILES, activeId, keychainProblem: null });
+const bridge = fakeBridge({
+  'profiles.list': () => ok(state()),
+  'profiles.setActive': ({ id }) => {
+    activeId = id;
+    return ok(state());
+  },
+  'usage.get': ({ profileId }) => ok(USAGE[profileId ?? activeId]!),
+  'shipments.search': (input) =>
+    new Promise((resolve) => pending.push({ input, resolve: resolve as (a: Answer) => void })),
+  'library.findEquivalent': async () => {
+    if (lookupGate) await lookupGate;
+    return ok(null);
+  },
+});
+const log = bridge.log;
 
-let page: typeof SearchPageModule;
-let search: typeof SearchStoreModule;
-let filters: typeof FilterStoreModule;
-let app: typeof SessionStoreModule;
-let usage: typeof UsageStoreModule;
-let settings: typeof SettingsStoreModule;
-
-beforeAll(async () => {
-  window.portolan = buildApi(CALL_CHANNELS, { invoke, subscribe: () => () => undefined });
-  page = await import('../../src/renderer/src/features/search/search-page');
-  search = await import('../../src/renderer/src/features/search/search-store');
-  filters = await import('../../src/renderer/src/features/filters/filter-store');
-  app = await import('../../src/renderer/src/session/session-store');
-  usage = await import('../../src/renderer/src/session/usage-store');
-  settings = await import('../../src/renderer/src/features/settings/settings-store');
+beforeAll(() => {
+  setApi(bridge.api);
+  // What the app connects at start: usage and the search follow the active profile.
+  usage.connectUsageStore();
+  search.connectSearchStore();
 });
 
 beforeEach(async () => {
   activeId = 'pa';
-  log = [];
+  log.length = 0;
   pending = [];
   lookupGate = null;
   act(() => {

@@ -1,13 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS } from '@shared/ipc/channels';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { fakeBridge } from './fake-bridge';
 import type { BridgeResult } from '@shared/ipc/errors';
-// Type-only: erased, so nothing of the page is evaluated before window.portolan is set.
-import type * as SessionStoreModule from '../../src/renderer/src/session/session-store';
-import type * as PageModule from '../../src/renderer/src/features/settings/settings-page';
-import type * as SettingsStoreModule from '../../src/renderer/src/features/settings/settings-store';
+import * as app from '../../src/renderer/src/session/session-store';
+import * as page from '../../src/renderer/src/features/settings/settings-page';
+import * as settings from '../../src/renderer/src/features/settings/settings-store';
 
 /** Loaded by path so this DOM-typed file does not pull main-process types into the renderer's type check. */
 interface SettingsBackend {
@@ -17,9 +16,6 @@ interface SettingsBackend {
 }
 
 let backend: SettingsBackend;
-let page: typeof PageModule;
-let app: typeof SessionStoreModule;
-let settings: typeof SettingsStoreModule;
 
 beforeAll(async () => {
   const backendPath = new URL('./settings-backend.ts', import.meta.url).pathname;
@@ -27,14 +23,7 @@ beforeAll(async () => {
     startSettingsBackend(): Promise<SettingsBackend>;
   };
   backend = await mod.startSettingsBackend();
-  window.portolan = buildApi(CALL_CHANNELS, {
-    invoke: (c, i) => backend.invoke(c, i),
-    subscribe: () => () => undefined,
-  });
-  // The bridge module reads window.portolan when first imported.
-  page = await import('../../src/renderer/src/features/settings/settings-page');
-  app = await import('../../src/renderer/src/session/session-store');
-  settings = await import('../../src/renderer/src/features/settings/settings-store');
+  setApi(fakeBridge({}, { fallback: (c, i) => backend.invoke(c, i), checkInputs: false }).api);
 }, 60_000);
 afterAll(async () => {
   await backend?.close();

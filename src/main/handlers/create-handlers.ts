@@ -1,5 +1,6 @@
 import { createAnalysisHandlers } from './analysis-handlers';
 import { createAppHandlers } from './app-handlers';
+import { withChangeEvents } from './change-events';
 import { createDemoHandlers } from './demo-handlers';
 import { createExportHandlersFor } from './export-handlers';
 import { createJobsHandlers } from './jobs-handlers';
@@ -18,7 +19,7 @@ import type { HandlerDeps, HandlersHandle } from './types';
 export function createHandlers(deps: HandlerDeps): HandlersHandle {
   const ctx = createHandlerContext(deps);
   const exports = createExportHandlersFor(ctx);
-  return {
+  const handlers = withChangeEvents(ctx, {
     ...createAppHandlers(ctx),
     ...createProfilesHandlers(ctx),
     ...createDemoHandlers(ctx),
@@ -28,6 +29,9 @@ export function createHandlers(deps: HandlerDeps): HandlersHandle {
     ...createLibraryHandlers(ctx),
     ...createJobsHandlers(ctx),
     ...exports.calls,
+  });
+  return {
+    ...handlers,
     hostFiles: createHostFiles(deps.dataDir, ctx.files),
     // Running exports are cancelled first (no half-written files stay behind), then the library closes.
     dispose: async () => {

@@ -209,6 +209,13 @@ export function createJobsHandlers(ctx: HandlerContext): HandlerSlice<JobsChanne
             message: o.message,
             datasetId: o.datasetId,
           });
+          // A fetch spends downloads and requests until it stops, and a finished one is a new dataset.
+          if (o.datasetId)
+            ctx.deps.events.emit('library.changed', { change: 'saved', datasetId: o.datasetId });
+          void (profileId ? Promise.resolve(profileId) : ctx.profiles.getActiveId()).then(
+            (id) => id && ctx.deps.events.emit('usage.changed', { profileId: id }),
+            () => undefined,
+          );
           log.info('job finished', {
             jobId: o.jobId,
             status: o.status,

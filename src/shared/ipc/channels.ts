@@ -63,7 +63,13 @@ export const CALL_CHANNELS = [
 ] as const;
 export type CallChannel = (typeof CALL_CHANNELS)[number];
 
-export const EVENT_CHANNELS = ['jobs.progress', 'jobs.finished', 'app.command'] as const;
+export const EVENT_CHANNELS = [
+  'jobs.progress',
+  'jobs.finished',
+  'app.command',
+  'usage.changed',
+  'library.changed',
+] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];
 
 /** Prefix of the Electron IPC channel names, so nothing else on the bus can be mistaken for ours. */

@@ -3,10 +3,10 @@ import { analysisCalls } from '../analysis/analysis-contract';
 import { appCalls, type AppEvents } from '../app/app-contract';
 import { exportCalls } from '../export/export-contract';
 import { jobsCalls, type JobsEvents } from '../jobs/jobs-contract';
-import { libraryCalls } from '../library/library-contract';
+import { libraryCalls, type LibraryEvents } from '../library/library-contract';
 import { presetsCalls } from '../presets/presets-contract';
 import { profilesCalls } from '../profiles/profiles-contract';
-import { queryCalls } from '../query/query-contract';
+import { queryCalls, type QueryEvents } from '../query/query-contract';
 import type { CallChannel, EventChannel } from './channels';
 
 /**
@@ -25,7 +25,7 @@ export const calls = {
   ...exportCalls,
 } satisfies Record<CallChannel, { input: z.ZodType; output: unknown }>;
 
-export interface Events extends AppEvents, JobsEvents {}
+export interface Events extends AppEvents, JobsEvents, QueryEvents, LibraryEvents {}
 
 // Compile-time proof that every listed event has a payload type and vice versa.
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;

@@ -161,3 +161,13 @@ export const libraryCalls = {
     z.strictObject({ file: fileHandleSchema, name: datasetNameSchema.optional() }),
   ),
 };
+
+/** Main announces that the library changed: a dataset was saved (a search, an import, a finished job), edited or deleted. */
+export interface LibraryChanged {
+  change: 'saved' | 'updated' | 'removed';
+  datasetId: string;
+}
+
+export interface LibraryEvents {
+  'library.changed': LibraryChanged;
+}

@@ -40,3 +40,19 @@ export const queryCalls = {
     z.strictObject({ ...profileRef, request: firmCountRequestSchema }),
   ),
 };
+
+/**
+ * Main announces that a profile's usage changed: after every call that may spend its quota (searches,
+ * counts, a fetch job's probe, a finished fetch job) and whenever it has read the figures anew. The
+ * renderer re-reads usage on this signal alone, never by guessing which of its own calls spent something.
+ */
+export interface UsageChanged {
+  /** The profile whose account was charged (the active one when the call named none). */
+  profileId: string;
+  /** The figures, when main has just read them (usage.get, a connection test); absent otherwise. */
+  usage?: UsageSummary;
+}
+
+export interface QueryEvents {
+  'usage.changed': UsageChanged;
+}

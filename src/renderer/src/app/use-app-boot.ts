@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { api } from '../bridge/api';
+import { getApi } from '../bridge/api';
 import { onServiceOutcome } from '../bridge/service-outcomes';
 import { useSessionStore } from '../session/session-store';
 
@@ -7,7 +7,7 @@ import { useSessionStore } from '../session/session-store';
 export function useAppBoot(): void {
   useEffect(() => {
     const { boot, handleCommand, reportConnection } = useSessionStore.getState();
-    const offCommands = api.on('app.command', (cmd) => handleCommand(cmd));
+    const offCommands = getApi().on('app.command', (cmd) => handleCommand(cmd));
     // Any page's service call tells the status bar whether the active profile's connection works.
     const offOutcomes = onServiceOutcome((o) => {
       const id = o.profileId ?? useSessionStore.getState().activeId;

@@ -1,11 +1,18 @@
-import { buildApi, type PortolanApi } from '@shared/ipc/build-api';
-import { CALL_CHANNELS } from '@shared/ipc/channels';
-import { takeLaunchToken } from './launch-token';
-import { withServiceOutcomes } from './service-outcomes';
-import { createWebTransport } from './web-transport';
+import type { PortolanApi } from '@shared/ipc/build-api';
 
-// `window.portolan` is declared in src/shared/ipc/window.d.ts.
-/** The one way the renderer reaches main: the preload's bridge in Electron, HTTP in the browser host. */
-export const api: PortolanApi = withServiceOutcomes(
-  window.portolan ?? buildApi(CALL_CHANNELS, createWebTransport(takeLaunchToken())),
-);
+let current: PortolanApi | null = null;
+
+/**
+ * Installs the bridge: main.tsx does, once, before the first render (the preload's `window.portolan`
+ * in Electron, the web transport in the browser host); tests install a fake. Nothing reads the
+ * bridge when a module loads, so any module can be imported before this is called.
+ */
+export function setApi(api: PortolanApi): void {
+  current = api;
+}
+
+/** The one way the renderer reaches main. Read inside actions and effects, never at import time. */
+export function getApi(): PortolanApi {
+  if (!current) throw new Error('The bridge is not installed yet: setApi() comes first (see main.tsx).');
+  return current;
+}

@@ -1,8 +1,8 @@
-import { create } from 'zustand';
 import type { AppCommand, AppInfo } from '@shared/app/app-contract';
 import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeError } from '@shared/ipc/errors';
-import { api } from '../bridge/api';
+import { getApi } from '../bridge/api';
+import { defineStore } from '../store';
 import { isPageId, type PageId } from './pages';
 
 export type ConnectionState =
@@ -11,7 +11,7 @@ export type ConnectionState =
   | { status: 'connected'; checkedAt: number }
   | { status: 'failed'; kind: string; message: string };
 
-export interface SessionState {
+export interface SessionData {
   page: PageId;
   booted: boolean;
   bootError: BridgeError | null;
@@ -24,7 +24,9 @@ export interface SessionState {
   /** Of the active profile; set by connection tests and by features that reach the service. */
   connection: ConnectionState;
   demo: { starting: boolean; error: BridgeError | null };
+}
 
+export interface SessionActions {
   boot(): Promise<void>;
   navigate(page: PageId): void;
   handleCommand(cmd: AppCommand): void;
@@ -37,7 +39,9 @@ export interface SessionState {
   connectAccount(): void;
 }
 
-export const useSessionStore = create<SessionState>()((set, get) => ({
+export type SessionState = SessionData & SessionActions;
+
+const initialState: SessionData = {
   page: 'search',
   booted: false,
   bootError: null,
@@ -48,9 +52,12 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
   welcomeDismissed: false,
   connection: { status: 'unknown' },
   demo: { starting: false, error: null },
+};
 
+/** Who is signed in where: the profiles, the active one and its connection, and the page shown. */
+export const useSessionStore = defineStore<SessionData, SessionActions>(initialState, (set, get) => ({
   async boot() {
-    const [info, profiles] = await Promise.all([api.app.info(), api.profiles.list()]);
+    const [info, profiles] = await Promise.all([getApi().app.info(), getApi().profiles.list()]);
     if (info.ok) set({ appInfo: info.value });
     if (profiles.ok) get().applyProfiles(profiles.value);
     set({ booted: true, bootError: profiles.ok ? null : profiles.error });
@@ -78,7 +85,7 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
   },
 
   async refreshProfiles() {
-    const r = await api.profiles.list();
+    const r = await getApi().profiles.list();
     if (r.ok) get().applyProfiles(r.value);
   },
 
@@ -97,7 +104,7 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
 
   async startDemo() {
     set({ demo: { starting: true, error: null } });
-    const r = await api.demo.start();
+    const r = await getApi().demo.start();
     if (!r.ok) {
       set({ demo: { starting: false, error: r.error } });
       return;

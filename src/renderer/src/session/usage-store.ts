@@ -1,10 +1,11 @@
-import { create } from 'zustand';
+import type { UsageChanged } from '@shared/query/query-contract';
 import type { UsageSummary } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
-import { api } from '../bridge/api';
+import { getApi } from '../bridge/api';
+import { defineStore, latestWins } from '../store';
 import { selectActiveProfile, useSessionStore } from './session-store';
 
-export interface UsageState {
+export interface UsageData {
   summary: UsageSummary | null;
   /** The profile `summary` was read for; a summary is never shown for another profile. */
   profileId: string | null;
@@ -13,45 +14,87 @@ export interface UsageState {
   refreshedAt: number | null;
 }
 
-export const useUsageStore = create<UsageState>()(() => ({
+export interface UsageActions {
+  /** Reads the usage summary again; defaults to the active profile. */
+  refresh(profileId?: string): Promise<void>;
+  /** Reads it once if nothing is known yet for the active profile (a page that shows costs opened). */
+  ensureLoaded(): Promise<void>;
+  /**
+   * Another profile became active (Settings → Use this profile, or the demo): its figures replace the
+   * old ones at once. Until they arrive the cost preview says "not known yet" instead of showing the
+   * previous profile's numbers, and a refresh still running for the old profile is dropped.
+   */
+  activeProfileChanged(activeId: string | null): void;
+  /** Main says a profile's usage changed: only the active profile's figures are kept here. */
+  usageChanged(change: UsageChanged): void;
+}
+
+const initialState: UsageData = {
   summary: null,
   profileId: null,
   error: null,
   loading: false,
   refreshedAt: null,
-}));
+};
 
-let seq = 0;
+export const useUsageStore = defineStore<UsageData, UsageActions>(initialState, (set, get, { onReset }) => {
+  const reads = latestWins();
+  onReset(() => reads.supersede());
+  return {
+    async refresh(profileId) {
+      const turn = reads.begin();
+      const target = profileId ?? useSessionStore.getState().activeId;
+      set({ loading: true });
+      // The profile is named explicitly so an answer can never be filed under a profile it was not read for.
+      const r = await getApi().usage.get(target ? { profileId: target } : {});
+      if (!turn.current) return;
+      set(
+        r.ok
+          ? { summary: r.value, profileId: target, error: null, loading: false, refreshedAt: Date.now() }
+          : { error: r.error, loading: false },
+      );
+    },
+    async ensureLoaded() {
+      if (get().summary || get().loading) return;
+      await get().refresh();
+    },
+    usageChanged({ profileId, usage }) {
+      if (profileId !== useSessionStore.getState().activeId) return;
+      if (!usage) {
+        void get().refresh(profileId);
+        return;
+      }
+      // Newer than any read still on its way.
+      reads.supersede();
+      set({ summary: usage, profileId, error: null, loading: false, refreshedAt: Date.now() });
+    },
+    activeProfileChanged(activeId) {
+      reads.supersede();
+      set({ ...initialState });
+      if (activeId) void get().refresh(activeId);
+    },
+  };
+});
 
-/** Fetches the usage summary again; call after any operation that spends quota. Defaults to the active profile. */
-export async function refreshUsage(profileId?: string): Promise<void> {
-  const mine = ++seq;
-  const target = profileId ?? useSessionStore.getState().activeId;
-  useUsageStore.setState({ loading: true });
-  // The profile is named explicitly so an answer can never be filed under a profile it was not read for.
-  const r = await api.usage.get(target ? { profileId: target } : {});
-  if (mine !== seq) return;
-  useUsageStore.setState(
-    r.ok
-      ? { summary: r.value, profileId: target, error: null, loading: false, refreshedAt: Date.now() }
-      : { error: r.error, loading: false },
-  );
-}
+/** Fetches the usage summary again. Defaults to the active profile. */
+export const refreshUsage = (profileId?: string): Promise<void> =>
+  useUsageStore.getState().refresh(profileId);
 
 /**
- * Another profile became active (Settings → Use this profile, or the demo): its figures replace the
- * old ones at once. Until they arrive the cost preview says "not known yet" instead of showing the
- * previous profile's numbers, and a refresh still running for the old profile is dropped.
+ * Follows the active profile, and main's `usage.changed` (the one signal that usage moved: whatever
+ * spent quota, in any page or job). Figures that come with the event are taken as they are; otherwise
+ * they are read again. Called by the app (connectStores), never on import; returns the disconnect.
  */
-function activeProfileChanged(activeId: string | null): void {
-  seq++;
-  useUsageStore.setState({ summary: null, profileId: null, error: null, loading: false, refreshedAt: null });
-  if (activeId) void refreshUsage(activeId);
+export function connectUsageStore(): () => void {
+  const offProfiles = useSessionStore.subscribe((s, prev) => {
+    if (s.activeId !== prev.activeId) useUsageStore.getState().activeProfileChanged(s.activeId);
+  });
+  const offChanges = getApi().on('usage.changed', (c) => useUsageStore.getState().usageChanged(c));
+  return () => {
+    offProfiles();
+    offChanges();
+  };
 }
-
-useSessionStore.subscribe((s, prev) => {
-  if (s.activeId !== prev.activeId) activeProfileChanged(s.activeId);
-});
 
 /** What a request's account is checked against: the accounts the service reported, and the profile's default. */
 export interface AccountContext {

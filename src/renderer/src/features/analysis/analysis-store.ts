@@ -1,4 +1,3 @@
-import { create } from 'zustand';
 import {
   MAX_SUMMARY_LIMIT,
   type AnalysisDataset,
@@ -12,8 +11,9 @@ import {
   type TableExportInput,
 } from '@shared/analysis/analysis-contract';
 import type { BridgeError } from '@shared/ipc/errors';
-import { api } from '../../bridge/api';
-import { useDrillStore } from '../../session/drill-store';
+import { getApi } from '../../bridge/api';
+import { useDrillStore } from '../../session';
+import { defineStore, latestWins } from '../../store';
 import { MEASURE_LABELS } from './chart-options';
 import { XLSX_MIME, download } from './download';
 import { num } from './format';
@@ -39,7 +39,7 @@ interface Slot<T> {
 }
 const idle = <T>(): Slot<T> => ({ value: null, loading: false, error: null });
 
-export interface AnalysisState {
+export interface AnalysisData {
   datasets: Slot<AnalysisDataset[]>;
   datasetId: string | null;
   measure: Measure;
@@ -50,7 +50,32 @@ export interface AnalysisState {
   exportError: BridgeError | null;
 }
 
-const initial: AnalysisState = {
+export interface AnalysisActions {
+  loadDatasets(): Promise<void>;
+  selectDataset(id: string): Promise<void>;
+  setMeasure(measure: Measure): Promise<void>;
+  /** Every summary of the page for the chosen dataset and measure; a newer request wins. */
+  loadSummaries(): Promise<void>;
+  openProfile(urlCode: string): Promise<void>;
+  closeProfile(): void;
+  setDiffOptions(o: { compareId?: string | null; role?: FirmRole }): void;
+  /** Compares the chosen dataset (before) with `compareId` (after). */
+  runDiff(): Promise<void>;
+  drillDown(row: SummaryRow | null): void;
+  /** Files are named by table and dataset, so exports of the same table from two datasets do not collide. */
+  exportTable(input: TableExportInput): Promise<void>;
+  /**
+   * A page summary as an Excel table with every group, not only the rows the page shows: the page's
+   * result is reused when it already holds them all, otherwise the summary is asked again without the
+   * display limit. Should a dataset have more groups than the bridge returns, the file says it holds
+   * the top ones only.
+   */
+  exportSummary(kind: SummaryKind, title: string): Promise<void>;
+}
+
+export type AnalysisState = AnalysisData & AnalysisActions;
+
+const initial: AnalysisData = {
   datasets: idle(),
   datasetId: null,
   measure: 'shipments',
@@ -60,8 +85,6 @@ const initial: AnalysisState = {
   diff: { ...idle<SnapshotDiff>(), compareId: null, role: 'importer' },
   exportError: null,
 };
-
-export const useAnalysisStore = create<AnalysisState>()(() => initial);
 
 /** The dataset chosen in the page's dataset list, if it is listed. */
 export function chosenDataset(s: AnalysisState): AnalysisDataset | null {
@@ -73,150 +96,155 @@ export function chosenDatasetIsEmpty(s: AnalysisState): boolean {
   return chosenDataset(s)?.storedRows === 0;
 }
 
-const set = useAnalysisStore.setState;
-const get = useAnalysisStore.getState;
-let summarySeq = 0;
+export const useAnalysisStore = defineStore<AnalysisData, AnalysisActions>(
+  initial,
+  (set, get, { onReset }) => {
+    const summaryReads = latestWins();
+    onReset(() => summaryReads.supersede());
+    return {
+      async loadDatasets() {
+        set({ datasets: { ...get().datasets, loading: true, error: null } });
+        const r = await getApi().analysis.datasets();
+        if (!r.ok) {
+          set({ datasets: { value: null, loading: false, error: r.error } });
+          return;
+        }
+        set({ datasets: { value: r.value, loading: false, error: null } });
+        const current = get().datasetId;
+        if (!current || !r.value.some((d) => d.id === current)) {
+          const first = r.value[0];
+          if (first) await get().selectDataset(first.id);
+          else set({ datasetId: null, summaries: {} });
+        }
+      },
 
-export async function loadDatasets(): Promise<void> {
-  set({ datasets: { ...get().datasets, loading: true, error: null } });
-  const r = await api.analysis.datasets();
-  if (!r.ok) {
-    set({ datasets: { value: null, loading: false, error: r.error } });
-    return;
-  }
-  set({ datasets: { value: r.value, loading: false, error: null } });
-  const current = get().datasetId;
-  if (!current || !r.value.some((d) => d.id === current)) {
-    const first = r.value[0];
-    if (first) await selectDataset(first.id);
-    else set({ datasetId: null, summaries: {} });
-  }
-}
+      async selectDataset(id: string) {
+        set({
+          datasetId: id,
+          summaries: {},
+          profile: idle(),
+          diff: { ...initial.diff, role: get().diff.role },
+        });
+        await get().loadSummaries();
+      },
 
-export async function selectDataset(id: string): Promise<void> {
-  set({ datasetId: id, summaries: {}, profile: idle(), diff: { ...initial.diff, role: get().diff.role } });
-  await loadSummaries();
-}
+      async setMeasure(measure: Measure) {
+        set({ measure });
+        await get().loadSummaries();
+      },
 
-export async function setMeasure(measure: Measure): Promise<void> {
-  set({ measure });
-  await loadSummaries();
-}
+      async loadSummaries() {
+        const { datasetId, measure, limit } = get();
+        if (!datasetId) return;
+        const turn = summaryReads.begin();
+        if (chosenDatasetIsEmpty(get())) {
+          set({ summaries: {} });
+          return;
+        }
+        const loading: Partial<Record<SummaryKind, Slot<SummaryResult>>> = {};
+        for (const k of PAGE_SUMMARIES)
+          loading[k] = { value: get().summaries[k]?.value ?? null, loading: true, error: null };
+        set({ summaries: loading });
+        await Promise.all(
+          PAGE_SUMMARIES.map(async (kind) => {
+            const r = await getApi().analysis.summary({
+              datasetId,
+              kind,
+              measure,
+              // The trend needs every month (ordered by month, a limit would keep only the oldest ones).
+              limit: kind === 'flows' ? 40 : kind === 'months' ? MAX_MONTHS : limit,
+            });
+            if (!turn.current) return;
+            set((s) => ({
+              summaries: {
+                ...s.summaries,
+                [kind]: r.ok
+                  ? { value: r.value, loading: false, error: null }
+                  : { value: null, loading: false, error: r.error },
+              },
+            }));
+          }),
+        );
+      },
 
-/** Every summary of the page for the chosen dataset and measure; a newer request wins. */
-export async function loadSummaries(): Promise<void> {
-  const { datasetId, measure, limit } = get();
-  if (!datasetId) return;
-  const mine = ++summarySeq;
-  if (chosenDatasetIsEmpty(get())) {
-    set({ summaries: {} });
-    return;
-  }
-  const loading: Partial<Record<SummaryKind, Slot<SummaryResult>>> = {};
-  for (const k of PAGE_SUMMARIES)
-    loading[k] = { value: get().summaries[k]?.value ?? null, loading: true, error: null };
-  set({ summaries: loading });
-  await Promise.all(
-    PAGE_SUMMARIES.map(async (kind) => {
-      const r = await api.analysis.summary({
-        datasetId,
-        kind,
-        measure,
-        // The trend needs every month (ordered by month, a limit would keep only the oldest ones).
-        limit: kind === 'flows' ? 40 : kind === 'months' ? MAX_MONTHS : limit,
-      });
-      if (mine !== summarySeq) return;
-      set((s) => ({
-        summaries: {
-          ...s.summaries,
-          [kind]: r.ok
+      async openProfile(urlCode: string) {
+        const datasetId = get().datasetId;
+        if (!datasetId) return;
+        set({ profile: { value: null, loading: true, error: null } });
+        const r = await getApi().analysis.firmProfile({ datasetId, urlCode });
+        set({
+          profile: r.ok
             ? { value: r.value, loading: false, error: null }
             : { value: null, loading: false, error: r.error },
-        },
-      }));
-    }),
-  );
-}
+        });
+      },
 
-export async function openProfile(urlCode: string): Promise<void> {
-  const datasetId = get().datasetId;
-  if (!datasetId) return;
-  set({ profile: { value: null, loading: true, error: null } });
-  const r = await api.analysis.firmProfile({ datasetId, urlCode });
-  set({
-    profile: r.ok
-      ? { value: r.value, loading: false, error: null }
-      : { value: null, loading: false, error: r.error },
-  });
-}
+      closeProfile() {
+        set({ profile: idle() });
+      },
 
-export function closeProfile(): void {
-  set({ profile: idle() });
-}
+      setDiffOptions(o: { compareId?: string | null; role?: FirmRole }) {
+        set((s) => ({ diff: { ...s.diff, ...o } }));
+      },
 
-export function setDiffOptions(o: { compareId?: string | null; role?: FirmRole }): void {
-  set((s) => ({ diff: { ...s.diff, ...o } }));
-}
+      async runDiff() {
+        const { datasetId, diff } = get();
+        if (!datasetId || !diff.compareId) return;
+        set({ diff: { ...diff, loading: true, error: null } });
+        const r = await getApi().analysis.diff({
+          baseId: datasetId,
+          compareId: diff.compareId,
+          role: diff.role,
+        });
+        set((s) => ({
+          diff: { ...s.diff, loading: false, value: r.ok ? r.value : null, error: r.ok ? null : r.error },
+        }));
+      },
 
-/** Compares the chosen dataset (before) with `compareId` (after). */
-export async function runDiff(): Promise<void> {
-  const { datasetId, diff } = get();
-  if (!datasetId || !diff.compareId) return;
-  set({ diff: { ...diff, loading: true, error: null } });
-  const r = await api.analysis.diff({ baseId: datasetId, compareId: diff.compareId, role: diff.role });
-  set((s) => ({
-    diff: { ...s.diff, loading: false, value: r.ok ? r.value : null, error: r.ok ? null : r.error },
-  }));
-}
+      drillDown(row: SummaryRow | null) {
+        if (row?.drill) useDrillStore.getState().open(row.drill);
+      },
 
-export function drillDown(row: SummaryRow | null): void {
-  if (row?.drill) useDrillStore.getState().open(row.drill);
-}
+      async exportTable(input: TableExportInput) {
+        set({ exportError: null });
+        const r = await getApi().analysis.exportXlsx(input);
+        if (!r.ok) {
+          set({ exportError: r.error });
+          return;
+        }
+        download(r.value.fileName, `data:${XLSX_MIME};base64,${r.value.base64}`);
+      },
 
-/** Files are named by table and dataset, so exports of the same table from two datasets do not collide. */
-export async function exportTable(input: TableExportInput): Promise<void> {
-  set({ exportError: null });
-  const r = await api.analysis.exportXlsx(input);
-  if (!r.ok) {
-    set({ exportError: r.error });
-    return;
-  }
-  download(r.value.fileName, `data:${XLSX_MIME};base64,${r.value.base64}`);
-}
-
-/**
- * A page summary as an Excel table with every group, not only the rows the page shows: the page's
- * result is reused when it already holds them all, otherwise the summary is asked again without the
- * display limit. Should a dataset have more groups than the bridge returns, the file says it holds
- * the top ones only.
- */
-export async function exportSummary(kind: SummaryKind, title: string): Promise<void> {
-  const state = get();
-  const shown = state.summaries[kind]?.value;
-  if (!shown) return;
-  const datasetName = chosenDataset(state)?.name;
-  let full = shown;
-  if (shown.omittedGroups > 0) {
-    set({ exportError: null });
-    const r = await api.analysis.summary({
-      datasetId: shown.datasetId,
-      kind,
-      measure: shown.measure,
-      limit: MAX_SUMMARY_LIMIT,
-    });
-    if (!r.ok) {
-      set({ exportError: r.error });
-      return;
-    }
-    full = r.value;
-  }
-  await exportTable(
-    summaryTable(title, full.rows, {
-      datasetName,
-      note: full.omittedGroups > 0 ? summaryCutNote(full) : undefined,
-    }),
-  );
-}
+      async exportSummary(kind: SummaryKind, title: string) {
+        const state = get();
+        const shown = state.summaries[kind]?.value;
+        if (!shown) return;
+        const datasetName = chosenDataset(state)?.name;
+        let full = shown;
+        if (shown.omittedGroups > 0) {
+          set({ exportError: null });
+          const r = await getApi().analysis.summary({
+            datasetId: shown.datasetId,
+            kind,
+            measure: shown.measure,
+            limit: MAX_SUMMARY_LIMIT,
+          });
+          if (!r.ok) {
+            set({ exportError: r.error });
+            return;
+          }
+          full = r.value;
+        }
+        await get().exportTable(
+          summaryTable(title, full.rows, {
+            datasetName,
+            note: full.omittedGroups > 0 ? summaryCutNote(full) : undefined,
+          }),
+        );
+      },
+    };
+  },
+);
 
 function summaryCutNote(r: SummaryResult): string {
   const all = r.rows.length + r.omittedGroups;

@@ -1,9 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ExportFormat, ExportSourceRef, ExportTarget, ExportView } from '@shared/export/export-contract';
-import type { Events } from '@shared/ipc/contract';
+import { useEffect, useRef } from 'react';
+import type { ExportFormat, ExportSourceRef, ExportView } from '@shared/export/export-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { useDialogFocus } from '../../components/use-dialog-focus';
-import { api } from '../../bridge/api';
 import {
   describeDatasetChoice,
   describeProgress,
@@ -11,16 +9,9 @@ import {
   describeViewChoice,
   FORMAT_NAMES,
   progressPercent,
-  type ExportApi,
   type ExportCounts,
-  type ExportStep,
 } from './export-flow';
-import { useExportScope } from './use-export-scope';
-
-type Subscribe = <E extends 'jobs.progress' | 'jobs.finished'>(
-  event: E,
-  listener: (payload: Events[E]) => void,
-) => () => void;
+import { useExportDialog } from './use-export-dialog';
 
 export interface ExportButtonProps {
   source: ExportSourceRef;
@@ -30,9 +21,6 @@ export interface ExportButtonProps {
   resolveView?: () => ExportView | undefined;
   /** The view's and the dataset's row counts, so the dialog can say how many rows the export writes. */
   counts?: ExportCounts;
-  /** For tests: the bridge's export calls and events; the app's own bridge by default. */
-  exportApi?: ExportApi;
-  subscribe?: Subscribe;
 }
 
 const FORMATS: readonly ExportFormat[] = ['xlsx', 'csv', 'parquet'];
@@ -41,118 +29,25 @@ const FORMATS: readonly ExportFormat[] = ['xlsx', 'csv', 'parquet'];
  * "Export…": a small dialog to pick the format, the summary sheets and the file, then a progress bar
  * with cancel, then where the file went. An existing file is replaced only after the user says so.
  */
-export function ExportButton({
-  source,
-  suggestedName,
-  resolveView,
-  counts,
-  exportApi,
-  subscribe,
-}: ExportButtonProps) {
-  const calls: ExportApi = exportApi ?? api.export;
-  const on: Subscribe = subscribe ?? ((event, listener) => api.on(event, listener));
-  const [open, setOpen] = useState(false);
-  const [format, setFormat] = useState<ExportFormat>('xlsx');
-  const [summaries, setSummaries] = useState(false);
-  const [target, setTarget] = useState<ExportTarget | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [state, setState] = useState<ExportStep>({ step: 'form', error: null });
-  const scope = useExportScope(source, resolveView, counts);
-  const nothingToExport = scope.rows === 0;
-  const jobRef = useRef<string | null>(null);
-  // A short export can finish before export.start's answer arrives (events and answers travel
-  // separately), so outcomes of jobs not yet known here are kept until the answer comes.
-  const early = useRef(new Map<string, Events['jobs.finished']>());
-
-  useEffect(() => {
-    const offProgress = on('jobs.progress', (p) => {
-      if (p.jobId !== jobRef.current) return;
-      setState((s) => (s.step === 'running' && s.jobId === p.jobId ? { ...s, progress: p } : s));
-    });
-    const offFinished = on('jobs.finished', (f) => {
-      if (f.jobId !== jobRef.current) {
-        early.current.set(f.jobId, f);
-        if (early.current.size > 20) early.current.delete(early.current.keys().next().value as string);
-        return;
-      }
-      jobRef.current = null;
-      setState((s) =>
-        s.step === 'running' && s.jobId === f.jobId
-          ? { step: 'done', outcome: f.outcome, message: f.message, path: s.path }
-          : s,
-      );
-    });
-    return () => {
-      offProgress();
-      offFinished();
-    };
-    // Subscribed once per mount; the job id is read through the ref.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
-  const name = suggestedName?.trim() || 'export';
-
-  const choose = useCallback(async () => {
-    setBusy(true);
-    const r = await calls.chooseTarget({ suggestedName: name, format });
-    setBusy(false);
-    if (!r.ok) setState({ step: 'form', error: r.error });
-    else if (r.value) {
-      setTarget(r.value);
-      setState({ step: 'form', error: null });
-    }
-  }, [calls, name, format]);
-
-  const start = useCallback(
-    async (overwrite: boolean) => {
-      setBusy(true);
-      const r = await calls.start({
-        source: scope.sourceToExport(),
-        format,
-        ...(format === 'xlsx' && summaries ? { summaries: true } : {}),
-        ...(target ? { target: target.handle } : {}),
-        ...(overwrite ? { overwrite: true } : {}),
-      });
-      setBusy(false);
-      if (r.ok) {
-        const finished = early.current.get(r.value.jobId);
-        if (finished) {
-          setState({
-            step: 'done',
-            outcome: finished.outcome,
-            message: finished.message,
-            path: r.value.path,
-          });
-          return;
-        }
-        jobRef.current = r.value.jobId;
-        setState({
-          step: 'running',
-          jobId: r.value.jobId,
-          path: r.value.path,
-          progress: null,
-          cancelling: false,
-        });
-      } else if (r.error.kind === 'Conflict') {
-        setState({ step: 'confirmReplace', message: r.error.message });
-      } else {
-        setState({ step: 'form', error: r.error });
-      }
-    },
-    [calls, scope, format, summaries, target],
-  );
-
-  const cancel = useCallback(async () => {
-    if (state.step !== 'running') return;
-    setState({ ...state, cancelling: true });
-    await calls.cancel({ jobId: state.jobId });
-  }, [calls, state]);
-
-  const close = (): void => {
-    if (state.step === 'running') return;
-    setOpen(false);
-    setState({ step: 'form', error: null });
-  };
+export function ExportButton({ source, suggestedName, resolveView, counts }: ExportButtonProps) {
+  const {
+    open,
+    state,
+    format,
+    summaries,
+    target,
+    busy,
+    scope,
+    nothingToExport,
+    show,
+    close,
+    setFormat,
+    setSummaries,
+    choose,
+    start,
+    keepExisting,
+    cancel,
+  } = useExportDialog({ source, suggestedName, resolveView, counts });
   const dialogRef = useRef<HTMLDivElement>(null);
   useDialogFocus(dialogRef, open, close, { trap: true });
   // The dialog replaces the button, so focus goes back to the button drawn anew when it closes.
@@ -165,16 +60,7 @@ export function ExportButton({
 
   if (!open) {
     return (
-      <button
-        ref={openRef}
-        type="button"
-        className="button"
-        data-testid="export-open"
-        onClick={() => {
-          scope.capture();
-          setOpen(true);
-        }}
-      >
+      <button ref={openRef} type="button" className="button" data-testid="export-open" onClick={show}>
         Export…
       </button>
     );
@@ -271,10 +157,7 @@ export function ExportButton({
                     value={f}
                     data-testid={`export-format-${f}`}
                     checked={format === f}
-                    onChange={() => {
-                      setFormat(f);
-                      setTarget(null);
-                    }}
+                    onChange={() => setFormat(f)}
                   />{' '}
                   {FORMAT_NAMES[f]}
                 </label>
@@ -363,12 +246,7 @@ export function ExportButton({
           )}
           {state.step === 'confirmReplace' && (
             <>
-              <button
-                type="button"
-                className="button"
-                data-testid="export-replace-no"
-                onClick={() => setState({ step: 'form', error: null })}
-              >
+              <button type="button" className="button" data-testid="export-replace-no" onClick={keepExisting}>
                 Keep it
               </button>
               <button

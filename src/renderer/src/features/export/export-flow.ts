@@ -1,29 +1,6 @@
-import type {
-  ExportFormat,
-  ExportSourceRef,
-  ExportStarted,
-  ExportTarget,
-  ExportView,
-} from '@shared/export/export-contract';
+import type { ExportFormat, ExportSourceRef, ExportView } from '@shared/export/export-contract';
 import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
-import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
-
-/** The export calls the dialog needs; `api.export` in the app, a stand-in in component tests. */
-export interface ExportApi {
-  chooseTarget(input: {
-    suggestedName: string;
-    format: ExportFormat;
-  }): Promise<BridgeResult<ExportTarget | null>>;
-  start(input: {
-    source: ExportSourceRef;
-    format: ExportFormat;
-    summaries?: boolean;
-    /** The handle of the file chosen in chooseTarget; the window never names a path. */
-    target?: string;
-    overwrite?: boolean;
-  }): Promise<BridgeResult<ExportStarted>>;
-  cancel(input: { jobId: string }): Promise<BridgeResult<void>>;
-}
+import type { BridgeError } from '@shared/ipc/errors';
 
 export type ExportStep =
   | { step: 'form'; error: BridgeError | null }

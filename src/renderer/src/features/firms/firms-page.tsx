@@ -7,11 +7,9 @@ import { useFilter } from '../filters/filter-store';
 import { validateDraft } from '../filters/filter-model';
 import { RunButton } from '../filters/run-button';
 import { PresetsPanel } from '../presets/presets-panel';
-import { startLastFilterSync } from '../presets/presets-store';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import { DataGrid } from '../../components/grid/data-grid';
-import { describeMetric } from '../../session/limit-check';
-import { refreshUsage, useAccountContext, useUsageStore } from '../../session/usage-store';
+import { describeMetric, useAccountContext, useUsageStore } from '../../session';
 import { FetchAllDialog } from '../jobs/fetch-all-dialog';
 import { JobsPanel } from '../jobs/jobs-panel';
 import { useJobsStore } from '../jobs/jobs-store';
@@ -58,8 +56,14 @@ function FirmActions(
 /** Firm search with paging, firm count, and the way from a firm to its shipments. */
 export function FirmsPage() {
   const draft = useFilter((s) => s.draft);
-  const { status, result, resultRequest, error, request, count, reusedFrom, search, goToPage, countFirms } =
-    useFirmsStore();
+  const status = useFirmsStore((s) => s.status);
+  const result = useFirmsStore((s) => s.result);
+  const resultRequest = useFirmsStore((s) => s.resultRequest);
+  const error = useFirmsStore((s) => s.error);
+  const request = useFirmsStore((s) => s.request);
+  const count = useFirmsStore((s) => s.count);
+  const reusedFrom = useFirmsStore((s) => s.reusedFrom);
+  const { search, goToPage, countFirms } = useFirmsStore.getState();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const summary = useUsageStore((s) => s.summary);
   const [quick, setQuick] = useState('');
@@ -67,8 +71,7 @@ export function FirmsPage() {
   const [gridApi, setGridApi] = useState<GridApi<FirmRecord> | null>(null);
 
   useEffect(() => {
-    void startLastFilterSync();
-    if (!useUsageStore.getState().summary) void refreshUsage();
+    void useUsageStore.getState().ensureLoaded();
   }, []);
 
   const accounts = useAccountContext();

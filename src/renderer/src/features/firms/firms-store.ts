@@ -1,13 +1,11 @@
-import { create } from 'zustand';
 import type { FirmCountRequest, FirmSearchRequest, FirmSearchResponse } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
-import { api } from '../../bridge/api';
-import { selectActiveProfile, useSessionStore } from '../../session/session-store';
+import { getApi } from '../../bridge/api';
 import { currentFilter, validateCurrent } from '../filters/filter-store';
-import { saveToLibrary } from '../search/library-boundary';
-import { currentAccountContext, refreshUsage } from '../../session/usage-store';
+import { currentAccountContext, selectActiveProfile, useSessionStore } from '../../session';
+import { defineStore, latestWins } from '../../store';
 
-export interface FirmsState {
+export interface FirmsData {
   status: 'idle' | 'running' | 'done' | 'error';
   request: FirmSearchRequest | null;
   result: FirmSearchResponse | null;
@@ -25,6 +23,9 @@ export interface FirmsState {
     error: BridgeError | null;
     request: FirmCountRequest | null;
   };
+}
+
+export interface FirmsActions {
   /** Runs page 1 of the form's filter. */
   search(): Promise<void>;
   /** Another page of the same request as the last search (the form may have changed since). */
@@ -32,7 +33,17 @@ export interface FirmsState {
   countFirms(): Promise<void>;
 }
 
-let seq = 0;
+export type FirmsState = FirmsData & FirmsActions;
+
+const initialState: FirmsData = {
+  status: 'idle',
+  request: null,
+  result: null,
+  resultRequest: null,
+  error: null,
+  reusedFrom: null,
+  count: { status: 'idle', value: null, error: null, request: null },
+};
 
 const fmtInt = (n: number) => n.toLocaleString('en-US');
 
@@ -89,13 +100,18 @@ interface RememberedPage {
 /** Enough for long paging sessions; a page is at most a few hundred firm records. */
 const MAX_REMEMBERED_PAGES = 500;
 
-export const useFirmsStore = create<FirmsState>()((set, get) => {
+export const useFirmsStore = defineStore<FirmsData, FirmsActions>(initialState, (set, get, { onReset }) => {
+  const searches = latestWins();
   /**
    * Every firm page answered in this session, by profile, account, filter and page. Each answer cost a
    * firms/search download and main saved it to the library as it arrived, so asking for the same page
    * again would only spend the quota twice and save a duplicate dataset.
    */
   const pages = new Map<string, RememberedPage>();
+  onReset(() => {
+    searches.supersede();
+    pages.clear();
+  });
 
   function keyOf(request: FirmSearchRequest, profileId: string | null): string {
     // The account main charges: the filter's, else the profile's default (see provenanceOf in main).
@@ -105,7 +121,7 @@ export const useFirmsStore = create<FirmsState>()((set, get) => {
   }
 
   async function fetchPage(request: FirmSearchRequest) {
-    const mine = ++seq;
+    const turn = searches.begin();
     // Named explicitly, so the answer is remembered under the profile that was active at the click.
     const profileId = useSessionStore.getState().activeId;
     const key = keyOf(request, profileId);
@@ -122,31 +138,18 @@ export const useFirmsStore = create<FirmsState>()((set, get) => {
       return;
     }
     set({ status: 'running', request, error: null });
-    const r = await api.firms.search({ request, ...(profileId ? { profileId } : {}) });
+    const r = await getApi().firms.search({ request, ...(profileId ? { profileId } : {}) });
     if (r.ok) {
       // Remembered even when superseded: it was paid for and saved, so it must not be fetched again.
       if (pages.size >= MAX_REMEMBERED_PAGES) pages.delete(pages.keys().next().value ?? '');
       pages.set(key, { result: r.value, fetchedAt: Date.now() });
     }
-    if (mine !== seq) {
-      if (r.ok) await saveToLibrary('firms.search', request, r.value);
-      void refreshUsage();
-      return;
-    }
-    if (r.ok) {
-      set({ status: 'done', result: r.value, resultRequest: request, reusedFrom: null });
-      await saveToLibrary('firms.search', request, r.value);
-    } else set({ status: 'error', error: r.error });
-    void refreshUsage();
+    // Superseded: main saved the page (and announced it and the usage spent); this screen shows a newer one.
+    if (!turn.current) return;
+    if (r.ok) set({ status: 'done', result: r.value, resultRequest: request, reusedFrom: null });
+    else set({ status: 'error', error: r.error });
   }
   return {
-    status: 'idle',
-    request: null,
-    result: null,
-    resultRequest: null,
-    error: null,
-    reusedFrom: null,
-    count: { status: 'idle', value: null, error: null, request: null },
     async search() {
       if (!validateCurrent('firmSearch', { page: 1, ...currentAccountContext() }).valid) return;
       await fetchPage({ ...currentFilter(), page: 1 });
@@ -161,12 +164,9 @@ export const useFirmsStore = create<FirmsState>()((set, get) => {
       if (!validateCurrent('firmCount', currentAccountContext()).valid) return;
       const request = currentFilter();
       set({ count: { status: 'running', value: null, error: null, request } });
-      const r = await api.firms.count({ request });
-      if (r.ok) {
-        set({ count: { status: 'done', value: r.value.firm_count, error: null, request } });
-        await saveToLibrary('firms.count', request, r.value);
-      } else set({ count: { status: 'error', value: null, error: r.error, request } });
-      void refreshUsage();
+      const r = await getApi().firms.count({ request });
+      if (r.ok) set({ count: { status: 'done', value: r.value.firm_count, error: null, request } });
+      else set({ count: { status: 'error', value: null, error: r.error, request } });
     },
   };
 });

@@ -1,5 +1,5 @@
 import { ErrorMessage } from '../../components/error-message';
-import { SavedCopyOffer } from '../library/saved-copy-offer';
+import { SavedCopyOffer } from '../../components/saved-copy-offer';
 import { useJobsStore } from './jobs-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -7,7 +7,8 @@ const left = (n: number | null) => (n === null ? 'unlimited' : fmt(n));
 
 /** The confirm step of "Fetch all": what it will cost against what the account has left, before anything is spent. */
 export function FetchAllDialog() {
-  const { dialog, confirm, dismissDialog, setName, estimate, openSaved } = useJobsStore();
+  const dialog = useJobsStore((s) => s.dialog);
+  const { confirm, dismissDialog, setName, estimate, openSaved } = useJobsStore.getState();
   if (!dialog) return null;
   const e = dialog.estimate;
   return (

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { ErrorMessage } from '../../components/error-message';
-import { showDataset } from '../library/library-store';
+import { showDataset } from '../../session';
 import {
   describeFinished,
   describeSeconds,
   isFetch,
   liveTimes,
-  startJobEvents,
   useJobsStore,
+  useRunningJobIds,
   type RunningJob,
 } from './jobs-store';
 
@@ -33,9 +33,15 @@ function useNow(until: number | null): number {
   return now;
 }
 
-function JobRow({ job }: { job: RunningJob }) {
-  const askCancel = useJobsStore((s) => s.askCancel);
-  const pause = useJobsStore((s) => s.pause);
+/** One running job: the only part of the tray that re-renders on its progress events. */
+function JobRow({ id }: { id: string }) {
+  const job = useJobsStore((s) => s.running[id]);
+  if (!job) return null;
+  return <JobRowView job={job} />;
+}
+
+function JobRowView({ job }: { job: RunningJob }) {
+  const { askCancel, pause } = useJobsStore.getState();
   const pct = job.total ? Math.min(100, Math.round((job.done / job.total) * 100)) : null;
   const now = useNow(job.waitingUntil);
   const { waitSeconds, etaSeconds } = liveTimes(job, now);
@@ -103,10 +109,12 @@ function JobRow({ job }: { job: RunningJob }) {
 
 /** The jobs tray: running fetches and exports with progress and cancel, finished ones, and fetches left over from before a restart. */
 export function JobsPanel() {
-  const { running, resumable, finished, error, resume, askDiscard, dismissFinished, dismissError } =
-    useJobsStore();
-  useEffect(() => startJobEvents(), []);
-  const active = Object.values(running);
+  // The ids only: a progress event re-renders its own row, not the tray.
+  const active = useRunningJobIds();
+  const resumable = useJobsStore((s) => s.resumable);
+  const finished = useJobsStore((s) => s.finished);
+  const error = useJobsStore((s) => s.error);
+  const { resume, askDiscard, dismissFinished, dismissError } = useJobsStore.getState();
   if (!active.length && !resumable.length && !finished.length && !error) return null;
   return (
     <aside
@@ -132,8 +140,8 @@ export function JobsPanel() {
       <DiscardQuestionBox />
       {active.length > 0 && (
         <ul data-testid="jobs-running" style={{ listStyle: 'none', padding: 0 }}>
-          {active.map((j) => (
-            <JobRow key={j.id} job={j} />
+          {active.map((id) => (
+            <JobRow key={id} id={id} />
           ))}
         </ul>
       )}
@@ -202,7 +210,8 @@ export function JobsPanel() {
 
 /** Asked before downloaded records are thrown away: they were paid for and cannot be had back for free. */
 function DiscardQuestionBox() {
-  const { discardQuestion: q, keepDownloads, confirmDiscard, dismissQuestion } = useJobsStore();
+  const q = useJobsStore((s) => s.discardQuestion);
+  const { keepDownloads, confirmDiscard, dismissQuestion } = useJobsStore.getState();
   if (!q) return null;
   return (
     <div

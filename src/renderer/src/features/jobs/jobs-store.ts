@@ -1,12 +1,12 @@
-import { create } from 'zustand';
 import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import type { DatasetKind, EquivalentView } from '@shared/library/library-contract';
 import type { JobEstimateView, JobView } from '@shared/jobs/jobs-contract';
 import type { ShipmentFilter } from '@shared/spec';
-import { api } from '../../bridge/api';
-import { libraryChanged, onDatasetRemoved, openSavedCopy } from '../library/library-store';
-import { refreshUsage } from '../../session/usage-store';
+import { useShallow } from 'zustand/react/shallow';
+import { getApi } from '../../bridge/api';
+import { onDatasetRemoved, openSavedCopy } from '../../session';
+import { defineStore } from '../../store';
 
 /** A running job as the tray shows it: the last progress event, or the list entry before the first one. */
 export interface RunningJob {
@@ -56,7 +56,7 @@ export interface FetchAllDialog {
   error: BridgeError | null;
 }
 
-export interface JobsState {
+export interface JobsData {
   running: Record<string, RunningJob>;
   resumable: JobView[];
   finished: FinishedJob[];
@@ -66,6 +66,9 @@ export interface JobsState {
   /** Set when the error came from listing jobs: the next good list clears it. */
   errorFromList: boolean;
   discardQuestion: DiscardQuestion | null;
+}
+
+export interface JobsActions {
   refresh(): Promise<void>;
   askFetchAll(kind: DatasetKind, request: ShipmentFilter & { size?: number; page?: number }): Promise<void>;
   /** Asks the service what the fetch-all will cost (one small request). */
@@ -95,7 +98,23 @@ export interface JobsState {
   dismissQuestion(): Promise<void>;
   dismissError(): void;
   dismissFinished(jobId: string): void;
+  /** A progress event of main: the job's row shows it. */
+  applyProgress(p: JobProgress): void;
+  /** A job ended: it leaves the running list for the finished one. */
+  applyFinished(f: JobFinished): void;
 }
+
+export type JobsState = JobsData & JobsActions;
+
+const initialState: JobsData = {
+  running: {},
+  resumable: [],
+  finished: [],
+  dialog: null,
+  error: null,
+  errorFromList: false,
+  discardQuestion: null,
+};
 
 function fromView(v: JobView): RunningJob {
   return {
@@ -125,20 +144,13 @@ function stripPaging(request: ShipmentFilter & { size?: number; page?: number })
 /** A complete saved answer to the fetch-all's question, if the library holds one. */
 async function findSaved(kind: DatasetKind, filter: ShipmentFilter): Promise<EquivalentView | null> {
   const probe = kind === 'firms' ? { ...filter, page: 1 } : { ...filter, size: 10_000 };
-  const eq = await api.library.findEquivalent({ kind, request: probe });
+  const eq = await getApi().library.findEquivalent({ kind, request: probe });
   return eq.ok && eq.value && eq.value.dataset.status === 'complete' ? eq.value : null;
 }
 
-export const useJobsStore = create<JobsState>()((set, get) => ({
-  running: {},
-  resumable: [],
-  finished: [],
-  dialog: null,
-  error: null,
-  errorFromList: false,
-  discardQuestion: null,
+export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (set, get) => ({
   async refresh() {
-    const r = await api.jobs.list();
+    const r = await getApi().jobs.list();
     if (!r.ok) {
       set({ error: r.error, errorFromList: true });
       return;
@@ -183,13 +195,12 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
     const filter = d0.request;
     const kind = d0.kind;
     set({ dialog: { ...d0, state: 'estimating', saved: null } });
-    const r = await api.jobs.estimate({ kind, request: filter });
+    const r = await getApi().jobs.estimate({ kind, request: filter });
     const d = get().dialog;
     if (!d || d.request !== filter) return;
     set({
       dialog: r.ok ? { ...d, state: 'ready', estimate: r.value } : { ...d, state: 'error', error: r.error },
     });
-    void refreshUsage();
   },
   async openSaved() {
     const d = get().dialog;
@@ -216,7 +227,7 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
     const d = get().dialog;
     if (!d || d.state !== 'ready' || !d.estimate) return;
     set({ dialog: { ...d, state: 'starting' } });
-    const r = await api.jobs.start({
+    const r = await getApi().jobs.start({
       kind: d.kind,
       request: d.request,
       ...(d.name.trim() ? { name: d.name.trim() } : {}),
@@ -242,7 +253,7 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
     // Paused while the question is open: a job left running could finish meanwhile (the answer would
     // then be about nothing) or be discarded nearly done, and the count asked about would be stale.
     set((s) => ({ discardQuestion: null, running: { ...s.running, [jobId]: { ...j, pausing: true } } }));
-    const r = await api.jobs.pause({ jobId });
+    const r = await getApi().jobs.pause({ jobId });
     // NotFound: it ended before the pause took (finished or failed); its own outcome says which.
     if (!r.ok && r.error.kind !== 'NotFound') set(actionResult(r));
     await get().refresh();
@@ -265,7 +276,7 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
         ...(j ? { running: { ...s.running, [jobId]: { ...j, cancelling: true } } } : {}),
       };
     });
-    const r = await api.jobs.cancel({ jobId });
+    const r = await getApi().jobs.cancel({ jobId });
     set(actionResult(r));
     await get().refresh();
   },
@@ -277,12 +288,12 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
         ...(j ? { running: { ...s.running, [jobId]: { ...j, pausing: true } } } : {}),
       };
     });
-    const r = await api.jobs.pause({ jobId });
+    const r = await getApi().jobs.pause({ jobId });
     set(actionResult(r));
     await get().refresh();
   },
   async resume(jobId) {
-    const r = await api.jobs.resume({ jobId });
+    const r = await getApi().jobs.resume({ jobId });
     set(actionResult(r));
     await get().refresh();
   },
@@ -297,7 +308,7 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
   },
   async discard(jobId) {
     set({ discardQuestion: null });
-    const r = await api.jobs.discard({ jobId });
+    const r = await getApi().jobs.discard({ jobId });
     set(actionResult(r));
     await get().refresh();
   },
@@ -321,60 +332,71 @@ export const useJobsStore = create<JobsState>()((set, get) => ({
   dismissFinished(jobId) {
     set((s) => ({ finished: s.finished.filter((f) => f.jobId !== jobId) }));
   },
+  applyProgress(p) {
+    set((s) => {
+      const prev = s.running[p.jobId];
+      return {
+        running: {
+          ...s.running,
+          [p.jobId]: {
+            id: p.jobId,
+            kind: p.kind ?? prev?.kind ?? 'shipments',
+            label: p.label,
+            // Later events may name a step ("…: finishing"); the first one names the job.
+            title: prev?.title ?? p.label,
+            done: p.done,
+            total: p.total,
+            unit: p.unit,
+            etaSeconds: p.etaSeconds,
+            windowsDone: p.windowsDone ?? null,
+            windowsKnown: p.windowsKnown ?? null,
+            recordsStored: p.recordsStored ?? null,
+            waitingSeconds: p.waitingSeconds ?? null,
+            // An absolute end, so the countdown runs on between events; a bare number of seconds counts from now.
+            waitingUntil: p.waitingUntil ?? (p.waitingSeconds ? Date.now() + p.waitingSeconds * 1000 : null),
+            cancelling: prev?.cancelling ?? false,
+            pausing: prev?.pausing ?? false,
+          },
+        },
+      };
+    });
+  },
+  applyFinished(f) {
+    set((s) => {
+      const { [f.jobId]: gone, ...running } = s.running;
+      const label = gone?.title ?? 'A background job';
+      return {
+        running,
+        finished: [{ ...f, label }, ...s.finished.filter((x) => x.jobId !== f.jobId)].slice(0, 10),
+      };
+    });
+    void get().refresh();
+  },
 }));
 
-function onProgress(p: JobProgress): void {
-  useJobsStore.setState((s) => {
-    const prev = s.running[p.jobId];
-    return {
-      running: {
-        ...s.running,
-        [p.jobId]: {
-          id: p.jobId,
-          kind: p.kind ?? prev?.kind ?? 'shipments',
-          label: p.label,
-          // Later events may name a step ("…: finishing"); the first one names the job.
-          title: prev?.title ?? p.label,
-          done: p.done,
-          total: p.total,
-          unit: p.unit,
-          etaSeconds: p.etaSeconds,
-          windowsDone: p.windowsDone ?? null,
-          windowsKnown: p.windowsKnown ?? null,
-          recordsStored: p.recordsStored ?? null,
-          waitingSeconds: p.waitingSeconds ?? null,
-          // An absolute end, so the countdown runs on between events; a bare number of seconds counts from now.
-          waitingUntil: p.waitingUntil ?? (p.waitingSeconds ? Date.now() + p.waitingSeconds * 1000 : null),
-          cancelling: prev?.cancelling ?? false,
-          pausing: prev?.pausing ?? false,
-        },
-      },
-    };
-  });
+/** The ids of the running jobs, in start order: changes when a job starts or ends, not on its progress. */
+export function useRunningJobIds(): string[] {
+  return useJobsStore(useShallow((s) => Object.keys(s.running)));
 }
 
-function onFinished(f: JobFinished): void {
-  useJobsStore.setState((s) => {
-    const { [f.jobId]: gone, ...running } = s.running;
-    const label = gone?.title ?? 'A background job';
-    return {
-      running,
-      finished: [{ ...f, label }, ...s.finished.filter((x) => x.jobId !== f.jobId)].slice(0, 10),
-    };
+/**
+ * Follows main's job events and deleted datasets for the rest of the session; called by the app
+ * (connectStores), never on import. Returns the disconnect.
+ */
+export function connectJobsStore(): () => void {
+  const api = getApi();
+  const { applyProgress, applyFinished } = useJobsStore.getState();
+  const offProgress = api.on('jobs.progress', (p) => applyProgress(p));
+  const offFinished = api.on('jobs.finished', (f) => applyFinished(f));
+  const offRemoved = onDatasetRemoved((id) => {
+    if (useJobsStore.getState().dialog?.saved?.dataset.id === id) void useJobsStore.getState().recheckSaved();
   });
-  if (f.outcome === 'succeeded') libraryChanged();
   void useJobsStore.getState().refresh();
-  void refreshUsage();
-}
-
-let subscribed = false;
-/** Listens to main's job events for the rest of the session; safe to call from every page that shows jobs. */
-export function startJobEvents(): void {
-  if (subscribed) return;
-  subscribed = true;
-  api.on('jobs.progress', onProgress);
-  api.on('jobs.finished', onFinished);
-  void useJobsStore.getState().refresh();
+  return () => {
+    offProgress();
+    offFinished();
+    offRemoved();
+  };
 }
 
 /**
@@ -415,7 +437,3 @@ export function describeSeconds(s: number): string {
   if (m < 60) return `${m} min ${Math.round(s % 60)} s`;
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
-
-onDatasetRemoved((id) => {
-  if (useJobsStore.getState().dialog?.saved?.dataset.id === id) void useJobsStore.getState().recheckSaved();
-});

@@ -14,7 +14,7 @@ import type {
   GridFilterModel,
   GridSortModel,
 } from '@shared/library/library-contract';
-import { api } from '../../bridge/api';
+import { getApi } from '../../bridge/api';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import { gridTheme, useGridThemeMode } from '../../components/grid/grid-theme';
 import { shipmentColumnDefs } from '../../components/grid/shipment-columns';
@@ -125,8 +125,8 @@ export function DatasetGrid(props: DatasetGridProps) {
         const narrowed = quick.length > 0 || Object.keys(filterModel ?? {}).length > 0;
         const queryKey = JSON.stringify([filterModel, quick]);
         latestQuery.current = queryKey;
-        void api.library
-          .getRows({
+        void getApi()
+          .library.getRows({
             id: datasetId,
             startRow: params.startRow,
             endRow: params.endRow,

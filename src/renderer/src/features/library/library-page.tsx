@@ -5,7 +5,8 @@ import { useDrillStore } from '../../session/drill-store';
 import { ExportButton } from '../export/export-button';
 import { JobsPanel } from '../jobs/jobs-panel';
 import { DatasetGrid, type DatasetGridView } from './dataset-grid';
-import { describeAge, useLibraryStore, type EditField, type OpenRequest } from './library-store';
+import { describeAge } from '../../components/format';
+import { importPickerOf, useLibraryStore, type EditField, type OpenRequest } from './library-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const ageOf = (iso: string) => describeAge(Math.max(0, (Date.now() - Date.parse(iso)) / 1000));
@@ -42,7 +43,7 @@ function DeleteConfirm({ d, onDelete }: { d: DatasetView; onDelete: () => void }
 }
 
 function DatasetRowView({ d, selected }: { d: DatasetView; selected: boolean }) {
-  const { openDataset, remove, askDelete } = useLibraryStore();
+  const { openDataset, remove, askDelete } = useLibraryStore.getState();
   const confirming = useLibraryStore((s) => s.confirmingDelete === d.id);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -120,7 +121,7 @@ function FieldNotice({ id, field }: { id: string; field: EditField }) {
 }
 
 function DatasetEditor({ d }: { d: DatasetView }) {
-  const { rename, setTags, setNotes, clearEditNotice } = useLibraryStore();
+  const { rename, setTags, setNotes, clearEditNotice } = useLibraryStore.getState();
   const failed = useLibraryStore((s) =>
     s.editNotice?.id === d.id && !s.editNotice.ok ? s.editNotice.field : null,
   );
@@ -226,7 +227,8 @@ function OpenDataset() {
 }
 
 function OpenDatasetBody({ open }: { open: OpenRequest }) {
-  const { openMeta, closeDataset } = useLibraryStore();
+  const openMeta = useLibraryStore((s) => s.openMeta);
+  const closeDataset = useLibraryStore((s) => s.closeDataset);
   const [quick, setQuick] = useState('');
   const [view, setView] = useState<DatasetGridView | null>(null);
   const [viewRows, setViewRows] = useState<number | null>(null);
@@ -324,20 +326,14 @@ function OpenDatasetBody({ open }: { open: OpenRequest }) {
 
 /** The offline library: every saved search, job and import; browsable without network or keychain. */
 export function LibraryPage() {
-  const {
-    query,
-    datasets,
-    status,
-    error,
-    open,
-    importStatus,
-    setQuery,
-    refresh,
-    importFile,
-    chooseAndImport,
-    importPicker,
-    openDataset,
-  } = useLibraryStore();
+  const query = useLibraryStore((s) => s.query);
+  const datasets = useLibraryStore((s) => s.datasets);
+  const status = useLibraryStore((s) => s.status);
+  const error = useLibraryStore((s) => s.error);
+  const open = useLibraryStore((s) => s.open);
+  const importStatus = useLibraryStore((s) => s.importStatus);
+  const importPicker = useLibraryStore(importPickerOf);
+  const { setQuery, refresh, importFile, chooseAndImport, openDataset } = useLibraryStore.getState();
   const pending = useDrillStore((s) => s.pending);
 
   useEffect(() => {

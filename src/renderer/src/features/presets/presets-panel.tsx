@@ -3,7 +3,7 @@ import { PRESET_NAME_MAX, presetNameProblem } from '@shared/presets/preset-name'
 import { ErrorMessage } from '../../components/error-message';
 import { validateDraft } from '../filters/filter-model';
 import { useFilter } from '../filters/filter-store';
-import { describeSetAside, presetActions, usePresetsStore } from './presets-store';
+import { describeSetAside, usePresetsStore } from './presets-store';
 
 // A name of up to 100 characters with no spaces cannot wrap, so it is cut with an ellipsis instead of
 // pushing the button out of the 300px panel; the full name is in the button's tooltip.
@@ -27,6 +27,7 @@ function PresetRow({
   count: number;
   active: boolean;
 }) {
+  const presetActions = usePresetsStore.getState();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(name);
   const tid = `preset-${index}`;
@@ -132,12 +133,18 @@ function PresetRow({
 
 /** Saved filters: save the form's filter, load, rename, duplicate, delete, reorder, import and export. */
 export function PresetsPanel() {
-  const { presets, loaded, error, lastImport, activeId, setAside } = usePresetsStore();
+  const presets = usePresetsStore((s) => s.presets);
+  const loaded = usePresetsStore((s) => s.loaded);
+  const error = usePresetsStore((s) => s.error);
+  const lastImport = usePresetsStore((s) => s.lastImport);
+  const activeId = usePresetsStore((s) => s.activeId);
+  const setAside = usePresetsStore((s) => s.setAside);
+  const presetActions = usePresetsStore.getState();
   const draft = useFilter((s) => s.draft);
   const [name, setName] = useState('');
   const fileRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    if (!loaded) void presetActions.load();
+    if (!loaded) void usePresetsStore.getState().load();
   }, [loaded]);
   const check = validateDraft(draft, 'filter');
   const reason = presetNameProblem(name) ?? (check.valid ? null : check.reason);

@@ -5,11 +5,9 @@ import {
   type ShipmentFilter,
 } from '@shared/spec';
 import type { BridgeResult } from '@shared/ipc/errors';
-import { api } from '../../bridge/api';
+import { getApi } from '../../bridge/api';
 import { useSessionStore } from '../../session/session-store';
 import { filterStore, type FilterStore } from '../filters/filter-store';
-import { refreshUsage } from '../../session/usage-store';
-import { saveToLibrary } from './library-boundary';
 import { useSearchStore } from './search-store';
 
 export type PartyRole = 'importer' | 'exporter';
@@ -93,8 +91,6 @@ export function openShipmentsOf(
 /** shipments.count needs a UrlCode, which only shipment party fields carry. */
 export async function countShipmentsOf(urlCode: string): Promise<BridgeResult<ShipmentCountResponse>> {
   const request = { firm: urlCode };
-  const r = await api.shipments.count({ request });
-  if (r.ok) await saveToLibrary('shipments.count', request, r.value);
-  void refreshUsage();
+  const r = await getApi().shipments.count({ request });
   return r;
 }

@@ -12,10 +12,9 @@ import { PartyPanel } from './party-panel';
 import { FetchAllDialog } from '../jobs/fetch-all-dialog';
 import { JobsPanel } from '../jobs/jobs-panel';
 import { useJobsStore } from '../jobs/jobs-store';
-import { SavedCopyOffer } from '../library/saved-copy-offer';
+import { SavedCopyOffer } from '../../components/saved-copy-offer';
 import { PresetsPanel } from '../presets/presets-panel';
-import { startLastFilterSync } from '../presets/presets-store';
-import { refreshUsage, useUsageStore } from '../../session/usage-store';
+import { useUsageStore } from '../../session';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import { forgetColumnState } from '../../components/grid/column-state';
 import { DataGrid } from '../../components/grid/data-grid';
@@ -37,7 +36,9 @@ function useElapsed(running: boolean, startedAt: number | null): number {
 }
 
 function SizeAndCost({ check }: { check: SearchCheck }) {
-  const { size, setSize, overLimitConfirmed, confirmOverLimit } = useSearchStore();
+  const size = useSearchStore((s) => s.size);
+  const overLimitConfirmed = useSearchStore((s) => s.overLimitConfirmed);
+  const { setSize, confirmOverLimit } = useSearchStore.getState();
   const [text, setText] = useState(String(size));
   const { limit } = check;
   return (
@@ -111,23 +112,17 @@ function ActionCell(p: ICellRendererParams<ShipmentRecord> & { onOpen: (row: Shi
 
 /** Shipment search: the filter, the download size with its cost, and the results grid. */
 export function SearchPage() {
-  const {
-    status,
-    result,
-    error,
-    request,
-    startedAt,
-    elapsedMs,
-    run,
-    cancel,
-    offer,
-    offerNotice,
-    dismissOffer,
-    openOffer,
-    cancelOutcome,
-    showLateAnswer,
-    notice,
-  } = useSearchStore();
+  const status = useSearchStore((s) => s.status);
+  const result = useSearchStore((s) => s.result);
+  const error = useSearchStore((s) => s.error);
+  const request = useSearchStore((s) => s.request);
+  const startedAt = useSearchStore((s) => s.startedAt);
+  const elapsedMs = useSearchStore((s) => s.elapsedMs);
+  const offer = useSearchStore((s) => s.offer);
+  const offerNotice = useSearchStore((s) => s.offerNotice);
+  const cancelOutcome = useSearchStore((s) => s.cancelOutcome);
+  const notice = useSearchStore((s) => s.notice);
+  const { run, cancel, dismissOffer, openOffer, showLateAnswer } = useSearchStore.getState();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const datasetId = useSearchStore((s) => s.datasetId);
   const answers = useSearchStore((s) => s.answers);
@@ -138,8 +133,7 @@ export function SearchPage() {
   const elapsed = useElapsed(running, startedAt);
 
   useEffect(() => {
-    void startLastFilterSync();
-    if (!useUsageStore.getState().summary) void refreshUsage();
+    void useUsageStore.getState().ensureLoaded();
   }, []);
 
   const check = useSearchCheck();

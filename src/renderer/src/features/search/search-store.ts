@@ -1,4 +1,3 @@
-import { create } from 'zustand';
 import {
   SHIPMENT_SEARCH_MAX_SIZE,
   SHIPMENT_SEARCH_MIN_SIZE,
@@ -8,19 +7,20 @@ import {
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 import type { SavedToLibrary } from '@shared/query/query-contract';
 import type { EquivalentView } from '@shared/library/library-contract';
-import { api } from '../../bridge/api';
-import { useSessionStore } from '../../session/session-store';
+import { getApi } from '../../bridge/api';
+import {
+  checkLimit,
+  currentAccountContext,
+  onDatasetRemoved,
+  openSavedCopy,
+  useAccountContext,
+  useSessionStore,
+  useUsageStore,
+  type LimitCheck,
+} from '../../session';
+import { defineStore, latestWins, type Turn } from '../../store';
 import { currentFilter, useFilter, validateCurrent } from '../filters/filter-store';
 import { validateDraft, type Validation } from '../filters/filter-model';
-import { checkLimit, type LimitCheck } from '../../session/limit-check';
-import {
-  currentAccountContext,
-  refreshUsage,
-  useAccountContext,
-  useUsageStore,
-} from '../../session/usage-store';
-import { onDatasetRemoved, openSavedCopy } from '../library/library-store';
-import { saveToLibrary } from './library-boundary';
 
 export type SearchStatus = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
 
@@ -48,7 +48,7 @@ export type CancelOutcome =
   /** The request ended with an error of its own. */
   | { state: 'failed'; error: BridgeError };
 
-export interface SearchState {
+export interface SearchData {
   size: number;
   status: SearchStatus;
   /** The request that produced `result` (not the one running now), so truncation is described truthfully. */
@@ -74,6 +74,9 @@ export interface SearchState {
   cancelOutcome: CancelOutcome | null;
   /** A note about the page's state that is not an error, e.g. why the result disappeared. */
   notice: string | null;
+}
+
+export interface SearchActions {
   setSize(size: number): void;
   confirmOverLimit(yes: boolean): void;
   /** `fresh`: fetch even when the library holds a saved copy (the user chose to spend). */
@@ -95,223 +98,256 @@ export interface SearchState {
   activeProfileChanged(previous: { id: string; name: string } | null, activeId: string | null): void;
 }
 
+export type SearchState = SearchData & SearchActions;
+
 /** A saved answer to the search's question, if the library (still) holds one. */
 async function findCopy(request: ShipmentSearchRequest): Promise<EquivalentView | null> {
-  const r = await api.library.findEquivalent({ request });
+  const r = await getApi().library.findEquivalent({ request });
   return r.ok ? r.value : null;
 }
 
 const goneNotice = (offer: EquivalentView): string =>
   `The saved copy “${offer.dataset.name}” was deleted, and no other saved copy answers this search. Search again to fetch it from the service.`;
 
-let runSeq = 0;
-/** The run in flight: its sequence number and whether its request has gone to main. */
-let inFlight: { seq: number; sent: boolean } | null = null;
+/** A run from the click to its answer: whether its request has gone to main, and how it was cancelled. */
+interface Run {
+  turn: Turn;
+  sent: boolean;
+  /** Taken by Cancel: while it is current, nothing newer owns the status line. */
+  cancelled: Turn | null;
+}
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-export const useSearchStore = create<SearchState>()((set, get) => {
-  /** The cancelled run's call ended: say honestly what it cost. */
-  async function settleCancelled(
-    seq: number,
-    r: BridgeResult<ShipmentSearchResponse & SavedToLibrary>,
-    request: ShipmentSearchRequest,
-    profileId: string | null,
-  ) {
-    let outcome: CancelOutcome;
-    if (r.ok) {
-      const datasetId = await saveToLibrary('shipments.search', request, r.value);
-      outcome = {
-        state: 'spent',
-        records: r.value.shipments.length,
-        late: { request, result: r.value, datasetId, profileId },
-      };
-    } else outcome = { state: 'failed', error: r.error };
-    // A newer run (or cancel) owns the status line now.
-    if (runSeq === seq + 1 && get().status === 'cancelled') set({ cancelOutcome: outcome });
-    void refreshUsage();
-  }
+const initialState: SearchData = {
+  size: 1000,
+  status: 'idle',
+  request: null,
+  result: null,
+  resultProfileId: null,
+  error: null,
+  startedAt: null,
+  elapsedMs: null,
+  overLimitConfirmed: false,
+  offer: null,
+  offerNotice: null,
+  datasetId: null,
+  answers: 0,
+  cancelOutcome: null,
+  notice: null,
+};
 
-  return {
-    size: 1000,
-    status: 'idle',
-    request: null,
-    result: null,
-    resultProfileId: null,
-    error: null,
-    startedAt: null,
-    elapsedMs: null,
-    overLimitConfirmed: false,
-    offer: null,
-    offerNotice: null,
-    datasetId: null,
-    answers: 0,
-    cancelOutcome: null,
-    notice: null,
-    dismissOffer: () => set({ offer: null, offerNotice: null }),
-    async openOffer() {
-      const offer = get().offer;
-      if (!offer) return;
-      const copy = await openSavedCopy(offer, () => findCopy(offer.request));
-      if (get().offer !== offer) return;
-      set(copy ? { offer: null, offerNotice: null } : { offer: null, offerNotice: goneNotice(offer) });
-    },
-    async recheckOffer() {
-      const offer = get().offer;
-      if (!offer) return;
-      const copy = await findCopy(offer.request);
-      if (get().offer !== offer) return;
-      set(
-        copy
-          ? { offer: { ...copy, request: offer.request } }
-          : { offer: null, offerNotice: goneNotice(offer) },
-      );
-    },
-    setSize: (size) => set({ size, overLimitConfirmed: false }),
-    confirmOverLimit: (yes) => set({ overLimitConfirmed: yes }),
-    async run(opts = {}) {
-      const { size } = get();
-      if (!validateCurrent('shipmentSearch', { size, ...currentAccountContext() }).valid) return;
-      const request: ShipmentSearchRequest = { ...currentFilter(), size };
-      // Named explicitly, so the answer belongs to the profile that was active at the click.
-      const profileId = useSessionStore.getState().activeId;
-      const mine = ++runSeq;
-      inFlight = { seq: mine, sent: false };
-      const startedAt = performance.now();
-      set({
-        status: 'running',
-        error: null,
-        startedAt,
-        elapsedMs: null,
-        offer: null,
-        offerNotice: null,
-        cancelOutcome: null,
-        notice: null,
-      });
-      if (!opts.fresh) {
-        // No repeat spending: a saved answer to the same question is offered first.
-        const saved = await api.library.findEquivalent({ request });
-        if (mine !== runSeq) return;
-        if (saved.ok && saved.value) {
-          inFlight = null;
-          set({
-            status: get().result ? 'done' : 'idle',
-            offer: { ...saved.value, request },
-            elapsedMs: null,
-          });
+export const useSearchStore = defineStore<SearchData, SearchActions>(
+  initialState,
+  (set, get, { onReset }) => {
+    const runs = latestWins();
+    /** The run in flight, if any. */
+    let inFlight: Run | null = null;
+    onReset(() => {
+      runs.supersede();
+      inFlight = null;
+    });
+
+    /** The cancelled run's call ended: say honestly what it cost. */
+    function settleCancelled(
+      run: Run,
+      r: BridgeResult<ShipmentSearchResponse & SavedToLibrary>,
+      request: ShipmentSearchRequest,
+      profileId: string | null,
+    ) {
+      let outcome: CancelOutcome;
+      if (r.ok) {
+        const datasetId = r.value.datasetId ?? null;
+        outcome = {
+          state: 'spent',
+          records: r.value.shipments.length,
+          late: { request, result: r.value, datasetId, profileId },
+        };
+      } else outcome = { state: 'failed', error: r.error };
+      // A newer run (or cancel) owns the status line now.
+      if (run.cancelled?.current && get().status === 'cancelled') set({ cancelOutcome: outcome });
+    }
+
+    return {
+      dismissOffer: () => set({ offer: null, offerNotice: null }),
+      async openOffer() {
+        const offer = get().offer;
+        if (!offer) return;
+        const copy = await openSavedCopy(offer, () => findCopy(offer.request));
+        if (get().offer !== offer) return;
+        set(copy ? { offer: null, offerNotice: null } : { offer: null, offerNotice: goneNotice(offer) });
+      },
+      async recheckOffer() {
+        const offer = get().offer;
+        if (!offer) return;
+        const copy = await findCopy(offer.request);
+        if (get().offer !== offer) return;
+        set(
+          copy
+            ? { offer: { ...copy, request: offer.request } }
+            : { offer: null, offerNotice: goneNotice(offer) },
+        );
+      },
+      setSize: (size) => set({ size, overLimitConfirmed: false }),
+      confirmOverLimit: (yes) => set({ overLimitConfirmed: yes }),
+      async run(opts = {}) {
+        const { size } = get();
+        if (!validateCurrent('shipmentSearch', { size, ...currentAccountContext() }).valid) return;
+        const request: ShipmentSearchRequest = { ...currentFilter(), size };
+        // Named explicitly, so the answer belongs to the profile that was active at the click.
+        const profileId = useSessionStore.getState().activeId;
+        const run: Run = { turn: runs.begin(), sent: false, cancelled: null };
+        inFlight = run;
+        const startedAt = performance.now();
+        set({
+          status: 'running',
+          error: null,
+          startedAt,
+          elapsedMs: null,
+          offer: null,
+          offerNotice: null,
+          cancelOutcome: null,
+          notice: null,
+        });
+        if (!opts.fresh) {
+          // No repeat spending: a saved answer to the same question is offered first.
+          const saved = await getApi().library.findEquivalent({ request });
+          if (!run.turn.current) return;
+          if (saved.ok && saved.value) {
+            inFlight = null;
+            set({
+              status: get().result ? 'done' : 'idle',
+              offer: { ...saved.value, request },
+              elapsedMs: null,
+            });
+            return;
+          }
+        }
+        run.sent = true;
+        const r = await getApi().shipments.search({ request, ...(profileId ? { profileId } : {}) });
+        if (inFlight === run) inFlight = null;
+        if (!run.turn.current) {
+          // Cancelled (or superseded): the screen keeps showing what the user last asked for.
+          settleCancelled(run, r, request, profileId);
           return;
         }
-      }
-      inFlight = { seq: mine, sent: true };
-      const r = await api.shipments.search({ request, ...(profileId ? { profileId } : {}) });
-      if (inFlight?.seq === mine) inFlight = null;
-      if (mine !== runSeq) {
-        // Cancelled (or superseded): the screen keeps showing what the user last asked for.
-        void settleCancelled(mine, r, request, profileId);
-        return;
-      }
-      const elapsedMs = performance.now() - startedAt;
-      if (r.ok) {
+        const elapsedMs = performance.now() - startedAt;
+        if (r.ok) {
+          set({
+            status: 'done',
+            request,
+            result: r.value,
+            resultProfileId: profileId,
+            error: null,
+            elapsedMs,
+            overLimitConfirmed: false,
+            answers: get().answers + 1,
+            // Main saved the answer to the library while answering (and announced it).
+            datasetId: r.value.datasetId ?? null,
+          });
+        } else {
+          set({ status: 'error', error: r.error, elapsedMs, answers: get().answers + 1 });
+        }
+      },
+      cancel() {
+        if (get().status !== 'running') return;
+        const call = inFlight;
+        inFlight = null;
+        const cancelled = runs.begin();
+        if (call) call.cancelled = cancelled;
+        // Before the request left (the library lookup), stopping costs nothing; after, its answer is kept.
+        set({
+          status: 'cancelled',
+          elapsedMs: null,
+          cancelOutcome: call?.sent ? { state: 'pending' } : { state: 'nothing-spent' },
+        });
+      },
+      showLateAnswer() {
+        const o = get().cancelOutcome;
+        if (o?.state !== 'spent') return;
+        const { request, result, datasetId, profileId } = o.late;
+        if (profileId !== useSessionStore.getState().activeId) return;
         set({
           status: 'done',
           request,
-          result: r.value,
+          result,
+          datasetId,
           resultProfileId: profileId,
           error: null,
-          elapsedMs,
-          overLimitConfirmed: false,
+          cancelOutcome: null,
+          elapsedMs: null,
           answers: get().answers + 1,
         });
-        set({ datasetId: await saveToLibrary('shipments.search', request, r.value) });
-      } else {
-        set({ status: 'error', error: r.error, elapsedMs, answers: get().answers + 1 });
-      }
-      void refreshUsage();
-    },
-    cancel() {
-      if (get().status !== 'running') return;
-      runSeq++;
-      const call = inFlight;
-      inFlight = null;
-      // Before the request left (the library lookup), stopping costs nothing; after, its answer is kept.
-      set({
-        status: 'cancelled',
-        elapsedMs: null,
-        cancelOutcome: call?.sent ? { state: 'pending' } : { state: 'nothing-spent' },
-      });
-    },
-    showLateAnswer() {
-      const o = get().cancelOutcome;
-      if (o?.state !== 'spent') return;
-      const { request, result, datasetId, profileId } = o.late;
-      if (profileId !== useSessionStore.getState().activeId) return;
-      set({
-        status: 'done',
-        request,
-        result,
-        datasetId,
-        resultProfileId: profileId,
-        error: null,
-        cancelOutcome: null,
-        elapsedMs: null,
-        answers: get().answers + 1,
-      });
-    },
-    filterReplaced(question) {
-      // An answer on its way belongs to the old filter: Cancel keeps it (it may be charged) without showing it here.
-      if (get().status === 'running') get().cancel();
-      const had = get().result !== null;
-      const saved = had && get().datasetId !== null;
-      set({
-        result: null,
-        request: null,
-        datasetId: null,
-        resultProfileId: null,
-        error: null,
-        elapsedMs: null,
-        offer: null,
-        offerNotice: null,
-        overLimitConfirmed: false,
-        status: get().status === 'cancelled' ? 'cancelled' : 'idle',
-        notice:
-          `${question} have not been searched yet: nothing has been downloaded for them. Check the download cost and click “Search shipments” to fetch them.` +
-          (had
-            ? ` The result of the previous search was taken off this page because it answers another filter${saved ? '; it is kept in the Library' : ''}.`
-            : ''),
-      });
-    },
-    activeProfileChanged(previous, activeId) {
-      // The first profile of the session (boot) replaces nothing.
-      if (!previous) return;
-      if (get().status === 'running') get().cancel();
-      const had = get().result !== null && get().resultProfileId !== activeId;
-      set({
-        ...(had ? { result: null, request: null, datasetId: null, resultProfileId: null } : {}),
-        error: null,
-        offer: null,
-        offerNotice: null,
-        overLimitConfirmed: false,
-        // A late answer belongs to the old profile: it stays in the library but is not offered here.
-        cancelOutcome: get().cancelOutcome?.state === 'spent' ? null : get().cancelOutcome,
-        status: get().status === 'cancelled' ? 'cancelled' : 'idle',
-        notice: had
-          ? `The result of profile “${previous.name}” was cleared because another profile is now active. It is kept in the Library.`
-          : null,
-      });
-    },
-  };
-});
+      },
+      filterReplaced(question) {
+        // An answer on its way belongs to the old filter: Cancel keeps it (it may be charged) without showing it here.
+        if (get().status === 'running') get().cancel();
+        const had = get().result !== null;
+        const saved = had && get().datasetId !== null;
+        set({
+          result: null,
+          request: null,
+          datasetId: null,
+          resultProfileId: null,
+          error: null,
+          elapsedMs: null,
+          offer: null,
+          offerNotice: null,
+          overLimitConfirmed: false,
+          status: get().status === 'cancelled' ? 'cancelled' : 'idle',
+          notice:
+            `${question} have not been searched yet: nothing has been downloaded for them. Check the download cost and click “Search shipments” to fetch them.` +
+            (had
+              ? ` The result of the previous search was taken off this page because it answers another filter${saved ? '; it is kept in the Library' : ''}.`
+              : ''),
+        });
+      },
+      activeProfileChanged(previous, activeId) {
+        // The first profile of the session (boot) replaces nothing.
+        if (!previous) return;
+        if (get().status === 'running') get().cancel();
+        const had = get().result !== null && get().resultProfileId !== activeId;
+        set({
+          ...(had ? { result: null, request: null, datasetId: null, resultProfileId: null } : {}),
+          error: null,
+          offer: null,
+          offerNotice: null,
+          overLimitConfirmed: false,
+          // A late answer belongs to the old profile: it stays in the library but is not offered here.
+          cancelOutcome: get().cancelOutcome?.state === 'spent' ? null : get().cancelOutcome,
+          status: get().status === 'cancelled' ? 'cancelled' : 'idle',
+          notice: had
+            ? `The result of profile “${previous.name}” was cleared because another profile is now active. It is kept in the Library.`
+            : null,
+        });
+      },
+    };
+  },
+);
 
-useSessionStore.subscribe((s, prev) => {
-  if (s.activeId === prev.activeId) return;
-  const old = prev.activeId ? prev.profiles.find((p) => p.id === prev.activeId) : undefined;
-  useSearchStore
-    .getState()
-    .activeProfileChanged(
-      prev.activeId ? { id: prev.activeId, name: old?.name ?? 'the previous profile' } : null,
-      s.activeId,
-    );
-});
+/**
+ * The search store's reactions to the rest of the session: another active profile, and a deleted
+ * dataset that was offered as a saved copy. Called by the app (connectStores); returns the disconnect.
+ */
+export function connectSearchStore(): () => void {
+  const offProfiles = useSessionStore.subscribe((s, prev) => {
+    if (s.activeId === prev.activeId) return;
+    const old = prev.activeId ? prev.profiles.find((p) => p.id === prev.activeId) : undefined;
+    useSearchStore
+      .getState()
+      .activeProfileChanged(
+        prev.activeId ? { id: prev.activeId, name: old?.name ?? 'the previous profile' } : null,
+        s.activeId,
+      );
+  });
+  const offRemoved = onDatasetRemoved((id) => {
+    if (useSearchStore.getState().offer?.dataset.id === id) void useSearchStore.getState().recheckOffer();
+  });
+  return () => {
+    offProfiles();
+    offRemoved();
+  };
+}
 
 /** The sentence for a cancelled search, or null while there is none. */
 export function describeCancelOutcome(o: CancelOutcome | null): string | null {
@@ -327,10 +363,6 @@ export function describeCancelOutcome(o: CancelOutcome | null): string | null {
       return `Search cancelled; it had failed anyway: ${o.error.message}`;
   }
 }
-
-onDatasetRemoved((id) => {
-  if (useSearchStore.getState().offer?.dataset.id === id) void useSearchStore.getState().recheckOffer();
-});
 
 /** What the Search page needs to say before a run: field messages, the cost line, and why Run is off. */
 export interface SearchCheck {

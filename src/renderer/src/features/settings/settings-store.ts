@@ -1,9 +1,9 @@
-import { create } from 'zustand';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import type { UsageSummary } from '@shared/spec/usage';
-import { api } from '../../bridge/api';
-import { useSessionStore } from '../../session/session-store';
+import { getApi } from '../../bridge/api';
+import { useSessionStore } from '../../session';
+import { defineStore } from '../../store';
 import { issuesToFieldErrors, type FieldErrors } from './field-errors';
 import { checkCredentialsDraft, checkProfileDraft, hasFieldErrors } from './profile-checks';
 
@@ -42,7 +42,7 @@ const EMPTY_DRAFT: ProfileDraft = {
 const PROFILE_FIELDS: readonly DraftField[] = ['name', 'baseUrl', 'accountName', 'apiKey', 'apiSecret'];
 const CREDENTIAL_FIELDS = ['apiKey', 'apiSecret'] as const;
 
-export interface SettingsState {
+export interface SettingsData {
   editor: Editor;
   draft: ProfileDraft;
   draftErrors: FieldErrors;
@@ -57,7 +57,9 @@ export interface SettingsState {
   deleteError: string | null;
   activeError: string | null;
   tests: Partial<Record<string, TestState>>;
+}
 
+export interface SettingsActions {
   openCreate(): void;
   openEdit(profile: ProfileView): void;
   closeEditor(): void;
@@ -76,7 +78,9 @@ export interface SettingsState {
   testConnection(id: string): Promise<void>;
 }
 
-export const useSettingsStore = create<SettingsState>()((set, get) => ({
+export type SettingsState = SettingsData & SettingsActions;
+
+const initialState: SettingsData = {
   editor: { mode: 'closed' },
   draft: EMPTY_DRAFT,
   draftErrors: {},
@@ -89,7 +93,9 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   deleteError: null,
   activeError: null,
   tests: {},
+};
 
+export const useSettingsStore = defineStore<SettingsData, SettingsActions>(initialState, (set, get) => ({
   openCreate() {
     set({ editor: { mode: 'create' }, draft: EMPTY_DRAFT, draftErrors: {}, credentialsFor: null });
   },
@@ -125,7 +131,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
     set({ saving: true, draftErrors: {} });
     const result =
       editor.mode === 'create'
-        ? await api.profiles.create({
+        ? await getApi().profiles.create({
             name: draft.name,
             baseUrl: draft.baseUrl,
             accountName: draft.accountName,
@@ -134,7 +140,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
               ? { apiKey: draft.apiKey, apiSecret: draft.apiSecret }
               : {}),
           })
-        : await api.profiles.update({
+        : await getApi().profiles.update({
             id: editor.id,
             name: draft.name,
             baseUrl: draft.baseUrl,
@@ -179,7 +185,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
       return false;
     }
     set({ savingCredentials: true, credentialErrors: {} });
-    const r = await api.profiles.setCredentials({
+    const r = await getApi().profiles.setCredentials({
       id,
       apiKey: credentials.apiKey,
       apiSecret: credentials.apiSecret,
@@ -206,7 +212,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   async confirmDelete() {
     const id = get().confirmDeleteId;
     if (!id) return;
-    const r = await api.profiles.delete({ id });
+    const r = await getApi().profiles.delete({ id });
     if (!r.ok) {
       set({ deleteError: r.error.message });
       return;
@@ -226,7 +232,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
 
   async setActive(id) {
     set({ activeError: null });
-    const r = await api.profiles.setActive({ id });
+    const r = await getApi().profiles.setActive({ id });
     if (!r.ok) {
       set({ activeError: r.error.message });
       return;
@@ -241,7 +247,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
     set((s) => ({ tests: { ...s.tests, [id]: { status: 'running' } } }));
     const app = useSessionStore.getState();
     app.reportConnection(id, { status: 'checking' });
-    const r = await api.profiles.testConnection({ id });
+    const r = await getApi().profiles.testConnection({ id });
     const at = Date.now();
     const state: TestState = r.ok
       ? { status: 'passed', usage: r.value, at }

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { USAGE_METRICS, isUnlimited, parseSearchedHsCodes, type MetricSummary } from '@shared/spec';
 import { ErrorMessage } from '../../components/error-message';
-import { refreshUsage, useUsageStore } from '../../session/usage-store';
+import { refreshUsage, useUsageStore } from '../../session';
 
 const LABELS: Record<string, string> = {
   'firms/search': 'Firm search (downloads)',
@@ -68,7 +68,10 @@ function MetricRow({ account, metric, m }: { account: string; metric: string; m:
 
 /** Every metric of every account of the active profile, with its limit. */
 export function UsagePage() {
-  const { summary, error, loading, refreshedAt } = useUsageStore();
+  const summary = useUsageStore((s) => s.summary);
+  const error = useUsageStore((s) => s.error);
+  const loading = useUsageStore((s) => s.loading);
+  const refreshedAt = useUsageStore((s) => s.refreshedAt);
   useEffect(() => {
     void refreshUsage();
   }, []);

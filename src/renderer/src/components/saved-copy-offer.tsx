@@ -1,5 +1,5 @@
 import type { EquivalentView } from '@shared/library/library-contract';
-import { describeAge } from './library-store';
+import { describeAge } from './format';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 

@@ -1,0 +1,34 @@
+export {
+  selectActiveProfile,
+  selectShowWelcome,
+  useSessionStore,
+  type ConnectionState,
+  type SessionActions,
+  type SessionData,
+  type SessionState,
+} from './session-store';
+export {
+  connectUsageStore,
+  currentAccountContext,
+  refreshUsage,
+  useAccountContext,
+  useUsageStore,
+  type AccountContext,
+  type UsageData,
+} from './usage-store';
+export {
+  checkLimit,
+  describeMetric,
+  pickAccount,
+  unknownAccountMessage,
+  type LimitCheck,
+} from './limit-check';
+export { useDrillStore, type DrillState } from './drill-store';
+export {
+  onDatasetRemoved,
+  openSavedCopy,
+  showDataset,
+  useDatasetHandover,
+  type DatasetRequest,
+} from './dataset-handover';
+export { PAGES, isPageId, type PageId } from './pages';

@@ -1,0 +1,2 @@
+export { defineStore, resetAllStores, type Resettable, type Store, type StoreTools } from './define-store';
+export { latestWins, type LatestWins, type Turn } from './latest-wins';
