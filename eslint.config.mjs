@@ -27,6 +27,60 @@ const rawIpc = [
   },
 ];
 
+/** Imports every renderer file is denied: Node, main, and another folder's insides past its index. */
+const rendererBase = [
+  { group: ['node:*', '**/main/**'], message: 'The renderer reaches main only through the bridge.' },
+  {
+    regex: '^(\\.\\./)+(session|store|features/[a-z-]+)/',
+    message: 'Enter session, store and each feature through its index (`../../session`, `../filters`).',
+  },
+];
+const rendererImports = (forbidden) => ({
+  paths: [electronOnlyInShell, keytarOnlyInSecrets],
+  patterns: [...rendererBase, ...forbidden],
+});
+/** A layer may not import the layers named: those above it. */
+const above = (names, layer) => ({
+  regex: `^(\\.\\./)+(${names.join('|')})(/|$)`,
+  message: `${layer} may not import ${names.join(', ')}: only layers below it (docs/architecture.md).`,
+});
+const RENDERER_LAYERS = [
+  {
+    files: ['src/renderer/src/features/**/*.{ts,tsx}'],
+    forbidden: [
+      above(['app'], 'A feature'),
+      {
+        regex: '^\\.\\./(?!\\.\\.)[a-z-]+/',
+        message: "Enter another feature through its index ('../filters'), not its files.",
+      },
+    ],
+  },
+  {
+    files: ['src/renderer/src/components/**/*.{ts,tsx}'],
+    forbidden: [above(['app', 'features'], 'A shared component')],
+  },
+  {
+    files: ['src/renderer/src/session/**/*.{ts,tsx}'],
+    forbidden: [above(['app', 'features', 'components'], 'Session state')],
+  },
+  {
+    files: ['src/renderer/src/store/**/*.{ts,tsx}', 'src/renderer/src/bridge/**/*.{ts,tsx}'],
+    forbidden: [
+      above(['app', 'features', 'components', 'session', 'store', 'bridge'], 'The store kit or the bridge'),
+    ],
+  },
+];
+const rendererSyntax = [
+  {
+    selector: "MemberExpression[object.name='window'][property.name='portolan']",
+    message: 'The bridge is installed once in main.tsx (setApi) and read with getApi() inside actions.',
+  },
+  {
+    selector: 'CallExpression[callee.name=/^use[A-Z][A-Za-z]*Store$/][arguments.length=0]',
+    message: 'Subscribe with a selector (useXStore((s) => s.field)); actions come from useXStore.getState().',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'resources/**', '**/*.cjs'],
@@ -68,19 +122,20 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [electronOnlyInShell, keytarOnlyInSecrets],
-          patterns: [
-            {
-              group: ['node:*', '**/main/**'],
-              message: 'The renderer reaches main only through the bridge.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', rendererImports([])],
+      'no-restricted-syntax': ['error', ...rawIpc, ...rendererSyntax],
     },
+  },
+  // The renderer's layers (docs/architecture.md): app > features > components > session > store, bridge.
+  // Nothing imports a layer above its own, and a folder is entered through its index.
+  ...RENDERER_LAYERS.map(({ files, forbidden }) => ({
+    files,
+    rules: { 'no-restricted-imports': ['error', rendererImports(forbidden)] },
+  })),
+  {
+    // Where the bridge is installed: the one place that reads window.portolan.
+    files: ['src/renderer/src/main.tsx'],
+    rules: { 'no-restricted-syntax': ['error', ...rawIpc, ...rendererSyntax.slice(1)] },
   },
   {
     files: ['src/main/index.ts', 'src/main/shell/**/*.ts', 'src/preload/**/*.ts'],

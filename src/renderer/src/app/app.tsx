@@ -1,5 +1,5 @@
 import { ErrorMessage } from '../components/error-message';
-import { selectShowWelcome, useSessionStore } from '../session/session-store';
+import { selectShowWelcome, useSessionStore } from '../session';
 import { NavBar } from './nav-bar';
 import { PageView } from './page-view';
 import { StatusBar } from './status-bar';

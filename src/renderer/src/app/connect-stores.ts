@@ -1,7 +1,7 @@
-import { connectJobsStore } from '../features/jobs/jobs-store';
-import { connectLibraryStore } from '../features/library/library-store';
-import { connectLastFilter } from '../features/presets/presets-store';
-import { connectSearchStore } from '../features/search/search-store';
+import { connectJobsStore } from '../features/jobs';
+import { connectLibraryStore } from '../features/library';
+import { connectLastFilter } from '../features/presets';
+import { connectSearchStore } from '../features/search';
 import { connectUsageStore } from '../session';
 
 /**

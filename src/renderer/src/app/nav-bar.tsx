@@ -1,5 +1,5 @@
-import { useSessionStore } from '../session/session-store';
-import { PAGES } from '../session/pages';
+import { useSessionStore } from '../session';
+import { PAGES } from '../session';
 
 export function NavBar() {
   const page = useSessionStore((s) => s.page);

@@ -1,10 +1,10 @@
-import { AnalysisPage } from '../features/analysis/analysis-page';
-import { FirmsPage } from '../features/firms/firms-page';
-import { LibraryPage } from '../features/library/library-page';
-import { SearchPage } from '../features/search/search-page';
-import { SettingsPage } from '../features/settings/settings-page';
-import { UsagePage } from '../features/usage/usage-page';
-import type { PageId } from '../session/pages';
+import { AnalysisPage } from '../features/analysis';
+import { FirmsPage } from '../features/firms';
+import { LibraryPage } from '../features/library';
+import { SearchPage } from '../features/search';
+import { SettingsPage } from '../features/settings';
+import { UsagePage } from '../features/usage';
+import type { PageId } from '../session';
 
 export function PageView({ page }: { page: PageId }) {
   switch (page) {

@@ -1,4 +1,4 @@
-import { selectActiveProfile, useSessionStore, type ConnectionState } from '../session/session-store';
+import { selectActiveProfile, useSessionStore, type ConnectionState } from '../session';
 
 function describeConnection(c: ConnectionState): string {
   switch (c.status) {

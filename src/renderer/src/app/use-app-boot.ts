@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { getApi } from '../bridge/api';
 import { onServiceOutcome } from '../bridge/service-outcomes';
-import { useSessionStore } from '../session/session-store';
+import { useSessionStore } from '../session';
 
 /** Loads app info and profiles once; follows menu commands and service outcomes while the app is mounted. */
 export function useAppBoot(): void {

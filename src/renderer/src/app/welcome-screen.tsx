@@ -1,5 +1,5 @@
 import { ErrorMessage } from '../components/error-message';
-import { useSessionStore } from '../session/session-store';
+import { useSessionStore } from '../session';
 
 /** First run: no profile yet. Either try the built-in demo workspace or set up a real account. */
 export function WelcomeScreen() {

@@ -12,7 +12,7 @@ import {
   type ShipmentFilter,
   type SpecIssue,
 } from '@shared/spec';
-import { unknownAccountMessage } from '../../session/limit-check';
+import { unknownAccountMessage } from '../../session';
 import { isKnownCountryCode } from './countries';
 
 /**

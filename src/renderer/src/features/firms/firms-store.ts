@@ -1,7 +1,7 @@
 import type { FirmCountRequest, FirmSearchRequest, FirmSearchResponse } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
 import { getApi } from '../../bridge/api';
-import { currentFilter, validateCurrent } from '../filters/filter-store';
+import { currentFilter, validateCurrent } from '../filters';
 import { currentAccountContext, selectActiveProfile, useSessionStore } from '../../session';
 import { defineStore, latestWins } from '../../store';
 

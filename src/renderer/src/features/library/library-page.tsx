@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import type { DatasetView } from '@shared/library/library-contract';
 import { ErrorMessage } from '../../components/error-message';
-import { useDrillStore } from '../../session/drill-store';
-import { ExportButton } from '../export/export-button';
-import { JobsPanel } from '../jobs/jobs-panel';
+import { useDrillStore } from '../../session';
+import { ExportButton } from '../export';
+import { JobsPanel } from '../jobs';
 import { DatasetGrid, type DatasetGridView } from './dataset-grid';
 import { describeAge } from '../../components/format';
 import { importPickerOf, useLibraryStore, type EditField, type OpenRequest } from './library-store';

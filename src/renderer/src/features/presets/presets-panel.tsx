@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { PRESET_NAME_MAX, presetNameProblem } from '@shared/presets/preset-name';
 import { ErrorMessage } from '../../components/error-message';
-import { validateDraft } from '../filters/filter-model';
-import { useFilter } from '../filters/filter-store';
+import { validateDraft } from '../filters';
+import { useFilter } from '../filters';
 import { describeSetAside, usePresetsStore } from './presets-store';
 
 // A name of up to 100 characters with no spaces cannot wrap, so it is cut with an ellipsis instead of

@@ -3,8 +3,8 @@ import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 import { presetNameProblem } from '@shared/presets/preset-name';
 import { getApi } from '../../bridge/api';
 import { defineStore } from '../../store';
-import { draftToFilter, validateDraft } from '../filters/filter-model';
-import { filterStore, type FilterStore } from '../filters/filter-store';
+import { draftToFilter, validateDraft } from '../filters';
+import { filterStore, type FilterStore } from '../filters';
 
 export interface PresetsData {
   presets: Preset[];

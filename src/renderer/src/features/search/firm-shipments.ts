@@ -6,8 +6,8 @@ import {
 } from '@shared/spec';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { getApi } from '../../bridge/api';
-import { useSessionStore } from '../../session/session-store';
-import { filterStore, type FilterStore } from '../filters/filter-store';
+import { useSessionStore } from '../../session';
+import { filterStore, type FilterStore } from '../filters';
 import { useSearchStore } from './search-store';
 
 export type PartyRole = 'importer' | 'exporter';

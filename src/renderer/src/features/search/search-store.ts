@@ -19,8 +19,8 @@ import {
   type LimitCheck,
 } from '../../session';
 import { defineStore, latestWins, type Turn } from '../../store';
-import { currentFilter, useFilter, validateCurrent } from '../filters/filter-store';
-import { validateDraft, type Validation } from '../filters/filter-model';
+import { currentFilter, useFilter, validateCurrent } from '../filters';
+import { validateDraft, type Validation } from '../filters';
 
 export type SearchStatus = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
 

@@ -1,4 +1,4 @@
-import { useSessionStore } from '../../session/session-store';
+import { useSessionStore } from '../../session';
 import { KeychainBanner } from './keychain-banner';
 import { ProfileCard } from './profile-card';
 import { ProfileForm } from './profile-form';

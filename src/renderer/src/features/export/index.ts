@@ -1,0 +1,2 @@
+export { ExportButton } from './export-button';
+export { viewFromGrid } from './grid-view';

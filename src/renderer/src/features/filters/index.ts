@@ -1,0 +1,12 @@
+export { FieldMessages } from './field-messages';
+export { FilterForm } from './filter-form';
+export { draftToFilter, validateDraft, type FilterDraft, type Validation } from './filter-model';
+export {
+  createFilterStore,
+  currentFilter,
+  filterStore,
+  useFilter,
+  validateCurrent,
+  type FilterStore,
+} from './filter-store';
+export { RunButton } from './run-button';

@@ -1,0 +1,1 @@
+export { FirmsPage } from './firms-page';

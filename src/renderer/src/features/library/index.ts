@@ -1,0 +1,2 @@
+export { LibraryPage } from './library-page';
+export { connectLibraryStore, useLibraryStore } from './library-store';

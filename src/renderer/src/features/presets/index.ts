@@ -1,0 +1,2 @@
+export { PresetsPanel } from './presets-panel';
+export { connectLastFilter, usePresetsStore } from './presets-store';
