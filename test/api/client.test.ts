@@ -192,7 +192,14 @@ describe('base URL', () => {
   });
 
   it('an unusable base URL is an InvalidRequest and nothing is sent', async () => {
-    for (const baseUrl of ['not a url', 'ftp://127.0.0.1/', `http://user:pw@127.0.0.1:${server.port}/`]) {
+    for (const baseUrl of [
+      'not a url',
+      'ftp://127.0.0.1/',
+      `http://user:pw@127.0.0.1:${server.port}/`,
+      // The key and signature never cross a network in plain http: only to this computer.
+      'http://api.example.com/',
+      'http://192.168.1.20:8787/',
+    ]) {
       const e = await failure(client({ baseUrl }).firmCount({}));
       expect(e.kind).toBe('InvalidRequest');
       expect(e.issues?.[0]?.path).toBe('baseUrl');

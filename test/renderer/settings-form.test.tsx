@@ -150,3 +150,40 @@ describe('the credentials form', () => {
     expect(backend.sent).toContain('profiles.setCredentials');
   });
 });
+
+describe('moving a profile to another server', () => {
+  it('warns before saving, then asks for the key and secret again, which main removed', async () => {
+    await backend.invoke('profiles.create', {
+      name: 'Probe',
+      baseUrl: 'https://api.example.com/',
+      apiKey: 'ak_live_long_enough_1',
+      apiSecret: 'a-secret-long-enough',
+    });
+    await app.useSessionStore.getState().refreshProfiles();
+    render(<page.SettingsPage />);
+    fireEvent.click(screen.getByTestId('profile-edit'));
+    // Same server, another path: nothing to warn about.
+    type('profile-base-url', 'https://api.example.com/v2/');
+    expect(screen.getByText(/^The base URL of the Trade Shipment/)).toBeTruthy();
+    type('profile-base-url', 'https://other.example.net/');
+    expect(
+      screen.getByText(/This is another server: the saved API key and secret stay with the old one/),
+    ).toBeTruthy();
+    await save('profile-save');
+    const notice = await screen.findByTestId('credentials-notice');
+    expect(notice.textContent).toContain('https://other.example.net');
+    expect(screen.getByTestId('credentials-form')).toBeTruthy();
+    const card = screen.getByTestId('profile-card');
+    expect(within(card).getByTestId('profile-card-secret').textContent).not.toMatch(/stored/i);
+
+    type('credentials-api-key', 'ak_live_other_server_2');
+    type('credentials-api-secret', 'another-secret-long-enough');
+    await save('credentials-save');
+    await waitFor(() => expect(screen.queryByTestId('credentials-form')).toBeNull());
+    const state = (await backend.invoke('profiles.list', undefined)) as {
+      ok: true;
+      value: { profiles: { hasSecret: boolean; baseUrl: string }[] };
+    };
+    expect(state.value.profiles[0]).toMatchObject({ baseUrl: 'https://other.example.net/', hasSecret: true });
+  });
+});

@@ -57,6 +57,22 @@ describe('keytar secret store against the real Secret Service', () => {
     await expect(store.deleteCredentials(id)).resolves.toBeUndefined();
   });
 
+  it('keeps the origin a pair is bound to with the pair, in the keychain item', async () => {
+    const id = newId();
+    await store.setCredentials(id, {
+      apiKey: 'key-CCCC-3333',
+      apiSecret: 'bound-secret',
+      origin: 'https://api.example.com',
+    });
+    const other = createKeytarSecretStore({ service });
+    expect(await other.getCredentials(id)).toEqual({
+      apiKey: 'key-CCCC-3333',
+      apiSecret: 'bound-secret',
+      origin: 'https://api.example.com',
+    });
+    await store.deleteCredentials(id);
+  });
+
   it('keeps profiles apart', async () => {
     const a = newId();
     const b = newId();

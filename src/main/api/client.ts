@@ -17,6 +17,7 @@ import {
   type SpecIssue,
   type UsageSummary,
 } from '@shared/spec';
+import { isLoopbackHost } from '@shared/profiles/profile-rules';
 import { nullLogger, type Logger, registerSecret } from '../log';
 import {
   type ServiceClientError,
@@ -98,6 +99,13 @@ export function parseBaseUrl(raw: string): { ok: true; url: URL } | { ok: false;
   }
   if (url.username || url.password) {
     return { ok: false, issue: { path: 'baseUrl', message: 'must not contain a user name or password' } };
+  }
+  // The key and the signature travel in headers: over plain http only to this computer.
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return {
+      ok: false,
+      issue: { path: 'baseUrl', message: 'must use https:// (http:// only to this computer)' },
+    };
   }
   url.search = '';
   url.hash = '';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
 import { createFileHandles, type FileHandles } from '../file-handles';
 import type { ProfileView, ProfilesState } from '@shared/profiles/profiles-contract';
-import { MIN_CREDENTIAL_LENGTH, isProfileNameTaken } from '@shared/profiles/profile-rules';
+import { MIN_CREDENTIAL_LENGTH, credentialOrigin, isProfileNameTaken } from '@shared/profiles/profile-rules';
 import { Library } from '../library';
 import { registerSecret } from '../log';
 import { createProfileStore, type Profile, type ProfileStore } from '../profiles';
@@ -25,6 +25,8 @@ export interface HandlerContext {
   resolveProfile(profileId: string | undefined): Promise<Profile>;
   /** The profile's credentials, registered with the log redactor; NoCredentials when none are stored. */
   credentialsFor(profile: Profile): Promise<Credentials>;
+  /** Stores the profile's pair in its secret store, bound to the origin of the profile's base address. */
+  storeCredentials(profile: Profile, pair: { apiKey: string; apiSecret: string }): Promise<void>;
   /** Keeps the profile's pair on the log scrub list until it is replaced or the profile is forgotten. */
   protectCredentials(profileId: string, creds: Credentials): void;
   /** Takes a deleted profile's pair off the scrub list. */
@@ -140,6 +142,15 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
         `The API key or secret saved for "${profile.name}" is too short to be a real one. Enter both again in Settings → Profiles.`,
       );
     }
+    // Bound to the origin they were saved for: a profile whose address moved never sends them elsewhere.
+    // (Items saved before the origin was recorded are taken as bound to the address they sit with.)
+    const origin = credentialOrigin(profile.baseUrl);
+    if (origin === null || (creds.origin !== undefined && creds.origin !== origin)) {
+      throw new AppError(
+        'NoCredentials',
+        `The API key and secret of "${profile.name}" were saved for ${creds.origin ?? 'another address'}, not for ${origin ?? profile.baseUrl}. Enter them again in Settings → Profiles.`,
+      );
+    }
     protect(profile.id, creds);
     return creds;
   }
@@ -177,6 +188,7 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
     secretsFor,
     resolveProfile,
     credentialsFor,
+    storeCredentials: (p, pair) => secretsFor(p).setCredentials(p.id, boundTo(p.baseUrl, pair)),
     protectCredentials: protect,
     forgetCredentials: forget,
     toView: (p) => toView(p),
@@ -193,6 +205,12 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
       for (const owner of [...held.keys()]) forget(owner);
     },
   };
+}
+
+/** The pair as it is stored: with the origin of the base address it is saved for. */
+export function boundTo(baseUrl: string, pair: { apiKey: string; apiSecret: string }): Credentials {
+  const origin = credentialOrigin(baseUrl);
+  return { apiKey: pair.apiKey, apiSecret: pair.apiSecret, ...(origin ? { origin } : {}) };
 }
 
 function generateDemoAccount(): SimulatorAccount {
@@ -258,7 +276,7 @@ function createDemoRuntime(
           accountName: account.name,
           demo: true,
         });
-    await demoSecrets.setCredentials(profile.id, account);
+    await demoSecrets.setCredentials(profile.id, boundTo(profile.baseUrl, account));
     // The host passes --demo on every start (npm start), and a profile query may bring the demo back
     // on the fly: the demo takes over only when no profile is active (first run), never from a profile
     // the analyst chose.

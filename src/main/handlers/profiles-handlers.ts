@@ -1,5 +1,5 @@
 import { AppError } from '@shared/ipc/errors';
-import { DUPLICATE_NAME_MESSAGE } from '@shared/profiles/profile-rules';
+import { DUPLICATE_NAME_MESSAGE, credentialOrigin } from '@shared/profiles/profile-rules';
 import { ProfileNameTakenError, type Profile } from '../profiles';
 import type { HandlerContext } from './handler-context';
 import type { HandlerSlice } from './types';
@@ -64,7 +64,7 @@ export function createProfilesHandlers(ctx: HandlerContext): HandlerSlice<Profil
         // Masked from the moment main holds it, before a keychain error could echo it.
         ctx.protectCredentials(created.id, { apiKey, apiSecret });
         try {
-          await ctx.secretsFor(created).setCredentials(created.id, { apiKey, apiSecret });
+          await ctx.storeCredentials(created, { apiKey, apiSecret });
         } catch (e) {
           ctx.forgetCredentials(created.id);
           // No half-made profile: without the keychain the credentials have nowhere safe to go.
@@ -77,8 +77,22 @@ export function createProfilesHandlers(ctx: HandlerContext): HandlerSlice<Profil
     },
 
     'profiles.update': async ({ id, ...patch }) => {
+      const before = await mustGet(id);
       const updated = await withUniqueName(() => profiles.update(id, patch));
       if (!updated) throw notFound();
+      if (credentialOrigin(updated.baseUrl) !== credentialOrigin(before.baseUrl)) {
+        // Saved for the old server, not this one: they go, and the analyst enters them again for the
+        // new address. Were the keychain to refuse, they would still never be used here (credentialsFor
+        // checks their origin), only left behind.
+        ctx.forgetCredentials(id);
+        await ctx
+          .secretsFor(updated)
+          .deleteCredentials(id)
+          .catch((error: unknown) =>
+            log.warn('credentials of a moved profile not removed', { profileId: id, error }),
+          );
+        log.info('profile moved to another origin; its credentials were removed', { profileId: id });
+      }
       return ctx.toView(updated);
     },
 
@@ -108,7 +122,7 @@ export function createProfilesHandlers(ctx: HandlerContext): HandlerSlice<Profil
       // The new pair replaces the old one on the scrub list: the old secret is no longer the app's to hide.
       ctx.protectCredentials(id, { apiKey, apiSecret });
       try {
-        await ctx.secretsFor(p).setCredentials(id, { apiKey, apiSecret });
+        await ctx.storeCredentials(p, { apiKey, apiSecret });
       } catch (e) {
         // The keychain still holds the old pair (or none), which credentialsFor registers again on use.
         ctx.forgetCredentials(id);

@@ -41,7 +41,8 @@ function parseItem(text: string | null): Credentials | null {
       typeof (v as Credentials).apiKey === 'string' &&
       typeof (v as Credentials).apiSecret === 'string'
     ) {
-      return { apiKey: (v as Credentials).apiKey, apiSecret: (v as Credentials).apiSecret };
+      const { apiKey, apiSecret, origin } = v as Credentials;
+      return typeof origin === 'string' ? { apiKey, apiSecret, origin } : { apiKey, apiSecret };
     }
   } catch {
     // fall through: an item we did not write is treated as absent rather than guessed at
@@ -97,7 +98,7 @@ export function createKeytarSecretStore(options: KeytarStoreOptions): SecretStor
   return {
     getCredentials: read,
     async setCredentials(profileId, creds) {
-      const item = JSON.stringify({ apiKey: creds.apiKey, apiSecret: creds.apiSecret });
+      const item = JSON.stringify({ apiKey: creds.apiKey, apiSecret: creds.apiSecret, origin: creds.origin });
       await run((k) => k.setPassword(service, profileId, item));
     },
     async deleteCredentials(profileId) {

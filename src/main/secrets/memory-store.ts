@@ -14,7 +14,7 @@ export function createMemorySecretStore(): SecretStore {
       return c ? { ...c } : null;
     },
     async setCredentials(profileId, creds) {
-      items.set(profileId, { apiKey: creds.apiKey, apiSecret: creds.apiSecret });
+      items.set(profileId, { ...creds });
     },
     async deleteCredentials(profileId) {
       items.delete(profileId);

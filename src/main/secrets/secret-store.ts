@@ -2,6 +2,11 @@
 export interface Credentials {
   apiKey: string;
   apiSecret: string;
+  /**
+   * The origin (scheme, host, port) of the base address the pair was saved for, kept with it in the
+   * keychain: the pair is used for that origin only. Absent on items saved before it was recorded.
+   */
+  origin?: string;
 }
 
 /** What may be shown about stored credentials: never the secret, the key only by its last characters. */

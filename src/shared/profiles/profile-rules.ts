@@ -26,6 +26,31 @@ export const OPERATION_PREFIX: string = (() => {
 
 export type BaseUrlCheck = { ok: true; url: URL } | { ok: false; message: string };
 
+/**
+ * Host names that can only mean this computer. Plain http is allowed to these alone (the simulator,
+ * a local gateway): anywhere else the key and a replayable signature would cross the network readable.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h === '::1') return true;
+  // 127.0.0.0/8, as URL() normalises it (127.1 → 127.0.0.1).
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * What stored credentials are bound to: the scheme, host and port of the base address they were saved
+ * for. A profile whose address moves to another origin no longer has them (they are removed and asked
+ * for again), so a changed address can never carry the key or a signature to a new server.
+ */
+export function credentialOrigin(baseUrl: string): string | null {
+  try {
+    const u = new URL(baseUrl.trim());
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The base-address rules shared by the profile form and the main process's schema. */
 export function checkBaseUrl(raw: string): BaseUrlCheck {
   const text = raw.trim();
@@ -40,6 +65,13 @@ export function checkBaseUrl(raw: string): BaseUrlCheck {
     return { ok: false, message: 'a full http:// or https:// address, such as https://api.example.com/' };
   }
   if (url.hostname === '') return { ok: false, message: 'a full http:// or https:// address' };
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return {
+      ok: false,
+      message:
+        'use https:// — plain http:// would send the API key unencrypted; it is allowed only to this computer (localhost, 127.0.0.1)',
+    };
+  }
   // profiles.json is a plain file: a password in the address would sit there in clear text.
   if (url.username !== '' || url.password !== '') {
     return {

@@ -10,6 +10,7 @@ export function CredentialsForm({ profile }: { profile: ProfileView }) {
   const setField = useSettingsStore((s) => s.setCredentialField);
   const save = useSettingsStore((s) => s.saveCredentials);
   const close = useSettingsStore((s) => s.closeCredentials);
+  const notice = useSettingsStore((s) => s.credentialsNotice);
   return (
     <form
       className="credentials-form"
@@ -20,11 +21,17 @@ export function CredentialsForm({ profile }: { profile: ProfileView }) {
         void save();
       }}
     >
-      <p className="muted">
-        {profile.hasSecret
-          ? 'Replace the stored key and secret.'
-          : 'Enter the key and secret from the API tab of your account portal.'}
-      </p>
+      {notice ? (
+        <p className="message message--warning" role="status" data-testid="credentials-notice">
+          {notice}
+        </p>
+      ) : (
+        <p className="muted">
+          {profile.hasSecret
+            ? 'Replace the stored key and secret.'
+            : 'Enter the key and secret from the API tab of your account portal.'}
+        </p>
+      )}
       <div className="form-grid">
         <TextField
           label="API key"

@@ -1,5 +1,6 @@
 import { TextField } from '../../components/text-field';
-import { useSettingsStore } from './settings-store';
+import { useSessionStore } from '../../session';
+import { movesToAnotherServer, useSettingsStore } from './settings-store';
 
 /** Create or edit a profile's metadata; on create the key and secret may be given at once. */
 export function ProfileForm() {
@@ -10,7 +11,12 @@ export function ProfileForm() {
   const setField = useSettingsStore((s) => s.setDraftField);
   const save = useSettingsStore((s) => s.saveProfile);
   const close = useSettingsStore((s) => s.closeEditor);
+  const saved = useSessionStore((s) =>
+    editor.mode === 'edit' ? s.profiles.find((p) => p.id === editor.id) : undefined,
+  );
   if (editor.mode === 'closed') return null;
+  const losesCredentials =
+    saved !== undefined && saved.hasSecret && movesToAnotherServer(saved, draft.baseUrl);
   const creating = editor.mode === 'create';
   return (
     <form
@@ -39,7 +45,11 @@ export function ProfileForm() {
           onChange={(v) => setField('baseUrl', v)}
           testId="profile-base-url"
           error={errors.baseUrl}
-          hint="The base URL of the Trade Shipment and Firm Query Service, e.g. https://api.example.com"
+          hint={
+            losesCredentials
+              ? 'This is another server: the saved API key and secret stay with the old one and are removed. You will be asked for them again.'
+              : 'The base URL of the Trade Shipment and Firm Query Service, e.g. https://api.example.com'
+          }
         />
         <TextField
           label="Account name (optional)"

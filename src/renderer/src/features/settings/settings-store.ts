@@ -1,6 +1,7 @@
 import type { ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import type { UsageSummary } from '@shared/spec/usage';
+import { credentialOrigin } from '@shared/profiles/profile-rules';
 import { getApi } from '../../bridge/api';
 import { useSessionStore } from '../../session';
 import { defineStore } from '../../store';
@@ -49,6 +50,8 @@ export interface SettingsData {
   saving: boolean;
 
   credentialsFor: string | null;
+  /** Why the credentials are asked for, when main removed them (the profile moved to another server). */
+  credentialsNotice: string | null;
   credentials: CredentialsDraft;
   credentialErrors: FieldErrors;
   savingCredentials: boolean;
@@ -86,6 +89,7 @@ const initialState: SettingsData = {
   draftErrors: {},
   saving: false,
   credentialsFor: null,
+  credentialsNotice: null,
   credentials: { apiKey: '', apiSecret: '' },
   credentialErrors: {},
   savingCredentials: false,
@@ -94,6 +98,12 @@ const initialState: SettingsData = {
   activeError: null,
   tests: {},
 };
+
+/** Whether a new base address is on another server than the profile's (its credentials would not go along). */
+export function movesToAnotherServer(profile: Pick<ProfileView, 'baseUrl'>, baseUrl: string): boolean {
+  const to = credentialOrigin(baseUrl);
+  return to !== null && to !== credentialOrigin(profile.baseUrl);
+}
 
 export const useSettingsStore = defineStore<SettingsData, SettingsActions>(initialState, (set, get) => ({
   openCreate() {
@@ -150,8 +160,17 @@ export const useSettingsStore = defineStore<SettingsData, SettingsActions>(initi
       set({ saving: false, draftErrors: issuesToFieldErrors(result.error, PROFILE_FIELDS) });
       return false;
     }
+    const before = useSessionStore.getState().profiles.find((p) => p.id === result.value.id);
     useSessionStore.getState().upsertProfile(result.value);
     set({ saving: false, editor: { mode: 'closed' }, draft: EMPTY_DRAFT });
+    // Main removes a moved profile's key and secret: they were saved for the old server. Ask for them.
+    const moved = before !== undefined && movesToAnotherServer(before, result.value.baseUrl);
+    if (moved && (before.hasSecret || before.apiKeyMasked !== null) && !result.value.hasSecret) {
+      get().openCredentials(result.value.id);
+      set({
+        credentialsNotice: `The service address now points to another server (${credentialOrigin(result.value.baseUrl) ?? result.value.baseUrl}), so the API key and secret saved for the old one were removed. Enter them for this server.`,
+      });
+    }
     await useSessionStore.getState().refreshProfiles();
     return true;
   },
@@ -159,6 +178,7 @@ export const useSettingsStore = defineStore<SettingsData, SettingsActions>(initi
   openCredentials(id) {
     set({
       credentialsFor: id,
+      credentialsNotice: null,
       credentials: { apiKey: '', apiSecret: '' },
       credentialErrors: {},
       editor: { mode: 'closed' },
@@ -166,7 +186,12 @@ export const useSettingsStore = defineStore<SettingsData, SettingsActions>(initi
   },
 
   closeCredentials() {
-    set({ credentialsFor: null, credentials: { apiKey: '', apiSecret: '' }, credentialErrors: {} });
+    set({
+      credentialsFor: null,
+      credentialsNotice: null,
+      credentials: { apiKey: '', apiSecret: '' },
+      credentialErrors: {},
+    });
   },
 
   setCredentialField(field, value) {
@@ -196,7 +221,12 @@ export const useSettingsStore = defineStore<SettingsData, SettingsActions>(initi
     }
     useSessionStore.getState().upsertProfile(r.value);
     // The typed secret leaves renderer memory as soon as main has it.
-    set({ savingCredentials: false, credentialsFor: null, credentials: { apiKey: '', apiSecret: '' } });
+    set({
+      savingCredentials: false,
+      credentialsFor: null,
+      credentialsNotice: null,
+      credentials: { apiKey: '', apiSecret: '' },
+    });
     await useSessionStore.getState().refreshProfiles();
     return true;
   },
