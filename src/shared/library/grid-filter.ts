@@ -28,8 +28,26 @@ export const SCALAR_FILTER_TYPES = [
   'empty',
 ] as const;
 
-/** ag-grid sends dates as `yyyy-MM-dd hh:mm:ss`; only the day is used. */
-const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}(?:[ T][\d:.]+)?$/, { error: 'a date yyyy-MM-dd' });
+const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?$/;
+
+/** Whether `yyyy-MM-dd[ hh:mm[:ss[.fff]]]` names a day of the calendar (and a time of that day). */
+export function isGridDate(text: string): boolean {
+  const m = DATE_TEXT.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return false;
+  return (
+    m[4] === undefined ||
+    (Number(m[4]) <= 23 && Number(m[5]) <= 59 && (m[6] === undefined || Number(m[6]) <= 59))
+  );
+}
+
+/**
+ * ag-grid sends dates as `yyyy-MM-dd hh:mm:ss`; only the day is used. An impossible one (2024-13-45,
+ * 2023-02-29) is refused here, at the bridge, rather than reaching SQL and failing there.
+ */
+const dateText = z.string().refine(isGridDate, { error: 'a real date, as yyyy-MM-dd' });
 
 const textCondition = z.strictObject({
   filterType: z.literal('text'),
