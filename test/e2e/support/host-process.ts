@@ -36,7 +36,11 @@ export async function startHostProcess(
   const close = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      // Gone for real before anyone opens its files: a killed process holds the library's lock until it exits.
+      await exited;
+    }
     if (ownDir) await rm(dataDir, { recursive: true, force: true });
   };
   const kill = async (): Promise<void> => {
