@@ -16,28 +16,29 @@ const file = (name: string, content: unknown): string => {
 
 describe('command line', () => {
   it('reads the documented flags', () => {
-    const { options, generated } = parseCli([
-      '--port',
-      '8787',
-      '--records',
-      '200000',
-      '--seed',
-      '7',
-      '--api-key',
-      'KEY',
-      '--api-secret',
-      'SECRET',
-      '--latency',
-      '20',
-      '--error-rate',
-      '0.1',
-      '--error-statuses',
-      '503',
-      '--burst-429',
-      '10:2',
-      '--drop-rate',
-      '0.01',
-    ]);
+    const { options, generated } = parseCli(
+      [
+        '--port',
+        '8787',
+        '--records',
+        '200000',
+        '--seed',
+        '7',
+        '--api-key',
+        'KEY',
+        '--latency',
+        '20',
+        '--error-rate',
+        '0.1',
+        '--error-statuses',
+        '503',
+        '--burst-429',
+        '10:2',
+        '--drop-rate',
+        '0.01',
+      ],
+      { PORTOLAN_SIM_API_SECRET: 'SECRET' },
+    );
     expect(options).toMatchObject({ port: 8787, records: 200000, seed: 7, host: '127.0.0.1' });
     expect(options.accounts).toEqual([{ name: 'default', apiKey: 'KEY', apiSecret: 'SECRET' }]);
     expect(options.faults).toEqual({
@@ -48,6 +49,15 @@ describe('command line', () => {
       dropRate: 0.01,
     });
     expect(generated).toEqual([]);
+  });
+
+  it('takes the secret from the environment, never from the command line', () => {
+    expect(() =>
+      parseCli(['--api-key', 'KEY', '--api-secret', 'SECRET'], { PORTOLAN_SIM_API_SECRET: 'S' }),
+    ).toThrow(/every user of this machine.*PORTOLAN_SIM_API_SECRET.*--config/);
+    expect(() => parseCli(['--api-key', 'KEY'], {})).toThrow(/PORTOLAN_SIM_API_SECRET/);
+    // The secret alone (no key) adds no account: the simulator makes one up, as without either.
+    expect(parseCli([], { PORTOLAN_SIM_API_SECRET: 'SECRET' }).generated).toHaveLength(1);
   });
 
   it('makes up an account when none is given', () => {
@@ -111,20 +121,12 @@ describe('command line', () => {
   it('runs as a process, answers signed requests and stops on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/main/sim/cli.ts',
-        '--port',
-        '0',
-        '--records',
-        '500',
-        '--api-key',
-        'K',
-        '--api-secret',
-        'S',
-      ],
-      { cwd: resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] },
+      ['--import', 'tsx', 'src/main/sim/cli.ts', '--port', '0', '--records', '500', '--api-key', 'K'],
+      {
+        cwd: resolve(import.meta.dirname, '../..'),
+        env: { ...process.env, PORTOLAN_SIM_API_SECRET: 'S' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -7,6 +7,8 @@ import { DEFAULT_RECORDS, generateAccount } from './server';
 import type { SimAccount, SimFaults, SimOptions } from './types';
 
 export const DEFAULT_PORT = 8787;
+/** Where `--api-key`'s secret comes from: never the command line, which every user of the machine can read. */
+export const SECRET_ENV = 'PORTOLAN_SIM_API_SECRET';
 
 const rate = z.number().min(0).max(1);
 const faultsSchema = z.strictObject({
@@ -54,8 +56,8 @@ export const USAGE_TEXT = `Usage: npm run sim -- [flags]
   --port N              port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 = any free port)
   --records N           number of shipment records (default ${DEFAULT_RECORDS})
   --seed N              data seed (default 1); same seed, same data
-  --api-key KEY         accept this key ...
-  --api-secret SECRET   ... with this secret (both or neither)
+  --api-key KEY         accept this key, with the secret in the environment variable
+                        ${SECRET_ENV} (both or neither; never a secret on the command line)
   --account-name NAME   account name for --api-key (default "default")
   --config FILE         JSON file with accounts, limits, faults (see docs/simulator.md)
   --hs-codes FILE       HS code CSV (default resources/data/hs-codes.csv)
@@ -95,8 +97,11 @@ export function readConfigFile(path: string): ConfigFile {
   return parsed.data;
 }
 
-/** Turns command-line arguments into simulator options. Throws an Error with a readable message. */
-export function parseCli(argv: readonly string[]): CliSetup {
+/**
+ * Turns command-line arguments (and the secret from the environment) into simulator options. Throws an
+ * Error with a readable message.
+ */
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliSetup {
   const { values } = parseArgs({
     args: [...argv],
     strict: true,
@@ -123,13 +128,20 @@ export function parseCli(argv: readonly string[]): CliSetup {
   });
   const config: ConfigFile = values.config ? readConfigFile(values.config) : {};
 
+  if (values['api-secret'] !== undefined) {
+    // Refused rather than used: by now it is already in the shell history and in every `ps` listing.
+    throw new Error(
+      `a secret on the command line can be read by every user of this machine (ps) and stays in the shell history; ` +
+        `put it in the environment variable ${SECRET_ENV}, or in the accounts of a --config file`,
+    );
+  }
   const accounts: SimAccount[] = [];
   const key = values['api-key'];
-  const secret = values['api-secret'];
-  if ((key === undefined) !== (secret === undefined))
-    throw new Error('--api-key and --api-secret go together');
+  const secret = env[SECRET_ENV];
+  if (key !== undefined && secret === undefined)
+    throw new Error(`--api-key needs its secret in the environment variable ${SECRET_ENV}`);
   if (key !== undefined && secret !== undefined) {
-    if (!key || !secret) throw new Error('--api-key and --api-secret must not be empty');
+    if (!key || !secret) throw new Error(`--api-key and ${SECRET_ENV} must not be empty`);
     accounts.push({ name: values['account-name'] ?? 'default', apiKey: key, apiSecret: secret });
   }
   for (const a of config.accounts ?? [])

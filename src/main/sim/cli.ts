@@ -1,5 +1,5 @@
 /**
- * `npm run sim -- --port 8787 --records 200000 --seed 7 --api-key KEY --api-secret SECRET`
+ * `PORTOLAN_SIM_API_SECRET=… npm run sim -- --port 8787 --records 200000 --seed 7 --api-key KEY`
  * Runs the simulator until SIGINT/SIGTERM. Flags: see USAGE_TEXT or docs/simulator.md.
  */
 import { parseCli, USAGE_TEXT } from './cli-options';
