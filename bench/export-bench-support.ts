@@ -1,6 +1,7 @@
 /** What the export benchmark needs from the exporter, in one place (not a benchmark itself). */
 // Imported file by file: the package index would also load DuckDB, whose memory is not the export's.
-export { DEFAULT_SHIPMENT_FIELDS, shipmentColumns } from '../src/main/export/columns';
+export { shipmentColumns } from '../src/main/export/columns';
+export { DEFAULT_SHIPMENT_COLUMNS } from '../src/shared/fields';
 export { exportCsv } from '../src/main/export/csv-writer';
 export { exportXlsx } from '../src/main/export/xlsx-writer';
 export { toExportRows } from '../src/main/export/memory-source';

@@ -4,7 +4,7 @@
  * that one case's memory peak cannot hide in another's, after warming its writer on 5,000 rows (the
  * steady state of a main process that has exported before; the cold warm-up time is printed too).
  *
- *   npm run bench -- export-xlsx            100,000 rows (all columns, and the default 15)
+ *   npm run bench -- export-xlsx            100,000 rows (all columns, and the default 16)
  *   npm run bench -- export-xlsx --full     also 1,000,000 rows, to show memory stays flat
  */
 import { spawnSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import {
-  DEFAULT_SHIPMENT_FIELDS,
+  DEFAULT_SHIPMENT_COLUMNS,
   exportCsv,
   exportXlsx,
   shipmentColumns,
@@ -75,7 +75,7 @@ function benchSource(
 
 async function runCase(kind: string, rows: number, columnSet: string): Promise<CaseResult> {
   const { makeShipments } = await import('../test/helpers/export-records');
-  const columns = columnSet === 'all' ? shipmentColumns() : shipmentColumns(DEFAULT_SHIPMENT_FIELDS);
+  const columns = columnSet === 'all' ? shipmentColumns() : shipmentColumns(DEFAULT_SHIPMENT_COLUMNS);
   const pool = makeShipments(POOL, 11);
   const poolRows = toExportRows(columns, pool);
   const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-'));
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
   const goals: string[] = [];
   const peaks = new Map<string, number>();
   for (const rows of sizes) {
-    for (const set of ['all', 'default15']) {
+    for (const set of ['all', 'default16']) {
       const csv = spawnCase('csv', rows, set);
       const xlsx = spawnCase('xlsx', rows, set);
       show(csv);
@@ -198,7 +198,7 @@ async function main(): Promise<void> {
   show(sheetjs);
   show(ours, sheetjs);
   console.log('\n' + goals.join('\n'));
-  for (const set of ['all', 'default15']) {
+  for (const set of ['all', 'default16']) {
     const small = peaks.get(`100000 ${set}`);
     const big = peaks.get(`1000000 ${set}`);
     if (small !== undefined && big !== undefined) {

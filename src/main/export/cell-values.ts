@@ -2,6 +2,7 @@
  * Turning the service's text into typed spreadsheet values. Anything that is not clearly a number or a
  * date stays exactly as it came (fillers such as "-" or "N/A" are data about the data, never a 0).
  */
+import { parseDecimalText as parseDecimalRule, parseIsoDay } from '@shared/fields';
 import type { ExportColumnType } from './types';
 
 /** Excel refuses longer cell text. */
@@ -9,8 +10,6 @@ export const EXCEL_MAX_CELL_CHARS = 32_767;
 /** Appended to a cut cell so the reader sees in the cell itself that text is missing. */
 export const CUT_MARKER = ' [… cut: Excel cell limit]';
 
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** A double holds 15 significant digits safely; longer numbers stay text so that no digit is lost. */
 const MAX_SIGNIFICANT_DIGITS = 15;
 
@@ -18,33 +17,32 @@ const MAX_SIGNIFICANT_DIGITS = 15;
 const MIN_EXCEL_MS = Date.UTC(1900, 2, 1);
 const MAX_EXCEL_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
 
+/**
+ * A decimal text's number under the shared rule (@shared/fields), when a double holds it without
+ * losing a digit; null for text and for numbers of more than 15 significant digits.
+ */
 export function parseDecimalText(text: string): number | null {
-  const s = text.trim();
-  if (!DECIMAL.test(s)) return null;
+  const n = parseDecimalRule(text);
+  if (n === null) return null;
   // Only text longer than 15 characters can hold more than 15 digits; most values skip the count.
-  if (s.length > MAX_SIGNIFICANT_DIGITS) {
-    const mantissa = s
+  if (text.length > MAX_SIGNIFICANT_DIGITS) {
+    const mantissa = text
+      .trim()
       .replace(/[eE].*$/, '')
       .replace(/[^\d]/g, '')
       .replace(/^0+/, '')
       .replace(/0+$/, '');
     if (mantissa.length > MAX_SIGNIFICANT_DIGITS) return null;
   }
-  const n = Number(s);
-  return Number.isFinite(n) ? n : null;
+  return n;
 }
 
 /** A `yyyy-MM-dd` calendar day as a UTC midnight Date (exceljs writes Dates by their UTC value). */
 export function parseIsoDateText(text: string): Date | null {
-  const m = ISO_DATE.exec(text.trim());
-  if (!m) return null;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  const ms = Date.UTC(y, mo - 1, d);
-  const date = new Date(ms);
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
-  return ms >= MIN_EXCEL_MS && ms <= MAX_EXCEL_MS ? date : null;
+  const day = parseIsoDay(text);
+  if (!day) return null;
+  const ms = Date.UTC(day.year, day.month - 1, day.day);
+  return ms >= MIN_EXCEL_MS && ms <= MAX_EXCEL_MS ? new Date(ms) : null;
 }
 
 /** Unix seconds (with a fraction) as a Date, shown in UTC since an Excel cell has no time zone. */

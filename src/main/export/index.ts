@@ -1,11 +1,5 @@
 export * from './types';
-export {
-  shipmentColumns,
-  firmColumns,
-  shipmentFieldType,
-  firmFieldType,
-  DEFAULT_SHIPMENT_FIELDS,
-} from './columns';
+export { shipmentColumns, firmColumns, shipmentFieldType, firmFieldType } from './columns';
 export { EXCEL_MAX_CELL_CHARS, CUT_MARKER } from './cell-values';
 export { QUERY_SHEET_NAME, QUERY_KEYS } from './query-sheet';
 export { exportXlsx, EXCEL_MAX_DATA_ROWS, type XlsxExportOptions } from './xlsx-writer';

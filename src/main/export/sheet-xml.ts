@@ -154,9 +154,9 @@ export function createRowRenderer(
       if (type === 'decimal' || type === 'integer') {
         const num = parseDecimalText(v);
         if (num !== null) {
-          // The text itself is already a valid xsd:double (DECIMAL's grammar), so unless it had blanks
-          // trimmed it is written as is, which spares converting the number back to text.
-          const plain = v.charCodeAt(0) > 32 && v.charCodeAt(v.length - 1) > 32;
+          // A plain number's text is already a valid xsd:double, so unless it has blanks to trim or
+          // thousands commas it is written as is, which spares converting the number back to text.
+          const plain = v.charCodeAt(0) > 32 && v.charCodeAt(v.length - 1) > 32 && v.indexOf(',') < 0;
           xml += open + '><v>' + (plain ? v : String(num)) + '</v></c>';
           continue;
         }

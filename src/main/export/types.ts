@@ -3,8 +3,10 @@
  * in-memory source in tests). The exporters know nothing of where rows come from.
  */
 
-/** How a column's original text is written to a typed format (Excel). CSV and Parquet keep the text. */
-export type ExportColumnType = 'text' | 'decimal' | 'integer' | 'date' | 'epoch';
+import type { FieldType } from '@shared/fields';
+
+/** How a column's original text is written to a typed format: the shared field model's type. */
+export type ExportColumnType = FieldType;
 
 export interface ExportColumn {
   /** Key in each row object, e.g. `importerName` or `shipment_count`. */

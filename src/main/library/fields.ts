@@ -1,48 +1,26 @@
 import {
-  DATE_SHIPMENT_FIELDS,
-  DECIMAL_SHIPMENT_FIELDS,
-  EPOCH_SHIPMENT_FIELDS,
-  FIRM_INTEGER_FIELDS,
-  FIRM_TEXT_FIELDS,
-  SHIPMENT_FIELDS,
-} from '@shared/spec/records';
+  DATASET_KINDS,
+  FIRM_FIELD_DEFS,
+  GROUPED_DECIMAL_TEXT_SOURCE,
+  SHIPMENT_FIELD_DEFS,
+  type DatasetKind,
+  type FieldDef,
+  type FieldType,
+} from '@shared/fields';
 
-export type DatasetKind = 'shipments' | 'firms';
-export const DATASET_KINDS: readonly DatasetKind[] = ['shipments', 'firms'];
+export { DATASET_KINDS, type DatasetKind };
 
 /**
- * How a column is compared when sorted or filtered. Shipment values are stored as their original
- * text; `decimal`/`date`/`epoch` columns are cast in SQL (TRY_CAST) at query time, so a filler like
- * "-" simply sorts last instead of being rejected at ingest.
+ * How a column is compared when sorted or filtered: the shared field model's type. Shipment values
+ * are stored as their original text; `decimal`/`date`/`epoch` columns are read as numbers, days and
+ * instants at query time under the shared value rules (@shared/fields), so a filler like "-" simply
+ * sorts last instead of being rejected at ingest.
  */
-export type ColumnType = 'text' | 'decimal' | 'date' | 'epoch' | 'integer';
+export type ColumnType = FieldType;
+export type ColumnDef = FieldDef;
 
-export interface ColumnDef {
-  /** The record's field name, also the column name (always double-quoted in SQL). */
-  field: string;
-  type: ColumnType;
-}
-
-const decimal: ReadonlySet<string> = new Set(DECIMAL_SHIPMENT_FIELDS);
-const dates: ReadonlySet<string> = new Set(DATE_SHIPMENT_FIELDS);
-const epochs: ReadonlySet<string> = new Set(EPOCH_SHIPMENT_FIELDS);
-
-function shipmentType(field: string): ColumnType {
-  if (epochs.has(field)) return 'epoch';
-  if (dates.has(field)) return 'date';
-  if (decimal.has(field)) return 'decimal';
-  return 'text';
-}
-
-export const SHIPMENT_COLUMNS: readonly ColumnDef[] = SHIPMENT_FIELDS.map((field) => ({
-  field,
-  type: shipmentType(field),
-}));
-
-export const FIRM_COLUMNS: readonly ColumnDef[] = [
-  ...FIRM_TEXT_FIELDS.map((field): ColumnDef => ({ field, type: 'text' })),
-  ...FIRM_INTEGER_FIELDS.map((field): ColumnDef => ({ field, type: 'integer' })),
-];
+export const SHIPMENT_COLUMNS: readonly ColumnDef[] = SHIPMENT_FIELD_DEFS;
+export const FIRM_COLUMNS: readonly ColumnDef[] = FIRM_FIELD_DEFS;
 
 /** Column holding fields the service sent that the spec does not list (JSON object text, or NULL). */
 export const EXTRA_COLUMN = '_extra';
@@ -70,15 +48,49 @@ export function quoteColumn(kind: DatasetKind, field: string): string {
   return `"${col.field}"`;
 }
 
+const SQL_BLANKS = ' \t\n\v\f\r';
+const ISO_DAY_SOURCE = String.raw`\d{4}-\d{2}-\d{2}`;
+
+/** An SQL string literal of a pattern written for both JavaScript and RE2. */
+function sqlPattern(source: string): string {
+  return `'${source.replace(/'/g, "''")}'`;
+}
+
+/**
+ * The number a decimal text stands for in SQL, under the shared decimal rule (parseDecimalText): what
+ * DuckDB's DOUBLE cast reads, less what the rule calls text ("inf", "NaN", "1_000", "+-5", overflow),
+ * plus numbers with thousands commas. The cast is tried only on text without `n`, `N`, `_` or `+-`
+ * (no number under the rule has them; test/fields fuzzes the two against each other), and the pattern
+ * only on text with a comma: the common plain number costs one cast, as before.
+ */
+export function decimalExpression(name: string): string {
+  const plain = `TRY_CAST(${name} AS DOUBLE)`;
+  const noWords = `NOT (contains(${name}, 'n') OR contains(${name}, 'N') OR contains(${name}, '_') OR contains(${name}, '+-'))`;
+  const grouped = `contains(${name}, ',') AND regexp_full_match(${name}, ${sqlPattern(GROUPED_DECIMAL_TEXT_SOURCE)})`;
+  return (
+    `(CASE WHEN ${noWords} AND isfinite(${plain}) THEN ${plain} ` +
+    `WHEN ${grouped} THEN CAST(replace(${name}, ',', '') AS DOUBLE) END)`
+  );
+}
+
+/**
+ * A day written yyyy-MM-dd (the shared rule parseIsoDay): DuckDB's DATE cast, on text of that shape
+ * only, so "2024/01/05" or "2024-1-5" are text in SQL as they are everywhere else.
+ */
+export function dateExpression(name: string): string {
+  const day = `trim(${name}, ${sqlPattern(SQL_BLANKS)})`;
+  return `(CASE WHEN regexp_full_match(${day}, ${sqlPattern(ISO_DAY_SOURCE)}) THEN TRY_CAST(${day} AS DATE) END)`;
+}
+
 /** The SQL expression a column is compared by. Empty text is stored as NULL and so sorts last. */
 export function typedExpression(col: ColumnDef): string {
   const name = `"${col.field}"`;
   switch (col.type) {
     case 'decimal':
     case 'epoch':
-      return `TRY_CAST(${name} AS DOUBLE)`;
+      return decimalExpression(name);
     case 'date':
-      return `TRY_CAST(${name} AS DATE)`;
+      return dateExpression(name);
     default:
       return name;
   }

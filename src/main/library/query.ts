@@ -152,9 +152,7 @@ function conditionSql(col: ColumnDef, c: Condition, p: Param): string {
       if (col.type !== 'date' && col.type !== 'epoch')
         throw new AppError('InvalidInput', `${col.field} is not a date column`);
       const expr =
-        col.type === 'date'
-          ? typedExpression(col)
-          : `CAST(to_timestamp(TRY_CAST("${col.field}" AS DOUBLE)) AS DATE)`;
+        col.type === 'date' ? typedExpression(col) : `CAST(to_timestamp(${typedExpression(col)}) AS DATE)`;
       const day = (s: string | null | undefined): string | null => (s ? s.slice(0, 10) : null);
       const from = day(c.dateFrom);
       const to = day(c.dateTo);

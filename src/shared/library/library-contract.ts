@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../define-call';
+import { DATASET_KINDS, type DatasetKind } from '../fields';
 import { columnFilterSchema } from './grid-filter';
 import { fileHandleSchema, type ChosenFile } from '../files/file-handle';
 import { firmSearchRequestSchema, shipmentSearchRequestSchema } from '../spec/operations';
@@ -15,8 +16,7 @@ import {
 
 /** The offline library's bridge calls: input schemas and result types. */
 
-export type DatasetKind = 'shipments' | 'firms';
-export const DATASET_KINDS = ['shipments', 'firms'] as const;
+export { DATASET_KINDS, type DatasetKind } from '../fields';
 
 /** One dataset of the library as the renderer sees it (the library's DatasetMeta, JSON-safe). */
 export interface DatasetView {

@@ -1,19 +1,8 @@
 import type { ColDef } from 'ag-grid-community';
-import { FIRM_FIELDS, FIRM_INTEGER_FIELDS, type FirmField, type FirmRecord } from '@shared/spec';
+import { FIRM_FIELD_LABELS } from '@shared/fields';
+import { FIRM_FIELDS, FIRM_INTEGER_FIELDS, type FirmRecord } from '@shared/spec';
 
-/** Column headers of the firm record's fields, for every firm grid. */
-const FIRM_HEADERS: Record<FirmField, string> = {
-  name: 'Name',
-  country: 'Country',
-  country_code: 'Country code',
-  address: 'Address',
-  city_state: 'City / state',
-  tel: 'Telephone',
-  e_mail: 'E-mail',
-  web: 'Web',
-  firm_type: 'Firm type',
-  shipment_count: 'Shipments',
-};
+const FIRM_HEADERS = FIRM_FIELD_LABELS;
 
 const integers = new Set<string>(FIRM_INTEGER_FIELDS);
 

@@ -1,13 +1,12 @@
 import type { ColDef, ColGroupDef, ValueFormatterParams, ValueGetterParams } from 'ag-grid-community';
 import {
-  DATE_SHIPMENT_FIELDS,
-  DECIMAL_SHIPMENT_FIELDS,
-  EPOCH_SHIPMENT_FIELDS,
-  PARTY_SUFFIXES,
-  SHIPMENT_FIELDS,
-  type ShipmentField,
-  type ShipmentRecord,
-} from '@shared/spec';
+  DEFAULT_SHIPMENT_COLUMNS,
+  parseDecimalText,
+  parseIsoDay,
+  shipmentFieldLabel,
+  shipmentFieldType,
+} from '@shared/fields';
+import { SHIPMENT_FIELDS, type ShipmentField, type ShipmentRecord } from '@shared/spec';
 
 export const SHIPMENT_GROUPS = ['Importer', 'Exporter', 'Goods', 'Values', 'Logistics', 'Record'] as const;
 export type ShipmentGroup = (typeof SHIPMENT_GROUPS)[number];
@@ -69,46 +68,18 @@ export function groupOf(field: ShipmentField): ShipmentGroup {
   return 'Record';
 }
 
-/** What an analyst wants first; the other ~90 fields are one click away in the column chooser. */
-export const DEFAULT_VISIBLE: readonly ShipmentField[] = [
-  'arrivalDate',
-  'importerName',
-  'importerCountry',
-  'exporterName',
-  'exporterCountry',
-  'hsCode',
-  'hsCodeDescription',
-  'productDetails',
-  'quantity',
-  'quantityUnit',
-  'netWeight',
-  'usdFob',
-  'usdCif',
-  'portOfArrival',
-  'portOfDeparture',
-  'transportType',
-];
+/** What an analyst wants first (the shared field model's default columns). */
+export const DEFAULT_VISIBLE: readonly ShipmentField[] = DEFAULT_SHIPMENT_COLUMNS;
 
-const decimals = new Set<string>(DECIMAL_SHIPMENT_FIELDS);
-const dates = new Set<string>(DATE_SHIPMENT_FIELDS);
-const epochs = new Set<string>(EPOCH_SHIPMENT_FIELDS);
-
-/** "1,234.50" / " 12 " / "" → number or null; the row keeps the text for exports. */
+/** A decimal text's number under the shared rule ("1,234.50" is 1234.5, "12,5" is text). */
 export function parseDecimal(text: unknown): number | null {
-  if (typeof text !== 'string') return null;
-  const t = text.trim().replace(/,/g, '');
-  if (!t || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return null;
-  const n = Number(t);
-  return Number.isFinite(n) ? n : null;
+  return parseDecimalText(text);
 }
 
 /** yyyy-MM-dd as a local-midnight Date, which is what the grid's date filter compares against. */
 export function parseDay(text: unknown): Date | null {
-  if (typeof text !== 'string') return null;
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text.trim());
-  if (!m) return null;
-  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return Number.isNaN(d.getTime()) ? null : d;
+  const day = parseIsoDay(text);
+  return day ? new Date(day.year, day.month - 1, day.day) : null;
 }
 
 export function parseEpoch(text: unknown): Date | null {
@@ -119,43 +90,16 @@ export function parseEpoch(text: unknown): Date | null {
 const pad = (n: number) => String(n).padStart(2, '0');
 const dayText = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
-/** Trade abbreviations read as such in headers: "USD FOB", not "Usd Fob". */
-const ACRONYMS: Record<string, string> = {
-  Usd: 'USD',
-  Fob: 'FOB',
-  Cif: 'CIF',
-  Hs: 'HS',
-  Url: 'URL',
-  Ta: 'TA',
-  Teus: 'TEUs',
-  Id: 'ID',
-  Fi: 'FI',
-  Tel: 'Tel.',
-};
-
-const headerOf = (field: string, group: ShipmentGroup): string => {
-  let name = field;
-  if (group === 'Importer' || group === 'Exporter') {
-    const suffix = PARTY_SUFFIXES.find((s) => field.endsWith(s));
-    if (suffix) name = suffix;
-  }
-  return name
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/^./, (c) => c.toUpperCase())
-    .split(' ')
-    .map((w) => ACRONYMS[w] ?? w)
-    .join(' ');
-};
-
-function columnFor(field: ShipmentField, group: ShipmentGroup): ColDef<ShipmentRecord> {
+function columnFor(field: ShipmentField): ColDef<ShipmentRecord> {
   const base: ColDef<ShipmentRecord> = {
     colId: field,
     field,
-    headerName: headerOf(field, group),
+    headerName: shipmentFieldLabel(field),
     headerTooltip: field,
     initialHide: !DEFAULT_VISIBLE.includes(field),
   };
-  if (dates.has(field)) {
+  const type = shipmentFieldType(field);
+  if (type === 'date') {
     return {
       ...base,
       cellDataType: 'date',
@@ -165,7 +109,7 @@ function columnFor(field: ShipmentField, group: ShipmentGroup): ColDef<ShipmentR
         p.value ? dayText(p.value) : String(p.data?.[field] ?? ''),
     };
   }
-  if (epochs.has(field)) {
+  if (type === 'epoch') {
     return {
       ...base,
       cellDataType: 'dateTime',
@@ -177,7 +121,7 @@ function columnFor(field: ShipmentField, group: ShipmentGroup): ColDef<ShipmentR
           : String(p.data?.[field] ?? ''),
     };
   }
-  if (decimals.has(field)) {
+  if (type === 'decimal') {
     return {
       ...base,
       cellDataType: 'number',
@@ -197,6 +141,6 @@ export function shipmentColumnDefs(): ColGroupDef<ShipmentRecord>[] {
   return SHIPMENT_GROUPS.map((group) => ({
     groupId: group,
     headerName: group,
-    children: SHIPMENT_FIELDS.filter((f) => groupOf(f) === group).map((f) => columnFor(f, group)),
+    children: SHIPMENT_FIELDS.filter((f) => groupOf(f) === group).map((f) => columnFor(f)),
   }));
 }

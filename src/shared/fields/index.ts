@@ -1,0 +1,3 @@
+export * from './field-types';
+export * from './value-text';
+export * from './default-columns';
