@@ -11,7 +11,11 @@ export default defineConfig({
       // Native and heavy modules stay in node_modules; everything else is bundled.
       externalizeDeps: true,
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/index.ts') },
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          // File imports are read and converted in a worker thread of their own (import-worker.ts).
+          'import-worker': resolve(__dirname, 'src/main/library/import/import-worker.ts'),
+        },
         // An optional dependency (absent where its native build failed), loaded on first use.
         external: ['keytar'],
       },

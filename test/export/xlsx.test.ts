@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
+import { fieldTitleOf } from '@shared/fields';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { FILTER_FIELDS } from '@shared/spec/filter';
 import {
@@ -28,7 +29,11 @@ type Expected =
 /** What a cell should hold, derived from the source text by the rules the spec implies. */
 function expected(text: string, type: ExportColumnType): Expected {
   if (text === '') return { kind: 'empty' };
-  const plainNumber = /^-?\d+(\.\d+)?$/.test(text) && text.replace(/\D/g, '').replace(/^0+/, '').length <= 15;
+  // A number whose cell gives the text back exactly: no leading zeros, no "-0", at most 15 digits.
+  const plainNumber =
+    /^-?(0|[1-9]\d*)(\.\d+)?$/.test(text) &&
+    !/^-0(\.0*)?$/.test(text) &&
+    text.replace(/\D/g, '').replace(/^0+/, '').length <= 15;
   if ((type === 'decimal' || type === 'integer') && plainNumber)
     return { kind: 'number', value: Number(text) };
   if (type === 'date') {
@@ -48,6 +53,8 @@ function checkCell(cell: ExcelJS.Cell, want: Expected, where: string): void {
     case 'number':
       expect(cell.type, where).toBe(ExcelJS.ValueType.Number);
       expect(cell.value, where).toBe(want.value);
+      // Thousands separators and the text's own decimals.
+      expect(cell.numFmt, where).toMatch(/^#,##0(\.0+)?$/);
       break;
     case 'date':
       expect(cell.type, where).toBe(ExcelJS.ValueType.Date);
@@ -105,7 +112,11 @@ describe('exportXlsx', () => {
       expect(wb.worksheets.map((w) => w.name)).toEqual(['Shipments', 'Query']);
       const ws = wb.getWorksheet('Shipments') as ExcelJS.Worksheet;
       expect(ws.rowCount).toBe(401);
-      expect(ws.getRow(1).values).toEqual([undefined, ...SHIPMENT_FIELDS]);
+      // Headers in the grid's words; the field names go on the Query sheet for a re-import.
+      expect(ws.getRow(1).values).toEqual([
+        undefined,
+        ...SHIPMENT_FIELDS.map((f) => fieldTitleOf('shipments', f)),
+      ]);
       expect(ws.getRow(1).getCell(1).font?.bold).toBe(true);
       expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
       expect(ws.autoFilter).toBe(`A1:${ws.getColumn(columns.length).letter}1`);
@@ -153,9 +164,11 @@ describe('exportXlsx', () => {
     expect(cells[2]).toEqual([null, '2024-02-30', 'N/A']);
     expect(cells[3]).toEqual([0, new Date(Date.UTC(2024, 1, 29)), new Date(1_700_000_000_250)]);
     // Before Excel's calendar and beyond a double's digits: kept as the original text.
-    expect(cells[4]).toEqual([7.5, '1899-12-31', '12345678901234567890']);
-    // Blanks kept, CR LF kept, XML specials escaped; a control character XML cannot hold is dropped.
-    expect(cells[5]).toEqual([' ', 'a\r\nb <&> ', new Date(1_000_000)]);
+    // A leading zero or an exponent no number gives back: kept as the original text too.
+    expect(cells[4]).toEqual(['007.50', '1899-12-31', '12345678901234567890']);
+    // Blanks kept, CR LF kept, XML specials escaped; a control character XML cannot hold is dropped
+    // (and listed on the Query sheet).
+    expect(cells[5]).toEqual([' ', 'a\r\nb <&> ', '1e3']);
   });
 
   it('writes a Query sheet that gives back the exact filter and says how many rows were exported', async () => {
@@ -210,7 +223,7 @@ describe('exportXlsx', () => {
     const ids: unknown[] = [];
     for (const name of ['Shipments', 'Shipments (2)', 'Shipments (3)']) {
       const ws = wb.getWorksheet(name) as ExcelJS.Worksheet;
-      expect(ws.getRow(1).getCell(1).value).toBe('hashId');
+      expect(ws.getRow(1).getCell(1).value).toBe('Hash ID');
       expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
       ws.eachRow((row, n) => {
         if (n > 1) ids.push(row.getCell(1).value);
@@ -258,8 +271,8 @@ describe('exportXlsx', () => {
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Firms', 'Query']);
     const ws = wb.getWorksheet('Firms') as ExcelJS.Worksheet;
     const header = (ws.getRow(1).values as unknown[]).slice(1);
-    const countCol = header.indexOf('shipment_count') + 1;
-    const nameCol = header.indexOf('name') + 1;
+    const countCol = header.indexOf('Shipments') + 1;
+    const nameCol = header.indexOf('Name') + 1;
     rows.forEach((r, i) => {
       expect(ws.getRow(i + 2).getCell(countCol).value).toBe(r['shipment_count']);
       expect(ws.getRow(i + 2).getCell(nameCol).value).toBe(r['name']);

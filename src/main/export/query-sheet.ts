@@ -22,6 +22,11 @@ export interface QuerySheetFacts {
   rowsPerSheet: number;
   cutCells: readonly string[];
   cutCellCount: number;
+  /** Cells whose text lost characters a spreadsheet cannot hold (control characters). */
+  alteredCells?: readonly string[];
+  alteredCellCount?: number;
+  /** The data columns' field names, in order: the headers are the grid's words. */
+  fieldNames?: readonly string[];
   exportedAt: Date;
 }
 
@@ -59,6 +64,20 @@ export function queryRows(facts: QuerySheetFacts): QueryRow[] {
         'The CSV and Parquet exports keep the whole text.',
     ]);
   }
+  if ((facts.alteredCellCount ?? 0) > 0) {
+    const count = facts.alteredCellCount ?? 0;
+    const shown = (facts.alteredCells ?? []).join(', ');
+    const more =
+      count > (facts.alteredCells ?? []).length
+        ? ` and ${count - (facts.alteredCells ?? []).length} more`
+        : '';
+    rows.push([
+      QUERY_KEYS.alteredCells,
+      `${count} cell(s) held control characters a spreadsheet cannot store; they were removed: ${shown}${more}. ` +
+        'The CSV and Parquet exports keep the whole text.',
+    ]);
+  }
+  if (facts.fieldNames) rows.push([QUERY_KEYS.fieldNames, JSON.stringify(facts.fieldNames)]);
   if (query.view) {
     const { view } = query;
     const sort = view.sortModel.map((s) => `${s.colId} ${s.sort}`).join(', ');

@@ -4,14 +4,8 @@
  * what the file's bytes cost, so data rows are rendered here while exceljs keeps doing the rest (zip,
  * styles, sheet views, autofilter, workbook parts).
  */
-import {
-  EXCEL_MAX_CELL_CHARS,
-  fitExcelText,
-  parseDecimalText,
-  parseEpochText,
-  parseIsoDateText,
-  toExcelValue,
-} from './cell-values';
+import { EXCEL_MAX_CELL_CHARS } from './cell-values';
+import { excelCell } from './excel-cells';
 import type { ExportColumn, ExportRow } from './types';
 
 // Characters XML 1.0 cannot carry are dropped, as exceljs does. A carriage return is written as a
@@ -40,13 +34,16 @@ export function excelSerial(date: Date): number {
   return UNIX_EPOCH_SERIAL + date.getTime() / MS_PER_DAY;
 }
 
+/** exceljs's style id for a number format (registered on first use). */
 export interface RowStyleIds {
-  /** Style id for a date cell of the column (date or date-time format). */
-  date: readonly number[];
+  id(format: string): number;
 }
 
-/** Where the row renderer reports text it had to cut at Excel's cell limit (column index). */
-export type CutSink = (columnIndex: number) => void;
+/** Where the row renderer reports a cell it had to change: cut at Excel's limit, or characters removed. */
+export interface CellReports {
+  cut(columnIndex: number): void;
+  altered(columnIndex: number): void;
+}
 
 /** Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
 function daysFromCivil(y: number, m: number, d: number): number {
@@ -86,12 +83,6 @@ export function isoDateSerial(s: string): number | null {
 
 export { MIN_SERIAL, MAX_SERIAL };
 
-type WellFormed = { isWellFormed(): boolean; toWellFormed(): string };
-
-/** Anything escapeXmlText would change, or a surrogate (which may be lone and need replacing). */
-// eslint-disable-next-line no-control-regex
-const UNUSUAL_TEXT = /[<>&\r\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uD800-\uDFFF\uFFFE\uFFFF]/;
-
 /** `open` is `<c r="B7"` or just `<c` (see createRowRenderer). */
 function stringCell(open: string, text: string): string {
   if (text.charCodeAt(0) <= 32 || text.charCodeAt(text.length - 1) <= 32) {
@@ -100,101 +91,69 @@ function stringCell(open: string, text: string): string {
   return `${open} t="str"><v>${escapeXmlText(text)}</v></c>`;
 }
 
-/** The cell of a value that is not a plain string (numbers, nulls, odd types): the general rules. */
-function generalCell(
-  open: string,
-  value: unknown,
-  column: ExportColumn,
-  dateStyle: number,
-  cut: () => void,
-): string {
-  let v = toExcelValue(value, column.type);
-  if (v === null) return '';
-  if (typeof v === 'number') return `${open}><v>${v}</v></c>`;
-  if (v instanceof Date) return `${open} s="${dateStyle}"><v>${excelSerial(v)}</v></c>`;
-  if (v.length > EXCEL_MAX_CELL_CHARS) {
-    v = fitExcelText(v).text;
-    cut();
-  }
-  return stringCell(open, v);
-}
+/** Anything escapeXmlText would change, or what excelCell looks at (surrogates, `_xHHHH_`). */
+// eslint-disable-next-line no-control-regex
+const UNUSUAL_TEXT = /[<>&\r\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uD800-\uDFFF\uFFFE\uFFFF]|_x/;
 
 /**
- * One row straight from a source row to XML, with the same typing as `toExcelValue` + `rowXml`
- * but without the intermediate values, Date objects and per-cell dispatch: the data sheet's hot loop.
+ * One row straight from a source row to XML, typed exactly as `excelCell` decides (excel-cells.ts),
+ * without intermediate objects for the common plain text: the data sheet's hot loop.
  */
 export function createRowRenderer(
   columns: readonly ExportColumn[],
   letters: readonly string[],
   styles: RowStyleIds,
-): (rowNumber: number, row: ExportRow, onCut: CutSink) => string {
+): (rowNumber: number, row: ExportRow, reports: CellReports) => string {
   const types = columns.map((c) => c.type);
   const count = columns.length;
-  return (rowNumber, row, onCut) => {
+  const ids = new Map<string, number>();
+  const styleOf = (format: string): number => {
+    let id = ids.get(format);
+    if (id === undefined) {
+      id = styles.id(format);
+      ids.set(format, id);
+    }
+    return id;
+  };
+  return (rowNumber, row, reports) => {
     const n = String(rowNumber);
     let xml = `<row r="${n}">`;
     // A cell right after the previous one needs no address (SpreadsheetML's r is optional there, and
-    // every reader we check with, exceljs included, takes the next column); leaving it out saves a
-    // quarter of the sheet's bytes. The first cell of a row and any cell after a gap keep theirs.
+    // every reader we check with takes the next column); leaving it out saves a quarter of the sheet's
+    // bytes. The first cell of a row and any cell after a gap keep theirs.
     let last = -2;
     for (let i = 0; i < count; i++) {
       const v = row[i];
       if (v === null || v === undefined || v === '') continue;
-      const open = last === i - 1 ? '<c' : '<c r="' + (letters[i] as string) + n + '"';
-      last = i;
-      if (typeof v !== 'string') {
-        const cell = generalCell(open, v, columns[i] as ExportColumn, styles.date[i] as number, () =>
-          onCut(i),
-        );
-        if (cell === '') last = -2;
-        xml += cell;
-        continue;
-      }
       const type = types[i];
-      if (type === 'decimal' || type === 'integer') {
-        const num = parseDecimalText(v);
-        if (num !== null) {
-          // A plain number's text is already a valid xsd:double, so unless it has blanks to trim or
-          // thousands commas it is written as is, which spares converting the number back to text.
-          const plain = v.charCodeAt(0) > 32 && v.charCodeAt(v.length - 1) > 32 && v.indexOf(',') < 0;
-          xml += open + '><v>' + (plain ? v : String(num)) + '</v></c>';
-          continue;
-        }
-      } else if (type === 'date') {
-        let serial = isoDateSerial(v);
-        if (serial === null) {
-          const d = parseIsoDateText(v);
-          if (d) serial = excelSerial(d);
-        }
-        if (serial !== null) {
-          xml += `${open} s="${styles.date[i]}"><v>${serial}</v></c>`;
-          continue;
-        }
-      } else if (type === 'epoch') {
-        const d = parseEpochText(v);
-        if (d) {
-          xml += `${open} s="${styles.date[i]}"><v>${excelSerial(d)}</v></c>`;
-          continue;
-        }
-      }
       // The common case (plain text, no blank at an edge, nothing to escape, short) in one regex test.
       if (
+        type === 'text' &&
+        typeof v === 'string' &&
         v.length <= EXCEL_MAX_CELL_CHARS &&
         v.charCodeAt(0) > 32 &&
         v.charCodeAt(v.length - 1) > 32 &&
         !UNUSUAL_TEXT.test(v)
       ) {
-        xml += open + ' t="str"><v>' + v + '</v></c>';
+        xml +=
+          (last === i - 1 ? '<c' : '<c r="' + (letters[i] as string) + n + '"') +
+          ' t="str"><v>' +
+          v +
+          '</v></c>';
+        last = i;
         continue;
       }
-      let text = (v as unknown as WellFormed).isWellFormed()
-        ? v
-        : (v as unknown as WellFormed).toWellFormed();
-      if (text.length > EXCEL_MAX_CELL_CHARS) {
-        text = fitExcelText(text).text;
-        onCut(i);
+      const cell = excelCell(v, type as ExportColumn['type']);
+      if (cell.kind === 'empty') continue;
+      const open = last === i - 1 ? '<c' : '<c r="' + (letters[i] as string) + n + '"';
+      last = i;
+      if (cell.kind === 'number') {
+        xml += `${open} s="${styleOf(cell.format)}"><v>${cell.v}</v></c>`;
+        continue;
       }
-      xml += stringCell(open, text);
+      if (cell.cut) reports.cut(i);
+      if (cell.altered) reports.altered(i);
+      xml += stringCell(open, cell.text);
     }
     return xml + '</row>';
   };

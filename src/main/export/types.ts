@@ -11,8 +11,10 @@ export type ExportColumnType = FieldType;
 export interface ExportColumn {
   /** Key in each row object, e.g. `importerName` or `shipment_count`. */
   field: string;
-  /** Header written to the file; the field name unless the caller chose a label. */
+  /** Header written to CSV and Parquet files: the field name unless the caller chose a label. */
   header: string;
+  /** Header of an Excel sheet: the field in the grid's words ("USD FOB"); `header` when absent. */
+  title?: string;
   type: ExportColumnType;
 }
 

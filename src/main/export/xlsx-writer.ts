@@ -2,7 +2,8 @@ import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { cancelledError, closeQuietly, throwIfAborted, writeAtomically } from './atomic-file';
-import { EXCEL_MAX_CELL_CHARS, fitExcelText, toExcelValue, type CellValue } from './cell-values';
+import { fitExcelText } from './cell-values';
+import { excelCell } from './excel-cells';
 import { QUERY_SHEET_NAME, queryRows } from './query-sheet';
 import { throttledProgress } from './progress';
 import { createRowRenderer, type RowStyleIds } from './sheet-xml';
@@ -94,8 +95,8 @@ export function columnLetter(index: number): string {
 /** Widths from the header and a sample of rows: long enough to read, never a screen wide. */
 function columnWidths(columns: readonly ExportColumn[], sample: readonly ExportRow[]): number[] {
   return columns.map((c, i) => {
-    if (c.type === 'date') return Math.max(12, c.header.length + 4);
-    if (c.type === 'epoch') return Math.max(20, c.header.length + 4);
+    if (c.type === 'date') return Math.max(12, (c.title ?? c.header).length + 4);
+    if (c.type === 'epoch') return Math.max(20, (c.title ?? c.header).length + 4);
     const lengths = sample.map((r) => {
       const v = r[i];
       return typeof v === 'string' ? v.length : v === null || v === undefined ? 0 : String(v).length;
@@ -104,13 +105,8 @@ function columnWidths(columns: readonly ExportColumn[], sample: readonly ExportR
     const p90 = lengths.length ? (lengths[Math.floor(lengths.length * 0.9)] ?? 0) : 0;
     // +4 leaves room for the autofilter button in the header.
     // Never exactly 9: exceljs treats that as its default width and leaves the column out of the file.
-    return Math.min(60, Math.max(10, c.header.length + 4, p90 + 2));
+    return Math.min(60, Math.max(10, (c.title ?? c.header).length + 4, p90 + 2));
   });
-}
-
-function styleFor(value: CellValue, type: ExportColumn['type']): Style {
-  if (value instanceof Date) return type === 'epoch' ? STYLES.dateTime : STYLES.date;
-  return typeof value === 'number' ? STYLES.number : STYLES.text;
 }
 
 function sheetTitle(base: string, index: number): string {
@@ -122,6 +118,8 @@ interface DataWriteState {
   sheets: string[];
   cutCells: string[];
   cutCellCount: number;
+  alteredCells: string[];
+  alteredCellCount: number;
 }
 
 /** Writes the source's rows over as many sheets as needed, one committed sheet at a time. */
@@ -138,22 +136,35 @@ async function writeDataSheets(
   const columns = source.columns;
   const base = SHEET_TITLES[source.kind];
   const lastColumn = columnLetter(columns.length - 1);
-  const state: DataWriteState = { rowsWritten: 0, sheets: [], cutCells: [], cutCellCount: 0 };
+  const state: DataWriteState = {
+    rowsWritten: 0,
+    sheets: [],
+    cutCells: [],
+    cutCellCount: 0,
+    alteredCells: [],
+    alteredCellCount: 0,
+  };
   const letters = columns.map((_, i) => columnLetter(i));
   let widths: number[] | null = null;
   let sheet: Worksheet | null = null;
   let rowsInSheet = 0;
   // Reused for every row of the exceljs path: exceljs copies the values out before the next row.
-  const values: CellValue[] = new Array<CellValue>(columns.length).fill(null);
-  const onCut = (i: number): void => {
-    state.cutCellCount += 1;
-    if (state.cutCells.length < MAX_CUT_ADDRESSES && sheet !== null) {
-      state.cutCells.push(`'${sheet.name}'!${letters[i]}${rowsInSheet + 2}`);
-    }
+  const values: (string | number | null)[] = new Array<string | number | null>(columns.length).fill(null);
+  const reports = {
+    cut(i: number): void {
+      state.cutCellCount += 1;
+      if (state.cutCells.length < MAX_CUT_ADDRESSES && sheet !== null)
+        state.cutCells.push(`'${sheet.name}'!${letters[i]}${rowsInSheet + 2}`);
+    },
+    altered(i: number): void {
+      state.alteredCellCount += 1;
+      if (state.alteredCells.length < MAX_CUT_ADDRESSES && sheet !== null)
+        state.alteredCells.push(`'${sheet.name}'!${letters[i]}${rowsInSheet + 2}`);
+    },
   };
-  // The direct path needs exceljs's style ids for the two date formats; without its style registry
-  // (a future exceljs) every row goes through exceljs.
-  const styleIds = options.rowEncoding === 'exceljs' ? null : dateStyleIds(workbook, columns);
+  // The direct path needs exceljs's style ids for number formats; without its style registry (a
+  // future exceljs) every row goes through exceljs.
+  const styleIds = options.rowEncoding === 'exceljs' ? null : numberStyleIds(workbook);
   const renderRow = styleIds === null ? null : createRowRenderer(columns, letters, styleIds);
   let direct = false;
   // Rows are encoded one by one into a scratch buffer that is handed on in pieces of about
@@ -185,7 +196,7 @@ async function writeDataSheets(
     enlargeSheetBuffer(ws);
     ws.columns = columns.map((c, i) => ({ key: c.field, width: widths?.[i] ?? 12 }));
     ws.autoFilter = `A1:${lastColumn}1`;
-    const header = ws.addRow(columns.map((c) => c.header));
+    const header = ws.addRow(columns.map((c) => c.title ?? c.header));
     header.height = 20;
     header.eachCell((cell) => {
       cell.style = STYLES.header;
@@ -211,22 +222,28 @@ async function writeDataSheets(
       const row = batch[b] as ExportRow;
       let turn = false;
       if (direct && renderRow !== null) {
-        put(renderRow(rowsInSheet + 2, row, onCut));
+        put(renderRow(rowsInSheet + 2, row, reports));
         turn = used >= XML_CHUNK_BYTES;
       } else {
+        const formats: (string | null)[] = [];
         for (let i = 0; i < columns.length; i++) {
-          const col = columns[i] as ExportColumn;
-          let v = toExcelValue(row[i], col.type);
-          if (typeof v === 'string' && v.length > EXCEL_MAX_CELL_CHARS) {
-            v = fitExcelText(v).text;
-            onCut(i);
+          const cell = excelCell(row[i], (columns[i] as ExportColumn).type);
+          formats[i] = null;
+          if (cell.kind === 'empty') values[i] = null;
+          else if (cell.kind === 'number') {
+            values[i] = cell.value;
+            formats[i] = cell.format;
+          } else {
+            if (cell.cut) reports.cut(i);
+            if (cell.altered) reports.altered(i);
+            // exceljs writes a CR as is, and XML readers turn CR LF into LF: Excel's own escape keeps it.
+            values[i] = cell.text.replace(/\r/g, '_x000D_');
           }
-          values[i] = v;
         }
         const added = sheet.addRow(values);
         for (let i = 0; i < columns.length; i++) {
-          const v = values[i] as CellValue;
-          if (v !== null) added.getCell(i + 1).style = styleFor(v, (columns[i] as ExportColumn).type);
+          const f = formats[i];
+          if (f) added.getCell(i + 1).style = numberStyle(f);
         }
         added.commit();
       }
@@ -268,18 +285,25 @@ function canWriteDirectly(ws: Worksheet): boolean {
   );
 }
 
-/** exceljs's style ids for the date and date-time formats, per column; null if its registry is not there. */
-function dateStyleIds(
-  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
-  columns: readonly ExportColumn[],
-): RowStyleIds | null {
+/** exceljs's style id per number format, registered on first use; null if its registry is not there. */
+function numberStyleIds(workbook: ExcelJS.stream.xlsx.WorkbookWriter): RowStyleIds | null {
   const styles = (workbook as unknown as { styles?: { addStyleModel?: unknown } }).styles;
   if (typeof styles?.addStyleModel !== 'function') return null;
   const add = styles.addStyleModel.bind(styles) as (style: Style, type: number) => unknown;
-  const date = add(STYLES.date, ExcelJS.ValueType.Date);
-  const dateTime = add(STYLES.dateTime, ExcelJS.ValueType.Date);
-  if (typeof date !== 'number' || typeof dateTime !== 'number') return null;
-  return { date: columns.map((c) => (c.type === 'epoch' ? dateTime : date)) };
+  const probe = add(numberStyle('yyyy-mm-dd'), ExcelJS.ValueType.Number);
+  if (typeof probe !== 'number') return null;
+  return { id: (format) => add(numberStyle(format), ExcelJS.ValueType.Number) as number };
+}
+
+/** One style object per format: exceljs caches styles by object identity. */
+const numberStyles = new Map<string, Style>();
+function numberStyle(format: string): Style {
+  let style = numberStyles.get(format);
+  if (!style) {
+    style = { numFmt: format };
+    numberStyles.set(format, style);
+  }
+  return style;
 }
 
 /**
@@ -391,6 +415,9 @@ export async function exportXlsx(
           rowsPerSheet: Math.min(options.rowsPerSheet ?? EXCEL_MAX_DATA_ROWS, EXCEL_MAX_DATA_ROWS),
           cutCells: state.cutCells,
           cutCellCount: state.cutCellCount,
+          alteredCells: state.alteredCells,
+          alteredCellCount: state.alteredCellCount,
+          fieldNames: source.columns.map((c) => c.field),
           exportedAt: now(),
         }),
       );

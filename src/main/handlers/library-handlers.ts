@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
 import type { DatasetKind, DatasetRow, DatasetView } from '@shared/library/library-contract';
 import type { FirmSearchRequest, ShipmentSearchRequest } from '@shared/spec/operations';
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
-import { defaultDatasetName, importFile, type DatasetMeta, type Library } from '../library';
+import { defaultDatasetName, previewImport, runImport, type DatasetMeta, type Library } from '../library';
+import { loadImportMappings, type ImportMappings } from './import-mappings';
 import type { Profile } from '../profiles';
 import type { HandlerContext } from './handler-context';
 import type { HandlerSlice } from './types';
@@ -19,7 +21,9 @@ export type LibraryChannel =
   | 'library.getRows'
   | 'library.findEquivalent'
   | 'library.chooseImportFile'
-  | 'library.import';
+  | 'library.import'
+  | 'library.previewImport'
+  | 'library.cancelImport';
 
 /** The library's metadata is already JSON-safe; this pins the bridge shape to it. */
 export function toDatasetView(m: DatasetMeta): DatasetView {
@@ -40,6 +44,8 @@ export function toDatasetView(m: DatasetMeta): DatasetView {
     windows: m.windows,
     reported: m.reported,
     source: m.source,
+    missingFields: m.missingFields,
+    extraColumns: m.extraColumns,
   };
 }
 
@@ -61,6 +67,12 @@ export function provenanceOf(profile: Profile, request: { account_name?: string 
 
 export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<LibraryChannel> {
   const lib = () => ctx.library();
+  const events = ctx.deps.events;
+  const log = ctx.deps.logger.child('import');
+  let mappingsLoaded: Promise<ImportMappings> | null = null;
+  const importMappings = (): Promise<ImportMappings> =>
+    (mappingsLoaded ??= loadImportMappings(ctx.deps.dataDir));
+  let runningImport: AbortController | null = null;
   return {
     'library.list': async (input) => (await (await lib()).list(input ?? {})).map(toDatasetView),
     'library.get': async ({ id }) => toDatasetView(await (await lib()).get(id)),
@@ -112,15 +124,88 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
       const handle = ctx.files.issue({ purpose: 'import-source', path, owned: false });
       return { handle, name: basename(path), location: dirname(path), size: info.size };
     },
-    'library.import': async ({ file, name }) => {
+    'library.previewImport': async ({ file, choices }, call) => {
+      // Resolved, not used up: the analyst may preview again (another sheet) before importing.
+      const chosen = ctx.files.resolve(file, 'import-source');
+      const mappings = await importMappings();
+      const prepared = await previewImport(chosen.path, {
+        fileName: basename(chosen.path),
+        ...(choices ? { choices } : {}),
+        remembered: (key) => mappings.recall(key),
+        ...(call.signal ? { signal: call.signal } : {}),
+      });
+      return prepared.view;
+    },
+    'library.import': async ({ file, name, plan }, call) => {
+      if (runningImport)
+        throw new AppError('Conflict', 'Another import is running; wait for it to finish or cancel it.');
       // Used up here: one choice of a file is one import, and an uploaded copy goes once it is read.
       const chosen = ctx.files.take(file, 'import-source');
+      const controller = new AbortController();
+      const onCallAbort = (): void => controller.abort();
+      call.signal?.addEventListener('abort', onCallAbort, { once: true });
+      runningImport = controller;
+      const fileName = basename(chosen.path);
+      const jobId = `import-${randomUUID()}`;
       try {
-        const r = await importFile(await lib(), chosen.path, name ? { name } : {});
+        const library = await lib();
+        const mappings = await importMappings();
+        const prepared = await previewImport(chosen.path, {
+          fileName,
+          ...(plan ? { choices: { sheet: plan.sheet, headerRow: plan.headerRow, kind: plan.kind } } : {}),
+          remembered: (key) => mappings.recall(key),
+          signal: controller.signal,
+        });
+        const chosenPlan = plan ?? prepared.plan;
+        if (chosenPlan.mapping.length > prepared.headers.length) {
+          throw new AppError(
+            'InvalidInput',
+            'The mapping names more columns than the file has; preview the file again.',
+          );
+        }
+        const label = `Import of ${fileName}`;
+        const r = await runImport(library, chosen.path, prepared, {
+          plan: chosenPlan,
+          ...(name ? { name } : {}),
+          signal: controller.signal,
+          onProgress: (p) =>
+            events.emit('jobs.progress', {
+              jobId,
+              label,
+              done: p.rowsStored,
+              total: p.rowsTotal,
+              unit: 'rows',
+              etaSeconds: null,
+            }),
+        });
+        // A mapping the analyst confirmed is offered again for files with the same columns.
+        if (plan && !prepared.view.fromPortolan) {
+          await mappings
+            .remember(prepared.shapeKey, { kind: plan.kind, mapping: plan.mapping, locale: plan.locale })
+            .catch((error: unknown) => log.warn('import mapping not remembered', { error }));
+        }
+        events.emit('jobs.finished', {
+          jobId,
+          outcome: 'succeeded',
+          message: `Imported ${r.rows.toLocaleString('en-US')} rows from ${fileName}`,
+          datasetId: r.dataset.id,
+        });
         return { ...r, dataset: toDatasetView(r.dataset) };
+      } catch (e) {
+        events.emit('jobs.finished', {
+          jobId,
+          outcome: controller.signal.aborted ? 'cancelled' : 'failed',
+          message: e instanceof AppError ? e.message : 'The import failed; the library was not changed.',
+        });
+        throw e;
       } finally {
+        call.signal?.removeEventListener('abort', onCallAbort);
+        runningImport = null;
         await ctx.files.release(chosen);
       }
+    },
+    'library.cancelImport': async () => {
+      runningImport?.abort();
     },
   };
 }

@@ -27,4 +27,11 @@ export { Db, toNumber, toText, type Row, type SqlParams } from './db';
 export { appendRecords, type RecordObject } from './ingest';
 export { defaultDatasetName, filterKey } from './naming';
 export { MIGRATIONS, SCHEMA_VERSION } from './schema';
-export { importFile, type ImportResult } from './import';
+export {
+  importFile,
+  previewImport,
+  runImport,
+  type ImportResult,
+  type PreparedImport,
+  type RememberedMapping,
+} from './import';

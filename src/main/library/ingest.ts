@@ -205,12 +205,74 @@ class RecordColumns {
   }
 }
 
-/** Turns a stored row back into the record it came from: NULL text is "", extras merged back. */
-export function rowToRecord(kind: DatasetKind, row: Record<string, unknown>): RecordObject {
+/**
+ * Appends already-converted columns (an import's batch: one value array per field of the kind, in
+ * field order, and each row's extra columns as JSON text) in data chunks, inside the caller's
+ * transaction. Empty text is stored as NULL, as appendRecords does.
+ */
+export async function appendColumns(
+  conn: DuckDBConnection,
+  kind: DatasetKind,
+  datasetId: string,
+  firstRowNo: number,
+  batch: {
+    n: number;
+    columns: readonly (readonly (string | number | null)[])[];
+    extras: readonly (string | null)[];
+  },
+): Promise<number> {
+  const cols = columnsOf(kind);
+  if (batch.columns.length !== cols.length)
+    throw new Error('an import batch must hold every field of its kind');
+  const types: DuckDBType[] = [
+    VARCHAR,
+    INTEGER,
+    ...cols.map((c) => (c.type === 'integer' ? BIGINT : VARCHAR)),
+    VARCHAR,
+  ];
+  const filler = new ChunkFiller();
+  const ids = new Array<string>(VECTOR_ROWS).fill(datasetId);
+  const rowNos = new Int32Array(VECTOR_ROWS);
+  const appender = await conn.createAppender(ROW_TABLE[kind]);
+  try {
+    for (let off = 0; off < batch.n; off += VECTOR_ROWS) {
+      const n = Math.min(VECTOR_ROWS, batch.n - off);
+      const chunk = DuckDBDataChunk.create(types, n);
+      filler.varchar(chunk, 0, ids, n);
+      for (let i = 0; i < n; i++) rowNos[i] = firstRowNo + off + i;
+      filler.int32(chunk, 1, rowNos, n);
+      for (let c = 0; c < cols.length; c++) {
+        const all = batch.columns[c]!;
+        const values = off === 0 && n === all.length ? all : all.slice(off, off + n);
+        if (cols[c]!.type === 'integer') filler.bigint(chunk, c + 2, values as (number | null)[], n);
+        else filler.varchar(chunk, c + 2, values as (string | null)[], n);
+      }
+      const extras = off === 0 && n === batch.extras.length ? batch.extras : batch.extras.slice(off, off + n);
+      filler.varchar(chunk, cols.length + 2, extras, n);
+      appender.appendDataChunk(chunk);
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+  return batch.n;
+}
+
+/**
+ * Turns a stored row back into the record it came from: NULL text is "", extras merged back. A
+ * field the dataset never had (an import's unmapped field, `missing`) is null, not "": missing,
+ * not empty.
+ */
+export function rowToRecord(
+  kind: DatasetKind,
+  row: Record<string, unknown>,
+  missing?: ReadonlySet<string>,
+): RecordObject {
   const out: RecordObject = {};
   for (const c of columnsOf(kind)) {
     const v = row[c.field];
-    if (c.type === 'integer') out[c.field] = v === null || v === undefined ? null : Number(v);
+    if (missing?.has(c.field)) out[c.field] = null;
+    else if (c.type === 'integer') out[c.field] = v === null || v === undefined ? null : Number(v);
     else out[c.field] = v === null || v === undefined ? '' : v;
   }
   const extra = row[EXTRA_COLUMN];

@@ -7,7 +7,7 @@ import { MAX_TAG_LENGTH, MAX_TAGS, uniqueTags } from '@shared/library/dataset-fi
 import { isPlainObject, typeName } from '@shared/spec/records';
 import { Db, readIn, toNumber, type Row, type SqlParams } from './db';
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type DatasetKind } from './fields';
-import { RecordIssueError, appendRecords, rowToRecord, type RecordObject } from './ingest';
+import { RecordIssueError, appendColumns, appendRecords, rowToRecord, type RecordObject } from './ingest';
 import { defaultDatasetName, filterKey } from './naming';
 import { buildQuery, parseGridQuery, selectedColumns, type GridQuery } from './query';
 import { migrate } from './schema';
@@ -49,6 +49,10 @@ export interface DatasetMeta extends Provenance {
   /** Extra summary fields the service reported (e.g. `total_pages` of a firm search). */
   reported: Record<string, unknown> | null;
   source: DatasetSource;
+  /** Fields the imported file did not have: missing (null), not empty. Empty for fetched data. */
+  missingFields: string[];
+  /** The imported file's columns beyond the record's fields, by header, in file order. */
+  extraColumns: string[];
 }
 
 export interface NewDataset extends Partial<Provenance> {
@@ -84,7 +88,7 @@ export interface Equivalent {
 }
 
 const META_COLUMNS =
-  'id, name, kind, request_json, profile_id, profile_name, account, fetched_at, reported_total, stored_rows, notes, status, tags_json, windows_json, reported_json, source';
+  'id, name, kind, request_json, profile_id, profile_name, account, fetched_at, reported_total, stored_rows, notes, status, tags_json, windows_json, reported_json, source, missing_json, extra_columns_json';
 
 /** Job states whose pending dataset must survive a restart (the job can still be resumed). */
 export const RESUMABLE_JOB_STATES = ['running', 'interrupted', 'paused', 'failed'] as const;
@@ -121,6 +125,8 @@ function toMeta(r: Row): DatasetMeta {
     windows: parseJson<CoveredWindow[] | null>(r.windows_json, null),
     reported: parseJson<Record<string, unknown> | null>(r.reported_json, null),
     source: r.source === 'import' ? 'import' : 'fetch',
+    missingFields: parseJson<string[]>(r.missing_json, []),
+    extraColumns: parseJson<string[]>(r.extra_columns_json, []),
   };
 }
 
@@ -359,6 +365,65 @@ export class Library {
     return this.get(id);
   }
 
+  // ---- a file import, stored in steps ----
+
+  /**
+   * Starts an import: a pending dataset no list shows. Its rows arrive in batches (`appendImported`),
+   * each in a short transaction of its own so other writes (a search being saved) are not held up
+   * for the whole import; `finishImport` makes it visible, `discardImport` removes it. A crash in
+   * between leaves a pending dataset that the next start removes (recover).
+   */
+  beginImport(d: NewDataset): Promise<string> {
+    return this.db.transaction((conn) => this.insertDataset(conn, { ...d, source: 'import' }, 'pending'));
+  }
+
+  appendImported(
+    id: string,
+    kind: DatasetKind,
+    firstRowNo: number,
+    batch: Parameters<typeof appendColumns>[4],
+  ): Promise<number> {
+    return this.db.transaction((conn) => appendColumns(conn, kind, id, firstRowNo, batch));
+  }
+
+  async finishImport(
+    id: string,
+    f: {
+      status: DatasetStatus;
+      storedRows: number;
+      reportedTotal?: number | null;
+      fetchedAt?: string;
+      notes: string;
+      missingFields: readonly string[];
+      extraColumns: readonly string[];
+    },
+  ): Promise<DatasetMeta> {
+    await this.db.transaction(async (conn) => {
+      await this.finishDataset(conn, id, {
+        status: f.status,
+        storedRows: f.storedRows,
+        reportedTotal: f.reportedTotal ?? null,
+        ...(f.fetchedAt ? { fetchedAt: f.fetchedAt } : {}),
+      });
+      await conn.run(
+        `UPDATE datasets SET notes = $2, missing_json = $3, extra_columns_json = $4 WHERE id = $1`,
+        [
+          id,
+          f.notes.slice(0, 20_000),
+          f.missingFields.length > 0 ? JSON.stringify(f.missingFields) : null,
+          f.extraColumns.length > 0 ? JSON.stringify(f.extraColumns) : null,
+        ],
+      );
+    });
+    this.counts.clear();
+    return this.get(id);
+  }
+
+  /** Removes a pending import and whatever rows it stored. */
+  discardImport(id: string): Promise<void> {
+    return this.db.transaction((conn) => deleteDatasetIn(conn, id));
+  }
+
   // ---- reading and managing datasets ----
 
   async get(id: string): Promise<DatasetMeta> {
@@ -471,9 +536,10 @@ export class Library {
     let lastRow = meta.storedRows;
     if (built.filtered) lastRow = await this.count(table, built.where, built.params);
     const fields = wanted ? new Set(q.columns) : null;
+    const missing = meta.missingFields.length > 0 ? new Set(meta.missingFields) : undefined;
     return {
       rows: rows.map((r) => {
-        const rec = rowToRecord(meta.kind, r);
+        const rec = rowToRecord(meta.kind, r, missing);
         if (fields) for (const k of Object.keys(rec)) if (!fields.has(k)) delete rec[k];
         return { ...rec, _row: toNumber(r.row_no) };
       }),

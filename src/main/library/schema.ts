@@ -78,6 +78,14 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    description: 'imports: fields a file did not have, and the columns it had beyond the fields',
+    statements: [
+      `ALTER TABLE datasets ADD COLUMN missing_json VARCHAR`,
+      `ALTER TABLE datasets ADD COLUMN extra_columns_json VARCHAR`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -20,6 +20,10 @@ export const QUERY_KEYS = {
   dataSheets: 'data_sheets',
   sheetSplit: 'sheet_split',
   cutCells: 'cut_cells',
+  /** Cells whose text lost characters a spreadsheet cannot hold (control characters), with where. */
+  alteredCells: 'altered_cells',
+  /** The data columns' field names in order (JSON list): the headers are the grid's words. */
+  fieldNames: 'field_names',
   viewColumns: 'view_columns',
   viewSort: 'view_sort',
   viewFilter: 'view_filter',

@@ -1,3 +1,4 @@
 export * from './field-types';
 export * from './value-text';
 export * from './default-columns';
+export * from './excel-serial';

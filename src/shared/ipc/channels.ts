@@ -46,6 +46,8 @@ export const CALL_CHANNELS = [
   'library.findEquivalent',
   'library.chooseImportFile',
   'library.import',
+  'library.previewImport',
+  'library.cancelImport',
   // jobs
   'jobs.estimate',
   'jobs.start',

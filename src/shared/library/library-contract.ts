@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../define-call';
 import { DATASET_KINDS, type DatasetKind } from '../fields';
+import { importPlanSchema, importPreviewChoicesSchema, type ImportPreviewView } from './import-contract';
 import { columnFilterSchema } from './grid-filter';
 import { fileHandleSchema, type ChosenFile } from '../files/file-handle';
 import { firmSearchRequestSchema, shipmentSearchRequestSchema } from '../spec/operations';
@@ -36,6 +37,10 @@ export interface DatasetView {
   windows: { filter: Record<string, unknown>; total: number; complete: boolean }[] | null;
   reported: Record<string, unknown> | null;
   source: 'fetch' | 'import';
+  /** An import's fields the file did not have: shown as missing, never as empty text. */
+  missingFields?: string[];
+  /** An import's columns beyond the record's fields, by their headers in the file. */
+  extraColumns?: string[];
 }
 
 export type RowValue = string | number | null;
@@ -67,7 +72,7 @@ export interface ImportWarningView {
 
 export interface ImportResultView {
   dataset: DatasetView;
-  format: 'json' | 'csv' | 'xlsx';
+  format: 'json' | 'csv' | 'xlsx' | 'parquet';
   rows: number;
   filterRestored: boolean;
   /** Optional so older callers and fixtures stay valid; the main process always sends it (empty when all is well). */
@@ -157,9 +162,23 @@ export const libraryCalls = {
   ),
   /** Electron: main's native open dialog; the browser host uploads the file instead (HostFiles). */
   'library.chooseImportFile': defineCall<ChosenFile | null>()(z.undefined()),
-  'library.import': defineCall<ImportResultView>()(
-    z.strictObject({ file: fileHandleSchema, name: datasetNameSchema.optional() }),
+  /** Reads the head of a chosen file and shows how it would be imported; nothing is stored. */
+  'library.previewImport': defineCall<ImportPreviewView>()(
+    z.strictObject({ file: fileHandleSchema, choices: importPreviewChoicesSchema.optional() }),
   ),
+  /**
+   * Imports a chosen file as a new dataset, with the plan the analyst confirmed in the preview (or
+   * the preview's own); progress arrives as `jobs.progress` events, `library.cancelImport` stops it.
+   */
+  'library.import': defineCall<ImportResultView>()(
+    z.strictObject({
+      file: fileHandleSchema,
+      name: datasetNameSchema.optional(),
+      plan: importPlanSchema.optional(),
+    }),
+  ),
+  /** Stops the running import; the library stays as it was. */
+  'library.cancelImport': defineCall<void>()(z.undefined()),
 };
 
 /** Main announces that the library changed: a dataset was saved (a search, an import, a finished job), edited or deleted. */

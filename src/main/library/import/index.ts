@@ -1,113 +1,278 @@
-import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { describeIssue } from '@shared/spec/issues';
-import { checkRecords } from '../ingest';
+import { QUERY_KEYS } from '@shared/export/query-sheet-keys';
+import { AppError } from '@shared/ipc/errors';
+import type { ImportPlan, ImportPreviewChoices } from '@shared/library/import-contract';
+import type { ImportWarningView } from '@shared/library/library-contract';
+import { isPlainObject } from '@shared/spec/records';
 import type { DatasetMeta, DatasetStatus, Library } from '../library';
 import { defaultDatasetName } from '../naming';
-import { parseCsvRecords } from './csv-records';
-import { decodeText, type DecodedText } from './decode-text';
-import { importFormatOf, type ImportFormat } from './file-type';
-import { parseJsonRecords } from './json-records';
-import { refuse, type Parsed } from './parsed';
-import { checkValueFormats, type ImportWarning } from './value-check';
-import { parseXlsxRecords } from './xlsx-records';
+import { NO_RECORDS, refuse } from './parsed';
+import { prepareImport, type PreparedImport, type RememberedMapping } from './preview';
+import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
+import { readPreview, runInWorker } from './worker-client';
+import type { RawPreview } from './worker-protocol';
 
 export type { ImportFormat } from './file-type';
 export type { ImportWarning } from './value-check';
+export { previewForPlan, shapeKeyOf, type PreparedImport, type RememberedMapping } from './preview';
+export { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-source';
 
 export interface ImportResult {
   dataset: DatasetMeta;
-  format: ImportFormat;
+  format: RawPreview['format'];
   rows: number;
   /** True when an xlsx export's Query sheet gave back the original filter. */
   filterRestored: boolean;
-  /** Date and number values kept as text that will not sort or filter as dates and numbers; empty when none. */
-  warnings: ImportWarning[];
+  /** Values kept as they were that will not sort or filter as dates and numbers, formulas without values, …; empty when none. */
+  warnings: ImportWarningView[];
 }
 
-/** Files above this are refused before reading: the library is for query results, not dumps. */
-const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+export interface ImportProgress {
+  rowsStored: number;
+  /** Rows the file says it holds (xlsx dimension), when it says. */
+  rowsTotal: number | null;
+}
 
-function undecodable(format: ImportFormat, decoded: Extract<DecodedText, { ok: false }>): string {
-  const fix =
-    format === 'csv'
-      ? 'In Excel use File > Save As > "CSV UTF-8 (Comma delimited) (*.csv)", then import the new file'
-      : 'Save it again with UTF-8 encoding, then import the new file';
-  if (decoded.reason === 'binary') {
-    return `it is not text Portolan can read: it holds NUL bytes, as UTF-16 text without a byte order mark or a binary file does. ${fix}`;
-  }
-  if (decoded.reason === 'bad-utf16') return `it says it is UTF-16 text but is damaged or cut off. ${fix}`;
-  const where = decoded.line ? `line ${decoded.line}` : 'it';
-  return (
-    `the file is not UTF-8 text: ${where} holds characters in another encoding, probably Windows-1252 ("ANSI"), ` +
-    `which would be stored garbled. ${fix}`
-  );
+function asAppError(file: string, e: unknown): unknown {
+  if (e instanceof ImportRefusal) return refuse(file, e.message);
+  return e;
 }
 
 /**
- * Imports a JSON array of shipment or firm records, a CSV with the spec's field names as header, or an
- * `.xlsx` written by Portolan's exporter, as one new dataset. A malformed, truncated or foreign file
- * is refused with a message and leaves the library as it was (one transaction, all or nothing).
+ * Reads the head of a file in the import worker and prepares its preview: nothing is stored. The
+ * file is read off the main thread; `remembered` looks up a mapping confirmed for the same columns.
+ */
+export async function previewImport(
+  path: string,
+  opts: {
+    fileName?: string;
+    choices?: ImportPreviewChoices;
+    remembered?: (shapeKey: string) => RememberedMapping | null;
+    limits?: ImportLimits;
+    signal?: AbortSignal;
+  } = {},
+): Promise<PreparedImport> {
+  const file = opts.fileName ?? basename(path);
+  try {
+    const raw = await readPreview(path, file, {
+      ...(opts.choices?.sheet !== undefined ? { sheet: opts.choices.sheet } : {}),
+      limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    return prepareImport(raw, file, opts.choices ?? {}, opts.remembered ?? (() => null));
+  } catch (e) {
+    throw asAppError(file, e);
+  }
+}
+
+/** Clocks drift; a fetch time a little ahead of this machine's clock is still believed. */
+const CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * The Query sheet's fetch time when it is a real instant: an ISO 8601 time with its zone, not in the
+ * future. Anything else (a hand-edited cell, a date without time zone) is not trusted, and the
+ * import time is used as for any other file.
+ */
+export function trustedFetchedAt(text: string | undefined, now = Date.now()): string | undefined {
+  const s = text?.trim() ?? '';
+  if (!ISO_INSTANT.test(s)) return undefined;
+  const ms = Date.parse(s);
+  if (Number.isNaN(ms) || ms > now + CLOCK_SKEW_MS || ms < Date.UTC(2000, 0, 1)) return undefined;
+  return new Date(ms).toISOString();
+}
+
+/** Why an export of a grid view holds only part of its dataset, from the Query sheet's view rows; null for a whole export. */
+function viewNarrowing(query: ReadonlyMap<string, string>): string | null {
+  const set = (key: string): string | null => {
+    const v = (query.get(key) ?? '').trim();
+    return v && v !== 'none' ? v : null;
+  };
+  const how: string[] = [];
+  const filter = set(QUERY_KEYS.viewFilter);
+  if (filter) {
+    let columns = '';
+    try {
+      const model: unknown = JSON.parse(filter);
+      if (isPlainObject(model)) columns = ` on ${Object.keys(model).join(', ')}`;
+    } catch {
+      // The columns are only named for the reader; the filter being there is what counts.
+    }
+    how.push(`column filters${columns}`);
+  }
+  const quick = set(QUERY_KEYS.viewQuickFilter);
+  if (quick) how.push(`quick filter "${quick.slice(0, 80)}"`);
+  return how.length > 0 ? `it was exported from a filtered view (${how.join('; ')})` : null;
+}
+
+interface ExportFacts {
+  request?: Record<string, unknown>;
+  profileName?: string;
+  account?: string;
+  fetchedAt?: string;
+  reportedTotal?: number;
+  rowsExported?: number;
+  partOnly: string[];
+  fromFilteredView: boolean;
+}
+
+/** What a Portolan export's Query sheet says about the query, who fetched it and what the file holds. */
+function exportFacts(file: string, raw: RawPreview): ExportFacts {
+  const facts: ExportFacts = { partOnly: [], fromFilteredView: false };
+  if (!raw.query) return facts;
+  const query = new Map(raw.query);
+  const filterText = query.get(QUERY_KEYS.filter);
+  if (filterText) {
+    try {
+      const f: unknown = JSON.parse(filterText);
+      if (isPlainObject(f)) facts.request = f;
+    } catch {
+      throw refuse(file, 'its Query sheet holds a filter that is not valid JSON (was the sheet edited?)');
+    }
+  }
+  const profile = query.get(QUERY_KEYS.profile);
+  if (profile) facts.profileName = profile;
+  const account = query.get(QUERY_KEYS.account);
+  if (account) facts.account = account;
+  const fetchedAt = trustedFetchedAt(query.get(QUERY_KEYS.fetchedAt));
+  if (fetchedAt) facts.fetchedAt = fetchedAt;
+  const total = query.get(QUERY_KEYS.totalReported) ?? '';
+  if (/^\d+$/.test(total)) facts.reportedTotal = Number(total);
+  const exported = query.get(QUERY_KEYS.rowsExported) ?? '';
+  if (/^\d+$/.test(exported)) facts.rowsExported = Number(exported);
+  const narrowed = viewNarrowing(query);
+  if (narrowed) {
+    facts.partOnly.push(narrowed);
+    facts.fromFilteredView = true;
+  }
+  if (query.get(QUERY_KEYS.cutCells))
+    facts.partOnly.push("some texts were cut at Excel's cell limit in the workbook (see its Query sheet)");
+  if (query.get(QUERY_KEYS.alteredCells))
+    facts.partOnly.push('some texts lost characters a spreadsheet cannot hold (see its Query sheet)');
+  return facts;
+}
+
+/**
+ * Imports a file as one new dataset under a plan (the preview's, or the analyst's changes to it): the
+ * worker reads and converts it off the main thread, batches are stored as they come, and the dataset
+ * appears only when every row is in. A refusal, a failure or a cancel leaves the library as it was.
+ */
+export async function runImport(
+  library: Library,
+  path: string,
+  prepared: PreparedImport,
+  opts: {
+    plan?: ImportPlan;
+    name?: string;
+    tags?: string[];
+    limits?: ImportLimits;
+    signal?: AbortSignal;
+    onProgress?: (p: ImportProgress) => void;
+  } = {},
+): Promise<ImportResult> {
+  const file = prepared.view.fileName;
+  const plan = opts.plan ?? prepared.plan;
+  const raw = prepared.raw;
+  if (raw.head.length === 0) throw refuse(file, 'the file is empty');
+  if (plan.mapping.every((f) => f === null)) {
+    throw refuse(
+      file,
+      `none of its columns is read as a ${plan.kind === 'firms' ? 'firm' : 'shipment'} field; ` +
+        'choose in the import preview which column holds which field',
+    );
+  }
+  const facts = exportFacts(file, raw);
+  const kind = plan.kind;
+  const json = raw.facts ?? {};
+  const reportedTotal = facts.reportedTotal ?? json.reportedTotal ?? null;
+  const name =
+    opts.name?.trim() ||
+    (facts.request
+      ? defaultDatasetName(kind, facts.request) + (facts.fromFilteredView ? ' · filtered view' : '')
+      : `Imported ${kind} · ${file}`);
+  const id = await library.beginImport({
+    kind,
+    request: facts.request ?? {},
+    name,
+    source: 'import',
+    profileName: facts.profileName ?? null,
+    account: facts.account ?? null,
+    reported: json.reported ?? null,
+    tags: opts.tags ?? [],
+  });
+  let stored = 0;
+  const rowsTotal = raw.sheets[plan.sheet]?.rows ?? null;
+  try {
+    const summary = await runInWorker(
+      path,
+      file,
+      plan,
+      prepared.headers,
+      async (batch) => {
+        await library.appendImported(id, kind, stored, batch);
+        stored += batch.n;
+        opts.onProgress?.({
+          rowsStored: stored,
+          rowsTotal: rowsTotal === null ? null : Math.max(0, rowsTotal - plan.headerRow),
+        });
+      },
+      { limits: opts.limits ?? DEFAULT_IMPORT_LIMITS, ...(opts.signal ? { signal: opts.signal } : {}) },
+    );
+    if (summary.rows === 0) throw refuse(file, NO_RECORDS);
+    const partOnly = [...facts.partOnly, ...(json.partOnly ?? []), ...summary.partOnly];
+    if (facts.rowsExported !== undefined && summary.rows < facts.rowsExported)
+      partOnly.push(
+        `rows were removed from the workbook after export (${summary.rows} of ${facts.rowsExported} left)`,
+      );
+    if (reportedTotal !== null && summary.rows < reportedTotal)
+      partOnly.push(
+        `it holds ${summary.rows.toLocaleString('en-US')} of the ${reportedTotal.toLocaleString('en-US')} records the service reported`,
+      );
+    const status: DatasetStatus = partOnly.length > 0 ? 'partial' : 'complete';
+    const notes =
+      `Imported from ${file}` +
+      (partOnly.length > 0 ? `. Only part of its query's records: ${partOnly.join('; ')}.` : '');
+    const dataset = await library.finishImport(id, {
+      status,
+      storedRows: summary.rows,
+      reportedTotal,
+      ...(facts.fetchedAt ? { fetchedAt: facts.fetchedAt } : {}),
+      notes,
+      missingFields: summary.missingFields,
+      extraColumns: summary.extraColumns,
+    });
+    return {
+      dataset,
+      format: raw.format,
+      rows: summary.rows,
+      filterRestored: facts.request !== undefined,
+      warnings: summary.warnings,
+    };
+  } catch (e) {
+    await library.discardImport(id).catch(() => undefined);
+    if (opts.signal?.aborted || (e instanceof Error && e.name === 'AbortError')) {
+      throw new AppError('Cancelled', `The import of ${file} was cancelled; the library was not changed.`);
+    }
+    throw asAppError(file, e);
+  }
+}
+
+/**
+ * Imports a file the way the app's preview would, without changes: the automatic mapping (or the
+ * Portolan export's own), the guessed locale.
  */
 export async function importFile(
   library: Library,
   path: string,
-  opts: { name?: string; tags?: string[] } = {},
+  opts: { name?: string; tags?: string[]; fileName?: string; signal?: AbortSignal } = {},
 ): Promise<ImportResult> {
-  const file = basename(path);
-  const type = importFormatOf(path);
-  if (!type.ok) throw refuse(file, type.problem);
-  const { format } = type;
-  const info = await stat(path).catch(() => null);
-  if (!info?.isFile()) throw refuse(file, 'the file does not exist');
-  if (info.size > MAX_IMPORT_BYTES) throw refuse(file, 'the file is larger than 512 MB');
-  let parsed: Parsed;
-  if (format === 'xlsx') parsed = await parseXlsxRecords(path, file);
-  else {
-    const decoded = decodeText(await readFile(path));
-    if (!decoded.ok) throw refuse(file, undecodable(format, decoded));
-    parsed = format === 'csv' ? parseCsvRecords(decoded.text, file) : parseJsonRecords(decoded.text, file);
-  }
-  const checked = checkRecords(parsed.kind, parsed.records, 'records');
-  if (!checked.ok) throw refuse(file, describeIssue(checked.issue));
-  const values = checkValueFormats(parsed.kind, checked.value, parsed.locate);
-  if (!values.ok) throw refuse(file, values.problem);
-
-  const rows = checked.value.length;
-  const reportedTotal = parsed.reportedTotal ?? null;
-  // The rule fetched datasets follow: fewer rows than the service reported is only part of the answer.
-  const partOnly = [...(parsed.partOnly ?? [])];
-  if (reportedTotal !== null && rows < reportedTotal) {
-    partOnly.push(
-      `it holds ${rows.toLocaleString('en-US')} of the ${reportedTotal.toLocaleString('en-US')} records the service reported`,
-    );
-  }
-  const status: DatasetStatus = partOnly.length > 0 ? 'partial' : 'complete';
-  const request = parsed.request ?? {};
-  const name =
-    opts.name?.trim() ||
-    (parsed.request
-      ? defaultDatasetName(parsed.kind, request) + (parsed.fromFilteredView ? ' · filtered view' : '')
-      : `Imported ${parsed.kind} · ${file}`);
-  const notes =
-    `Imported from ${file}` +
-    (partOnly.length > 0 ? `. Only part of its query's records: ${partOnly.join('; ')}.` : '');
-  const dataset = await library.saveRecords(
-    {
-      kind: parsed.kind,
-      request,
-      name,
-      source: 'import',
-      profileName: parsed.profileName ?? null,
-      account: parsed.account ?? null,
-      reportedTotal,
-      reported: parsed.reported ?? null,
-      tags: opts.tags ?? [],
-      notes,
-      ...(parsed.fetchedAt ? { fetchedAt: parsed.fetchedAt } : {}),
-    },
-    checked.value,
-    { status },
-  );
-  return { dataset, format, rows, filterRestored: parsed.request !== undefined, warnings: values.warnings };
+  const prepared = await previewImport(path, {
+    ...(opts.fileName ? { fileName: opts.fileName } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  return runImport(library, path, prepared, {
+    ...(opts.name ? { name: opts.name } : {}),
+    ...(opts.tags ? { tags: opts.tags } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
 }

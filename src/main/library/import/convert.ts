@@ -1,0 +1,325 @@
+/**
+ * Turns a file's raw rows into the library's columns under a confirmed plan: each mapped column into
+ * its field's text (numbers read through their cell format, spreadsheet dates into yyyy-MM-dd or Unix
+ * seconds, decimal commas and day-first dates under the confirmed locale), every other column into
+ * an extra column. Counts what the analyst must hear about (odd values, formulas without a stored
+ * result, HS codes that lost their leading zeros, blank lines skipped). Runs in the import worker.
+ */
+import {
+  fieldDefsOf,
+  fieldTypeOf,
+  formatDecimal,
+  isCalendarDay,
+  isoDateTimeFromSerial,
+  isoDayFromSerial,
+  parseDecimalText,
+  parseIsoDay,
+  secondsTextFromSerial,
+  type DatasetKind,
+  type FieldType,
+} from '@shared/fields';
+import type { ImportLocale, ImportPlan } from '@shared/library/import-contract';
+import type { ImportWarningView } from '@shared/library/library-contract';
+import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
+
+export type StoredValue = string | number | null;
+
+/** One batch ready for the library: a value array per field of the kind, the extras as JSON text. */
+export interface ConvertedBatch {
+  n: number;
+  columns: StoredValue[][];
+  extras: (string | null)[];
+}
+
+const PLAIN_FORMAT = /^(#,##0|0)(?:\.(0+))?$/;
+
+/**
+ * The text a number cell stands for, read through its format: "#,##0.00" gives two decimals. A
+ * format with an explicit negative section that repeats the first (`#,##0.00;-#,##0.00`, shown the
+ * same) marks a number Portolan's export wrote from text with thousands commas, which comes back with
+ * them; anything else is the shortest text of the number.
+ */
+export function numberText(n: number, format: NumberFormat | null): string {
+  const code = format?.code ?? 'General';
+  const sections = code.split(';');
+  const m = PLAIN_FORMAT.exec(sections[0] ?? '');
+  if (m && sections.length <= 2 && Number.isFinite(n) && Math.abs(n) < 1e15) {
+    const decimals = (m[2] ?? '').length;
+    const grouped = sections.length === 2 && sections[1] === `-${sections[0]}`;
+    return formatDecimal({ value: n, decimals, grouped });
+  }
+  return String(n);
+}
+
+/**
+ * Digits of the seconds an epoch cell stands for: Portolan's export writes a count other than the
+ * service's 6 as that many plus one empty literals (`""`) after the format; otherwise 6.
+ */
+export function epochDecimals(format: NumberFormat | null): number {
+  const m = /((?:"")+)$/.exec(format?.code ?? '');
+  return m ? m[1]!.length / 2 - 1 : 6;
+}
+
+const COMMA_NUMBER = /^([+-]?)(\d{1,3}(?:[. \u00a0\u202f']\d{3})+|\d+)(?:,(\d+))?$/;
+const PARTS_DATE = /^(\d{1,4})([./-])(\d{1,2})\2(\d{1,4})$/;
+const DIGIT = /\d/;
+
+/** A number written with a decimal comma ("1.234,5", "12,5") as plain text ("1234.5"); null otherwise. */
+export function fromDecimalComma(text: string): string | null {
+  const m = COMMA_NUMBER.exec(text.trim());
+  if (!m) return null;
+  const whole = m[2]!.replace(/[. \u00a0\u202f']/g, '');
+  return `${m[1] === '-' ? '-' : ''}${whole}${m[3] !== undefined ? `.${m[3]}` : ''}`;
+}
+
+/** A date in a regional order ("31.12.2025", "12/31/25", "2025/12/31") as yyyy-MM-dd; null otherwise. */
+export function fromRegionalDate(text: string, order: ImportLocale['dates']): string | null {
+  const m = PARTS_DATE.exec(text.trim());
+  if (!m) return null;
+  const [a, b, c] = [m[1]!, m[3]!, m[4]!];
+  let y: number;
+  let mo: number;
+  let d: number;
+  if (a.length === 4) [y, mo, d] = [Number(a), Number(b), Number(c)];
+  else if (c.length === 2 || c.length === 4) {
+    y = c.length === 2 ? 2000 + Number(c) - (Number(c) >= 70 ? 100 : 0) : Number(c);
+    [d, mo] = order === 'dmy' ? [Number(a), Number(b)] : [Number(b), Number(a)];
+  } else return null;
+  if (!isCalendarDay(y, mo, d)) return null;
+  const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+  return `${pad(y, 4)}-${pad(mo)}-${pad(d)}`;
+}
+
+interface Counter {
+  count: number;
+  firstAt: string;
+  example: string;
+}
+
+const HS_FIELDS: ReadonlySet<string> = new Set(['hsCode', 'hsCodeKeyword']);
+
+/** Converts rows of one file under one plan, batch by batch, and keeps the counts for the report. */
+export class RowConverter {
+  readonly fields: readonly string[];
+  private readonly targets: Int32Array;
+  private readonly types: FieldType[];
+  private readonly hs: boolean[];
+  private readonly extraHeaders: (string | null)[];
+  readonly missingFields: string[];
+  rows = 0;
+  blankRows = 0;
+  private readonly odd = new Map<string, Counter>();
+  private readonly formulas = new Map<string, Counter>();
+  private lostZeros: Counter | null = null;
+
+  constructor(
+    private readonly kind: DatasetKind,
+    private readonly plan: ImportPlan,
+    headers: readonly string[],
+    private readonly numberFormat: (style: number | undefined) => NumberFormat | null,
+    private readonly date1904: boolean,
+    private readonly locate: (row: RawRow) => string,
+  ) {
+    const defs = fieldDefsOf(kind);
+    this.fields = defs.map((d) => d.field);
+    const index = new Map(this.fields.map((f, i) => [f, i]));
+    this.targets = new Int32Array(headers.length).fill(-1);
+    this.types = headers.map(() => 'text' as FieldType);
+    this.hs = headers.map(() => false);
+    this.extraHeaders = headers.map((h) => h);
+    const used = new Set<string>();
+    headers.forEach((_, c) => {
+      const field = plan.mapping[c] ?? null;
+      if (field === null || used.has(field) || !index.has(field)) return;
+      used.add(field);
+      this.targets[c] = index.get(field)!;
+      this.types[c] = fieldTypeOf(kind, field);
+      this.hs[c] = HS_FIELDS.has(field);
+      this.extraHeaders[c] = null;
+    });
+    this.missingFields = this.fields.filter((f) => !used.has(f));
+  }
+
+  /** The extra columns' headers, in file order. */
+  get extraColumns(): string[] {
+    return this.extraHeaders.filter((h): h is string => h !== null);
+  }
+
+  /** Rows after the header row, blank ones skipped, as the library's columns. */
+  convert(rows: readonly RawRow[]): ConvertedBatch {
+    const columns: StoredValue[][] = this.fields.map(() => []);
+    const extras: (string | null)[] = [];
+    let n = 0;
+    const width = this.targets.length;
+    for (const row of rows) {
+      if (row.number <= this.plan.headerRow) continue;
+      if (isBlank(row.values)) {
+        this.blankRows += 1;
+        continue;
+      }
+      let extra: Record<string, string> | null = null;
+      for (let c = 0; c < width; c++) {
+        const raw = row.values[c];
+        const target = this.targets[c]!;
+        if (raw === NO_RESULT) this.count(this.formulas, this.headerOf(c), row, '');
+        const value = this.value(c, raw, row);
+        if (target >= 0) columns[target]![n] = value;
+        else if (value !== null && value !== '') (extra ??= {})[this.extraHeaders[c]!] = String(value);
+      }
+      // Cells past the header row's width have no header: kept as extras named by column.
+      for (let c = width; c < row.values.length; c++) {
+        const v = this.value(c, row.values[c], row);
+        if (v !== null && v !== '') (extra ??= {})[`Column ${c + 1}`] = String(v);
+      }
+      extras[n] = extra ? JSON.stringify(extra) : null;
+      n += 1;
+    }
+    for (const col of columns) if (col.length < n) col.length = n;
+    this.rows += n;
+    return { n, columns, extras };
+  }
+
+  private headerOf(c: number): string {
+    const t = this.targets[c]!;
+    return t >= 0 ? this.fields[t]! : (this.extraHeaders[c] ?? `Column ${c + 1}`);
+  }
+
+  private count(map: Map<string, Counter>, key: string, row: RawRow, example: string): void {
+    const hit = map.get(key);
+    if (hit) hit.count += 1;
+    else map.set(key, { count: 1, firstAt: this.locate(row), example: example.slice(0, 40) });
+  }
+
+  private value(c: number, raw: CellValue | undefined, row: RawRow): StoredValue {
+    const type = c < this.types.length ? this.types[c]! : 'text';
+    const field = c < this.targets.length && this.targets[c]! >= 0 ? this.fields[this.targets[c]!]! : null;
+    if (raw === undefined || raw === null || raw === NO_RESULT) return type === 'integer' ? null : '';
+    const style = row.styles?.[c];
+    let text: string;
+    if (typeof raw === 'number') {
+      const format = this.numberFormat(style);
+      if (this.hs[c] && !format?.date) this.flagLostZeros(String(raw), row);
+      if (type === 'integer') {
+        if (Number.isSafeInteger(raw)) return raw;
+        this.count(this.odd, field ?? '', row, String(raw));
+        return null;
+      }
+      if (format?.date) {
+        if (type === 'date') text = isoDayFromSerial(raw, this.date1904) ?? String(raw);
+        else if (type === 'epoch')
+          text =
+            secondsTextFromSerial(raw + (this.date1904 ? 1462 : 0), epochDecimals(format)) ?? String(raw);
+        else text = isoDateTimeFromSerial(raw, this.date1904) ?? String(raw);
+      } else text = numberText(raw, format);
+    } else if (typeof raw === 'boolean') {
+      text = raw ? 'TRUE' : 'FALSE';
+    } else {
+      text = raw;
+      if (type === 'decimal' && this.plan.locale.decimal === ',') text = fromDecimalComma(text) ?? text;
+      else if (type === 'date' && parseIsoDay(text) === null)
+        text = fromRegionalDate(text, this.plan.locale.dates) ?? text;
+      else if (type === 'integer') {
+        const t = text.trim();
+        if (t === '') return null;
+        if (/^[+-]?\d{1,15}$/.test(t)) return Number(t);
+        this.count(this.odd, field ?? '', row, text);
+        return null;
+      }
+      if (this.hs[c]) this.flagLostZeros(text.trim(), row);
+    }
+    if (field !== null && text !== '' && DIGIT.test(text)) {
+      const ok =
+        type === 'date'
+          ? parseIsoDay(text) !== null
+          : type === 'decimal' || type === 'epoch'
+            ? parseDecimalText(text) !== null
+            : true;
+      if (!ok) this.count(this.odd, field, row, text);
+    }
+    return text;
+  }
+
+  /** HS codes have an even number of digits (6, 8, 10); an odd count of digits lost a leading zero. */
+  private flagLostZeros(text: string, row: RawRow): void {
+    if (/^\d+$/.test(text) && text.length % 2 === 1 && text.length >= 5) {
+      if (this.lostZeros) this.lostZeros.count += 1;
+      else this.lostZeros = { count: 1, firstAt: this.locate(row), example: text };
+    }
+  }
+
+  /** What the analyst reads after the import: one sentence per kind of problem. */
+  warnings(): ImportWarningView[] {
+    const out: ImportWarningView[] = [];
+    for (const [field, c] of this.odd) {
+      const type = fieldTypeOf(this.kind, field);
+      out.push({ field, ...c, message: oddMessage(type, field, c) });
+    }
+    for (const [column, c] of this.formulas) {
+      const values =
+        c.count === 1 ? '1 formula cell has' : `${c.count.toLocaleString('en-US')} formula cells have`;
+      out.push({
+        field: column,
+        ...c,
+        message:
+          `${column}: ${values} no stored result (first: ${c.firstAt}); the file was saved by a program that does not calculate. ` +
+          `${c.count === 1 ? 'It was' : 'They were'} imported empty: open the file in Excel or LibreOffice, save it, and import it again to get the values`,
+      });
+    }
+    if (this.lostZeros) {
+      const c = this.lostZeros;
+      out.push({
+        field: 'hsCode',
+        ...c,
+        message:
+          `hsCode: ${c.count === 1 ? '1 code has' : `${c.count.toLocaleString('en-US')} codes have`} an odd number of digits (first: ${c.firstAt}, "${c.example}"), ` +
+          'as HS codes that lost a leading zero in a spreadsheet do (0301 became 301). They were imported as they are',
+      });
+    }
+    return out;
+  }
+
+  /** Why the dataset holds only part of what the file meant (formulas without values). */
+  partOnly(): string[] {
+    let formulas = 0;
+    for (const c of this.formulas.values()) formulas += c.count;
+    return formulas > 0 ? [`${formulas.toLocaleString('en-US')} formula cell(s) had no stored result`] : [];
+  }
+}
+
+function isBlank(values: readonly CellValue[]): boolean {
+  for (const v of values) {
+    if (v === null || v === undefined) continue;
+    if (typeof v === 'string' && v.trim() === '') continue;
+    return false;
+  }
+  return true;
+}
+
+function oddMessage(type: FieldType, field: string, c: Counter): string {
+  const one = c.count === 1;
+  const what =
+    type === 'date'
+      ? one
+        ? 'a date written as yyyy-MM-dd'
+        : 'dates written as yyyy-MM-dd'
+      : type === 'epoch'
+        ? one
+          ? 'a Unix time in seconds'
+          : 'Unix times in seconds'
+        : type === 'integer'
+          ? one
+            ? 'a whole number'
+            : 'whole numbers'
+          : one
+            ? 'a plain number'
+            : 'plain numbers';
+  if (type === 'integer') {
+    return `${field}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} not ${what} (first: ${c.firstAt}, "${c.example}"). ${one ? 'It was' : 'They were'} left empty`;
+  }
+  const use = type === 'date' ? 'date' : 'number';
+  const values = one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`;
+  return (
+    `${field}: ${values} not ${what} (first: ${c.firstAt}, "${c.example}"). ${one ? 'It was' : 'They were'} imported as text: ` +
+    `${one ? 'it sorts' : 'they sort'} last and ${one ? 'is' : 'are'} left out by ${use} filters`
+  );
+}

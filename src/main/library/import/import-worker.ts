@@ -1,0 +1,118 @@
+/**
+ * The import worker: reads and converts a file off the main thread, in its own heap with its own
+ * memory limit, so a file too big or too strange for it stops this worker and never the app. Talks
+ * to worker-client.ts through worker-protocol.ts; stores nothing.
+ */
+import { parentPort } from 'node:worker_threads';
+import { RowConverter } from './convert';
+import { ImportRefusal, NO_RESULT, openTableSource, type RawRow, type TableSource } from './table-source';
+import type { FromWorker, PreviewRow, ToWorker } from './worker-protocol';
+
+const port = parentPort;
+/** Rows read for a preview: room for title rows above the header and a screenful of samples. */
+const PREVIEW_ROWS = 60;
+/** Batches in flight to the main thread before the worker waits for it to store them. */
+const MAX_UNACKED = 2;
+
+function send(msg: FromWorker): void {
+  port?.postMessage(msg);
+}
+
+let acks = 0;
+let wake: (() => void) | null = null;
+
+function locateFor(source: TableSource, sheet: number): (row: RawRow) => string {
+  if (source.format === 'csv') return (r) => `row ${r.number}`;
+  if (source.format === 'json') return (r) => `record ${r.number - 1}`;
+  const name = source.sheets[sheet]?.name ?? '';
+  return (r) => `sheet ${name}, row ${r.number}`;
+}
+
+async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<void> {
+  const source = await openTableSource(msg.path, msg.fileName, msg.limits);
+  try {
+    const sheet = msg.sheet ?? source.defaultSheet;
+    const head: PreviewRow[] = [];
+    for await (const batch of source.rows(sheet)) {
+      for (const r of batch) {
+        if (head.length >= PREVIEW_ROWS) break;
+        head.push({
+          number: r.number,
+          values: r.values.map((v) => (v === NO_RESULT ? { formula: true as const } : (v ?? null))),
+          formats: r.values.map((v, c) =>
+            typeof v === 'number' ? source.numberFormat(r.styles?.[c]) : null,
+          ),
+        });
+      }
+      if (head.length >= PREVIEW_ROWS) break;
+    }
+    send({
+      type: 'preview',
+      preview: {
+        format: source.format,
+        sheets: source.sheets,
+        sheet,
+        head,
+        notices: source.notices,
+        query: source.query ? [...source.query] : null,
+        facts: source.facts ?? null,
+        date1904: source.date1904,
+      },
+    });
+  } finally {
+    source.close();
+  }
+}
+
+async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
+  const source = await openTableSource(msg.path, msg.fileName, msg.limits);
+  try {
+    const converter = new RowConverter(
+      msg.plan.kind,
+      msg.plan,
+      msg.headers,
+      (style) => source.numberFormat(style),
+      source.date1904,
+      locateFor(source, msg.plan.sheet),
+    );
+    let sent = 0;
+    let read = 0;
+    for await (const rows of source.rows(msg.plan.sheet)) {
+      read += rows.length;
+      const batch = converter.convert(rows);
+      if (batch.n === 0) continue;
+      send({ type: 'batch', batch, rowsRead: read });
+      sent += 1;
+      // Flow control: never more than a few batches ahead of what the library has stored.
+      while (sent - acks > MAX_UNACKED) await new Promise<void>((resolve) => (wake = resolve));
+    }
+    send({
+      type: 'done',
+      summary: {
+        rows: converter.rows,
+        blankRows: converter.blankRows,
+        warnings: converter.warnings(),
+        partOnly: converter.partOnly(),
+        missingFields: converter.missingFields,
+        extraColumns: converter.extraColumns,
+      },
+    });
+  } finally {
+    source.close();
+  }
+}
+
+port?.on('message', (msg: ToWorker) => {
+  if (msg.type === 'ack') {
+    acks += 1;
+    const w = wake;
+    wake = null;
+    w?.();
+    return;
+  }
+  const work = msg.type === 'preview' ? preview(msg) : run(msg);
+  work.catch((e: unknown) => {
+    if (e instanceof ImportRefusal) send({ type: 'refused', message: e.message });
+    else send({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
+  });
+});

@@ -1,0 +1,302 @@
+/**
+ * From a file's header row to the record's fields: the automatic mapping by name and common
+ * synonyms, the header row found below title rows, the kind of record, and the locale the values are
+ * written in. Pure functions over a sample of rows, so the preview, the import and the tests agree.
+ */
+import { DATASET_KINDS, fieldDefsOf, fieldTypeOf, type DatasetKind, type FieldType } from '@shared/fields';
+import type { ImportLocale } from '@shared/library/import-contract';
+
+/** A header as compared: lower case, letters and digits only ("USD FOB" → "usdfob"). */
+export function headerKey(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
+}
+
+/** Common names other tools and people give the fields, beyond the field names and the grid's titles. */
+const SHIPMENT_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  importerName: ['importer', 'consignee', 'consignee name', 'buyer', 'buyer name', 'importer company'],
+  exporterName: [
+    'exporter',
+    'shipper',
+    'shipper name',
+    'supplier',
+    'supplier name',
+    'seller',
+    'exporter company',
+  ],
+  importerCountry: [
+    'importer country',
+    'import country',
+    'destination country',
+    'country of destination',
+    'buyer country',
+  ],
+  exporterCountry: ['exporter country', 'export country', 'shipper country', 'supplier country'],
+  importerAddress: ['consignee address', 'buyer address'],
+  exporterAddress: ['shipper address', 'supplier address'],
+  importerTaxId: ['importer tax id', 'consignee tax id', 'importer vat', 'importer id'],
+  exporterTaxId: ['exporter tax id', 'shipper tax id', 'exporter vat', 'exporter id'],
+  hsCode: [
+    'hs',
+    'hs code',
+    'hscode',
+    'hts',
+    'hts code',
+    'commodity code',
+    'tariff code',
+    'customs code',
+    'hs code 10',
+    'hs code 8',
+    'hs code 6',
+    'gtip',
+  ],
+  hsCodeDescription: ['hs description', 'hs code description', 'tariff description'],
+  productDetails: [
+    'product',
+    'product description',
+    'products',
+    'description',
+    'goods',
+    'goods description',
+    'description of goods',
+    'commodity',
+    'commodity description',
+    'item description',
+    'product details',
+  ],
+  arrivalDate: [
+    'date',
+    'arrival date',
+    'shipment date',
+    'import date',
+    'arrival',
+    'eta',
+    'date of arrival',
+    'declaration date',
+  ],
+  usdFob: [
+    'fob usd',
+    'usd fob',
+    'fob value usd',
+    'fob value (usd)',
+    'fob us$',
+    'value usd',
+    'usd value',
+    'total value usd',
+  ],
+  usdCif: ['cif usd', 'usd cif', 'cif value usd', 'cif value (usd)', 'cif us$'],
+  fobValue: ['fob', 'fob value', 'fob amount'],
+  cifValue: ['cif', 'cif value', 'cif amount'],
+  fobCurrency: ['fob currency', 'currency'],
+  quantity: ['qty', 'quantity', 'quantities'],
+  quantityUnit: ['unit', 'units', 'qty unit', 'quantity unit', 'uom', 'unit of measure'],
+  grossWeight: ['gross weight', 'gross wt', 'weight', 'gross weight kg', 'weight kg', 'gross kg'],
+  netWeight: ['net weight', 'net wt', 'net weight kg', 'net kg'],
+  countryOfOrigin: ['country of origin', 'origin', 'origin country'],
+  portOfArrival: [
+    'port of arrival',
+    'arrival port',
+    'port of discharge',
+    'discharge port',
+    'pod',
+    'destination port',
+    'port of unloading',
+    'port of entry',
+  ],
+  portOfDeparture: [
+    'port of departure',
+    'departure port',
+    'port of loading',
+    'loading port',
+    'pol',
+    'origin port',
+    'port of lading',
+  ],
+  billOfLadingNo: [
+    'bill of lading',
+    'bill of lading no',
+    'bill of lading number',
+    'bl',
+    'b/l',
+    'bl no',
+    'bl number',
+    'bol',
+  ],
+  transportType: ['transport', 'transport mode', 'mode of transport', 'transport type', 'shipping mode'],
+  transportCompany: ['carrier', 'shipping line', 'transport company'],
+  vesselName: ['vessel', 'vessel name', 'ship name'],
+  brandName: ['brand', 'brand name', 'marks'],
+  incoterms: ['incoterm', 'incoterms', 'delivery terms', 'terms of delivery'],
+  containerCount: ['containers', 'container count', 'no of containers', 'number of containers'],
+  unitPrice: ['unit price', 'price', 'unit value'],
+  declarationNumber: ['declaration', 'declaration no', 'declaration number', 'customs declaration'],
+  packageAmount: ['packages', 'package count', 'no of packages', 'number of packages'],
+  packagesUnit: ['package unit', 'package type'],
+  paymentType: ['payment', 'payment terms', 'payment type'],
+};
+
+const FIRM_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  name: ['firm', 'firm name', 'company', 'company name', 'name'],
+  country: ['country', 'country name'],
+  country_code: ['country code', 'iso', 'iso code', 'country iso'],
+  address: ['address', 'street address'],
+  city_state: ['city', 'city state', 'city / state', 'state'],
+  tel: ['tel', 'phone', 'telephone', 'phone number'],
+  e_mail: ['email', 'e-mail', 'mail', 'email address'],
+  web: ['web', 'website', 'url', 'web site', 'homepage'],
+  firm_type: ['type', 'firm type', 'company type'],
+  shipment_count: ['shipments', 'shipment count', 'number of shipments', 'shipments count'],
+};
+
+function dictionary(kind: DatasetKind): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  const synonyms = kind === 'shipments' ? SHIPMENT_SYNONYMS : FIRM_SYNONYMS;
+  // Exact field names and the grid's titles first; synonyms never take a key a name already has.
+  for (const d of fieldDefsOf(kind)) {
+    out.set(headerKey(d.field), d.field);
+    if (!out.has(headerKey(d.title))) out.set(headerKey(d.title), d.field);
+  }
+  for (const [field, names] of Object.entries(synonyms))
+    for (const n of names) if (!out.has(headerKey(n))) out.set(headerKey(n), field);
+  return out;
+}
+
+const DICTIONARIES: Record<DatasetKind, ReadonlyMap<string, string>> = {
+  shipments: dictionary('shipments'),
+  firms: dictionary('firms'),
+};
+
+/** The field a header names, by exact name, the grid's title or a common synonym; null when none. */
+export function fieldForHeader(kind: DatasetKind, header: string): string | null {
+  const key = headerKey(header);
+  return key ? (DICTIONARIES[kind].get(key) ?? null) : null;
+}
+
+/** Each header's field; a field is taken by the first header that names it. */
+export function autoMapping(kind: DatasetKind, headers: readonly string[]): (string | null)[] {
+  const taken = new Set<string>();
+  return headers.map((h) => {
+    const f = fieldForHeader(kind, h);
+    if (!f || taken.has(f)) return null;
+    taken.add(f);
+    return f;
+  });
+}
+
+/** The kind whose fields the headers name most; shipments when neither is named more. */
+export function guessKind(headers: readonly string[]): DatasetKind {
+  const counts = DATASET_KINDS.map((k) => autoMapping(k, headers).filter((f) => f !== null).length);
+  const [ship = 0, firm = 0] = counts;
+  return firm > ship ? 'firms' : 'shipments';
+}
+
+function cellText(v: unknown): string {
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+/**
+ * The header row among the first rows of a sheet: the one naming the most fields (title rows above a
+ * table name none); without any field name, the first row of two or more texts only. 0-based index
+ * into `rows`.
+ */
+export function findHeaderRow(rows: readonly (readonly unknown[])[]): number {
+  let best = -1;
+  let bestScore = 0;
+  const limit = Math.min(rows.length, 30);
+  for (let i = 0; i < limit; i++) {
+    const headers = (rows[i] ?? []).map(cellText);
+    const score = Math.max(...DATASET_KINDS.map((k) => autoMapping(k, headers).filter((f) => f).length));
+    if (score > bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  }
+  if (best >= 0) return best;
+  for (let i = 0; i < limit; i++) {
+    const row = rows[i] ?? [];
+    const filled = row.filter((v) => v !== null && v !== undefined && v !== '');
+    if (filled.length >= 2 && filled.every((v) => typeof v === 'string')) return i;
+  }
+  return 0;
+}
+
+/** Headers as shown and stored for extra columns: trimmed, never empty, never twice. */
+export function headerNames(row: readonly unknown[], width: number): string[] {
+  const seen = new Map<string, number>();
+  const out: string[] = [];
+  for (let c = 0; c < width; c++) {
+    const raw = row[c];
+    let name = (typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : String(raw)).trim();
+    if (!name) name = `Column ${columnLetters(c)}`;
+    const n = (seen.get(name.toLowerCase()) ?? 0) + 1;
+    seen.set(name.toLowerCase(), n);
+    out.push(n > 1 ? `${name} (${n})` : name);
+  }
+  return out;
+}
+
+export function columnLetters(index: number): string {
+  let n = index + 1;
+  let s = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    s = String.fromCharCode(65 + r) + s;
+    n = Math.floor((n - 1) / 26);
+  }
+  return s;
+}
+
+const COMMA_DECIMAL = /^[+-]?(?:\d{1,3}(?:[. \u00a0\u202f']\d{3})+,\d+|\d+,\d{1,2}|\d+,\d{4,})$/;
+const DOT_DECIMAL = /^[+-]?(?:\d{1,3}(?:,\d{3})+\.\d+|\d+\.\d{1,2}|\d+\.\d{4,})$/;
+const SLASH_OR_DOT_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{2}|\d{4})$/;
+
+export interface LocaleEvidence {
+  locale: ImportLocale;
+  /** A value that proves the decimal separator or the day order, to show the analyst; null when guessed. */
+  decimalProof: string | null;
+  dateProof: string | null;
+}
+
+/**
+ * The locale a file's values are written in, read from samples of the columns mapped to decimal and
+ * date fields: "12,5" or "1.234,5" prove decimal commas (without any "12.5" against them); a date
+ * whose first part is over 12 ("31.12.2025") proves day-first, one whose second part is over 12
+ * proves month-first. Undecided dates are read day-first when written with dots, month-first otherwise.
+ */
+export function guessLocale(
+  samples: readonly { type: FieldType; values: readonly unknown[] }[],
+): LocaleEvidence {
+  let commaProof: string | null = null;
+  let dotProof: string | null = null;
+  let dayFirst: string | null = null;
+  let monthFirst: string | null = null;
+  let dotted = false;
+  for (const s of samples) {
+    for (const v of s.values) {
+      if (typeof v !== 'string') continue;
+      const t = v.trim();
+      if (s.type === 'decimal') {
+        if (COMMA_DECIMAL.test(t)) commaProof ??= t;
+        else if (DOT_DECIMAL.test(t)) dotProof ??= t;
+      } else if (s.type === 'date') {
+        const m = SLASH_OR_DOT_DATE.exec(t);
+        if (!m) continue;
+        if (m[2] === '.') dotted = true;
+        if (Number(m[1]) > 12) dayFirst ??= t;
+        else if (Number(m[3]) > 12) monthFirst ??= t;
+      }
+    }
+  }
+  const decimalComma = commaProof !== null && dotProof === null;
+  const dates = dayFirst && !monthFirst ? 'dmy' : monthFirst && !dayFirst ? 'mdy' : dotted ? 'dmy' : 'mdy';
+  return {
+    locale: { decimal: decimalComma ? ',' : '.', dates },
+    decimalProof: decimalComma ? commaProof : null,
+    dateProof: dates === 'dmy' ? dayFirst : dates === 'mdy' ? monthFirst : null,
+  };
+}
+
+export { fieldTypeOf };

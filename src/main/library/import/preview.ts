@@ -1,0 +1,198 @@
+/**
+ * The preview of an import, built in the main process from the head of the file the worker read:
+ * the header row, the kind, the mapping (a Portolan export's own field names, a mapping the analyst
+ * confirmed for files of the same columns, or the automatic one), the locale, and sample values
+ * exactly as they will be stored. Cheap: a few dozen rows.
+ */
+import { createHash } from 'node:crypto';
+import { fieldTypeOf, findFieldDef, type DatasetKind } from '@shared/fields';
+import { QUERY_KEYS } from '@shared/export/query-sheet-keys';
+import type {
+  ImportColumnView,
+  ImportLocale,
+  ImportPlan,
+  ImportPreviewChoices,
+  ImportPreviewView,
+} from '@shared/library/import-contract';
+import { isDatasetKind } from '@shared/library/import-contract';
+import { RowConverter } from './convert';
+import { autoMapping, findHeaderRow, guessKind, guessLocale, headerKey, headerNames } from './mapping';
+import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
+import type { PreviewRow, RawPreview } from './worker-protocol';
+
+const SAMPLES = 5;
+
+/** A mapping the analyst confirmed, kept for files whose columns are the same. */
+export interface RememberedMapping {
+  kind: DatasetKind;
+  mapping: (string | null)[];
+  locale: ImportLocale;
+}
+
+export interface PreparedImport {
+  view: ImportPreviewView;
+  /** The plan the preview shows; what an import without the analyst's changes runs. */
+  plan: ImportPlan;
+  headers: string[];
+  /** Identifies files with the same columns (order and names), to remember a mapping by. */
+  shapeKey: string;
+  raw: RawPreview;
+}
+
+function asRawRows(head: readonly PreviewRow[]): { rows: RawRow[]; formats: (NumberFormat | null)[] } {
+  const formats: (NumberFormat | null)[] = [];
+  const index = new Map<string, number>();
+  const rows = head.map((r) => {
+    const styles: number[] = [];
+    const values: CellValue[] = r.values.map((v, c) => {
+      const f = r.formats[c];
+      if (f) {
+        const key = `${f.code}\u0000${f.date}`;
+        let i = index.get(key);
+        if (i === undefined) {
+          i = formats.length;
+          formats.push(f);
+          index.set(key, i);
+        }
+        styles[c] = i;
+      }
+      return v !== null && typeof v === 'object' ? NO_RESULT : v;
+    });
+    return { number: r.number, values, styles };
+  });
+  return { rows, formats };
+}
+
+function text(v: CellValue | undefined): string {
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+export function shapeKeyOf(format: string, headers: readonly string[]): string {
+  return createHash('sha256')
+    .update(`${format}\u0000${headers.map(headerKey).join('\u0000')}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** The field names a Portolan export wrote for its columns, when they fit the header row. */
+function portolanFields(
+  raw: RawPreview,
+  width: number,
+): { kind: DatasetKind; fields: (string | null)[] } | null {
+  if (!raw.query) return null;
+  const query = new Map(raw.query);
+  const kind = query.get(QUERY_KEYS.kind);
+  if (!isDatasetKind(kind)) return null;
+  let names: unknown;
+  try {
+    names = JSON.parse(query.get(QUERY_KEYS.fieldNames) ?? 'null');
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(names) || names.length !== width) return null;
+  return { kind, fields: names.map((n) => (typeof n === 'string' && findFieldDef(kind, n) ? n : null)) };
+}
+
+export function prepareImport(
+  raw: RawPreview,
+  fileName: string,
+  choices: ImportPreviewChoices,
+  remembered: (shapeKey: string) => RememberedMapping | null,
+): PreparedImport {
+  const { rows, formats } = asRawRows(raw.head);
+  let headerIndex =
+    choices.headerRow !== undefined ? rows.findIndex((r) => r.number === choices.headerRow) : -1;
+  if (headerIndex < 0) headerIndex = findHeaderRow(rows.map((r) => r.values.map(text)));
+  const headerRow = rows[headerIndex] ?? { number: 1, values: [] };
+  const width = Math.max(
+    headerRow.values.length,
+    ...rows.slice(headerIndex + 1, headerIndex + 20).map((r) => r.values.length),
+    0,
+  );
+  const headers = headerNames(
+    headerRow.values.map((v) => (typeof v === 'symbol' ? '' : v)),
+    width,
+  );
+  const shapeKey = shapeKeyOf(raw.format, headers);
+  const ours = portolanFields(raw, width);
+  const memory = ours ? null : remembered(shapeKey);
+  let kind: DatasetKind;
+  let mapping: (string | null)[];
+  if (ours && (choices.kind === undefined || choices.kind === ours.kind)) {
+    kind = ours.kind;
+    mapping = ours.fields;
+  } else if (
+    memory &&
+    (choices.kind === undefined || choices.kind === memory.kind) &&
+    memory.mapping.length === width
+  ) {
+    kind = memory.kind;
+    mapping = memory.mapping;
+  } else {
+    kind = choices.kind ?? guessKind(headers);
+    mapping = autoMapping(kind, headers);
+  }
+  const dataRows = rows.slice(headerIndex + 1);
+  const evidence = guessLocale(
+    mapping
+      .map((field, c) => ({ field, c }))
+      .filter((m): m is { field: string; c: number } => m.field !== null)
+      .map(({ field, c }) => ({ type: fieldTypeOf(kind, field), values: dataRows.map((r) => r.values[c]) })),
+  );
+  const locale = memory && !ours ? memory.locale : evidence.locale;
+  const plan: ImportPlan = { sheet: raw.sheet, headerRow: headerRow.number, kind, mapping, locale };
+  const columns = previewColumns(plan, headers, rows, formats, raw.date1904);
+  const view: ImportPreviewView = {
+    fileName,
+    format: raw.format,
+    sheets: raw.sheets,
+    sheet: raw.sheet,
+    headerRow: headerRow.number,
+    kind,
+    columns,
+    locale,
+    localeProof: { decimal: evidence.decimalProof, dates: evidence.dateProof },
+    notices: raw.notices,
+    remembered: memory !== null && !ours && mapping === memory.mapping,
+    fromPortolan: ours !== null && mapping === ours.fields,
+  };
+  return { view, plan, headers, shapeKey, raw };
+}
+
+/** The columns of a plan with their first values converted exactly as the import will store them. */
+export function previewColumns(
+  plan: ImportPlan,
+  headers: readonly string[],
+  rows: readonly RawRow[],
+  formats: readonly (NumberFormat | null)[],
+  date1904: boolean,
+): ImportColumnView[] {
+  const converter = new RowConverter(
+    plan.kind,
+    plan,
+    headers,
+    (style) => (style === undefined ? null : (formats[style] ?? null)),
+    date1904,
+    (r) => `row ${r.number}`,
+  );
+  const batch = converter.convert(rows.filter((r) => r.number > plan.headerRow).slice(0, SAMPLES + 10));
+  const fieldIndex = new Map(converter.fields.map((f, i) => [f, i]));
+  const extras = batch.extras
+    .slice(0, SAMPLES)
+    .map((e) => (e ? (JSON.parse(e) as Record<string, string>) : {}));
+  return headers.map((header, c) => {
+    const field = plan.mapping[c] ?? null;
+    const at = field === null ? undefined : fieldIndex.get(field);
+    const samples =
+      at === undefined
+        ? extras.map((e) => e[header] ?? '')
+        : (batch.columns[at] ?? []).slice(0, SAMPLES).map((v) => (v === null ? '' : String(v)));
+    return { index: c, header, field: at === undefined ? null : field, samples };
+  });
+}
+
+/** Re-derives the preview's columns for a plan the analyst changed (mapping, locale, kind). */
+export function previewForPlan(prepared: PreparedImport, plan: ImportPlan): ImportColumnView[] {
+  const { rows, formats } = asRawRows(prepared.raw.head);
+  return previewColumns(plan, prepared.headers, rows, formats, prepared.raw.date1904);
+}

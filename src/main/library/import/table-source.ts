@@ -1,0 +1,496 @@
+/**
+ * A file as a table of rows, whatever its format: the sheets it offers, and their rows in batches as
+ * raw cell values (text, numbers with their format, booleans). Runs in the import worker; nothing
+ * here touches the library. Every refusal names what is wrong in the analyst's words and never
+ * repeats what the file holds.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import Papa from 'papaparse';
+import { QUERY_KEYS, QUERY_SHEET_NAME } from '@shared/export/query-sheet-keys';
+import type { ImportFormat, ImportSheetView } from '@shared/library/import-contract';
+import { isPlainObject } from '@shared/spec/records';
+import { restoreCsvFormulaText } from '@shared/csv-formula';
+import { importFormatOf } from './file-type';
+import { StreamingWorkbook, WorkbookRefusal, type NumberFormat, type SheetInfo } from './xlsx/workbook';
+import type { CellValue } from './xlsx/spreadsheet-xml';
+
+export { NO_RESULT, type CellValue } from './xlsx/spreadsheet-xml';
+export type { NumberFormat } from './xlsx/workbook';
+
+export interface RawRow {
+  /** 1-based row (CSV line record, sheet row, JSON record) as the analyst finds it. */
+  number: number;
+  values: CellValue[];
+  /** Style index per cell (xlsx only); the source's `format` turns it into a number format. */
+  styles?: number[];
+}
+
+export interface ImportLimits {
+  /** Largest file read at all. */
+  maxFileBytes: number;
+  /** Largest JSON file (it is parsed whole). */
+  maxJsonBytes: number;
+  /** An xlsx's parts together, expanded. */
+  maxUncompressedBytes: number;
+  /** Cells of the sheet read. */
+  maxCells: number;
+}
+
+export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
+  maxFileBytes: 1024 * 1024 * 1024,
+  maxJsonBytes: 256 * 1024 * 1024,
+  maxUncompressedBytes: 2 * 1024 * 1024 * 1024,
+  maxCells: 30_000_000,
+};
+
+/** Why a file is not imported, in the analyst's words (no file content). */
+export class ImportRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImportRefusal';
+  }
+}
+
+export interface TableSource {
+  format: ImportFormat;
+  sheets: ImportSheetView[];
+  /** The sheet read unless the analyst picks another: the first visible one with data. */
+  defaultSheet: number;
+  /** What the analyst should know (encoding read as Windows-1252, …). */
+  notices: string[];
+  /** A Portolan export's Query sheet, key → value; null for any other file. */
+  query: ReadonlyMap<string, string> | null;
+  /** Dates in serials count from 1904. */
+  date1904: boolean;
+  /** The number format of an xlsx cell style. */
+  numberFormat(style: number | undefined): NumberFormat | null;
+  rows(sheet: number, signal?: AbortSignal): AsyncGenerator<RawRow[]>;
+  /** A JSON response's `total` and similar facts that are not rows. */
+  facts?: { reportedTotal?: number; reported?: Record<string, unknown>; partOnly?: string[] };
+  close(): void;
+}
+
+const BATCH = 1000;
+
+export async function openTableSource(
+  path: string,
+  fileName: string,
+  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+): Promise<TableSource> {
+  const type = importFormatOf(fileName);
+  if (!type.ok) throw new ImportRefusal(type.problem);
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) throw new ImportRefusal('the file does not exist');
+  if (info.size > limits.maxFileBytes)
+    throw new ImportRefusal(`the file is larger than ${Math.round(limits.maxFileBytes / 1024 / 1024)} MB`);
+  switch (type.format) {
+    case 'xlsx':
+      return openXlsx(path, limits);
+    case 'csv':
+      return openCsv(path);
+    case 'json':
+      if (info.size > limits.maxJsonBytes)
+        throw new ImportRefusal(
+          `a JSON file is read whole and this one is larger than ${Math.round(limits.maxJsonBytes / 1024 / 1024)} MB; export it as CSV`,
+        );
+      return openJson(path);
+    default:
+      throw new ImportRefusal(`${type.format} files are not read here`);
+  }
+}
+
+// ---- xlsx ----
+
+function xlsxRefusal(e: WorkbookRefusal): ImportRefusal {
+  if (e.reason === 'too-large') return new ImportRefusal(e.message);
+  return new ImportRefusal(
+    'it is not a readable .xlsx workbook: the file is damaged or cut off, or it is another kind of file with an .xlsx name. ' +
+      'If it opens in Excel, save it again as an Excel Workbook (.xlsx) and import that',
+  );
+}
+
+async function openXlsx(path: string, limits: ImportLimits): Promise<TableSource> {
+  let wb: StreamingWorkbook;
+  try {
+    wb = await StreamingWorkbook.open(path, { ...limits, maxSharedChars: 256 * 1024 * 1024 });
+  } catch (e) {
+    throw e instanceof WorkbookRefusal ? xlsxRefusal(e) : e;
+  }
+  try {
+    const query = await readQuerySheet(wb);
+    // A Portolan export continues its data over "Shipments (2)", … : one table over those sheets.
+    const dataSheets = (query?.get(QUERY_KEYS.dataSheets) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const visible = wb.sheets.filter((s) => s.name !== QUERY_SHEET_NAME || !query);
+    const sheets: SheetInfo[] = query && dataSheets.length > 1 ? [visible[0]!, ...visible.slice(1)] : visible;
+    const views: ImportSheetView[] = sheets.map((s) => ({
+      name: s.name,
+      rows: s.dimension?.rows ?? null,
+      hidden: s.hidden,
+    }));
+    let defaultSheet = sheets.findIndex(
+      (s) => !s.hidden && (s.dimension === null || s.dimension.rows > 1 || s.dimension.columns > 1),
+    );
+    if (defaultSheet < 0) defaultSheet = 0;
+    const continuation = (first: SheetInfo): SheetInfo[] => {
+      if (!query || dataSheets.length < 2 || dataSheets[0] !== first.name) return [first];
+      return dataSheets.map((n) => wb.sheets.find((s) => s.name === n)).filter((s): s is SheetInfo => !!s);
+    };
+    return {
+      format: 'xlsx',
+      sheets: views,
+      defaultSheet,
+      notices: [],
+      query,
+      date1904: wb.date1904,
+      numberFormat: (style) => wb.format(style),
+      async *rows(sheet, signal) {
+        const first = sheets[sheet];
+        if (!first) throw new ImportRefusal('the workbook has no such sheet');
+        const parts = continuation(first);
+        try {
+          for (let p = 0; p < parts.length; p++) {
+            for await (const batch of wb.rows(parts[p]!, { batch: BATCH, ...(signal ? { signal } : {}) })) {
+              // Continuation sheets repeat the header row: only the first sheet's is read.
+              yield p > 0 && batch[0]?.number === 1 ? batch.slice(1) : batch;
+            }
+          }
+        } catch (e) {
+          throw e instanceof WorkbookRefusal ? xlsxRefusal(e) : e;
+        }
+      },
+      close: () => wb.close(),
+    };
+  } catch (e) {
+    wb.close();
+    throw e instanceof WorkbookRefusal ? xlsxRefusal(e) : e;
+  }
+}
+
+async function readQuerySheet(wb: StreamingWorkbook): Promise<Map<string, string> | null> {
+  const sheet = wb.sheets.find((s) => s.name === QUERY_SHEET_NAME);
+  if (!sheet) return null;
+  const out = new Map<string, string>();
+  for await (const batch of wb.rows(sheet)) {
+    for (const row of batch) {
+      if (row.number === 1) continue;
+      const [k, v] = row.values;
+      if (typeof k === 'string' && k)
+        out.set(k, v === null || v === undefined || typeof v === 'symbol' ? '' : String(v));
+    }
+  }
+  return out.has(QUERY_KEYS.kind) ? out : null;
+}
+
+// ---- text (CSV) ----
+
+type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+function detectEncoding(head: Buffer): { encoding: TextEncodingName; bom: number } {
+  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', bom: 2 };
+  if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf-16be', bom: 2 };
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf-8', bom: 3 };
+  return { encoding: 'utf-8', bom: 0 };
+}
+
+/** Whether the whole file is UTF-8, read in pieces (a fatal streaming decoder, one pass). */
+async function isUtf8File(path: string, skip: number): Promise<boolean> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for await (const chunk of createReadStream(path, { start: skip, highWaterMark: 1024 * 1024 }))
+      decoder.decode(chunk as Buffer, { stream: true });
+    decoder.decode();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The file's text in pieces, decoded as `encoding`. */
+async function* decodedText(path: string, encoding: TextEncodingName, skip: number): AsyncGenerator<string> {
+  if (encoding === 'utf-8') {
+    const d = new StringDecoder('utf8');
+    for await (const chunk of createReadStream(path, { start: skip, highWaterMark: 1024 * 1024 }))
+      yield d.write(chunk as Buffer);
+    const rest = d.end();
+    if (rest) yield rest;
+    return;
+  }
+  const decoder = new TextDecoder(encoding, { fatal: encoding !== 'windows-1252' });
+  for await (const chunk of createReadStream(path, { start: skip, highWaterMark: 1024 * 1024 })) {
+    let piece: string;
+    try {
+      piece = decoder.decode(chunk as Buffer, { stream: true });
+    } catch {
+      throw new ImportRefusal(
+        'it says it is UTF-16 text but is damaged or cut off. Save it again with UTF-8 encoding, then import the new file',
+      );
+    }
+    yield piece;
+  }
+  yield decoder.decode();
+}
+
+const SEP_LINE = /^sep=([,;\t|])\r?\n/;
+
+/** The separator that splits the first lines into the same number of columns, most of them. */
+export function detectDelimiter(sample: string): string {
+  const lines = sample
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .slice(0, 20);
+  let best = ',';
+  let bestScore = -1;
+  for (const d of [',', ';', '\t', '|']) {
+    const parsed = Papa.parse<string[]>(lines.join('\n'), { delimiter: d, quoteChar: '"' });
+    const widths = parsed.data.map((r) => r.length);
+    if (widths.length === 0) continue;
+    const common = widths.sort((a, b) => a - b)[Math.floor(widths.length / 2)] ?? 1;
+    const agreeing = widths.filter((w) => w === common).length;
+    const score = common > 1 ? agreeing * 1000 + common : 0;
+    if (score > bestScore) {
+      bestScore = score;
+      best = d;
+    }
+  }
+  return best;
+}
+
+async function openCsv(path: string): Promise<TableSource> {
+  const headBytes = await readHead(path, 256 * 1024);
+  const detected = detectEncoding(headBytes);
+  const bom = detected.bom;
+  let encoding = detected.encoding;
+  const notices: string[] = [];
+  if (encoding === 'utf-8' && !(await isUtf8File(path, bom))) {
+    encoding = 'windows-1252';
+    notices.push(
+      'The file is not UTF-8 text. It was read as Windows-1252 ("ANSI"), the encoding Excel uses on Western European Windows: check that accented names look right in the preview.',
+    );
+  }
+  if (encoding === 'utf-16le' || encoding === 'utf-16be') {
+    // A NUL in a text file means UTF-16 without its mark, or no text at all: checked below for UTF-8.
+  } else if (headBytes.subarray(bom).includes(0)) {
+    throw new ImportRefusal(
+      'it is not text Portolan can read: it holds NUL bytes, as UTF-16 text without a byte order mark or a binary file does. ' +
+        'In Excel use File > Save As > "CSV UTF-8 (Comma delimited) (*.csv)", then import the new file',
+    );
+  }
+  let sample = '';
+  for await (const piece of decodedText(path, encoding, bom)) {
+    sample += piece;
+    if (sample.length > 64 * 1024) break;
+  }
+  const sep = SEP_LINE.exec(sample);
+  const delimiter = sep ? sep[1]! : detectDelimiter(sample);
+  const lines = sample.split('\n').length;
+  const lineCount = lines > 1 ? null : 1;
+  return {
+    format: 'csv',
+    sheets: [{ name: 'CSV', rows: lineCount, hidden: false }],
+    defaultSheet: 0,
+    notices,
+    query: null,
+    date1904: false,
+    numberFormat: () => null,
+    rows: (_sheet, signal) => csvRows(path, encoding, bom, delimiter, sep !== null, signal),
+    close: () => undefined,
+  };
+}
+
+async function readHead(path: string, bytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let got = 0;
+  for await (const c of createReadStream(path, { start: 0, end: bytes - 1 })) {
+    chunks.push(c as Buffer);
+    got += (c as Buffer).length;
+  }
+  return Buffer.concat(chunks, got);
+}
+
+/** Where in `text` the last complete record ends: after a line break outside any quoted field. */
+function lastRecordEnd(text: string, quotesBefore: number): { end: number; quotes: number } {
+  // Quotes toggle "inside a quoted field"; a doubled quote toggles twice, so parity is enough.
+  let quotes = quotesBefore;
+  let end = -1;
+  let endQuotes = quotesBefore;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) quotes += 1;
+    else if (c === 10 && quotes % 2 === 0) {
+      end = i + 1;
+      endQuotes = quotes;
+    }
+  }
+  return { end, quotes: endQuotes };
+}
+
+function parsePiece(piece: string, delimiter: string, firstRecord: number): string[][] {
+  const result = Papa.parse<string[]>(piece, { delimiter, quoteChar: '"', skipEmptyLines: false });
+  const problem = result.errors.find((e) => e.type === 'Quotes');
+  if (problem) {
+    const where = problem.row !== undefined ? ` (record ${firstRecord + problem.row})` : '';
+    throw new ImportRefusal(
+      problem.code === 'MissingQuotes'
+        ? `a quoted field never ends${where}; the file may be cut off`
+        : `unexpected text after a closing quote${where}`,
+    );
+  }
+  return result.data;
+}
+
+/**
+ * The CSV's records in batches, read in pieces of whole records (cut after a line break outside
+ * quotes) so memory stays flat and Papa Parse still reports a quoted field that never ends.
+ */
+async function* csvRows(
+  path: string,
+  encoding: TextEncodingName,
+  bom: number,
+  delimiter: string,
+  skipSepLine: boolean,
+  signal?: AbortSignal,
+): AsyncGenerator<RawRow[]> {
+  let pending = '';
+  let quotes = 0;
+  let number = 0;
+  let width = -1;
+  let skip = skipSepLine;
+  let batch: RawRow[] = [];
+  const take = (records: string[][]): void => {
+    for (const cells of records) {
+      number += 1;
+      if (skip) {
+        skip = false;
+        continue;
+      }
+      const blank = cells.length === 1 && cells[0] === '';
+      if (!blank) {
+        if (width < 0) width = cells.length;
+        else if (cells.length !== width && !cells.every((c) => c === '')) {
+          throw new ImportRefusal(
+            `row ${number} has ${cells.length} cells but the header has ${width}; the file may be cut off, or a value holds an unquoted separator`,
+          );
+        }
+      }
+      batch.push({ number, values: cells.map(restoreCsvFormulaText) });
+    }
+  };
+  for await (const text of decodedText(path, encoding, bom)) {
+    if (signal?.aborted) return;
+    const { end, quotes: q } = lastRecordEnd(text, quotes);
+    if (end < 0) {
+      pending += text;
+      for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 34) quotes += 1;
+      continue;
+    }
+    const piece = pending + text.slice(0, end);
+    pending = text.slice(end);
+    quotes = q;
+    for (let i = 0; i < pending.length; i++) if (pending.charCodeAt(i) === 34) quotes += 1;
+    // The piece ends with its line break: Papa would read one empty record after it.
+    const records = parsePiece(piece.replace(/\r?\n$/, ''), delimiter, number + 1);
+    take(records);
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (pending !== '') take(parsePiece(pending, delimiter, number + 1));
+  if (batch.length > 0) yield batch;
+}
+
+// ---- JSON ----
+
+function wholeNumber(v: unknown): number | null {
+  return Number.isInteger(v) ? (v as number) : null;
+}
+
+async function openJson(path: string): Promise<TableSource> {
+  const bytes = await readFile(path);
+  const { encoding, bom } = detectEncoding(bytes);
+  let text: string;
+  try {
+    text = new TextDecoder(encoding, { fatal: true }).decode(bytes.subarray(bom));
+  } catch {
+    throw new ImportRefusal(
+      'the file is not UTF-8 text. Save it again with UTF-8 encoding, then import the new file',
+    );
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (e) {
+    const at = /position (\d+)/.exec((e as Error).message)?.[1];
+    throw new ImportRefusal(
+      `it is not valid JSON${at === undefined ? '' : ` (at character ${Number(at) + 1})`}; it may be cut off`,
+    );
+  }
+  let list: unknown = body;
+  const facts: NonNullable<TableSource['facts']> = {};
+  if (isPlainObject(body)) {
+    if (Array.isArray(body.shipments)) {
+      list = body.shipments;
+      const total = wholeNumber(body.total);
+      if (total !== null) {
+        facts.reportedTotal = total;
+        facts.reported = { total };
+      }
+    } else if (Array.isArray(body.firms)) {
+      list = body.firms;
+      const page = wholeNumber(body.page);
+      const pages = wholeNumber(body.total_pages);
+      if (page !== null && pages !== null) {
+        facts.reported = { page, total_pages: pages, total_shipment: wholeNumber(body.total_shipment) };
+        if (pages > 1) facts.partOnly = [`it is page ${page} of ${pages} of a firm search`];
+      }
+    }
+  }
+  if (!Array.isArray(list)) throw new ImportRefusal('expected a JSON array of shipment or firm records');
+  if (list.length === 0) throw new ImportRefusal('the file holds no records');
+  const records = list as unknown[];
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  for (const r of records.slice(0, 1000))
+    if (isPlainObject(r))
+      for (const k of Object.keys(r))
+        if (!seen.has(k)) {
+          seen.add(k);
+          keys.push(k);
+        }
+  return {
+    format: 'json',
+    sheets: [{ name: 'JSON', rows: records.length + 1, hidden: false }],
+    defaultSheet: 0,
+    notices: [],
+    query: null,
+    date1904: false,
+    facts,
+    numberFormat: () => null,
+    async *rows(_sheet, signal) {
+      // Row 1 is the header made of the records' keys; record i is row i + 2.
+      yield [{ number: 1, values: keys }];
+      for (let off = 0; off < records.length; off += BATCH) {
+        if (signal?.aborted) return;
+        const batch: RawRow[] = [];
+        for (let i = off; i < Math.min(records.length, off + BATCH); i++) {
+          const r = records[i];
+          if (!isPlainObject(r)) throw new ImportRefusal(`record ${i + 1} is not an object`);
+          batch.push({ number: i + 2, values: keys.map((k) => jsonCell(r[k])) });
+        }
+        yield batch;
+      }
+    },
+    close: () => undefined,
+  };
+}
+
+function jsonCell(v: unknown): CellValue {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  return JSON.stringify(v);
+}

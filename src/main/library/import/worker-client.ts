@@ -1,0 +1,157 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ImportPlan } from '@shared/library/import-contract';
+import type { ConvertedBatch } from './convert';
+import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
+import type { FromWorker, RawPreview, RunSummary, ToWorker } from './worker-protocol';
+
+/**
+ * The worker's heap: an import that needs more (a workbook whose shared strings alone are huge) stops
+ * the worker with an out-of-memory error and is refused; the app's own heap is never at risk.
+ */
+const WORKER_HEAP_MB = 768;
+
+/** The worker script: the built bundle next to the app's main file, or the source under tsx (tests, browser host). */
+function workerScript(): { file: string; eval: boolean } {
+  const here = dirname(fileURLToPath(import.meta.url));
+  // Built: next to the main bundle (this code may sit in a shared chunk one folder down).
+  for (const dir of [here, dirname(here)]) {
+    const built = join(dir, 'import-worker.js');
+    if (existsSync(built)) return { file: built, eval: false };
+  }
+  const source = join(here, 'import-worker.ts');
+  if (existsSync(source)) {
+    // Source form: load TypeScript through tsx, which the development setup has.
+    return { file: `require('tsx/cjs/api').register(); require(${JSON.stringify(source)});`, eval: true };
+  }
+  throw new Error('the import worker is missing from this build');
+}
+
+function start(): Worker {
+  const script = workerScript();
+  return new Worker(script.file, {
+    eval: script.eval,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    stdout: false,
+    stderr: false,
+  });
+}
+
+function tooBig(): ImportRefusal {
+  return new ImportRefusal(
+    'it needs more memory than Portolan gives one import (the file is too large or holds too much text at once); ' +
+      'split it into smaller files, or save it as CSV, and import those',
+  );
+}
+
+function workerError(e: Error): Error {
+  const code = (e as Error & { code?: string }).code;
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY') return tooBig();
+  return e;
+}
+
+function cancelled(): Error {
+  const e = new Error('cancelled');
+  e.name = 'AbortError';
+  return e;
+}
+
+/** Reads the head of a file in a worker (nothing is stored). */
+export function readPreview(
+  path: string,
+  fileName: string,
+  opts: { sheet?: number; limits?: ImportLimits; signal?: AbortSignal } = {},
+): Promise<RawPreview> {
+  return new Promise<RawPreview>((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(cancelled());
+    const worker = start();
+    const finish = (f: () => void): void => {
+      opts.signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      f();
+    };
+    const onAbort = (): void => finish(() => reject(cancelled()));
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', (msg: FromWorker) => {
+      if (msg.type === 'preview') finish(() => resolve(msg.preview));
+      else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message)));
+      else if (msg.type === 'failed') finish(() => reject(new Error(msg.message)));
+    });
+    worker.on('error', (e) => finish(() => reject(workerError(e))));
+    worker.on('exit', () => finish(() => reject(new Error('the import worker stopped'))));
+    const msg: ToWorker = {
+      type: 'preview',
+      path,
+      fileName,
+      limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
+      ...(opts.sheet !== undefined ? { sheet: opts.sheet } : {}),
+    };
+    worker.postMessage(msg);
+  });
+}
+
+/**
+ * Reads and converts the whole file in a worker, handing each batch to `store` (awaited before the
+ * worker is allowed further ahead). Aborting terminates the worker at once.
+ */
+export function runInWorker(
+  path: string,
+  fileName: string,
+  plan: ImportPlan,
+  headers: readonly string[],
+  store: (batch: ConvertedBatch, rowsRead: number) => Promise<void>,
+  opts: { limits?: ImportLimits; signal?: AbortSignal } = {},
+): Promise<RunSummary> {
+  return new Promise<RunSummary>((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(cancelled());
+    const worker = start();
+    let settled = false;
+    let queue = Promise.resolve();
+    const finish = (f: () => void): void => {
+      if (settled) return;
+      settled = true;
+      opts.signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      f();
+    };
+    const onAbort = (): void => finish(() => reject(cancelled()));
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', (msg: FromWorker) => {
+      if (settled) return;
+      switch (msg.type) {
+        case 'batch':
+          queue = queue.then(async () => {
+            if (settled) return;
+            await store(msg.batch, msg.rowsRead);
+            if (!settled) worker.postMessage({ type: 'ack' } satisfies ToWorker);
+          });
+          queue.catch((e: unknown) => finish(() => reject(e)));
+          break;
+        case 'done':
+          void queue.then(() => finish(() => resolve(msg.summary)));
+          break;
+        case 'refused':
+          finish(() => reject(new ImportRefusal(msg.message)));
+          break;
+        case 'failed':
+          finish(() => reject(new Error(msg.message)));
+          break;
+        default:
+          break;
+      }
+    });
+    worker.on('error', (e) => finish(() => reject(workerError(e))));
+    worker.on('exit', () => finish(() => reject(new Error('the import worker stopped'))));
+    const msg: ToWorker = {
+      type: 'run',
+      path,
+      fileName,
+      plan,
+      headers: [...headers],
+      limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
+    };
+    worker.postMessage(msg);
+  });
+}

@@ -1,0 +1,54 @@
+import type { ImportPlan, ImportSheetView, ImportFormat } from '@shared/library/import-contract';
+import type { ImportWarningView } from '@shared/library/library-contract';
+import type { ConvertedBatch } from './convert';
+import type { ImportLimits, TableSource } from './table-source';
+import type { CellValue } from './xlsx/spreadsheet-xml';
+import type { NumberFormat } from './xlsx/workbook';
+
+/** A row as the preview needs it: values, and each number cell's format (resolved in the worker). */
+export interface PreviewRow {
+  number: number;
+  values: (Exclude<CellValue, symbol> | { formula: true })[];
+  formats: (NumberFormat | null)[];
+}
+
+/** What the worker reads for a preview: the head of the chosen sheet, nothing is stored. */
+export interface RawPreview {
+  format: ImportFormat;
+  sheets: ImportSheetView[];
+  sheet: number;
+  /** The first rows of the sheet (header candidates and samples). */
+  head: PreviewRow[];
+  notices: string[];
+  query: [string, string][] | null;
+  facts: TableSource['facts'] | null;
+  date1904: boolean;
+}
+
+export interface RunSummary {
+  rows: number;
+  blankRows: number;
+  warnings: ImportWarningView[];
+  partOnly: string[];
+  missingFields: string[];
+  extraColumns: string[];
+}
+
+export type ToWorker =
+  | { type: 'preview'; path: string; fileName: string; sheet?: number; limits: ImportLimits }
+  | {
+      type: 'run';
+      path: string;
+      fileName: string;
+      plan: ImportPlan;
+      headers: string[];
+      limits: ImportLimits;
+    }
+  | { type: 'ack' };
+
+export type FromWorker =
+  | { type: 'preview'; preview: RawPreview }
+  | { type: 'batch'; batch: ConvertedBatch; rowsRead: number }
+  | { type: 'done'; summary: RunSummary }
+  | { type: 'refused'; message: string }
+  | { type: 'failed'; message: string };

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { DATASET_KINDS, type DatasetKind } from '../fields';
+import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
+
+/**
+ * The import's bridge shapes: a preview of how a file maps onto a dataset, the plan the analyst
+ * confirms (sheet, header row, kind, column → field mapping, locale) and what an import reports.
+ */
+
+export type ImportFormat = 'json' | 'csv' | 'xlsx' | 'parquet';
+
+/** How numbers and dates are written in a file: the decimal separator, and the day order of dates. */
+export interface ImportLocale {
+  decimal: '.' | ',';
+  /** Day-first (31.12.2025) or month-first (12/31/2025) for dates not written yyyy-MM-dd. */
+  dates: 'dmy' | 'mdy';
+}
+
+export interface ImportSheetView {
+  name: string;
+  /** Rows the sheet says it holds (its dimension), null when it does not say. */
+  rows: number | null;
+  hidden: boolean;
+}
+
+export interface ImportColumnView {
+  /** 0-based position of the column in the file. */
+  index: number;
+  /** The header as the file writes it (a name made up for an empty header: "Column F"). */
+  header: string;
+  /** The field it is imported as; null keeps it as an extra column under its header. */
+  field: string | null;
+  /** The first few values as they will be stored (after the locale is applied), "" for empty. */
+  samples: string[];
+}
+
+export interface ImportPreviewView {
+  fileName: string;
+  format: ImportFormat;
+  sheets: ImportSheetView[];
+  /** 0-based index into `sheets` of the sheet read (the first with data unless chosen). */
+  sheet: number;
+  /** 1-based row number of the header row in the sheet (1 unless title rows stand above it). */
+  headerRow: number;
+  kind: DatasetKind;
+  columns: ImportColumnView[];
+  locale: ImportLocale;
+  /** A value from the file that proves the locale, e.g. "31.12.2025"; null when it was guessed. */
+  localeProof: { decimal: string | null; dates: string | null };
+  /** Things the analyst should know before importing (an encoding read as Windows-1252, …). */
+  notices: string[];
+  /** True when the mapping is the one confirmed earlier for a file with the same columns. */
+  remembered: boolean;
+  /** True when the file is a Portolan export whose Query sheet names every column's field. */
+  fromPortolan: boolean;
+}
+
+/** What the analyst confirms: read this sheet from this header row, as this kind, with this mapping. */
+const knownField = z.enum([...new Set<string>([...SHIPMENT_FIELDS, ...FIRM_FIELDS])] as [
+  string,
+  ...string[],
+]);
+export const importLocaleSchema = z.strictObject({
+  decimal: z.enum(['.', ',']),
+  dates: z.enum(['dmy', 'mdy']),
+});
+export const importPlanSchema = z.strictObject({
+  sheet: z.number().int().min(0).max(10_000),
+  headerRow: z.number().int().min(1).max(1_048_576),
+  kind: z.enum(DATASET_KINDS),
+  /** One entry per column of the file, in order: the field it becomes, or null for an extra column. */
+  mapping: z.array(knownField.nullable()).max(16_384),
+  locale: importLocaleSchema,
+});
+export type ImportPlan = z.infer<typeof importPlanSchema>;
+
+/** Preview choices: leave any out to let Portolan pick. */
+export const importPreviewChoicesSchema = z.strictObject({
+  sheet: z.number().int().min(0).max(10_000).optional(),
+  headerRow: z.number().int().min(1).max(1_048_576).optional(),
+  kind: z.enum(DATASET_KINDS).optional(),
+});
+export type ImportPreviewChoices = z.infer<typeof importPreviewChoicesSchema>;
+
+export function isDatasetKind(v: unknown): v is DatasetKind {
+  return v === 'shipments' || v === 'firms';
+}
