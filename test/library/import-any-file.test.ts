@@ -1,0 +1,196 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { previewImport, runImport } from '../../src/main/library';
+import { importFile } from '../../src/main/library/import';
+import { useLibrary } from '../helpers/library';
+import { useTempDir } from '../helpers/temp-dir';
+
+const t = useTempDir('portolan-import-any-');
+const l = useLibrary('portolan-import-any-lib-');
+
+async function rowsOf(id: string): Promise<Record<string, unknown>[]> {
+  return (await l.lib.getRows(id, { startRow: 0, endRow: 1000 })).rows.map(({ _row, ...r }) => r);
+}
+
+async function libraryIsEmpty(): Promise<void> {
+  expect(await l.lib.list()).toEqual([]);
+  expect(Number((await l.lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+}
+
+/** A workbook as another tool writes it: an empty first sheet, a "Data" sheet with a title row. */
+async function foreignWorkbook(): Promise<string> {
+  const wb = new ExcelJS.Workbook();
+  wb.addWorksheet('Sheet1');
+  const ws = wb.addWorksheet('Data');
+  ws.addRow(['Steel imports, Q1 2025 (prepared by the trade desk)']);
+  ws.addRow([]);
+  ws.addRow(['Date', 'Importer Name', 'HS Code', 'USD FOB', 'Remarks', 'Quantity']);
+  ws.addRow([new Date(Date.UTC(2025, 0, 5)), 'Acme Steel Ltd', '720810', 12500.5, 'urgent', 3]);
+  ws.addRow([new Date(Date.UTC(2025, 0, 6)), 'Beta Metals', 30110, 900, '', { formula: 'F4*2' }]);
+  ws.getCell('D4').numFmt = '#,##0.00';
+  ws.getCell('A4').numFmt = 'dd.mm.yyyy';
+  ws.getCell('A5').numFmt = 'dd.mm.yyyy';
+  const path = join(t.dir, 'desk report.xlsx');
+  await wb.xlsx.writeFile(path);
+  return path;
+}
+
+describe('files other tools wrote', () => {
+  it('finds the sheet with data and the header under a title row, and maps people’s words to fields', async () => {
+    const preview = await previewImport(await foreignWorkbook());
+    expect(preview.view.sheets.map((s) => s.name)).toEqual(['Sheet1', 'Data']);
+    expect(preview.view.sheet).toBe(1);
+    expect(preview.view.headerRow).toBe(3);
+    expect(preview.view.kind).toBe('shipments');
+    expect(preview.view.columns.map((c) => [c.header, c.field])).toEqual([
+      ['Date', 'arrivalDate'],
+      ['Importer Name', 'importerName'],
+      ['HS Code', 'hsCode'],
+      ['USD FOB', 'usdFob'],
+      ['Remarks', null],
+      ['Quantity', 'quantity'],
+    ]);
+    // Samples as they will be stored: a date cell as yyyy-MM-dd, a formatted number with its decimals.
+    const samples = Object.fromEntries(preview.view.columns.map((c) => [c.header, c.samples]));
+    expect(samples['Date']).toEqual(['2025-01-05', '2025-01-06']);
+    expect(samples['USD FOB']).toEqual(['12500.50', '900']);
+    expect(samples['Remarks']).toEqual(['urgent', '']);
+  });
+
+  it('keeps unmapped columns as extra columns, leaves unmapped fields missing, and reports odd cells', async () => {
+    const r = await importFile(l.lib, await foreignWorkbook());
+    expect(r.rows).toBe(2);
+    expect(r.dataset.extraColumns).toEqual(['Remarks']);
+    expect(r.dataset.missingFields).toContain('exporterName');
+    expect(r.dataset.missingFields).not.toContain('importerName');
+    const [first, second] = await rowsOf(r.dataset.id);
+    expect(first).toMatchObject({
+      arrivalDate: '2025-01-05',
+      importerName: 'Acme Steel Ltd',
+      usdFob: '12500.50',
+      quantity: '3',
+    });
+    // Missing, not empty: the field was not in the file.
+    expect(first?.exporterName).toBeNull();
+    expect(first?.fobValue).toBeNull();
+    // The extra column is kept under its header.
+    const extra = await l.lib.db.one(
+      `SELECT "_extra" AS x FROM shipment_rows WHERE dataset_id = $1 AND row_no = 0`,
+      [r.dataset.id],
+    );
+    expect(JSON.parse(String(extra?.x))).toEqual({ Remarks: 'urgent' });
+    // A formula without a stored result is never stored as object text; it is empty and reported.
+    expect(second?.quantity).toBe('');
+    expect(JSON.stringify(await rowsOf(r.dataset.id))).not.toContain('[object Object]');
+    const messages = r.warnings.map((w) => w.message).join('\n');
+    expect(messages).toMatch(/quantity: 1 formula cell has no stored result \(first: sheet Data, row 5\)/);
+    // An HS code that came as a number with an odd count of digits lost its leading zero.
+    expect(messages).toMatch(
+      /hsCode: 1 code has an odd number of digits \(first: sheet Data, row 5, "30110"\)/,
+    );
+    expect(r.dataset.status).toBe('partial');
+  });
+
+  it('skips blank lines in a CSV and maps a header of fewer than five known columns', async () => {
+    const path = join(t.dir, 'few.csv');
+    await writeFile(path, 'Importer,HS Code,Value USD\r\nAcme,720810,"1,234.50"\r\n\r\nBeta,720851,99\r\n');
+    const r = await importFile(l.lib, path);
+    expect(r.rows).toBe(2);
+    expect((await rowsOf(r.dataset.id)).map((x) => [x.importerName, x.hsCode, x.usdFob])).toEqual([
+      ['Acme', '720810', '1,234.50'],
+      ['Beta', '720851', '99'],
+    ]);
+  });
+
+  it('imports under the plan the analyst changed: a column mapped elsewhere, another left extra', async () => {
+    const path = join(t.dir, 'plan.csv');
+    await writeFile(path, 'Buyer,Notes\r\nAcme,fragile\r\n');
+    const prepared = await previewImport(path);
+    expect(prepared.plan.mapping).toEqual(['importerName', null]);
+    const plan = { ...prepared.plan, mapping: ['exporterName', 'productDetails'] };
+    const r = await runImport(l.lib, path, prepared, { plan });
+    expect((await rowsOf(r.dataset.id))[0]).toMatchObject({
+      exporterName: 'Acme',
+      productDetails: 'fragile',
+      importerName: null,
+    });
+  });
+
+  it('offers a mapping confirmed for files with the same columns', async () => {
+    const path = join(t.dir, 'same.csv');
+    await writeFile(path, 'Buyer,Notes\r\nAcme,fragile\r\n');
+    const first = await previewImport(path);
+    const remembered = {
+      kind: 'shipments' as const,
+      mapping: ['exporterName', 'productDetails'],
+      locale: first.plan.locale,
+    };
+    const again = await previewImport(path, {
+      remembered: (key) => (key === first.shapeKey ? remembered : null),
+    });
+    expect(again.view.remembered).toBe(true);
+    expect(again.view.columns.map((c) => c.field)).toEqual(['exporterName', 'productDetails']);
+  });
+});
+
+describe('large files and caps', () => {
+  it('refuses a workbook that expands past the limit, before reading its data, and keeps the library as it was', async () => {
+    const path = await foreignWorkbook();
+    const limits = { maxFileBytes: 1e9, maxJsonBytes: 1e8, maxUncompressedBytes: 2_000, maxCells: 1e6 };
+    await expect(previewImport(path, { limits })).rejects.toThrow(
+      /expands to more data than Portolan imports at once.*not changed/,
+    );
+    await libraryIsEmpty();
+  });
+
+  it('refuses a sheet with more cells than the limit, mid-way, and stores nothing', async () => {
+    const path = join(t.dir, 'many.csv');
+    const lines = ['importerName,hsCode,usdFob'];
+    for (let i = 0; i < 5000; i++) lines.push(`Firm ${i},720810,${i}`);
+    await writeFile(path, lines.join('\n'));
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Data');
+    for (const line of lines) ws.addRow(line.split(','));
+    const xlsx = join(t.dir, 'many.xlsx');
+    await wb.xlsx.writeFile(xlsx);
+    const limits = { maxFileBytes: 1e9, maxJsonBytes: 1e8, maxUncompressedBytes: 1e9, maxCells: 6_000 };
+    const prepared = await previewImport(xlsx, { limits });
+    await expect(runImport(l.lib, xlsx, prepared, { limits })).rejects.toThrow(
+      /more than 6,000 cells.*not changed/,
+    );
+    await libraryIsEmpty();
+  });
+
+  it('stops at once on cancel and leaves the library as it was', async () => {
+    const path = join(t.dir, 'long.csv');
+    const lines = ['importerName,hsCode,usdFob'];
+    for (let i = 0; i < 60_000; i++) lines.push(`Firm ${i},720810,${i}`);
+    await writeFile(path, lines.join('\n'));
+    const prepared = await previewImport(path);
+    const controller = new AbortController();
+    const done = runImport(l.lib, path, prepared, {
+      signal: controller.signal,
+      // Cancel as soon as the first rows are stored: the import is under way.
+      onProgress: () => controller.abort(),
+    });
+    await expect(done).rejects.toMatchObject({ kind: 'Cancelled' });
+    await libraryIsEmpty();
+  });
+
+  it('reports progress as rows are stored', async () => {
+    const path = join(t.dir, 'progress.csv');
+    const lines = ['importerName,hsCode,usdFob'];
+    for (let i = 0; i < 5_000; i++) lines.push(`Firm ${i},720810,${i}`);
+    await writeFile(path, lines.join('\n'));
+    const seen: number[] = [];
+    const r = await runImport(l.lib, path, await previewImport(path), {
+      onProgress: (p) => seen.push(p.rowsStored),
+    });
+    expect(r.rows).toBe(5_000);
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.at(-1)).toBe(5_000);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+});
