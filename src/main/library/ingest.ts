@@ -6,6 +6,7 @@ import {
   type DuckDBConnection,
   type DuckDBType,
 } from '@duckdb/node-api';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { describeIssue, type SpecIssue } from '@shared/spec/issues';
 import { isPlainObject, typeName } from '@shared/spec/records';
 import { ChunkFiller, VECTOR_ROWS } from './chunk-filler';
@@ -250,6 +251,9 @@ export async function appendColumns(
       const extras = off === 0 && n === batch.extras.length ? batch.extras : batch.extras.slice(off, off + n);
       filler.varchar(chunk, cols.length + 2, extras, n);
       appender.appendDataChunk(chunk);
+      // A turn of the event loop between chunks: an import's batches are stored in the main
+      // thread, which must keep answering the window meanwhile.
+      if (off + VECTOR_ROWS < batch.n) await yieldToLoop();
     }
     appender.flushSync();
   } finally {
