@@ -2,11 +2,12 @@ import { useEffect } from 'react';
 import { getApi } from '../bridge/api';
 import { onServiceOutcome } from '../bridge/service-outcomes';
 import { useSessionStore } from '../session';
+import { commandForKey, handleCommand } from './commands';
 
 /** Loads app info and profiles once; follows menu commands and service outcomes while the app is mounted. */
 export function useAppBoot(): void {
   useEffect(() => {
-    const { boot, handleCommand, reportConnection } = useSessionStore.getState();
+    const { boot, reportConnection } = useSessionStore.getState();
     const offCommands = getApi().on('app.command', (cmd) => handleCommand(cmd));
     // Any page's service call tells the status bar whether the active profile's connection works.
     const offOutcomes = onServiceOutcome((o) => {
@@ -25,4 +26,24 @@ export function useAppBoot(): void {
       offOutcomes();
     };
   }, []);
+  useMenuShortcuts();
+}
+
+/**
+ * In Electron the menu's accelerators send the commands (app.command); the browser host has no menu
+ * bar, so there the page takes the same shortcuts from the keyboard.
+ */
+function useMenuShortcuts(): void {
+  const browserHost = useSessionStore((s) => s.appInfo?.host === 'browser');
+  useEffect(() => {
+    if (!browserHost) return;
+    const onKey = (e: KeyboardEvent): void => {
+      const cmd = commandForKey(e);
+      if (!cmd) return;
+      e.preventDefault();
+      handleCommand(cmd);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [browserHost]);
 }

@@ -1,9 +1,9 @@
-import type { AppCommand, AppInfo } from '@shared/app/app-contract';
+import type { AppInfo } from '@shared/app/app-contract';
 import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import { getApi } from '../bridge/api';
 import { defineStore } from '../store';
-import { isPageId, type PageId } from './pages';
+import type { PageId } from './pages';
 
 export type ConnectionState =
   | { status: 'unknown' }
@@ -24,12 +24,18 @@ export interface SessionData {
   /** Of the active profile; set by connection tests and by features that reach the service. */
   connection: ConnectionState;
   demo: { starting: boolean; error: BridgeError | null };
+  /** Edit Filter asked for the filter form's first field; the form takes it when it is on screen. */
+  filterFocusPending: boolean;
 }
 
 export interface SessionActions {
   boot(): Promise<void>;
   navigate(page: PageId): void;
-  handleCommand(cmd: AppCommand): void;
+  /** A page chosen from the menu or a shortcut: it also leaves the welcome screen. */
+  showPage(page: PageId): void;
+  requestFilterFocus(): void;
+  /** True once for each request: the filter form that takes it focuses its first field. */
+  takeFilterFocus(): boolean;
   applyProfiles(state: ProfilesState): void;
   refreshProfiles(): Promise<void>;
   /** Puts a created or changed profile into the list at once, before the full list is re-read. */
@@ -52,6 +58,7 @@ const initialState: SessionData = {
   welcomeDismissed: false,
   connection: { status: 'unknown' },
   demo: { starting: false, error: null },
+  filterFocusPending: false,
 };
 
 /** Who is signed in where: the profiles, the active one and its connection, and the page shown. */
@@ -67,10 +74,18 @@ export const useSessionStore = defineStore<SessionData, SessionActions>(initialS
     set({ page });
   },
 
-  handleCommand(cmd) {
-    if (cmd.command === 'navigate' && isPageId(cmd.target)) {
-      set({ page: cmd.target, welcomeDismissed: true });
-    }
+  showPage(page) {
+    set({ page, welcomeDismissed: true });
+  },
+
+  requestFilterFocus() {
+    set({ filterFocusPending: true });
+  },
+
+  takeFilterFocus() {
+    if (!get().filterFocusPending) return false;
+    set({ filterFocusPending: false });
+    return true;
   },
 
   applyProfiles(state) {

@@ -1,9 +1,11 @@
 import './workbench.css';
+import { useEffect, useRef } from 'react';
 import { KEYWORD_FIELDS, MIN_KEYWORD_LENGTH, type KeywordField } from '@shared/spec';
 import { CountryMultiSelect } from './country-multi-select';
 import { FieldMessages } from './field-messages';
 import { FirmTypeInput } from './firm-type-input';
 import { HsCodePicker } from './hs-code-picker';
+import { useSessionStore } from '../../session';
 import type { Validation } from './filter-model';
 import { filterStore, useFilter, type FilterStore } from './filter-store';
 
@@ -29,8 +31,16 @@ export function FilterForm({
   const refused = useFilter((s) => s.refused, store);
   const actions = store.getState();
   const msgs = validation.bySlot;
+  const formRef = useRef<HTMLFormElement>(null);
+  // Edit Filter (menu, Ctrl+L): the first field takes the focus once the form is on screen.
+  const focusPending = useSessionStore((s) => s.filterFocusPending);
+  useEffect(() => {
+    if (focusPending && useSessionStore.getState().takeFilterFocus())
+      formRef.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, [focusPending]);
   return (
     <form
+      ref={formRef}
       className="filter-form"
       data-testid="filter-form"
       onSubmit={(e) => e.preventDefault()}

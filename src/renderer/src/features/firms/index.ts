@@ -1,1 +1,2 @@
 export { FirmsPage } from './firms-page';
+export { useFirmsStore } from './firms-store';

@@ -1,3 +1,3 @@
 export { firmSearchFilter, openShipmentsOf, type PartyRole } from './firm-shipments';
 export { SearchPage } from './search-page';
-export { connectSearchStore, useSearchStore } from './search-store';
+export { connectSearchStore, runSearchCommand, useSearchStore } from './search-store';

@@ -3,6 +3,7 @@ import {
   SHIPMENT_SEARCH_MIN_SIZE,
   type ShipmentSearchRequest,
   type ShipmentSearchResponse,
+  type UsageSummary,
 } from '@shared/spec';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 import type { SavedToLibrary } from '@shared/query/query-contract';
@@ -16,11 +17,19 @@ import {
   useAccountContext,
   useSessionStore,
   useUsageStore,
+  type AccountContext,
   type LimitCheck,
 } from '../../session';
 import { defineStore, latestWins, type Turn } from '../../store';
-import { currentFilter, useFilter, validateCurrent } from '../filters';
-import { validateDraft, type Validation } from '../filters';
+import {
+  currentFilter,
+  filterStore,
+  useFilter,
+  validateCurrent,
+  validateDraft,
+  type FilterDraft,
+  type Validation,
+} from '../filters';
 
 export type SearchStatus = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
 
@@ -384,12 +393,14 @@ export function describeSearchCost(limit: LimitCheck | null, size: number): stri
   return `Downloads ${head}${limit.account ? ` (account ${limit.account})` : ''}`;
 }
 
-export function useSearchCheck(): SearchCheck {
-  const draft = useFilter((s) => s.draft);
-  const size = useSearchStore((s) => s.size);
-  const confirmed = useSearchStore((s) => s.overLimitConfirmed);
-  const summary = useUsageStore((s) => s.summary);
-  const accounts = useAccountContext();
+/** The check for these inputs: the same for the Run button (a hook) and the menu's Run Search (an action). */
+export function searchCheckOf(
+  draft: FilterDraft,
+  size: number,
+  confirmed: boolean,
+  summary: UsageSummary | null,
+  accounts: AccountContext,
+): SearchCheck {
   const validation = validateDraft(draft, 'shipmentSearch', { size, ...accounts });
   const sizeValid = !validation.bySlot.size?.length;
   const account = draft.account_name.trim() || accounts.defaultAccount;
@@ -401,4 +412,32 @@ export function useSearchCheck(): SearchCheck {
       ? 'Cannot run: this search would pass the account limit; confirm to run anyway'
       : null;
   return { validation, limit, costText: describeSearchCost(limit, size), reason };
+}
+
+export function useSearchCheck(): SearchCheck {
+  const draft = useFilter((s) => s.draft);
+  const size = useSearchStore((s) => s.size);
+  const confirmed = useSearchStore((s) => s.overLimitConfirmed);
+  const summary = useUsageStore((s) => s.summary);
+  const accounts = useAccountContext();
+  return searchCheckOf(draft, size, confirmed, summary, accounts);
+}
+
+/**
+ * The menu's Run Search (Ctrl+Enter): runs exactly when the Run button could be pressed, so a
+ * half-entered or refused filter sends nothing. Returns whether a search started.
+ */
+export function runSearchCommand(): boolean {
+  const s = useSearchStore.getState();
+  if (s.status === 'running') return false;
+  const check = searchCheckOf(
+    filterStore.getState().draft,
+    s.size,
+    s.overLimitConfirmed,
+    useUsageStore.getState().summary,
+    currentAccountContext(),
+  );
+  if (check.reason) return false;
+  void s.run();
+  return true;
 }

@@ -1,0 +1,45 @@
+import type { AppCommand } from '@shared/app/app-contract';
+import { useFirmsStore } from '../features/firms';
+import { runSearchCommand } from '../features/search';
+import { isPageId, useSessionStore } from '../session';
+
+/**
+ * The menu's commands (and, in the browser host, their shortcuts), one case per variant of AppCommand:
+ * a new variant does not compile until it is handled here.
+ */
+export function handleCommand(cmd: AppCommand): void {
+  const session = useSessionStore.getState();
+  switch (cmd.command) {
+    case 'navigate':
+      if (isPageId(cmd.target)) session.showPage(cmd.target);
+      return;
+    case 'run-search':
+      // The Firms page runs its firm search; anywhere else the shipment search runs, on its page.
+      if (session.page === 'firms') {
+        if (useFirmsStore.getState().status !== 'running') void useFirmsStore.getState().search();
+        return;
+      }
+      session.showPage('search');
+      runSearchCommand();
+      return;
+    case 'focus-filter':
+      // Both search pages show the one filter; elsewhere the Search page opens.
+      if (session.page !== 'firms') session.showPage('search');
+      session.requestFilterFocus();
+      return;
+    default: {
+      const unhandled: never = cmd.command;
+      throw new Error(`unhandled menu command ${String(unhandled)}`);
+    }
+  }
+}
+
+/** The browser host has no menu bar: its pages take the menu's shortcuts from the keyboard themselves. */
+export function commandForKey(
+  e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>,
+): AppCommand | null {
+  if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return null;
+  if (e.key === 'Enter') return { command: 'run-search' };
+  if (e.key === 'l' || e.key === 'L') return { command: 'focus-filter' };
+  return null;
+}

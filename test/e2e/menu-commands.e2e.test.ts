@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppCommand } from '@shared/app/app-contract';
+import { buildMenuTemplate } from '../../src/main/shell/menu';
+
+type MenuItem = ReturnType<typeof buildMenuTemplate>[number];
+import { AppShell } from './pages/app-shell';
+import { SearchWorkbench } from './pages/search-workbench';
+import { SettingsPage } from './pages/settings-page';
+import { WelcomePage } from './pages/welcome-page';
+import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { startStack, type Stack } from './support/stack';
+
+/**
+ * The Go menu's Run Search (Ctrl+Enter) and Edit Filter (Ctrl+L), end to end: the menu item of the
+ * shell's own template sends its command through the host's event mechanism (the browser host's
+ * event stream here, Electron's IPC in the app), and the page does what the item says. The browser
+ * host has no menu bar, so there the same shortcuts are taken from the keyboard.
+ */
+describe('menu commands: Run Search and Edit Filter', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let shell: AppShell;
+  let search: SearchWorkbench;
+  screenshotOnFailure(() => browser);
+
+  /** The shell's menu item with this label, wired to the host exactly as src/main/index.ts wires it. */
+  function menuItem(label: string): MenuItem {
+    const template = buildMenuTemplate({
+      platform: 'linux',
+      appName: 'Portolan',
+      dev: false,
+      send: (command: AppCommand) => stack.host.events.emit('app.command', command),
+      showLog: () => undefined,
+    });
+    const items: MenuItem[] = template.flatMap((m) => (Array.isArray(m.submenu) ? m.submenu : []));
+    const item = items.find((i) => i.label === label);
+    if (!item?.click) throw new Error(`no menu item ${label}`);
+    return item;
+  }
+  const choose = (label: string): void => (menuItem(label).click as () => void).call(undefined);
+
+  const focusedTestId = () =>
+    browser.page
+      .locator(':focus')
+      .getAttribute('data-testid', { timeout: 500 })
+      .catch(() => null);
+  const answers = async () => Number(await search.root.getAttribute('data-answers'));
+
+  beforeAll(async () => {
+    stack = await startStack({ records: 3_000, seed: 5 });
+    browser = await launchBrowser();
+    shell = new AppShell(browser.page);
+    search = new SearchWorkbench(browser.page);
+    await shell.open(stack.host.url);
+    await new WelcomePage(browser.page).connectAccount();
+    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('shows its shortcuts in the menu', () => {
+    expect(menuItem('Run Search').accelerator).toBe('CmdOrCtrl+Enter');
+    expect(menuItem('Edit Filter').accelerator).toBe('CmdOrCtrl+L');
+  });
+
+  it('Edit Filter opens the Search page with the first filter field focused, from any page', async () => {
+    await shell.navigate('settings');
+    choose('Edit Filter');
+    await search.root.waitFor();
+    expect(await shell.currentPage()).toBe('search');
+    await expect.poll(focusedTestId).toBe('filter-importer_countries-input');
+  });
+
+  it('Run Search runs the form’s search from another page, and sends nothing while the form is invalid', async () => {
+    await search.pickCountry('exporter_countries', 'germ', 'DE');
+    await search.setSize(10);
+    expect(await search.runButton.isDisabled()).toBe(false);
+    const before = await answers();
+
+    // Half-typed: a keyword under the service's minimum. The menu may not run what the button would refuse.
+    await search.field('filter-product_detail-input').fill('st');
+    await search.runReason.waitFor();
+    choose('Run Search');
+    await browser.page.waitForTimeout(300);
+    expect(await answers()).toBe(before);
+    expect(await search.summary.count()).toBe(0);
+
+    await search.field('filter-product_detail-input').fill('');
+    await shell.navigate('usage');
+    choose('Run Search');
+    await search.summary.waitFor();
+    expect(await shell.currentPage()).toBe('search');
+    expect(await answers()).toBe(before + 1);
+    const { shown } = await search.shownAndTotal();
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThanOrEqual(10);
+  });
+
+  it('takes the same shortcuts from the keyboard in the browser host, where there is no menu bar', async () => {
+    await shell.navigate('library');
+    await browser.page.keyboard.press('Control+L');
+    await search.root.waitFor();
+    await expect.poll(focusedTestId).toBe('filter-importer_countries-input');
+
+    const before = await answers();
+    await search.setSize(20);
+    await browser.page.keyboard.press('Control+Enter');
+    await expect.poll(answers).toBe(before + 1);
+    expect((await search.shownAndTotal()).shown).toBeLessThanOrEqual(20);
+  });
+});

@@ -1,0 +1,103 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ProfileView } from '@shared/profiles/profiles-contract';
+import { commandForKey, handleCommand } from '../../src/renderer/src/app/commands';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { FilterForm, filterStore, validateDraft } from '../../src/renderer/src/features/filters';
+import { useFirmsStore } from '../../src/renderer/src/features/firms';
+import { useSearchStore } from '../../src/renderer/src/features/search';
+import { useSessionStore, useUsageStore } from '../../src/renderer/src/session';
+import { resetAllStores } from '../../src/renderer/src/store';
+import { fakeBridge, ok } from './fake-bridge';
+
+/** The menu's commands as the renderer handles them: every variant of AppCommand, one case each. */
+const profile: ProfileView = {
+  id: 'pa',
+  name: 'Head office',
+  baseUrl: 'https://svc.example',
+  accountName: '',
+  apiKeyMasked: '••••1234',
+  hasSecret: true,
+  demo: false,
+};
+const bridge = fakeBridge({
+  'usage.get': () => ok({ main: { 'shipments/search': { current: 0, limit: 150_000 } } }),
+  // Never answers: a search in flight.
+  'shipments.search': () => new Promise(() => undefined),
+  'firms.search': () => new Promise(() => undefined),
+});
+const sent = (channel: string) => bridge.log.filter((c) => c.channel === channel).length;
+
+beforeAll(() => setApi(bridge.api));
+beforeEach(async () => {
+  resetAllStores();
+  bridge.log.length = 0;
+  filterStore.getState().reset();
+  useSessionStore.setState({ profiles: [profile], activeId: 'pa', page: 'usage', booted: true });
+  await act(() => useUsageStore.getState().refresh());
+});
+afterEach(cleanup);
+
+describe('menu commands', () => {
+  it('Go → a page shows it (and leaves the welcome screen); an unknown page is ignored', () => {
+    handleCommand({ command: 'navigate', target: 'library' });
+    expect(useSessionStore.getState()).toMatchObject({ page: 'library', welcomeDismissed: true });
+    handleCommand({ command: 'navigate', target: 'nowhere' });
+    expect(useSessionStore.getState().page).toBe('library');
+  });
+
+  it('Edit Filter opens the Search page and focuses the first field of the filter once it is on screen', async () => {
+    handleCommand({ command: 'focus-filter' });
+    expect(useSessionStore.getState()).toMatchObject({ page: 'search', filterFocusPending: true });
+    const { container } = render(
+      <FilterForm validation={validateDraft(filterStore.getState().draft, 'filter')} />,
+    );
+    await waitFor(() =>
+      expect(document.activeElement?.getAttribute('data-testid')).toBe('filter-importer_countries-input'),
+    );
+    expect(container.contains(document.activeElement)).toBe(true);
+    expect(useSessionStore.getState().filterFocusPending).toBe(false);
+    // On the Firms page, whose form edits the same filter, it stays there.
+    act(() => useSessionStore.setState({ page: 'firms' }));
+    handleCommand({ command: 'focus-filter' });
+    expect(useSessionStore.getState().page).toBe('firms');
+  });
+
+  it('Run Search sends nothing while the form would refuse to run, then runs the search on its page', () => {
+    filterStore.getState().setText('product_detail', 'st');
+    handleCommand({ command: 'run-search' });
+    expect(useSessionStore.getState().page).toBe('search');
+    expect(sent('shipments.search') + sent('library.findEquivalent')).toBe(0);
+    expect(useSearchStore.getState().status).toBe('idle');
+
+    filterStore.getState().setText('product_detail', 'steel');
+    act(() => useSessionStore.setState({ page: 'settings' }));
+    handleCommand({ command: 'run-search' });
+    expect(useSessionStore.getState().page).toBe('search');
+    expect(useSearchStore.getState().status).toBe('running');
+    // A second press while it runs starts nothing more.
+    handleCommand({ command: 'run-search' });
+    return waitFor(() => expect(sent('library.findEquivalent')).toBe(1));
+  });
+
+  it('Run Search on the Firms page runs the firm search there', async () => {
+    filterStore.getState().setText('importer_firm', 'Acme');
+    act(() => useSessionStore.setState({ page: 'firms' }));
+    handleCommand({ command: 'run-search' });
+    expect(useSessionStore.getState().page).toBe('firms');
+    await waitFor(() => expect(sent('firms.search')).toBe(1));
+    expect(useFirmsStore.getState().status).toBe('running');
+    expect(sent('shipments.search')).toBe(0);
+  });
+
+  it('maps the browser host’s keys to the same commands', () => {
+    const key = (k: string, mods: Partial<KeyboardEvent> = {}) =>
+      commandForKey({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
+    expect(key('Enter', { ctrlKey: true })).toEqual({ command: 'run-search' });
+    expect(key('Enter', { metaKey: true })).toEqual({ command: 'run-search' });
+    expect(key('l', { ctrlKey: true })).toEqual({ command: 'focus-filter' });
+    expect(key('Enter')).toBeNull();
+    expect(key('l', { ctrlKey: true, shiftKey: true })).toBeNull();
+  });
+});
