@@ -35,7 +35,8 @@ export async function startHostProcess(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const close = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+    // A loaded machine can take a while to close the library: wait for the exit itself, SIGKILL only as a last resort.
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
       // Gone for real before anyone opens its files: a killed process holds the library's lock until it exits.
