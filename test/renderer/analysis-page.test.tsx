@@ -56,14 +56,16 @@ describe('analysis page', () => {
   it('shows the summaries of the chosen dataset; a row click drills into the library grid', async () => {
     render(<page.AnalysisPage />);
     const select = (await screen.findByTestId('analysis-dataset')) as HTMLSelectElement;
-    await waitFor(() => expect(select.options.length).toBe(4));
+    // DuckDB answers slowly on a loaded machine: wait for the conditions, long enough for that.
+    await waitFor(() => expect(select.options.length).toBe(4), { timeout: 45_000 });
     act(() => {
       fireEvent.change(select, { target: { value: backend.ids.before } });
     });
     const [topCode, topCount] = topBy(backend.before, 'importerUrlCode');
-    const row = await screen.findByTestId('analysis-row-importers-0', {}, { timeout: 10_000 });
-    await waitFor(() =>
-      expect(screen.getByTestId('analysis-row-importers-0').getAttribute('data-key')).toBe(topCode),
+    const row = await screen.findByTestId('analysis-row-importers-0', {}, { timeout: 45_000 });
+    await waitFor(
+      () => expect(screen.getByTestId('analysis-row-importers-0').getAttribute('data-key')).toBe(topCode),
+      { timeout: 45_000 },
     );
     expect(row.textContent).toContain(String(topCount));
     expect(screen.getByTestId('analysis-total-importers').textContent).toContain('600 shipments');
@@ -79,39 +81,39 @@ describe('analysis page', () => {
     expect(app.useSessionStore.getState().page).toBe('library');
     expect(drill.useDrillStore.getState().take()).not.toBeNull();
     expect(drill.useDrillStore.getState().pending).toBeNull();
-  });
+  }, 120_000);
 
   it('exports a table to Excel, opens a firm profile and compares two snapshots', async () => {
     render(<page.AnalysisPage />);
-    await screen.findByTestId('analysis-row-importers-0', {}, { timeout: 10_000 });
+    await screen.findByTestId('analysis-row-importers-0', {}, { timeout: 45_000 });
 
     fireEvent.click(screen.getByTestId('analysis-xlsx-importers'));
-    await waitFor(() => expect(downloads.length).toBe(1), { timeout: 10_000 });
+    await waitFor(() => expect(downloads.length).toBe(1), { timeout: 45_000 });
     expect(downloads[0]!.name).toBe('Top importers - Before.xlsx');
     const base64 = downloads[0]!.href.split(',')[1]!;
     expect(atob(base64).slice(0, 2)).toBe('PK');
 
     fireEvent.click(screen.getByTestId('analysis-profile-importers-0'));
-    const summary = await screen.findByTestId('analysis-profile-summary', {}, { timeout: 10_000 });
+    const summary = await screen.findByTestId('analysis-profile-summary', {}, { timeout: 45_000 });
     const code = screen.getByTestId('analysis-row-importers-0').getAttribute('data-key')!;
     const asImporter = backend.before.filter((r) => r.importerUrlCode === code).length;
     expect(summary.textContent).toContain(`As importer: ${asImporter} shipments`);
 
     fireEvent.change(screen.getByTestId('analysis-diff-compare'), { target: { value: backend.ids.after } });
     fireEvent.click(screen.getByTestId('analysis-diff-run'));
-    const counts = await screen.findByTestId('analysis-diff-counts', {}, { timeout: 10_000 });
+    const counts = await screen.findByTestId('analysis-diff-counts', {}, { timeout: 45_000 });
     const a = new Set(backend.before.map((r) => r.importerUrlCode));
     const b = new Set(backend.after.map((r) => r.importerUrlCode));
     const lost = [...a].filter((c) => !b.has(c)).length;
     const added = [...b].filter((c) => !a.has(c)).length;
     const kept = [...a].filter((c) => b.has(c)).length;
     expect(counts.textContent).toBe(`${added} new · ${lost} lost · ${kept} in both`);
-  });
+  }, 120_000);
 
   it('opens HS headings to their subheadings, the way chapters open to headings', async () => {
     render(<page.AnalysisPage />);
     await choose(backend.ids.before);
-    const table = await screen.findByTestId('analysis-table-hs', {}, { timeout: 10_000 });
+    const table = await screen.findByTestId('analysis-table-hs', {}, { timeout: 45_000 });
     const keys = () => [...table.querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-key') ?? '');
     // A heading with more than one subheading, from the records themselves.
     const subs = new Map<string, Set<string>>();
@@ -155,7 +157,7 @@ describe('analysis page', () => {
   it('cuts a 300-character firm name with the whole name in a tooltip, figures staying in the row', async () => {
     render(<page.AnalysisPage />);
     await choose(backend.ids.single);
-    const name = await screen.findByTestId('analysis-name-importers-0', {}, { timeout: 10_000 });
+    const name = await screen.findByTestId('analysis-name-importers-0', {}, { timeout: 45_000 });
     expect(backend.single.importerName!.length).toBe(300);
     // The cell's class carries the ellipsis rule (checked against analysis.css in charts.test.ts).
     expect(name.classList.contains('analysis__name')).toBe(true);
@@ -171,7 +173,7 @@ describe('analysis page', () => {
   it('says "1 shipment" and "1 row", and counts tick in whole numbers', async () => {
     render(<page.AnalysisPage />);
     await choose(backend.ids.single);
-    const total = await screen.findByTestId('analysis-total-importers', {}, { timeout: 10_000 });
+    const total = await screen.findByTestId('analysis-total-importers', {}, { timeout: 45_000 });
     expect(total.textContent).toBe('1 shipment');
     const select = screen.getByTestId('analysis-dataset') as HTMLSelectElement;
     const option = [...select.options].find((o) => o.value === backend.ids.single)!;
@@ -200,14 +202,14 @@ describe('analysis page', () => {
     expect(screen.queryByTestId('analysis-diff')).toBeNull();
     // Another dataset brings the summaries back.
     await choose(backend.ids.single);
-    await screen.findByTestId('analysis-total-importers', {}, { timeout: 10_000 });
+    await screen.findByTestId('analysis-total-importers', {}, { timeout: 45_000 });
     expect(screen.queryByTestId('analysis-dataset-empty')).toBeNull();
   });
 
   it('exports every importer, not only the rows shown, in a file named by table and dataset', async () => {
     render(<page.AnalysisPage />);
     await choose(backend.ids.before);
-    const note = await screen.findByTestId('analysis-total-importers', {}, { timeout: 10_000 });
+    const note = await screen.findByTestId('analysis-total-importers', {}, { timeout: 45_000 });
     const importers = new Set(backend.before.map((r) => r.importerUrlCode));
     expect(note.textContent).toContain(`${importers.size - 15} more not shown`);
     downloads.length = 0;
@@ -243,6 +245,6 @@ async function choose(id: string): Promise<void> {
       expect(s.datasetId).toBe(id);
       expect(Object.values(s.summaries).every((slot) => slot && !slot.loading)).toBe(true);
     },
-    { timeout: 10_000 },
+    { timeout: 45_000 },
   );
 }
