@@ -1,6 +1,16 @@
-import { PARTY_SUFFIXES, type ShipmentRecord } from '@shared/spec';
+import { PARTY_SUFFIXES, type PartySuffix, type ShipmentRecord } from '@shared/spec';
 import { hash2, mix32, pickBy, Rng } from './prng';
 import type { HsSubheading } from './hs-codes';
+import {
+  inLatin,
+  MAILBOX_PROVIDERS,
+  phoneSpelling,
+  taxIdSpelling,
+  variantCount,
+  variantSpelling,
+  webSpelling,
+  type NameParts,
+} from './firm-spellings';
 import {
   BRANDS,
   CARRIERS,
@@ -33,9 +43,18 @@ const DAY_MS = 86_400_000;
 const BASE_DAY = Date.UTC(2021, 0, 1) / DAY_MS;
 export const DATA_DAYS = Date.UTC(2025, 11, 31) / DAY_MS - BASE_DAY + 1;
 
-/** A party (importer or exporter). Fields mirror the record's party suffixes. */
+/**
+ * A party (importer or exporter) as the service keeps it: one spelling of a firm's name with its own
+ * UrlCode. Fields mirror the record's party suffixes.
+ */
 export interface SimFirm {
   readonly index: number;
+  /**
+   * The firm this party is a spelling of: the index of the firm's main party. Parties with the same
+   * `firmId` are one firm written differently ("ACME CO LTD", "Acme Company Limited"); this is the truth
+   * firm resolution is measured against.
+   */
+  readonly firmId: number;
   readonly name: string;
   readonly taxId: string;
   readonly address: string;
@@ -73,7 +92,10 @@ export interface SimPort {
 export interface SimDataset {
   readonly size: number;
   readonly seed: number;
+  /** Every party, main spellings first (index = firmId for those), then the other spellings. */
   readonly firms: readonly SimFirm[];
+  /** Number of distinct firms (each has one main party and maybe other spellings). */
+  readonly firmCount: number;
   /** Simulated USD value of one unit of each currency. */
   readonly usdRates: Readonly<Record<string, number>>;
   /** Record `i` of the stored order (arrivalDate descending, then hashId ascending). */
@@ -104,6 +126,8 @@ export interface GenerateOptions {
   records: number;
   seed: number;
   hsSubheadings: readonly HsSubheading[];
+  /** Number of distinct firms; default 5% of the records, between 100 and 5,000. */
+  firms?: number;
 }
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
@@ -170,6 +194,9 @@ export class SimData implements SimDataset {
   readonly size: number;
   readonly seed: number;
   readonly firms: SimFirm[] = [];
+  firmCount = 0;
+  /** Party indices of each firm, its main spelling first. */
+  private readonly spellings: number[][] = [];
   readonly usdRates = USD_RATES;
   readonly columns: SimColumns;
   readonly hsVariants: SimHsVariant[] = [];
@@ -226,7 +253,7 @@ export class SimData implements SimDataset {
 
     this.buildHsVariants(opts.hsSubheadings, rng);
     const hsOrder = shuffled(this.hsVariants.length, rng);
-    this.buildFirms(n, rng);
+    this.buildFirms(n, rng, opts.firms);
     const firmsByCountry = new Map<string, number[]>();
     for (const f of this.firms) {
       const list = firmsByCountry.get(f.countryCode) ?? [];
@@ -260,7 +287,7 @@ export class SimData implements SimDataset {
       grossKg: new Float64Array(n),
     };
     this.columns = cols;
-    const firmCount = this.firms.length;
+    const firmCount = this.firmCount;
     const usd = currencyIndex.get('USD') ?? 0;
     const eur = currencyIndex.get('EUR') ?? 0;
     for (let i = 0; i < n; i++) {
@@ -276,8 +303,10 @@ export class SimData implements SimDataset {
         exp = rng.int(firmCount);
       }
       const expFirm = this.firms[exp] as SimFirm;
-      cols.importer[i] = imp;
-      cols.exporter[i] = exp;
+      // Which spelling of each firm this record carries: drawn from the record's key, not the PRNG, so
+      // the rest of the data does not depend on how many spellings the firms have.
+      cols.importer[i] = this.spellingOf(imp, hash2(cols.key[i] as number, this.seedMix ^ 0x1e1));
+      cols.exporter[i] = this.spellingOf(exp, hash2(cols.key[i] as number, this.seedMix ^ 0xe0e));
       cols.hs[i] = hsOrder[rng.skewed(hsOrder.length, 2.5)] ?? 0;
 
       const impCountry = countryIdx(impFirm.countryCode);
@@ -499,19 +528,83 @@ export class SimData implements SimDataset {
     }
   }
 
-  private buildFirms(records: number, rng: Rng): void {
-    const count = Math.max(100, Math.min(5000, Math.round(records / 20)));
+  /** The party of firm `firm` a record carries: the main spelling about half the time, else another. */
+  private spellingOf(firm: number, h: number): number {
+    const parties = this.spellings[firm] as number[];
+    if (parties.length === 1 || h % 1000 < 550) return parties[0] as number;
+    return parties[1 + ((h >>> 10) % (parties.length - 1))] as number;
+  }
+
+  private urlCode(index: number): string {
+    // The first seven characters are unique on their own (mix32 is a bijection); the rest is decoration.
+    return (
+      mix32((index + this.seedMix) >>> 0)
+        .toString(36)
+        .padStart(7, '0') +
+      mix32(index ^ this.seedMix)
+        .toString(36)
+        .padStart(7, '0')
+        .slice(0, 5)
+    );
+  }
+
+  /**
+   * The firms, each with its main party first (drawn from the main PRNG as always), then the other
+   * spellings of every firm as parties of their own. Names are unique within a country before the legal
+   * form (two "Pacific Trading" firms in one country would be one firm to anybody): a clash is redrawn
+   * from a second PRNG, which also draws the other spellings, so the main PRNG's sequence and with it
+   * the rest of the data stay as they were.
+   */
+  private buildFirms(records: number, rng: Rng, firms?: number): void {
+    const count = firms ?? Math.max(100, Math.min(5000, Math.round(records / 20)));
+    if (!Number.isInteger(count) || count < 1 || count > 30_000) {
+      throw new RangeError('firms must be a whole number from 1 to 30,000');
+    }
+    const spell = new Rng(this.seed ^ 0x2f6b1d3c);
     const usedSlugs = new Set<string>();
+    const usedBases = new Set<string>();
+    const namesIn = new Map<string, Set<string>>();
+    const parts: NameParts[] = [];
     const typeTotal = FIRM_TYPES.reduce((s, t) => s + t.weight, 0);
-    for (let index = 0; index < count; index++) {
-      const country = COUNTRIES[rng.skewed(COUNTRIES.length, 1.7)] as CountryInfo;
-      const parts = FIRM_NAME_PARTS[country.locale];
-      const stem = rng.pick(parts.stems);
-      const stem2 = rng.chance(0.35) ? ` ${rng.pick(parts.stems)}` : '';
-      const name = `${stem}${stem2 === ` ${stem}` ? '' : stem2} ${rng.pick(parts.sectors)} ${rng.pick(parts.suffixes)}`;
+    const digitsFrom =
+      (r: Rng) =>
+      (len: number): string => {
+        let s = String(r.range(1, 9));
+        while (s.length < len) s += String(r.int(10));
+        return s;
+      };
+    const uniqueSlug = (name: string, index: number): string => {
       let slug = slugify(name) || 'firm';
       if (usedSlugs.has(slug)) slug = `${slug}-${index.toString(36)}`;
       usedSlugs.add(slug);
+      return slug;
+    };
+    for (let index = 0; index < count; index++) {
+      const country = COUNTRIES[rng.skewed(COUNTRIES.length, 1.7)] as CountryInfo;
+      const words = FIRM_NAME_PARTS[country.locale];
+      const drawStem = (r: Rng): string => {
+        const stem = r.pick(words.stems);
+        const stem2 = r.chance(0.35) ? ` ${r.pick(words.stems)}` : '';
+        return `${stem}${stem2 === ` ${stem}` ? '' : stem2}`;
+      };
+      let stem = drawStem(rng);
+      let sector = rng.pick(words.sectors);
+      const suffix = rng.pick(words.suffixes);
+      const base = (): string => `${country.code}|${nameKey(inLatin(`${stem} ${sector}`, country.locale))}`;
+      // A clash is redrawn; a city in front ("Ningbo Jinlong Textile") makes room when the words run out.
+      for (let attempt = 0; usedBases.has(base()); attempt++) {
+        stem = drawStem(spell);
+        sector = spell.pick(words.sectors);
+        if (attempt >= 20) stem = `${cityOf(spell.pick(country.cities))} ${stem}`;
+        if (attempt >= 60) stem = `${stem} ${attempt}`;
+      }
+      usedBases.add(base());
+      const name = `${stem} ${sector} ${suffix}`;
+      parts.push({ stem, sector, suffix, locale: country.locale });
+      const names = namesIn.get(country.code) ?? new Set<string>();
+      names.add(name);
+      namesIn.set(country.code, names);
+      const slug = uniqueSlug(name, index);
       let w = rng.int(typeTotal);
       let firmType = 5;
       for (const t of FIRM_TYPES) {
@@ -523,25 +616,13 @@ export class SimData implements SimDataset {
       }
       const city = rng.pick(country.cities);
       const domain = slug.split('-').slice(0, 2).join('');
-      const digits = (len: number): string => {
-        let s = String(rng.range(1, 9));
-        while (s.length < len) s += String(rng.int(10));
-        return s;
-      };
+      const digits = digitsFrom(rng);
       const tel = `+${digits(2)} ${digits(3)} ${digits(7)}`;
       const social = (base: string, p: number): string =>
         rng.chance(p) ? `${base}/${domain}` : rng.pick(FILLERS);
-      // The first seven characters are unique on their own (mix32 is a bijection); the rest is decoration.
-      const urlCode =
-        mix32((index + this.seedMix) >>> 0)
-          .toString(36)
-          .padStart(7, '0') +
-        mix32(index ^ this.seedMix)
-          .toString(36)
-          .padStart(7, '0')
-          .slice(0, 5);
       this.firms.push({
         index,
+        firmId: index,
         name,
         taxId: rng.chance(0.1) ? rng.pick(FILLERS) : digits(country.locale === 'tr' ? 10 : 11),
         address: `${rng.pick(STREET_WORDS[country.locale])} ${rng.range(1, 250)}, ${city}`,
@@ -557,17 +638,101 @@ export class SimData implements SimDataset {
         twitter: social('twitter.com', 0.08),
         web: rng.chance(0.6) ? `www.${domain}.com` : rng.pick(FILLERS),
         cleanUrl: slug,
-        urlCode,
+        urlCode: this.urlCode(index),
         firmType,
         taCode: `TA${String(100_000 + index)}`,
       });
+      this.spellings.push([index]);
     }
+    this.firmCount = count;
+
+    // The other spellings: each a party of its own that shares some of its firm's evidence (tax id,
+    // telephone, e-mail, web site, address), often written differently, and sometimes none of it.
+    const digits = digitsFrom(spell);
+    const agents = new Map<string, string[]>();
+    const isReal = (v: string): boolean => !(FILLERS as readonly string[]).includes(v);
+    for (let firm = 0; firm < count; firm++) {
+      const main = this.firms[firm] as SimFirm;
+      const country = COUNTRIES[countryIdx(main.countryCode)] as CountryInfo;
+      const names = namesIn.get(main.countryCode) as Set<string>;
+      const n = variantCount(spell);
+      for (let v = 0; v < n; v++) {
+        const name = variantSpelling(parts[firm] as NameParts, country.cities, names, spell);
+        if (name === null) continue;
+        names.add(name);
+        const index = this.firms.length;
+        const slug = uniqueSlug(name, index);
+        const same = (value: string, p: number): boolean => isReal(value) && spell.chance(p);
+        let taxId = spell.pick(FILLERS);
+        if (same(main.taxId, 0.6)) taxId = spell.chance(0.25) ? taxIdSpelling(main.taxId, spell) : main.taxId;
+        else if (spell.chance(0.06)) taxId = main.countryCode === 'TR' ? '0000000000' : '00000000000';
+        let tel = spell.pick(FILLERS);
+        const t = spell.next();
+        if (same(main.tel, 0.5)) tel = phoneSpelling(main.tel, spell);
+        else if (t < 0.05) {
+          // A forwarding agent's number, written on the records of several unrelated firms.
+          const pool = agents.get(main.countryCode) ?? [];
+          if (pool.length < 3) pool.push(`+${digits(2)} ${digits(3)} ${digits(7)}`);
+          agents.set(main.countryCode, pool);
+          tel = spell.pick(pool);
+        } else if (t < 0.4) tel = `+${digits(2)} ${digits(3)} ${digits(7)}`;
+        let email = spell.pick(FILLERS);
+        if (same(main.email, 0.4)) email = spell.chance(0.2) ? main.email.toUpperCase() : main.email;
+        else if (spell.chance(0.25)) {
+          email = `${slug.replace(/-/g, '').slice(0, 12)}${spell.range(1, 99)}@${spell.pick(MAILBOX_PROVIDERS)}`;
+        }
+        const web = same(main.web, 0.4) ? webSpelling(main.web, spell) : spell.pick(FILLERS);
+        const keepsAddress = spell.chance(0.5);
+        const city = keepsAddress ? main.cityState : spell.pick(country.cities);
+        const address = keepsAddress
+          ? spell.chance(0.3)
+            ? main.address.toUpperCase()
+            : main.address
+          : `${spell.pick(STREET_WORDS[country.locale])} ${spell.range(1, 250)}, ${city}`;
+        const social = (value: string): string => (same(value, 0.3) ? value : spell.pick(FILLERS));
+        this.firms.push({
+          index,
+          firmId: firm,
+          name,
+          taxId,
+          address,
+          country: main.country,
+          countryCode: main.countryCode,
+          cityState: city,
+          email,
+          facebook: social(main.facebook),
+          fax: spell.chance(0.2) ? `+${digits(2)} ${digits(3)} ${digits(7)}` : spell.pick(FILLERS),
+          instagram: social(main.instagram),
+          linkedin: social(main.linkedin),
+          tel,
+          twitter: social(main.twitter),
+          web,
+          cleanUrl: slug,
+          urlCode: this.urlCode(index),
+          firmType: main.firmType,
+          taCode: `TA${String(100_000 + index)}`,
+        });
+        (this.spellings[firm] as number[]).push(index);
+      }
+    }
+    if (this.firms.length > 65_535) throw new RangeError('too many parties for the record columns');
   }
 }
 
-/** `"importerName":…,"importerTaCode":…` of a firm, in the spec's suffix order. */
-function partyJson(firm: SimFirm, prefix: 'importer' | 'exporter'): string {
-  const values: Record<string, string> = {
+const cityOf = (city: string): string => city.split(' / ')[0] ?? city;
+
+/** A name's letters and digits in any script, lower case and without marks: what makes two names one. */
+function nameKey(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** A party's fields as a record carries them (`importerName`, …, `importerTaCode`), in the spec's order. */
+export function partyFields(firm: SimFirm, prefix: 'importer' | 'exporter'): Record<string, string> {
+  const values: Record<PartySuffix, string> = {
     Name: firm.name,
     TaxId: firm.taxId,
     Address: firm.address,
@@ -587,7 +752,14 @@ function partyJson(firm: SimFirm, prefix: 'importer' | 'exporter'): string {
     CountryCode: firm.countryCode,
     TaCode: firm.taCode,
   };
-  return PARTY_SUFFIXES.map((suffix) => `"${prefix}${suffix}":${q(values[suffix] ?? '')}`).join(',');
+  return Object.fromEntries(PARTY_SUFFIXES.map((suffix) => [`${prefix}${suffix}`, values[suffix]]));
+}
+
+/** `"importerName":…,"importerTaCode":…` of a firm, in the spec's suffix order. */
+function partyJson(firm: SimFirm, prefix: 'importer' | 'exporter'): string {
+  return Object.entries(partyFields(firm, prefix))
+    .map(([field, value]) => `"${field}":${q(value)}`)
+    .join(',');
 }
 
 const countryIndexByCode = new Map(COUNTRIES.map((country, i) => [country.code, i]));
