@@ -8,6 +8,7 @@ import { createLibraryHandlers, withLibrarySaving } from './library-handlers';
 import { createPresetsHandlers } from './presets-handlers';
 import { createProfilesHandlers } from './profiles-handlers';
 import { createQueryHandlers } from './query-handlers';
+import { createResolutionHandlers } from './resolution-handlers';
 import { createHandlerContext } from './handler-context';
 import { createHostFiles } from './host-files';
 import type { HandlerDeps, HandlersHandle } from './types';
@@ -27,6 +28,7 @@ export function createHandlers(deps: HandlerDeps): HandlersHandle {
     ...createPresetsHandlers({ dataDir: deps.dataDir }),
     ...createAnalysisHandlers({ library: () => ctx.library(), resourcesDir: deps.resourcesDir }),
     ...createLibraryHandlers(ctx),
+    ...createResolutionHandlers({ library: () => ctx.library(), events: deps.events }),
     ...createJobsHandlers(ctx),
     ...exports.calls,
   });

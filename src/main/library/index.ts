@@ -35,3 +35,5 @@ export {
   type PreparedImport,
   type RememberedMapping,
 } from './import';
+export { FirmBook } from './firms/firm-book';
+export { RESOLUTION_RULES, type ResolutionStep, type ResolutionSummary } from './firms/resolve';

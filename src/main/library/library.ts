@@ -10,6 +10,7 @@ import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type DatasetKind } from './fields';
 import { RecordIssueError, appendColumns, appendRecords, rowToRecord, type RecordObject } from './ingest';
 import { defaultDatasetName, filterKey } from './naming';
 import { buildQuery, parseGridQuery, selectedColumns, type GridQuery } from './query';
+import { FirmBook } from './firms/firm-book';
 import { migrate } from './schema';
 
 export type DatasetStatus = 'complete' | 'partial';
@@ -158,10 +159,15 @@ function cleanTags(tags: readonly string[]): string[] {
  * knows nothing of Electron or of the service client.
  */
 export class Library {
+  /** Firm resolution over every dataset, with the analyst's decisions. */
+  readonly firms: FirmBook;
+
   private constructor(
     readonly db: Db,
     readonly path: string,
-  ) {}
+  ) {
+    this.firms = new FirmBook(db);
+  }
 
   /** Opens (or creates) `<dataDir>/library.duckdb`, migrates it and discards uncommitted leftovers. */
   static async open(dataDir: string): Promise<Library> {

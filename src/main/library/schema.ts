@@ -86,6 +86,60 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE datasets ADD COLUMN extra_columns_json VARCHAR`,
     ],
   },
+  {
+    version: 4,
+    description: 'firm resolution: parties, their firms and evidence, the review queue, analyst decisions',
+    statements: [
+      // The analyst's decisions are kept; every other firm_ table is rebuilt by each resolution.
+      `CREATE TABLE firm_decisions (
+        id VARCHAR NOT NULL,
+        verdict VARCHAR NOT NULL,
+        a_country VARCHAR NOT NULL,
+        a_name VARCHAR NOT NULL,
+        a_code VARCHAR NOT NULL,
+        b_country VARCHAR NOT NULL,
+        b_name VARCHAR NOT NULL,
+        b_code VARCHAR NOT NULL,
+        decided_at VARCHAR NOT NULL
+      )`,
+      `CREATE TABLE firm_party_keys (
+        name VARCHAR NOT NULL,
+        country_code VARCHAR NOT NULL,
+        country VARCHAR NOT NULL,
+        url_code VARCHAR NOT NULL,
+        party_id VARCHAR NOT NULL,
+        firm_id VARCHAR NOT NULL
+      )`,
+      `CREATE TABLE firm_parties (
+        party_id VARCHAR NOT NULL,
+        firm_id VARCHAR NOT NULL,
+        country_key VARCHAR NOT NULL,
+        name VARCHAR NOT NULL,
+        url_code VARCHAR NOT NULL,
+        country_code VARCHAR,
+        country VARCHAR,
+        norm VARCHAR NOT NULL,
+        rows BIGINT NOT NULL
+      )`,
+      `CREATE TABLE firm_evidence (
+        firm_id VARCHAR NOT NULL,
+        party_a VARCHAR NOT NULL,
+        party_b VARCHAR NOT NULL,
+        kind VARCHAR NOT NULL,
+        value VARCHAR NOT NULL,
+        score DOUBLE NOT NULL
+      )`,
+      `CREATE TABLE firm_review (
+        party_a VARCHAR NOT NULL,
+        party_b VARCHAR NOT NULL,
+        kind VARCHAR NOT NULL,
+        value VARCHAR NOT NULL,
+        score DOUBLE NOT NULL,
+        reason VARCHAR NOT NULL
+      )`,
+      `CREATE TABLE firm_resolution (fingerprint VARCHAR NOT NULL, resolved_at VARCHAR NOT NULL, summary_json VARCHAR NOT NULL)`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -57,6 +57,20 @@ export const CALL_CHANNELS = [
   'jobs.resume',
   'jobs.discard',
   // end library and jobs
+  // firm resolution
+  'resolution.status',
+  'resolution.run',
+  'resolution.firms',
+  'resolution.firm',
+  'resolution.review',
+  'resolution.decide',
+  'resolution.merge',
+  'resolution.split',
+  'resolution.decisions',
+  'resolution.undo',
+  'resolution.exportAliases',
+  'resolution.importAliases',
+  // end firm resolution
   // export
   'export.start',
   'export.chooseTarget',
@@ -66,6 +80,7 @@ export const CALL_CHANNELS = [
 export type CallChannel = (typeof CALL_CHANNELS)[number];
 
 export const EVENT_CHANNELS = [
+  'resolution.changed',
   'jobs.progress',
   'jobs.finished',
   'app.command',

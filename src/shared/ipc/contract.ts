@@ -7,6 +7,7 @@ import { libraryCalls, type LibraryEvents } from '../library/library-contract';
 import { presetsCalls } from '../presets/presets-contract';
 import { profilesCalls } from '../profiles/profiles-contract';
 import { queryCalls, type QueryEvents } from '../query/query-contract';
+import { resolutionCalls, type ResolutionEvents } from '../resolution/resolution-contract';
 import type { CallChannel, EventChannel } from './channels';
 
 /**
@@ -21,11 +22,12 @@ export const calls = {
   ...presetsCalls,
   ...analysisCalls,
   ...libraryCalls,
+  ...resolutionCalls,
   ...jobsCalls,
   ...exportCalls,
 } satisfies Record<CallChannel, { input: z.ZodType; output: unknown }>;
 
-export interface Events extends AppEvents, JobsEvents, QueryEvents, LibraryEvents {}
+export interface Events extends AppEvents, JobsEvents, QueryEvents, LibraryEvents, ResolutionEvents {}
 
 // Compile-time proof that every listed event has a payload type and vice versa.
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
