@@ -2,16 +2,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import boundaries from 'eslint-plugin-boundaries';
+import { dependencyPolicies, elementDescriptors } from './architecture.config.mjs';
 
-const electronOnlyInShell = {
-  name: 'electron',
-  message:
-    'Electron is imported only by the thin shell (src/main/index.ts, src/main/shell/**) and the preload.',
-};
-const keytarOnlyInSecrets = {
-  name: 'keytar',
-  message: 'keytar is imported only by src/main/secrets.',
-};
 const rawIpc = [
   {
     selector: "MemberExpression[object.name='ipcRenderer']",
@@ -27,49 +20,6 @@ const rawIpc = [
   },
 ];
 
-/** Imports every renderer file is denied: Node, main, and another folder's insides past its index. */
-const rendererBase = [
-  { group: ['node:*', '**/main/**'], message: 'The renderer reaches main only through the bridge.' },
-  {
-    regex: '^(\\.\\./)+(session|store|features/[a-z-]+)/',
-    message: 'Enter session, store and each feature through its index (`../../session`, `../filters`).',
-  },
-];
-const rendererImports = (forbidden) => ({
-  paths: [electronOnlyInShell, keytarOnlyInSecrets],
-  patterns: [...rendererBase, ...forbidden],
-});
-/** A layer may not import the layers named: those above it. */
-const above = (names, layer) => ({
-  regex: `^(\\.\\./)+(${names.join('|')})(/|$)`,
-  message: `${layer} may not import ${names.join(', ')}: only layers below it (docs/architecture.md).`,
-});
-const RENDERER_LAYERS = [
-  {
-    files: ['src/renderer/src/features/**/*.{ts,tsx}'],
-    forbidden: [
-      above(['app'], 'A feature'),
-      {
-        regex: '^\\.\\./(?!\\.\\.)[a-z-]+/',
-        message: "Enter another feature through its index ('../filters'), not its files.",
-      },
-    ],
-  },
-  {
-    files: ['src/renderer/src/components/**/*.{ts,tsx}'],
-    forbidden: [above(['app', 'features'], 'A shared component')],
-  },
-  {
-    files: ['src/renderer/src/session/**/*.{ts,tsx}'],
-    forbidden: [above(['app', 'features', 'components'], 'Session state')],
-  },
-  {
-    files: ['src/renderer/src/store/**/*.{ts,tsx}', 'src/renderer/src/bridge/**/*.{ts,tsx}'],
-    forbidden: [
-      above(['app', 'features', 'components', 'session', 'store', 'bridge'], 'The store kit or the bridge'),
-    ],
-  },
-];
 const rendererSyntax = [
   {
     selector: "MemberExpression[object.name='window'][property.name='portolan']",
@@ -113,8 +63,24 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': ['error', { paths: [electronOnlyInShell, keytarOnlyInSecrets] }],
       'no-restricted-syntax': ['error', ...rawIpc],
+    },
+  },
+  {
+    // Type-aware checks of the app's sources: a switch over a union (an AppCommand, a job's progress, an
+    // error kind…) must name every member, so a new variant cannot be forgotten silently.
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: {
+        project: ['tsconfig.json', 'tsconfig.web.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: false },
+      ],
     },
   },
   {
@@ -122,28 +88,44 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', rendererImports([])],
       'no-restricted-syntax': ['error', ...rawIpc, ...rendererSyntax],
     },
   },
-  // The renderer's layers (docs/architecture.md): app > features > components > session > store, bridge.
-  // Nothing imports a layer above its own, and a folder is entered through its index.
-  ...RENDERER_LAYERS.map(({ files, forbidden }) => ({
-    files,
-    rules: { 'no-restricted-imports': ['error', rendererImports(forbidden)] },
-  })),
+  {
+    // The architecture table (architecture.config.mjs, shown in docs/architecture.md): which folder may
+    // import which folder, through which entry, and which packages. Anything else is an error, and so
+    // is a source file in a folder the table does not list.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': elementDescriptors(),
+      'boundaries/include': ['src/**/*'],
+      // The file-mode descriptor of the shell's entry is still the documented way for a single file.
+      'boundaries/legacy-warnings': false,
+      // Imports resolve as the bundler does: relative paths with TypeScript's extensions, `@shared/…`.
+      'import/resolver': {
+        alias: { map: [['@shared', './src/shared']], extensions: ['.ts', '.tsx', '.mjs', '.js'] },
+        node: { extensions: ['.ts', '.tsx', '.mjs', '.js'] },
+      },
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          checkAllOrigins: true,
+          message:
+            'Architecture (docs/architecture.md): {{from.element.type}} may not import {{to.element.type}}{{#if to.module.source}}{{to.module.source}}{{/if}} {{to.file.internalPath}}.',
+          policies: dependencyPolicies(),
+        },
+      ],
+      'boundaries/no-unknown-files': 'error',
+    },
+  },
   {
     // Where the bridge is installed: the one place that reads window.portolan.
     files: ['src/renderer/src/main.tsx'],
     rules: { 'no-restricted-syntax': ['error', ...rawIpc, ...rendererSyntax.slice(1)] },
-  },
-  {
-    files: ['src/main/index.ts', 'src/main/shell/**/*.ts', 'src/preload/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [keytarOnlyInSecrets] }] },
-  },
-  {
-    files: ['src/main/secrets/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [electronOnlyInShell] }] },
   },
   {
     // The two typed wrappers are the only places raw IPC is allowed.

@@ -187,7 +187,7 @@ export function networkError(
     case 'unreachable':
       what = `The service at ${host} cannot be reached from this network. Check your network connection.`;
       break;
-    default:
+    case 'other':
       what = `Could not reach the service at ${host}. Check the base URL in Settings → Profiles and your network.`;
   }
   return new ServiceClientError('NetworkError', what, { reason });

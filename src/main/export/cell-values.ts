@@ -100,7 +100,7 @@ export function toExcelValue(value: unknown, type: ExportColumnType): CellValue 
       return parseIsoDateText(text) ?? wellFormed(text);
     case 'epoch':
       return parseEpochText(text) ?? wellFormed(text);
-    default:
+    case 'text':
       return wellFormed(text);
   }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DATASET_KINDS } from '@shared/fields';
 import { importLocaleSchema } from '@shared/library/import-contract';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeFileAtomic } from '../fs';
 import type { RememberedMapping } from '../library';
 
 /** Mappings the analyst confirmed, by the shape of the file's columns: `<dataDir>/import-mappings.json`. */

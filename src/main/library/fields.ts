@@ -91,7 +91,8 @@ export function typedExpression(col: ColumnDef): string {
       return decimalExpression(name);
     case 'date':
       return dateExpression(name);
-    default:
+    case 'integer':
+    case 'text':
       return name;
   }
 }
@@ -132,7 +133,8 @@ export function shownTextContains(col: ColumnDef, needle: string, caseless: bool
     case 'epoch':
       // Shown as local date and time; matching that would tie the filter to the renderer's zone.
       throw new Error(`${col.field} is not searched by the quick filter`);
-    default:
+    case 'decimal':
+    case 'text':
       return `contains(${asSent}, ${needle})`;
   }
 }

@@ -177,7 +177,9 @@ function textSql(col: ColumnDef, type: TextFilterType, value: string, p: Param):
       return `starts_with(${v}, ${needle})`;
     case 'endsWith':
       return `suffix(${v}, ${needle})`;
-    default:
+    case 'blank':
+    case 'empty':
+    case 'notBlank':
       throw new AppError('InvalidInput', `Unsupported text filter ${type}`);
   }
 }
@@ -210,7 +212,9 @@ function scalarSql(
     case 'inRange':
       // ag-grid's inRange excludes both ends by default (inRangeInclusive: false).
       return `(${expr} > ${need(a)} AND ${expr} < ${need(b)})`;
-    default:
+    case 'blank':
+    case 'empty':
+    case 'notBlank':
       throw new AppError('InvalidInput', `Unsupported filter ${type}`);
   }
 }

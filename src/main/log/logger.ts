@@ -45,6 +45,9 @@ function toLoggable(value: unknown, depth: number, seen: WeakSet<object>): unkno
       return value.toString();
     case 'function':
       return undefined;
+    case 'object':
+    case 'undefined':
+      break;
   }
   const obj = value as object;
   if (seen.has(obj)) return '[Circular]';

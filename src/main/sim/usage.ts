@@ -60,7 +60,10 @@ export class AccountUsage {
         return this.dayCount;
       case 'searchedHsCodes':
         return this.hsCodes.size;
-      default:
+      case 'shipments/search':
+      case 'shipments/count':
+      case 'firms/search':
+      case 'firms/count':
         return this.totals.get(metric) ?? 0;
     }
   }

@@ -138,7 +138,8 @@ export function runInWorker(
         case 'failed':
           finish(() => reject(new Error(msg.message)));
           break;
-        default:
+        case 'preview':
+          // A run is never answered with a preview; nothing to do.
           break;
       }
     });

@@ -1,0 +1,177 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { architectureTable } from '../../architecture.config.mjs';
+
+/**
+ * The architecture table is enforced by ESLint: each kind of rule is shown refusing a real violation
+ * (and allowing its lawful neighbour, so a rule that refuses everything would fail too). The snippets
+ * are linted as if they were files of the tree; the modules they import are the real ones.
+ */
+const root = resolve(import.meta.dirname, '../..');
+let eslint: ESLint;
+/** The same configuration without type information, so snippets can pose as files that do not exist. */
+let untyped: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+  untyped = new ESLint({
+    cwd: root,
+    overrideConfig: {
+      files: ['src/**/*.{ts,tsx}'],
+      languageOptions: { parserOptions: { project: null } },
+      rules: { '@typescript-eslint/switch-exhaustiveness-check': 'off' },
+    },
+  });
+});
+
+async function boundaryErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await untyped.lintText(code, { filePath: join(root, file) });
+  const fatal = result?.messages.find((m) => m.fatal);
+  if (fatal) throw new Error(`the snippet did not parse: ${fatal.message}`);
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId?.startsWith('boundaries/'))
+    .map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+const refused = (errors: string[]) => expect(errors, 'expected an architecture error').not.toEqual([]);
+const allowed = (errors: string[]) => expect(errors).toEqual([]);
+
+describe('the core never reaches up into handlers or hosts', () => {
+  it('refuses the library importing the handlers, and a capability importing a host', async () => {
+    refused(
+      await boundaryErrors('src/main/library/probe.ts', "export { createHandlers } from '../handlers';"),
+    );
+    refused(await boundaryErrors('src/main/jobs/probe.ts', "export { createWebHost } from '../web-host';"));
+    refused(await boundaryErrors('src/main/handlers/probe.ts', "export * from '../shell/menu';"));
+    refused(await boundaryErrors('src/main/analysis/probe.ts', "export { createClient } from '../api';"));
+  });
+
+  it('allows what the table lists', async () => {
+    allowed(await boundaryErrors('src/main/jobs/probe.ts', "export { Library } from '../library';"));
+    allowed(await boundaryErrors('src/main/handlers/probe.ts', "export { Library } from '../library';"));
+    allowed(
+      await boundaryErrors('src/main/web-host/probe.ts', "export { createHandlers } from '../handlers';"),
+    );
+  });
+});
+
+describe('a capability is entered only through its index.ts', () => {
+  it('refuses an import past the index and allows the index', async () => {
+    refused(await boundaryErrors('src/main/jobs/probe.ts', "export { Db } from '../library/db';"));
+    refused(await boundaryErrors('src/main/handlers/probe.ts', "export * from '../export/xlsx-writer';"));
+    allowed(await boundaryErrors('src/main/jobs/probe.ts', "export { Db } from '../library';"));
+  });
+
+  it('lets a capability use its own files freely', async () => {
+    allowed(await boundaryErrors('src/main/library/probe.ts', "export { Db } from './db';"));
+  });
+});
+
+describe('shared imports nothing of Node, main or the renderer', () => {
+  it('refuses Node, main and the renderer, and allows zod and its own files', async () => {
+    refused(await boundaryErrors('src/shared/probe.ts', "export { readFile } from 'node:fs';"));
+    refused(await boundaryErrors('src/shared/probe.ts', "export { redact } from '../main/log';"));
+    refused(await boundaryErrors('src/shared/probe.ts', "export * from '../renderer/src/bridge/api';"));
+    allowed(await boundaryErrors('src/shared/probe.ts', "export { z } from 'zod';"));
+    allowed(await boundaryErrors('src/shared/probe.ts', "export * from './spec/filter';"));
+  });
+});
+
+describe('the preload imports only electron and the bridge contract', () => {
+  it('refuses the rest of shared, Node and main', async () => {
+    refused(await boundaryErrors('src/preload/probe.ts', "export * from '@shared/spec';"));
+    refused(await boundaryErrors('src/preload/probe.ts', "export { join } from 'node:path';"));
+    refused(await boundaryErrors('src/preload/probe.ts', "export * from '../main/log';"));
+    allowed(
+      await boundaryErrors('src/preload/probe.ts', "export { CALL_CHANNELS } from '@shared/ipc/channels';"),
+    );
+    allowed(await boundaryErrors('src/preload/probe.ts', "export { contextBridge } from 'electron';"));
+  });
+});
+
+describe('packages belong to their element', () => {
+  it('keeps electron in the shell and keytar in secrets', async () => {
+    refused(await boundaryErrors('src/main/handlers/probe.ts', "export { app } from 'electron';"));
+    refused(await boundaryErrors('src/main/profiles/probe.ts', "export { default } from 'keytar';"));
+    refused(await boundaryErrors('src/renderer/src/probe.ts', "export { readFile } from 'node:fs';"));
+    refused(await boundaryErrors('src/renderer/src/probe.ts', "export * from '../../main/log';"));
+    allowed(await boundaryErrors('src/main/shell/probe.ts', "export { app } from 'electron';"));
+  });
+});
+
+describe("the renderer's layers: app > features > components > session > store, bridge", () => {
+  it('refuses an import of a layer above, and a feature entered past its index', async () => {
+    refused(
+      await boundaryErrors('src/renderer/src/features/search/probe.ts', "export * from '../../app/app';"),
+    );
+    refused(
+      await boundaryErrors('src/renderer/src/components/probe.ts', "export * from '../features/filters';"),
+    );
+    refused(
+      await boundaryErrors('src/renderer/src/session/probe.ts', "export * from '../components/format';"),
+    );
+    refused(await boundaryErrors('src/renderer/src/store/probe.ts', "export * from '../bridge/api';"));
+    refused(
+      await boundaryErrors(
+        'src/renderer/src/features/search/probe.ts',
+        "export * from '../filters/filter-store';",
+      ),
+    );
+  });
+
+  it('allows a layer below and another feature through its index', async () => {
+    allowed(await boundaryErrors('src/renderer/src/features/search/probe.ts', "export * from '../filters';"));
+    allowed(
+      await boundaryErrors('src/renderer/src/features/search/probe.ts', "export * from '../../session';"),
+    );
+    allowed(await boundaryErrors('src/renderer/src/components/probe.ts', "export * from '../bridge/api';"));
+  });
+});
+
+describe('every source folder is in the table', () => {
+  it('refuses a file in a folder the table does not list', async () => {
+    const errors = await boundaryErrors('src/main/newcomer/probe.ts', 'export const x = 1;');
+    expect(errors.some((e) => e.startsWith('boundaries/no-unknown-files'))).toBe(true);
+  });
+});
+
+describe('docs/architecture.md', () => {
+  it('shows the table the lint rules are built from', async () => {
+    const doc = await readFile(join(root, 'docs', 'architecture.md'), 'utf8');
+    const cells = (table: string) =>
+      table
+        .split('\n')
+        .filter((l) => l.startsWith('|') && !/^\|[\s|-]+\|$/.test(l))
+        .map((l) =>
+          l
+            .slice(1, -1)
+            .split(/(?<!\\)\|/)
+            .map((c) => c.trim()),
+        );
+    const start = doc.indexOf('<!-- architecture-table:start');
+    const end = doc.indexOf('<!-- architecture-table:end');
+    expect(start, 'the doc marks where the table goes').toBeGreaterThan(0);
+    expect(
+      cells(doc.slice(start, end)),
+      'docs/architecture.md differs from architecture.config.mjs: run node scripts/architecture-doc.mjs',
+    ).toEqual(cells(architectureTable()));
+  });
+});
+
+describe('switches over a union name every member', () => {
+  it('refuses a switch whose default hides a member, and allows one that names them all', async () => {
+    // Linted as the text of a real source file: the rule needs the project's types.
+    const file = join(root, 'src/main/handlers/types.ts');
+    const lint = async (cases: string) => {
+      const code = `type Kind = 'a' | 'b' | 'c';\nexport function f(k: Kind): number {\n  switch (k) {\n${cases}\n  }\n}\n`;
+      const [result] = await eslint.lintText(code, { filePath: file });
+      return (result?.messages ?? []).filter(
+        (m) => m.ruleId === '@typescript-eslint/switch-exhaustiveness-check',
+      );
+    };
+    expect(await lint("    case 'a':\n      return 1;\n    default:\n      return 2;")).toHaveLength(1);
+    expect(await lint("    case 'a':\n    case 'b':\n    case 'c':\n      return 1;")).toHaveLength(0);
+  }, 60_000);
+});
