@@ -8,6 +8,7 @@ import {
   exportParquetFromQuery,
   firmColumns,
   shipmentColumns,
+  type ExportColumn,
 } from '../../src/main/export';
 import { makeFirms, makeShipments } from '../helpers/export-records';
 import { abortingAfterFirstBatch, sampleQuery } from '../helpers/export-fixtures';
@@ -25,21 +26,42 @@ afterAll(() => {
   db.closeSync();
 });
 
+const lit = (path: string): string => `'${path.replace(/'/g, "''")}'`;
+
 async function readParquet(
   path: string,
+  select = '*',
 ): Promise<{ rows: Record<string, unknown>[]; types: Record<string, string> }> {
   const described = await (
-    await conn.run(`DESCRIBE SELECT * FROM read_parquet('${path}')`)
+    await conn.run(`DESCRIBE SELECT * FROM read_parquet(${lit(path)})`)
   ).getRowObjectsJson();
   const types = Object.fromEntries(
     described.map((d) => [String(d['column_name']), String(d['column_type'])]),
   );
-  const rows = await (await conn.run(`SELECT * FROM read_parquet('${path}')`)).getRowObjectsJson();
+  const rows = await (await conn.run(`SELECT ${select} FROM read_parquet(${lit(path)})`)).getRowObjectsJson();
   return { rows, types };
 }
 
+interface Shape {
+  name: string;
+  type: string;
+  decimals?: number;
+  wholeDecimals?: number;
+  grouped?: boolean;
+}
+
+async function shapesOf(path: string): Promise<Map<string, Shape>> {
+  const kv = await (
+    await conn.run(
+      `SELECT decode(value) AS v FROM parquet_kv_metadata(${lit(path)}) WHERE decode(key) = 'portolan'`,
+    )
+  ).getRowObjectsJson();
+  const meta = JSON.parse(String(kv[0]?.['v'])) as { columns: Shape[] };
+  return new Map(meta.columns.map((c) => [c.name, c]));
+}
+
 describe('exportParquet', () => {
-  it('keeps every shipment value as its original text', async () => {
+  it('types every shipment field by the field model and keeps text fields as sent', async () => {
     const rows = makeShipments(700, 4);
     const columns = shipmentColumns();
     const out = join(t.dir, 'shipments.parquet');
@@ -49,13 +71,70 @@ describe('exportParquet', () => {
     );
     expect(result.rowsWritten).toBe(700);
     const back = await readParquet(out);
-    expect(Object.keys(back.types)).toEqual(columns.map((c) => c.field));
-    expect(new Set(Object.values(back.types))).toEqual(new Set(['VARCHAR']));
+    expect(Object.keys(back.types)).toEqual([...columns.map((c) => c.field), '_original_text']);
+    const expected: Record<string, string> = {
+      text: 'VARCHAR',
+      decimal: 'DOUBLE',
+      date: 'DATE',
+      epoch: 'TIMESTAMP WITH TIME ZONE',
+    };
+    for (const c of columns) expect(back.types[c.field], c.field).toBe(expected[c.type]);
+    expect(back.types['_original_text']).toBe('MAP(VARCHAR, VARCHAR)');
     expect(back.rows.length).toBe(700);
     rows.forEach((source, r) => {
-      for (const c of columns) expect(back.rows[r]?.[c.field], `row ${r} ${c.field}`).toBe(source[c.field]);
+      for (const c of columns.filter((k) => k.type === 'text'))
+        expect(back.rows[r]?.[c.field], `row ${r} ${c.field}`).toBe(source[c.field]);
     });
     expect(await t.files()).toEqual(['shipments.parquet']);
+  });
+
+  it('gives each typed column its shape, so values need no copy of their text', async () => {
+    const columns: ExportColumn[] = [
+      { field: 'usdFob', header: 'USD FOB', type: 'decimal' },
+      { field: 'quantity', header: 'quantity', type: 'decimal' },
+      { field: 'createdAt', header: 'createdAt', type: 'epoch' },
+    ];
+    const rows = [
+      { usdFob: '1,234.50', quantity: '12', createdAt: '1714567890.123' },
+      { usdFob: '999.00', quantity: '12.500', createdAt: '1714567891.000' },
+      { usdFob: '-12,345,678.00', quantity: '3', createdAt: '-1.500' },
+      { usdFob: '1234.50', quantity: '0.125', createdAt: '1714567890' },
+    ];
+    const out = join(t.dir, 'shapes.parquet');
+    await exportParquet(createMemorySource({ kind: 'shipments', columns, rows, query: sampleQuery }), out);
+    const shapes = await shapesOf(out);
+    expect(shapes.get('USD FOB')).toMatchObject({
+      type: 'decimal',
+      decimals: 2,
+      wholeDecimals: 2,
+      grouped: true,
+    });
+    expect(shapes.get('quantity')).toMatchObject({
+      type: 'decimal',
+      decimals: 3,
+      wholeDecimals: 0,
+      grouped: false,
+    });
+    expect(shapes.get('createdAt')).toMatchObject({ type: 'epoch', decimals: 3 });
+    const back = await readParquet(
+      out,
+      `"USD FOB" AS fob, quantity, CAST(epoch_us(createdAt) AS VARCHAR) AS us, _original_text AS kept`,
+    );
+    expect(back.rows).toEqual([
+      { fob: 1234.5, quantity: 12, us: '1714567890123000', kept: null },
+      { fob: 999, quantity: 12.5, us: '1714567891000000', kept: null },
+      { fob: -12345678, quantity: 3, us: '-1500000', kept: null },
+      // The odd ones out keep their text under the column's name in the file.
+      {
+        fob: 1234.5,
+        quantity: 0.125,
+        us: '1714567890000000',
+        kept: [
+          { key: 'USD FOB', value: '1234.50' },
+          { key: 'createdAt', value: '1714567890' },
+        ],
+      },
+    ]);
   });
 
   it('types firm counts as integers and keeps unknown counts as NULL', async () => {
@@ -73,10 +152,11 @@ describe('exportParquet', () => {
       // getRowObjectsJson writes BIGINT as text.
       expect(back.rows[i]?.['shipment_count']).toBe(v === null ? null : String(v));
       expect(back.rows[i]?.['name']).toBe(r['name']);
+      expect(back.rows[i]?.['_original_text']).toBe(null);
     });
   });
 
-  it('writes a library query straight from DuckDB, in the query order', async () => {
+  it('writes a library query straight from DuckDB, typed, in the query order', async () => {
     await conn.run('CREATE OR REPLACE TABLE lib_rows (hashId VARCHAR, importerName VARCHAR, usdCif VARCHAR)');
     const appender = await conn.createAppender('lib_rows');
     const rows = makeShipments(300, 8);
@@ -88,9 +168,15 @@ describe('exportParquet', () => {
     });
     appender.closeSync();
     const out = join(t.dir, "it's.parquet");
+    const columns = shipmentColumns(['hashId', 'importerName', 'usdCif']);
     const result = await exportParquetFromQuery(
       conn,
-      "SELECT * FROM lib_rows WHERE importerName LIKE '%Ş%' ORDER BY hashId DESC",
+      {
+        kind: 'shipments',
+        columns,
+        sql: "SELECT * FROM lib_rows WHERE importerName LIKE '%Ş%' ORDER BY hashId DESC",
+        query: sampleQuery,
+      },
       out,
     );
     const expected = rows
@@ -103,7 +189,16 @@ describe('exportParquet', () => {
       .reverse();
     expect(expected.length).toBeGreaterThan(10);
     expect(result.rowsWritten).toBe(expected.length);
-    expect((await readParquet(out.replace(/'/g, "''"))).rows).toEqual(expected);
+    // The documented reading: the kept text, else the value with the column's decimals.
+    const shape = (await shapesOf(out)).get('usdCif')!;
+    expect(shape.grouped).toBe(false);
+    const back = await readParquet(
+      out,
+      `hashId, importerName, coalesce(_original_text['usdCif'], CASE WHEN usdCif = trunc(usdCif) ` +
+        `THEN format('{:.${shape.wholeDecimals}f}', usdCif) ELSE format('{:.${shape.decimals}f}', usdCif) END) AS usdCif`,
+    );
+    expect(back.types['usdCif']).toBe('DOUBLE');
+    expect(back.rows).toEqual(expected.map((r) => ({ ...r, usdCif: r.usdCif === '' ? null : r.usdCif })));
   });
 
   it('leaves no file when cancelled or when the target exists', async () => {
@@ -114,19 +209,24 @@ describe('exportParquet', () => {
     ).rejects.toMatchObject({ kind: 'Cancelled' });
     expect(await t.files()).toEqual([]);
 
+    const one = {
+      kind: 'firms' as const,
+      columns: firmColumns(['shipment_count']),
+      sql: 'SELECT 1 AS shipment_count',
+    };
     await expect(exportParquet(source, join(t.dir, 'missing-folder', 'x.parquet'))).rejects.toThrow();
     await expect(
-      exportParquetFromQuery(conn, 'SELECT 1 AS x', join(t.dir, 'missing-folder', 'y.parquet')),
+      exportParquetFromQuery(conn, one, join(t.dir, 'missing-folder', 'y.parquet')),
     ).rejects.toThrow();
     expect(await t.files()).toEqual([]);
 
     const taken = join(t.dir, 'taken.parquet');
     await writeFile(taken, 'keep');
-    await expect(exportParquetFromQuery(conn, 'SELECT 1 AS x', taken)).rejects.toMatchObject({
+    await expect(exportParquetFromQuery(conn, one, taken)).rejects.toMatchObject({
       kind: 'Conflict',
     });
-    await exportParquetFromQuery(conn, 'SELECT 1 AS x', taken, { overwrite: true });
-    expect((await readParquet(taken)).rows).toEqual([{ x: 1 }]);
+    await exportParquetFromQuery(conn, one, taken, { overwrite: true });
+    expect((await readParquet(taken)).rows).toEqual([{ shipment_count: '1', _original_text: null }]);
     expect(await t.files()).toEqual(['taken.parquet']);
   });
 });

@@ -3,43 +3,41 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import {
+  copyOptionsSql,
+  PARQUET_META_VERSION,
+  PARQUET_RULE,
+  ORIGINAL_TEXT_COLUMN,
+  isTypedField,
+  quoteIdentifier,
+  quoteLiteral,
+  shapeStatsSql,
+  shapesFromStats,
+  typedSelectSql,
+  type ParquetMeta,
+  type ParquetSourceColumn,
+} from '../library';
 import { cancelledError, throwIfAborted, writeAtomically } from './atomic-file';
 import { toText } from './cell-values';
-import type { ExportColumn, ExportOptions, ExportResult, ExportSource } from './types';
+import { queryRows } from './query-sheet';
+import type { ExportColumn, ExportKind, ExportOptions, ExportResult, ExportSource, QueryInfo } from './types';
+
+export { quoteIdentifier, quoteLiteral };
 
 const ROWS_PER_TURN = 1_000;
 
-export function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-export function quoteLiteral(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
-}
-
-/** Integer columns (firm counts) are typed; everything else keeps the service's original text. */
-function sqlType(column: ExportColumn): 'BIGINT' | 'VARCHAR' {
-  return column.type === 'integer' ? 'BIGINT' : 'VARCHAR';
-}
-
-function toBigInt(v: unknown): bigint | null {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
-  if (typeof v === 'string' && /^-?\d{1,18}$/.test(v.trim())) return BigInt(v.trim());
-  return null;
-}
-
-/** Runs a statement and interrupts DuckDB if the signal aborts meanwhile. */
+/** Runs a statement and interrupts DuckDB if the signal aborts meanwhile; answers its rows. */
 async function runCancellable(
   connection: DuckDBConnection,
   sql: string,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<Record<string, unknown>[]> {
   throwIfAborted(signal);
   const onAbort = (): void => connection.interrupt();
   signal?.addEventListener('abort', onAbort, { once: true });
+  let rows: Record<string, unknown>[];
   try {
-    await connection.run(sql);
+    rows = await (await connection.run(sql)).getRowObjectsJson();
   } catch (err) {
     if (signal?.aborted) throw cancelledError();
     throw err;
@@ -47,45 +45,91 @@ async function runCancellable(
     signal?.removeEventListener('abort', onAbort);
   }
   throwIfAborted(signal);
+  return rows;
 }
 
-async function copyToParquet(
-  connection: DuckDBConnection,
-  selectSql: string,
-  path: string,
-  signal?: AbortSignal,
-): Promise<void> {
-  await runCancellable(
-    connection,
-    `COPY (${selectSql}) TO ${quoteLiteral(path)} (FORMAT parquet, COMPRESSION zstd)`,
-    signal,
-  );
+/** What a Parquet file is written from: rows in DuckDB (`sql`, columns named by their field) and what they are. */
+export interface ParquetQuerySource {
+  kind: ExportKind;
+  /** The columns to write, in order; `field` names the column of `sql` it is read from. */
+  columns: readonly ExportColumn[];
+  sql: string;
+  /** What was asked, written to the file's metadata (as on an Excel export's Query sheet). */
+  query?: QueryInfo;
 }
 
 /**
- * The library's path: DuckDB writes the result of `selectSql` (for instance the dataset's table with
- * the user's sort and filter) straight to Parquet, never through JavaScript.
+ * Writes the rows of `source.sql` to `path` typed (see ../library/parquet-typing.ts): one pass finds
+ * each typed column's shape, then DuckDB's COPY writes the typed rows, the original text of the cells
+ * whose typed value does not give it back, and Portolan's description in the key-value metadata.
+ * Answers the number of rows written.
+ */
+async function copyTyped(
+  connection: DuckDBConnection,
+  source: ParquetQuerySource,
+  path: string,
+  signal?: AbortSignal,
+): Promise<number> {
+  const columns: ParquetSourceColumn[] = source.columns.map((c) => ({
+    source: quoteIdentifier(c.field),
+    name: c.header,
+    field: c.field,
+    type: c.type,
+  }));
+  const [stats] = await runCancellable(connection, shapeStatsSql(columns, source.sql), signal);
+  const { shapes, rows } = shapesFromStats(columns, stats ?? {});
+  const query: [string, string][] = source.query
+    ? queryRows({
+        kind: source.kind,
+        query: source.query,
+        rowsExported: rows,
+        dataSheets: [],
+        rowsPerSheet: 0,
+        cutCells: [],
+        cutCellCount: 0,
+        fieldNames: source.columns.map((c) => c.field),
+        exportedAt: new Date(),
+      }).map(([k, v]) => [k, String(v)])
+    : [
+        ['kind', source.kind],
+        ['field_names', JSON.stringify(source.columns.map((c) => c.field))],
+      ];
+  const meta: ParquetMeta = {
+    version: PARQUET_META_VERSION,
+    kind: source.kind,
+    rule: PARQUET_RULE,
+    originalTextColumn: columns.some((c) => isTypedField(c.type)) ? ORIGINAL_TEXT_COLUMN : null,
+    columns: shapes,
+    query,
+  };
+  await runCancellable(
+    connection,
+    `COPY (${typedSelectSql(columns, shapes, source.sql)}) TO ${quoteLiteral(path)} (${copyOptionsSql(meta)})`,
+    signal,
+  );
+  return rows;
+}
+
+/**
+ * The library's path: DuckDB writes the rows of `source.sql` (for instance a dataset's rows with the
+ * user's sort and filter) typed to Parquet, never through JavaScript.
  */
 export async function exportParquetFromQuery(
   connection: DuckDBConnection,
-  selectSql: string,
+  source: ParquetQuerySource,
   target: string,
   options: ExportOptions = {},
 ): Promise<ExportResult> {
   options.onProgress?.({ phase: 'finishing', rowsWritten: 0, rowCount: 0 });
-  const { bytes } = await writeAtomically(target, options, (temp) =>
-    copyToParquet(connection, selectSql, temp, options.signal),
+  const { value: rowsWritten, bytes } = await writeAtomically(target, options, (temp) =>
+    copyTyped(connection, source, temp, options.signal),
   );
-  const counted = await connection.run(
-    `SELECT count(*)::DOUBLE AS n FROM read_parquet(${quoteLiteral(target)})`,
-  );
-  const rows = (await counted.getRowObjectsJson())[0]?.['n'];
-  return { path: target, rowsWritten: Number(rows ?? 0), bytes };
+  return { path: target, rowsWritten, bytes };
 }
 
 /**
- * Any source to Parquet: rows go through an appender into a table of a scratch DuckDB database (on
- * disk, so a large export is not held in memory), then COPY writes the file.
+ * Any source to Parquet: rows go as text through an appender into a table of a scratch DuckDB
+ * database (on disk, so a large export is not held in memory), then the typed COPY writes the file.
  */
 export async function exportParquet(
   source: ExportSource,
@@ -100,7 +144,7 @@ export async function exportParquet(
   try {
     const { value: rowsWritten, bytes } = await writeAtomically(target, options, async (temp) => {
       await connection.run(
-        `CREATE TABLE export_rows (${columns.map((c) => `${quoteIdentifier(c.field)} ${sqlType(c)}`).join(', ')})`,
+        `CREATE TABLE export_rows (${columns.map((c) => `${quoteIdentifier(c.field)} VARCHAR`).join(', ')})`,
       );
       const appender = await connection.createAppender('export_rows');
       let rows = 0;
@@ -109,17 +153,9 @@ export async function exportParquet(
           throwIfAborted(signal);
           for (const row of batch) {
             for (let i = 0; i < columns.length; i++) {
-              const column = columns[i] as ExportColumn;
               const v = row[i];
-              if (sqlType(column) === 'BIGINT') {
-                const n = toBigInt(v);
-                if (n === null) appender.appendNull();
-                else appender.appendBigInt(n);
-              } else if (v === null || v === undefined) {
-                appender.appendNull();
-              } else {
-                appender.appendVarchar(toText(v));
-              }
+              if (v === null || v === undefined) appender.appendNull();
+              else appender.appendVarchar(toText(v));
             }
             appender.endRow();
             rows += 1;
@@ -135,8 +171,12 @@ export async function exportParquet(
         appender.closeSync();
       }
       options.onProgress?.({ phase: 'finishing', rowsWritten: rows, rowCount: source.rowCount });
-      await copyToParquet(connection, 'SELECT * FROM export_rows', temp, signal);
-      return rows;
+      return copyTyped(
+        connection,
+        { kind: source.kind, columns, sql: 'SELECT * FROM export_rows', query: source.query },
+        temp,
+        signal,
+      );
     });
     return { path: target, rowsWritten, bytes };
   } finally {

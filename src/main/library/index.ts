@@ -37,3 +37,23 @@ export {
 } from './import';
 export { FirmBook } from './firms/firm-book';
 export { RESOLUTION_RULES, type ResolutionStep, type ResolutionSummary } from './firms/resolve';
+export {
+  PARQUET_META_KEY,
+  PARQUET_META_VERSION,
+  PARQUET_RULE,
+  ORIGINAL_TEXT_COLUMN,
+  copyOptionsSql,
+  isTypedField,
+  originalTextSql,
+  parquetTypeOf,
+  quoteIdentifier,
+  quoteLiteral,
+  renderSql,
+  shapeStatsSql,
+  shapesFromStats,
+  typedSelectSql,
+  typedValueSql,
+  type ParquetColumnShape,
+  type ParquetMeta,
+  type ParquetSourceColumn,
+} from './parquet-typing';
