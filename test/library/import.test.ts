@@ -304,12 +304,10 @@ describe('files with nothing to import or of the wrong type', () => {
     await libraryIsEmpty();
   });
 
-  it('refuses a Parquet file by its type, suggesting the xlsx or CSV export, without quoting its bytes', async () => {
+  it('refuses a damaged Parquet file without quoting its bytes or DuckDB’s words', async () => {
     const message = await refusal(await file('export.parquet', Buffer.from('PAR1\u0015\u0004binary')));
-    expect(message).toMatch(/Parquet exports cannot be imported/);
-    expect(message).toMatch(/\.json, \.csv and \.xlsx/);
-    expect(message).toMatch(/\.xlsx or CSV export/);
-    expect(message).not.toMatch(/PAR1|JSON/);
+    expect(message).toMatch(/not a readable Parquet file: the file is damaged or cut off/);
+    expect(message).not.toMatch(/PAR1|binary|duckdb|magic|footer/i);
     await libraryIsEmpty();
   });
 
@@ -318,7 +316,7 @@ describe('files with nothing to import or of the wrong type', () => {
     async (name) => {
       const message = await refusal(await file(name, JSON.stringify([shipment(1)])));
       expect(message).toMatch(/not supported|no extension/);
-      expect(message).toMatch(/\.json, \.csv and \.xlsx/);
+      expect(message).toMatch(/\.json, \.csv, \.xlsx and \.parquet/);
       await libraryIsEmpty();
     },
   );

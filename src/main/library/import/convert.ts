@@ -119,6 +119,8 @@ export class RowConverter {
     private readonly numberFormat: (style: number | undefined) => NumberFormat | null,
     private readonly date1904: boolean,
     private readonly locate: (row: RawRow) => string,
+    /** Text values are the dataset's exact text (Portolan's own Parquet): no regional reading. */
+    private readonly verbatim = false,
   ) {
     const defs = fieldDefsOf(kind);
     this.fields = defs.map((d) => d.field);
@@ -215,8 +217,9 @@ export class RowConverter {
       text = raw ? 'TRUE' : 'FALSE';
     } else {
       text = raw;
-      if (type === 'decimal' && this.plan.locale.decimal === ',') text = fromDecimalComma(text) ?? text;
-      else if (type === 'date' && parseIsoDay(text) === null)
+      if (type === 'decimal' && this.plan.locale.decimal === ',' && !this.verbatim)
+        text = fromDecimalComma(text) ?? text;
+      else if (type === 'date' && !this.verbatim && parseIsoDay(text) === null)
         text = fromRegionalDate(text, this.plan.locale.dates) ?? text;
       else if (type === 'integer') {
         const t = text.trim();

@@ -1,15 +1,21 @@
 import { extname } from 'node:path';
+import type { ImportFormat } from '@shared/library/import-contract';
 
-export type ImportFormat = 'json' | 'csv' | 'xlsx';
+export type { ImportFormat };
 
-const FORMATS: Readonly<Record<string, ImportFormat>> = { '.json': 'json', '.csv': 'csv', '.xlsx': 'xlsx' };
+const FORMATS: Readonly<Record<string, ImportFormat>> = {
+  '.json': 'json',
+  '.csv': 'csv',
+  '.xlsx': 'xlsx',
+  '.parquet': 'parquet',
+};
 
-export const SUPPORTED_TYPES = '.json, .csv and .xlsx files';
+export const SUPPORTED_TYPES = '.json, .csv, .xlsx and .parquet files';
 
 /**
  * The format a file is read as, from its extension; or why it is not imported. Decided before a byte
- * is read, so a Parquet or other binary file is never fed to a text parser whose complaint would
- * quote its bytes back to the analyst.
+ * is read, so a binary file is never fed to a text parser whose complaint would quote its bytes back
+ * to the analyst.
  */
 export function importFormatOf(
   path: string,
@@ -18,12 +24,6 @@ export function importFormatOf(
   const format = FORMATS[ext];
   if (format) return { ok: true, format };
   const supported = `Portolan imports ${SUPPORTED_TYPES}`;
-  if (ext === '.parquet') {
-    return {
-      ok: false,
-      problem: `Portolan's Parquet exports cannot be imported back (${supported}); import the .xlsx or CSV export of the same dataset instead`,
-    };
-  }
   if (ext === '.xls') {
     return {
       ok: false,

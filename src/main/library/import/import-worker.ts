@@ -27,20 +27,24 @@ function send(msg: FromWorker): void {
 
 let acks = 0;
 let wake: (() => void) | null = null;
+/** Aborted when the main thread asks the worker to stop (see worker-client.ts: Parquet's DuckDB). */
+const stop = new AbortController();
 
 function locateFor(source: TableSource, sheet: number): (row: RawRow) => string {
   if (source.format === 'csv') return (r) => `row ${r.number}`;
   if (source.format === 'json') return (r) => `record ${r.number - 1}`;
+  if (source.format === 'parquet') return (r) => `row ${r.number - 1}`;
   const name = source.sheets[sheet]?.name ?? '';
   return (r) => `sheet ${name}, row ${r.number}`;
 }
 
 async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<void> {
   const source = await openTableSource(msg.path, msg.fileName, msg.limits);
+  let answer: FromWorker;
   try {
     const sheet = msg.sheet ?? source.defaultSheet;
     const head: PreviewRow[] = [];
-    for await (const batch of source.rows(sheet)) {
+    for await (const batch of source.rows(sheet, stop.signal)) {
       for (const r of batch) {
         if (head.length >= PREVIEW_ROWS) break;
         head.push({
@@ -53,7 +57,7 @@ async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<voi
       }
       if (head.length >= PREVIEW_ROWS) break;
     }
-    send({
+    answer = {
       type: 'preview',
       preview: {
         format: source.format,
@@ -64,15 +68,20 @@ async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<voi
         query: source.query ? [...source.query] : null,
         facts: source.facts ?? null,
         date1904: source.date1904,
+        verbatim: source.verbatim ?? false,
       },
-    });
+    };
   } finally {
     source.close();
   }
+  // Answered once the source is closed: the main thread ends the worker on this answer, and a worker
+  // must not be ended while DuckDB (Parquet) still works for it.
+  send(answer);
 }
 
 async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   const source = await openTableSource(msg.path, msg.fileName, msg.limits);
+  let answer: FromWorker;
   try {
     const converter = new RowConverter(
       msg.plan.kind,
@@ -81,6 +90,7 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       (style) => source.numberFormat(style),
       source.date1904,
       locateFor(source, msg.plan.sheet),
+      source.verbatim ?? false,
     );
     let sent = 0;
     let read = 0;
@@ -93,9 +103,11 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       pendingRows = 0;
       sent += 1;
       // Flow control: never more than a few batches ahead of what the library has stored.
-      while (sent - acks > MAX_UNACKED) await new Promise<void>((resolve) => (wake = resolve));
+      while (sent - acks > MAX_UNACKED && !stop.signal.aborted)
+        await new Promise<void>((resolve) => (wake = resolve));
     };
-    for await (const rows of source.rows(msg.plan.sheet)) {
+    for await (const rows of source.rows(msg.plan.sheet, stop.signal)) {
+      if (stop.signal.aborted) break;
       read += rows.length;
       const batch = converter.convert(rows);
       if (batch.n === 0) continue;
@@ -103,21 +115,25 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       pendingRows += batch.n;
       if (pendingRows >= ROWS_PER_BATCH) await flush();
     }
-    await flush();
-    send({
-      type: 'done',
-      summary: {
-        rows: converter.rows,
-        blankRows: converter.blankRows,
-        warnings: converter.warnings(),
-        partOnly: converter.partOnly(),
-        missingFields: converter.missingFields,
-        extraColumns: converter.extraColumns,
-      },
-    });
+    if (!stop.signal.aborted) await flush();
+    answer = stop.signal.aborted
+      ? { type: 'stopped' }
+      : {
+          type: 'done',
+          summary: {
+            rows: converter.rows,
+            blankRows: converter.blankRows,
+            warnings: converter.warnings(),
+            partOnly: converter.partOnly(),
+            missingFields: converter.missingFields,
+            extraColumns: converter.extraColumns,
+          },
+        };
   } finally {
     source.close();
   }
+  // Sent once the source is closed, as the preview's answer is.
+  send(answer);
 }
 
 /** Several converted pieces as one batch. */
@@ -128,8 +144,9 @@ function merge(pieces: readonly ConvertedBatch[], n: number): ConvertedBatch {
 }
 
 port?.on('message', (msg: ToWorker) => {
-  if (msg.type === 'ack') {
-    acks += 1;
+  if (msg.type === 'ack' || msg.type === 'stop') {
+    if (msg.type === 'ack') acks += 1;
+    else stop.abort();
     const w = wake;
     wake = null;
     w?.();
@@ -137,7 +154,8 @@ port?.on('message', (msg: ToWorker) => {
   }
   const work = msg.type === 'preview' ? preview(msg) : run(msg);
   work.catch((e: unknown) => {
-    if (e instanceof ImportRefusal) send({ type: 'refused', message: e.message });
+    if (stop.signal.aborted) send({ type: 'stopped' });
+    else if (e instanceof ImportRefusal) send({ type: 'refused', message: e.message });
     else send({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
   });
 });

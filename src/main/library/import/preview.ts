@@ -102,7 +102,9 @@ export function prepareImport(
   const { rows, formats } = asRawRows(raw.head);
   let headerIndex =
     choices.headerRow !== undefined ? rows.findIndex((r) => r.number === choices.headerRow) : -1;
-  if (headerIndex < 0) headerIndex = findHeaderRow(rows.map((r) => r.values.map(text)));
+  // A Parquet file's header is its column names (row 1), never a guess among the values.
+  if (headerIndex < 0)
+    headerIndex = raw.format === 'parquet' ? 0 : findHeaderRow(rows.map((r) => r.values.map(text)));
   const headerRow = rows[headerIndex] ?? { number: 1, values: [] };
   const width = Math.max(
     headerRow.values.length,
@@ -133,15 +135,16 @@ export function prepareImport(
     mapping = autoMapping(kind, headers);
   }
   const dataRows = rows.slice(headerIndex + 1);
+  // A dataset's exact text (Portolan's own Parquet) proves no locale and is read without one.
   const evidence = guessLocale(
-    mapping
+    (raw.verbatim ? [] : mapping)
       .map((field, c) => ({ field, c }))
       .filter((m): m is { field: string; c: number } => m.field !== null)
       .map(({ field, c }) => ({ type: fieldTypeOf(kind, field), values: dataRows.map((r) => r.values[c]) })),
   );
   const locale = memory && !ours ? memory.locale : evidence.locale;
   const plan: ImportPlan = { sheet: raw.sheet, headerRow: headerRow.number, kind, mapping, locale };
-  const columns = previewColumns(plan, headers, rows, formats, raw.date1904);
+  const columns = previewColumns(plan, headers, rows, formats, raw.date1904, raw.verbatim);
   const view: ImportPreviewView = {
     fileName,
     format: raw.format,
@@ -166,6 +169,7 @@ export function previewColumns(
   rows: readonly RawRow[],
   formats: readonly (NumberFormat | null)[],
   date1904: boolean,
+  verbatim = false,
 ): ImportColumnView[] {
   const converter = new RowConverter(
     plan.kind,
@@ -174,6 +178,7 @@ export function previewColumns(
     (style) => (style === undefined ? null : (formats[style] ?? null)),
     date1904,
     (r) => `row ${r.number}`,
+    verbatim,
   );
   const batch = converter.convert(rows.filter((r) => r.number > plan.headerRow).slice(0, SAMPLES + 10));
   const fieldIndex = new Map(converter.fields.map((f, i) => [f, i]));
@@ -194,5 +199,5 @@ export function previewColumns(
 /** Re-derives the preview's columns for a plan the analyst changed (mapping, locale, kind). */
 export function previewForPlan(prepared: PreparedImport, plan: ImportPlan): ImportColumnView[] {
   const { rows, formats } = asRawRows(prepared.raw.head);
-  return previewColumns(plan, prepared.headers, rows, formats, prepared.raw.date1904);
+  return previewColumns(plan, prepared.headers, rows, formats, prepared.raw.date1904, prepared.raw.verbatim);
 }

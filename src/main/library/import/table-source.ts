@@ -13,6 +13,8 @@ import type { ImportFormat, ImportSheetView } from '@shared/library/import-contr
 import { isPlainObject } from '@shared/spec/records';
 import { restoreCsvFormulaText } from '@shared/csv-formula';
 import { importFormatOf } from './file-type';
+import { openParquet } from './parquet-source';
+import { ImportRefusal } from './refusal';
 import { StreamingWorkbook, WorkbookRefusal, type NumberFormat, type SheetInfo } from './xlsx/workbook';
 import type { CellValue } from './xlsx/spreadsheet-xml';
 
@@ -45,13 +47,7 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   maxCells: 30_000_000,
 };
 
-/** Why a file is not imported, in the analyst's words (no file content). */
-export class ImportRefusal extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ImportRefusal';
-  }
-}
+export { ImportRefusal };
 
 export interface TableSource {
   format: ImportFormat;
@@ -64,6 +60,8 @@ export interface TableSource {
   query: ReadonlyMap<string, string> | null;
   /** Dates in serials count from 1904. */
   date1904: boolean;
+  /** Its text values are a dataset's exact text (Portolan's own Parquet), read without any locale. */
+  verbatim?: boolean;
   /** The number format of an xlsx cell style. */
   numberFormat(style: number | undefined): NumberFormat | null;
   rows(sheet: number, signal?: AbortSignal): AsyncGenerator<RawRow[]>;
@@ -90,6 +88,8 @@ export async function openTableSource(
       return openXlsx(path, limits);
     case 'csv':
       return openCsv(path);
+    case 'parquet':
+      return openParquet(path, limits);
     case 'json':
       if (info.size > limits.maxJsonBytes)
         throw new ImportRefusal(

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ImportPlan } from '@shared/library/import-contract';
 import type { ConvertedBatch } from './convert';
+import { importFormatOf } from './file-type';
 import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
 import type { FromWorker, RawPreview, RunSummary, ToWorker } from './worker-protocol';
 
@@ -52,6 +53,26 @@ function workerError(e: Error): Error {
   return e;
 }
 
+/**
+ * Ends a worker the caller gave up on. A Parquet file is read by DuckDB, whose native work must not be
+ * cut off by ending its thread (that aborts the whole process): such a worker is asked to stop and is
+ * ended once it answers that it holds nothing open. Other readers are plain JavaScript, ended at once.
+ */
+function abandon(worker: Worker, fileName: string): void {
+  const format = importFormatOf(fileName);
+  if (!format.ok || format.format !== 'parquet') {
+    void worker.terminate();
+    return;
+  }
+  worker.removeAllListeners('message');
+  // Batches are sent while the file is still open; every other message comes after it is closed.
+  worker.on('message', (msg: FromWorker) => {
+    if (msg.type !== 'batch') void worker.terminate();
+  });
+  worker.unref();
+  worker.postMessage({ type: 'stop' } satisfies ToWorker);
+}
+
 function cancelled(): Error {
   const e = new Error('cancelled');
   e.name = 'AbortError';
@@ -67,12 +88,16 @@ export function readPreview(
   return new Promise<RawPreview>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(cancelled());
     const worker = start();
-    const finish = (f: () => void): void => {
+    let settled = false;
+    const finish = (f: () => void, abandoned = false): void => {
+      if (settled) return;
+      settled = true;
       opts.signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      if (abandoned) abandon(worker, fileName);
+      else void worker.terminate();
       f();
     };
-    const onAbort = (): void => finish(() => reject(cancelled()));
+    const onAbort = (): void => finish(() => reject(cancelled()), true);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (msg: FromWorker) => {
       if (msg.type === 'preview') finish(() => resolve(msg.preview));
@@ -109,14 +134,15 @@ export function runInWorker(
     const worker = start();
     let settled = false;
     let queue = Promise.resolve();
-    const finish = (f: () => void): void => {
+    const finish = (f: () => void, abandoned = false): void => {
       if (settled) return;
       settled = true;
       opts.signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      if (abandoned) abandon(worker, fileName);
+      else void worker.terminate();
       f();
     };
-    const onAbort = (): void => finish(() => reject(cancelled()));
+    const onAbort = (): void => finish(() => reject(cancelled()), true);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (msg: FromWorker) => {
       if (settled) return;
@@ -127,7 +153,8 @@ export function runInWorker(
             await store(msg.batch, msg.rowsRead);
             if (!settled) worker.postMessage({ type: 'ack' } satisfies ToWorker);
           });
-          queue.catch((e: unknown) => finish(() => reject(e)));
+          // The library failed to store a batch: the worker may be mid-read, so it is asked to stop.
+          queue.catch((e: unknown) => finish(() => reject(e), true));
           break;
         case 'done':
           void queue.then(() => finish(() => resolve(msg.summary)));

@@ -23,6 +23,8 @@ export interface RawPreview {
   query: [string, string][] | null;
   facts: TableSource['facts'] | null;
   date1904: boolean;
+  /** The file's text is a dataset's exact text: no locale applies (TableSource.verbatim). */
+  verbatim: boolean;
 }
 
 export interface RunSummary {
@@ -44,11 +46,15 @@ export type ToWorker =
       headers: string[];
       limits: ImportLimits;
     }
-  | { type: 'ack' };
+  | { type: 'ack' }
+  /** Stop reading, close the file, answer `stopped`. */
+  | { type: 'stop' };
 
 export type FromWorker =
   | { type: 'preview'; preview: RawPreview }
   | { type: 'batch'; batch: ConvertedBatch; rowsRead: number }
   | { type: 'done'; summary: RunSummary }
   | { type: 'refused'; message: string }
+  /** The worker stopped as asked and holds nothing open: it may be ended. */
+  | { type: 'stopped' }
   | { type: 'failed'; message: string };

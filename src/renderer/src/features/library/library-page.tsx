@@ -383,10 +383,10 @@ export function LibraryPage() {
         {importPicker === 'upload' ? (
           // The browser host: the page picks the file and uploads it.
           <label style={{ marginLeft: 'auto' }}>
-            Import a file (JSON, CSV, Portolan .xlsx){' '}
+            Import a file (Excel, CSV, JSON, Parquet){' '}
             <input
               type="file"
-              accept=".json,.csv,.xlsx,application/json,text/csv"
+              accept=".xlsx,.csv,.json,.parquet,application/json,text/csv"
               data-testid="library-import-input"
               disabled={importStatus.state === 'running'}
               onChange={(e) => {
