@@ -71,7 +71,7 @@ export function parquetTypeOf(type: FieldType): string {
       return 'TIMESTAMP WITH TIME ZONE';
     case 'integer':
       return 'BIGINT';
-    default:
+    case 'text':
       return 'VARCHAR';
   }
 }
@@ -132,7 +132,7 @@ export function typedValueSql(type: FieldType, t: string): string {
         `(CASE WHEN regexp_full_match(${t}, '${EXACT_SECONDS}') THEN ${exact} ELSE ${rounded} END)`,
       );
     }
-    default:
+    case 'text':
       return t;
   }
 }
@@ -160,7 +160,7 @@ export function renderSql(
         ? `(${whole})`
         : `(${whole} || '.' || left(lpad(CAST(abs(${us}) % 1000000 AS VARCHAR), 6, '0'), ${d}))`;
     }
-    default:
+    case 'text':
       return v;
   }
 }

@@ -166,7 +166,8 @@ export function runInWorker(
           finish(() => reject(new Error(msg.message)));
           break;
         case 'preview':
-          // A run is never answered with a preview; nothing to do.
+        case 'stopped':
+          // A run is never answered with a preview, and `stopped` only after abandon() took over.
           break;
       }
     });
