@@ -92,11 +92,11 @@ function serialOfMicros(text: string): number | null {
 /** An ISO text of epoch microseconds, for a date-time before the spreadsheet era. */
 function isoOfMicros(text: string): string {
   const us = BigInt(text);
-  const ms = Number(us / 1000n);
-  const d = new Date(ms);
+  // Whole seconds rounded down (towards the past, also before 1970), the microseconds after them.
+  const micro = ((us % 1_000_000n) + 1_000_000n) % 1_000_000n;
+  const d = new Date(Number((us - micro) / 1000n));
   if (Number.isNaN(d.getTime())) return text;
-  const micro = String(((us % 1_000_000n) + 1_000_000n) % 1_000_000n).padStart(6, '0');
-  return `${d.toISOString().slice(0, 19).replace('T', ' ')}.${micro}`;
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')}.${String(micro).padStart(6, '0')}`;
 }
 
 function notParquet(): ImportRefusal {
@@ -129,7 +129,10 @@ export async function openParquet(path: string, limits: ImportLimits): Promise<T
   // Its own small database in the worker: nothing else is open in it, the file is only read.
   const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB' });
   let conn: DuckDBConnection | null = null;
+  let closed = false;
   const close = (): void => {
+    if (closed) return;
+    closed = true;
     conn?.closeSync();
     conn = null;
     instance.closeSync();
