@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,9 @@ describe('Export from the library to Excel, through the browser host', () => {
     expect(mine.every((p) => p.total === FETCHED && p.unit === 'rows')).toBe(true);
 
     expect(existsSync(chosen)).toBe(true);
+    // The analyst's browser gets the file too, by its handle (the browser host's Download link).
+    const downloaded = await dialog.download();
+    expect(await readFile(downloaded)).toEqual(await readFile(chosen));
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(chosen);
     const sheet = wb.getWorksheet('Shipments');

@@ -43,7 +43,7 @@ describe('first run with the demo workspace', () => {
     expect(await result.getAttribute('data-status')).toBe('passed');
     await browser.screenshot('11-demo-settings-dark');
 
-    // A reload keeps working: the token is kept for the tab, the profile is in the data dir.
+    // A reload keeps working: the page holds the session cookie (not the token), the profile is in the data dir.
     await browser.page.reload();
     await browser.page.getByTestId('app-shell').waitFor();
     expect(await shell.statusProfile.textContent()).toContain('(demo)');

@@ -32,8 +32,30 @@ describe('Settings → Connection profiles against the simulator', () => {
     await welcome.connectAccount();
     await settings.root.waitFor();
     expect(await browser.page.getByTestId('profiles-empty').isVisible()).toBe(true);
-    // The token left the address bar once the page had it.
+    // The token left the address bar and the tab's history once the page had it, and was traded for a
+    // session cookie no script can read; nothing of it is kept in the page's storage.
     expect(browser.page.url()).not.toContain('token');
+    const cdp = await browser.context.newCDPSession(browser.page);
+    const { entries } = (await cdp.send('Page.getNavigationHistory')) as { entries: { url: string }[] };
+    await cdp.detach();
+    expect(entries.length).toBeGreaterThan(0);
+    for (const e of entries) expect(e.url).not.toContain('token');
+    expect(await browser.page.evaluate('document.cookie')).toBe('');
+    const stored = await browser.page.evaluate<string>(
+      'JSON.stringify([{ ...window.sessionStorage }, { ...window.localStorage }])',
+    );
+    expect(stored).not.toContain(stack.host.token);
+    const cookies = await browser.context.cookies(stack.host.origin);
+    expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite])).toEqual([
+      [`portolan_session_${stack.host.port}`, true, 'Strict'],
+    ]);
+    expect(cookies[0]!.value).not.toBe(stack.host.token);
+    // The launch address the browser recorded opens nothing any more: the token is spent.
+    const reuse = await fetch(`${stack.host.origin}/session`, {
+      method: 'POST',
+      headers: { 'X-Portolan-Token': stack.host.token },
+    });
+    expect(reuse.status).toBe(401);
   });
 
   it('shows schema problems at the field they belong to', async () => {

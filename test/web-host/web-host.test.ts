@@ -1,12 +1,13 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, createMemorySink } from '../../src/main/log';
 import { createKeytarSecretStore } from '../../src/main/secrets';
 import { createWebHost, type WebHost } from '../../src/main/web-host';
+import { openSession, type BrowserSession } from '../helpers/browser-session';
 
 interface Reply {
   status: number;
@@ -77,7 +78,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const auth = () => ({ 'X-Portolan-Token': host.token, 'Content-Type': 'application/json' });
+/** The launch token traded for the session cookie, as the page does first (test/helpers/browser-session.ts). */
+let session: BrowserSession;
+beforeAll(async () => {
+  session = await openSession(host);
+});
+const auth = () => ({ Cookie: session.cookie, 'Content-Type': 'application/json' });
 
 describe('web host: who may call', () => {
   it('puts a 43-character random token in the launch URL fragment, different per launch', async () => {
@@ -91,21 +97,22 @@ describe('web host: who may call', () => {
     }
   });
 
-  it('refuses rpc without a token (401) and with a wrong one of any length (401)', async () => {
+  it('refuses rpc without the session cookie (401) and with a wrong one of any length (401)', async () => {
     const none = await send(host.port, { method: 'POST', path: '/rpc/app.info' });
     expect(none.status).toBe(401);
-    for (const wrong of ['x', host.token.slice(0, -1), `${host.token}A`, host.token.toUpperCase()]) {
-      if (wrong === host.token) continue;
+    const [name, value] = session.cookie.split('=') as [string, string];
+    for (const wrong of ['x', value.slice(0, -1), `${value}A`, value.toUpperCase(), host.token]) {
+      if (wrong === value) continue;
       const r = await send(host.port, {
         method: 'POST',
         path: '/rpc/app.info',
-        headers: { 'X-Portolan-Token': wrong },
+        headers: { Cookie: `${name}=${wrong}` },
       });
       expect(r.status).toBe(401);
     }
   });
 
-  it('refuses the events stream without a token', async () => {
+  it('refuses the events stream without the session cookie', async () => {
     expect((await send(host.port, { path: '/events' })).status).toBe(401);
     expect((await send(host.port, { path: '/events?token=nope' })).status).toBe(401);
   });
@@ -168,6 +175,69 @@ describe('web host: who may call', () => {
       await expect(send(host.port, { path: '/', hostname: address })).rejects.toMatchObject({
         code: 'ECONNREFUSED',
       });
+    }
+  });
+});
+
+describe('web host: the launch token becomes a session cookie, once', () => {
+  it('answers the exchange with an HttpOnly, SameSite=Strict cookie that is not the token', () => {
+    const attrs = session.setCookie.split(';').map((a) => a.trim());
+    expect(attrs[0]).toMatch(new RegExp(`^portolan_session_${host.port}=[A-Za-z0-9_-]{43}$`));
+    expect(attrs.slice(1).sort()).toEqual(['HttpOnly', 'Path=/', 'SameSite=Strict']);
+    expect(session.cookie).not.toContain(host.token);
+  });
+
+  it('spends the token: a second exchange (a copy from the history, another browser) gets nothing', async () => {
+    const again = await send(host.port, {
+      method: 'POST',
+      path: '/session',
+      headers: { 'X-Portolan-Token': host.token },
+    });
+    expect(again.status).toBe(401);
+    expect(again.headers['set-cookie']).toBeUndefined();
+    expect(again.body).toMatch(/already used/);
+    // The page that holds the session may ask again (a reload of the launch address) and keeps it.
+    const mine = await send(host.port, {
+      method: 'POST',
+      path: '/session',
+      headers: { 'X-Portolan-Token': host.token, Cookie: session.cookie },
+    });
+    expect(mine.status).toBe(204);
+    expect(mine.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('takes the token nowhere else: not in a header of a call, not in any query string', async () => {
+    const inHeader = await send(host.port, {
+      method: 'POST',
+      path: '/rpc/app.info',
+      headers: { 'X-Portolan-Token': host.token },
+    });
+    expect(inHeader.status).toBe(401);
+    for (const path of [`/rpc/app.info?token=${host.token}`, `/events?token=${host.token}`]) {
+      const r = await send(host.port, { method: path.startsWith('/rpc') ? 'POST' : 'GET', path });
+      expect(r.status, path).toBe(401);
+    }
+  });
+
+  it('a wrong guess does not spend the token; only the exchange does, and only by POST', async () => {
+    const other = await createWebHost({ rendererDir: join(dir, 'renderer'), handlers: stubServices() });
+    try {
+      const post = (token: string) =>
+        send(other.port, { method: 'POST', path: '/session', headers: { 'X-Portolan-Token': token } });
+      expect((await post('guess')).status).toBe(401);
+      expect(
+        (await send(other.port, { path: '/session', headers: { 'X-Portolan-Token': other.token } })).status,
+      ).toBe(405);
+      expect((await post(other.token)).status).toBe(204);
+      // One host's cookie is not another's: the names carry the port, the values are the host's own.
+      const r = await send(other.port, {
+        method: 'POST',
+        path: '/rpc/app.info',
+        headers: { Cookie: session.cookie },
+      });
+      expect(r.status).toBe(401);
+    } finally {
+      await other.close();
     }
   });
 });
@@ -246,7 +316,7 @@ describe('web host: the bridge over HTTP', () => {
     const text = await send(host.port, {
       method: 'POST',
       path: '/rpc/profiles.delete',
-      headers: { 'X-Portolan-Token': host.token, 'Content-Type': 'text/plain' },
+      headers: { Cookie: session.cookie, 'Content-Type': 'text/plain' },
       body: '{"id":"x"}',
     });
     expect(text.status).toBe(415);
@@ -290,11 +360,11 @@ describe('web host: the bridge over HTTP', () => {
       'X-Portolan-File-Name': encodeURIComponent('Fïrms.json'),
     };
     expect((await upload(file)).status).toBe(401);
-    expect(
-      (await upload({ ...file, 'X-Portolan-Token': host.token, Origin: 'http://evil.example' })).status,
-    ).toBe(403);
+    expect((await upload({ ...file, Cookie: session.cookie, Origin: 'http://evil.example' })).status).toBe(
+      403,
+    );
     expect((await upload({ ...auth(), 'X-Portolan-File-Name': 'a.json' })).status).toBe(415);
-    const r = await upload({ ...file, 'X-Portolan-Token': host.token });
+    const r = await upload({ ...file, Cookie: session.cookie });
     expect(r.status).toBe(200);
     const chosen = JSON.parse(r.body) as { ok: true; value: { handle: string; name: string; size: number } };
     expect(chosen.value).toMatchObject({ name: 'Fïrms.json', size: Buffer.byteLength(records) });
@@ -317,9 +387,78 @@ describe('web host: the bridge over HTTP', () => {
     expect(JSON.parse(again.body)).toMatchObject({ ok: false, error: { kind: 'NotFound' } });
   });
 
+  it('hands a finished export out as a download by its handle, to the session only', async () => {
+    const records = JSON.stringify([
+      { name: 'Acme', country: 'Türkiye', country_code: 'TR', firm_type: 1 },
+      { name: 'Beta', country: 'Germany', country_code: 'DE', firm_type: 2 },
+    ]);
+    const up = await send(host.port, {
+      method: 'POST',
+      path: '/files/import',
+      headers: {
+        Cookie: session.cookie,
+        'Content-Type': 'application/octet-stream',
+        'X-Portolan-File-Name': 'two.json',
+      },
+      body: records,
+    });
+    const file = (JSON.parse(up.body) as { value: { handle: string } }).value.handle;
+    const rpc = async <T>(channel: string, input: unknown) =>
+      (
+        JSON.parse(
+          (
+            await send(host.port, {
+              method: 'POST',
+              path: `/rpc/${channel}`,
+              headers: auth(),
+              body: JSON.stringify(input),
+            })
+          ).body,
+        ) as { ok: true; value: T }
+      ).value;
+    const imported = await rpc<{ dataset: { id: string; name: string } }>('library.import', { file });
+    const finished = new Promise<{ jobId: string; outcome: string }>((resolve) => {
+      const stop = host.events.listen((event, payload) => {
+        if (event !== 'jobs.finished') return;
+        stop();
+        resolve(payload as { jobId: string; outcome: string });
+      });
+    });
+    const started = await rpc<{ jobId: string; handle: string; path: string }>('export.start', {
+      source: { datasetId: imported.dataset.id },
+      format: 'csv',
+    });
+    expect((await finished).outcome).toBe('succeeded');
+
+    const path = `/files/export/${started.handle}`;
+    expect((await send(host.port, { path })).status).toBe(401);
+    expect(
+      (await send(host.port, { path, headers: { Cookie: session.cookie, Origin: 'http://evil.example' } }))
+        .status,
+    ).toBe(403);
+    const got = await send(host.port, { path, headers: { Cookie: session.cookie } });
+    expect(got.status).toBe(200);
+    // The file's own name (UTF-8, RFC 5987) and a plain-ASCII stand-in for older readers.
+    const name = basename(started.path);
+    expect(name).toMatch(/·/);
+    expect(got.headers['content-disposition']).toBe(
+      `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    );
+    expect(got.headers['content-type']).toMatch(/^text\/csv/);
+    expect(got.body).toBe(await readFile(started.path, 'utf8'));
+    expect(got.body).toContain('Acme');
+    // Only exports: an import handle, a forged handle or a path are not downloads.
+    for (const other of [file, `fh_${'Z'.repeat(32)}`, encodeURIComponent(started.path)]) {
+      expect(
+        (await send(host.port, { path: `/files/export/${other}`, headers: { Cookie: session.cookie } }))
+          .status,
+      ).toBe(404);
+    }
+  });
+
   it('streams events as server-sent events to every open stream', async () => {
-    const viaHeader = openStream(host.port, '/events', { 'X-Portolan-Token': host.token });
-    const viaQuery = openStream(host.port, `/events?token=${host.token}`, {});
+    const viaHeader = openStream(host.port, '/events', { Cookie: session.cookie });
+    const viaQuery = openStream(host.port, '/events', { Cookie: session.cookie });
     try {
       await Promise.all([viaHeader.connected, viaQuery.connected]);
       const payload = {

@@ -9,6 +9,7 @@ import type { JobProgress } from '@shared/jobs/jobs-contract';
 import { createLogger, createMemorySink } from '../../src/main/log';
 import { createKeytarSecretStore } from '../../src/main/secrets';
 import { createWebHost, type WebHost } from '../../src/main/web-host';
+import { openSession } from '../helpers/browser-session';
 import { createWebTransport } from '../../src/renderer/src/bridge/web-transport';
 import {
   onServiceOutcome,
@@ -36,7 +37,8 @@ beforeAll(async () => {
       version: '1.2.3',
     },
   });
-  api = buildApi(CALL_CHANNELS, createWebTransport(host.token, host.origin));
+  const session = await openSession(host);
+  api = buildApi(CALL_CHANNELS, createWebTransport({ base: host.origin, fetch: session.fetch }));
 });
 
 afterAll(async () => {
@@ -56,8 +58,8 @@ describe('web transport', () => {
     expect(list.ok && list.value.profiles.map((p) => p.name)).toEqual(['T']);
   });
 
-  it('turns a refused token into a Forbidden result instead of throwing', async () => {
-    const stranger = buildApi(CALL_CHANNELS, createWebTransport('wrong-token', host.origin));
+  it('turns a page without the session into a Forbidden result instead of throwing', async () => {
+    const stranger = buildApi(CALL_CHANNELS, createWebTransport({ base: host.origin }));
     const r = await stranger.app.info();
     expect(r).toMatchObject({ ok: false, error: { kind: 'Forbidden' } });
   });
@@ -66,7 +68,7 @@ describe('web transport', () => {
     const closed = await createWebHost({ rendererDir: dir, handlers: {} as never });
     const origin = closed.origin;
     await closed.close();
-    const r = await buildApi(CALL_CHANNELS, createWebTransport('x', origin)).app.info();
+    const r = await buildApi(CALL_CHANNELS, createWebTransport({ base: origin })).app.info();
     expect(r.ok).toBe(false);
   });
 

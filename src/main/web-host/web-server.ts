@@ -1,4 +1,7 @@
+import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { extname } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { contentSecurityPolicy } from '@shared/csp';
 import type { AddressInfo } from 'node:net';
 import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
@@ -9,12 +12,17 @@ import type { EventHub } from './event-hub';
 import { readStaticFile } from './static-files';
 import { generateToken, tokensEqual } from './token';
 
-/** Header the renderer's web transport sends the per-launch token in. */
+/** Header the page sends the launch token in, once, to `POST /session` (never a query string). */
 export const TOKEN_HEADER = 'x-portolan-token';
+/**
+ * The session cookie's name. Browsers share cookies across the ports of one host, so the name carries
+ * the port: two hosts on 127.0.0.1 never overwrite each other's session.
+ */
+export const sessionCookieName = (port: number): string => `portolan_session_${port}`;
 /** Header an upload names its file in (URI-encoded: a header cannot hold every character of a name). */
 export const FILE_NAME_HEADER = 'x-portolan-file-name';
 
-/** The caller of one rpc: already past the token, Host and Origin checks when the dispatcher sees it. */
+/** The caller of one rpc: already past the session, Host and Origin checks when the dispatcher sees it. */
 export interface WebSender {
   readonly kind: 'web';
   readonly origin: string;
@@ -44,7 +52,11 @@ export interface WebServerOptions {
 }
 
 export interface WebServer {
-  /** `http://127.0.0.1:<port>/#token=…` — the fragment never reaches a server log or a Referer. */
+  /**
+   * `http://127.0.0.1:<port>/#token=…` — the fragment never reaches a server log or a Referer. The token
+   * is good for one exchange: the page trades it for an HttpOnly session cookie and drops it from the
+   * address, so the copy a browser keeps in its history opens nothing.
+   */
   readonly url: string;
   readonly origin: string;
   readonly port: number;
@@ -61,6 +73,12 @@ const LARGE_BODY_CHANNELS: ReadonlySet<string> = new Set(['presets.import']);
 /** presets.import takes up to 10 million characters: up to 3 bytes each in UTF-8, plus the JSON around them. */
 const MAX_LARGE_BODY_BYTES = 32 * 1024 * 1024;
 const CHANNELS: ReadonlySet<string> = new Set(CALL_CHANNELS);
+
+const DOWNLOAD_TYPES: Record<string, string> = {
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.csv': 'text/csv; charset=utf-8',
+  '.parquet': 'application/vnd.apache.parquet',
+};
 
 const BASE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
@@ -94,7 +112,7 @@ function sendText(res: ServerResponse, status: number, message: string): void {
 async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  // Past the cap the rest is read and dropped (the caller already passed the token check), so the
+  // Past the cap the rest is read and dropped (the caller already passed the session check), so the
   // client receives a clean 413 instead of a connection reset mid-upload.
   for await (const chunk of req) {
     const buf = chunk as Buffer;
@@ -137,13 +155,62 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       throw new HttpError(403, 'cross-site request');
   }
 
-  function checkToken(presented: string | undefined): void {
-    if (!tokensEqual(token, presented)) throw new HttpError(401, 'missing or wrong token');
+  let tokenSpent = false;
+  const sessions = new Set<string>();
+  const cookieName = () => sessionCookieName(port);
+
+  function sessionOf(req: IncomingMessage): string | undefined {
+    const raw = header(req, 'cookie') ?? '';
+    for (const part of raw.split(';')) {
+      const eq = part.indexOf('=');
+      if (eq > 0 && part.slice(0, eq).trim() === cookieName()) return part.slice(eq + 1).trim();
+    }
+    return undefined;
+  }
+
+  function hasSession(req: IncomingMessage): boolean {
+    const presented = sessionOf(req);
+    if (presented === undefined) return false;
+    let found = false;
+    // Every session is compared, in constant time each, so the answer's timing says nothing.
+    for (const sid of sessions) if (tokensEqual(sid, presented)) found = true;
+    return found;
+  }
+
+  function checkSession(req: IncomingMessage): void {
+    if (!hasSession(req)) throw new HttpError(401, 'no session: open the address the host printed');
+  }
+
+  /**
+   * `POST /session` with the launch token in a header: once, the token becomes a session cookie
+   * (HttpOnly, so no script reads it; SameSite=Strict, so no other site's page sends it). After that
+   * the token is spent; a page that already holds the session is simply told so.
+   */
+  function handleSession(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'POST') throw new HttpError(405, 'use POST');
+    const presented = header(req, TOKEN_HEADER);
+    if (!tokenSpent && tokensEqual(token, presented)) {
+      tokenSpent = true;
+      const sid = generateToken();
+      sessions.add(sid);
+      res.writeHead(204, {
+        ...BASE_HEADERS,
+        'Set-Cookie': `${cookieName()}=${sid}; HttpOnly; SameSite=Strict; Path=/`,
+      });
+      res.end();
+      return;
+    }
+    if (hasSession(req)) {
+      res.writeHead(204, BASE_HEADERS);
+      res.end();
+      return;
+    }
+    throw new HttpError(401, tokenSpent ? 'this launch address was already used' : 'missing or wrong token');
   }
 
   async function handleRpc(req: IncomingMessage, res: ServerResponse, channel: string): Promise<void> {
     if (req.method !== 'POST') throw new HttpError(405, 'use POST');
-    checkToken(header(req, TOKEN_HEADER));
+    checkSession(req);
     if (!CHANNELS.has(channel)) throw new HttpError(404, 'unknown channel');
     const type = header(req, 'content-type') ?? '';
     const text = await readBody(
@@ -182,7 +249,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   /** `POST /files/import`: the file's bytes as the body, its name in a header; answers a BridgeResult. */
   async function handleUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') throw new HttpError(405, 'use POST');
-    checkToken(header(req, TOKEN_HEADER));
+    checkSession(req);
     if (!opts.files) throw new HttpError(404, 'uploads are not accepted here');
     if (!/^application\/octet-stream\b/i.test(header(req, 'content-type') ?? ''))
       throw new HttpError(415, 'send application/octet-stream');
@@ -211,9 +278,25 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (!res.destroyed) sendJson(res, 200, result);
   }
 
-  function handleEvents(req: IncomingMessage, res: ServerResponse, url: URL): void {
+  /** `GET /files/export/<handle>`: a finished export of the host's exports folder, as a download. */
+  async function handleDownload(req: IncomingMessage, res: ServerResponse, handle: string): Promise<void> {
     if (req.method !== 'GET') throw new HttpError(405, 'use GET');
-    checkToken(header(req, TOKEN_HEADER) ?? url.searchParams.get('token') ?? undefined);
+    checkSession(req);
+    const file = opts.files ? await opts.files.exportForDownload(handle) : null;
+    if (!file) throw new HttpError(404, 'no such export');
+    const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    res.writeHead(200, {
+      ...BASE_HEADERS,
+      'Content-Type': DOWNLOAD_TYPES[extname(file.name).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': String(file.size),
+      'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    });
+    await pipeline(createReadStream(file.path), res);
+  }
+
+  function handleEvents(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET') throw new HttpError(405, 'use GET');
+    checkSession(req);
     res.writeHead(200, {
       ...BASE_HEADERS,
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -253,7 +336,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
         if (url.pathname.startsWith('/rpc/')) await handleRpc(req, res, url.pathname.slice('/rpc/'.length));
         else if (url.pathname === '/files/import') await handleUpload(req, res);
-        else if (url.pathname === '/events') handleEvents(req, res, url);
+        else if (url.pathname === '/session') handleSession(req, res);
+        else if (url.pathname === '/events') handleEvents(req, res);
+        else if (url.pathname.startsWith('/files/export/'))
+          await handleDownload(req, res, url.pathname.slice('/files/export/'.length));
         else await handleStatic(req, res, url);
       } catch (e) {
         const status = e instanceof HttpError ? e.status : 500;

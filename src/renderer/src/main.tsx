@@ -5,7 +5,7 @@ import { CALL_CHANNELS } from '@shared/ipc/channels';
 import { App } from './app/app';
 import { connectStores } from './app/connect-stores';
 import { setApi } from './bridge/api';
-import { takeLaunchToken } from './bridge/launch-token';
+import { exchangeLaunchToken } from './bridge/launch-token';
 import { withServiceOutcomes } from './bridge/service-outcomes';
 import { createWebTransport } from './bridge/web-transport';
 import './styles/app.css';
@@ -13,7 +13,9 @@ import './styles/app.css';
 // `window.portolan` is declared in src/shared/ipc/window.d.ts: the preload's bridge in Electron; the
 // browser host has none, and its pages reach main over HTTP instead.
 setApi(
-  withServiceOutcomes(window.portolan ?? buildApi(CALL_CHANNELS, createWebTransport(takeLaunchToken()))),
+  withServiceOutcomes(
+    window.portolan ?? buildApi(CALL_CHANNELS, createWebTransport({ ready: exchangeLaunchToken() })),
+  ),
 );
 connectStores();
 

@@ -77,6 +77,17 @@ export class ExportDialog {
     await this.page.getByTestId('export-replace-yes').click();
   }
 
+  /** Browser host: saves the finished file through the dialog's Download link; its local path. */
+  async download(): Promise<string> {
+    const [file] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.page.getByTestId('export-download').click(),
+    ]);
+    const path = await file.path();
+    if (!path) throw new Error(`the download failed: ${await file.failure()}`);
+    return path;
+  }
+
   async close(): Promise<void> {
     await this.page.getByTestId('export-close').click();
     await this.dialog.waitFor({ state: 'detached' });

@@ -3,8 +3,7 @@ import type { Transport } from '@shared/ipc/build-api';
 import type { CallChannel, EventChannel } from '@shared/ipc/channels';
 import type { BridgeResult, ErrorKind } from '@shared/ipc/errors';
 
-/** Must match the web host's TOKEN_HEADER and FILE_NAME_HEADER. */
-const TOKEN_HEADER = 'X-Portolan-Token';
+/** Must match the web host's FILE_NAME_HEADER. */
 const FILE_NAME_HEADER = 'X-Portolan-File-Name';
 const RECONNECT_MS = [500, 1000, 2000, 5000];
 
@@ -19,12 +18,27 @@ function isBridgeResult(v: unknown): v is BridgeResult<unknown> {
   return r.ok === false && typeof r.error === 'object' && r.error !== null;
 }
 
+export interface WebTransportOptions {
+  /** The host's address; '' for the page's own origin. */
+  base?: string;
+  /** Settles once the page may call the host (the launch token has been traded for the session cookie). */
+  ready?: Promise<void>;
+  /**
+   * The fetch to use: the page's own, which sends the host's session cookie with every same-origin
+   * request. Tests outside a browser pass one that keeps the cookie.
+   */
+  fetch?: typeof fetch;
+}
+
 /**
  * The browser host's transport: calls are `POST /rpc/<channel>`, events one shared server-sent-events
- * stream read with fetch (EventSource cannot send the token header). The stream opens with the first
- * listener, reconnects with back-off, and closes with the last.
+ * stream read with fetch, both authorised by the host's session cookie (no token travels with them).
+ * The stream opens with the first listener, reconnects with back-off, and closes with the last.
  */
-export function createWebTransport(token: string, base = ''): Transport {
+export function createWebTransport(options: WebTransportOptions = {}): Transport {
+  const base = options.base ?? '';
+  const ready = options.ready ?? Promise.resolve();
+  const send: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
   let stream: AbortController | null = null;
 
@@ -62,8 +76,9 @@ export function createWebTransport(token: string, base = ''): Transport {
     let attempt = 0;
     while (!ctrl.signal.aborted) {
       try {
-        const res = await fetch(`${base}/events`, {
-          headers: { [TOKEN_HEADER]: token, Accept: 'text/event-stream' },
+        await ready;
+        const res = await send(`${base}/events`, {
+          headers: { Accept: 'text/event-stream' },
           signal: ctrl.signal,
         });
         if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
@@ -97,9 +112,10 @@ export function createWebTransport(token: string, base = ''): Transport {
   ): Promise<BridgeResult<unknown>> {
     let res: Response;
     try {
-      res = await fetch(`${base}${path}`, {
+      await ready;
+      res = await send(`${base}${path}`, {
         method: 'POST',
-        headers: { [TOKEN_HEADER]: token, ...headers },
+        headers,
         body,
       });
     } catch {

@@ -224,6 +224,18 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
                 Saved to <code data-testid="export-done-path">{state.path}</code>
               </p>
             )}
+            {state.outcome === 'succeeded' && state.downloadUrl && (
+              <p>
+                <a
+                  className="button button--primary"
+                  href={state.downloadUrl}
+                  download
+                  data-testid="export-download"
+                >
+                  Download the file
+                </a>
+              </p>
+            )}
           </div>
         )}
 

@@ -5,8 +5,22 @@ import type { BridgeError } from '@shared/ipc/errors';
 export type ExportStep =
   | { step: 'form'; error: BridgeError | null }
   | { step: 'confirmReplace'; message: string }
-  | { step: 'running'; jobId: string; path: string; progress: JobProgress | null; cancelling: boolean }
-  | { step: 'done'; outcome: JobFinished['outcome']; message: string; path: string };
+  | {
+      step: 'running';
+      jobId: string;
+      path: string;
+      /** Where the browser host offers the finished file (by its handle); null in the desktop app. */
+      downloadUrl: string | null;
+      progress: JobProgress | null;
+      cancelling: boolean;
+    }
+  | {
+      step: 'done';
+      outcome: JobFinished['outcome'];
+      message: string;
+      path: string;
+      downloadUrl: string | null;
+    };
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 

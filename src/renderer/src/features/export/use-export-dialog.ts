@@ -77,7 +77,13 @@ export function useExportDialog({
       jobRef.current = null;
       setState((s) =>
         s.step === 'running' && s.jobId === f.jobId
-          ? { step: 'done', outcome: f.outcome, message: f.message, path: s.path }
+          ? {
+              step: 'done',
+              outcome: f.outcome,
+              message: f.message,
+              path: s.path,
+              downloadUrl: s.downloadUrl,
+            }
           : s,
       );
     });
@@ -112,6 +118,9 @@ export function useExportDialog({
       });
       setBusy(false);
       if (r.ok) {
+        // The browser host has no folder the analyst's browser saves to: it offers the file for download.
+        const transfer = getApi().fileTransfer;
+        const downloadUrl = transfer ? transfer.downloadUrl(r.value.handle) : null;
         const finished = early.current.get(r.value.jobId);
         if (finished) {
           setState({
@@ -119,6 +128,7 @@ export function useExportDialog({
             outcome: finished.outcome,
             message: finished.message,
             path: r.value.path,
+            downloadUrl,
           });
           return;
         }
@@ -127,6 +137,7 @@ export function useExportDialog({
           step: 'running',
           jobId: r.value.jobId,
           path: r.value.path,
+          downloadUrl,
           progress: null,
           cancelling: false,
         });
