@@ -1,4 +1,6 @@
+/// <reference types="vite/client" />
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   app,
   BrowserWindow,
@@ -6,6 +8,8 @@ import {
   ipcMain,
   Menu,
   nativeTheme,
+  net,
+  protocol,
   session,
   shell,
   type WebContents,
@@ -13,7 +17,8 @@ import {
 import { createFileSink, createLogger, type Logger } from './log';
 import { createKeytarSecretStore } from './secrets';
 import { createDispatcher, createHandlers, type HandlersHandle } from './handlers';
-import type { AppLocation } from './shell/app-location';
+import { APP_SCHEME, resolveAppLocation } from './shell/app-location';
+import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './shell/app-protocol';
 import { createEventSender, registerIpcHandlers, type InvokeEventLike } from './shell/ipc-handle';
 import { createMainWindow } from './shell/main-window';
 import { createOpenDialog, createSaveDialog } from './shell/file-dialogs';
@@ -21,10 +26,15 @@ import { buildMenuTemplate } from './shell/menu';
 import { contentSecurityPolicy, hardenSession } from './shell/security';
 import { isTrustedFrame } from './shell/trusted-sender';
 
-const devUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined;
-const location: AppLocation = devUrl
-  ? { kind: 'dev', url: devUrl }
-  : { kind: 'file', indexPath: join(__dirname, '../renderer/index.html') };
+// The dev server's address exists only in a development build: a production build does not even read
+// the variable (import.meta.env.DEV is false there, and the bundler drops the branch).
+const location = resolveAppLocation({
+  devBuild: import.meta.env.DEV,
+  packaged: app.isPackaged,
+  devServerUrl: import.meta.env.DEV ? process.env['ELECTRON_RENDERER_URL'] : undefined,
+  rendererDir: join(__dirname, '../renderer'),
+});
+const devUrl = location.kind === 'dev' ? location.url : undefined;
 
 let mainWindow: BrowserWindow | null = null;
 let handlers: HandlersHandle | null = null;
@@ -44,11 +54,20 @@ async function start(): Promise<void> {
   process.on('unhandledRejection', (e) => logger.error('unhandled rejection', { error: e }));
 
   nativeTheme.themeSource = 'system';
-  hardenSession(
-    session.defaultSession,
-    contentSecurityPolicy(devUrl ? { url: devUrl } : null),
-    (permission) => logger.warn('permission request denied', { permission }),
+  const csp = contentSecurityPolicy(devUrl ? { url: devUrl } : null);
+  hardenSession(session.defaultSession, csp, (permission) =>
+    logger.warn('permission request denied', { permission }),
   );
+  if (location.kind === 'app') {
+    protocol.handle(
+      APP_SCHEME,
+      createAppProtocolHandler({
+        rootDir: location.rootDir,
+        csp,
+        fetchFile: (path) => net.fetch(pathToFileURL(path).href),
+      }),
+    );
+  }
 
   const events = createEventSender(() => mainWindow);
   const resourcesDir = app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
@@ -112,8 +131,10 @@ async function start(): Promise<void> {
   await openWindow();
 }
 
-// Before anything else: sandbox every renderer, and let only one Portolan run per user.
+// Before anything else: sandbox every renderer, the app's own scheme (the page never loads from file://),
+// and only one Portolan per user.
 app.enableSandbox();
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {

@@ -1,7 +1,12 @@
 /**
- * The page's Content Security Policy, one definition for both hosts (the Electron session header and
- * the browser host's response header); the production policy matches the meta tag in index.html.
- * In development the Vite dev server needs its inline React-refresh preamble and a websocket for HMR.
+ * The page's Content Security Policy, one definition for every place it is delivered: the meta tag the
+ * renderer build writes into index.html, the Electron session's header, the `app://` protocol's
+ * responses and the browser host's header. All four carry exactly this text.
+ *
+ * Only directives a meta tag honours are used, so the meta and the header cannot mean different things:
+ * framing (`frame-ancestors`, ignored in a meta tag) is refused by `X-Frame-Options: DENY` on every
+ * response instead. In development the Vite dev server needs its inline React-refresh preamble and a
+ * websocket for HMR.
  */
 export function contentSecurityPolicy(dev: { url: string } | null = null): string {
   const devOrigin = dev ? new URL(dev.url) : null;
@@ -17,8 +22,10 @@ export function contentSecurityPolicy(dev: { url: string } | null = null): strin
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
-    "frame-ancestors 'none'",
     "frame-src 'none'",
     "worker-src 'self'",
   ].join('; ');
 }
+
+/** Where the renderer build writes the policy into index.html (a placeholder in the source page). */
+export const CSP_PLACEHOLDER = '%PORTOLAN_CSP%';

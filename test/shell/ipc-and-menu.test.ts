@@ -26,7 +26,7 @@ function fakeIpcMain() {
   return { ipc, handlers };
 }
 
-const appUrl = 'file:///opt/portolan/resources/app.asar/out/renderer/index.html';
+const appUrl = 'app://portolan/index.html';
 const mainFrame: FrameLike = { url: appUrl, parent: null };
 
 function setup() {
@@ -42,8 +42,8 @@ function setup() {
     logger: createLogger({ sink: createMemorySink() }),
     isTrustedSender: (e) =>
       isTrustedFrame(e.senderFrame, mainFrame, {
-        kind: 'file',
-        indexPath: '/opt/portolan/resources/app.asar/out/renderer/index.html',
+        kind: 'app',
+        rootDir: '/opt/portolan/resources/app.asar/out/renderer',
       }),
   });
   const unregister = registerIpcHandlers(ipc, dispatch);

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isAppUrl, type AppLocation } from '../../src/main/shell/app-location';
+import { CSP_PLACEHOLDER } from '@shared/csp';
+import { isAppUrl, resolveAppLocation, type AppLocation } from '../../src/main/shell/app-location';
+import { appFilePath, createAppProtocolHandler } from '../../src/main/shell/app-protocol';
 import {
   contentSecurityPolicy,
   hardenSession,
@@ -13,10 +15,10 @@ import {
 import { isTrustedFrame, type FrameLike } from '../../src/main/shell/trusted-sender';
 import { loadWindowState, MIN_SIZE, restoreBounds, saveWindowState } from '../../src/main/shell/window-state';
 
-const indexPath = join(tmpdir(), 'app', 'out', 'renderer', 'index.html');
-const fileLoc: AppLocation = { kind: 'file', indexPath };
+const rendererDir = join(tmpdir(), 'app', 'out', 'renderer');
+const fileLoc: AppLocation = { kind: 'app', rootDir: rendererDir };
 const devLoc: AppLocation = { kind: 'dev', url: 'http://localhost:5173/' };
-const appUrl = pathToFileURL(indexPath).href;
+const appUrl = 'app://portolan/index.html';
 
 describe('trusted sender', () => {
   const top = (url: string): FrameLike => ({ url, parent: null });
@@ -35,6 +37,18 @@ describe('trusted sender', () => {
     expect(isTrustedFrame(navigated, navigated, fileLoc)).toBe(false);
     const otherFile = top(pathToFileURL(join(tmpdir(), 'evil.html')).href);
     expect(isTrustedFrame(otherFile, otherFile, fileLoc)).toBe(false);
+    // The bundled page as a file:// URL is not the app any more, nor another page of the app's scheme.
+    const asFile = top(pathToFileURL(join(rendererDir, 'index.html')).href);
+    expect(isTrustedFrame(asFile, asFile, fileLoc)).toBe(false);
+    for (const url of [
+      'app://portolan/other.html',
+      'app://evil/index.html',
+      'app://portolan/index.html?x=1',
+      'app://a:b@portolan/index.html',
+    ]) {
+      const frame = top(url);
+      expect(isTrustedFrame(frame, frame, fileLoc), url).toBe(false);
+    }
     expect(isTrustedFrame(null, main, fileLoc)).toBe(false);
     expect(isTrustedFrame(main, null, fileLoc)).toBe(false);
   });
@@ -49,17 +63,114 @@ describe('trusted sender', () => {
   });
 });
 
+describe('where the page comes from', () => {
+  const facts = {
+    devBuild: true,
+    packaged: false,
+    devServerUrl: 'http://localhost:5173/',
+    rendererDir,
+  };
+
+  it('a development build, unpackaged, loads the dev server on this machine', () => {
+    expect(resolveAppLocation(facts)).toEqual({ kind: 'dev', url: 'http://localhost:5173/' });
+    expect(resolveAppLocation({ ...facts, devServerUrl: 'http://127.0.0.1:5174' })).toEqual({
+      kind: 'dev',
+      url: 'http://127.0.0.1:5174/',
+    });
+  });
+
+  it('a production or packaged build, or a dev address elsewhere, loads the bundled page over app://', () => {
+    const bundled = { kind: 'app', rootDir: rendererDir };
+    expect(resolveAppLocation({ ...facts, devBuild: false })).toEqual(bundled);
+    expect(resolveAppLocation({ ...facts, packaged: true })).toEqual(bundled);
+    expect(resolveAppLocation({ ...facts, devServerUrl: undefined })).toEqual(bundled);
+    for (const url of ['https://evil.example/', 'http://10.0.0.8:5173/', 'file:///tmp/x.html', 'nonsense'])
+      expect(resolveAppLocation({ ...facts, devServerUrl: url }), url).toEqual(bundled);
+  });
+});
+
+describe('the app:// protocol', () => {
+  it('names files inside the renderer build only', () => {
+    expect(appFilePath('app://portolan/', rendererDir)).toBe(join(rendererDir, 'index.html'));
+    expect(appFilePath('app://portolan/index.html#/search', rendererDir)).toBe(
+      join(rendererDir, 'index.html'),
+    );
+    expect(appFilePath('app://portolan/assets/index-abc.js', rendererDir)).toBe(
+      join(rendererDir, 'assets', 'index-abc.js'),
+    );
+    for (const url of [
+      'app://portolan/../../etc/passwd',
+      'app://portolan/%2e%2e/%2e%2e/etc/passwd',
+      'app://portolan/assets/..%2f..%2f..%2fetc%2fpasswd',
+      'app://portolan/assets%5c..%5c..%5csecret',
+      'app://portolan/a%00.js',
+      'app://other/index.html',
+      'file:///etc/passwd',
+      'app://portolan/%E0%A4%A',
+    ]) {
+      // `..` is resolved by the URL parse itself (app://portolan/etc/passwd is a file of the build).
+      const path = appFilePath(url, rendererDir);
+      expect(path === null || path.startsWith(rendererDir + '/'), url).toBe(true);
+    }
+    expect(appFilePath('app://portolan/../../etc/passwd', rendererDir)).toBe(
+      join(rendererDir, 'etc', 'passwd'),
+    );
+    expect(appFilePath('app://other/index.html', rendererDir)).toBeNull();
+    expect(appFilePath('app://portolan/assets/..%2fsecret', rendererDir)).toBeNull();
+  });
+
+  it('serves the build with the CSP header, refuses the rest without naming the disk', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'app-protocol-'));
+    await writeFile(join(dir, 'index.html'), '<div id="root"></div>');
+    await writeFile(join(tmpdir(), `outside-${process.pid}.txt`), 'secret');
+    const read: string[] = [];
+    const handler = createAppProtocolHandler({
+      rootDir: dir,
+      csp: contentSecurityPolicy(),
+      fetchFile: async (path) => {
+        read.push(path);
+        return new Response(await readFile(path), { headers: { 'Content-Type': 'text/html' } });
+      },
+    });
+    const page = await handler({ url: 'app://portolan/index.html', method: 'GET' });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toBe('<div id="root"></div>');
+    expect(page.headers.get('content-security-policy')).toBe(contentSecurityPolicy());
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-type')).toBe('text/html');
+
+    const head = await handler({ url: 'app://portolan/', method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect((await handler({ url: 'app://portolan/index.html', method: 'POST' })).status).toBe(405);
+
+    const missing = await handler({ url: 'app://portolan/nothing.js', method: 'GET' });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toBe('Not found');
+    const escape = await handler({
+      url: `app://portolan/..%2f..%2foutside-${process.pid}.txt`,
+      method: 'GET',
+    });
+    expect(escape.status).toBe(404);
+    expect(read.every((p) => p.startsWith(dir))).toBe(true);
+  });
+});
+
 describe('security settings', () => {
-  it('the production CSP allows scripts from the app only, and matches index.html', async () => {
+  it('one production CSP: scripts from the app only, written into index.html by the build', async () => {
     const csp = contentSecurityPolicy();
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-eval');
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    // Only directives a meta tag honours, so header and meta mean the same (framing: X-Frame-Options).
+    expect(csp).not.toMatch(/frame-ancestors|report-uri|sandbox/);
+    // The source page carries the placeholder the build fills from the same function (the built page's
+    // meta is compared with the header end to end: test/e2e/built-app.e2e.test.ts).
     const html = await readFile(join(import.meta.dirname, '../../src/renderer/index.html'), 'utf8');
-    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1] ?? '';
-    expect(meta).toContain("script-src 'self'");
-    for (const directive of meta.split(';').map((d) => d.trim()))
-      expect(csp.split('; ')).toContain(directive);
+    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
+    expect(meta).toBe(CSP_PLACEHOLDER);
     expect(contentSecurityPolicy({ url: 'http://localhost:5173' })).toContain('ws://localhost:5173');
   });
 
