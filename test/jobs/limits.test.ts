@@ -47,7 +47,8 @@ describe('client-side rate limiting', () => {
       out.datasetId,
     ]);
     expect(new Set(rows.map((r) => String(r.h)))).toEqual(expectedHashIds(s.sim, filter));
-  });
+    // A 20,000-record simulator, then a sliced fetch with waits: over 20 s on a loaded two-core machine.
+  }, 60_000);
 
   it('stops, resumable, when the daily request limit is used up', async () => {
     s = await startSim({ records: 20_000, limits: { dailyRequest: 4 } });
