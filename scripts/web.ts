@@ -15,6 +15,8 @@ import { createEventHub, createWebHost } from '../src/main/web-host';
 const root = resolve(import.meta.dirname, '..');
 
 async function main(): Promise<void> {
+  // As the desktop app: every file and folder the host creates is the analyst's alone.
+  process.umask(0o077);
   const { values } = parseArgs({
     options: {
       'data-dir': { type: 'string' },

@@ -131,6 +131,8 @@ async function start(): Promise<void> {
   await openWindow();
 }
 
+// Every file and folder Portolan creates (library, logs, exports, scratch) is the analyst's alone.
+process.umask(0o077);
 // Before anything else: sandbox every renderer, the app's own scheme (the page never loads from file://),
 // and only one Portolan per user.
 app.enableSandbox();

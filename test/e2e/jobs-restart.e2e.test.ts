@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -288,5 +288,12 @@ describe('fetch jobs survive a restart of the app', () => {
     expect(log.length).toBeGreaterThan(0);
     expect(log).not.toContain(account.apiSecret);
     expect(output).not.toContain(account.apiSecret);
+    // Everything the host wrote is the analyst's alone: folders 0700, files 0600 (its umask and start-up).
+    for (const entry of await readdir(dataDir, { withFileTypes: true, recursive: true })) {
+      const path = join(entry.parentPath, entry.name);
+      const mode = (await stat(path)).mode & 0o777;
+      expect(mode, path).toBe(entry.isDirectory() ? 0o700 : 0o600);
+    }
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
   });
 });

@@ -1,5 +1,5 @@
 import type { CallChannel } from '@shared/ipc/channels';
-import type { BridgeResult } from '@shared/ipc/errors';
+import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 import type { ChosenFile } from '@shared/files/file-handle';
 import {
   libraryCalls,
@@ -18,6 +18,10 @@ export interface FakeLibrary {
   calls: { channel: string; input: unknown }[];
   /** Where the changes main would announce (`library.changed`) go; by default nowhere. */
   announce: (change: LibraryChanged) => void;
+  /** What `library.status` answers as `recovered`; by default nothing to say. */
+  recovered: { keptAs: string; notice: string } | null;
+  /** When set, `library.list` fails with this error (e.g. the library held by another program). */
+  listError: BridgeError | null;
   /** What `library.findEquivalent` answers; by default nothing. */
   equivalent: (input: unknown) => EquivalentView | null;
   /** Answers `library.import` for the file behind its handle; by default it never answers (an import in progress). */
@@ -85,6 +89,8 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
     datasets: initial.map((d) => ({ ...d })),
     calls: [],
     equivalent: () => null,
+    recovered: null,
+    listError: null,
     announce: () => undefined,
     importAnswer: () => new Promise(() => undefined),
     uploads: [],
@@ -135,7 +141,10 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
       };
       const i = (input ?? {}) as Record<string, unknown>;
       switch (channel) {
+        case 'library.status':
+          return { ok: true, value: { recovered: fake.recovered } };
         case 'library.list': {
+          if (fake.listError) return { ok: false, error: fake.listError };
           const search = typeof i.search === 'string' ? i.search.toLowerCase() : '';
           const tag = typeof i.tag === 'string' ? i.tag.toLowerCase() : '';
           const value = fake.datasets

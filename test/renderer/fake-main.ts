@@ -24,6 +24,8 @@ export function nothingSaved(channel: CallChannel): BridgeResult<unknown> {
       return { ok: true, value: null };
     case 'library.list':
       return { ok: true, value: [] };
+    case 'library.status':
+      return { ok: true, value: { recovered: null } };
     case 'presets.list':
       return { ok: true, value: { presets: [], setAside: null } };
     case 'jobs.list':

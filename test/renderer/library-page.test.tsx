@@ -308,3 +308,41 @@ describe('library page: import', () => {
     expect(lib.callsTo('library.import')).toEqual([{ file: `fh_${'d'.repeat(32)}` }]);
   });
 });
+
+describe('library page: storage trouble', () => {
+  it('a library held by another program says which, and Retry lists it once it lets go', async () => {
+    lib.listError = {
+      kind: 'StorageLocked',
+      message:
+        "Another program has Portolan's library open (node, process 4242): often a second Portolan, or a tool reading library.duckdb. Close it, then choose Retry.",
+    };
+    render(<page.LibraryPage />);
+    const error = await screen.findByTestId('library-error');
+    expect(error.getAttribute('data-error-kind')).toBe('StorageLocked');
+    expect(error.textContent).toContain('Library in use');
+    expect(error.textContent).toContain('process 4242');
+    expect(error.textContent).not.toContain('Something went wrong');
+    lib.listError = null;
+    fireEvent.click(screen.getByTestId('library-retry'));
+    await screen.findByTestId('library-row-a');
+    expect(screen.queryByTestId('library-error')).toBeNull();
+    expect(screen.queryByTestId('library-retry')).toBeNull();
+  });
+
+  it('says once that a damaged library was kept aside and a fresh one opened, until dismissed', async () => {
+    lib.recovered = {
+      keptAs: 'library.damaged-20261123-154012.duckdb',
+      notice:
+        'Portolan could not read its library file (it is damaged), so it kept it aside as library.damaged-20261123-154012.duckdb in its data folder and started a fresh, empty library. Datasets saved before are in that file.',
+    };
+    await renderPage();
+    const notice = await screen.findByTestId('library-recovery-notice');
+    expect(notice.textContent).toContain('library.damaged-20261123-154012.duckdb');
+    fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByTestId('library-recovery-notice')).toBeNull();
+    // Asked once per session, not on every refresh.
+    await act(() => store.useLibraryStore.getState().refresh());
+    expect(lib.callsTo('library.status')).toHaveLength(1);
+    expect(screen.queryByTestId('library-recovery-notice')).toBeNull();
+  });
+});

@@ -39,6 +39,9 @@ function existsError(path: string): AppError {
   );
 }
 
+/** The hidden temp file an export writes before it moves into place: `.<name>.<12 hex>.partial`. */
+export const PARTIAL_EXPORT_NAME = /^\..+\.[0-9a-f]{12}\.partial$/;
+
 /**
  * Runs `write` against a hidden temp file in the target's folder (so the final rename cannot cross
  * file systems) and moves it into place only on success. Any failure or cancel removes the temp file,

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -129,6 +129,10 @@ export async function exportParquetFromQuery(
   return { path: target, rowsWritten, bytes };
 }
 
+/** A scratch folder's name names its process, so a start-up sweep removes only those of dead processes. */
+export const PARQUET_SCRATCH_PREFIX = 'portolan-parquet-';
+const scratchPrefix = () => `${PARQUET_SCRATCH_PREFIX}${process.pid}-`;
+
 /**
  * Any source to Parquet: rows go as text through an appender into a table of a scratch DuckDB
  * database, then the typed COPY writes the file. The scratch database lives in memory and spills
@@ -143,7 +147,9 @@ export async function exportParquet(
 ): Promise<ExportResult> {
   const { signal } = options;
   const columns = source.columns;
-  const scratch = await mkdtemp(join(tmpdir(), 'portolan-parquet-'));
+  const base = options.scratchDir ?? tmpdir();
+  await mkdir(base, { recursive: true, mode: 0o700 });
+  const scratch = await mkdtemp(join(base, scratchPrefix()));
   const instance = await DuckDBInstance.create(':memory:', {
     memory_limit: SCRATCH_MEMORY,
     temp_directory: scratch,

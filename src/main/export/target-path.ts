@@ -27,7 +27,7 @@ export async function exportsFolderPath(
   format: ExportFileFormat,
 ): Promise<string> {
   const dir = join(dataDir, 'exports');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   return join(dir, exportFileName(suggested, format));
 }
 

@@ -76,6 +76,11 @@ export interface ExportOptions {
   overwrite?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: ExportProgress) => void;
+  /**
+   * Where a writer keeps scratch files while it works (Parquet: a DuckDB database): the app's own temp
+   * folder, swept at start-up, so a crash leaves nothing behind for good. The OS temp folder if unset.
+   */
+  scratchDir?: string;
 }
 
 export interface ExportResult {

@@ -3,6 +3,7 @@ import { calls } from '@shared/ipc/contract';
 import { AppError, type BridgeError, type BridgeResult } from '@shared/ipc/errors';
 import { describeIssues, toSpecIssues } from '@shared/spec';
 import { isServiceClientError, toBridgeError } from '../api';
+import { storageError } from '../library';
 import { redact, type Logger } from '../log';
 import type { CallContext, Handlers } from './types';
 
@@ -38,6 +39,9 @@ export function toBridgeResultError(e: unknown): BridgeError {
     return out;
   }
   if (isAbort(e)) return { kind: 'Cancelled', message: 'The request was cancelled.' };
+  // A full disk or a library held by another program, wherever it surfaced: said as such, not as a fault.
+  const storage = storageError(e);
+  if (storage) return { kind: storage.kind, message: storage.message };
   return {
     kind: 'Internal',
     message: 'Something went wrong inside Portolan. The details are in the log file (Help → Show Log).',

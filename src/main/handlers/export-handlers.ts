@@ -16,10 +16,11 @@ import {
   exportsFolderPath,
 } from '../export';
 import type { FileHandles } from '../file-handles';
-import type { Library } from '../library';
+import { storageError, type Library } from '../library';
 import type { Logger } from '../log';
 import { writeFileAtomic } from '../fs';
 import type { HandlerContext } from './handler-context';
+import { TEMP_FOLDER } from './host-files';
 import type { ChooseSavePath, EventSink, HandlerSlice } from './types';
 
 export type ExportChannel = 'export.start' | 'export.chooseTarget' | 'export.cancel';
@@ -42,7 +43,8 @@ export const EXPORT_SETTINGS_FILE = 'export-settings.json';
 
 const FORMAT_LABEL: Record<ExportFormat, string> = { xlsx: 'Excel', csv: 'CSV', parquet: 'Parquet' };
 
-async function lastFolder(dataDir: string): Promise<string | null> {
+/** The folder the analyst last exported to, or null. */
+export async function lastFolder(dataDir: string): Promise<string | null> {
   try {
     const parsed = JSON.parse(await readFile(join(dataDir, EXPORT_SETTINGS_FILE), 'utf8')) as unknown;
     const folder = (parsed as { lastFolder?: unknown } | null)?.lastFolder;
@@ -136,7 +138,12 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
           etaSeconds: p.phase === 'rows' ? etaSeconds(startedAt, p.rowsWritten, total) : null,
         });
       };
-      const options = { overwrite: overwrite === true, signal: controller.signal, onProgress };
+      const options = {
+        overwrite: overwrite === true,
+        signal: controller.signal,
+        onProgress,
+        scratchDir: join(deps.dataDir, TEMP_FOLDER),
+      };
       const work = async (): Promise<ExportResult> => {
         if (format === 'csv') return exportCsv(source, target, options);
         if (format === 'parquet') return exportParquet(source, target, options);
@@ -170,7 +177,8 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
               ? 'The export was cancelled; no file was written.'
               : error instanceof AppError
                 ? error.message
-                : `The export failed: ${error instanceof Error ? error.message : String(error)}`,
+                : (storageError(error, 'export')?.message ??
+                  `The export failed: ${error instanceof Error ? error.message : String(error)}`),
           });
         },
       );

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
@@ -6,9 +7,11 @@ import { createFileHandles, type FileHandles } from '../file-handles';
 import type { ProfileView, ProfilesState } from '@shared/profiles/profiles-contract';
 import { MIN_CREDENTIAL_LENGTH, credentialOrigin, isProfileNameTaken } from '@shared/profiles/profile-rules';
 import { Library } from '../library';
-import { registerSecret } from '../log';
+import { registerSecret, type Logger } from '../log';
 import { createProfileStore, type Profile, type ProfileStore } from '../profiles';
 import { createMemorySecretStore, type Credentials, type SecretStore } from '../secrets';
+import { lastFolder } from './export-handlers';
+import { makeDataPrivate, sweepLeftovers } from './leftovers';
 import type { HandlerDeps, SimulatorAccount, StartSimulator } from './types';
 
 export const DEMO_PROFILE_NAME = 'Demo workspace';
@@ -87,11 +90,14 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
 
   const demo = createDemoRuntime(deps, profiles, demoSecrets, protect, forget);
 
+  // Start-up: the data folder made the analyst's alone, and what a crash left behind swept away.
+  const startup = prepareDataFolder(deps.dataDir, log);
+
   // A DuckDB file may be opened once per process: every capability shares this one instance.
   let libraryOpening: Promise<Library> | null = null;
   function library(): Promise<Library> {
     if (!libraryOpening) {
-      const opening = Library.open(deps.dataDir);
+      const opening = startup.then(() => Library.open(deps.dataDir));
       libraryOpening = opening;
       // A failed open (e.g. a locked file) is retried on the next call rather than remembered.
       opening.catch(() => {
@@ -197,6 +203,7 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
     files,
     library,
     async dispose() {
+      await startup;
       await demo.stop();
       await files.dispose();
       const opened = libraryOpening;
@@ -205,6 +212,19 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
       for (const owner of [...held.keys()]) forget(owner);
     },
   };
+}
+
+/** Makes the data folder private and sweeps leftovers; never fails the start (a problem is logged). */
+async function prepareDataFolder(dataDir: string, log: Logger): Promise<void> {
+  try {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await makeDataPrivate(dataDir);
+    const last = await lastFolder(dataDir);
+    const { removed } = await sweepLeftovers(dataDir, { exportFolders: last ? [last] : [] });
+    if (removed.length > 0) log.info('leftovers of an earlier run removed', { count: removed.length });
+  } catch (error) {
+    log.warn('data folder not fully prepared', { error });
+  }
 }
 
 /** The pair as it is stored: with the origin of the base address it is saved for. */

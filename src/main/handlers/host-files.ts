@@ -12,6 +12,8 @@ import type { FileHandles } from '../file-handles';
 /** The browser host's own folders under the data folder. */
 export const EXPORTS_FOLDER = 'exports';
 export const IMPORTS_FOLDER = 'imports';
+/** Scratch space of running work (Parquet exports); whatever a crash leaves there is swept at start-up. */
+export const TEMP_FOLDER = 'tmp';
 
 /**
  * What a host without native dialogs (the browser host) offers instead: a file the analyst picks in

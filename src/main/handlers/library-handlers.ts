@@ -12,6 +12,7 @@ import type { HandlerContext } from './handler-context';
 import type { HandlerSlice } from './types';
 
 export type LibraryChannel =
+  | 'library.status'
   | 'library.list'
   | 'library.get'
   | 'library.rename'
@@ -74,6 +75,19 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
     (mappingsLoaded ??= loadImportMappings(ctx.deps.dataDir));
   let runningImport: AbortController | null = null;
   return {
+    'library.status': async () => {
+      const { recovery } = await lib();
+      return {
+        recovered: recovery
+          ? {
+              keptAs: recovery.keptAs,
+              notice:
+                `Portolan could not read its library file (it is damaged), so it kept it aside as ${recovery.keptAs} ` +
+                'in its data folder and started a fresh, empty library. Datasets saved before are in that file.',
+            }
+          : null,
+      };
+    },
     'library.list': async (input) => (await (await lib()).list(input ?? {})).map(toDatasetView),
     'library.get': async ({ id }) => toDatasetView(await (await lib()).get(id)),
     'library.rename': async ({ id, name }) => toDatasetView(await (await lib()).rename(id, name)),

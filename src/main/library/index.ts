@@ -11,7 +11,10 @@ export {
   type Equivalent,
   type DatasetStatus,
   type DatasetSource,
+  type LibraryRecovery,
+  LIBRARY_FILE,
 } from './library';
+export { storageError, isDiskFull, diskFullError } from './storage-errors';
 export { type GridQuery, gridQuerySchema, MAX_BLOCK_ROWS, buildQuery, parseGridQuery } from './query';
 export {
   type DatasetKind,

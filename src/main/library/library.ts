@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmod, mkdir, rename } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { DuckDBConnection, Json } from '@duckdb/node-api';
 import { AppError } from '@shared/ipc/errors';
 import { MAX_TAG_LENGTH, MAX_TAGS, uniqueTags } from '@shared/library/dataset-fields';
@@ -12,6 +12,13 @@ import { defaultDatasetName, filterKey } from './naming';
 import { buildQuery, parseGridQuery, selectedColumns, type GridQuery } from './query';
 import { FirmBook } from './firms/firm-book';
 import { migrate } from './schema';
+import {
+  diskFullError,
+  isDamagedLibrary,
+  isDiskFull,
+  libraryLockedError,
+  lockHolder,
+} from './storage-errors';
 
 export type DatasetStatus = 'complete' | 'partial';
 export type DatasetSource = 'fetch' | 'import';
@@ -154,6 +161,36 @@ function cleanTags(tags: readonly string[]): string[] {
     .slice(0, MAX_TAGS);
 }
 
+/** The library's file in the data folder. */
+export const LIBRARY_FILE = 'library.duckdb';
+
+/** Where a damaged library file went, and why it could not be read. */
+export interface LibraryRecovery {
+  /** The name it was kept under, beside the new library (`library.damaged-<date>.duckdb`). */
+  keptAs: string;
+  reason: string;
+}
+
+/** Moves a damaged library file (and its write-ahead log) aside under a dated name; returns the new path. */
+async function keepAside(path: string): Promise<string> {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+  const aside = path.replace(/\.duckdb$/, `.damaged-${stamp}.duckdb`);
+  await rename(path, aside);
+  await rename(`${path}.wal`, `${aside}.wal`).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+  return aside;
+}
+
+/** The library file and its log readable by the analyst alone, whatever the umask made them. */
+async function makePrivate(path: string): Promise<void> {
+  for (const file of [path, `${path}.wal`]) {
+    await chmod(file, 0o600).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
+  }
+}
+
 /**
  * The offline library: every fetched or imported result as a dataset in one DuckDB file. Plain Node;
  * knows nothing of Electron or of the service client.
@@ -169,15 +206,43 @@ export class Library {
     this.firms = new FirmBook(db);
   }
 
-  /** Opens (or creates) `<dataDir>/library.duckdb`, migrates it and discards uncommitted leftovers. */
+  /**
+   * Set when the library file could not be read and was kept aside: this library is a fresh one, and
+   * the analyst is told where the old file is.
+   */
+  recovery: LibraryRecovery | null = null;
+
+  /**
+   * Opens (or creates) `<dataDir>/library.duckdb`, migrates it and discards uncommitted leftovers. The
+   * folder is the analyst's alone (0700) and so are the files (0600). A file held by another program
+   * is a StorageLocked error naming that program; a damaged file is kept aside under a dated name and a
+   * fresh library opens in its place (`recovery` says so).
+   */
   static async open(dataDir: string): Promise<Library> {
-    mkdirSync(dataDir, { recursive: true });
-    const path = join(dataDir, 'library.duckdb');
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await chmod(dataDir, 0o700);
+    const path = join(dataDir, LIBRARY_FILE);
+    try {
+      return await Library.openFile(path);
+    } catch (e) {
+      const holder = lockHolder(e);
+      if (holder) throw libraryLockedError(holder);
+      if (isDiskFull(e)) throw diskFullError('library');
+      if (!isDamagedLibrary(e)) throw e;
+      const keptAs = await keepAside(path);
+      const lib = await Library.openFile(path);
+      lib.recovery = { keptAs: basename(keptAs), reason: e instanceof Error ? e.message.slice(0, 300) : '' };
+      return lib;
+    }
+  }
+
+  private static async openFile(path: string): Promise<Library> {
     const db = await Db.open(path);
     try {
       await migrate(db);
       const lib = new Library(db, path);
       await lib.recover();
+      await makePrivate(path);
       return lib;
     } catch (e) {
       db.close();

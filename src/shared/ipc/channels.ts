@@ -36,6 +36,7 @@ export const CALL_CHANNELS = [
   'analysis.exportXlsx',
   // end analysis
   // library
+  'library.status',
   'library.list',
   'library.get',
   'library.rename',

@@ -20,6 +20,8 @@ export const ERROR_KINDS = [
   'NoCredentials',
   'NotFound',
   'Conflict',
+  'StorageLocked', // the library file is held by another program; retry once it lets go
+  'DiskFull', // the disk holding the library or the file being written has no space left
   'Internal',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];

@@ -137,7 +137,17 @@ const getRowsInput = z
 /** A request whose saved answer is looked for: either search, with its paging field. */
 const anySearchRequest = z.union([shipmentSearchRequestSchema, firmSearchRequestSchema]);
 
+/** How the library stands, beyond its datasets. */
+export interface LibraryStatus {
+  /**
+   * Set when the library file could not be read at opening: it was kept aside under this name in the
+   * data folder and a fresh library opened. `notice` says so in the analyst's words.
+   */
+  recovered: { keptAs: string; notice: string } | null;
+}
+
 export const libraryCalls = {
+  'library.status': defineCall<LibraryStatus>()(z.undefined()),
   'library.list': defineCall<DatasetView[]>()(
     z
       .strictObject({

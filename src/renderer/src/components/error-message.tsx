@@ -18,6 +18,8 @@ const HEADINGS: Record<ErrorKind, string | null> = {
   NoCredentials: 'No credentials',
   NotFound: 'Not found',
   Conflict: null,
+  StorageLocked: 'Library in use',
+  DiskFull: 'Disk full',
   Internal: 'Something went wrong',
 };
 

@@ -330,10 +330,12 @@ export function LibraryPage() {
   const datasets = useLibraryStore((s) => s.datasets);
   const status = useLibraryStore((s) => s.status);
   const error = useLibraryStore((s) => s.error);
+  const recoveryNotice = useLibraryStore((s) => s.recoveryNotice);
   const open = useLibraryStore((s) => s.open);
   const importStatus = useLibraryStore((s) => s.importStatus);
   const importPicker = useLibraryStore(importPickerOf);
-  const { setQuery, refresh, importFile, chooseAndImport, openDataset } = useLibraryStore.getState();
+  const { setQuery, refresh, importFile, chooseAndImport, openDataset, dismissRecoveryNotice } =
+    useLibraryStore.getState();
   const pending = useDrillStore((s) => s.pending);
 
   useEffect(() => {
@@ -423,7 +425,25 @@ export function LibraryPage() {
         </ul>
       )}
       {importStatus.error && <ErrorMessage error={importStatus.error} testId="library-import-error" />}
+      {recoveryNotice && (
+        <div className="message message--warning" role="status" data-testid="library-recovery-notice">
+          <span>{recoveryNotice}</span>{' '}
+          <button type="button" className="button" onClick={dismissRecoveryNotice}>
+            Dismiss
+          </button>
+        </div>
+      )}
       {error && <ErrorMessage error={error} testId="library-error" />}
+      {error?.kind === 'StorageLocked' && (
+        <button
+          type="button"
+          className="button button--primary"
+          data-testid="library-retry"
+          onClick={() => void refresh()}
+        >
+          Retry
+        </button>
+      )}
       <JobsPanel />
       {status === 'ready' && datasets.length === 0 ? (
         <p className="empty" data-testid="library-empty">

@@ -58,6 +58,11 @@ export interface LibraryData {
   datasets: DatasetView[];
   status: 'idle' | 'loading' | 'ready' | 'error';
   error: BridgeError | null;
+  /**
+   * Said once the library opened: its file was damaged and kept aside, and a fresh library started.
+   * `undefined` until asked; null when there is nothing to say or the analyst dismissed it.
+   */
+  recoveryNotice: string | null | undefined;
   open: OpenRequest | null;
   openMeta: OpenMeta | null;
   editNotice: EditNotice | null;
@@ -80,6 +85,7 @@ export interface LibraryData {
 export interface LibraryActions {
   setQuery(q: Partial<LibraryQuery>): void;
   refresh(): Promise<void>;
+  dismissRecoveryNotice(): void;
   openDataset(id: string, opts?: { filterModel?: GridFilterModel | null; label?: string | null }): void;
   /** Fetches the open dataset's metadata again (main changed the library). */
   reloadOpen(): Promise<void>;
@@ -105,6 +111,7 @@ const initialState: LibraryData = {
   datasets: [],
   status: 'idle',
   error: null,
+  recoveryNotice: undefined,
   open: null,
   openMeta: null,
   editNotice: null,
@@ -190,6 +197,14 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
         if (!turn.current) return;
         if (r.ok) set({ datasets: r.value, status: 'ready', error: null });
         else set({ status: 'error', error: r.error });
+        if (r.ok && get().recoveryNotice === undefined) {
+          const st = await getApi().library.status();
+          if (st.ok && get().recoveryNotice === undefined)
+            set({ recoveryNotice: st.value.recovered?.notice ?? null });
+        }
+      },
+      dismissRecoveryNotice() {
+        set({ recoveryNotice: null });
       },
       openDataset(id, opts = {}) {
         const s = get();

@@ -1,0 +1,61 @@
+import { basename } from 'node:path';
+import { AppError } from '@shared/ipc/errors';
+
+/**
+ * Storage failures in the analyst's words: the library held by another program, the library file
+ * damaged, the disk full. DuckDB reports the first two only as text, Node the last as an errno code.
+ */
+
+const LOCKED = /Could not set lock on file "[^"]*": Conflicting lock is held in (.*?) \(PID (\d+)\)/;
+const DAMAGED =
+  /not a valid DuckDB database file|Corrupt|checksum|Serialization Error|Failure while replaying WAL|WAL file|INTERNAL Error/i;
+const DISK_FULL_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT']);
+const DISK_FULL = /No space left on device|Disk quota exceeded|\bENOSPC\b|\bEDQUOT\b|disk is full/i;
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : typeof e === 'string' ? e : '';
+}
+
+/** The other program holding the library file, when `e` is DuckDB's lock conflict. */
+export function lockHolder(e: unknown): { program: string; pid: number } | null {
+  const m = LOCKED.exec(messageOf(e));
+  return m ? { program: basename(m[1] ?? '') || 'another program', pid: Number(m[2]) } : null;
+}
+
+export function libraryLockedError(holder: { program: string; pid: number }): AppError {
+  return new AppError(
+    'StorageLocked',
+    `Another program has Portolan's library open (${holder.program}, process ${holder.pid}): often a second ` +
+      'Portolan, or a tool reading library.duckdb. Close it, then choose Retry.',
+  );
+}
+
+/** Whether opening the library failed because its file (or its write-ahead log) is damaged. */
+export function isDamagedLibrary(e: unknown): boolean {
+  return lockHolder(e) === null && !isDiskFull(e) && DAMAGED.test(messageOf(e));
+}
+
+export function isDiskFull(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true;
+  return DISK_FULL.test(messageOf(e));
+}
+
+/** What a full disk means for the step that met it. */
+export function diskFullError(what: 'library' | 'export'): AppError {
+  return new AppError(
+    'DiskFull',
+    what === 'export'
+      ? 'The disk is full: the file could not be written, and no part of it was left behind. Free some space or choose another place, then export again.'
+      : "The disk is full: Portolan could not save to its library. What was saved before is intact; free some space on the disk that holds Portolan's data, then try again.",
+  );
+}
+
+/** A storage failure as the typed error the window acts on, or null when `e` is none of them. */
+export function storageError(e: unknown, what: 'library' | 'export' = 'library'): AppError | null {
+  if (e instanceof AppError) return null;
+  const holder = lockHolder(e);
+  if (holder) return libraryLockedError(holder);
+  if (isDiskFull(e)) return diskFullError(what);
+  return null;
+}
