@@ -97,7 +97,11 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
   let libraryOpening: Promise<Library> | null = null;
   function library(): Promise<Library> {
     if (!libraryOpening) {
-      const opening = startup.then(() => Library.open(deps.dataDir));
+      const opening = startup.then(async () => {
+        const lib = await Library.open(deps.dataDir);
+        if (lib.recovery) log.warn('damaged library kept aside, a fresh one opened', { ...lib.recovery });
+        return lib;
+      });
       libraryOpening = opening;
       // A failed open (e.g. a locked file) is retried on the next call rather than remembered.
       opening.catch(() => {

@@ -3,7 +3,7 @@ import type { DatasetView } from '@shared/library/library-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { useDrillStore } from '../../session';
 import { ExportButton } from '../export';
-import { JobsPanel } from '../jobs';
+import { JobsPanel, useJobsStore } from '../jobs';
 import { DatasetGrid, type DatasetGridView } from './dataset-grid';
 import { describeAge } from '../../components/format';
 import { importPickerOf, useLibraryStore, type EditField, type OpenRequest } from './library-store';
@@ -439,7 +439,11 @@ export function LibraryPage() {
           type="button"
           className="button button--primary"
           data-testid="library-retry"
-          onClick={() => void refresh()}
+          onClick={() => {
+            // The jobs panel read the same library: it asks again too.
+            void refresh();
+            void useJobsStore.getState().refresh();
+          }}
         >
           Retry
         </button>
