@@ -12,6 +12,7 @@ import {
   type CoveredWindow,
   type Library,
   defaultDatasetName,
+  storageError,
 } from '../library';
 import { RateLimiter } from './rate-limiter';
 import { sleep as realSleep } from './sleep';
@@ -180,7 +181,8 @@ class OutOfDownloads extends Error {
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
 function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  // A full disk (the library could not take the step's rows) in the analyst's words, not DuckDB's.
+  return storageError(e)?.message ?? (e instanceof Error ? e.message : String(e));
 }
 
 /**
