@@ -7,6 +7,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     exclude: ['test/e2e/**', 'node_modules/**'],
     environment: 'node',
+    setupFiles: ['test/renderer/dom-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from './render';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_KINDS } from '@shared/ipc/errors';
 import { ErrorMessage } from '../../src/renderer/src/components/error-message';

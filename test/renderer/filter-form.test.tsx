@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from './render';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FilterForm } from '../../src/renderer/src/features/filters/filter-form';
 import { validateDraft } from '../../src/renderer/src/features/filters/filter-model';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from './render';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { connectJobsStore } from '../../src/renderer/src/features/jobs/jobs-store';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeResult } from '@shared/ipc/errors';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from './render';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { fakeBridge } from './fake-bridge';

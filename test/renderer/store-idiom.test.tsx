@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook } from './render';
 import { describe, expect, it } from 'vitest';
 import type { JobProgress } from '@shared/jobs/jobs-contract';
 import { getApi, setApi } from '../../src/renderer/src/bridge/api';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from './render';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UsageSummary } from '@shared/spec';
 import { TestResult } from '../../src/renderer/src/features/settings/test-result';

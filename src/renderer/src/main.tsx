@@ -3,11 +3,13 @@ import { createRoot } from 'react-dom/client';
 import { buildApi } from '@shared/ipc/build-api';
 import { CALL_CHANNELS } from '@shared/ipc/channels';
 import { App } from './app/app';
+import { AppProviders } from './app/app-providers';
 import { connectStores } from './app/connect-stores';
 import { setApi } from './bridge/api';
 import { exchangeLaunchToken } from './bridge/launch-token';
 import { withServiceOutcomes } from './bridge/service-outcomes';
 import { createWebTransport } from './bridge/web-transport';
+import './theme/styles';
 import './styles/app.css';
 
 // `window.portolan` is declared in src/shared/ipc/window.d.ts: the preload's bridge in Electron; the
@@ -21,6 +23,8 @@ connectStores();
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <App />
+    <AppProviders>
+      <App />
+    </AppProviders>
   </StrictMode>,
 );

@@ -1,3 +1,4 @@
+import { AppShell, Center, Group, Loader, Text } from '@mantine/core';
 import { ErrorMessage } from '../components/error-message';
 import { selectShowWelcome, useSessionStore } from '../session';
 import { NavBar } from './nav-bar';
@@ -5,6 +6,9 @@ import { PageView } from './page-view';
 import { StatusBar } from './status-bar';
 import { useAppBoot } from './use-app-boot';
 import { WelcomeScreen } from './welcome-screen';
+
+/** Height of the status bar along the bottom. */
+const STATUS_BAR_HEIGHT = 28;
 
 export function App() {
   useAppBoot();
@@ -14,20 +18,38 @@ export function App() {
   const page = useSessionStore((s) => s.page);
   if (!booted) {
     return (
-      <div className="loading" data-testid="app-loading">
-        Loading…
-      </div>
+      <Center h="100%" data-testid="app-loading">
+        <Group gap="sm">
+          <Loader size="sm" />
+          <Text c="dimmed">Loading…</Text>
+        </Group>
+      </Center>
     );
   }
   if (showWelcome && !bootError) return <WelcomeScreen />;
   return (
-    <div className="shell" data-testid="app-shell" data-page={page}>
-      <NavBar />
-      <main className="shell__main" data-testid="page-container">
+    <AppShell
+      navbar={{ width: { base: 60, lg: 184 }, breakpoint: 'xs' }}
+      footer={{ height: STATUS_BAR_HEIGHT }}
+      padding={0}
+      data-testid="app-shell"
+      data-page={page}
+    >
+      <AppShell.Navbar bg="var(--portolan-surface-muted)">
+        <NavBar />
+      </AppShell.Navbar>
+      {/* The page area is exactly the window minus the bars: a page scrolls inside it, or fills it (a grid). */}
+      <AppShell.Main
+        data-testid="page-container"
+        h="100dvh"
+        style={{ display: 'flex', flexDirection: 'column', overflow: 'auto' }}
+      >
         {bootError ? <ErrorMessage error={bootError} testId="boot-error" /> : null}
         <PageView page={page} />
-      </main>
-      <StatusBar />
-    </div>
+      </AppShell.Main>
+      <AppShell.Footer>
+        <StatusBar />
+      </AppShell.Footer>
+    </AppShell>
   );
 }

@@ -1,29 +1,67 @@
-import { useSessionStore } from '../session';
-import { PAGES } from '../session';
+import { Box, Group, NavLink, Stack, Text, Tooltip, useMatches } from '@mantine/core';
+import { PAGES, useSessionStore } from '../session';
+import { ColorSchemeMenu } from './color-scheme-menu';
+import { PAGE_ICONS } from './page-icons';
+
+/** Wide windows show the pages' names; narrow ones (below 1200 px) icons with the name as a tooltip. */
+export function useWideNav(): boolean {
+  return useMatches({ base: false, lg: true });
+}
 
 export function NavBar() {
   const page = useSessionStore((s) => s.page);
   const navigate = useSessionStore((s) => s.navigate);
+  const wide = useWideNav();
   return (
-    <nav className="nav" aria-label="Main">
-      <div className="nav__brand" aria-hidden="true">
-        <span className="nav__logo">◈</span> Portolan
-      </div>
-      <ul>
-        {PAGES.map((p) => (
-          <li key={p.id}>
-            <button
-              type="button"
-              className={p.id === page ? 'nav__item nav__item--current' : 'nav__item'}
-              aria-current={p.id === page ? 'page' : undefined}
-              onClick={() => navigate(p.id)}
-              data-testid={`nav-${p.id}`}
-            >
-              {p.label}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </nav>
+    <Stack component="nav" aria-label="Main" gap={0} h="100%" p="xs" justify="space-between">
+      <Box>
+        <Group gap={6} px={wide ? 'sm' : 0} py="sm" justify={wide ? 'flex-start' : 'center'} aria-hidden>
+          <Text c="blue.5" fz="lg" lh={1}>
+            ◈
+          </Text>
+          {wide && (
+            <Text fw={700} fz="md">
+              Portolan
+            </Text>
+          )}
+        </Group>
+        <Stack gap={2} mt="xs">
+          {PAGES.map((p) => {
+            const Icon = PAGE_ICONS[p.id];
+            const current = p.id === page;
+            const link = (
+              <NavLink
+                key={p.id}
+                component="button"
+                type="button"
+                active={current}
+                variant="light"
+                aria-current={current ? 'page' : undefined}
+                aria-label={wide ? undefined : p.label}
+                onClick={() => navigate(p.id)}
+                data-testid={`nav-${p.id}`}
+                label={wide ? p.label : null}
+                leftSection={<Icon size={18} stroke={1.6} />}
+                styles={{
+                  root: { borderRadius: 'var(--mantine-radius-sm)' },
+                  section: wide ? undefined : { marginInlineEnd: 0 },
+                }}
+                style={wide ? undefined : { justifyContent: 'center' }}
+              />
+            );
+            return wide ? (
+              link
+            ) : (
+              <Tooltip key={p.id} label={p.label} position="right">
+                {link}
+              </Tooltip>
+            );
+          })}
+        </Stack>
+      </Box>
+      <Group justify={wide ? 'flex-start' : 'center'} px={wide ? 'xs' : 0}>
+        <ColorSchemeMenu />
+      </Group>
+    </Stack>
   );
 }

@@ -1,30 +1,52 @@
+import { Box, Group, Text, UnstyledButton } from '@mantine/core';
+import { errorHeading } from '../components/error-message';
 import { selectActiveProfile, useSessionStore, type ConnectionState } from '../session';
 
-function describeConnection(c: ConnectionState): string {
+/** The connection as the analyst reads it: never an internal kind name. */
+export function describeConnection(c: ConnectionState): string {
   switch (c.status) {
     case 'unknown':
-      return 'not checked';
+      return 'not checked yet';
     case 'checking':
       return 'checking…';
     case 'connected':
       return 'connected';
-    case 'failed':
-      return `failed: ${c.kind}`;
+    case 'failed': {
+      const heading = errorHeading(c.kind as Parameters<typeof errorHeading>[0]);
+      return heading ? heading.toLowerCase() : 'connection problem';
+    }
   }
 }
 
+const DOT: Record<ConnectionState['status'], string> = {
+  unknown: 'var(--mantine-color-dimmed)',
+  checking: 'var(--mantine-color-yellow-6)',
+  connected: 'var(--mantine-color-green-6)',
+  failed: 'var(--mantine-color-red-6)',
+};
+
+/** Along the bottom: the active profile and its connection, the version. */
 export function StatusBar() {
   const profile = useSessionStore(selectActiveProfile);
   const connection = useSessionStore((s) => s.connection);
   const info = useSessionStore((s) => s.appInfo);
   const navigate = useSessionStore((s) => s.navigate);
   return (
-    <footer className="status-bar" data-testid="status-bar">
-      <button
-        type="button"
-        className="status-bar__profile"
+    <Group
+      component="footer"
+      data-testid="status-bar"
+      h="100%"
+      px="sm"
+      gap="md"
+      wrap="nowrap"
+      fz="xs"
+      bg="var(--portolan-surface-muted)"
+    >
+      <UnstyledButton
+        fz="xs"
         onClick={() => navigate('settings')}
         data-testid="status-profile"
+        title="Connection profiles (Settings)"
       >
         {profile ? (
           <>
@@ -34,23 +56,27 @@ export function StatusBar() {
         ) : (
           'No active profile'
         )}
-      </button>
+      </UnstyledButton>
       {profile ? (
-        <span
-          className={`status-bar__connection status-bar__connection--${connection.status}`}
+        <Group
+          gap={6}
+          wrap="nowrap"
           data-testid="status-connection"
           data-status={connection.status}
           title={connection.status === 'failed' ? connection.message : undefined}
         >
-          <span className="dot" aria-hidden="true" /> {describeConnection(connection)}
-        </span>
+          <Box w={8} h={8} style={{ borderRadius: '50%', background: DOT[connection.status] }} aria-hidden />
+          <Text fz="xs" span>
+            {describeConnection(connection)}
+          </Text>
+        </Group>
       ) : null}
-      <span className="status-bar__spacer" />
+      <Box flex={1} />
       {info ? (
-        <span className="muted" data-testid="status-version">
+        <Text fz="xs" c="dimmed" span data-testid="status-version">
           v{info.version} · {info.host}
-        </span>
+        </Text>
       ) : null}
-    </footer>
+    </Group>
   );
 }

@@ -1,8 +1,11 @@
+import { Alert } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import type { BridgeError, ErrorKind } from '@shared/ipc/errors';
 
 /**
- * A heading an analyst can read for each kind; null where the message already says it all. The kind
- * itself stays on `data-error-kind` for tests and support.
+ * Each kind of failure in the analyst's words: a heading for an error banner, or null where the
+ * message already says it all. The kind itself is never shown; it stays on `data-error-kind` for
+ * tests and support.
  */
 const HEADINGS: Record<ErrorKind, string | null> = {
   InvalidRequest: 'Not sent',
@@ -15,7 +18,7 @@ const HEADINGS: Record<ErrorKind, string | null> = {
   InvalidInput: null,
   Forbidden: 'Not allowed',
   KeychainUnavailable: 'Keychain unavailable',
-  NoCredentials: 'No credentials',
+  NoCredentials: 'No API key and secret',
   NotFound: 'Not found',
   Conflict: null,
   StorageLocked: 'Library in use',
@@ -23,14 +26,26 @@ const HEADINGS: Record<ErrorKind, string | null> = {
   Internal: 'Something went wrong',
 };
 
+/** A heading for a failure of this kind, in plain words (null when the message says it all). */
+export function errorHeading(kind: ErrorKind): string | null {
+  return HEADINGS[kind];
+}
+
 /** A failed bridge call as a person reads it: what went wrong, and the message main wrote. */
 export function ErrorMessage({ error, testId }: { error: BridgeError; testId: string }) {
   const heading = HEADINGS[error.kind];
   return (
-    <div className="message message--error" role="alert" data-testid={testId} data-error-kind={error.kind}>
+    <Alert
+      color="red"
+      icon={<IconAlertCircle size={16} />}
+      data-testid={testId}
+      data-error-kind={error.kind}
+      py="xs"
+      my="xs"
+    >
       {heading && <strong className="message__kind">{heading}: </strong>}
       <span className="message__text">{error.message}</span>
       {error.status ? <span className="message__status"> (HTTP {error.status})</span> : null}
-    </div>
+    </Alert>
   );
 }

@@ -1,4 +1,5 @@
-import { useId } from 'react';
+import type { ChangeEvent } from 'react';
+import { PasswordInput, TextInput } from '@mantine/core';
 
 export interface TextFieldProps {
   label: string;
@@ -12,40 +13,26 @@ export interface TextFieldProps {
   autoFocus?: boolean;
 }
 
-/** A labelled input with its validation message underneath, tied together for screen readers. */
+/**
+ * A labelled text input with its hint and validation message underneath, tied together for screen
+ * readers (Mantine's input wrapper). The input carries `testId`; its message `${testId}-error`.
+ */
 export function TextField(props: TextFieldProps) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy =
-    [props.error ? errorId : null, props.hint ? hintId : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className={props.error ? 'field field--invalid' : 'field'}>
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        data-testid={props.testId}
-        type={props.type ?? 'text'}
-        value={props.value}
-        placeholder={props.placeholder}
-        autoFocus={props.autoFocus}
-        // Password managers and spell checkers have no business with API credentials.
-        autoComplete={props.type === 'password' ? 'new-password' : 'off'}
-        spellCheck={false}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      {props.hint && !props.error ? (
-        <div id={hintId} className="field__hint">
-          {props.hint}
-        </div>
-      ) : null}
-      {props.error ? (
-        <div id={errorId} className="field__error" role="alert" data-testid={`${props.testId}-error`}>
-          {props.error}
-        </div>
-      ) : null}
-    </div>
-  );
+  const common = {
+    label: props.label,
+    value: props.value,
+    placeholder: props.placeholder,
+    autoFocus: props.autoFocus,
+    description: props.error ? undefined : props.hint,
+    error: props.error,
+    errorProps: { 'data-testid': `${props.testId}-error`, role: 'alert' },
+    'data-testid': props.testId,
+    spellCheck: false,
+    onChange: (e: ChangeEvent<HTMLInputElement>) => props.onChange(e.currentTarget.value),
+  };
+  // Password managers and spell checkers have no business with API credentials.
+  if (props.type === 'password') {
+    return <PasswordInput {...common} autoComplete="new-password" />;
+  }
+  return <TextInput {...common} type={props.type ?? 'text'} autoComplete="off" />;
 }

@@ -1,56 +1,41 @@
 import { AllCommunityModule, ModuleRegistry, themeQuartz } from 'ag-grid-community';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { useResolvedColorScheme } from '../../theme';
 
 // Registered once for the whole renderer; the community bundle is all these grids use.
 ModuleRegistry.registerModules([AllCommunityModule]);
 
-/** One theme, two modes; the grids follow `data-ag-theme-mode` on <body>, kept by `useGridThemeMode`. */
+/**
+ * The grids' theme, drawn from the design system: its colours are Mantine's CSS variables, so a grid
+ * follows the colour scheme with the rest of the page (dark gridlines in dark mode), and its type
+ * matches the app's. The two modes only tell the browser which scrollbars to draw.
+ */
 export const gridTheme = themeQuartz
-  .withParams(
-    {
-      backgroundColor: '#ffffff',
-      foregroundColor: '#1d2330',
-      headerBackgroundColor: '#f3f5f8',
-      accentColor: '#2e6fd8',
-      fontSize: 13,
-      spacing: 6,
-    },
-    'light',
-  )
-  .withParams(
-    {
-      backgroundColor: '#1b1f27',
-      foregroundColor: '#e3e7ee',
-      headerBackgroundColor: '#252b36',
-      accentColor: '#5b9bff',
-      fontSize: 13,
-      spacing: 6,
-      borderColor: '#394252',
-    },
-    'dark',
-  );
+  .withParams({
+    backgroundColor: 'var(--mantine-color-body)',
+    foregroundColor: 'var(--mantine-color-text)',
+    textColor: 'var(--mantine-color-text)',
+    headerBackgroundColor: 'var(--portolan-grid-header)',
+    headerTextColor: 'var(--mantine-color-text)',
+    borderColor: 'var(--mantine-color-default-border)',
+    rowHoverColor: 'var(--portolan-grid-row-hover)',
+    accentColor: 'var(--mantine-primary-color-filled)',
+    fontFamily: 'inherit',
+    fontSize: 12,
+    headerFontSize: 12,
+    headerFontWeight: 600,
+    spacing: 5,
+    wrapperBorderRadius: 4,
+  })
+  .withParams({ browserColorScheme: 'light' }, 'light')
+  .withParams({ browserColorScheme: 'dark' }, 'dark');
 
-/** Light or dark, following the document's `data-theme` if the shell sets one, else the OS preference. */
+/**
+ * The scheme in force, for `data-ag-theme-mode` (ag-grid reads the mode from that attribute on a
+ * grid's wrapper or on <body>; on <body> it also reaches the popups the grids open).
+ */
 export function useGridThemeMode(): 'light' | 'dark' {
-  const read = (): 'light' | 'dark' => {
-    const explicit = document.documentElement.dataset.theme;
-    if (explicit === 'dark' || explicit === 'light') return explicit;
-    return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-  };
-  const [mode, setMode] = useState(read);
-  useEffect(() => {
-    const mq = window.matchMedia?.('(prefers-color-scheme: dark)');
-    const update = () => setMode(read());
-    mq?.addEventListener('change', update);
-    const obs = new MutationObserver(update);
-    obs.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    return () => {
-      mq?.removeEventListener('change', update);
-      obs.disconnect();
-    };
-  }, []);
-  // ag-grid reads the mode only from <html>, <body> or an `.ag-theme-mode` element carrying
-  // `data-ag-theme-mode`; on <body> it reaches every grid and every popup they open.
+  const mode = useResolvedColorScheme();
   useEffect(() => {
     document.body.dataset.agThemeMode = mode;
   }, [mode]);

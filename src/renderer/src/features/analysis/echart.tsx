@@ -4,6 +4,7 @@ import { GridComponent, LegendComponent, TitleComponent, TooltipComponent } from
 import * as echarts from 'echarts/core';
 import type { EChartsCoreOption, ECharts } from 'echarts/core';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
+import { chartBackground, chartTheme, chartThemeName, useResolvedColorScheme } from '../../theme';
 
 // Only the charts the analysis views draw; the canvas renderer is what getDataURL exports as PNG.
 echarts.use([
@@ -18,6 +19,9 @@ echarts.use([
   LegendComponent,
   CanvasRenderer,
 ]);
+// The design system's two chart themes (dark gridlines and light text in dark mode).
+for (const scheme of ['light', 'dark'] as const)
+  echarts.registerTheme(chartThemeName(scheme), chartTheme(scheme));
 
 export interface ChartClick {
   dataType?: string;
@@ -44,6 +48,8 @@ export interface EChartProps {
 export function EChart({ option, onClick, onInstance, height = 320, testId, hitPoints }: EChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<ECharts | null>(null);
+  const scheme = useResolvedColorScheme();
+  const schemeRef = useRef(scheme);
   const clickRef = useRef(onClick);
   const instanceRef = useRef(onInstance);
   useEffect(() => {
@@ -54,7 +60,9 @@ export function EChart({ option, onClick, onInstance, height = 320, testId, hitP
   useEffect(() => {
     const node = el.current;
     if (!node) return;
-    const c = echarts.init(node, undefined, { renderer: canvasWorks() ? 'canvas' : 'svg' });
+    const c = echarts.init(node, chartThemeName(schemeRef.current), {
+      renderer: canvasWorks() ? 'canvas' : 'svg',
+    });
     chart.current = c;
     c.on('click', (p) => {
       const params = p as unknown as ChartClick;
@@ -74,6 +82,13 @@ export function EChart({ option, onClick, onInstance, height = 320, testId, hitP
     };
   }, []);
 
+  // The colour scheme changed: the same chart, redrawn in the other theme.
+  useEffect(() => {
+    if (schemeRef.current === scheme) return;
+    schemeRef.current = scheme;
+    chart.current?.setTheme(chartThemeName(scheme));
+  }, [scheme]);
+
   useEffect(() => {
     const c = chart.current;
     if (!c) return;
@@ -92,7 +107,7 @@ export function EChart({ option, onClick, onInstance, height = 320, testId, hitP
     };
   }, [option, hitPoints]);
 
-  return <div ref={el} data-testid={testId} style={{ width: '100%', height }} />;
+  return <div ref={el} data-testid={testId} data-chart-theme={scheme} style={{ width: '100%', height }} />;
 }
 
 let canvasSupport: boolean | null = null;
@@ -108,9 +123,17 @@ function canvasWorks(): boolean {
   return canvasSupport;
 }
 
-/** The chart as an image data URL: PNG from the canvas renderer (white background), SVG from the fallback. */
+/**
+ * The chart as an image data URL: PNG from the canvas renderer, SVG from the fallback, on the page
+ * colour of the scheme it is drawn in (light text on white would be unreadable).
+ */
 export function chartImage(chart: ECharts): { url: string; extension: 'png' | 'svg' } {
   const png = canvasWorks();
-  const url = chart.getDataURL({ type: png ? 'png' : 'svg', pixelRatio: 2, backgroundColor: '#fff' });
+  const scheme = chart.getDom().dataset.chartTheme === 'dark' ? 'dark' : 'light';
+  const url = chart.getDataURL({
+    type: png ? 'png' : 'svg',
+    pixelRatio: 2,
+    backgroundColor: chartBackground(scheme),
+  });
   return { url, extension: png ? 'png' : 'svg' };
 }

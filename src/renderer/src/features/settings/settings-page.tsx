@@ -1,4 +1,5 @@
 import { useSessionStore } from '../../session';
+import { AppearanceSection } from './appearance-section';
 import { KeychainBanner } from './keychain-banner';
 import { ProfileCard } from './profile-card';
 import { ProfileForm } from './profile-form';
@@ -48,6 +49,7 @@ export function SettingsPage() {
           ))}
         </ul>
       )}
+      <AppearanceSection />
     </section>
   );
 }

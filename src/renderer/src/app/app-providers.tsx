@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { colorSchemeManager, DEFAULT_COLOR_SCHEME, theme } from '../theme';
+
+/**
+ * The design system around the app: the theme, the colour scheme (the analyst's choice, following the
+ * OS by default), and the toast layer. Tests render pages inside the same providers with env 'test'
+ * (no transitions, no portals).
+ */
+export function AppProviders({ children, env }: { children: ReactNode; env?: 'default' | 'test' }) {
+  return (
+    <MantineProvider
+      theme={theme}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme={DEFAULT_COLOR_SCHEME}
+      {...(env ? { env } : {})}
+    >
+      {/* Toasts sit above the status bar, bottom right, and fade on their own. */}
+      <Notifications position="bottom-right" limit={4} autoClose={6000} />
+      {children}
+    </MantineProvider>
+  );
+}
