@@ -1,6 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 
-export type PageName = 'search' | 'firms' | 'library' | 'usage' | 'settings';
+import type { PageId } from '@shared/pages';
+
+export type PageName = PageId;
 
 /** The main window: navigation, the current page, the status bar. */
 export class AppShell {

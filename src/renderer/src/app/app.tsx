@@ -1,4 +1,4 @@
-import { AppShell, Center, Group, Loader, Text } from '@mantine/core';
+import { AppShell, Box, Center, Group, Loader, Text } from '@mantine/core';
 import { ErrorMessage } from '../components/error-message';
 import { selectShowWelcome, useSessionStore } from '../session';
 import { NavBar } from './nav-bar';
@@ -38,14 +38,18 @@ export function App() {
       <AppShell.Navbar bg="var(--portolan-surface-muted)">
         <NavBar />
       </AppShell.Navbar>
-      {/* The page area is exactly the window minus the bars: a page scrolls inside it, or fills it (a grid). */}
-      <AppShell.Main
-        data-testid="page-container"
-        h="100dvh"
-        style={{ display: 'flex', flexDirection: 'column', overflow: 'auto' }}
-      >
-        {bootError ? <ErrorMessage error={bootError} testId="boot-error" /> : null}
-        <PageView page={page} />
+      {/* Main spans the whole window height with the bars as padding; the page area inside it is exactly
+          the window minus the bars, so a page scrolls (or a grid fills) above the status bar, never under it. */}
+      <AppShell.Main h="100dvh" style={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
+        <Box
+          data-testid="page-container"
+          flex={1}
+          mih={0}
+          style={{ display: 'flex', flexDirection: 'column', overflow: 'auto' }}
+        >
+          {bootError ? <ErrorMessage error={bootError} testId="boot-error" /> : null}
+          <PageView page={page} />
+        </Box>
       </AppShell.Main>
       <AppShell.Footer>
         <StatusBar />

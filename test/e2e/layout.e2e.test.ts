@@ -1,0 +1,115 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGES } from '@shared/pages';
+import { AppShell } from './pages/app-shell';
+import { SearchWorkbench } from './pages/search-workbench';
+import { WelcomePage } from './pages/welcome-page';
+import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { describeOverlaps, overlaps, visibleControls } from './support/layout';
+import { ARTIFACTS_DIR } from './support/paths';
+import { startStack, type Stack } from './support/stack';
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+] as const;
+const SCHEMES = ['light', 'dark'] as const;
+
+/**
+ * Every page at the two window sizes analysts use, in both colour schemes: no two visible controls
+ * overlap, and a screenshot of each is kept (test-results/e2e/layout-*.png) to be looked at.
+ */
+describe('layout: every page at 1440×900 and 1024×700, light and dark', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let shell: AppShell;
+  screenshotOnFailure(() => browser);
+
+  /** Waits until nothing on the page is still moving (Mantine's transitions, the grid's first paint). */
+  async function settle(): Promise<void> {
+    // Run on the body element: this file is compiled without the DOM's global names.
+    const body = browser.page.locator('body');
+    await expect
+      .poll(() =>
+        body.evaluate(
+          (b) =>
+            b.ownerDocument.getAnimations().filter((a: { playState: string }) => a.playState === 'running')
+              .length,
+        ),
+      )
+      .toBe(0);
+    await body.evaluate(
+      (b) =>
+        new Promise<void>((r) => {
+          const win = b.ownerDocument.defaultView;
+          win?.requestAnimationFrame(() => win.requestAnimationFrame(() => r()));
+        }),
+    );
+  }
+
+  async function check(name: string): Promise<string[]> {
+    // The pointer rests where it shows no tooltip, as a user's would while reading.
+    await browser.page.mouse.move(1, 1);
+    await settle();
+    await browser.page.screenshot({ path: join(ARTIFACTS_DIR, `layout-${name}.png`) });
+    const found = overlaps(await visibleControls(browser.page));
+    return found.length ? [`${name}:\n${describeOverlaps(found)}`] : [];
+  }
+
+  beforeAll(async () => {
+    stack = await startStack({ records: 0 });
+    browser = await launchBrowser();
+    shell = new AppShell(browser.page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('the welcome screen', async () => {
+    await shell.open(stack.host.url);
+    const welcome = new WelcomePage(browser.page);
+    await welcome.root.waitFor();
+    const problems: string[] = [];
+    for (const colorScheme of SCHEMES) {
+      await browser.page.emulateMedia({ colorScheme });
+      for (const size of SIZES) {
+        await browser.page.setViewportSize(size);
+        problems.push(...(await check(`welcome-${size.width}x${size.height}-${colorScheme}`)));
+        const box = await browser.page.getByTestId('welcome-demo').boundingBox();
+        expect(box && box.y + box.height <= size.height).toBe(true);
+      }
+    }
+    expect(problems.join('\n\n')).toBe('');
+  });
+
+  it('every page of the demo workspace, with a search result shown', async () => {
+    await browser.page.emulateMedia({ colorScheme: 'light' });
+    await browser.page.setViewportSize(SIZES[0]);
+    await new WelcomePage(browser.page).tryDemo();
+    const search = new SearchWorkbench(browser.page);
+    await search.root.waitFor({ timeout: 60_000 });
+    await search.setSize(50);
+    await search.runFresh();
+
+    const problems: string[] = [];
+    for (const colorScheme of SCHEMES) {
+      await browser.page.emulateMedia({ colorScheme });
+      for (const size of SIZES) {
+        await browser.page.setViewportSize(size);
+        for (const { id } of PAGES) {
+          await shell.navigate(id);
+          problems.push(...(await check(`${id}-${size.width}x${size.height}-${colorScheme}`)));
+          if (id === 'search') {
+            // The primary action and the first rows of the result need no scrolling.
+            const run = await search.runButton.boundingBox();
+            expect(run && run.y + run.height <= size.height).toBe(true);
+          }
+        }
+      }
+    }
+    expect(problems.join('\n\n')).toBe('');
+    expect(browser.errors).toEqual([]);
+  });
+});
