@@ -20,7 +20,8 @@ const NODE = true;
  * @property {string[]} imports Elements it may import (its own files always).
  * @property {string[]} packages npm packages it may import.
  * @property {boolean} node Whether Node's built-in modules are allowed.
- * @property {string} [entry] How other elements enter it: 'index.ts' (default for src/main) or '*' (any file).
+ * @property {string} [entry] How other elements enter it: 'index.ts' (default for src/main), '*' (any file), or a
+ *   glob of its entry files.
  */
 
 /** @type {Layer[]} */
@@ -283,6 +284,8 @@ export const LAYERS = [
       'echarts',
     ],
     node: false,
+    // The stylesheets are a second entry, for main.tsx alone: tests render without CSS.
+    entry: '{index.ts,styles.ts}',
   },
   {
     type: 'renderer-bridge',
@@ -360,7 +363,7 @@ export function architectureTable() {
       cell(l.what),
       code(l.imports.filter((t) => t !== l.type)),
       [code(l.packages), l.node ? 'Node' : ''].filter((s) => s && s !== '—').join(', ') || '—',
-      entryOf(l) === '*' ? 'any file' : '`index.ts`',
+      entryOf(l) === '*' ? 'any file' : `\`${entryOf(l)}\``,
     ].join(' | '),
   );
   return [
