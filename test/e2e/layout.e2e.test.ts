@@ -24,6 +24,7 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
   let browser: Browser;
   let shell: AppShell;
   screenshotOnFailure(() => browser);
+  const search = () => new SearchWorkbench(browser.page);
 
   /** Waits until nothing on the page is still moving (Mantine's transitions, the grid's first paint). */
   async function settle(): Promise<void> {
@@ -111,5 +112,23 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
     }
     expect(problems.join('\n\n')).toBe('');
     expect(browser.errors).toEqual([]);
+  });
+
+  it('the Search page with "More filters" open and a preset saved', async () => {
+    await shell.navigate('search');
+    await search().savePreset('Layout check');
+    await browser.page.getByTestId('filter-more-toggle').click();
+    const problems: string[] = [];
+    for (const colorScheme of SCHEMES) {
+      await browser.page.emulateMedia({ colorScheme });
+      for (const size of SIZES) {
+        await browser.page.setViewportSize(size);
+        problems.push(...(await check(`search-more-${size.width}x${size.height}-${colorScheme}`)));
+        // The run bar stays in view: the fields scroll inside the panel.
+        const run = await search().runButton.boundingBox();
+        expect(run && run.y + run.height <= size.height).toBe(true);
+      }
+    }
+    expect(problems.join('\n\n')).toBe('');
   });
 });

@@ -46,14 +46,14 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
 
     await search.typeHsCode('72a8');
     await search.fieldError('hs_codes').waitFor();
-    expect(await search.fieldError('hs_codes').textContent()).toBe('hs_codes[1]: digits only');
+    expect(await search.fieldError('hs_codes').textContent()).toBe('HS codes: “72a8”: digits only');
     expect(await search.runButton.isDisabled()).toBe(true);
-    expect(await search.runReason.textContent()).toContain('hs_codes[1]: digits only');
+    expect(await search.runReason.textContent()).toContain('HS codes: “72a8”: digits only');
     await browser.screenshot('workbench-01-invalid-filter');
     await search.removeTag('hs_codes', 1);
 
     await search.setDates('2024-06-01', '2024-01-01');
-    expect(await search.fieldError('end_date').textContent()).toBe('end_date: must not be before start_date');
+    expect(await search.fieldError('end_date').textContent()).toBe('Date to: must not be before Date from');
     await search.setDates('2021-01-01', '2025-12-31');
     await search.fieldError('end_date').waitFor({ state: 'detached' });
     // The default size (1,000) is over this account's 200-record limit; a small one needs no confirmation.
@@ -211,25 +211,19 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
   });
 
   it('presets: rename, duplicate, reorder, export and import (unknown fields dropped, bad presets skipped)', async () => {
-    await search
-      .preset('German steel')
-      .getByTestId(/-rename$/)
-      .click();
+    await search.presetAction('German steel', 'rename');
     const input = browser.page.getByTestId(/^preset-\d+-rename-input$/);
     await input.fill('Steel into Germany');
     await browser.page.getByTestId(/^preset-\d+-rename-save$/).click();
     await search.preset('Steel into Germany').waitFor();
-    await search
-      .preset('Steel into Germany')
-      .getByTestId(/-duplicate$/)
-      .click();
+    await search.presetAction('Steel into Germany', 'duplicate');
     await search.preset('Steel into Germany copy').waitFor();
     expect(await search.presetNames()).toEqual([
       'Steel into Germany',
       'Steel into Germany copy',
       'Germany 2021-2025',
     ]);
-    await search.preset('Germany 2021-2025').getByTestId(/-up$/).click();
+    await search.presetAction('Germany 2021-2025', 'up');
     await expect
       .poll(() => search.presetNames())
       .toEqual(['Steel into Germany', 'Germany 2021-2025', 'Steel into Germany copy']);

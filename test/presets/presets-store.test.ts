@@ -53,6 +53,20 @@ describe('presets store', () => {
     expect(reread.map((p) => p.name)).toEqual(['B', 'Animals copy']);
   });
 
+  it('moves a preset straight to a place in the list (drag and drop), the others keeping their order', async () => {
+    const s = createPresetsStore({ dataDir: dir });
+    for (const name of ['A', 'B', 'C', 'D']) await s.save({ name, filter: steel });
+    const [a, , , d] = await s.list();
+    let list = await s.move(a!.id, { toIndex: 2 });
+    expect(list.map((p) => p.name)).toEqual(['B', 'C', 'A', 'D']);
+    list = await s.move(d!.id, { toIndex: 0 });
+    expect(list.map((p) => p.name)).toEqual(['D', 'B', 'C', 'A']);
+    list = await s.move(d!.id, { toIndex: 99 }); // past the end: last
+    expect(list.map((p) => p.name)).toEqual(['B', 'C', 'A', 'D']);
+    const reread = await createPresetsStore({ dataDir: dir }).list();
+    expect(reread.map((p) => p.name)).toEqual(['B', 'C', 'A', 'D']);
+  });
+
   it('keeps names unique', async () => {
     const s = createPresetsStore({ dataDir: dir });
     await s.save({ name: 'Steel', filter: steel });

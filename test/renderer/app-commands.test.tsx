@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, waitFor } from '@testing-library/react';
+import { act, cleanup, render, waitFor } from './render';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
 import { commandForKey, handleCommand } from '../../src/renderer/src/app/commands';

@@ -36,11 +36,11 @@ describe('filter form', () => {
 
     type('filter-product_detail-input', 'st');
     expect(screen.getByTestId('filter-product_detail-error').textContent).toBe(
-      'product_detail: at least 3 characters',
+      'Product description: at least 3 characters',
     );
     expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByTestId('run-reason').textContent).toBe(
-      'Cannot run: product_detail: at least 3 characters',
+      'Cannot run: Product description: at least 3 characters',
     );
 
     type('filter-product_detail-input', 'ste');
@@ -56,7 +56,7 @@ describe('filter form', () => {
       type('filter-hs_codes-input', code);
       fireEvent.keyDown(screen.getByTestId('filter-hs_codes-input'), { key: 'Enter' });
     }
-    expect(screen.getByTestId('filter-hs_codes-error').textContent).toBe('hs_codes[2]: digits only');
+    expect(screen.getByTestId('filter-hs_codes-error').textContent).toBe('HS codes: “72a8”: digits only');
     fireEvent.click(screen.getByTestId('filter-hs_codes-remove-2'));
     expect(screen.queryByTestId('filter-hs_codes-error')).toBeNull();
     expect(store.getState().draft.hs_codes).toEqual(['7208', '0901']);
@@ -68,14 +68,16 @@ describe('filter form', () => {
     type('filter-start_date-input', '2024-06-01');
     type('filter-end_date-input', '2024-01-01');
     expect(screen.getByTestId('filter-end_date-error').textContent).toBe(
-      'end_date: must not be before start_date',
+      'Date to: must not be before Date from',
     );
     expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('rejects an out-of-range size through the same run button', () => {
     render(<Harness store={createFilterStore()} size={20_000} />);
-    expect(screen.getByTestId('run-reason').textContent).toBe('Cannot run: size: at most 10000');
+    expect(screen.getByTestId('run-reason').textContent).toBe(
+      'Cannot run: Records to download: at most 10000',
+    );
   });
 
   it('finds HS codes by description and shows the description on the tag', async () => {
@@ -127,6 +129,48 @@ describe('country and HS pickers: what may be added', () => {
     expect(screen.queryByTestId('filter-importer_countries-refused')).toBeNull();
   });
 
+  it('drops a refusal as soon as the typed text changes or is cleared: an error goes with its cause', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    enter('filter-exporter_countries-input', 'zz');
+    expect(screen.getByTestId('filter-exporter_countries-refused')).toBeTruthy();
+    type('filter-exporter_countries-input', '');
+    expect(screen.queryByTestId('filter-exporter_countries-refused')).toBeNull();
+    enter('filter-exporter_countries-input', 'zz');
+    type('filter-exporter_countries-input', 'hollan');
+    expect(screen.queryByTestId('filter-exporter_countries-refused')).toBeNull();
+  });
+
+  it('offers the United Kingdom for "uk", the Netherlands for "holland", and takes them with Enter', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    enter('filter-importer_countries-input', 'uk');
+    enter('filter-importer_countries-input', 'holland');
+    enter('filter-importer_countries-input', 'usa');
+    enter('filter-importer_countries-input', 'uae');
+    enter('filter-importer_countries-input', 'turkey');
+    expect(store.getState().draft.importer_countries).toEqual(['GB', 'NL', 'US', 'AE', 'TR']);
+  });
+
+  it('keeps the less common fields under "More filters", and opens it by itself to show a message there', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    const more = screen.getByTestId('filter-more-toggle');
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    act(() => store.getState().setText('brand_name', 'ab'));
+    expect(screen.getByTestId('filter-more-toggle').getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByTestId('filter-brand_name-error').textContent).toBe(
+      'Brand name: at least 3 characters',
+    );
+    act(() => store.getState().setText('brand_name', 'Acme'));
+    // Fixed, the field stays where the analyst is working until they close the section.
+    expect(screen.queryByTestId('filter-brand_name-error')).toBeNull();
+    expect(screen.getByTestId('filter-more-toggle').getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByTestId('filter-more-count').textContent).toBe('1');
+    fireEvent.click(screen.getByTestId('filter-more-toggle'));
+    expect(screen.getByTestId('filter-more-toggle').getAttribute('aria-expanded')).toBe('false');
+  });
+
   it('takes ALL, the spec’s special value, as typed rather than a country whose name contains "all"', () => {
     const store = createFilterStore();
     render(<Harness store={store} size={100} />);
@@ -148,7 +192,7 @@ describe('country and HS pickers: what may be added', () => {
     act(() => store.getState().load({ importer_countries: ['DE', 'ZZ'] }));
     render(<Harness store={store} size={100} />);
     expect(screen.getByTestId('filter-importer_countries-error').textContent).toBe(
-      'importer_countries[1]: ZZ is not a country code in the reference list',
+      'Importer countries: ZZ is not a country code in the reference list',
     );
     expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
   });
@@ -161,7 +205,7 @@ describe('country and HS pickers: what may be added', () => {
     expect(store.getState().draft.exporter_countries).toEqual(codes);
     enter('filter-exporter_countries-input', 'TR');
     expect(store.getState().draft.exporter_countries).toHaveLength(10);
-    expect(screen.getByTestId('filter-exporter_countries').textContent).toContain('(10/10)');
+    expect(screen.getByTestId('filter-exporter_countries').textContent).toContain('10 of 10');
     expect(screen.getByTestId('filter-exporter_countries-refused').textContent).toBe(
       'At most 10 exporter countries: remove one before adding TR.',
     );

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   draftToFilter,
   emptyDraft,
+  normalizeDateText,
   slotOf,
   validateDraft,
   type FilterDraft,
@@ -19,18 +20,18 @@ describe('field-level messages', () => {
   it('puts an HS code problem at the HS field, naming the offending item', () => {
     const v = validateDraft(draft({ hs_codes: ['7208', '0901', '72a8'] }), 'filter');
     expect(v.valid).toBe(false);
-    expect(v.bySlot.hs_codes).toEqual(['hs_codes[2]: digits only']);
+    expect(v.bySlot.hs_codes).toEqual(['HS codes: “72a8”: digits only']);
     expect(v.bySlot.form).toBeUndefined();
   });
 
   it('reports a short keyword at its own field and nowhere else', () => {
     const v = validateDraft(draft({ product_detail: 'ab', brand_name: 'Acme' }), 'filter');
-    expect(v.bySlot).toEqual({ product_detail: ['product_detail: at least 3 characters'] });
+    expect(v.bySlot).toEqual({ product_detail: ['Product description: at least 3 characters'] });
   });
 
   it('reports a backwards date range at the end date', () => {
     const v = validateDraft(draft({ start_date: '2024-05-01', end_date: '2024-01-31' }), 'filter');
-    expect(v.bySlot.end_date).toEqual(['end_date: must not be before start_date']);
+    expect(v.bySlot.end_date).toEqual(['Date to: must not be before Date from']);
     expect(validateDraft(draft({ start_date: '2024-01-01', end_date: '2024-01-01' }), 'filter').valid).toBe(
       true,
     );
@@ -38,14 +39,14 @@ describe('field-level messages', () => {
 
   it('reports an impossible calendar day and a non-numeric firm type code', () => {
     const v = validateDraft(draft({ start_date: '2023-02-29', firm_filter: ['1', 'x2'] }), 'filter');
-    expect(v.bySlot.start_date?.[0]).toMatch(/^start_date: /);
-    expect(v.bySlot.firm_filter).toEqual(['firm_filter[1]: must be a whole number']);
+    expect(v.bySlot.start_date?.[0]).toMatch(/^Date from: not a whole date/);
+    expect(v.bySlot.firm_filter).toEqual(['Firm type codes: “x2”: must be a whole number']);
   });
 
   it('limits lists to ten items', () => {
     const codes = Array.from({ length: 11 }, (_, i) => String(10 + i));
     expect(validateDraft(draft({ hs_codes: codes }), 'filter').bySlot.hs_codes).toEqual([
-      'hs_codes: at most 10 items',
+      'HS codes: at most 10 items',
     ]);
   });
 
@@ -63,10 +64,10 @@ describe('run button reasons', () => {
     expect(ok).toMatchObject({ valid: true, reason: null });
     const small = validateDraft(draft({}), 'shipmentSearch', { size: 5 });
     expect(small.valid).toBe(false);
-    expect(small.bySlot.size).toEqual(['size: at least 10']);
-    expect(small.reason).toBe('Cannot run: size: at least 10');
+    expect(small.bySlot.size).toEqual(['Records to download: at least 10']);
+    expect(small.reason).toBe('Cannot run: Records to download: at least 10');
     expect(validateDraft(draft({}), 'shipmentSearch', { size: 10_001 }).bySlot.size).toEqual([
-      'size: at most 10000',
+      'Records to download: at most 10000',
     ]);
   });
 
@@ -74,15 +75,15 @@ describe('run button reasons', () => {
     const v = validateDraft(draft({ product_detail: 'ab', hs_codes: ['x'] }), 'shipmentSearch', {
       size: 100,
     });
-    expect(v.reason).toBe('Cannot run: hs_codes[0]: digits only (and 1 more)');
+    expect(v.reason).toBe('Cannot run: HS codes: “x”: digits only (and 1 more)');
   });
 
   it('a firm search needs a filter, and exporter countries are not enough alone', () => {
     const none = validateDraft(draft({ account_name: 'acme' }), 'firmSearch', { page: 1 });
-    expect(none.bySlot.form).toEqual(['firm search needs at least one filter']);
-    expect(none.reason).toBe('Cannot run: firm search needs at least one filter');
+    expect(none.bySlot.form).toEqual(['Firm search needs at least one filter']);
+    expect(none.reason).toBe('Cannot run: Firm search needs at least one filter');
     const exp = validateDraft(draft({ exporter_countries: ['CN'] }), 'firmSearch', { page: 1 });
-    expect(exp.bySlot.exporter_countries).toEqual(['exporter_countries needs at least one other filter']);
+    expect(exp.bySlot.exporter_countries).toEqual(['Exporter countries needs at least one other filter']);
     expect(
       validateDraft(draft({ exporter_countries: ['CN'], hs_codes: ['7208'] }), 'firmSearch', { page: 1 })
         .valid,
@@ -195,5 +196,50 @@ describe('countries and limits', () => {
       state: 'unlimited',
       message: 'firms/count: 3 used, unlimited',
     });
+  });
+});
+
+describe('countries by the names analysts use', () => {
+  it.each([
+    ['uk', 'GB'],
+    ['UK', 'GB'],
+    ['great britain', 'GB'],
+    ['england', 'GB'],
+    ['usa', 'US'],
+    ['america', 'US'],
+    ['turkey', 'TR'],
+    ['turkiye', 'TR'],
+    ['Türkiye', 'TR'],
+    ['holland', 'NL'],
+    ['uae', 'AE'],
+    ['korea', 'KR'],
+    ['russia', 'RU'],
+    ['czechia', 'CZ'],
+  ])('%j offers %s first', (query, code) => {
+    expect(searchCountries(query, 5)[0]?.code).toBe(code);
+  });
+
+  it('"uk" still offers Ukraine, after the United Kingdom', () => {
+    expect(searchCountries('uk', 5).map((c) => c.code)).toEqual(['GB', 'UA']);
+  });
+});
+
+describe('dates', () => {
+  it.each(['02/31/2024', '2024-06-', '2024-13-01', '2023-02-29', '06/dd/yyyy', '2024-1-1'])(
+    '%j blocks the run at its field',
+    (text) => {
+      const v = validateDraft(draft({ start_date: text }), 'filter');
+      expect(v.valid).toBe(false);
+      expect(v.bySlot.start_date).toEqual([
+        'Date from: not a whole date: type it as yyyy-mm-dd (e.g. 2024-03-31) or pick it',
+      ]);
+    },
+  );
+
+  it('writes a date typed another way the one way the service reads, and leaves the rest as typed', () => {
+    expect(normalizeDateText('2024/3/5')).toBe('2024-03-05');
+    expect(normalizeDateText(' 2024.03.05 ')).toBe('2024-03-05');
+    expect(normalizeDateText('2024-1-1')).toBe('2024-01-01');
+    expect(normalizeDateText('02/31/2024')).toBe('02/31/2024');
   });
 });

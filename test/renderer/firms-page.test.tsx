@@ -242,7 +242,8 @@ describe('firms page → search: a firm’s shipments', () => {
     );
     render(<firmsPage.FirmsPage />);
     fireEvent.click(el('firms-run'));
-    await waitFor(() => expect(screen.getByTestId('firm-open-importer-0')).toBeTruthy());
+    // The grid's first paint can take seconds on a loaded machine: wait for it, not for a fixed time.
+    await waitFor(() => expect(screen.getByTestId('firm-open-importer-0')).toBeTruthy(), { timeout: 15_000 });
     // The form changes after the search: the row still belongs to the search that listed it.
     act(() => filters.filterStore.getState().setText('start_date', '2023-01-01'));
     fireEvent.click(el('firm-open-importer-0'));

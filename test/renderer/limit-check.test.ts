@@ -30,8 +30,8 @@ describe('which account a request is checked against', () => {
     expect(validateDraft(d, 'shipmentSearch', { size: 100 }).valid).toBe(true);
     const v = validateDraft(d, 'shipmentSearch', { size: 100, accounts: Object.keys(usage) });
     expect(v.bySlot.account_name).toEqual([
-      "account_name: not one of this profile's accounts: main, eu-desk",
+      "Account name: not one of this profile's accounts: main, eu-desk",
     ]);
-    expect(v.reason).toBe("Cannot run: account_name: not one of this profile's accounts: main, eu-desk");
+    expect(v.reason).toBe("Cannot run: Account name: not one of this profile's accounts: main, eu-desk");
   });
 });

@@ -154,7 +154,7 @@ describe('search page: account names', () => {
     await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
     type('filter-account_name-input', 'nosuch');
     expect(el('filter-account_name-error').textContent).toBe(
-      "account_name: not one of this profile's accounts: main, eu-desk",
+      "Account name: not one of this profile's accounts: main, eu-desk",
     );
     expect(runButton().disabled).toBe(true);
     expect(el('search-cost-text').textContent).not.toContain('account main');
@@ -185,11 +185,11 @@ describe('search page: account names', () => {
 
 describe('search page: the size field', () => {
   it.each([
-    ['', 'size: required: a whole number from 10 to 10000'],
-    ['0', 'size: at least 10'],
-    ['-10', 'size: at least 10'],
-    ['15.5', 'size: must be a whole number'],
-    ['99999999999999999999', 'size: at most 10000'],
+    ['', 'Records to download: required: a whole number from 10 to 10000'],
+    ['0', 'Records to download: at least 10'],
+    ['-10', 'Records to download: at least 10'],
+    ['15.5', 'Records to download: must be a whole number'],
+    ['99999999999999999999', 'Records to download: at most 10000'],
   ])('%j shows no cost, and says %j at the field', async (text, message) => {
     render(<page.SearchPage />);
     await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
@@ -281,5 +281,73 @@ describe('search page: cancel', () => {
     await act(async () => release());
     await new Promise((r) => setTimeout(r, 20));
     expect(log.filter((c) => c.channel === 'shipments.search')).toEqual([]);
+  });
+});
+
+describe('search page: keyboard and dates that cannot lie', () => {
+  const searches = () => log.filter((c) => c.channel === 'shipments.search');
+  const press = (id: string, init: Partial<KeyboardEventInit> = {}) =>
+    fireEvent.keyDown(el(id), { key: 'Enter', code: 'Enter', ...init });
+
+  it('Enter in a field runs the search, exactly as the Run button would', async () => {
+    render(<page.SearchPage />);
+    await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
+    type('filter-product_detail-input', 'steel');
+    press('filter-product_detail-input');
+    await waitFor(() => expect(pending.length).toBe(1));
+    expect(searches().at(-1)?.input).toMatchObject({ request: { product_detail: 'steel', size: 1000 } });
+    await act(async () => pending.shift()!.resolve({ ok: true, value: answer(3, 3) }));
+    expect(el('search-summary').getAttribute('data-total')).toBe('3');
+  });
+
+  it.each([
+    ['02/31/2024', 'start_date'],
+    ['2024-06-', 'start_date'],
+    ['2024-02-31', 'start_date'],
+    ['06/dd/yyyy', 'end_date'],
+  ] as const)(
+    'a half-typed or impossible date (%j) is kept, said at its field, and nothing is sent',
+    async (text, field) => {
+      render(<page.SearchPage />);
+      await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
+      type(`filter-${field}-input`, text);
+      expect((el(`filter-${field}-input`) as HTMLInputElement).value).toBe(text);
+      const label = field === 'start_date' ? 'Date from' : 'Date to';
+      expect(el(`filter-${field}-error`).textContent).toBe(
+        `${label}: not a whole date: type it as yyyy-mm-dd (e.g. 2024-03-31) or pick it`,
+      );
+      expect(runButton().disabled).toBe(true);
+      expect(el('search-run-reason').textContent).toContain(`Cannot run: ${label}: not a whole date`);
+      // Neither Enter nor the menu's Run Search (Ctrl+Enter) sends it.
+      press(`filter-${field}-input`);
+      expect(search.runSearchCommand()).toBe(false);
+      await act(() => new Promise((r) => setTimeout(r, 50)));
+      expect(searches()).toHaveLength(0);
+
+      // Written whole, the message goes with its cause and the search runs.
+      type(`filter-${field}-input`, '2024-02-29');
+      expect(screen.queryByTestId(`filter-${field}-error`)).toBeNull();
+      expect(runButton().disabled).toBe(false);
+      fireEvent.click(runButton());
+      await waitFor(() => expect(searches()).toHaveLength(1));
+      expect(searches()[0]?.input).toMatchObject({ request: { [field]: '2024-02-29' } });
+    },
+  );
+
+  it('tidies a date typed with other separators or without leading zeros when the field is left', async () => {
+    render(<page.SearchPage />);
+    type('filter-start_date-input', '2024/3/5');
+    fireEvent.blur(el('filter-start_date-input'));
+    expect((el('filter-start_date-input') as HTMLInputElement).value).toBe('2024-03-05');
+    expect(screen.queryByTestId('filter-start_date-error')).toBeNull();
+  });
+
+  it('names fields as the form labels them, never by their names in the service', async () => {
+    render(<page.SearchPage />);
+    act(() => filters.filterStore.getState().load({ hs_codes: ['7208', '84a'], product_detail: 'st' }));
+    const reason = el('search-run-reason').textContent ?? '';
+    expect(reason).toBe('Cannot run: HS codes: “84a”: digits only (and 1 more)');
+    expect(el('filter-product_detail-error').textContent).toBe('Product description: at least 3 characters');
+    expect(document.body.textContent).not.toMatch(/hs_codes|product_detail|start_date|end_date/);
   });
 });

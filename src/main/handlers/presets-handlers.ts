@@ -28,7 +28,8 @@ export function createPresetsHandlers(deps: {
     'presets.rename': ({ id, name }) => store.rename(id, name),
     'presets.duplicate': ({ id }) => store.duplicate(id),
     'presets.delete': ({ id }) => store.remove(id),
-    'presets.reorder': ({ id, direction }) => store.move(id, direction),
+    'presets.reorder': (input) =>
+      store.move(input.id, 'direction' in input ? input.direction : { toIndex: input.toIndex }),
     'presets.import': ({ text }) => store.importText(text),
     'presets.export': (input) => store.exportText(input?.ids),
     'presets.getLast': () => store.getLast(),

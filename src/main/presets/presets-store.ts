@@ -26,7 +26,8 @@ export interface PresetsStore {
   rename(id: string, name: string): Promise<Preset[]>;
   duplicate(id: string): Promise<Preset[]>;
   remove(id: string): Promise<Preset[]>;
-  move(id: string, direction: 'up' | 'down'): Promise<Preset[]>;
+  /** One place up or down, or to `toIndex` (clamped to the list), the others keeping their order. */
+  move(id: string, to: 'up' | 'down' | { toIndex: number }): Promise<Preset[]>;
   importText(text: string): Promise<PresetsImportResult>;
   exportText(ids?: readonly string[]): Promise<string>;
   getLast(): Promise<ShipmentFilter | null>;
@@ -200,13 +201,19 @@ export function createPresetsStore(options: PresetsStoreOptions): PresetsStore {
         find(s, id);
         return { ...s, presets: s.presets.filter((p) => p.id !== id) };
       }),
-    move: (id, direction) =>
+    move: (id, to) =>
       update((s) => {
         const i = find(s, id);
-        const j = direction === 'up' ? i - 1 : i + 1;
-        if (j < 0 || j >= s.presets.length) return s;
+        const j =
+          to === 'up'
+            ? i - 1
+            : to === 'down'
+              ? i + 1
+              : Math.min(Math.max(to.toIndex, 0), s.presets.length - 1);
+        if (j < 0 || j >= s.presets.length || j === i) return s;
         const presets = [...s.presets];
-        [presets[i], presets[j]] = [presets[j] as Preset, presets[i] as Preset];
+        const [moved] = presets.splice(i, 1);
+        presets.splice(j, 0, moved as Preset);
         return { ...s, presets };
       }),
     importText: (text) =>

@@ -47,7 +47,13 @@ export const presetsCalls = {
   'presets.rename': defineCall<Preset[]>()(z.strictObject({ id, name: presetName })),
   'presets.duplicate': defineCall<Preset[]>()(z.strictObject({ id })),
   'presets.delete': defineCall<Preset[]>()(z.strictObject({ id })),
-  'presets.reorder': defineCall<Preset[]>()(z.strictObject({ id, direction: z.enum(['up', 'down']) })),
+  // One step up or down (keyboard, menu), or straight to a place in the list (drag and drop).
+  'presets.reorder': defineCall<Preset[]>()(
+    z.union([
+      z.strictObject({ id, direction: z.enum(['up', 'down']) }),
+      z.strictObject({ id, toIndex: z.number().int().min(0).max(1_000_000) }),
+    ]),
+  ),
   'presets.import': defineCall<PresetsImportResult>()(z.strictObject({ text: z.string().max(10_000_000) })),
   'presets.export': defineCall<string>()(z.strictObject({ ids: z.array(id).optional() }).optional()),
   'presets.getLast': defineCall<ShipmentFilter | null>()(z.undefined()),

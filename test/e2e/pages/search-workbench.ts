@@ -47,9 +47,8 @@ export class SearchWorkbench {
 
   async tags(field: string): Promise<string[]> {
     return this.page
-      .getByTestId(`filter-${field}-tags`)
-      .locator('li')
-      .evaluateAll((els) => els.map((e) => (e.textContent ?? '').replace(/×$/, '').trim()));
+      .locator(`[data-testid^="filter-${field}-tag-"]`)
+      .evaluateAll((els) => els.map((e) => (e.textContent ?? '').trim()));
   }
 
   async setDates(start: string, end: string): Promise<void> {
@@ -70,6 +69,13 @@ export class SearchWorkbench {
     await this.page.getByTestId('preset-name-input').fill(name);
     await this.page.getByTestId('preset-save').click();
     await this.preset(name).waitFor();
+  }
+
+  /** Chooses an action from a preset's row menu (rename, duplicate, up, down, delete). */
+  async presetAction(name: string, action: 'rename' | 'duplicate' | 'up' | 'down' | 'delete'): Promise<void> {
+    const row = this.preset(name);
+    await row.getByTestId(/-menu$/).click();
+    await row.getByTestId(new RegExp(`^preset-\\d+-${action}$`)).click();
   }
 
   async loadPreset(name: string): Promise<void> {

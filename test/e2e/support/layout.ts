@@ -55,6 +55,9 @@ export async function visibleControls(page: Page): Promise<ControlBox[]> {
     const all: El[] = Array.from(doc.querySelectorAll(SELECTOR));
     for (const el of all) {
       if (el.closest('.ag-root-wrapper') && !el.matches('.ag-root-wrapper')) continue;
+      // A button drawn inside a field's box (a calendar, a clear button: Mantine's input sections) is
+      // part of that field, which leaves room for it.
+      if (el.closest('.mantine-Input-section')) continue;
       // A native input drawn over by its own styled box (Mantine's checkbox, radio, switch) is one control.
       if (
         el.matches('input[type="checkbox"], input[type="radio"]') &&

@@ -13,6 +13,8 @@ export interface PageProps {
   narrow?: boolean;
   className?: string;
   'aria-labelledby'?: string;
+  /** Data attributes for tests and observers (`data-answers`). */
+  [data: `data-${string}`]: string | number | undefined;
 }
 
 /** The frame of every page: the same padding and gaps everywhere (docs/design-system.md). */
@@ -20,10 +22,10 @@ export function Page({ testId, children, layout = 'scroll', narrow, className, .
   const fill = layout === 'fill';
   return (
     <Stack
+      {...rest}
       component="section"
       data-testid={testId}
       className={className}
-      aria-labelledby={rest['aria-labelledby']}
       gap="md"
       px="lg"
       py="md"

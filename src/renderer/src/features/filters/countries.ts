@@ -40,14 +40,71 @@ export function countryName(code: string): string {
 }
 
 /**
- * Matches the code exactly first ("DE", "ALL"), then names containing the text ("germ"). The exact
- * code must win: "all" is also inside "Marshall Islands", and Enter takes the first entry.
+ * Names analysts type that the reference list does not carry (it already knows UK, Great Britain,
+ * USA, Turkey, UAE, Russia, Czechia…, see `select: 'all'`). Keyed by code.
+ */
+const EXTRA_ALIASES: Record<string, readonly string[]> = {
+  GB: ['Britain', 'England', 'Scotland', 'Wales', 'Northern Ireland'],
+  US: ['America'],
+  NL: ['Holland'],
+  KR: ['Korea'],
+  AE: ['Emirates'],
+  DE: ['Deutschland'],
+  MM: ['Burma'],
+  SZ: ['Swaziland'],
+  CV: ['Cabo Verde'],
+  VA: ['Vatican'],
+  MO: ['Macau'],
+  VN: ['Viet Nam'],
+  LA: ['Laos'],
+  SY: ['Syria'],
+  CN: ['PRC'],
+};
+
+/** Lower case without accents, so "turkiye" finds Türkiye and "cote" Côte d'Ivoire. */
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+}
+
+interface Searchable extends Country {
+  /** The name and every alias, folded. */
+  keys: string[];
+}
+
+let searchable: Searchable[] | null = null;
+
+function searchList(): Searchable[] {
+  searchable ??= [ALL_ENTRY, ...allCountries()].map((c) => {
+    const names =
+      c.code === ALL_COUNTRIES ? [c.name] : (countries.getName(c.code, 'en', { select: 'all' }) ?? []);
+    return { ...c, keys: [...new Set([c.name, ...names, ...(EXTRA_ALIASES[c.code] ?? [])].map(fold))] };
+  });
+  return searchable;
+}
+
+/**
+ * Ranks countries for what was typed: the exact code first ("DE", "ALL"), then a name or alias equal
+ * to the text ("uk" → United Kingdom before Ukraine, "usa", "holland", "uae"), then names and aliases
+ * that start with it, then those that contain it. The exact code must win: "all" is also inside
+ * "Marshall Islands", and Enter takes the first entry.
  */
 export function searchCountries(query: string, limit = 30): Country[] {
-  const q = query.trim().toLowerCase();
-  const list = [ALL_ENTRY, ...allCountries()];
-  if (!q) return list.slice(0, limit);
-  const exact = list.filter((c) => c.code.toLowerCase() === q);
-  const rest = list.filter((c) => c.code.toLowerCase() !== q && c.name.toLowerCase().includes(q));
-  return [...exact, ...rest].slice(0, limit);
+  const q = fold(query);
+  const list = searchList();
+  const plain = (c: Searchable): Country => ({ code: c.code, name: c.name });
+  if (!q) return list.slice(0, limit).map(plain);
+  const rank = (c: Searchable): number => {
+    if (c.code.toLowerCase() === q) return 0;
+    if (c.keys.includes(q)) return 1;
+    if (c.keys.some((k) => k.startsWith(q))) return 2;
+    if (c.keys.some((k) => k.split(/[\s,()'-]+/).some((w) => w.startsWith(q)))) return 3;
+    if (c.keys.some((k) => k.includes(q))) return 4;
+    return 9;
+  };
+  return list
+    .map((c) => ({ c, r: rank(c) }))
+    .filter((x) => x.r < 9)
+    .sort((a, b) => a.r - b.r)
+    .slice(0, limit)
+    .map((x) => plain(x.c));
 }

@@ -1,18 +1,48 @@
-import type { FormSlot } from './filter-model';
+import { Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { FormSlot, ListField } from './filter-model';
 
-/** The messages of one slot, under its control, announced to screen readers as they change. */
+/**
+ * A field's messages for a Mantine input's `error`: why the last typed entry was refused
+ * (`filter-<field>-refused`) and what the validation says (`filter-<field>-error`), or nothing, so
+ * the field is red exactly while it has a cause.
+ */
+export function fieldError(
+  slot: FormSlot,
+  messages: string[] | undefined,
+  refused?: string | undefined,
+): ReactNode | undefined {
+  if (!messages?.length && !refused) return undefined;
+  return (
+    <>
+      {refused ? (
+        <span data-testid={`filter-${slot as ListField}-refused`} style={{ display: 'block' }}>
+          {refused}
+        </span>
+      ) : null}
+      {messages?.length ? (
+        <span data-testid={`filter-${slot}-error`} style={{ display: 'block' }}>
+          {messages.map((m) => (
+            <span key={m} style={{ display: 'block' }}>
+              {m}
+            </span>
+          ))}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+/** The messages of a slot that has no input of its own (the form as a whole, the size), announced as they change. */
 export function FieldMessages({ slot, messages }: { slot: FormSlot; messages: string[] | undefined }) {
   if (!messages?.length) return null;
   return (
-    <div
-      className="field-error"
-      role="alert"
-      data-testid={`filter-${slot}-error`}
-      style={{ color: 'var(--danger, #c0392b)', fontSize: 12 }}
-    >
+    <Text c="red" fz="xs" role="alert" data-testid={`filter-${slot}-error`}>
       {messages.map((m) => (
-        <div key={m}>{m}</div>
+        <span key={m} style={{ display: 'block' }}>
+          {m}
+        </span>
       ))}
-    </div>
+    </Text>
   );
 }

@@ -1,34 +1,58 @@
 import './workbench.css';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { Alert, Badge, Button, Collapse, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { KEYWORD_FIELDS, MIN_KEYWORD_LENGTH, type KeywordField } from '@shared/spec';
 import { CountryMultiSelect } from './country-multi-select';
-import { FieldMessages } from './field-messages';
+import { DateRangeField } from './date-range-field';
+import { FieldMessages, fieldError } from './field-messages';
 import { FirmTypeInput } from './firm-type-input';
 import { HsCodePicker } from './hs-code-picker';
 import { useSessionStore } from '../../session';
-import type { Validation } from './filter-model';
+import { FIELD_LABELS, type FilterDraft, type Validation } from './filter-model';
 import { filterStore, useFilter, type FilterStore } from './filter-store';
 
-const KEYWORD_LABELS: Record<KeywordField, string> = {
-  product_detail: 'Product description',
-  exporter_firm: 'Exporter firm name',
-  importer_firm: 'Importer firm name',
-  brand_name: 'Brand name',
-  arrival_port: 'Port of arrival',
-  departure_port: 'Port of departure',
-};
+/** The fields under "More filters": less common, so the form's first rows stay short. */
+const MORE_FIELDS = [
+  'firm_filter',
+  'search_type',
+  'exporter_firm',
+  'importer_firm',
+  'brand_name',
+  'arrival_port',
+  'departure_port',
+  'account_name',
+] as const satisfies readonly (keyof FilterDraft)[];
 
-/** Every filter field of the spec. Messages come from the page's validation (it knows which call will run). */
+const COMMON_KEYWORD: KeywordField = 'product_detail';
+const MORE_KEYWORDS = KEYWORD_FIELDS.filter((k) => k !== COMMON_KEYWORD);
+
+/** How many of the "More filters" fields hold something, for the toggle's badge. */
+export function moreFiltersInUse(d: FilterDraft): number {
+  return MORE_FIELDS.filter((k) => {
+    const v = d[k];
+    return Array.isArray(v) ? v.length > 0 : v.trim() !== '';
+  }).length;
+}
+
+/**
+ * Every filter field of the spec: the common ones first (countries, HS codes, dates, product), the
+ * rest under "More filters". Messages come from the page's validation (it knows which call will run).
+ * Enter in a field runs `onSubmit` (a picker with typed text takes its Enter for itself).
+ */
 export function FilterForm({
   validation,
   store = filterStore,
+  onSubmit,
 }: {
   validation: Validation;
   store?: FilterStore;
+  onSubmit?: () => void;
 }) {
   const draft = useFilter((s) => s.draft, store);
   const notice = useFilter((s) => s.notice, store);
   const refused = useFilter((s) => s.refused, store);
+  const moreOpen = useFilter((s) => s.moreOpen, store);
   const actions = store.getState();
   const msgs = validation.bySlot;
   const formRef = useRef<HTMLFormElement>(null);
@@ -38,145 +62,169 @@ export function FilterForm({
     if (focusPending && useSessionStore.getState().takeFilterFocus())
       formRef.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
   }, [focusPending]);
+  // A message in a hidden field must not block the run unseen: "More filters" opens to show it.
+  const hiddenTrouble = MORE_FIELDS.some((k) => msgs[k]?.length || refused[k as 'firm_filter']);
+  const showMore = moreOpen || hiddenTrouble;
+  // Once opened for a message, it stays open while the analyst fixes it (it would vanish mid-typing).
+  useEffect(() => {
+    if (hiddenTrouble && !moreOpen) store.getState().setMoreOpen(true);
+  }, [hiddenTrouble, moreOpen, store]);
+  const inUse = moreFiltersInUse(draft);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
+    // Enter runs from any single-line field; Ctrl+Enter is the menu's Run Search (app/commands).
+    if (e.key !== 'Enter' || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    const target = e.target as HTMLElement;
+    if (target.tagName !== 'INPUT') return;
+    e.preventDefault();
+    onSubmit?.();
+  };
+
+  const keyword = (k: KeywordField) => (
+    <TextInput
+      key={k}
+      label={FIELD_LABELS[k]}
+      value={draft[k]}
+      placeholder={`at least ${MIN_KEYWORD_LENGTH} characters`}
+      autoComplete="off"
+      data-testid={`filter-${k}-input`}
+      error={fieldError(k, msgs[k])}
+      onChange={(e) => actions.setText(k, e.currentTarget.value)}
+      onBlur={() => actions.touch(k)}
+    />
+  );
   return (
     <form
       ref={formRef}
       className="filter-form"
       data-testid="filter-form"
-      onSubmit={(e) => e.preventDefault()}
-      style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: 12 }}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit?.();
+      }}
+      onKeyDown={onKeyDown}
     >
       {notice && (
-        <div
-          role="status"
+        <Alert
+          color="blue"
+          mb="sm"
           data-testid="filter-notice"
-          style={{ gridColumn: '1 / -1', padding: 6, background: 'var(--notice-bg, #fff6d6)', color: '#333' }}
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => actions.setNotice(null)}
         >
-          {notice}{' '}
-          <button type="button" data-testid="filter-notice-dismiss" onClick={() => actions.setNotice(null)}>
-            Dismiss
-          </button>
-        </div>
+          {notice}
+        </Alert>
       )}
-      <div>
+      <SimpleGrid cols={{ base: 2, md: 3 }} spacing="sm" verticalSpacing="xs">
         <CountryMultiSelect
           field="importer_countries"
-          label="Importer countries"
+          label={FIELD_LABELS.importer_countries}
           values={draft.importer_countries}
           onAdd={(c) => actions.addTag('importer_countries', c)}
-          refused={refused.importer_countries}
           onRemove={(i) => actions.removeTag('importer_countries', i)}
           onBlur={() => actions.touch('importer_countries')}
+          onQueryChange={() => actions.clearRefused('importer_countries')}
+          error={fieldError('importer_countries', msgs.importer_countries, refused.importer_countries)}
         />
-        <FieldMessages slot="importer_countries" messages={msgs.importer_countries} />
-      </div>
-      <div>
         <CountryMultiSelect
           field="exporter_countries"
-          label="Exporter countries"
+          label={FIELD_LABELS.exporter_countries}
           values={draft.exporter_countries}
           onAdd={(c) => actions.addTag('exporter_countries', c)}
-          refused={refused.exporter_countries}
           onRemove={(i) => actions.removeTag('exporter_countries', i)}
           onBlur={() => actions.touch('exporter_countries')}
+          onQueryChange={() => actions.clearRefused('exporter_countries')}
+          error={fieldError('exporter_countries', msgs.exporter_countries, refused.exporter_countries)}
         />
-        <FieldMessages slot="exporter_countries" messages={msgs.exporter_countries} />
-      </div>
-      <div>
         <HsCodePicker
           values={draft.hs_codes}
           onAdd={(c) => actions.addTag('hs_codes', c)}
-          refused={refused.hs_codes}
           onRemove={(i) => actions.removeTag('hs_codes', i)}
           onBlur={() => actions.touch('hs_codes')}
+          onQueryChange={() => actions.clearRefused('hs_codes')}
+          error={fieldError('hs_codes', msgs.hs_codes, refused.hs_codes)}
         />
-        <FieldMessages slot="hs_codes" messages={msgs.hs_codes} />
-      </div>
-      <div className="filter-field">
-        <span>Shipment dates</span>
-        <div style={{ display: 'flex', gap: 6 }}>
-          <label>
-            From
-            <input
-              type="date"
-              value={draft.start_date}
-              data-testid="filter-start_date-input"
-              onChange={(e) => actions.setText('start_date', e.target.value)}
-            />
-          </label>
-          <label>
-            To
-            <input
-              type="date"
-              value={draft.end_date}
-              min={draft.start_date || undefined}
-              data-testid="filter-end_date-input"
-              onChange={(e) => actions.setText('end_date', e.target.value)}
-            />
-          </label>
-        </div>
-        <FieldMessages slot="start_date" messages={msgs.start_date} />
-        <FieldMessages slot="end_date" messages={msgs.end_date} />
-      </div>
-      <div>
-        <FirmTypeInput
-          values={draft.firm_filter}
-          onAdd={(v) => actions.addTag('firm_filter', v)}
-          onRemove={(i) => actions.removeTag('firm_filter', i)}
+        <DateRangeField
+          start={draft.start_date}
+          end={draft.end_date}
+          onChange={(f, v) => actions.setText(f, v)}
+          onBlur={(f) => actions.touch(f)}
+          startMessages={msgs.start_date}
+          endMessages={msgs.end_date}
         />
-        <FieldMessages slot="firm_filter" messages={msgs.firm_filter} />
-      </div>
-      <div className="filter-field">
-        <label>
-          Search type
-          <select
-            value={draft.search_type}
-            data-testid="filter-search_type-input"
-            onChange={(e) => actions.setSearchType(e.target.value as typeof draft.search_type)}
-          >
-            <option value="">(any)</option>
-            <option value="importer">Importer</option>
-            <option value="exporter">Exporter</option>
-          </select>
-        </label>
-        <FieldMessages slot="search_type" messages={msgs.search_type} />
-      </div>
-      {KEYWORD_FIELDS.map((k) => (
-        <div className="filter-field" key={k}>
-          <label>
-            {KEYWORD_LABELS[k]}
-            <input
-              type="text"
-              value={draft[k]}
-              placeholder={`at least ${MIN_KEYWORD_LENGTH} characters`}
-              aria-invalid={Boolean(msgs[k]?.length)}
-              data-testid={`filter-${k}-input`}
-              onChange={(e) => actions.setText(k, e.target.value)}
-              onBlur={() => actions.touch(k)}
-            />
-          </label>
-          <FieldMessages slot={k} messages={msgs[k]} />
-        </div>
-      ))}
-      <div className="filter-field">
-        <label>
-          Account name
-          <input
-            type="text"
-            value={draft.account_name}
-            placeholder="(the profile's account)"
-            data-testid="filter-account_name-input"
-            onChange={(e) => actions.setText('account_name', e.target.value)}
-          />
-        </label>
-        <FieldMessages slot="account_name" messages={msgs.account_name} />
-      </div>
-      <div style={{ gridColumn: '1 / -1', display: 'flex', gap: 8, alignItems: 'center' }}>
-        <button type="button" data-testid="filter-reset" onClick={() => actions.reset()}>
+        {keyword(COMMON_KEYWORD)}
+      </SimpleGrid>
+      <Group gap="xs" mt="xs">
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          data-testid="filter-more-toggle"
+          aria-expanded={showMore}
+          leftSection={
+            showMore ? (
+              <IconChevronDown size={14} stroke={1.6} />
+            ) : (
+              <IconChevronRight size={14} stroke={1.6} />
+            )
+          }
+          rightSection={
+            inUse > 0 ? (
+              <Badge size="xs" circle data-testid="filter-more-count">
+                {inUse}
+              </Badge>
+            ) : undefined
+          }
+          onClick={() => actions.setMoreOpen(!showMore)}
+        >
+          More filters
+        </Button>
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          color="gray"
+          data-testid="filter-reset"
+          onClick={() => actions.reset()}
+        >
           Clear filter
-        </button>
+        </Button>
         <FieldMessages slot="form" messages={msgs.form} />
-      </div>
+      </Group>
+      <Collapse expanded={showMore} keepMountedMode="display-none" data-testid="filter-more">
+        <SimpleGrid cols={{ base: 2, lg: 4 }} spacing="sm" verticalSpacing="xs" pt="xs">
+          <FirmTypeInput
+            values={draft.firm_filter}
+            onAdd={(v) => actions.addTag('firm_filter', v)}
+            onRemove={(i) => actions.removeTag('firm_filter', i)}
+            error={fieldError('firm_filter', msgs.firm_filter)}
+          />
+          <Select
+            label={FIELD_LABELS.search_type}
+            data={[
+              { value: '', label: 'Any' },
+              { value: 'importer', label: 'Importer' },
+              { value: 'exporter', label: 'Exporter' },
+            ]}
+            value={draft.search_type}
+            allowDeselect={false}
+            data-testid="filter-search_type-input"
+            comboboxProps={{ withinPortal: false }}
+            error={fieldError('search_type', msgs.search_type)}
+            onChange={(v) => actions.setSearchType((v ?? '') as FilterDraft['search_type'])}
+          />
+          {MORE_KEYWORDS.map(keyword)}
+          <TextInput
+            label={FIELD_LABELS.account_name}
+            value={draft.account_name}
+            placeholder="the profile's account"
+            autoComplete="off"
+            data-testid="filter-account_name-input"
+            error={fieldError('account_name', msgs.account_name)}
+            onChange={(e) => actions.setText('account_name', e.currentTarget.value)}
+          />
+        </SimpleGrid>
+      </Collapse>
     </form>
   );
 }

@@ -5,7 +5,6 @@ import {
   MAX_LIST_ITEMS,
   checkFilter,
   checkRequest,
-  describeIssue,
   type FilterField,
   type KeywordField,
   type SearchType,
@@ -58,6 +57,17 @@ export const emptyDraft = (): FilterDraft => ({
 
 const WHOLE_NUMBER = /^-?\d+$/;
 
+/**
+ * A date typed with other separators or without leading zeros ("2024/3/5", "2024.03.05") written the
+ * one way the service reads (2024-03-05); anything else is returned as typed, to be reported.
+ */
+export function normalizeDateText(text: string): string {
+  const m = /^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\s*$/.exec(text);
+  if (!m) return text.trim();
+  const [, y, mo, d] = m as unknown as [string, string, string, string];
+  return `${y}-${mo.padStart(2, '0')}-${d.padStart(2, '0')}`;
+}
+
 /** The request filter for a draft: empty fields are left out, since "no value" means "no filter". */
 export function draftToFilter(d: FilterDraft): ShipmentFilter {
   const f: Record<string, unknown> = {};
@@ -93,6 +103,67 @@ export function filterToDraft(f: ShipmentFilter): FilterDraft {
   return d;
 }
 
+/**
+ * Every field as the form labels it. Messages use these words, never the service's field names
+ * (`hs_codes[0]`, `start_date`): the analyst sees labels, not the API.
+ */
+export const FIELD_LABELS: Record<FilterField | 'size' | 'page', string> = {
+  importer_countries: 'Importer countries',
+  exporter_countries: 'Exporter countries',
+  hs_codes: 'HS codes',
+  start_date: 'Date from',
+  end_date: 'Date to',
+  firm_filter: 'Firm type codes',
+  search_type: 'Search type',
+  product_detail: 'Product description',
+  exporter_firm: 'Exporter firm name',
+  importer_firm: 'Importer firm name',
+  brand_name: 'Brand name',
+  arrival_port: 'Port of arrival',
+  departure_port: 'Port of departure',
+  account_name: 'Account name',
+  size: 'Records to download',
+  page: 'Page',
+};
+
+/** Field names inside a rule's own words ("must not be before start_date"), longest first. */
+const NAMES_IN_TEXT = new RegExp(
+  `\\b(${Object.keys(FIELD_LABELS)
+    .sort((a, b) => b.length - a.length)
+    .join('|')})\\b`,
+  'g',
+);
+
+/** Rules whose words are the spec's, said the way the form puts them. */
+const PLAIN_WORDS: Record<string, string> = {
+  'a real calendar date written yyyy-MM-dd':
+    'not a whole date: type it as yyyy-mm-dd (e.g. 2024-03-31) or pick it',
+};
+
+/**
+ * One issue as the analyst reads it: the field's label, the entry at fault for a list
+ * (`HS codes: “84a”: digits only`), and any field named in the rule replaced by its label
+ * (`Date to: must not be before Date from`).
+ */
+export function describeFormIssue(issue: SpecIssue, draft?: FilterDraft): string {
+  const slot = slotOf(issue.path);
+  const message = (PLAIN_WORDS[issue.message] ?? issue.message).replace(
+    NAMES_IN_TEXT,
+    (name) => FIELD_LABELS[name as keyof typeof FIELD_LABELS],
+  );
+  if (slot === 'form') return message.charAt(0).toUpperCase() + message.slice(1);
+  const label = FIELD_LABELS[slot];
+  // "Exporter countries needs at least one other filter": the rule already starts with the field.
+  if (message.startsWith(label)) return message;
+  const index = /\[(\d+)\]/.exec(issue.path)?.[1];
+  const list = draft && index !== undefined && slot in draft ? draft[slot as keyof FilterDraft] : undefined;
+  const entry = Array.isArray(list) ? list[Number(index)] : undefined;
+  // The entry is named unless the rule's words already do ("ZZ is not a country code…").
+  return entry !== undefined && !message.includes(entry)
+    ? `${label}: “${entry}”: ${message}`
+    : `${label}: ${message}`;
+}
+
 /** Which check a run button needs: the plain filter, or a whole request of one operation. */
 export type RunKind = 'filter' | 'shipmentSearch' | 'firmSearch' | 'firmCount';
 
@@ -101,7 +172,7 @@ export type FormSlot = FilterField | 'size' | 'page' | 'form';
 
 export interface Validation {
   valid: boolean;
-  /** Messages per slot, already readable (`hs_codes[2]: digits only`). */
+  /** Messages per slot, in the form's words (`HS codes: “84a”: digits only`). */
   bySlot: Partial<Record<FormSlot, string[]>>;
   issues: SpecIssue[];
   /** One line for a disabled run button: why it cannot run. */
@@ -173,10 +244,10 @@ export function validateDraft(d: FilterDraft, kind: RunKind, extra: ValidationEx
   if (all.length === 0) return { valid: true, bySlot: {}, issues: [], reason: null };
   const bySlot: Partial<Record<FormSlot, string[]>> = {};
   for (const issue of all) {
-    (bySlot[slotOf(issue.path)] ??= []).push(describeIssue(issue));
+    (bySlot[slotOf(issue.path)] ??= []).push(describeFormIssue(issue, d));
   }
   const n = all.length;
-  const first = all[0] ? describeIssue(all[0]) : '';
+  const first = all[0] ? describeFormIssue(all[0], d) : '';
   const reason = n === 1 ? `Cannot run: ${first}` : `Cannot run: ${first} (and ${n - 1} more)`;
   return { valid: false, bySlot, issues: all, reason };
 }

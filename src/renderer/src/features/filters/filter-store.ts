@@ -23,13 +23,18 @@ export interface FilterState {
   version: number;
   /** A note shown above the form, e.g. why a firm name was filled in from another page. */
   notice: string | null;
-  /** Why the last tag typed into a list was not added; shown at that list until the list changes. */
+  /** Why the last tag typed into a list was not added; shown until the list or the typed text changes. */
   refused: Partial<Record<ListField, string>>;
+  /** "More filters" is open: the less common fields are shown. */
+  moreOpen: boolean;
+  setMoreOpen(open: boolean): void;
   setText(field: TextField, value: string): void;
   setSearchType(value: FilterDraft['search_type']): void;
   /** False when the tag was refused (see `refused`), so the picker keeps the text for correction. */
   addTag(field: ListField, value: string): boolean;
   removeTag(field: ListField, index: number): void;
+  /** The text typed into a list's picker changed: a refusal of the earlier text no longer applies. */
+  clearRefused(field: ListField): void;
   touch(field: keyof FilterDraft): void;
   reset(): void;
   load(filter: ShipmentFilter, notice?: string | null): void;
@@ -48,6 +53,8 @@ export function createFilterStore(initial: FilterDraft = emptyDraft()): FilterSt
       refused: {},
       version: 0,
       notice: null,
+      moreOpen: false,
+      setMoreOpen: (moreOpen) => set({ moreOpen }),
       setText: (field, value) => change((d) => ({ ...d, [field]: value })),
       setSearchType: (value) => change((d) => ({ ...d, search_type: value })),
       addTag: (field, value) => {
@@ -70,6 +77,8 @@ export function createFilterStore(initial: FilterDraft = emptyDraft()): FilterSt
         set((s) => ({ refused: { ...s.refused, [field]: undefined } }));
         change((d) => ({ ...d, [field]: d[field].filter((_, i) => i !== index) }));
       },
+      clearRefused: (field) =>
+        set((s) => (s.refused[field] ? { refused: { ...s.refused, [field]: undefined } } : s)),
       touch: (field) => set((s) => (s.touched[field] ? s : { touched: { ...s.touched, [field]: true } })),
       reset: () =>
         set((s) => ({ draft: emptyDraft(), touched: {}, refused: {}, version: s.version + 1, notice: null })),

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { Box, TextInput } from '@mantine/core';
 import { TagList } from './tag-list';
 
 /** Firm type codes as integer tags; a non-number is kept as a tag so its message can point at it. */
@@ -6,6 +7,7 @@ export function FirmTypeInput(props: {
   values: string[];
   onAdd: (v: string) => void;
   onRemove: (i: number) => void;
+  error?: ReactNode;
 }) {
   const [text, setText] = useState('');
   const add = () => {
@@ -13,26 +15,26 @@ export function FirmTypeInput(props: {
     setText('');
   };
   return (
-    <div className="filter-field" data-testid="filter-firm_filter">
-      <label>
-        Firm type codes
-        <input
-          type="text"
-          inputMode="numeric"
-          placeholder="e.g. 1, 2"
-          value={text}
-          data-testid="filter-firm_filter-input"
-          onChange={(e) => setText(e.target.value)}
-          onBlur={add}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' || e.key === ',') {
-              e.preventDefault();
-              add();
-            }
-          }}
-        />
-      </label>
+    <Box data-testid="filter-firm_filter">
+      <TextInput
+        label="Firm type codes"
+        inputMode="numeric"
+        placeholder="e.g. 1, 2"
+        value={text}
+        autoComplete="off"
+        data-testid="filter-firm_filter-input"
+        error={props.error}
+        onChange={(e) => setText(e.currentTarget.value)}
+        onBlur={add}
+        onKeyDown={(e) => {
+          // Enter or a comma ends a code; Enter on an empty field is left to the form (it runs).
+          if ((e.key === 'Enter' && text.trim()) || e.key === ',') {
+            e.preventDefault();
+            add();
+          }
+        }}
+      />
       <TagList field="firm_filter" tags={props.values.map((v) => ({ value: v }))} onRemove={props.onRemove} />
-    </div>
+    </Box>
   );
 }

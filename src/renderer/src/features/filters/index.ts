@@ -1,6 +1,12 @@
 export { FieldMessages } from './field-messages';
 export { FilterForm } from './filter-form';
-export { draftToFilter, validateDraft, type FilterDraft, type Validation } from './filter-model';
+export {
+  describeFormIssue,
+  draftToFilter,
+  validateDraft,
+  type FilterDraft,
+  type Validation,
+} from './filter-model';
 export {
   createFilterStore,
   currentFilter,
@@ -9,4 +15,4 @@ export {
   validateCurrent,
   type FilterStore,
 } from './filter-store';
-export { RunButton } from './run-button';
+export { RunButton, RunReason } from './run-button';

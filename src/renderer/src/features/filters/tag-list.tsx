@@ -1,3 +1,4 @@
+import { Pill } from '@mantine/core';
 import type { ListField } from './filter-model';
 
 export interface TagView {
@@ -6,6 +7,7 @@ export interface TagView {
   title?: string | undefined;
 }
 
+/** A list field's entries as removable pills; a long HS description is cut, its full text in the tooltip. */
 export function TagList({
   field,
   tags,
@@ -15,51 +17,29 @@ export function TagList({
   tags: TagView[];
   onRemove: (index: number) => void;
 }) {
+  if (tags.length === 0) return null;
   return (
-    <ul
-      className="tag-list"
-      data-testid={`filter-${field}-tags`}
-      style={{ display: 'flex', flexWrap: 'wrap', gap: 4, listStyle: 'none', padding: 0, margin: '4px 0' }}
-    >
+    <Pill.Group data-testid={`filter-${field}-tags`} mt={4} gap={4}>
       {tags.map((t, i) => (
-        <li
+        <Pill
           key={`${t.value}-${i}`}
-          className="tag"
           data-testid={`filter-${field}-tag-${i}`}
-          title={t.title}
-          style={{
-            display: 'inline-flex',
-            alignItems: 'center',
-            border: '1px solid var(--border, #999)',
-            borderRadius: 10,
-            padding: '0 2px 0 6px',
-            fontSize: 12,
-            maxWidth: 360,
-          }}
+          data-tag={t.value}
+          title={t.title ?? (t.label ? `${t.value} ${t.label}` : t.value)}
+          withRemoveButton
+          onRemove={() => onRemove(i)}
+          removeButtonProps={
+            {
+              'aria-label': `Remove ${t.value}`,
+              'data-testid': `filter-${field}-remove-${i}`,
+            } as Record<string, string>
+          }
+          maw={320}
         >
-          {/* Only the label is clipped: the remove button must stay visible for long HS descriptions. */}
-          <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-            <strong>{t.value}</strong>
-            {t.label ? ` ${t.label}` : ''}
-          </span>
-          <button
-            type="button"
-            aria-label={`Remove ${t.value}`}
-            data-testid={`filter-${field}-remove-${i}`}
-            onClick={() => onRemove(i)}
-            style={{
-              marginLeft: 4,
-              border: 0,
-              background: 'none',
-              cursor: 'pointer',
-              color: 'inherit',
-              flex: 'none',
-            }}
-          >
-            ×
-          </button>
-        </li>
+          <strong>{t.value}</strong>
+          {t.label ? ` ${t.label}` : ''}
+        </Pill>
       ))}
-    </ul>
+    </Pill.Group>
   );
 }

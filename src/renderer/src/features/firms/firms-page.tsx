@@ -114,7 +114,13 @@ export function FirmsPage() {
       <h1>Firms</h1>
       <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
         <div style={{ flex: 1 }}>
-          <FilterForm validation={searchCheck} />
+          <FilterForm
+            validation={searchCheck}
+            // Enter runs the firm search exactly when its button could be pressed.
+            onSubmit={() => {
+              if (!searchCheck.reason && !running) void search();
+            }}
+          />
         </div>
         <PresetsPanel />
       </div>
@@ -130,6 +136,7 @@ export function FirmsPage() {
         <RunButton
           testId="firms-count"
           label="Count firms"
+          primary={false}
           reason={countCheck.reason}
           busy={count.status === 'running'}
           onRun={() => void countFirms()}

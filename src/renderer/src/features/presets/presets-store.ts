@@ -15,6 +15,10 @@ export interface PresetsData {
   activeId: string | null;
   /** Presets main could not read on start; shown until the user dismisses it. */
   setAside: PresetsSetAside | null;
+  /** The side list's search text. */
+  query: string;
+  /** The preset whose name is being edited in place. */
+  renamingId: string | null;
 }
 
 export interface PresetsActions {
@@ -29,6 +33,14 @@ export interface PresetsActions {
   duplicate(id: string): Promise<boolean>;
   remove(id: string): Promise<boolean>;
   move(id: string, direction: 'up' | 'down'): Promise<boolean>;
+  /** Drag and drop: puts the preset at `toIndex` of the full list. */
+  moveTo(id: string, toIndex: number): Promise<boolean>;
+  setQuery(query: string): void;
+  startRename(id: string): void;
+  cancelRename(): void;
+  /** Saves the new name; false (and the field stays open) when main refuses it. */
+  commitRename(id: string, name: string): Promise<boolean>;
+  dismissError(): void;
   useInForm(id: string, store?: FilterStore): void;
   importText(text: string): Promise<void>;
   /** Exports through a Blob link: works the same in Electron and in the browser host, no dialog needed. */
@@ -44,7 +56,20 @@ const initialState: PresetsData = {
   lastImport: null,
   activeId: null,
   setAside: null,
+  query: '',
+  renamingId: null,
 };
+
+/** Presets whose name holds every word of the query, in list order, with their place in the full list. */
+export function filterPresets(
+  presets: readonly Preset[],
+  query: string,
+): { preset: Preset; index: number }[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return presets
+    .map((preset, index) => ({ preset, index }))
+    .filter(({ preset }) => words.every((w) => preset.name.toLowerCase().includes(w)));
+}
 
 /** The set-aside notice as the analyst reads it. */
 export function describeSetAside({ count, file }: PresetsSetAside): string {
@@ -62,11 +87,26 @@ function refuseBadName(name: string): boolean {
 export const usePresetsStore = defineStore<PresetsData, PresetsActions>(initialState, (set, get) => {
   async function apply(r: Promise<BridgeResult<Preset[]>>): Promise<boolean> {
     const res = await r;
-    if (res.ok) set({ presets: res.value, loaded: true, error: null });
+    if (res.ok) set({ presets: res.value, loaded: true, error: null, lastImport: null });
     else set({ error: res.error });
     return res.ok;
   }
   return {
+    setQuery: (query) => set({ query }),
+    startRename: (id) => set({ renamingId: id }),
+    cancelRename: () => set({ renamingId: null }),
+    async commitRename(id, name) {
+      const current = get().presets.find((p) => p.id === id);
+      if (current && current.name === name.trim()) {
+        set({ renamingId: null });
+        return true;
+      }
+      const ok = await get().rename(id, name);
+      if (ok && get().renamingId === id) set({ renamingId: null });
+      return ok;
+    },
+    dismissError: () => set({ error: null }),
+    moveTo: (id, toIndex) => apply(getApi().presets.reorder({ id, toIndex })),
     async load() {
       const r = await getApi().presets.list();
       if (!r.ok) {

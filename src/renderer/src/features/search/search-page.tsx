@@ -1,13 +1,26 @@
 import { useEffect, useMemo, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  Divider,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import type { ColDef, ColGroupDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentRecord } from '@shared/spec';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { ErrorMessage } from '../../components/error-message';
 import { ExportButton } from '../export';
 import { viewFromGrid } from '../export';
-import { FilterForm } from '../filters';
-import { FieldMessages } from '../filters';
-import { RunButton } from '../filters';
+import { FieldMessages, FilterForm, RunButton, RunReason, describeFormIssue } from '../filters';
+import { Page } from '../../components/page';
 import { PartyPanel } from './party-panel';
 import { FetchAllDialog } from '../jobs';
 import { JobsPanel } from '../jobs';
@@ -18,7 +31,13 @@ import { useUsageStore } from '../../session';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import { forgetColumnState } from '../../components/grid/column-state';
 import { DataGrid } from '../../components/grid/data-grid';
-import { describeCancelOutcome, useSearchCheck, useSearchStore, type SearchCheck } from './search-store';
+import {
+  describeCancelOutcome,
+  runSearchCommand,
+  useSearchCheck,
+  useSearchStore,
+  type SearchCheck,
+} from './search-store';
 import { shipmentColumnDefs } from '../../components/grid/shipment-columns';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -35,63 +54,90 @@ function useElapsed(running: boolean, startedAt: number | null): number {
   return running && startedAt ? Math.max(0, now - startedAt) : 0;
 }
 
-function SizeAndCost({ check }: { check: SearchCheck }) {
+/** The run bar: how many records to download, what that costs the account, and the Run button. */
+function RunBar({ check }: { check: SearchCheck }) {
   const size = useSearchStore((s) => s.size);
+  const status = useSearchStore((s) => s.status);
   const overLimitConfirmed = useSearchStore((s) => s.overLimitConfirmed);
-  const { setSize, confirmOverLimit } = useSearchStore.getState();
+  const { setSize, confirmOverLimit, run } = useSearchStore.getState();
   const [text, setText] = useState(String(size));
   const { limit } = check;
+  const sizeMessages = check.validation.bySlot.size;
   return (
-    <div
-      className="size-and-cost"
-      data-testid="search-cost"
-      data-limit-state={limit?.state ?? 'invalid-size'}
-      style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}
-    >
-      <label>
-        Records to download{' '}
-        <input
-          type="number"
-          min={SHIPMENT_SEARCH_MIN_SIZE}
-          max={SHIPMENT_SEARCH_MAX_SIZE}
-          step={10}
-          value={text}
-          data-testid="search-size-input"
-          onChange={(e) => {
-            setText(e.target.value);
-            // An empty or partial entry becomes NaN, which the request schema reports at `size`.
-            setSize(e.target.value === '' ? Number.NaN : Number(e.target.value));
-          }}
-          style={{ width: 90 }}
-        />
-      </label>
-      {SIZE_PRESETS.map((n) => (
-        <button
-          key={n}
-          type="button"
-          data-testid={`search-size-${n}`}
-          aria-pressed={size === n}
-          onClick={() => {
-            setText(String(n));
-            setSize(n);
-          }}
+    <Stack gap={4} data-testid="search-run-bar">
+      <Group gap="sm" wrap="nowrap" align="center" justify="space-between">
+        <Group
+          gap="xs"
+          wrap="wrap"
+          align="center"
+          miw={0}
+          data-testid="search-cost"
+          data-limit-state={limit?.state ?? 'invalid-size'}
         >
-          {fmt(n)}
-        </button>
-      ))}
-      <span data-testid="search-cost-text">{check.costText}</span>
-      {limit?.state === 'exceeds' && (
-        <label data-testid="search-over-limit" style={{ color: '#c0392b' }}>
-          <input
-            type="checkbox"
-            checked={overLimitConfirmed}
-            data-testid="search-confirm-over-limit"
-            onChange={(e) => confirmOverLimit(e.target.checked)}
-          />{' '}
-          Run anyway, past the limit
-        </label>
-      )}
-    </div>
+          <TextInput
+            type="number"
+            min={SHIPMENT_SEARCH_MIN_SIZE}
+            max={SHIPMENT_SEARCH_MAX_SIZE}
+            step={10}
+            w={96}
+            aria-label="Records to download"
+            value={text}
+            data-testid="search-size-input"
+            error={Boolean(sizeMessages?.length)}
+            leftSectionWidth={0}
+            onChange={(e) => {
+              setText(e.currentTarget.value);
+              // An empty or partial entry becomes NaN, which the request schema reports at `size`.
+              setSize(e.currentTarget.value === '' ? Number.NaN : Number(e.currentTarget.value));
+            }}
+          />
+          <Button.Group aria-label="Records to download">
+            {SIZE_PRESETS.map((n) => (
+              <Button
+                key={n}
+                size="compact-sm"
+                h={32}
+                variant={size === n ? 'light' : 'default'}
+                data-testid={`search-size-${n}`}
+                aria-pressed={size === n}
+                onClick={() => {
+                  setText(String(n));
+                  setSize(n);
+                }}
+              >
+                {fmt(n)}
+              </Button>
+            ))}
+          </Button.Group>
+          <Text fz="sm" c="dimmed" data-testid="search-cost-text" miw={0}>
+            {check.costText}
+          </Text>
+          {limit?.state === 'exceeds' && (
+            <Box data-testid="search-over-limit">
+              <Checkbox
+                data-testid="search-confirm-over-limit"
+                color="red"
+                label="Run anyway, past the limit"
+                checked={overLimitConfirmed}
+                onChange={(e) => confirmOverLimit(e.currentTarget.checked)}
+                styles={{ label: { color: 'var(--mantine-color-red-text)' } }}
+              />
+            </Box>
+          )}
+        </Group>
+        <RunButton
+          testId="search-run"
+          label="Search shipments"
+          reason={check.reason}
+          busy={status === 'running'}
+          onRun={() => void run()}
+          shortcut="Enter · Ctrl+Enter"
+          hideReason
+        />
+      </Group>
+      <FieldMessages slot="size" messages={sizeMessages} />
+      <RunReason testId="search-run" reason={check.reason} />
+    </Stack>
   );
 }
 
@@ -99,14 +145,14 @@ function ActionCell(p: ICellRendererParams<ShipmentRecord> & { onOpen: (row: Shi
   if (!p.data) return null;
   const row = p.data;
   return (
-    <button
-      type="button"
+    <Button
+      size="compact-xs"
+      variant="subtle"
       data-testid={`shipment-parties-${p.node.rowIndex ?? 0}`}
       onClick={() => p.onOpen(row)}
-      style={{ fontSize: 11 }}
     >
       Parties
-    </button>
+    </Button>
   );
 }
 
@@ -137,7 +183,7 @@ export function SearchPage() {
   }, []);
 
   const check = useSearchCheck();
-  const { validation, reason } = check;
+  const { validation } = check;
   // The result on screen answers an earlier search when the last one failed or was cancelled.
   const previous = result && (status === 'error' || status === 'cancelled') ? status : null;
 
@@ -165,164 +211,201 @@ export function SearchPage() {
   const total = result?.total ?? 0;
 
   return (
-    <section className="page search-page" data-testid="search-page" data-answers={answers}>
-      <h1>Shipment search</h1>
-      <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
-        <div style={{ flex: 1 }}>
-          <FilterForm validation={validation} />
-        </div>
+    <Page testId="search-page" layout="fill" data-answers={answers} aria-labelledby="search-title">
+      <Group gap="md" align="stretch" wrap="nowrap" flex={1} mih={0}>
         <PresetsPanel />
-      </div>
-      <SizeAndCost check={check} />
-      <FieldMessages slot="size" messages={validation.bySlot.size} />
-      <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
-        <RunButton
-          testId="search-run"
-          label="Search shipments"
-          reason={reason}
-          busy={running}
-          onRun={() => void run()}
-        />
-        {running && (
-          <>
-            <progress data-testid="search-progress" aria-label="Searching" />
-            <span>Searching… {(elapsed / 1000).toFixed(1)} s</span>
-            <button type="button" data-testid="search-cancel" onClick={cancel}>
-              Cancel
-            </button>
-          </>
-        )}
-        {status === 'cancelled' && (
-          <span data-testid="search-cancelled" data-outcome={cancelOutcome?.state ?? 'nothing-spent'}>
-            {describeCancelOutcome(cancelOutcome) ?? 'Search cancelled.'}
-            {cancelOutcome?.state === 'spent' && (
-              <>
-                {' '}
-                <button type="button" data-testid="search-cancelled-show" onClick={showLateAnswer}>
-                  Show this result
-                </button>
-              </>
-            )}
-          </span>
-        )}
-      </div>
-      <SavedCopyOffer
-        testId="search-saved-offer"
-        offer={offer}
-        cost={offer?.request.size ?? null}
-        onOpen={() => void openOffer()}
-        onDismiss={dismissOffer}
-        onFetchAgain={() => void run({ fresh: true })}
-      />
-      {offerNotice && (
-        <p role="status" className="message" data-testid="search-saved-offer-gone">
-          {offerNotice}
-        </p>
-      )}
-      {notice && (
-        <p role="status" className="message" data-testid="search-notice">
-          {notice}
-        </p>
-      )}
-      <JobsPanel />
-      <FetchAllDialog />
-      {error && (
-        <div data-testid="search-error-box">
-          <ErrorMessage error={error} testId="search-error" />
-          {elapsedMs !== null && (
-            <small data-testid="search-error-elapsed">
-              The search failed after {(elapsedMs / 1000).toFixed(2)} s.
-            </small>
+        <Stack gap="sm" flex={1} miw={0} mih={0}>
+          <Paper p="sm" data-testid="search-filter-panel" style={{ flexShrink: 0 }}>
+            <Stack gap="xs">
+              <Title order={1} id="search-title" fz="lg">
+                Shipment search
+              </Title>
+              {/* The fields scroll inside the panel when "More filters" is open on a small window, so
+                  the run bar under them and the first rows of a result stay in view. */}
+              <Box
+                mah="max(180px, calc(100dvh - 440px))"
+                style={{ overflowY: 'auto', overflowX: 'hidden' }}
+                mx={-4}
+                px={4}
+              >
+                <FilterForm validation={validation} onSubmit={() => void runSearchCommand()} />
+              </Box>
+              <Divider />
+              <RunBar check={check} />
+            </Stack>
+          </Paper>
+          {(running || status === 'cancelled') && (
+            <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+              {running && (
+                <>
+                  <Loader size="xs" data-testid="search-progress" aria-label="Searching" />
+                  <Text fz="sm">Searching… {(elapsed / 1000).toFixed(1)} s</Text>
+                  <Button size="compact-sm" variant="default" data-testid="search-cancel" onClick={cancel}>
+                    Cancel
+                  </Button>
+                </>
+              )}
+              {status === 'cancelled' && (
+                <Text
+                  fz="sm"
+                  data-testid="search-cancelled"
+                  data-outcome={cancelOutcome?.state ?? 'nothing-spent'}
+                >
+                  {describeCancelOutcome(cancelOutcome) ?? 'Search cancelled.'}
+                  {cancelOutcome?.state === 'spent' && (
+                    <>
+                      {' '}
+                      <Button
+                        size="compact-sm"
+                        variant="subtle"
+                        data-testid="search-cancelled-show"
+                        onClick={showLateAnswer}
+                      >
+                        Show this result
+                      </Button>
+                    </>
+                  )}
+                </Text>
+              )}
+            </Group>
           )}
-          {error.kind === 'LimitExceeded' && (
-            <div data-testid="search-retry-after">
-              {error.retryAfterSeconds !== undefined
-                ? `The service asks to wait ${error.retryAfterSeconds} s before trying again.`
-                : 'The service did not say when to retry.'}
-            </div>
-          )}
-          {error.issues?.length ? (
-            <ul>
-              {error.issues.map((i) => (
-                <li key={`${i.path}:${i.message}`}>{i.path ? `${i.path}: ${i.message}` : i.message}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      )}
-      {previous && (
-        <p role="note" data-testid="search-result-previous" style={{ color: '#b9770e', margin: '8px 0 0' }}>
-          {previous === 'error'
-            ? 'The last search failed. The records below are the result of the previous search, not of the one that failed.'
-            : 'The last search was cancelled. The records below are the result of the previous search.'}
-        </p>
-      )}
-      {result && (
-        <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0' }}>
-          <strong data-testid="search-summary" data-shown={shown} data-total={total}>
-            {shown < total
-              ? `Showing ${fmt(shown)} of ${fmt(total)} matching records`
-              : `${fmt(total)} matching record${total === 1 ? '' : 's'}, all shown`}
-          </strong>
-          {shown < total && (
-            <span data-testid="search-truncated" style={{ color: '#b9770e' }}>
-              (truncated to the requested size {fmt(request?.size ?? shown)})
-            </span>
-          )}
-          {shown < total && request && (
-            <button
-              type="button"
-              data-testid="search-fetch-all"
-              onClick={() => void askFetchAll('shipments', request)}
+          <SavedCopyOffer
+            testId="search-saved-offer"
+            offer={offer}
+            cost={offer?.request.size ?? null}
+            onOpen={() => void openOffer()}
+            onDismiss={dismissOffer}
+            onFetchAgain={() => void run({ fresh: true })}
+          />
+          {offerNotice && (
+            <Alert
+              color="orange"
+              role="status"
+              data-testid="search-saved-offer-gone"
+              style={{ flexShrink: 0 }}
             >
-              Fetch all {fmt(total)} records
-            </button>
+              {offerNotice}
+            </Alert>
           )}
-          {elapsedMs !== null && status === 'done' && (
-            <small data-testid="search-elapsed">in {(elapsedMs / 1000).toFixed(2)} s</small>
+          {notice && (
+            <Alert color="blue" role="status" data-testid="search-notice" style={{ flexShrink: 0 }}>
+              {notice}
+            </Alert>
           )}
-          <input
-            type="search"
-            placeholder="Quick filter"
-            value={quick}
-            data-testid="search-quick-filter"
-            onChange={(e) => setQuick(e.target.value)}
-            style={{ marginLeft: 'auto' }}
-          />
-          {datasetId && (
-            <ExportButton
-              source={{ datasetId }}
-              suggestedName="Shipments"
-              resolveView={() =>
-                gridApi ? viewFromGrid(gridApi as GridApi, quick, SHIPMENT_FIELDS) : undefined
-              }
-            />
+          {error && (
+            <Box data-testid="search-error-box" style={{ flexShrink: 0 }}>
+              <ErrorMessage error={error} testId="search-error" />
+              {elapsedMs !== null && (
+                <Text fz="xs" c="dimmed" data-testid="search-error-elapsed">
+                  The search failed after {(elapsedMs / 1000).toFixed(2)} s.
+                </Text>
+              )}
+              {error.kind === 'LimitExceeded' && (
+                <Text fz="sm" data-testid="search-retry-after">
+                  {error.retryAfterSeconds !== undefined
+                    ? `The service asks to wait ${error.retryAfterSeconds} s before trying again.`
+                    : 'The service did not say when to retry.'}
+                </Text>
+              )}
+              {error.issues?.length ? (
+                <ul>
+                  {error.issues.map((i) => (
+                    <li key={`${i.path}:${i.message}`}>{describeFormIssue(i)}</li>
+                  ))}
+                </ul>
+              ) : null}
+            </Box>
           )}
-          <ColumnChooser
-            api={gridApi as GridApi | null}
-            testId="shipments-columns"
-            onReset={() => {
-              forgetColumnState(GRID_ID);
-              gridApi?.resetColumnState();
-            }}
-          />
-        </div>
-      )}
-      <div style={{ display: 'flex', gap: 8 }}>
-        <div style={{ flex: 1, minWidth: 0 }}>
+          {previous && (
+            <Text
+              fz="sm"
+              c="orange"
+              role="note"
+              data-testid="search-result-previous"
+              style={{ flexShrink: 0 }}
+            >
+              {previous === 'error'
+                ? 'The last search failed. The records below are the result of the previous search, not of the one that failed.'
+                : 'The last search was cancelled. The records below are the result of the previous search.'}
+            </Text>
+          )}
           {result && (
-            <DataGrid<ShipmentRecord>
-              gridId={GRID_ID}
-              testId="shipments-grid"
-              rows={result.shipments}
-              columnDefs={columnDefs}
-              quickFilter={quick}
-              onApi={setGridApi}
-            />
+            <Group gap="sm" wrap="wrap" style={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
+              <Text fw={600} fz="sm" data-testid="search-summary" data-shown={shown} data-total={total}>
+                {shown < total
+                  ? `Showing ${fmt(shown)} of ${fmt(total)} matching records`
+                  : `${fmt(total)} matching record${total === 1 ? '' : 's'}, all shown`}
+              </Text>
+              {shown < total && (
+                <Text fz="sm" c="orange" data-testid="search-truncated">
+                  (truncated to the requested size {fmt(request?.size ?? shown)})
+                </Text>
+              )}
+              {shown < total && request && (
+                <Button
+                  size="compact-sm"
+                  variant="default"
+                  data-testid="search-fetch-all"
+                  onClick={() => void askFetchAll('shipments', request)}
+                >
+                  Fetch all {fmt(total)} records
+                </Button>
+              )}
+              {elapsedMs !== null && status === 'done' && (
+                <Text fz="xs" c="dimmed" data-testid="search-elapsed">
+                  in {(elapsedMs / 1000).toFixed(2)} s
+                </Text>
+              )}
+              <Box flex={1} />
+              <TextInput
+                type="search"
+                size="xs"
+                w={200}
+                placeholder="Quick filter"
+                aria-label="Quick filter"
+                value={quick}
+                data-testid="search-quick-filter"
+                onChange={(e) => setQuick(e.currentTarget.value)}
+              />
+              {datasetId && (
+                <ExportButton
+                  source={{ datasetId }}
+                  suggestedName="Shipments"
+                  resolveView={() =>
+                    gridApi ? viewFromGrid(gridApi as GridApi, quick, SHIPMENT_FIELDS) : undefined
+                  }
+                />
+              )}
+              <ColumnChooser
+                api={gridApi as GridApi | null}
+                testId="shipments-columns"
+                onReset={() => {
+                  forgetColumnState(GRID_ID);
+                  gridApi?.resetColumnState();
+                }}
+              />
+            </Group>
           )}
-        </div>
-        {partyRow && <PartyPanel row={partyRow} onClose={() => setPartyRow(null)} />}
-      </div>
-    </section>
+          {/* The first rows of a result show without scrolling: the grid takes what is left of the window. */}
+          <Group gap="sm" align="stretch" wrap="nowrap" flex={1} mih={result ? 180 : 0}>
+            <Box flex={1} miw={0} style={{ display: 'flex', flexDirection: 'column' }}>
+              {result && (
+                <DataGrid<ShipmentRecord>
+                  gridId={GRID_ID}
+                  testId="shipments-grid"
+                  rows={result.shipments}
+                  columnDefs={columnDefs}
+                  quickFilter={quick}
+                  onApi={setGridApi}
+                />
+              )}
+            </Box>
+            {partyRow && <PartyPanel row={partyRow} onClose={() => setPartyRow(null)} />}
+          </Group>
+          <JobsPanel />
+        </Stack>
+      </Group>
+      <FetchAllDialog />
+    </Page>
   );
 }

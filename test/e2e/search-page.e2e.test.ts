@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppShell } from './pages/app-shell';
+import { SearchWorkbench } from './pages/search-workbench';
+import { SettingsPage } from './pages/settings-page';
+import { WelcomePage } from './pages/welcome-page';
+import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { startStack, type Stack } from './support/stack';
+
+/**
+ * The Search page as an analyst works it, in Chromium against the simulator: a half-typed date sends
+ * nothing, messages name fields as the form does and go with their cause, country aliases, Enter runs,
+ * presets in the side list (search, rename in place, drag to reorder), results first.
+ */
+describe('Search page: the filter, the run bar and the presets list', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let search: SearchWorkbench;
+  screenshotOnFailure(() => browser);
+
+  /** Shipment searches that reached the service (every attempt is logged by the client in main). */
+  const searchesSent = () =>
+    stack.log.lines.filter((l) => l.includes('"msg":"request"') && l.includes('"op":"shipmentSearch"'))
+      .length;
+  const answers = async () => Number(await search.root.getAttribute('data-answers'));
+
+  beforeAll(async () => {
+    stack = await startStack({ records: 3_000, seed: 3 });
+    browser = await launchBrowser();
+    await browser.page.setViewportSize({ width: 1440, height: 900 });
+    const shell = new AppShell(browser.page);
+    search = new SearchWorkbench(browser.page);
+    await shell.open(stack.host.url);
+    await new WelcomePage(browser.page).connectAccount();
+    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
+    await shell.navigate('search');
+    await search.setSize(10);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('a half-typed or impossible date is kept and said at its field, and Enter, Ctrl+Enter and Run send nothing', async () => {
+    const from = search.field('filter-start_date-input');
+    const to = search.field('filter-end_date-input');
+    await from.fill('02/31/2024');
+    await to.fill('2024-06-');
+    expect(await from.inputValue()).toBe('02/31/2024');
+    expect(await search.fieldError('start_date').textContent()).toBe(
+      'Date from: not a whole date: type it as yyyy-mm-dd (e.g. 2024-03-31) or pick it',
+    );
+    expect(await search.fieldError('end_date').textContent()).toContain('Date to: not a whole date');
+    expect(await search.runButton.isDisabled()).toBe(true);
+    await browser.screenshot('search-01-half-typed-date');
+
+    await from.press('Enter');
+    await from.press('Control+Enter');
+    await search.runButton.click({ force: true });
+    // Give a wrongly sent request every chance to arrive before counting.
+    await browser.page.waitForTimeout(500);
+    expect(searchesSent()).toBe(0);
+    expect(await answers()).toBe(0);
+
+    // Whole dates: the messages go with their cause.
+    await from.fill('2021-01-01');
+    await to.fill('2025-12-31');
+    await search.fieldError('start_date').waitFor({ state: 'detached' });
+    await search.fieldError('end_date').waitFor({ state: 'detached' });
+    expect(await search.runButton.isDisabled()).toBe(false);
+  });
+
+  it('finds countries by the names analysts use, and Enter in a field runs the search', async () => {
+    for (const [typed, code] of [
+      ['uk', 'GB'],
+      ['usa', 'US'],
+      ['holland', 'NL'],
+      ['turkey', 'TR'],
+      ['uae', 'AE'],
+      ['korea', 'KR'],
+    ] as const) {
+      const input = search.field('filter-exporter_countries-input');
+      await input.fill(typed);
+      await browser.page.getByTestId(`filter-exporter_countries-option-${code}`).waitFor();
+      const first = browser.page.getByTestId('filter-exporter_countries-options').getByRole('option').first();
+      expect(await first.getAttribute('data-testid')).toBe(`filter-exporter_countries-option-${code}`);
+      await input.press('Enter');
+    }
+    expect((await search.tags('exporter_countries')).map((t) => t.split(' ')[0])).toEqual([
+      'GB',
+      'US',
+      'NL',
+      'TR',
+      'AE',
+      'KR',
+    ]);
+    const before = await answers();
+    await search.field('filter-product_detail-input').fill('');
+    await search.field('filter-product_detail-input').press('Enter');
+    await expect.poll(answers, { timeout: 60_000 }).toBe(before + 1);
+    expect(searchesSent()).toBe(1);
+    await search.summary.waitFor();
+  });
+
+  it('shows the first rows of the result without scrolling, the run bar still in view', async () => {
+    await search.grid.locator('.ag-row[row-index="0"]').first().waitFor();
+    const row = await search.grid.locator('.ag-row[row-index="2"]').first().boundingBox();
+    const run = await search.runButton.boundingBox();
+    expect(row && row.y + row.height <= 900 - 28).toBe(true);
+    expect(run && run.y + run.height <= 900).toBe(true);
+    await browser.screenshot('search-02-result-1440x900');
+  });
+
+  it('presets: save, find, rename in place with a double-click, reorder by dragging', async () => {
+    for (const name of ['Exporters 2021-2025', 'Coffee', 'Steel']) {
+      if (name === 'Coffee') await search.field('filter-product_detail-input').fill('coffee');
+      if (name === 'Steel') await search.field('filter-product_detail-input').fill('steel');
+      await search.savePreset(name);
+    }
+    expect(await search.presetNames()).toEqual(['Exporters 2021-2025', 'Coffee', 'Steel']);
+
+    await browser.page.getByTestId('presets-search').fill('cof');
+    await expect.poll(() => search.presetNames()).toEqual(['Coffee']);
+    await browser.page.getByTestId('presets-search').fill('');
+
+    await search.preset('Coffee').locator('[data-testid$="-load"]').dblclick();
+    const input = browser.page.getByTestId(/^preset-\d+-rename-input$/);
+    await input.fill('Coffee exporters');
+    await input.press('Enter');
+    await search.preset('Coffee exporters').waitFor();
+
+    // Drag "Steel" onto the top half of the first row: it becomes first.
+    await search
+      .preset('Steel')
+      .dragTo(search.preset('Exporters 2021-2025'), { targetPosition: { x: 40, y: 2 } });
+    await expect
+      .poll(() => search.presetNames())
+      .toEqual(['Steel', 'Exporters 2021-2025', 'Coffee exporters']);
+    await browser.screenshot('search-03-presets');
+    expect(browser.errors).toEqual([]);
+  });
+});
