@@ -1,6 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FirmSummaryView } from '@shared/resolution/resolution-contract';
-import type { Library } from '../../src/main/library';
+import { Library } from '../../src/main/library';
 import { SimData, partyFields } from '../../src/main/sim/dataset';
 import { loadHsSubheadings } from '../../src/main/sim/hs-codes';
 import { HS_CSV } from '../analysis/fixtures';
@@ -347,6 +350,63 @@ describe('firm resolution in the library', () => {
     await expect(ctx.lib.firms.importAliases({ format: 'something else' })).rejects.toThrow(
       /not a Portolan alias list/,
     );
+  });
+
+  it('keeps the analyst’s merge and split across refreshes of the data and a restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'portolan-firms-kept-'));
+    const parties: Party[] = [
+      { name: 'Acme Co Ltd', code: 'A1' },
+      { name: 'ACME COMPANY LIMITED', code: 'A2' },
+      { name: 'Acme Holdings', code: 'A3' },
+    ];
+    try {
+      let lib = await Library.open(dir);
+      const first = await save(lib, parties, 'monday');
+      const firmOfName = async (name: string) =>
+        (
+          await lib.firms.list({
+            scope: {},
+            search: name,
+            mergedOnly: false,
+            sort: 'rows',
+            offset: 0,
+            limit: 5,
+          })
+        ).firms[0]!.firmId;
+      const partyOfName = async (name: string) =>
+        (await lib.firms.firm(await firmOfName(name), {})).spellings.find((s) => s.name === name)!.partyId;
+      await lib.firms.merge([await firmOfName('Acme Co Ltd'), await firmOfName('Acme Holdings')]);
+      await lib.firms.split(await firmOfName('Acme Co Ltd'), [await partyOfName('ACME COMPANY LIMITED')]);
+      const decided = [['Acme Co Ltd', 'Acme Holdings'], ['ACME COMPANY LIMITED']];
+      expect((await groups(lib)).filter((g) => g.some((n) => n.startsWith('A')))).toEqual(decided);
+
+      // The same search fetched again (a new snapshot, the old one deleted), then the app restarted.
+      const second = await save(lib, [...parties, { name: 'ACME HOLDINGS', code: 'A5' }], 'tuesday');
+      await lib.delete(first);
+      await lib.close();
+      lib = await Library.open(dir);
+      try {
+        const after = (await groups(lib, second)).filter((g) => g.some((n) => n.startsWith('A')));
+        // A new spelling joins the firm its name agrees with; the decisions still hold.
+        expect(after).toHaveLength(2);
+        expect(after).toContainEqual(['ACME HOLDINGS', 'Acme Co Ltd', 'Acme Holdings']);
+        expect(after).toContainEqual(['ACME COMPANY LIMITED']);
+        const firm = await lib.firms.firm(await firmOfName('Acme Holdings'), {});
+        expect(firm.evidence.map((e) => e.kind)).toContain('decision');
+        expect(firm.decisions.length).toBeGreaterThan(0);
+        // The split overruled the merge's decision that a moved spelling and a staying one were one firm.
+        expect((await lib.firms.status()).decisions).toBe(2);
+        // Merging them back overrules the split's "different firms".
+        await lib.firms.merge([await firmOfName('Acme Holdings'), await firmOfName('ACME COMPANY LIMITED')]);
+        expect((await groups(lib, second)).filter((g) => g.some((n) => n.startsWith('A')))).toEqual([
+          ['ACME COMPANY LIMITED', 'ACME HOLDINGS', 'Acme Co Ltd', 'Acme Holdings'],
+        ]);
+      } finally {
+        await lib.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('follows the library: a new dataset is resolved on the next read, a deleted one leaves', async () => {

@@ -319,20 +319,30 @@ export class FirmBook {
     return this.resolve();
   }
 
-  /** The given firms become one. */
+  /**
+   * The given firms become one. Earlier decisions that two of their spellings are different firms give
+   * way to this one.
+   */
   async merge(firmIds: readonly string[]): Promise<ResolutionStatus> {
     const ids = [...new Set(firmIds)];
     if (ids.length < 2) throw new AppError('InvalidInput', 'Choose at least two firms to merge.');
     // A firm's id is the id of its first spelling.
     const refs = await this.refs(ids);
     const first = refs[0] as PartyRef;
-    await this.record(refs.slice(1).map((r) => ({ verdict: 'same' as const, a: first, b: r })));
+    const members = await Promise.all(ids.map((id) => this.memberRefs(id)));
+    await this.record(
+      refs.slice(1).map((r) => ({ verdict: 'same' as const, a: first, b: r })),
+      members.flatMap((m, i) =>
+        members.slice(i + 1).map((other) => ({ verdict: 'different' as const, left: m, right: other })),
+      ),
+    );
     return this.resolve();
   }
 
   /**
    * The given spellings leave their firm and form one of their own. Recorded as decisions: the moved
-   * spellings are one firm, the ones left are one firm, and the two are different firms.
+   * spellings are one firm, the ones left are one firm, and the two are different firms; earlier
+   * decisions that a moved spelling and a staying one are one firm give way.
    */
   async split(firmId: string, partyIds: readonly string[]): Promise<ResolutionStatus> {
     await this.resolve();
@@ -351,11 +361,10 @@ export class FirmBook {
     const k = all.slice(moved.length);
     const chain = (list: PartyRef[]) =>
       list.slice(1).map((r) => ({ verdict: 'same' as const, a: list[0] as PartyRef, b: r }));
-    await this.record([
-      ...chain(m),
-      ...chain(k),
-      { verdict: 'different', a: m[0] as PartyRef, b: k[0] as PartyRef },
-    ]);
+    await this.record(
+      [...chain(m), ...chain(k), { verdict: 'different', a: m[0] as PartyRef, b: k[0] as PartyRef }],
+      [{ verdict: 'same', left: m, right: k }],
+    );
     return this.resolve();
   }
 
@@ -394,6 +403,15 @@ export class FirmBook {
     return { added, already, status: await this.resolve() };
   }
 
+  /** The names and codes of every spelling of a firm. */
+  private async memberRefs(firmId: string): Promise<PartyRef[]> {
+    const rows = await this.db.all(
+      `SELECT country_key, name, url_code FROM firm_parties WHERE firm_id = $1`,
+      [firmId],
+    );
+    return rows.map((r) => ({ country: text(r.country_key), name: text(r.name), code: text(r.url_code) }));
+  }
+
   /** The names and codes of the given parties, in order. */
   private async refs(partyIds: readonly string[]): Promise<PartyRef[]> {
     await this.resolve();
@@ -412,12 +430,23 @@ export class FirmBook {
 
   /**
    * Stores decisions: one already there with the same verdict is left alone; one with the other
-   * verdict on the same pair is replaced.
+   * verdict on the same pair is replaced. `overruled` removes, in the same transaction, the earlier
+   * decisions of a verdict between a spelling on the left and one on the right.
    */
   private async record(
     list: readonly { verdict: Verdict; a: PartyRef; b: PartyRef; decidedAt?: string | undefined }[],
+    overruled: readonly { verdict: Verdict; left: readonly PartyRef[]; right: readonly PartyRef[] }[] = [],
   ): Promise<{ added: number; already: number }> {
-    const existing = await this.decisions();
+    const all = await this.decisions();
+    const on = (side: readonly PartyRef[], r: PartyRef) => side.some((x) => sameRef(x, r));
+    const dropped = all.filter((d) =>
+      overruled.some(
+        (o) =>
+          o.verdict === d.verdict &&
+          ((on(o.left, d.a) && on(o.right, d.b)) || (on(o.left, d.b) && on(o.right, d.a))),
+      ),
+    );
+    const existing = all.filter((d) => !dropped.includes(d));
     const key = (a: PartyRef, b: PartyRef) => {
       const [x, y] = [JSON.stringify(refOf(a)), JSON.stringify(refOf(b))].sort();
       return `${x}|${y}`;
@@ -426,6 +455,7 @@ export class FirmBook {
     let added = 0;
     let already = 0;
     await this.db.transaction(async (conn) => {
+      for (const d of dropped) await conn.run(`DELETE FROM firm_decisions WHERE id = $1`, [d.id]);
       for (const d of list) {
         if (sameRef(d.a, d.b)) continue;
         const k = key(d.a, d.b);
