@@ -230,6 +230,60 @@ describe('analysis page', () => {
     await waitFor(() => expect(downloads.length).toBe(2));
     expect(downloads[1]!.name).toBe('Top importers - After.xlsx');
   });
+
+  it('counts firms resolved: every spelling of a firm as one, its profile and drill-downs over all its spellings', async () => {
+    render(<page.AnalysisPage />);
+    await choose(backend.ids.before);
+    const asWritten = useStore().summaries.importers!.value!;
+    act(() => {
+      fireEvent.change(screen.getByTestId('analysis-firms'), { target: { value: 'resolved' } });
+    });
+    await waitFor(
+      () => {
+        const importers = useStore().summaries.importers;
+        expect(importers?.loading).toBe(false);
+        expect(importers?.value?.firms).toBe('resolved');
+      },
+      { timeout: 45_000 },
+    );
+    const resolved = useStore().summaries.importers!.value!;
+    expect(resolved.totals.shipments).toBe(600);
+    expect(resolved.rows.length + resolved.omittedGroups).toBeLessThan(
+      asWritten.rows.length + asWritten.omittedGroups,
+    );
+    // Rows name resolved firms, not firm codes; a click opens every spelling's rows.
+    const key = screen.getByTestId('analysis-row-importers-0').getAttribute('data-key')!;
+    expect(backend.before.some((r) => r.importerUrlCode === key)).toBe(false);
+    fireEvent.click(screen.getByTestId('analysis-row-importers-0'));
+    expect(drill.useDrillStore.getState().take()?.filterModel).toEqual({
+      importerFirm: { filterType: 'firm', firmId: key },
+    });
+    // A firm written more than one way says so in its row.
+    const many = resolved.rows.findIndex((r) => (r.spellings ?? 0) > 1);
+    expect(many).toBeGreaterThanOrEqual(0);
+    expect(screen.getByTestId(`analysis-spellings-importers-${many}`).textContent).toContain(
+      `written ${resolved.rows[many]!.spellings} ways`,
+    );
+
+    fireEvent.click(screen.getByTestId(`analysis-profile-importers-${many}`));
+    const spellings = await screen.findByTestId('analysis-profile-spellings', {}, { timeout: 45_000 });
+    const profile = useStore().profile.value!;
+    expect(profile.firmId).toBe(resolved.rows[many]!.key);
+    expect(spellings.textContent).toContain(profile.spellings.join(' · '));
+    fireEvent.click(screen.getByTestId('analysis-profile-all-rows'));
+    expect(drill.useDrillStore.getState().take()?.filterModel).toEqual({
+      anyFirm: { filterType: 'firm', firmId: profile.firmId },
+    });
+
+    // Back to firms as written: firm codes again, and the profile closes.
+    act(() => {
+      fireEvent.change(screen.getByTestId('analysis-firms'), { target: { value: 'asWritten' } });
+    });
+    expect(useStore().profile.value).toBeNull();
+    await waitFor(() => expect(useStore().summaries.importers?.value?.firms).toBe('asWritten'), {
+      timeout: 45_000,
+    });
+  }, 120_000);
 });
 
 /** Chooses a dataset in the page's list and waits until its summaries are in (or it has none). */

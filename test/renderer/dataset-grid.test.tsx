@@ -9,14 +9,14 @@ import * as grid from '../../src/renderer/src/features/library/dataset-grid';
 
 /**
  * The Library's dataset grid over a stand-in for library.getRows that filters like the library does
- * (a quick filter and an `equals` text filter on importerCountry), so counts and the empty state follow
- * what the grid asked.
+ * (a quick filter, an `equals` text filter on importerCountry and a resolved firm on anyFirm), so counts
+ * and the empty state follow what the grid asked.
  */
 interface GetRowsInput {
   startRow: number;
   endRow: number;
   quickFilter?: string;
-  filterModel?: Record<string, { filter?: string }> | null;
+  filterModel?: Record<string, { filter?: string; firmId?: string }> | null;
 }
 
 const STORED = 500;
@@ -32,9 +32,13 @@ const asked: GetRowsInput[] = [];
 function answer(input: GetRowsInput): BridgeResult<unknown> {
   const q = (input.quickFilter ?? '').toLowerCase();
   const country = input.filterModel?.importerCountry?.filter;
+  // The resolved firm "steel" is every row of Steelworks Ltd.
+  const firm = input.filterModel?.anyFirm?.firmId;
   const rows = ALL.filter(
     (r) =>
-      (!q || String(r.importerName).toLowerCase().includes(q)) && (!country || r.importerCountry === country),
+      (!q || String(r.importerName).toLowerCase().includes(q)) &&
+      (!country || r.importerCountry === country) &&
+      (!firm || (firm === 'steel' && r.importerName === 'Steelworks Ltd')),
   );
   return { ok: true, value: { rows: rows.slice(input.startRow, input.endRow), lastRow: rows.length } };
 }
@@ -116,6 +120,32 @@ describe('DatasetGrid', () => {
     await waitFor(() => expect(countText()).toBe('100 of 500 rows match'), { timeout: 10_000 });
     expect(asked.at(-1)?.filterModel).toEqual({
       importerCountry: { filterType: 'text', type: 'equals', filter: 'Türkiye' },
+    });
+  });
+
+  it('keeps a resolved firm from a drill-down on every query and in the view (ag-grid has no column for it)', async () => {
+    const views: grid.DatasetGridView[] = [];
+    render(
+      <Grid
+        filterModel={{ anyFirm: { filterType: 'firm', firmId: 'steel' } }}
+        onView={(v) => views.push(v)}
+      />,
+    );
+    await waitFor(() => expect(countText()).toBe('10 of 500 rows match'), { timeout: 10_000 });
+    expect(asked.at(-1)?.filterModel).toEqual({ anyFirm: { filterType: 'firm', firmId: 'steel' } });
+    // The export of the view reads the same rows.
+    await waitFor(() =>
+      expect(views.at(-1)?.filterModel).toEqual({ anyFirm: { filterType: 'firm', firmId: 'steel' } }),
+    );
+    // Column conditions go to ag-grid's filters, the firm stays with the grid.
+    expect(
+      grid.splitDrillFilter({
+        exporterFirm: { filterType: 'firm', firmId: 'x' },
+        importerCountry: { filterType: 'text', type: 'equals', filter: 'Türkiye' },
+      }),
+    ).toEqual({
+      columns: { importerCountry: { filterType: 'text', type: 'equals', filter: 'Türkiye' } },
+      pinned: { exporterFirm: { filterType: 'firm', firmId: 'x' } },
     });
   });
 

@@ -1,5 +1,6 @@
 import type {
   AnalysisDataset,
+  FirmGrouping,
   FirmProfile,
   FirmRole,
   Measure,
@@ -24,10 +25,20 @@ export interface Analysis {
   summary(
     datasetId: string,
     kind: SummaryKind,
-    opts?: { measure?: Measure; limit?: number },
+    opts?: { measure?: Measure; limit?: number; firms?: FirmGrouping },
   ): Promise<SummaryResult>;
-  firmProfile(datasetId: string, urlCode: string, opts?: { limit?: number }): Promise<FirmProfile>;
-  diff(baseId: string, compareId: string, role: FirmRole, opts?: { limit?: number }): Promise<SnapshotDiff>;
+  /** One party by its UrlCode, or a resolved firm (`{ firmId }`) with all its spellings. */
+  firmProfile(
+    datasetId: string,
+    firm: string | { firmId: string },
+    opts?: { limit?: number },
+  ): Promise<FirmProfile>;
+  diff(
+    baseId: string,
+    compareId: string,
+    role: FirmRole,
+    opts?: { limit?: number; firms?: FirmGrouping },
+  ): Promise<SnapshotDiff>;
 }
 
 /** The analysis views over the library's DuckDB file. Plain Node; every figure is computed in SQL. */
@@ -52,16 +63,26 @@ export function createAnalysis(library: Library, opts: AnalysisOptions): Analysi
     },
     async summary(datasetId, kind, o = {}) {
       await shipmentsDataset(datasetId);
-      return summary(db, datasetId, kind, o.measure ?? 'shipments', o.limit ?? 25);
+      const firms = o.firms ?? 'asWritten';
+      if (firms === 'resolved') await library.firms.resolve();
+      return summary(db, datasetId, kind, o.measure ?? 'shipments', o.limit ?? 25, firms);
     },
-    async firmProfile(datasetId, urlCode, o = {}) {
+    async firmProfile(datasetId, firm, o = {}) {
       await shipmentsDataset(datasetId);
-      return firmProfile(db, datasetId, urlCode, o.limit ?? 25);
+      if (typeof firm !== 'string') await library.firms.resolve();
+      return firmProfile(
+        db,
+        datasetId,
+        typeof firm === 'string' ? { urlCode: firm } : { firmId: firm.firmId },
+        o.limit ?? 25,
+      );
     },
     async diff(baseId, compareId, role, o = {}) {
       await shipmentsDataset(baseId);
       await shipmentsDataset(compareId);
-      return snapshotDiff(db, baseId, compareId, role, o.limit ?? 5000);
+      const firms = o.firms ?? 'asWritten';
+      if (firms === 'resolved') await library.firms.resolve();
+      return snapshotDiff(db, baseId, compareId, role, o.limit ?? 5000, firms);
     },
   };
 }

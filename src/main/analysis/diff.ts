@@ -1,14 +1,22 @@
-import type { DiffRow, DiffStatus, FirmRole, SnapshotDiff } from '@shared/analysis/analysis-contract';
-import { toNumber, type Db } from '../library';
+import type {
+  DiffRow,
+  DiffStatus,
+  FirmGrouping,
+  FirmRole,
+  SnapshotDiff,
+} from '@shared/analysis/analysis-contract';
+import { resolvedFirmJoin, toNumber, type Db } from '../library';
 import { amount, col, textKey } from './sql';
 
 const money = (v: unknown): number | null =>
   v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100;
 
 /**
- * Firms (by UrlCode, one role) of two shipment datasets side by side: new in `compare`, lost from
- * `base`, or kept, with shipment and USD FOB changes. Shipments without a firm code are left out
- * (they cannot be matched). Ordered new, lost, kept; within each by the size of the change.
+ * Firms of one role in two shipment datasets side by side: new in `compare`, lost from `base`, or kept,
+ * with shipment and USD FOB changes. Firms are parties by UrlCode (`asWritten`; shipments without a
+ * firm code are left out, they cannot be matched), or resolved firms (`resolved`; a firm is kept when
+ * any of its spellings appears in both, and shipments whose party has neither name nor code are left
+ * out). Ordered new, lost, kept; within each by the size of the change.
  */
 export async function snapshotDiff(
   db: Db,
@@ -16,12 +24,15 @@ export async function snapshotDiff(
   compareId: string,
   role: FirmRole,
   limit: number,
+  firms: FirmGrouping = 'asWritten',
 ): Promise<SnapshotDiff> {
-  const key = textKey(`${role}UrlCode`);
+  const resolved = firms === 'resolved';
+  const key = resolved ? 'fk.firm_id' : textKey(`${role}UrlCode`);
   const side = (param: string) => `
-    SELECT k, max(name) AS name, max(cc) AS cc, count(*) AS n, sum(fob) AS fob
+    SELECT k, ${resolved ? 'arg_max(name, n_name)' : 'max(name)'} AS name, max(cc) AS cc, count(*) AS n, sum(fob) AS fob
       FROM (SELECT ${key} AS k, ${col(`${role}Name`)} AS name, ${col(`${role}CountryCode`)} AS cc, ${amount('usdFob')} AS fob
-              FROM shipment_rows WHERE dataset_id = ${param})
+                   ${resolved ? `, count(*) OVER (PARTITION BY ${key}, ${col(`${role}Name`)}) AS n_name` : ''}
+              FROM shipment_rows s ${resolved ? resolvedFirmJoin(role, 'fk', 's') : ''} WHERE dataset_id = ${param})
      WHERE k IS NOT NULL GROUP BY k`;
   const rows = await db.all(
     `WITH a AS (${side('$1')}), b AS (${side('$2')}),
@@ -53,7 +64,8 @@ export async function snapshotDiff(
     const nAfter = toNumber(r.n_after);
     return {
       role,
-      urlCode: String(r.k),
+      firmId: resolved ? String(r.k) : null,
+      urlCode: resolved ? '' : String(r.k),
       name: r.name === null || r.name === undefined ? '' : String(r.name),
       countryCode: r.cc === null || r.cc === undefined ? '' : String(r.cc),
       status: r.status === 'new' ? 'new' : r.status === 'lost' ? 'lost' : 'kept',
@@ -67,5 +79,5 @@ export async function snapshotDiff(
     };
   });
   const all = counts.new + counts.lost + counts.kept;
-  return { baseId, compareId, role, counts, rows: out, omitted: Math.max(0, all - out.length) };
+  return { baseId, compareId, role, firms, counts, rows: out, omitted: Math.max(0, all - out.length) };
 }

@@ -35,6 +35,11 @@ export function month(yyyyMm: string): DrillFilterModel {
   };
 }
 
+/** The rows of every spelling of a resolved firm, in one role or in either. */
+export function firm(role: 'importer' | 'exporter' | 'any', firmId: string): DrillFilterModel {
+  return { [`${role}Firm`]: { filterType: 'firm', firmId } };
+}
+
 export function drill(datasetId: string, label: string, ...models: DrillFilterModel[]): Drill {
   return { datasetId, label, filterModel: Object.assign({}, ...models) as DrillFilterModel };
 }

@@ -1,11 +1,12 @@
 import type {
+  FirmGrouping,
   Measure,
   Measures,
   SummaryKind,
   SummaryResult,
   SummaryRow,
 } from '@shared/analysis/analysis-contract';
-import { toNumber, type Db, type Row } from '../library';
+import { resolvedFirmJoin, toNumber, type Db, type Row } from '../library';
 import * as d from './drill';
 import { HS_NAMES_TABLE } from './reference';
 import { EMPTY_MEASURES, MEASURE_COLUMN, measuresOf, summaryRow, textOrNull } from './rows';
@@ -19,6 +20,10 @@ interface GroupedSpec {
   raw: string[];
   /** Second-pass key expressions over those fields, aliased k0, k1, … */
   keys: string[];
+  /** Joined to the first pass (alias p1) before the second groups: e.g. each party's resolved firm. */
+  join?: string;
+  /** More second-pass aggregates, e.g. `arg_max(p1."importerName", p1.n) AS name`. */
+  extra?: string[];
   order: 'measure' | 'key';
   /** Text looked up per k0 for the returned groups only (max over the group): alias → field. */
   labels?: { keyField: string; fields: Record<string, string> };
@@ -60,8 +65,8 @@ async function grouped(
   const sql = `
     WITH p1 AS (${firstPass(spec.raw)}),
     p2 AS MATERIALIZED (
-      SELECT ${spec.keys.map((e, i) => `${e} AS k${i}`).join(', ')}, ${FROM_PARTIALS}
-        FROM p1 GROUP BY ${keyAliases.join(', ')}
+      SELECT ${spec.keys.map((e, i) => `${e} AS k${i}`).join(', ')}, ${[...(spec.extra ?? []), FROM_PARTIALS].join(', ')}
+        FROM p1 ${spec.join ?? ''} GROUP BY ${keyAliases.join(', ')}
     )
     SELECT * FROM (SELECT 0 AS g, row_number() OVER (ORDER BY ${order}) AS rn, * FROM p2 ORDER BY ${order} LIMIT $2)
     UNION ALL BY NAME
@@ -110,8 +115,72 @@ function result(
   totals: Measures,
   rows: SummaryRow[],
   groupCount: number,
+  firms: FirmGrouping = 'asWritten',
 ): SummaryResult {
-  return { datasetId, kind, measure, totals, rows, omittedGroups: Math.max(0, groupCount - rows.length) };
+  return {
+    datasetId,
+    kind,
+    measure,
+    firms,
+    totals,
+    rows,
+    omittedGroups: Math.max(0, groupCount - rows.length),
+  };
+}
+
+/**
+ * Top importers or exporters by resolved firm: every spelling of a firm counted as one, named by the
+ * spelling most of its rows carry; a row whose party has neither name nor code is "(no firm)".
+ */
+async function resolvedFirms(
+  db: Db,
+  datasetId: string,
+  role: 'importer' | 'exporter',
+  measure: Measure,
+  limit: number,
+): Promise<SummaryResult> {
+  const party = ['Name', 'CountryCode', 'Country', 'UrlCode'].map((s) => `${role}${s}`);
+  const { total, groups, groupCount } = await grouped(
+    db,
+    datasetId,
+    {
+      raw: party,
+      keys: ['fk.firm_id'],
+      join: resolvedFirmJoin(role, 'fk', 'p1'),
+      extra: [
+        `arg_max(p1.${col(`${role}Name`)}, p1.n) AS name`,
+        `arg_max(p1.${col(`${role}CountryCode`)}, p1.n) AS cc`,
+        `count(DISTINCT fk.party_id) AS spellings`,
+      ],
+      order: 'measure',
+    },
+    measure,
+    limit,
+  );
+  const totals = measuresOf(total);
+  const noun = role === 'importer' ? 'Importer' : 'Exporter';
+  const rows = groups.map((r) => {
+    const key = textOrNull(r.k0);
+    const label = key === null ? '(no firm)' : (textOrNull(r.name) ?? '(no name)');
+    return {
+      ...summaryRow(r, totals, {
+        key,
+        label,
+        detail: textOrNull(r.cc),
+        drill: key === null ? null : d.drill(datasetId, `${noun} ${label}`, d.firm(role, key)),
+      }),
+      spellings: toNumber(r.spellings),
+    };
+  });
+  return result(
+    datasetId,
+    role === 'importer' ? 'importers' : 'exporters',
+    measure,
+    totals,
+    rows,
+    groupCount,
+    'resolved',
+  );
 }
 
 /** Top importers or exporters by UrlCode, with the name and country code they carry in the data. */
@@ -311,12 +380,14 @@ export function summary(
   kind: SummaryKind,
   measure: Measure,
   limit: number,
+  firmsBy: FirmGrouping = 'asWritten',
 ): Promise<SummaryResult> {
+  const byFirm = firmsBy === 'resolved' ? resolvedFirms : firms;
   switch (kind) {
     case 'importers':
-      return firms(db, datasetId, 'importer', measure, limit);
+      return byFirm(db, datasetId, 'importer', measure, limit);
     case 'exporters':
-      return firms(db, datasetId, 'exporter', measure, limit);
+      return byFirm(db, datasetId, 'exporter', measure, limit);
     case 'departurePorts':
       return ports(db, datasetId, 'departure', measure, limit);
     case 'arrivalPorts':

@@ -29,12 +29,12 @@ export function createAnalysisHandlers(deps: AnalysisHandlerDeps): HandlerSlice<
   }
   return {
     'analysis.datasets': async () => (await get()).datasets(),
-    'analysis.summary': async ({ datasetId, kind, measure, limit }) =>
-      (await get()).summary(datasetId, kind, { measure, limit }),
-    'analysis.firmProfile': async ({ datasetId, urlCode, limit }) =>
-      (await get()).firmProfile(datasetId, urlCode, { limit }),
-    'analysis.diff': async ({ baseId, compareId, role, limit }) =>
-      (await get()).diff(baseId, compareId, role, { limit }),
+    'analysis.summary': async ({ datasetId, kind, measure, limit, firms }) =>
+      (await get()).summary(datasetId, kind, { measure, limit, firms }),
+    'analysis.firmProfile': async ({ datasetId, urlCode, firmId, limit }) =>
+      (await get()).firmProfile(datasetId, firmId ? { firmId } : (urlCode ?? ''), { limit }),
+    'analysis.diff': async ({ baseId, compareId, role, limit, firms }) =>
+      (await get()).diff(baseId, compareId, role, { limit, firms }),
     'analysis.exportXlsx': (input) => tableToXlsx(input),
   };
 }

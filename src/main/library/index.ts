@@ -60,3 +60,4 @@ export {
   type ParquetMeta,
   type ParquetSourceColumn,
 } from './parquet-typing';
+export { FIRM_FILTER_FIELDS, firmFilterSql, resolvedFirmJoin, type PartyRole } from './firms/firm-sql';

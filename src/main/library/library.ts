@@ -571,6 +571,8 @@ export class Library {
     const meta = await this.get(id);
     const q = parseGridQuery(query);
     const built = buildQuery(meta.kind, id, q);
+    // A firm's rows are those of its spellings as of now: the resolution must know this dataset.
+    if (built.byFirm) await this.firms.resolve();
     const table = ROW_TABLE[meta.kind];
     const allFields = columnsOf(meta.kind).map((c) => c.field);
     const wanted = q.columns && q.columns.length > 0;
@@ -605,7 +607,7 @@ export class Library {
       }
     }
     let lastRow = meta.storedRows;
-    if (built.filtered) lastRow = await this.count(table, built.where, built.params);
+    if (built.filtered) lastRow = await this.count(table, built.where, built.params, !built.byFirm);
     const fields = wanted ? new Set(q.columns) : null;
     const missing = meta.missingFields.length > 0 ? new Set(meta.missingFields) : undefined;
     return {
@@ -620,12 +622,14 @@ export class Library {
 
   /** Filtered counts, cached: scrolling asks for the same count with every block. Datasets never change after commit. */
   private readonly counts = new Map<string, number>();
-  private async count(table: string, where: string, params: SqlParams): Promise<number> {
+  private async count(table: string, where: string, params: SqlParams, cache = true): Promise<number> {
     const key = JSON.stringify([table, where, params]);
-    const hit = this.counts.get(key);
+    const hit = cache ? this.counts.get(key) : undefined;
     if (hit !== undefined) return hit;
     const c = await this.db.one(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, params);
     const n = toNumber(c?.n);
+    // A firm's rows change with the analyst's decisions: only counts of the rows alone are kept.
+    if (!cache) return n;
     if (this.counts.size >= 200) this.counts.delete(this.counts.keys().next().value!);
     this.counts.set(key, n);
     return n;
@@ -644,6 +648,7 @@ export class Library {
     const meta = await this.get(id);
     const q = parseGridQuery({ ...opts.query, startRow: 0, endRow: 0 });
     const built = buildQuery(meta.kind, id, q);
+    if (built.byFirm) await this.firms.resolve();
     const byField = new Map(columnsOf(meta.kind).map((c) => [c.field, c]));
     const select = fields.map((f) => {
       const col = byField.get(f);

@@ -8,6 +8,7 @@ import {
   type ScalarFilterType,
   type TextFilterType,
 } from '@shared/library/grid-filter';
+import { FIRM_FILTER_FIELDS, firmFilterSql } from './firms/firm-sql';
 import {
   QUICK_FILTER_FIELDS,
   findColumn,
@@ -46,6 +47,8 @@ export interface BuiltQuery {
   params: DuckDBValue[];
   /** Whether any filter narrows the rows (so the stored row count is not the answer). */
   filtered: boolean;
+  /** Whether a filter names a resolved firm (the answer then depends on the firm resolution, too). */
+  byFirm: boolean;
   sorted: boolean;
 }
 
@@ -86,10 +89,21 @@ export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQu
   };
   const clauses = ['dataset_id = $1'];
   let filtered = false;
+  let byFirm = false;
 
   for (const [colId, f] of Object.entries(q.filterModel ?? {})) {
-    const col = column(kind, colId);
-    clauses.push(columnFilterSql(col, f, p));
+    const roles =
+      kind === 'shipments' && Object.hasOwn(FIRM_FILTER_FIELDS, colId)
+        ? FIRM_FILTER_FIELDS[colId as keyof typeof FIRM_FILTER_FIELDS]
+        : undefined;
+    if (roles || f.filterType === 'firm') {
+      // A resolved firm: a filter of its own, on a field of its own.
+      if (!roles || f.filterType !== 'firm') {
+        throw new AppError('InvalidInput', `${colId.slice(0, 80)} does not take that filter`);
+      }
+      clauses.push(firmFilterSql(roles, p(f.firmId)));
+      byFirm = true;
+    } else clauses.push(columnFilterSql(column(kind, colId), f, p));
     filtered = true;
   }
 
@@ -116,13 +130,14 @@ export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQu
     orderBy: order.join(', '),
     params,
     filtered,
+    byFirm,
     sorted: q.sortModel.length > 0,
   };
 }
 
 type Param = (v: DuckDBValue) => string;
 
-function columnFilterSql(col: ColumnDef, f: ColumnFilter, p: Param): string {
+function columnFilterSql(col: ColumnDef, f: Exclude<ColumnFilter, { filterType: 'firm' }>, p: Param): string {
   if ('conditions' in f) {
     const parts = f.conditions.map((c) => conditionSql(col, c, p));
     return `(${parts.join(f.operator === 'OR' ? ' OR ' : ' AND ')})`;

@@ -7,6 +7,13 @@ import { defineCall } from '../define-call';
 export const MEASURES = ['shipments', 'usdFob', 'usdCif', 'grossWeightKg'] as const;
 export type Measure = (typeof MEASURES)[number];
 
+/**
+ * How firms are counted: `resolved` groups every spelling of a firm into one (firm resolution);
+ * `asWritten` keeps each party the records name (by UrlCode) apart, as the service does.
+ */
+export const FIRM_GROUPINGS = ['resolved', 'asWritten'] as const;
+export type FirmGrouping = (typeof FIRM_GROUPINGS)[number];
+
 export const SUMMARY_KINDS = [
   'importers',
   'exporters',
@@ -26,7 +33,10 @@ export type DrillCondition =
   | { filterType: 'text'; type: 'equals' | 'startsWith' | 'blank'; filter?: string }
   | { filterType: 'date'; type: 'greaterThanOrEqual' | 'lessThan'; dateFrom: string };
 export type DrillColumnFilter =
-  DrillCondition | { filterType: 'date'; operator: 'AND'; conditions: DrillCondition[] };
+  | DrillCondition
+  | { filterType: 'date'; operator: 'AND'; conditions: DrillCondition[] }
+  /** On importerFirm, exporterFirm or anyFirm: the rows of every spelling of a resolved firm. */
+  | { filterType: 'firm'; firmId: string };
 /** A grid filterModel: column → filter; columns are ANDed. */
 export type DrillFilterModel = Record<string, DrillColumnFilter>;
 
@@ -69,12 +79,16 @@ export interface SummaryRow extends Measures {
   /** Flow rows: exporter and importer country codes. */
   from?: string | null;
   to?: string | null;
+  /** Firm rows counted by resolved firm: how many spellings of the firm the rows carry. */
+  spellings?: number;
 }
 
 export interface SummaryResult {
   datasetId: string;
   kind: SummaryKind;
   measure: Measure;
+  /** How the firm summaries counted firms (the other summaries ignore it). */
+  firms: FirmGrouping;
   totals: Measures;
   rows: SummaryRow[];
   /** Groups left out by the row limit. */
@@ -83,7 +97,11 @@ export interface SummaryResult {
 
 export interface FirmProfile {
   datasetId: string;
+  /** The profile's firm: a resolved firm (`firmId`, its spellings in `spellings`) or one party by UrlCode. */
+  firmId: string | null;
   urlCode: string;
+  /** The names the rows give the firm, most rows first. */
+  spellings: string[];
   name: string;
   country: string;
   countryCode: string;
@@ -100,6 +118,8 @@ export interface FirmProfile {
   monthly: SummaryRow[];
   drillAsImporter: Drill | null;
   drillAsExporter: Drill | null;
+  /** A resolved firm's rows in either role, every spelling (absent for a party by UrlCode). */
+  drillAll?: Drill;
 }
 
 export type DiffStatus = 'new' | 'lost' | 'kept';
@@ -107,6 +127,9 @@ export type FirmRole = 'importer' | 'exporter';
 
 export interface DiffRow {
   role: FirmRole;
+  /** The resolved firm, when the diff counts resolved firms. */
+  firmId: string | null;
+  /** The party's UrlCode when the diff counts firms as written ("" for a resolved firm). */
   urlCode: string;
   name: string;
   countryCode: string;
@@ -124,6 +147,7 @@ export interface SnapshotDiff {
   baseId: string;
   compareId: string;
   role: FirmRole;
+  firms: FirmGrouping;
   counts: Record<DiffStatus, number>;
   rows: DiffRow[];
   /** Firms left out by the row limit. */
@@ -152,19 +176,28 @@ export const MAX_SUMMARY_LIMIT = 20_000;
 const id = z.string().min(1).max(200);
 const measure = z.enum(MEASURES);
 
+const firmGrouping = z.enum(FIRM_GROUPINGS).default('asWritten');
+
 export const summaryInputSchema = z.strictObject({
   datasetId: id,
   kind: z.enum(SUMMARY_KINDS),
   measure: measure.default('shipments'),
   limit: z.number().int().min(1).max(MAX_SUMMARY_LIMIT).default(25),
+  firms: firmGrouping,
 });
 export type SummaryInput = z.output<typeof summaryInputSchema>;
 
-export const firmProfileInputSchema = z.strictObject({
-  datasetId: id,
-  urlCode: z.string().min(1).max(500),
-  limit: z.number().int().min(1).max(1000).default(25),
-});
+/** One party by UrlCode, or a resolved firm with all its spellings (its partners then resolved too). */
+export const firmProfileInputSchema = z
+  .strictObject({
+    datasetId: id,
+    urlCode: z.string().min(1).max(500).optional(),
+    firmId: id.optional(),
+    limit: z.number().int().min(1).max(1000).default(25),
+  })
+  .refine((i) => (i.urlCode === undefined) !== (i.firmId === undefined), {
+    error: 'name the firm by its firm code or by its resolved firm, one of the two',
+  });
 export type FirmProfileInput = z.output<typeof firmProfileInputSchema>;
 
 export const diffInputSchema = z.strictObject({
@@ -172,6 +205,7 @@ export const diffInputSchema = z.strictObject({
   compareId: id,
   role: z.enum(['importer', 'exporter']),
   limit: z.number().int().min(1).max(50_000).default(5000),
+  firms: firmGrouping,
 });
 export type DiffInput = z.output<typeof diffInputSchema>;
 

@@ -76,7 +76,12 @@ const combined = z.strictObject({
   operator: z.enum(['AND', 'OR']),
   conditions: z.array(filterConditionSchema).min(1).max(10),
 });
-export const columnFilterSchema = z.union([combined, filterConditionSchema]);
+/** The rows whose party belongs to a resolved firm (on the filter-only fields importerFirm, exporterFirm, anyFirm). */
+export const firmFilterSchema = z.strictObject({
+  filterType: z.literal('firm'),
+  firmId: z.string().min(1).max(200),
+});
+export const columnFilterSchema = z.union([combined, filterConditionSchema, firmFilterSchema]);
 
 export type FilterCondition = z.output<typeof filterConditionSchema>;
 export type ColumnFilter = z.output<typeof columnFilterSchema>;

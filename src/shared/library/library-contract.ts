@@ -99,7 +99,9 @@ export const GRID_FIELDS = [...new Set<string>([...SHIPMENT_FIELDS, ...FIRM_FIEL
   ...string[],
 ];
 const field = z.enum(GRID_FIELDS);
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(GRID_FIELDS);
+/** Fields a filter may name besides the grid's columns: the resolved firm of a row's importer, exporter or either. */
+export const FIRM_FILTER_FIELD_NAMES = ['importerFirm', 'exporterFirm', 'anyFirm'] as const;
+const KNOWN_FIELDS: ReadonlySet<string> = new Set([...GRID_FIELDS, ...FIRM_FILTER_FIELD_NAMES]);
 
 /** ag-grid's filterModel (text, number and date filters, simple or combined); keys are known fields only. */
 export const filterModelSchema = z

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { MEASURES, type Measure } from '@shared/analysis/analysis-contract';
+import { MEASURES, type FirmGrouping, type Measure } from '@shared/analysis/analysis-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { chosenDatasetIsEmpty, useAnalysisStore } from './analysis-store';
 import { MEASURE_LABELS } from './chart-options';
@@ -11,10 +11,11 @@ import './analysis.css';
 
 /** Summaries, charts, firm profiles and snapshot diffs of one shipment dataset of the library. */
 export function AnalysisPage() {
-  const { selectDataset, setMeasure } = useAnalysisStore.getState();
+  const { selectDataset, setMeasure, setFirms } = useAnalysisStore.getState();
   const datasets = useAnalysisStore((s) => s.datasets);
   const datasetId = useAnalysisStore((s) => s.datasetId);
   const measure = useAnalysisStore((s) => s.measure);
+  const firms = useAnalysisStore((s) => s.firms);
   const exportError = useAnalysisStore((s) => s.exportError);
   const empty = useAnalysisStore(chosenDatasetIsEmpty);
   useEffect(() => {
@@ -52,6 +53,17 @@ export function AnalysisPage() {
                 {MEASURE_LABELS[m]}
               </option>
             ))}
+          </select>
+        </label>
+        <label title="Resolved: every spelling of a firm counted as one (Firms of the library); as written: one firm per firm code, as the records name them">
+          Firms{' '}
+          <select
+            data-testid="analysis-firms"
+            value={firms}
+            onChange={(e) => void setFirms(e.target.value as FirmGrouping)}
+          >
+            <option value="asWritten">as written</option>
+            <option value="resolved">resolved</option>
           </select>
         </label>
       </header>

@@ -1,6 +1,7 @@
 import {
   MAX_SUMMARY_LIMIT,
   type AnalysisDataset,
+  type FirmGrouping,
   type FirmProfile,
   type FirmRole,
   type Measure,
@@ -43,6 +44,8 @@ export interface AnalysisData {
   datasets: Slot<AnalysisDataset[]>;
   datasetId: string | null;
   measure: Measure;
+  /** Firms as the records write them (one per firm code), or resolved: every spelling of a firm as one. */
+  firms: FirmGrouping;
   limit: number;
   summaries: Partial<Record<SummaryKind, Slot<SummaryResult>>>;
   profile: Slot<FirmProfile>;
@@ -54,14 +57,17 @@ export interface AnalysisActions {
   loadDatasets(): Promise<void>;
   selectDataset(id: string): Promise<void>;
   setMeasure(measure: Measure): Promise<void>;
+  /** Counts firms as written or resolved: the summaries load again, the profile and the diff close. */
+  setFirms(firms: FirmGrouping): Promise<void>;
   /** Every summary of the page for the chosen dataset and measure; a newer request wins. */
   loadSummaries(): Promise<void>;
-  openProfile(urlCode: string): Promise<void>;
+  /** The profile of a firm summary's row: `key` is its firm code, or its resolved firm when firms are resolved. */
+  openProfile(key: string): Promise<void>;
   closeProfile(): void;
   setDiffOptions(o: { compareId?: string | null; role?: FirmRole }): void;
   /** Compares the chosen dataset (before) with `compareId` (after). */
   runDiff(): Promise<void>;
-  drillDown(row: SummaryRow | null): void;
+  drillDown(row: Pick<SummaryRow, 'drill'> | null): void;
   /** Files are named by table and dataset, so exports of the same table from two datasets do not collide. */
   exportTable(input: TableExportInput): Promise<void>;
   /**
@@ -79,6 +85,7 @@ const initial: AnalysisData = {
   datasets: idle(),
   datasetId: null,
   measure: 'shipments',
+  firms: 'asWritten',
   limit: 15,
   summaries: {},
   profile: idle(),
@@ -133,8 +140,14 @@ export const useAnalysisStore = defineStore<AnalysisData, AnalysisActions>(
         await get().loadSummaries();
       },
 
+      async setFirms(firms: FirmGrouping) {
+        if (firms === get().firms) return;
+        set((s) => ({ firms, profile: idle(), diff: { ...s.diff, value: null, error: null } }));
+        await get().loadSummaries();
+      },
+
       async loadSummaries() {
-        const { datasetId, measure, limit } = get();
+        const { datasetId, measure, limit, firms } = get();
         if (!datasetId) return;
         const turn = summaryReads.begin();
         if (chosenDatasetIsEmpty(get())) {
@@ -151,6 +164,7 @@ export const useAnalysisStore = defineStore<AnalysisData, AnalysisActions>(
               datasetId,
               kind,
               measure,
+              firms,
               // The trend needs every month (ordered by month, a limit would keep only the oldest ones).
               limit: kind === 'flows' ? 40 : kind === 'months' ? MAX_MONTHS : limit,
             });
@@ -167,11 +181,13 @@ export const useAnalysisStore = defineStore<AnalysisData, AnalysisActions>(
         );
       },
 
-      async openProfile(urlCode: string) {
-        const datasetId = get().datasetId;
+      async openProfile(key: string) {
+        const { datasetId, firms } = get();
         if (!datasetId) return;
         set({ profile: { value: null, loading: true, error: null } });
-        const r = await getApi().analysis.firmProfile({ datasetId, urlCode });
+        const r = await getApi().analysis.firmProfile(
+          firms === 'resolved' ? { datasetId, firmId: key } : { datasetId, urlCode: key },
+        );
         set({
           profile: r.ok
             ? { value: r.value, loading: false, error: null }
@@ -188,20 +204,21 @@ export const useAnalysisStore = defineStore<AnalysisData, AnalysisActions>(
       },
 
       async runDiff() {
-        const { datasetId, diff } = get();
+        const { datasetId, diff, firms } = get();
         if (!datasetId || !diff.compareId) return;
         set({ diff: { ...diff, loading: true, error: null } });
         const r = await getApi().analysis.diff({
           baseId: datasetId,
           compareId: diff.compareId,
           role: diff.role,
+          firms,
         });
         set((s) => ({
           diff: { ...s.diff, loading: false, value: r.ok ? r.value : null, error: r.ok ? null : r.error },
         }));
       },
 
-      drillDown(row: SummaryRow | null) {
+      drillDown(row: Pick<SummaryRow, 'drill'> | null) {
         if (row?.drill) useDrillStore.getState().open(row.drill);
       },
 
@@ -227,6 +244,7 @@ export const useAnalysisStore = defineStore<AnalysisData, AnalysisActions>(
             datasetId: shown.datasetId,
             kind,
             measure: shown.measure,
+            firms: shown.firms,
             limit: MAX_SUMMARY_LIMIT,
           });
           if (!r.ok) {

@@ -84,7 +84,11 @@ export function DiffPanel() {
               </thead>
               <tbody>
                 {diff.value.rows.slice(0, 300).map((r, i) => (
-                  <tr key={r.urlCode} data-testid={`analysis-diff-row-${i}`} data-status={r.status}>
+                  <tr
+                    key={r.firmId ?? r.urlCode}
+                    data-testid={`analysis-diff-row-${i}`}
+                    data-status={r.status}
+                  >
                     <td className="analysis__text">{r.status}</td>
                     <td className="analysis__text analysis__name" title={`${r.name} ${r.countryCode}`}>
                       {r.name} <span className="analysis__detail">{r.countryCode}</span>

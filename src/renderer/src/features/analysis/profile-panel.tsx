@@ -7,7 +7,7 @@ import { summaryTable } from './table-export';
 
 /** A firm's profile in the chosen dataset: its partners, HS mix and monthly volume. */
 export function ProfilePanel() {
-  const { closeProfile } = useAnalysisStore.getState();
+  const { closeProfile, drillDown } = useAnalysisStore.getState();
   const profile = useAnalysisStore((s) => s.profile);
   const p = profile.value;
   const el = useRef<HTMLElement>(null);
@@ -22,6 +22,17 @@ export function ProfilePanel() {
       <header className="analysis__section-header">
         <h2>{p ? `${p.name} (${p.countryCode})` : 'Firm profile'}</h2>
         <span className="analysis__actions">
+          {p?.drillAll && (
+            <button
+              type="button"
+              className="button"
+              data-testid="analysis-profile-all-rows"
+              title="Every shipment of this firm, under any of its spellings, in either role"
+              onClick={() => p.drillAll && drillDown({ drill: p.drillAll })}
+            >
+              All its shipments
+            </button>
+          )}
           <button
             type="button"
             className="button"
@@ -41,6 +52,11 @@ export function ProfilePanel() {
             As exporter: {count(p.asExporter.shipments, 'shipment')}, USD FOB {num(p.asExporter.usdFob, 2)} ·
             First {p.firstShipment ?? '—'}, last {p.lastShipment ?? '—'}
           </p>
+          {p.firmId !== null && p.spellings.length > 1 && (
+            <p data-testid="analysis-profile-spellings">
+              Written {count(p.spellings.length, 'way')}: {p.spellings.join(' · ')}
+            </p>
+          )}
           <ProfileList testId="analysis-profile-partners" title="Partners" firm={p.name} rows={p.partners} />
           <ProfileList testId="analysis-profile-hs" title="HS mix (headings)" firm={p.name} rows={p.hsMix} />
           <ProfileList

@@ -107,6 +107,12 @@ function SummaryTable({
                   )}
                   {r.label}
                   {r.detail && kind !== 'hs' ? <span className="analysis__detail"> {r.detail}</span> : null}
+                  {r.spellings !== undefined && r.spellings > 1 ? (
+                    <span className="analysis__detail" data-testid={`analysis-spellings-${kind}-${i}`}>
+                      {' '}
+                      · written {count(r.spellings, 'way')}
+                    </span>
+                  ) : null}
                 </td>
                 <td>{num(r.shipments)}</td>
                 <td

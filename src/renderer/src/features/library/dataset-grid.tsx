@@ -71,6 +71,24 @@ export function describeMatchCount(count: MatchCount, storedRows: number): strin
   return `${fmt(count.rows)} of ${fmt(storedRows)} ${storedRows === 1 ? 'row matches' : 'rows match'}`;
 }
 
+/**
+ * A drill-down's conditions split in two: those ag-grid keeps on its columns, and those it has no column
+ * for (a resolved firm's rows: every spelling of the firm), which stay with the grid for as long as it
+ * shows this drill-down and join every query.
+ */
+export function splitDrillFilter(model: GridFilterModel | null): {
+  columns: GridFilterModel;
+  pinned: GridFilterModel;
+} {
+  const columns: GridFilterModel = {};
+  const pinned: GridFilterModel = {};
+  for (const [field, f] of Object.entries(model ?? {})) {
+    if (f.filterType === 'firm') pinned[field] = f;
+    else columns[field] = f;
+  }
+  return { columns, pinned };
+}
+
 function columnsFor(kind: DatasetKind): Cols {
   // The search grids' definitions read records by field name; library rows are records plus `_row`.
   return (kind === 'shipments' ? shipmentColumnDefs() : firmColumnDefs()) as unknown as Cols;
@@ -95,6 +113,8 @@ export function DatasetGrid(props: DatasetGridProps) {
   const [answered, setAnswered] = useState(0);
   const apiRef = useRef<GridApi<DatasetRow> | null>(null);
   const columnDefs = useMemo(() => columnsFor(kind), [kind]);
+  // The initial filter is taken once per mount (the page remounts the grid for another drill-down).
+  const [drillFilter] = useState(() => splitDrillFilter(props.initialFilterModel));
 
   const report = useCallback(() => {
     const g = apiRef.current;
@@ -106,10 +126,10 @@ export function DatasetGrid(props: DatasetGridProps) {
     onView({
       columns: g.getAllDisplayedColumns().map((c) => c.getColId()),
       sortModel,
-      filterModel: g.getFilterModel() as GridFilterModel,
+      filterModel: { ...(g.getFilterModel() as GridFilterModel), ...drillFilter.pinned },
       quickFilter,
     });
-  }, [onView, quickFilter]);
+  }, [onView, quickFilter, drillFilter]);
 
   useEffect(() => report(), [report]);
   useEffect(() => {
@@ -120,7 +140,7 @@ export function DatasetGrid(props: DatasetGridProps) {
     () => ({
       getRows(params: IGetRowsParams) {
         setLoading(true);
-        const filterModel = params.filterModel as GridFilterModel;
+        const filterModel = { ...(params.filterModel as GridFilterModel), ...drillFilter.pinned };
         const quick = quickFilter.trim();
         const narrowed = quick.length > 0 || Object.keys(filterModel ?? {}).length > 0;
         const queryKey = JSON.stringify([filterModel, quick]);
@@ -148,14 +168,14 @@ export function DatasetGrid(props: DatasetGridProps) {
           });
       },
     }),
-    [datasetId, quickFilter, onError],
+    [datasetId, quickFilter, onError, drillFilter],
   );
 
   const onGridReady = useCallback(
     (e: GridReadyEvent<DatasetRow>) => {
       apiRef.current = e.api;
       setGridApi(e.api);
-      if (props.initialFilterModel) e.api.setFilterModel(props.initialFilterModel);
+      if (Object.keys(drillFilter.columns).length > 0) e.api.setFilterModel(drillFilter.columns);
       report();
     },
     // The initial filter is applied once per mount; the page remounts the grid to apply another.
