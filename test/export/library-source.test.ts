@@ -61,6 +61,43 @@ describe('libraryExportSource', () => {
     expect(await allRows(source)).toHaveLength(3);
   });
 
+  it('exports the resolved firm columns a view shows, titled in the grid’s words, and the rows of a firm a drill-down kept', async () => {
+    const records = [
+      shipment(0, { importerName: 'Acme Co Ltd', importerCountryCode: 'CN', importerUrlCode: '' }),
+      shipment(1, { importerName: 'ACME CO., LTD.', importerCountryCode: 'CN', importerUrlCode: '' }),
+      shipment(2, { importerName: 'Apex Trading', importerCountryCode: 'CN', importerUrlCode: '' }),
+    ];
+    const d = await library.saveShipmentSearch({}, { total: 3, shipments: records });
+    const firmId = (
+      await library.firms.list({
+        scope: {},
+        search: 'acme',
+        mergedOnly: false,
+        sort: 'rows',
+        offset: 0,
+        limit: 5,
+      })
+    ).firms[0]!.firmId;
+    const view = {
+      columns: ['importerName', 'importerFirm'],
+      filterModel: { anyFirm: { filterType: 'firm' as const, firmId } },
+    };
+    const { source } = await libraryExportSource(library, d.id, view, '1.2.3');
+    expect(source.columns.map((c) => [c.field, c.title])).toEqual([
+      ['importerName', 'Importer Name'],
+      ['importerFirm', 'Importer Firm (resolved)'],
+    ]);
+    expect(source.rowCount).toBe(2);
+    const rows = await allRows(source);
+    expect(rows.map((r) => r[1])).toEqual([rows[0]![1], rows[0]![1]]);
+    expect(rows.map((r) => r[0])).toEqual(['Acme Co Ltd', 'ACME CO., LTD.']);
+    // Not a column of firm lists.
+    const firms = await library.saveRecords({ kind: 'firms', request: {} }, [firm(1)]);
+    await expect(libraryExportSource(library, firms.id, { columns: ['importerFirm'] }, '1')).rejects.toThrow(
+      /Not a firms column/,
+    );
+  });
+
   it('with a view exports its columns and counts only the rows its filters keep', async () => {
     const records = Array.from({ length: 120 }, (_, i) =>
       shipment(i, { importerCountry: i % 4 === 0 ? 'Türkiye' : 'Çin' }),

@@ -409,6 +409,61 @@ describe('firm resolution in the library', () => {
     }
   });
 
+  it('gives rows and exports the resolved firm of their importer and exporter, by the firm’s name', async () => {
+    const id = await save(ctx.lib, [
+      { name: 'Acme Co Ltd' },
+      { name: 'Acme Co Ltd' },
+      { name: 'ACME COMPANY LIMITED' },
+      { name: 'Apex Trading' },
+    ]);
+    const block = await ctx.lib.getRows(id, { startRow: 0, endRow: 10, resolvedFirms: true });
+    expect(block.rows.map((r) => [r.importerName, r.importerFirm, r.exporterFirm])).toEqual([
+      ['Acme Co Ltd', 'Acme Co Ltd', 'Harbor Supply Inc.'],
+      ['Acme Co Ltd', 'Acme Co Ltd', 'Harbor Supply Inc.'],
+      // Named after the spelling most rows carry.
+      ['ACME COMPANY LIMITED', 'Acme Co Ltd', 'Harbor Supply Inc.'],
+      ['Apex Trading', 'Apex Trading', 'Harbor Supply Inc.'],
+    ]);
+    // Not asked for, not computed; asked for by name, alone.
+    expect((await ctx.lib.getRows(id, { startRow: 0, endRow: 1 })).rows[0]).not.toHaveProperty(
+      'importerFirm',
+    );
+    const named = await ctx.lib.getRows(id, {
+      startRow: 0,
+      endRow: 4,
+      columns: ['importerName', 'importerFirm'],
+      sortModel: [{ colId: 'importerName', sort: 'desc' }],
+    });
+    expect(named.rows.map((r) => Object.keys(r).sort())).toContainEqual([
+      '_row',
+      'importerFirm',
+      'importerName',
+    ]);
+
+    // An export of the column, after the analyst merged Apex into Acme: the names follow the decision.
+    const firms = await ctx.lib.firms.list({
+      scope: { datasetId: id },
+      mergedOnly: false,
+      sort: 'name',
+      offset: 0,
+      limit: 10,
+    });
+    const idOf = (name: string) => firms.firms.find((f) => f.name === name)!.firmId;
+    await ctx.lib.firms.merge([idOf('Acme Co Ltd'), idOf('Apex Trading')]);
+    const exported: unknown[][] = [];
+    for await (const rows of ctx.lib.streamFieldRows(id, ['importerName', 'importerFirm']))
+      exported.push(...rows);
+    expect(exported).toEqual([
+      ['Acme Co Ltd', 'Acme Co Ltd'],
+      ['Acme Co Ltd', 'Acme Co Ltd'],
+      ['ACME COMPANY LIMITED', 'Acme Co Ltd'],
+      ['Apex Trading', 'Acme Co Ltd'],
+    ]);
+    await expect(
+      ctx.lib.getRows(id, { startRow: 0, endRow: 1, columns: ['importerFirmName'] }),
+    ).rejects.toThrow(/Unknown column/);
+  });
+
   it('follows the library: a new dataset is resolved on the next read, a deleted one leaves', async () => {
     const first = await save(ctx.lib, [{ name: 'Acme Co Ltd' }], 'one');
     expect((await ctx.lib.firms.resolve()).parties).toBe(2);

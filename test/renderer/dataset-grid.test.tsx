@@ -17,6 +17,7 @@ interface GetRowsInput {
   endRow: number;
   quickFilter?: string;
   filterModel?: Record<string, { filter?: string; firmId?: string }> | null;
+  resolvedFirms?: boolean;
 }
 
 const STORED = 500;
@@ -40,7 +41,10 @@ function answer(input: GetRowsInput): BridgeResult<unknown> {
       (!country || r.importerCountry === country) &&
       (!firm || (firm === 'steel' && r.importerName === 'Steelworks Ltd')),
   );
-  return { ok: true, value: { rows: rows.slice(input.startRow, input.endRow), lastRow: rows.length } };
+  const block = rows
+    .slice(input.startRow, input.endRow)
+    .map((r) => (input.resolvedFirms ? { ...r, importerFirm: `${String(r.importerName)} (firm)` } : r));
+  return { ok: true, value: { rows: block, lastRow: rows.length } };
 }
 
 /** Answers for these quick filters wait until released: a slow query overtaken by a newer one. */
@@ -178,6 +182,26 @@ describe('DatasetGrid', () => {
     expect(views.at(-1)?.columns.length).toBe(before + 1);
     fireEvent.click(screen.getByTestId('library-columns-reset'));
     await waitFor(() => expect(views.at(-1)?.columns).not.toContain('regime'), { timeout: 10_000 });
+  });
+
+  it('asks for the resolved firm names only while a resolved firm column shows', async () => {
+    const views: grid.DatasetGridView[] = [];
+    render(<Grid onView={(v) => views.push(v)} />);
+    await waitFor(() => expect(countText()).toBe('500 rows'), { timeout: 10_000 });
+    expect(asked.every((q) => q.resolvedFirms === undefined)).toBe(true);
+    fireEvent.click(screen.getByTestId('library-columns-toggle'));
+    const box = (await screen.findByTestId('library-columns-col-importerFirm')) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    expect(box.closest('label')?.textContent).toContain('Importer Firm (resolved)');
+    const before = asked.length;
+    fireEvent.click(box);
+    // The blocks are asked again, with the names.
+    await waitFor(() => expect(asked.slice(before).some((q) => q.resolvedFirms === true)).toBe(true), {
+      timeout: 10_000,
+    });
+    await waitFor(() => expect(views.at(-1)?.columns).toContain('importerFirm'));
+    fireEvent.click(screen.getByTestId('library-columns-reset'));
+    await waitFor(() => expect(views.at(-1)?.columns).not.toContain('importerFirm'), { timeout: 10_000 });
   });
 
   it('column chooser by keyboard: focus goes to its search box, Escape closes it and returns to the toggle', async () => {

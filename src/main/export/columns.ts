@@ -1,4 +1,5 @@
 import { fieldTitleOf, firmFieldType, shipmentFieldType } from '@shared/fields';
+import { RESOLVED_FIRM_TITLES, isResolvedFirmColumn } from '@shared/library/library-contract';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '@shared/spec/records';
 import type { ExportColumn } from './types';
 
@@ -12,7 +13,7 @@ export function shipmentColumns(fields: readonly string[] = SHIPMENT_FIELDS): Ex
   return fields.map((field) => ({
     field,
     header: field,
-    title: fieldTitleOf('shipments', field),
+    title: isResolvedFirmColumn(field) ? RESOLVED_FIRM_TITLES[field] : fieldTitleOf('shipments', field),
     type: shipmentFieldType(field),
   }));
 }

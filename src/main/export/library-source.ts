@@ -16,10 +16,14 @@ function gridQuery(view: ExportView | undefined): {
   };
 }
 
-/** The columns to write: the view's visible columns in their order, else every field of the kind. */
+/**
+ * The columns to write: the view's visible columns in their order (the resolved firm columns among
+ * them when shown), else every field of the kind.
+ */
 export function exportColumnsFor(meta: DatasetMeta, view: ExportView | undefined): ExportColumn[] {
-  const known = new Set(Library.columns(meta.kind));
-  const fields = view?.columns && view.columns.length > 0 ? [...new Set(view.columns)] : [...known];
+  const known = new Set(Library.exportColumns(meta.kind));
+  const fields =
+    view?.columns && view.columns.length > 0 ? [...new Set(view.columns)] : [...Library.columns(meta.kind)];
   const unknown = fields.filter((f) => !known.has(f));
   if (unknown.length > 0) {
     throw new AppError('InvalidInput', `Not a ${meta.kind} column: ${unknown.slice(0, 5).join(', ')}`);

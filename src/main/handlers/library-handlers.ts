@@ -96,7 +96,16 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
     'library.delete': async ({ id }) => {
       await (await lib()).delete(id);
     },
-    'library.getRows': async ({ id, startRow, endRow, sortModel, filterModel, quickFilter, columns }) => {
+    'library.getRows': async ({
+      id,
+      startRow,
+      endRow,
+      sortModel,
+      filterModel,
+      quickFilter,
+      columns,
+      resolvedFirms,
+    }) => {
       const block = await (
         await lib()
       ).getRows(id, {
@@ -106,6 +115,7 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
         filterModel: filterModel ?? null,
         quickFilter: quickFilter ?? null,
         columns: columns ?? null,
+        ...(resolvedFirms ? { resolvedFirms } : {}),
       });
       return {
         lastRow: block.lastRow,

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import type { DuckDBConnection, Json } from '@duckdb/node-api';
 import { AppError } from '@shared/ipc/errors';
 import { MAX_TAG_LENGTH, MAX_TAGS, uniqueTags } from '@shared/library/dataset-fields';
+import { RESOLVED_FIRM_COLUMNS, isResolvedFirmColumn } from '@shared/library/library-contract';
 import { isPlainObject, typeName } from '@shared/spec/records';
 import { Db, readIn, toNumber, type Row, type SqlParams } from './db';
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type DatasetKind } from './fields';
@@ -11,6 +12,7 @@ import { RecordIssueError, appendColumns, appendRecords, rowToRecord, type Recor
 import { defaultDatasetName, filterKey } from './naming';
 import { buildQuery, parseGridQuery, selectedColumns, type GridQuery } from './query';
 import { FirmBook } from './firms/firm-book';
+import { firmNameSql } from './firms/firm-sql';
 import { migrate } from './schema';
 import {
   diskFullError,
@@ -571,15 +573,13 @@ export class Library {
     const meta = await this.get(id);
     const q = parseGridQuery(query);
     const built = buildQuery(meta.kind, id, q);
-    // A firm's rows are those of its spellings as of now: the resolution must know this dataset.
-    if (built.byFirm) await this.firms.resolve();
     const table = ROW_TABLE[meta.kind];
     const allFields = columnsOf(meta.kind).map((c) => c.field);
     const wanted = q.columns && q.columns.length > 0;
-    const select = [
-      ...selectedColumns(meta.kind, q, allFields),
-      ...(wanted ? [] : [`"${EXTRA_COLUMN}"`]),
-    ].join(', ');
+    const selected = selectedColumns(meta.kind, q, allFields, table);
+    // A firm's rows and names are those of its spellings as of now: the resolution must know this dataset.
+    if (built.byFirm || selected.byFirm) await this.firms.resolve();
+    const select = [...selected.items, ...(wanted ? [] : [`"${EXTRA_COLUMN}"`])].join(', ');
     const limit = q.endRow - q.startRow;
     let rows: Row[];
     if (!built.filtered && !built.sorted) {
@@ -613,6 +613,8 @@ export class Library {
     return {
       rows: rows.map((r) => {
         const rec = rowToRecord(meta.kind, r, missing);
+        if (selected.byFirm)
+          for (const c of RESOLVED_FIRM_COLUMNS) if (c in r) rec[c] = r[c] === null ? '' : String(r[c]);
         if (fields) for (const k of Object.keys(rec)) if (!fields.has(k)) delete rec[k];
         return { ...rec, _row: toNumber(r.row_no) };
       }),
@@ -648,9 +650,14 @@ export class Library {
     const meta = await this.get(id);
     const q = parseGridQuery({ ...opts.query, startRow: 0, endRow: 0 });
     const built = buildQuery(meta.kind, id, q);
-    if (built.byFirm) await this.firms.resolve();
+    const table = ROW_TABLE[meta.kind];
+    const firmColumns = meta.kind === 'shipments' && fields.some((f) => isResolvedFirmColumn(f));
+    if (built.byFirm || firmColumns) await this.firms.resolve();
     const byField = new Map(columnsOf(meta.kind).map((c) => [c.field, c]));
     const select = fields.map((f) => {
+      if (meta.kind === 'shipments' && isResolvedFirmColumn(f)) {
+        return `coalesce(${firmNameSql(f === 'importerFirm' ? 'importer' : 'exporter', `${table}.`)}, '')`;
+      }
       const col = byField.get(f);
       if (!col)
         throw new AppError('InvalidInput', `Not a ${meta.kind} column: ${JSON.stringify(f.slice(0, 80))}`);
@@ -659,7 +666,7 @@ export class Library {
     });
     // Each row leaves DuckDB as one JSON array: reading 88 text values out of a chunk one by one
     // through the node API costs ~0.7 µs each, one string per row and JSON.parse a third of that.
-    const sql = `SELECT json_array(${select.join(', ')}) FROM ${ROW_TABLE[meta.kind]} WHERE ${built.where} ORDER BY ${built.orderBy}`;
+    const sql = `SELECT json_array(${select.join(', ')}) FROM ${table} WHERE ${built.where} ORDER BY ${built.orderBy}`;
     for await (const rows of this.db.streamRows(sql, built.params, opts.signal)) {
       yield rows.map((r) => JSON.parse(r[0] as string) as unknown[]);
     }
@@ -696,6 +703,11 @@ export class Library {
   /** Column names of a kind, in record order (for grids and exporters). */
   static columns(kind: DatasetKind): readonly string[] {
     return columnsOf(kind).map((c) => c.field);
+  }
+
+  /** What an export may write: the stored fields, and for shipments the resolved firm columns. */
+  static exportColumns(kind: DatasetKind): readonly string[] {
+    return [...Library.columns(kind), ...(kind === 'shipments' ? RESOLVED_FIRM_COLUMNS : [])];
   }
 }
 

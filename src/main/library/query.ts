@@ -8,7 +8,8 @@ import {
   type ScalarFilterType,
   type TextFilterType,
 } from '@shared/library/grid-filter';
-import { FIRM_FILTER_FIELDS, firmFilterSql } from './firms/firm-sql';
+import { isResolvedFirmColumn } from '@shared/library/library-contract';
+import { FIRM_FILTER_FIELDS, firmFilterSql, firmNameSql } from './firms/firm-sql';
 import {
   QUICK_FILTER_FIELDS,
   findColumn,
@@ -33,6 +34,8 @@ export const gridQuerySchema = z.object({
    * cheaper: each row of a sorted block is a random read of every requested column.
    */
   columns: z.array(z.string().max(200)).max(500).nullish(),
+  /** With every field (no `columns`): the resolved firm columns too. */
+  resolvedFirms: z.boolean().optional(),
 });
 
 export type GridQuery = z.input<typeof gridQuerySchema>;
@@ -75,10 +78,29 @@ function column(kind: DatasetKind, colId: string): ColumnDef {
 }
 
 /** Builds WHERE and ORDER BY; every value is a positional parameter, every name from the field list. */
-/** The requested columns as quoted names (all of the kind's when none are named). */
-export function selectedColumns(kind: DatasetKind, q: ParsedGridQuery, all: readonly string[]): string[] {
-  const names = q.columns && q.columns.length > 0 ? q.columns : all;
-  return [...new Set(names)].map((n) => `"${column(kind, n).field}"`);
+/**
+ * The requested columns as SELECT items (all of the kind's when none are named, and the resolved firm
+ * columns when asked for), and whether they need the firm resolution. `table` names the row table.
+ */
+export function selectedColumns(
+  kind: DatasetKind,
+  q: ParsedGridQuery,
+  all: readonly string[],
+  table: string,
+): { items: string[]; byFirm: boolean } {
+  const names =
+    q.columns && q.columns.length > 0
+      ? q.columns
+      : [...all, ...(q.resolvedFirms && kind === 'shipments' ? ['importerFirm', 'exporterFirm'] : [])];
+  let byFirm = false;
+  const items = [...new Set(names)].map((n) => {
+    if (kind === 'shipments' && isResolvedFirmColumn(n)) {
+      byFirm = true;
+      return `${firmNameSql(n === 'importerFirm' ? 'importer' : 'exporter', `${table}.`)} AS "${n}"`;
+    }
+    return `"${column(kind, n).field}"`;
+  });
+  return { items, byFirm };
 }
 
 export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQuery): BuiltQuery {

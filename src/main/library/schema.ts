@@ -140,6 +140,15 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE TABLE firm_resolution (fingerprint VARCHAR NOT NULL, resolved_at VARCHAR NOT NULL, summary_json VARCHAR NOT NULL)`,
     ],
   },
+  {
+    version: 5,
+    description: 'firm resolution: the name of each party key’s firm, for the resolved-firm columns',
+    statements: [
+      `ALTER TABLE firm_party_keys ADD COLUMN firm_name VARCHAR`,
+      // Rebuilt with the names on the next read.
+      `DELETE FROM firm_resolution`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,19 +1,16 @@
 import { z } from 'zod';
 import { defineCall } from '../define-call';
-import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
 import { fileHandleSchema, type ChosenFile } from '../files/file-handle';
-import { filterModelSchema, sortModelSchema } from '../library/library-contract';
+import { columnNameSchema, filterModelSchema, sortModelSchema } from '../library/library-contract';
 
 /** The export bridge calls: input schemas and result types. */
 
 export const EXPORT_FORMATS = ['xlsx', 'csv', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-const field = z.enum([...new Set<string>([...SHIPMENT_FIELDS, ...FIRM_FIELDS])] as [string, ...string[]]);
-
 /** The grid as the user sees it: visible columns in their order, and the current sort and filters. */
 export const exportViewSchema = z.strictObject({
-  columns: z.array(field).max(500).optional(),
+  columns: z.array(columnNameSchema).max(500).optional(),
   sortModel: sortModelSchema.optional(),
   filterModel: filterModelSchema.nullish(),
   quickFilter: z.string().max(500).nullish(),

@@ -99,6 +99,21 @@ export const GRID_FIELDS = [...new Set<string>([...SHIPMENT_FIELDS, ...FIRM_FIEL
   ...string[],
 ];
 const field = z.enum(GRID_FIELDS);
+/**
+ * Columns of shipment datasets computed by firm resolution, not stored: the resolved firm of the row's
+ * importer and exporter, by the firm's name (the spelling most rows of the library carry).
+ */
+export const RESOLVED_FIRM_COLUMNS = ['importerFirm', 'exporterFirm'] as const;
+export type ResolvedFirmColumn = (typeof RESOLVED_FIRM_COLUMNS)[number];
+export const RESOLVED_FIRM_TITLES: Readonly<Record<ResolvedFirmColumn, string>> = {
+  importerFirm: 'Importer Firm (resolved)',
+  exporterFirm: 'Exporter Firm (resolved)',
+};
+export const isResolvedFirmColumn = (name: string): name is ResolvedFirmColumn =>
+  (RESOLVED_FIRM_COLUMNS as readonly string[]).includes(name);
+/** A column a grid or an export may ask for: a field of the records, or a resolved firm. */
+export const columnNameSchema = z.enum([...GRID_FIELDS, ...RESOLVED_FIRM_COLUMNS] as [string, ...string[]]);
+
 /** Fields a filter may name besides the grid's columns: the resolved firm of a row's importer, exporter or either. */
 export const FIRM_FILTER_FIELD_NAMES = ['importerFirm', 'exporterFirm', 'anyFirm'] as const;
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([...GRID_FIELDS, ...FIRM_FILTER_FIELD_NAMES]);
@@ -129,7 +144,9 @@ const getRowsInput = z
     sortModel: sortModelSchema.optional(),
     filterModel: filterModelSchema.nullish(),
     quickFilter: z.string().max(500).nullish(),
-    columns: z.array(field).max(500).nullish(),
+    columns: z.array(columnNameSchema).max(500).nullish(),
+    /** With every field (no `columns`): the resolved firm columns too. */
+    resolvedFirms: z.boolean().optional(),
   })
   .refine((q) => q.endRow >= q.startRow && q.endRow - q.startRow <= MAX_BLOCK_ROWS, {
     error: `endRow must not be before startRow, and a block holds at most ${MAX_BLOCK_ROWS} rows`,

@@ -32,6 +32,11 @@ export function firmFilterSql(roles: readonly PartyRole[], firmParam: string): s
   return `(${roles.map(one).join(' OR ')})`;
 }
 
+/** The name of the firm of a row's party of `role` (NULL: no party); `row` prefixes the row's columns. */
+export function firmNameSql(role: PartyRole, row: string): string {
+  return `(SELECT any_value(fk.firm_name) FROM firm_party_keys fk WHERE ${partyKeyMatch(role, 'fk', row)})`;
+}
+
 /** `LEFT JOIN` giving each row of `row` its party's firm of `role` as `<alias>.firm_id` (NULL: no party). */
 export function resolvedFirmJoin(role: PartyRole, alias: string, row: string): string {
   return `LEFT JOIN firm_party_keys ${alias} ON ${partyKeyMatch(role, alias, `${row}.`)}`;

@@ -337,8 +337,13 @@ export async function resolveFirms(
       [JSON.stringify(Array.from(firstOf))],
     );
     await run(`DELETE FROM firm_party_keys`);
+    // A firm is named by the spelling most rows of the library carry.
     await run(`INSERT INTO firm_party_keys
-      SELECT k.name, k.cc, k.country, k.code, k.party_id, a.firm_id FROM fr_key k JOIN fr_assign a USING (party_id)`);
+      WITH names AS (
+        SELECT a.firm_id, arg_max(p.name, p.rows) AS firm_name FROM fr_assign a JOIN fr_party p USING (idx) GROUP BY 1
+      )
+      SELECT k.name, k.cc, k.country, k.code, k.party_id, a.firm_id, names.firm_name
+        FROM fr_key k JOIN fr_assign a USING (party_id) JOIN names USING (firm_id)`);
     await run(`DELETE FROM firm_parties`);
     await run(`INSERT INTO firm_parties
       SELECT p.party_id, a.firm_id, p.country_key, p.name, p.code, p.country_code, p.country, p.norm, p.rows

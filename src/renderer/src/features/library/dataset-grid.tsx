@@ -8,11 +8,14 @@ import type {
   IDatasource,
   IGetRowsParams,
 } from 'ag-grid-community';
-import type {
-  DatasetKind,
-  DatasetRow,
-  GridFilterModel,
-  GridSortModel,
+import {
+  RESOLVED_FIRM_COLUMNS,
+  RESOLVED_FIRM_TITLES,
+  type DatasetKind,
+  type DatasetRow,
+  type GridFilterModel,
+  type GridSortModel,
+  type ResolvedFirmColumn,
 } from '@shared/library/library-contract';
 import { getApi } from '../../bridge/api';
 import { ColumnChooser } from '../../components/grid/column-chooser';
@@ -89,9 +92,42 @@ export function splitDrillFilter(model: GridFilterModel | null): {
   return { columns, pinned };
 }
 
+/**
+ * The resolved firm of the row's importer or exporter (firm resolution of the library), at the end of
+ * its group; hidden until the analyst shows it. Neither sorts nor filters: a firm's rows are opened
+ * from Analysis by resolved firm.
+ */
+function resolvedFirmColumn(colId: ResolvedFirmColumn): ColDef<DatasetRow> {
+  return {
+    colId,
+    field: colId,
+    headerName: RESOLVED_FIRM_TITLES[colId],
+    headerTooltip: 'Every spelling of the firm under one name (firm resolution of the library)',
+    initialHide: true,
+    sortable: false,
+    filter: false,
+  };
+}
+
 function columnsFor(kind: DatasetKind): Cols {
   // The search grids' definitions read records by field name; library rows are records plus `_row`.
-  return (kind === 'shipments' ? shipmentColumnDefs() : firmColumnDefs()) as unknown as Cols;
+  if (kind === 'firms') return firmColumnDefs() as unknown as Cols;
+  return (shipmentColumnDefs() as unknown as ColGroupDef<DatasetRow>[]).map((g) =>
+    g.groupId === 'Importer' || g.groupId === 'Exporter'
+      ? {
+          ...g,
+          children: [
+            ...g.children,
+            resolvedFirmColumn(g.groupId === 'Importer' ? 'importerFirm' : 'exporterFirm'),
+          ],
+        }
+      : g,
+  );
+}
+
+/** Whether the grid shows a resolved firm column (its rows then carry the firm names). */
+function showsResolvedFirms(api: GridApi | null): boolean {
+  return RESOLVED_FIRM_COLUMNS.some((c) => api?.getColumn(c)?.isVisible() ?? false);
 }
 
 /**
@@ -115,6 +151,8 @@ export function DatasetGrid(props: DatasetGridProps) {
   const columnDefs = useMemo(() => columnsFor(kind), [kind]);
   // The initial filter is taken once per mount (the page remounts the grid for another drill-down).
   const [drillFilter] = useState(() => splitDrillFilter(props.initialFilterModel));
+  // Read by the datasource at each block: firm names are asked for only while a firm column shows.
+  const firmsShown = useRef(false);
 
   const report = useCallback(() => {
     const g = apiRef.current;
@@ -153,6 +191,7 @@ export function DatasetGrid(props: DatasetGridProps) {
             sortModel: params.sortModel.map((s) => ({ colId: s.colId, sort: s.sort })),
             filterModel,
             ...(quick ? { quickFilter: quick } : {}),
+            ...(firmsShown.current ? { resolvedFirms: true } : {}),
           })
           .then((r) => {
             setLoading(false);
@@ -175,6 +214,7 @@ export function DatasetGrid(props: DatasetGridProps) {
     (e: GridReadyEvent<DatasetRow>) => {
       apiRef.current = e.api;
       setGridApi(e.api);
+      firmsShown.current = showsResolvedFirms(e.api as GridApi);
       if (Object.keys(drillFilter.columns).length > 0) e.api.setFilterModel(drillFilter.columns);
       report();
     },
@@ -245,7 +285,15 @@ export function DatasetGrid(props: DatasetGridProps) {
           }}
           onSortChanged={report}
           onFilterChanged={report}
-          onColumnVisible={report}
+          onColumnVisible={(e) => {
+            // Showing a resolved firm column asks the library for the firm names of the rows.
+            const shown = showsResolvedFirms(e.api as GridApi);
+            if (shown !== firmsShown.current) {
+              firmsShown.current = shown;
+              if (shown) e.api.refreshInfiniteCache();
+            }
+            report();
+          }}
           onColumnMoved={(e) => e.finished && report()}
           animateRows={false}
           enableCellTextSelection
