@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { ShipmentRecord } from '@shared/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { SearchWorkbench } from './pages/search-workbench';
 import { SettingsPage } from './pages/settings-page';
 import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { ARTIFACTS_DIR } from './support/paths';
 import { startStack, type Stack } from './support/stack';
 
 const RECORDS = 3_000;
@@ -231,6 +233,84 @@ describe('Analysis: summaries of a library dataset, drill-down into the grid, ex
     );
     await browser.page.getByTestId('analysis-diff-table').scrollIntoViewIfNeeded();
     await browser.screenshot('analysis-diff');
+    expect(browser.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+
+  it('counts firms resolved: a firm under several spellings is one row, its drill opens all of their rows', async () => {
+    await analysis.open();
+    await analysis.waitForSummaries();
+    await analysis.setFirms('resolved');
+    const rows = await analysis.rows('importers');
+    // The first firm written more than one way, by the simulator's truth of which names are one firm.
+    const truthOfName = new Map<string, Set<number>>();
+    for (const r of records) {
+      const firm = stack.sim.dataset.firmByUrlCode(r.importerUrlCode)?.firmId;
+      if (firm === undefined) continue;
+      truthOfName.set(r.importerName, (truthOfName.get(r.importerName) ?? new Set()).add(firm));
+    }
+    const many = await analysis.page.locator('[data-testid^="analysis-spellings-importers-"]').first();
+    const index = Number((await many.getAttribute('data-testid'))!.split('-').at(-1));
+    const firm = rows[index]!;
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      await browser.page.setViewportSize({ width, height });
+      for (const scheme of ['light', 'dark'] as const) {
+        await browser.page.emulateMedia({ colorScheme: scheme });
+        await analysis.row('importers', index).scrollIntoViewIfNeeded();
+        await browser.page.screenshot({
+          path: join(ARTIFACTS_DIR, `analysis-resolved-${width}-${scheme}.png`),
+        });
+      }
+    }
+    await browser.page.emulateMedia({ colorScheme: 'light' });
+    await browser.page.setViewportSize({ width: 1280, height: 860 });
+
+    // Its profile: every spelling, in either role.
+    const profile = await analysis.openProfile('importers', index);
+    expect(await profile.getByTestId('analysis-profile-summary').textContent()).toContain(
+      `As importer: ${firm.shipments.toLocaleString('en-US')} shipments`,
+    );
+    await profile.getByTestId('analysis-profile-spellings').waitFor();
+    await browser.screenshot('analysis-resolved-profile');
+    await profile.getByTestId('analysis-profile-close').click();
+
+    await analysis.row('importers', index).click();
+    await browser.page.getByTestId('library-drill-label').filter({ hasText: firm.label }).waitFor();
+    expect(await library.waitForRows()).toBe(firm.shipments);
+    // The first and the last spellings in name order (the grid draws only the rows in view).
+    const names = new Set<string>();
+    await library.sortBy('importerName');
+    for (const n of await library.columnValues('importerName', Math.min(firm.shipments, 8))) names.add(n);
+    await library.sortBy('importerName');
+    for (const n of await library.columnValues('importerName', Math.min(firm.shipments, 8))) names.add(n);
+    expect(names.size).toBeGreaterThan(1);
+    // Every spelling in the drill is a name of one and the same firm of the simulator.
+    const common = [...names].reduce<Set<number> | null>(
+      (acc, n) => new Set([...(truthOfName.get(n) ?? [])].filter((f) => acc === null || acc.has(f))),
+      null,
+    );
+    expect(common?.size).toBe(1);
+    const truth = [...common!][0]!;
+    const truthRows = records.filter(
+      (r) => stack.sim.dataset.firmByUrlCode(r.importerUrlCode)?.firmId === truth,
+    );
+    expect(firm.shipments).toBe(truthRows.length);
+    // The resolved firm column, shown from the column chooser: one firm on every row of the drill.
+    await browser.page.getByTestId('library-columns-toggle').click();
+    await browser.page.getByTestId('library-columns-col-importerFirm').check();
+    await browser.page.keyboard.press('Escape');
+    await expect
+      .poll(async () => new Set(await library.columnValues('importerFirm', Math.min(firm.shipments, 8))), {
+        timeout: 30_000,
+      })
+      .toEqual(new Set([firm.label]));
+    await browser.screenshot('library-resolved-firm-drill');
+
+    // Back to firms as written for whatever runs next.
+    await analysis.open();
+    await analysis.setFirms('asWritten');
     expect(browser.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
 });

@@ -125,6 +125,14 @@ export class AnalysisPage {
     return path;
   }
 
+  /** Counts firms as written or resolved, and waits until the firm summaries are counted that way. */
+  async setFirms(firms: 'asWritten' | 'resolved'): Promise<void> {
+    await this.page.getByTestId('analysis-firms').selectOption(firms);
+    await this.page.locator(`[data-testid="analysis-table-importers"][data-firms="${firms}"]`).waitFor();
+    await this.page.locator(`[data-testid="analysis-table-exporters"][data-firms="${firms}"]`).waitFor();
+    await this.waitForSummaries();
+  }
+
   row(kind: SummaryKind, index: number): Locator {
     return this.page.getByTestId(`analysis-row-${kind}-${index}`);
   }
@@ -137,11 +145,16 @@ export class AnalysisPage {
         (trs as unknown as DomRow[]).map((tr) => {
           const cells = [...tr.querySelectorAll('td')];
           const first = cells[0];
-          const detail = first?.querySelector('.analysis__detail')?.textContent ?? '';
-          const text = first?.textContent ?? '';
+          // The name, without the details that follow it (country, how many ways it is written).
+          let label = first?.textContent ?? '';
+          const details = first ? [...(first as DomRow).querySelectorAll('.analysis__detail')] : [];
+          for (const d of details.reverse()) {
+            const t = d.textContent ?? '';
+            if (t && label.endsWith(t)) label = label.slice(0, label.length - t.length);
+          }
           return {
             key: tr.getAttribute('data-key') ?? '',
-            label: (detail ? text.slice(0, text.length - detail.length) : text).trim(),
+            label: label.trim(),
             shipments: cells[1]?.textContent ?? '',
             usdFob: cells[2]?.textContent ?? '',
           };

@@ -62,7 +62,11 @@ function SummaryTable({
   return (
     <>
       <div className="analysis__table-wrap">
-        <table className="analysis__table" data-testid={`analysis-table-${kind}`}>
+        <table
+          className="analysis__table"
+          data-testid={`analysis-table-${kind}`}
+          data-firms={firm ? result.firms : undefined}
+        >
           <thead>
             <tr>
               <th>Name</th>
@@ -185,7 +189,11 @@ function hsToggleTitle(level: 2 | 4, isOpen: boolean): string {
 
 /** Long names are cut with an ellipsis (figure columns stay in view): the tooltip has the whole name. */
 function nameTitle(r: SummaryRow, kind: SummaryKind): string {
-  return r.detail && kind !== 'hs' ? `${r.label} ${r.detail}` : r.label;
+  const name = r.detail && kind !== 'hs' ? `${r.label} ${r.detail}` : r.label;
+  // A resolved firm's spellings count, also when the cell cuts the name short.
+  return r.spellings !== undefined && r.spellings > 1
+    ? `${name} · written ${count(r.spellings, 'way')}`
+    : name;
 }
 
 export function SummarySection({ kind }: { kind: SummaryKind }) {
