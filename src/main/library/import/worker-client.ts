@@ -79,6 +79,32 @@ function cancelled(): Error {
   return e;
 }
 
+/**
+ * Starts a worker whose outcome is settled once: by its answer, its error or exit, or the signal
+ * (which abandons it, letting a DuckDB read close first). Later events are ignored.
+ */
+function startSettledOnce(
+  fileName: string,
+  signal: AbortSignal | undefined,
+  reject: (e: unknown) => void,
+): { worker: Worker; finish: (f: () => void, abandoned?: boolean) => void; settled: () => boolean } {
+  const worker = start();
+  let done = false;
+  const finish = (f: () => void, abandoned = false): void => {
+    if (done) return;
+    done = true;
+    signal?.removeEventListener('abort', onAbort);
+    if (abandoned) abandon(worker, fileName);
+    else void worker.terminate();
+    f();
+  };
+  const onAbort = (): void => finish(() => reject(cancelled()), true);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  worker.on('error', (e) => finish(() => reject(workerError(e))));
+  worker.on('exit', () => finish(() => reject(new Error('the import worker stopped'))));
+  return { worker, finish, settled: () => done };
+}
+
 /** Reads the head of a file in a worker (nothing is stored). */
 export function readPreview(
   path: string,
@@ -87,25 +113,12 @@ export function readPreview(
 ): Promise<RawPreview> {
   return new Promise<RawPreview>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(cancelled());
-    const worker = start();
-    let settled = false;
-    const finish = (f: () => void, abandoned = false): void => {
-      if (settled) return;
-      settled = true;
-      opts.signal?.removeEventListener('abort', onAbort);
-      if (abandoned) abandon(worker, fileName);
-      else void worker.terminate();
-      f();
-    };
-    const onAbort = (): void => finish(() => reject(cancelled()), true);
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const { worker, finish } = startSettledOnce(fileName, opts.signal, reject);
     worker.on('message', (msg: FromWorker) => {
       if (msg.type === 'preview') finish(() => resolve(msg.preview));
       else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message)));
       else if (msg.type === 'failed') finish(() => reject(new Error(msg.message)));
     });
-    worker.on('error', (e) => finish(() => reject(workerError(e))));
-    worker.on('exit', () => finish(() => reject(new Error('the import worker stopped'))));
     const msg: ToWorker = {
       type: 'preview',
       path,
@@ -131,27 +144,16 @@ export function runInWorker(
 ): Promise<RunSummary> {
   return new Promise<RunSummary>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(cancelled());
-    const worker = start();
-    let settled = false;
+    const { worker, finish, settled } = startSettledOnce(fileName, opts.signal, reject);
     let queue = Promise.resolve();
-    const finish = (f: () => void, abandoned = false): void => {
-      if (settled) return;
-      settled = true;
-      opts.signal?.removeEventListener('abort', onAbort);
-      if (abandoned) abandon(worker, fileName);
-      else void worker.terminate();
-      f();
-    };
-    const onAbort = (): void => finish(() => reject(cancelled()), true);
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (msg: FromWorker) => {
-      if (settled) return;
+      if (settled()) return;
       switch (msg.type) {
         case 'batch':
           queue = queue.then(async () => {
-            if (settled) return;
+            if (settled()) return;
             await store(msg.batch, msg.rowsRead);
-            if (!settled) worker.postMessage({ type: 'ack' } satisfies ToWorker);
+            if (!settled()) worker.postMessage({ type: 'ack' } satisfies ToWorker);
           });
           // The library failed to store a batch: the worker may be mid-read, so it is asked to stop.
           queue.catch((e: unknown) => finish(() => reject(e), true));
@@ -171,8 +173,6 @@ export function runInWorker(
           break;
       }
     });
-    worker.on('error', (e) => finish(() => reject(workerError(e))));
-    worker.on('exit', () => finish(() => reject(new Error('the import worker stopped'))));
     const msg: ToWorker = {
       type: 'run',
       path,
