@@ -15,7 +15,16 @@ let eslint: ESLint;
 let untyped: ESLint;
 
 beforeAll(() => {
-  eslint = new ESLint({ cwd: root });
+  // The snippets are linted as the text of files that exist on disk. With CI=true typescript-eslint
+  // infers a single run and builds its program from the files on disk, so the types would be those of
+  // the file, not of the snippet; watch mode reads the text being linted.
+  eslint = new ESLint({
+    cwd: root,
+    overrideConfig: {
+      files: ['src/**/*.{ts,tsx}'],
+      languageOptions: { parserOptions: { disallowAutomaticSingleRunInference: true } },
+    },
+  });
   untyped = new ESLint({
     cwd: root,
     overrideConfig: {
@@ -167,6 +176,8 @@ describe('switches over a union name every member', () => {
     const lint = async (cases: string) => {
       const code = `type Kind = 'a' | 'b' | 'c';\nexport function f(k: Kind): number {\n  switch (k) {\n${cases}\n  }\n}\n`;
       const [result] = await eslint.lintText(code, { filePath: file });
+      const fatal = result?.messages.find((m) => m.fatal);
+      if (fatal) throw new Error(`the snippet did not parse: ${fatal.message}`);
       return (result?.messages ?? []).filter(
         (m) => m.ruleId === '@typescript-eslint/switch-exhaustiveness-check',
       );
