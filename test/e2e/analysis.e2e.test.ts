@@ -179,6 +179,7 @@ describe('Analysis: summaries of a library dataset, drill-down into the grid, ex
     await analysis.open();
     await analysis.waitForSummaries();
     const first = top(importers, TOP)[0]!;
+    await analysis.showTab('importers');
     await analysis.row('importers', 0).click();
     await expectImporterGrid(first);
   });
@@ -207,6 +208,40 @@ describe('Analysis: summaries of a library dataset, drill-down into the grid, ex
     expect(ws.getRow(2).getCell(4).value).toBe(shownRows[0]!.shipments);
   });
 
+  it('one summary per tab: arrows move between tabs, an opened HS chapter stays open, Escape closes the profile', async () => {
+    await analysis.open();
+    await analysis.waitForSummaries();
+    await analysis.showTab('importers');
+    const page = analysis.page;
+    await page.getByTestId('analysis-tab-importers').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.locator('[data-testid="analysis-tab-exporters"][aria-selected="true"]').waitFor();
+    await analysis.table('exporters').waitFor();
+    expect(await analysis.table('importers').count()).toBe(0);
+
+    const chapter = (await analysis.rows('hs'))[0]!.key;
+    await analysis.toggleHsChapter(chapter);
+    await analysis.showTab('months');
+    await analysis.showTab('hs');
+    expect(await page.getByTestId(`analysis-hs-toggle-${chapter}`).getAttribute('aria-expanded')).toBe(
+      'true',
+    );
+    await analysis.toggleHsChapter(chapter);
+
+    await analysis.openProfile('importers', 0);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('analysis-profile-summary').waitFor({ state: 'detached' });
+    // Focus is back on the button that opened the profile.
+    await expect
+      .poll(() =>
+        page
+          .locator('body')
+          // Run on the body element: this file is compiled without the DOM's global names.
+          .evaluate((b) => b.ownerDocument.activeElement?.getAttribute('data-testid') ?? null),
+      )
+      .toBe('analysis-profile-importers-0');
+  });
+
   it('shows a firm profile and the snapshot diff of two datasets', async () => {
     const firm = top(importers, TOP)[0]!;
     const profile = await analysis.openProfile('importers', 0);
@@ -223,6 +258,7 @@ describe('Analysis: summaries of a library dataset, drill-down into the grid, ex
       Math.min(partners.size, 25),
     );
     await browser.screenshot('analysis-profile');
+    await analysis.closeProfile();
 
     const usImporters = new Set(
       records.filter((r) => r.importerCountryCode === 'US').map((r) => r.importerUrlCode),
@@ -274,8 +310,9 @@ describe('Analysis: summaries of a library dataset, drill-down into the grid, ex
     );
     await profile.getByTestId('analysis-profile-spellings').waitFor();
     await browser.screenshot('analysis-resolved-profile');
-    await profile.getByTestId('analysis-profile-close').click();
+    await analysis.closeProfile();
 
+    await analysis.showTab('importers');
     await analysis.row('importers', index).click();
     await browser.page.getByTestId('library-drill-label').filter({ hasText: firm.label }).waitFor();
     expect(await library.waitForRows()).toBe(firm.shipments);

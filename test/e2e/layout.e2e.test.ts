@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '@shared/pages';
+import { AnalysisPage } from './pages/analysis-page';
 import { AppShell } from './pages/app-shell';
 import { SearchWorkbench } from './pages/search-workbench';
 import { WelcomePage } from './pages/welcome-page';
@@ -101,7 +102,14 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
         await browser.page.setViewportSize(size);
         for (const { id } of PAGES) {
           await shell.navigate(id);
+          // The page is looked at with its content, not while it is still computing.
+          if (id === 'analysis') await new AnalysisPage(browser.page).waitForSummaries();
           problems.push(...(await check(`${id}-${size.width}x${size.height}-${colorScheme}`)));
+          if (id === 'analysis') {
+            // The first rows of the first summary need no scrolling either.
+            const row = await browser.page.getByTestId('analysis-row-importers-2').boundingBox();
+            expect(row && row.y + row.height <= size.height).toBe(true);
+          }
           if (id === 'search') {
             // The primary action and the first rows of the result need no scrolling.
             const run = await search.runButton.boundingBox();
@@ -130,5 +138,31 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
       }
     }
     expect(problems.join('\n\n')).toBe('');
+  });
+
+  it('every tab of Analysis and the firm profile drawer', async () => {
+    const analysis = new AnalysisPage(browser.page);
+    await shell.navigate('analysis');
+    await analysis.waitForSummaries();
+    const problems: string[] = [];
+    for (const colorScheme of SCHEMES) {
+      await browser.page.emulateMedia({ colorScheme });
+      for (const size of SIZES) {
+        await browser.page.setViewportSize(size);
+        for (const tab of ['exporters', 'months', 'hs', 'flows', 'arrivalPorts', 'compare'] as const) {
+          await analysis.showTab(tab);
+          problems.push(
+            ...(await check(
+              `analysis-${tab === 'arrivalPorts' ? 'ports' : tab}-${size.width}x${size.height}-${colorScheme}`,
+            )),
+          );
+        }
+        await analysis.openProfile('importers', 0);
+        problems.push(...(await check(`analysis-profile-${size.width}x${size.height}-${colorScheme}`)));
+        await analysis.closeProfile();
+      }
+    }
+    expect(problems.join('\n\n')).toBe('');
+    expect(browser.errors).toEqual([]);
   });
 });

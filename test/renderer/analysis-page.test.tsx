@@ -41,7 +41,18 @@ beforeAll(async () => {
     downloads.push({ name: this.download, href: this.href });
   };
 }, 60_000);
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  // The tab is kept while the analyst works (a store field); each test starts on the first one.
+  useStore().setTab('importers');
+});
+
+/** Opens one tab of the page: only the open tab's summaries are drawn. */
+function showTab(tab: store.AnalysisTab): void {
+  act(() => {
+    fireEvent.click(screen.getByTestId(`analysis-tab-${tab}`));
+  });
+}
 afterAll(async () => {
   await backend?.close();
 });
@@ -71,7 +82,11 @@ describe('analysis page', () => {
     expect(screen.getByTestId('analysis-total-importers').textContent).toContain('600 shipments');
     // The charts rendered (SVG here: jsdom has no canvas).
     expect(screen.getByTestId('analysis-chart-importers').querySelector('svg')).not.toBeNull();
+    // One summary per tab: the HS tab draws the HS chart and no longer the importers'.
+    showTab('hs');
     expect(screen.getByTestId('analysis-chart-hs').querySelector('svg')).not.toBeNull();
+    expect(screen.queryByTestId('analysis-chart-importers')).toBeNull();
+    showTab('importers');
 
     fireEvent.click(screen.getByTestId('analysis-row-importers-0'));
     expect(drill.useDrillStore.getState().pending).toMatchObject({
@@ -98,7 +113,11 @@ describe('analysis page', () => {
     const code = screen.getByTestId('analysis-row-importers-0').getAttribute('data-key')!;
     const asImporter = backend.before.filter((r) => r.importerUrlCode === code).length;
     expect(summary.textContent).toContain(`As importer: ${asImporter} shipments`);
+    fireEvent.click(screen.getByRole('button', { name: 'Close the profile' }));
+    await waitFor(() => expect(screen.queryByTestId('analysis-profile-summary')).toBeNull());
+    expect(useStore().profile.value).toBeNull();
 
+    showTab('compare');
     fireEvent.change(screen.getByTestId('analysis-diff-compare'), { target: { value: backend.ids.after } });
     fireEvent.click(screen.getByTestId('analysis-diff-run'));
     const counts = await screen.findByTestId('analysis-diff-counts', {}, { timeout: 45_000 });
@@ -113,6 +132,7 @@ describe('analysis page', () => {
   it('opens HS headings to their subheadings, the way chapters open to headings', async () => {
     render(<page.AnalysisPage />);
     await choose(backend.ids.before);
+    showTab('hs');
     const table = await screen.findByTestId('analysis-table-hs', {}, { timeout: 45_000 });
     const keys = () => [...table.querySelectorAll('tbody tr')].map((tr) => tr.getAttribute('data-key') ?? '');
     // A heading with more than one subheading, from the records themselves.
@@ -236,7 +256,7 @@ describe('analysis page', () => {
     await choose(backend.ids.before);
     const asWritten = useStore().summaries.importers!.value!;
     act(() => {
-      fireEvent.change(screen.getByTestId('analysis-firms'), { target: { value: 'resolved' } });
+      fireEvent.click(screen.getByLabelText('Resolved'));
     });
     await waitFor(
       () => {
@@ -277,7 +297,7 @@ describe('analysis page', () => {
 
     // Back to firms as written: firm codes again, and the profile closes.
     act(() => {
-      fireEvent.change(screen.getByTestId('analysis-firms'), { target: { value: 'asWritten' } });
+      fireEvent.click(screen.getByLabelText('As written'));
     });
     expect(useStore().profile.value).toBeNull();
     await waitFor(() => expect(useStore().summaries.importers?.value?.firms).toBe('asWritten'), {

@@ -16,6 +16,17 @@ export const SUMMARY_KINDS: readonly SummaryKind[] = [
   'arrivalPorts',
 ];
 
+/** The tab that shows each summary (the two port summaries share one). */
+const TAB_OF: Record<SummaryKind, string> = {
+  importers: 'importers',
+  exporters: 'exporters',
+  months: 'months',
+  hs: 'hs',
+  flows: 'flows',
+  departurePorts: 'ports',
+  arrivalPorts: 'ports',
+};
+
 /** The little of the DOM read inside the page (the node-side tsconfig has no DOM types). */
 interface DomNode {
   textContent: string | null;
@@ -39,7 +50,10 @@ const parseNumber = (s: string): number | null => {
   return t === '' || t === '—' ? null : Number(t);
 };
 
-/** Analysis → dataset chooser, summary sections (chart + table), firm profile, snapshot diff. */
+/**
+ * Analysis → dataset chooser, one summary per tab (chart + table), firm profile (a drawer), snapshot
+ * diff (the Compare datasets tab). Reading a summary opens its tab first, as the analyst would.
+ */
 export class AnalysisPage {
   constructor(readonly page: Page) {}
 
@@ -73,15 +87,25 @@ export class AnalysisPage {
     await this.waitForSummaries();
   }
 
+  /** Waits until the page has an answer for every summary (the page counts those still computing). */
   async waitForSummaries(): Promise<void> {
-    for (const kind of SUMMARY_KINDS) await this.table(kind).waitFor();
-    await this.page.locator('[data-testid^="analysis-loading-"]').first().waitFor({ state: 'detached' });
+    await this.page.locator('[data-testid="analysis-page"][data-computing="0"]').waitFor();
+    await this.page.getByTestId('analysis-tabs').waitFor();
+  }
+
+  /** Opens the tab of a summary, or `compare`, and waits until it is the selected one. */
+  async showTab(tab: SummaryKind | 'compare'): Promise<void> {
+    const id = tab === 'compare' ? 'compare' : TAB_OF[tab];
+    const button = this.page.getByTestId(`analysis-tab-${id}`);
+    if ((await button.getAttribute('aria-selected')) !== 'true') await button.click();
+    await this.page.locator(`[data-testid="analysis-tab-${id}"][aria-selected="true"]`).waitFor();
   }
 
   section(kind: SummaryKind): Locator {
     return this.page.getByTestId(`analysis-section-${kind}`);
   }
 
+  /** A summary's table; its tab must be open (see showTab). */
   table(kind: SummaryKind): Locator {
     return this.page.getByTestId(`analysis-table-${kind}`);
   }
@@ -92,11 +116,13 @@ export class AnalysisPage {
 
   /** The section's note, e.g. "3,000 shipments · 12 more not shown". */
   async totalText(kind: SummaryKind): Promise<string> {
+    await this.showTab(kind);
     return ((await this.page.getByTestId(`analysis-total-${kind}`).textContent()) ?? '').trim();
   }
 
   /** Shows or hides the headings of an HS chapter in the HS table. */
   async toggleHsChapter(chapter: string): Promise<void> {
+    await this.showTab('hs');
     const button = this.page.getByTestId(`analysis-hs-toggle-${chapter}`);
     const was = await button.getAttribute('aria-expanded');
     await button.click();
@@ -110,6 +136,7 @@ export class AnalysisPage {
   /** A screenshot of one section (chart and table) to test-results/e2e/analysis-section-<kind>.png. */
   async screenshotSection(kind: SummaryKind): Promise<string> {
     const path = join(ARTIFACTS_DIR, `analysis-section-${kind}.png`);
+    await this.showTab(kind);
     // The page scrolls inside the app shell: a section taller than the window only shoots whole in a
     // window tall enough for it.
     const viewport = this.page.viewportSize();
@@ -127,18 +154,27 @@ export class AnalysisPage {
 
   /** Counts firms as written or resolved, and waits until the firm summaries are counted that way. */
   async setFirms(firms: 'asWritten' | 'resolved'): Promise<void> {
-    await this.page.getByTestId('analysis-firms').selectOption(firms);
+    await this.page
+      .getByTestId('analysis-firms')
+      .getByText(firms === 'resolved' ? 'Resolved' : 'As written', { exact: true })
+      .click();
+    await this.showTab('importers');
     await this.page.locator(`[data-testid="analysis-table-importers"][data-firms="${firms}"]`).waitFor();
-    await this.page.locator(`[data-testid="analysis-table-exporters"][data-firms="${firms}"]`).waitFor();
     await this.waitForSummaries();
+    await this.showTab('exporters');
+    await this.page.locator(`[data-testid="analysis-table-exporters"][data-firms="${firms}"]`).waitFor();
+    await this.showTab('importers');
   }
 
+  /** Row `index` of a summary's table; its tab must be open (see showTab). */
   row(kind: SummaryKind, index: number): Locator {
     return this.page.getByTestId(`analysis-row-${kind}-${index}`);
   }
 
   /** Every row of a summary table: its key attribute, label (without detail), shipments and USD FOB. */
   async rows(kind: SummaryKind): Promise<ShownRow[]> {
+    await this.showTab(kind);
+    await this.table(kind).waitFor();
     const raw = await this.table(kind)
       .locator('tbody tr')
       .evaluateAll((trs) =>
@@ -173,6 +209,7 @@ export class AnalysisPage {
    * chart publishes in `data-hit-points`.
    */
   async clickBar(kind: SummaryKind, index: number): Promise<void> {
+    await this.showTab(kind);
     const chart = this.chart(kind);
     await chart.scrollIntoViewIfNeeded();
     const points = JSON.parse((await chart.getAttribute('data-hit-points')) ?? '[]') as [number, number][];
@@ -189,6 +226,7 @@ export class AnalysisPage {
   }
 
   async downloadPng(kind: SummaryKind): Promise<{ name: string; bytes: Buffer }> {
+    await this.showTab(kind);
     const [download] = await Promise.all([
       this.page.waitForEvent('download'),
       this.page.getByTestId(`analysis-png-${kind}`).click(),
@@ -197,6 +235,7 @@ export class AnalysisPage {
   }
 
   async downloadXlsx(kind: SummaryKind): Promise<{ name: string; bytes: Buffer }> {
+    await this.showTab(kind);
     const [download] = await Promise.all([
       this.page.waitForEvent('download'),
       this.page.getByTestId(`analysis-xlsx-${kind}`).click(),
@@ -210,13 +249,21 @@ export class AnalysisPage {
 
   /** Opens the firm profile of row `index` of the importers or exporters table. */
   async openProfile(kind: 'importers' | 'exporters', index: number): Promise<Locator> {
+    await this.showTab(kind);
     await this.page.getByTestId(`analysis-profile-${kind}-${index}`).click();
     await this.page.getByTestId('analysis-profile-summary').waitFor();
     return this.profile;
   }
 
   /** Runs the snapshot diff of the chosen dataset (before) against `compareId` (after). */
+  /** Closes the firm profile's drawer (as Escape would) and waits until it is gone. */
+  async closeProfile(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Close the profile' }).click();
+    await this.page.getByTestId('analysis-profile-summary').waitFor({ state: 'detached' });
+  }
+
   async diff(compareId: string, role: 'importer' | 'exporter'): Promise<Locator> {
+    await this.showTab('compare');
     await this.page.getByTestId('analysis-diff-compare').selectOption(compareId);
     await this.page.getByTestId('analysis-diff-role').selectOption(role);
     await this.page.getByTestId('analysis-diff-run').click();

@@ -1,100 +1,178 @@
+import {
+  ActionIcon,
+  Group,
+  NativeSelect,
+  ScrollArea,
+  SegmentedControl,
+  Stack,
+  Tabs,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { MEASURES, type FirmGrouping, type Measure } from '@shared/analysis/analysis-contract';
 import { ErrorMessage } from '../../components/error-message';
-import { chosenDatasetIsEmpty, useAnalysisStore } from './analysis-store';
+import { Page, PageHeader } from '../../components/page';
+import {
+  ANALYSIS_TABS,
+  TAB_SUMMARIES,
+  chosenDataset,
+  chosenDatasetIsEmpty,
+  isAnalysisTab,
+  summariesComputing,
+  useAnalysisStore,
+  type AnalysisTab,
+} from './analysis-store';
 import { MEASURE_LABELS } from './chart-options';
 import { DiffPanel } from './diff-panel';
 import { count } from './format';
-import { ProfilePanel } from './profile-panel';
+import { ProfileDrawer } from './profile-panel';
 import { SummarySection } from './summary-section';
 import './analysis.css';
 
-/** Summaries, charts, firm profiles and snapshot diffs of one shipment dataset of the library. */
+const TAB_LABELS: Record<AnalysisTab, string> = {
+  importers: 'Importers',
+  exporters: 'Exporters',
+  months: 'Monthly trend',
+  hs: 'HS breakdown',
+  flows: 'Country flows',
+  ports: 'Ports',
+  compare: 'Compare datasets',
+};
+
+const FIGURES_NOTE =
+  'Resolved counts every spelling of a firm as one firm; as written, one firm per firm code. Sums count ' +
+  'only usable numbers: fillers such as “-” or “N/A” are left out and the figure is marked *. Gross ' +
+  'weight is converted to kg from KG, G, T/MT and LB; other or blank units are left out.';
+
+const FIRM_GROUPINGS: { value: FirmGrouping; label: string }[] = [
+  { value: 'asWritten', label: 'As written' },
+  { value: 'resolved', label: 'Resolved' },
+];
+
+/**
+ * Summaries, charts, firm profiles and snapshot diffs of one shipment dataset of the library. One
+ * summary per tab, so each chart and table has the window to itself (the flows chart stays readable
+ * at 1024×700) instead of seven sections on one long page.
+ */
 export function AnalysisPage() {
-  const { selectDataset, setMeasure, setFirms } = useAnalysisStore.getState();
+  const { selectDataset, setMeasure, setFirms, setTab } = useAnalysisStore.getState();
   const datasets = useAnalysisStore((s) => s.datasets);
   const datasetId = useAnalysisStore((s) => s.datasetId);
+  const chosenRows = useAnalysisStore((s) => chosenDataset(s)?.storedRows);
   const measure = useAnalysisStore((s) => s.measure);
   const firms = useAnalysisStore((s) => s.firms);
+  const tab = useAnalysisStore((s) => s.tab);
+  const computing = useAnalysisStore(summariesComputing);
   const exportError = useAnalysisStore((s) => s.exportError);
   const empty = useAnalysisStore(chosenDatasetIsEmpty);
   useEffect(() => {
     void useAnalysisStore.getState().loadDatasets();
   }, []);
   const list = datasets.value ?? [];
+  const ready = datasetId !== null && !empty;
   return (
-    <section className="page analysis" data-testid="analysis-page">
-      <header className="page__header analysis__header">
-        <h1>Analysis</h1>
-        <label>
-          Dataset{' '}
-          <select
-            data-testid="analysis-dataset"
-            value={datasetId ?? ''}
-            onChange={(e) => void selectDataset(e.target.value)}
-            disabled={list.length === 0}
-          >
-            {list.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name} ({count(d.storedRows, 'row')})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Measure{' '}
-          <select
-            data-testid="analysis-measure"
-            value={measure}
-            onChange={(e) => void setMeasure(e.target.value as Measure)}
-          >
-            {MEASURES.map((m) => (
-              <option key={m} value={m}>
-                {MEASURE_LABELS[m]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label title="Resolved: every spelling of a firm counted as one (Firms of the library); as written: one firm per firm code, as the records name them">
-          Firms{' '}
-          <select
+    <Page testId="analysis-page" layout="fill" data-computing={computing}>
+      <PageHeader
+        title="Analysis"
+        description={
+          chosenRows === undefined
+            ? 'Summaries and charts of a shipment dataset of the library'
+            : `${count(chosenRows, 'shipment')} in the chosen dataset · a row or a bar opens its shipments`
+        }
+      />
+      <Group gap="md" align="flex-end" wrap="wrap">
+        <NativeSelect
+          label="Dataset"
+          data-testid="analysis-dataset"
+          w={300}
+          value={datasetId ?? ''}
+          onChange={(e) => void selectDataset(e.currentTarget.value)}
+          disabled={list.length === 0}
+          data={list.map((d) => ({ value: d.id, label: `${d.name} (${count(d.storedRows, 'row')})` }))}
+        />
+        <NativeSelect
+          label="Measure"
+          data-testid="analysis-measure"
+          w={160}
+          value={measure}
+          onChange={(e) => void setMeasure(e.currentTarget.value as Measure)}
+          data={MEASURES.map((m) => ({ value: m, label: MEASURE_LABELS[m] }))}
+        />
+        <Stack gap={2}>
+          <Group gap={4} wrap="nowrap">
+            <Text fz="sm" fw={500} component="span" id="analysis-firms-label">
+              Firms
+            </Text>
+            <Tooltip label={FIGURES_NOTE} multiline w={340} withArrow>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="xs"
+                aria-label="How firms and figures are counted"
+                data-testid="analysis-figures-note"
+              >
+                <IconInfoCircle size={14} />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+          <SegmentedControl
             data-testid="analysis-firms"
+            aria-labelledby="analysis-firms-label"
             value={firms}
-            onChange={(e) => void setFirms(e.target.value as FirmGrouping)}
-          >
-            <option value="asWritten">as written</option>
-            <option value="resolved">resolved</option>
-          </select>
-        </label>
-      </header>
+            onChange={(v) => void setFirms(v as FirmGrouping)}
+            data={FIRM_GROUPINGS}
+          />
+        </Stack>
+      </Group>
       {datasets.error && <ErrorMessage error={datasets.error} testId="analysis-datasets-error" />}
       {exportError && <ErrorMessage error={exportError} testId="analysis-export-error" />}
       {datasets.value && list.length === 0 && (
-        <p className="empty" data-testid="analysis-empty">
+        <Text c="dimmed" data-testid="analysis-empty">
           No shipment datasets in the library yet. Run a shipment search first.
-        </p>
+        </Text>
       )}
       {datasetId && empty && (
-        <p className="empty" data-testid="analysis-dataset-empty">
+        <Text c="dimmed" data-testid="analysis-dataset-empty">
           This dataset has no shipments to analyse. Choose another dataset, or run a search that finds
           shipments.
-        </p>
+        </Text>
       )}
-      {datasetId && !empty && (
-        <>
-          <p className="analysis__note">
-            Sums count only usable numbers; fillers such as “-” or “N/A” are left out and marked with *. Gross
-            weight is converted to kg from KG, G, T/MT, LB units; other or blank units are left out.
-          </p>
-          <ProfilePanel />
-          {(
-            ['importers', 'exporters', 'months', 'hs', 'flows', 'departurePorts', 'arrivalPorts'] as const
-          ).map((k) => (
-            <SummarySection key={k} kind={k} />
+      {ready && (
+        <Tabs
+          value={tab}
+          onChange={(v) => isAnalysisTab(v) && setTab(v)}
+          keepMounted={false}
+          flex={1}
+          mih={0}
+          display="flex"
+          style={{ flexDirection: 'column' }}
+          data-testid="analysis-tabs"
+        >
+          <Tabs.List>
+            {ANALYSIS_TABS.map((t) => (
+              <Tabs.Tab key={t} value={t} data-testid={`analysis-tab-${t}`}>
+                {TAB_LABELS[t]}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          {ANALYSIS_TABS.map((t) => (
+            <Tabs.Panel key={t} value={t} flex={1} mih={0} pt="md">
+              <ScrollArea h="100%" type="auto" offsetScrollbars>
+                <Stack gap="xl">
+                  {t === 'compare' ? (
+                    <DiffPanel />
+                  ) : (
+                    TAB_SUMMARIES[t].map((k) => <SummarySection key={k} kind={k} />)
+                  )}
+                </Stack>
+              </ScrollArea>
+            </Tabs.Panel>
           ))}
-          <DiffPanel />
-        </>
+        </Tabs>
       )}
-    </section>
+      <ProfileDrawer />
+    </Page>
   );
 }

@@ -30,6 +30,27 @@ export const PAGE_SUMMARIES: readonly SummaryKind[] = [
   'arrivalPorts',
 ];
 
+/**
+ * The page's tabs: one per summary (the two port summaries share one), and the comparison of two
+ * datasets. A tab is a place the analyst goes to, so it is kept while the dataset or measure changes.
+ */
+export const ANALYSIS_TABS = ['importers', 'exporters', 'months', 'hs', 'flows', 'ports', 'compare'] as const;
+export type AnalysisTab = (typeof ANALYSIS_TABS)[number];
+
+/** The summaries each tab shows. */
+export const TAB_SUMMARIES: Record<AnalysisTab, readonly SummaryKind[]> = {
+  importers: ['importers'],
+  exporters: ['exporters'],
+  months: ['months'],
+  hs: ['hs'],
+  flows: ['flows'],
+  ports: ['departurePorts', 'arrivalPorts'],
+  compare: [],
+};
+
+export const isAnalysisTab = (v: string | null): v is AnalysisTab =>
+  (ANALYSIS_TABS as readonly string[]).includes(v ?? '');
+
 /** 400 years of months: in effect all of them, within the bridge's limit. */
 const MAX_MONTHS = 5000;
 
@@ -47,6 +68,9 @@ export interface AnalysisData {
   /** Firms as the records write them (one per firm code), or resolved: every spelling of a firm as one. */
   firms: FirmGrouping;
   limit: number;
+  tab: AnalysisTab;
+  /** HS chapters (2 digits) and headings (4 digits) opened in the HS table; kept while the tab changes. */
+  hsOpen: readonly string[];
   summaries: Partial<Record<SummaryKind, Slot<SummaryResult>>>;
   profile: Slot<FirmProfile>;
   diff: Slot<SnapshotDiff> & { compareId: string | null; role: FirmRole };
@@ -64,6 +88,9 @@ export interface AnalysisActions {
   /** The profile of a firm summary's row: `key` is its firm code, or its resolved firm when firms are resolved. */
   openProfile(key: string): Promise<void>;
   closeProfile(): void;
+  setTab(tab: AnalysisTab): void;
+  /** Opens or closes an HS chapter or heading of the HS table. */
+  toggleHs(code: string): void;
   setDiffOptions(o: { compareId?: string | null; role?: FirmRole }): void;
   /** Compares the chosen dataset (before) with `compareId` (after). */
   runDiff(): Promise<void>;
@@ -87,6 +114,8 @@ const initial: AnalysisData = {
   measure: 'shipments',
   firms: 'asWritten',
   limit: 15,
+  tab: 'importers',
+  hsOpen: [],
   summaries: {},
   profile: idle(),
   diff: { ...idle<SnapshotDiff>(), compareId: null, role: 'importer' },
@@ -96,6 +125,11 @@ const initial: AnalysisData = {
 /** The dataset chosen in the page's dataset list, if it is listed. */
 export function chosenDataset(s: AnalysisState): AnalysisDataset | null {
   return s.datasets.value?.find((d) => d.id === s.datasetId) ?? null;
+}
+
+/** How many of the page's summaries are still being computed (0 once every one has its answer). */
+export function summariesComputing(s: AnalysisState): number {
+  return PAGE_SUMMARIES.filter((k) => s.summaries[k]?.loading).length;
 }
 
 /** A chosen dataset without rows has nothing to summarise: the page says so once instead of seven empty sections. */
@@ -128,6 +162,7 @@ export const useAnalysisStore = defineStore<AnalysisData, AnalysisActions>(
       async selectDataset(id: string) {
         set({
           datasetId: id,
+          hsOpen: [],
           summaries: {},
           profile: idle(),
           diff: { ...initial.diff, role: get().diff.role },
@@ -197,6 +232,16 @@ export const useAnalysisStore = defineStore<AnalysisData, AnalysisActions>(
 
       closeProfile() {
         set({ profile: idle() });
+      },
+
+      setTab(tab: AnalysisTab) {
+        set({ tab });
+      },
+
+      toggleHs(code: string) {
+        set((s) => ({
+          hsOpen: s.hsOpen.includes(code) ? s.hsOpen.filter((c) => c !== code) : [...s.hsOpen, code],
+        }));
       },
 
       setDiffOptions(o: { compareId?: string | null; role?: FirmRole }) {

@@ -1,3 +1,4 @@
+import { Button, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { ErrorMessage } from '../../components/error-message';
 import { useAnalysisStore } from './analysis-store';
 import { num } from './format';
@@ -12,68 +13,67 @@ export function DiffPanel() {
   const others = datasets.filter((d) => d.id !== datasetId);
   const nameOf = (id: string | null) => datasets.find((d) => d.id === id)?.name ?? '';
   return (
-    <section className="analysis__section" data-testid="analysis-diff">
-      <header className="analysis__section-header">
-        <h2>Snapshot diff</h2>
-        <label>
-          Compare with{' '}
-          <select
-            data-testid="analysis-diff-compare"
-            value={diff.compareId ?? ''}
-            onChange={(e) => setDiffOptions({ compareId: e.target.value || null })}
-          >
-            <option value="">(choose a newer dataset)</option>
-            {others.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <select
+    <Stack gap="sm" component="section" data-testid="analysis-diff">
+      <Text c="dimmed" fz="sm">
+        Which firms are new, lost or kept between the chosen dataset (before) and another one (after).
+      </Text>
+      <Group gap="md" align="flex-end" wrap="wrap">
+        <NativeSelect
+          label="Compare with"
+          w={320}
+          data-testid="analysis-diff-compare"
+          value={diff.compareId ?? ''}
+          onChange={(e) => setDiffOptions({ compareId: e.currentTarget.value || null })}
+          data={[
+            { value: '', label: '(choose a newer dataset)' },
+            ...others.map((d) => ({ value: d.id, label: d.name })),
+          ]}
+        />
+        <NativeSelect
+          label="Role"
+          w={160}
           data-testid="analysis-diff-role"
           value={diff.role}
-          onChange={(e) => setDiffOptions({ role: e.target.value === 'exporter' ? 'exporter' : 'importer' })}
+          onChange={(e) =>
+            setDiffOptions({ role: e.currentTarget.value === 'exporter' ? 'exporter' : 'importer' })
+          }
+          data={[
+            { value: 'importer', label: 'Importers' },
+            { value: 'exporter', label: 'Exporters' },
+          ]}
+        />
+        <Button
+          data-testid="analysis-diff-run"
+          disabled={!diff.compareId}
+          loading={diff.loading}
+          onClick={() => void runDiff()}
         >
-          <option value="importer">Importers</option>
-          <option value="exporter">Exporters</option>
-        </select>
-        <span className="analysis__actions">
-          <button
-            type="button"
-            className="button button--primary"
-            data-testid="analysis-diff-run"
-            disabled={!diff.compareId || diff.loading}
-            onClick={() => void runDiff()}
-          >
-            Compare
-          </button>
-          <button
-            type="button"
-            className="button"
-            data-testid="analysis-diff-xlsx"
-            disabled={!diff.value}
-            onClick={() =>
-              diff.value &&
-              void exportTable(
-                diffTable('Snapshot diff', diff.value, {
-                  datasetName: `${nameOf(diff.value.baseId)} vs ${nameOf(diff.value.compareId)}`,
-                }),
-              )
-            }
-          >
-            Excel
-          </button>
-        </span>
-      </header>
+          Compare
+        </Button>
+        <Button
+          variant="default"
+          data-testid="analysis-diff-xlsx"
+          disabled={!diff.value}
+          onClick={() =>
+            diff.value &&
+            void exportTable(
+              diffTable('Snapshot diff', diff.value, {
+                datasetName: `${nameOf(diff.value.baseId)} vs ${nameOf(diff.value.compareId)}`,
+              }),
+            )
+          }
+        >
+          Excel
+        </Button>
+      </Group>
       {diff.error && <ErrorMessage error={diff.error} testId="analysis-diff-error" />}
       {diff.value && (
         <>
-          <p data-testid="analysis-diff-counts">
+          <Text data-testid="analysis-diff-counts">
             {diff.value.counts.new} new · {diff.value.counts.lost} lost · {diff.value.counts.kept} in both
-          </p>
+          </Text>
           <div className="analysis__table-wrap">
-            <table className="analysis__table" data-testid="analysis-diff-table">
+            <Table className="analysis__table" data-testid="analysis-diff-table">
               <thead>
                 <tr>
                   <th className="analysis__text">Status</th>
@@ -101,10 +101,10 @@ export function DiffPanel() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           </div>
         </>
       )}
-    </section>
+    </Stack>
   );
 }

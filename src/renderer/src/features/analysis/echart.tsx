@@ -34,7 +34,8 @@ export interface EChartProps {
   onClick?: (e: ChartClick) => void;
   /** Receives the instance (for PNG export) and null when it is disposed. */
   onInstance?: (chart: ECharts | null) => void;
-  height?: number;
+  /** Pixels, or a CSS length (e.g. a clamp() on the window's height): the chart follows its element. */
+  height?: number | string;
   testId: string;
   /**
    * Data coordinates of series 0's items (e.g. each bar's middle). Their pixel positions are written to

@@ -1,73 +1,80 @@
-import { useEffect, useRef } from 'react';
+import { Button, Drawer, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import type { SummaryRow } from '@shared/analysis/analysis-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { chosenDataset, useAnalysisStore } from './analysis-store';
 import { count, num, pct } from './format';
 import { summaryTable } from './table-export';
 
-/** A firm's profile in the chosen dataset: its partners, HS mix and monthly volume. */
-export function ProfilePanel() {
+/**
+ * A firm's profile in the chosen dataset (its partners, HS mix and monthly volume) in a drawer over the
+ * tab the analyst came from: Escape or Close puts them back where they were, focus included.
+ */
+export function ProfileDrawer() {
   const { closeProfile, drillDown } = useAnalysisStore.getState();
   const profile = useAnalysisStore((s) => s.profile);
   const p = profile.value;
-  const el = useRef<HTMLElement>(null);
-  const shown = p !== null || profile.loading || profile.error !== null;
-  // The panel opens above the summaries, usually off screen from the row's Profile button: bring it in.
-  useEffect(() => {
-    if (profile.loading) el.current?.scrollIntoView?.({ block: 'start' });
-  }, [profile.loading]);
-  if (!shown) return null;
+  const opened = p !== null || profile.loading || profile.error !== null;
   return (
-    <section ref={el} className="analysis__section analysis__profile" data-testid="analysis-profile">
-      <header className="analysis__section-header">
-        <h2>{p ? `${p.name} (${p.countryCode})` : 'Firm profile'}</h2>
-        <span className="analysis__actions">
-          {p?.drillAll && (
-            <button
-              type="button"
-              className="button"
-              data-testid="analysis-profile-all-rows"
-              title="Every shipment of this firm, under any of its spellings, in either role"
-              onClick={() => p.drillAll && drillDown({ drill: p.drillAll })}
-            >
-              All its shipments
-            </button>
-          )}
-          <button
-            type="button"
-            className="button"
-            data-testid="analysis-profile-close"
-            onClick={closeProfile}
-          >
-            Close
-          </button>
-        </span>
-      </header>
-      {profile.loading && <p>Loading…</p>}
-      {profile.error && <ErrorMessage error={profile.error} testId="analysis-profile-error" />}
-      {p && (
-        <>
-          <p data-testid="analysis-profile-summary">
-            As importer: {count(p.asImporter.shipments, 'shipment')}, USD FOB {num(p.asImporter.usdFob, 2)} ·
-            As exporter: {count(p.asExporter.shipments, 'shipment')}, USD FOB {num(p.asExporter.usdFob, 2)} ·
-            First {p.firstShipment ?? '—'}, last {p.lastShipment ?? '—'}
-          </p>
-          {p.firmId !== null && p.spellings.length > 1 && (
-            <p data-testid="analysis-profile-spellings">
-              Written {count(p.spellings.length, 'way')}: {p.spellings.join(' · ')}
-            </p>
-          )}
-          <ProfileList testId="analysis-profile-partners" title="Partners" firm={p.name} rows={p.partners} />
-          <ProfileList testId="analysis-profile-hs" title="HS mix (headings)" firm={p.name} rows={p.hsMix} />
-          <ProfileList
-            testId="analysis-profile-months"
-            title="Monthly volume"
-            firm={p.name}
-            rows={p.monthly}
-          />
-        </>
-      )}
-    </section>
+    <Drawer
+      opened={opened}
+      onClose={closeProfile}
+      position="right"
+      size="xl"
+      title={
+        <Title order={2} component="span">
+          {p ? `${p.name} (${p.countryCode})` : 'Firm profile'}
+        </Title>
+      }
+      closeButtonProps={{ 'aria-label': 'Close the profile' }}
+    >
+      <Stack gap="md" data-testid="analysis-profile">
+        {profile.loading && <Loader size="sm" aria-label="Loading the profile" />}
+        {profile.error && <ErrorMessage error={profile.error} testId="analysis-profile-error" />}
+        {p && (
+          <>
+            <Text data-testid="analysis-profile-summary">
+              As importer: {count(p.asImporter.shipments, 'shipment')}, USD FOB {num(p.asImporter.usdFob, 2)}{' '}
+              · As exporter: {count(p.asExporter.shipments, 'shipment')}, USD FOB{' '}
+              {num(p.asExporter.usdFob, 2)} · First {p.firstShipment ?? '—'}, last {p.lastShipment ?? '—'}
+            </Text>
+            {p.firmId !== null && p.spellings.length > 1 && (
+              <Text c="dimmed" data-testid="analysis-profile-spellings">
+                Written {count(p.spellings.length, 'way')}: {p.spellings.join(' · ')}
+              </Text>
+            )}
+            {p.drillAll && (
+              <Group>
+                <Button
+                  data-testid="analysis-profile-all-rows"
+                  title="Every shipment of this firm, under any of its spellings, in either role"
+                  onClick={() => p.drillAll && drillDown({ drill: p.drillAll })}
+                >
+                  Open all its shipments
+                </Button>
+              </Group>
+            )}
+            <ProfileList
+              testId="analysis-profile-partners"
+              title="Partners"
+              firm={p.name}
+              rows={p.partners}
+            />
+            <ProfileList
+              testId="analysis-profile-hs"
+              title="HS mix (headings)"
+              firm={p.name}
+              rows={p.hsMix}
+            />
+            <ProfileList
+              testId="analysis-profile-months"
+              title="Monthly volume"
+              firm={p.name}
+              rows={p.monthly}
+            />
+          </>
+        )}
+      </Stack>
+    </Drawer>
   );
 }
 
@@ -85,12 +92,12 @@ function ProfileList({
   const { drillDown, exportTable } = useAnalysisStore.getState();
   const datasetName = useAnalysisStore((s) => chosenDataset(s)?.name);
   return (
-    <div data-testid={testId}>
-      <h3>
-        {title}{' '}
-        <button
-          type="button"
-          className="button"
+    <Stack gap="xs" data-testid={testId}>
+      <Group justify="space-between" wrap="nowrap">
+        <Title order={3}>{title}</Title>
+        <Button
+          variant="default"
+          size="xs"
           data-testid={`${testId}-xlsx`}
           // The firm is in the title so the profiles of two firms do not save over each other.
           onClick={() =>
@@ -98,10 +105,10 @@ function ProfileList({
           }
         >
           Excel
-        </button>
-      </h3>
+        </Button>
+      </Group>
       <div className="analysis__table-wrap">
-        <table className="analysis__table">
+        <Table className="analysis__table">
           <thead>
             <tr>
               <th>Name</th>
@@ -128,8 +135,8 @@ function ProfileList({
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       </div>
-    </div>
+    </Stack>
   );
 }

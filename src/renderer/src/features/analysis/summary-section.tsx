@@ -1,4 +1,5 @@
-import { useMemo, useRef, useState } from 'react';
+import { ActionIcon, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { useMemo, useRef } from 'react';
 import type { ECharts } from 'echarts/core';
 import type { Measure, SummaryKind, SummaryResult, SummaryRow } from '@shared/analysis/analysis-contract';
 import { ErrorMessage } from '../../components/error-message';
@@ -36,6 +37,17 @@ const CHART: Partial<Record<SummaryKind, 'bar' | 'line' | 'tree' | 'sankey'>> = 
   flows: 'sankey',
 };
 
+/**
+ * Each chart has its tab to itself and grows with the window, leaving the first rows of its table in
+ * view down to 1024×700; the flows chart takes more of it, so 40 flows keep their labels apart.
+ */
+const CHART_HEIGHT: Record<'bar' | 'line' | 'tree' | 'sankey', string> = {
+  bar: 'clamp(300px, 38vh, 400px)',
+  line: 'clamp(200px, 34vh, 320px)',
+  tree: 'clamp(220px, 38vh, 380px)',
+  sankey: 'clamp(420px, 64vh, 600px)',
+};
+
 function SummaryTable({
   kind,
   result,
@@ -45,24 +57,19 @@ function SummaryTable({
   result: SummaryResult;
   measure: Measure;
 }) {
-  const { drillDown, openProfile } = useAnalysisStore.getState();
+  const { drillDown, openProfile, toggleHs: toggle } = useAnalysisStore.getState();
   const firm = kind === 'importers' || kind === 'exporters';
   // Keys of the opened chapters (2 digits) and headings (4 digits); prefixes of different lengths never clash.
-  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
+  const hsOpen = useAnalysisStore((s) => s.hsOpen);
+  const open = useMemo(() => new Set(hsOpen), [hsOpen]);
   // The HS tree can hold thousands of headings and subheadings: the table lists every chapter, the
   // headings of the chapters the user opens and the subheadings of the opened headings, so no
   // chapter is ever cut off the end. Closing a chapter hides its subheadings too.
   const rows = kind === 'hs' ? result.rows.filter((r) => hsRowShown(r, open)) : result.rows;
-  const toggle = (code: string) =>
-    setOpen((o) => {
-      const next = new Set(o);
-      if (!next.delete(code)) next.add(code);
-      return next;
-    });
   return (
     <>
       <div className="analysis__table-wrap">
-        <table
+        <Table
           className="analysis__table"
           data-testid={`analysis-table-${kind}`}
           data-firms={firm ? result.firms : undefined}
@@ -95,11 +102,14 @@ function SummaryTable({
                   title={nameTitle(r, kind)}
                 >
                   {kind === 'hs' && (r.level === 2 || r.level === 4) && r.key !== null && (
-                    <button
-                      type="button"
-                      className="analysis__toggle"
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      size="xs"
+                      mr={4}
                       data-testid={`analysis-hs-toggle-${r.key}`}
                       aria-expanded={open.has(r.key)}
+                      aria-label={hsToggleTitle(r.level, open.has(r.key))}
                       title={hsToggleTitle(r.level, open.has(r.key))}
                       onClick={(e) => {
                         e.stopPropagation();
@@ -107,7 +117,7 @@ function SummaryTable({
                       }}
                     >
                       {open.has(r.key) ? '▾' : '▸'}
-                    </button>
+                    </ActionIcon>
                   )}
                   {r.label}
                   {r.detail && kind !== 'hs' ? <span className="analysis__detail"> {r.detail}</span> : null}
@@ -143,9 +153,9 @@ function SummaryTable({
                 <td>{pct(r.shares[measure])}</td>
                 {firm && (
                   <td>
-                    <button
-                      type="button"
-                      className="button"
+                    <Button
+                      variant="subtle"
+                      size="compact-xs"
                       data-testid={`analysis-profile-${kind}-${i}`}
                       disabled={r.key === null}
                       onClick={(e) => {
@@ -154,18 +164,18 @@ function SummaryTable({
                       }}
                     >
                       Profile
-                    </button>
+                    </Button>
                   </td>
                 )}
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       </div>
       {rows.length > MAX_TABLE_ROWS && (
-        <p className="analysis__note" data-testid={`analysis-table-cut-${kind}`}>
+        <Text c="dimmed" fz="sm" data-testid={`analysis-table-cut-${kind}`}>
           First {num(MAX_TABLE_ROWS)} of {num(rows.length)} rows shown; the Excel export has them all.
-        </p>
+        </Text>
       )}
     </>
   );
@@ -223,25 +233,28 @@ export function SummarySection({ kind }: { kind: SummaryKind }) {
   };
   const title = TITLES[kind];
   return (
-    <section className="analysis__section" data-testid={`analysis-section-${kind}`}>
-      <header className="analysis__section-header">
-        <h2>{title}</h2>
+    <Stack gap="sm" component="section" data-testid={`analysis-section-${kind}`}>
+      <Group gap="md" align="baseline" wrap="nowrap">
+        <Title order={2} style={{ flexShrink: 0 }}>
+          {title}
+        </Title>
         {result && (
-          <span className="analysis__note" data-testid={`analysis-total-${kind}`}>
+          <Text c="dimmed" fz="sm" truncate data-testid={`analysis-total-${kind}`}>
             {count(result.totals.shipments, 'shipment')}
             {result.totals.usdFobMissing
               ? ` · ${num(result.totals.usdFobMissing)} without USD FOB (not counted as 0)`
               : ''}
             {result.omittedGroups ? ` · ${num(result.omittedGroups)} more not shown` : ''}
-          </span>
+          </Text>
         )}
-        <span className="analysis__actions">
+        <Group gap="xs" ml="auto" wrap="nowrap">
           {chart && (
-            <button
-              type="button"
-              className="button"
+            <Button
+              variant="default"
+              size="xs"
               data-testid={`analysis-png-${kind}`}
               disabled={!result}
+              title="Save the chart as a PNG image"
               onClick={() => {
                 if (!chartRef.current) return;
                 const image = chartImage(chartRef.current);
@@ -249,20 +262,28 @@ export function SummarySection({ kind }: { kind: SummaryKind }) {
               }}
             >
               PNG
-            </button>
+            </Button>
           )}
-          <button
-            type="button"
-            className="button"
+          <Button
+            variant="default"
+            size="xs"
             data-testid={`analysis-xlsx-${kind}`}
             disabled={!result}
+            title="Save the table, every row of it, as an Excel workbook"
             onClick={() => void exportSummary(kind, title)}
           >
             Excel
-          </button>
-        </span>
-      </header>
-      {slot?.loading && <p data-testid={`analysis-loading-${kind}`}>Computing…</p>}
+          </Button>
+        </Group>
+      </Group>
+      {slot?.loading && (
+        <Group gap="xs" data-testid={`analysis-loading-${kind}`}>
+          <Loader size="xs" />
+          <Text c="dimmed" fz="sm">
+            Computing…
+          </Text>
+        </Group>
+      )}
       {slot?.error && <ErrorMessage error={slot.error} testId={`analysis-error-${kind}`} />}
       {option && (
         <EChart
@@ -271,9 +292,10 @@ export function SummarySection({ kind }: { kind: SummaryKind }) {
           onInstance={(c) => (chartRef.current = c)}
           testId={`analysis-chart-${kind}`}
           hitPoints={hitPoints}
+          height={CHART_HEIGHT[chart ?? 'bar']}
         />
       )}
       {result && <SummaryTable kind={kind} result={result} measure={measure} />}
-    </section>
+    </Stack>
   );
 }
