@@ -94,7 +94,7 @@ export const LAYERS = [
   {
     type: 'library',
     paths: ['src/main/library'],
-    what: 'Offline library on DuckDB, the only owner of its tables; file import (`import/`); firm resolution (`firms/`: parties grouped into firms by evidence, the review queue, decisions).',
+    what: 'Offline library on DuckDB, the only module that runs SQL on its tables: one unit of work (`library.write(tx => …)`) for every write, the job store, and a read-only reader (SELECT only) for analysis and export; file import (`import/`); firm resolution (`firms/`: parties grouped into firms by evidence, the review queue, decisions).',
     imports: ['shared'],
     packages: ['@duckdb/node-api', '@duckdb/node-bindings', 'exceljs', 'papaparse', 'yauzl', 'zod'],
     node: NODE,
@@ -102,9 +102,9 @@ export const LAYERS = [
   {
     type: 'jobs',
     paths: ['src/main/jobs'],
-    what: 'Long-running fetch jobs: date-window slicing past the 10,000 cap, request policy, resume.',
-    imports: ['shared', 'library'],
-    packages: ['@duckdb/node-api'],
+    what: 'Long-running fetch jobs: a pure slicing planner, the request policy (rate, 429 waits, downloads left), the firm pager, the runner that stores each step through the library, and the job manager the handlers delegate to.',
+    imports: ['shared', 'log', 'library'],
+    packages: [],
     node: NODE,
   },
   {

@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { SUMMARY_KINDS, type SummaryKind } from '../src/shared/analysis/analysis-contract';
 import { createAnalysis } from '../src/main/analysis';
 import { Library } from '../src/main/library';
+import { withLibraryFile } from './library-file';
 import { SimData } from '../src/main/sim/dataset';
 import { loadHsSubheadings } from '../src/main/sim/hs-codes';
 
@@ -39,7 +40,7 @@ async function median(fn: () => Promise<unknown>): Promise<number> {
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'portolan-analysis-bench-'));
   const hsCsv = resolve(import.meta.dirname, '../resources/data/hs-codes.csv');
-  const library = await Library.open(dir);
+  let library = await Library.open(dir);
   try {
     const t = performance.now();
     const sim = new SimData({ records: SEED_RECORDS, seed: 42, hsSubheadings: loadHsSubheadings(hsCsv) });
@@ -47,7 +48,8 @@ async function main(): Promise<void> {
       ...sim.records(),
     ]);
     const copies = Math.ceil(TARGET / SEED_RECORDS);
-    await library.db.transaction(async (conn) => {
+    await library.close();
+    await withLibraryFile(dir, async (conn) => {
       await conn.run(
         `INSERT INTO shipment_rows BY NAME
            SELECT s.* REPLACE (s.row_no + CAST(r.k AS INTEGER) * ${SEED_RECORDS} AS row_no)
@@ -60,7 +62,7 @@ async function main(): Promise<void> {
         [meta.id],
       );
     });
-    await library.db.exec('CHECKPOINT');
+    library = await Library.open(dir);
     const rows = (await library.get(meta.id)).storedRows;
     console.log(
       `dataset: ${rows.toLocaleString('en-US')} rows, built in ${((performance.now() - t) / 1000).toFixed(1)} s`,
@@ -68,10 +70,10 @@ async function main(): Promise<void> {
 
     const analysis = createAnalysis(library, { hsCodesCsvPath: hsCsv });
     const count = await median(() =>
-      library.db.all('SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1', [meta.id]),
+      library.reader.all('SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1', [meta.id]),
     );
     const scan = await median(() =>
-      library.db.all(
+      library.reader.all(
         'SELECT sum(TRY_CAST("usdFob" AS DOUBLE)) AS s FROM shipment_rows WHERE dataset_id = $1',
         [meta.id],
       ),

@@ -61,7 +61,7 @@ async function score(
     sim.firms.map((f) => [`${f.countryCode}\u001f${f.name.trim()}\u001f${f.urlCode}`, f.firmId]),
   );
   const byName = new Map(sim.firms.map((f) => [`${f.countryCode}\u001f${f.name.trim()}\u001f`, f.firmId]));
-  const rows = await library.db.all(`SELECT country_key, name, url_code, firm_id FROM firm_parties`);
+  const rows = await library.reader.all(`SELECT country_key, name, url_code, firm_id FROM firm_parties`);
   const byFirm = new Map<string, Map<number, number>>();
   const byTruth = new Map<number, number>();
   for (const r of rows) {
@@ -122,8 +122,8 @@ async function everyParty(): Promise<boolean> {
   });
   return withLibrary(async (library) => {
     await library.saveRecords({ kind: 'shipments', request: {}, name: 'every party, no codes' }, records);
-    await library.db.exec('CHECKPOINT');
-    const names = await library.db.one(
+    await library.checkpoint();
+    const names = await library.reader.one(
       `SELECT count(*) AS n FROM (SELECT DISTINCT "importerCountryCode", "importerName" FROM shipment_rows
                                   UNION SELECT "exporterCountryCode", "exporterName" FROM shipment_rows)`,
     );
@@ -133,7 +133,7 @@ async function everyParty(): Promise<boolean> {
         `${distinct.toLocaleString('en-US')} distinct party names (built in ${s(performance.now() - t)})`,
     );
     const baseline = await median(() =>
-      library.db.all(
+      library.reader.all(
         `SELECT count(*) FROM (
            SELECT cc, lower(name) FROM (SELECT "importerCountryCode" AS cc, "importerName" AS name FROM shipment_rows
                                         UNION ALL SELECT "exporterCountryCode", "exporterName" FROM shipment_rows)

@@ -12,7 +12,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Library } from '../src/main/library';
+import { Library, REFERENCE_CATALOG } from '../src/main/library';
+import { withLibraryFile } from './library-file';
 import { generateAccount, startSimulator } from '../src/main/sim';
 import { DEFAULT_SHIPMENT_COLUMNS } from '../src/shared/fields';
 import { dateExpression, decimalExpression } from '../src/main/library/fields';
@@ -60,12 +61,14 @@ async function main(): Promise<void> {
     const seed = await lib.saveShipmentSearch({ size: 10_000 }, { total: BASE, shipments: base });
     // Grow to 1M rows inside DuckDB (copies of the base with distinct hashIds and row numbers).
     const copies = ROWS / BASE;
-    const id = await lib.db.transaction(async (conn) => {
-      const newId = await lib.insertDataset(
-        conn,
+    const id = await lib.write((tx) =>
+      tx.createDataset(
         { kind: 'shipments', request: { start_date: '2021-01-01' }, name: 'bench 1M' },
-        'pending',
-      );
+        'complete',
+      ),
+    );
+    await lib.close();
+    await withLibraryFile(dir, async (conn) => {
       const cols = (
         await conn.runAndReadAll(
           `SELECT column_name FROM information_schema.columns WHERE table_name = 'shipment_rows' ORDER BY ordinal_position`,
@@ -78,12 +81,10 @@ async function main(): Promise<void> {
         `INSERT INTO shipment_rows (dataset_id, row_no, "hashId", ${cols.map((c) => `"${c}"`).join(', ')})
          SELECT $1, (k * ${BASE} + row_no)::INTEGER, "hashId" || '-' || k, ${cols.map((c) => `"${c}"`).join(', ')}
          FROM shipment_rows, range(${copies}) t(k) WHERE dataset_id = $2 ORDER BY k, row_no`,
-        [newId, seed.id],
+        [id, seed.id],
       );
-      await lib.finishDataset(conn, newId, { status: 'complete', storedRows: ROWS });
-      return newId;
+      await conn.run(`UPDATE datasets SET stored_rows = $2 WHERE id = $1`, [id, ROWS]);
     });
-    await lib.close();
     console.log(
       `built a ${ROWS.toLocaleString('en-US')}-row dataset in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
     const first = await lib.getRows(id, q());
     const coldFirst = performance.now() - t;
     if (first.rows.length !== 100 || first.lastRow !== ROWS) throw new Error('first block is wrong');
-    const bare = await timed(() => lib.db.all(`SELECT * FROM shipment_rows LIMIT 100`));
+    const bare = await timed(() => lib.reader.all(`SELECT * FROM shipment_rows LIMIT 100`));
     console.log(`open library file                               ${openMs.toFixed(1).padStart(8)} ms`);
     line('first block, cold (just opened)', coldFirst, 150, bare);
     line('first block, warm', await timed(() => lib.getRows(id, q())), 150, bare);
@@ -108,36 +109,40 @@ async function main(): Promise<void> {
       bare,
     );
 
-    // Typed shadow column for comparison (the design not taken): same sort on a DOUBLE column.
-    await lib.db.exec(
-      `CREATE TABLE bench_shadow AS SELECT *, TRY_CAST("fobValue" AS DOUBLE) AS fob_typed FROM shipment_rows WHERE dataset_id = $1`,
+    // Typed shadow column for comparison (the design not taken): same sort on a DOUBLE column, in a
+    // table of the library's in-memory reference catalog.
+    await lib.reader.loadReference(
+      'bench_shadow',
+      `SELECT *, TRY_CAST("fobValue" AS DOUBLE) AS fob_typed FROM shipment_rows WHERE dataset_id = $1`,
       [id],
     );
     const shadow = await timed(() =>
-      lib.db.all(`SELECT row_no FROM bench_shadow ORDER BY fob_typed DESC NULLS LAST, row_no LIMIT 100`),
+      lib.reader.all(
+        `SELECT row_no FROM ${REFERENCE_CATALOG}.bench_shadow ORDER BY fob_typed DESC NULLS LAST, row_no LIMIT 100`,
+      ),
     );
     const castSort = await timed(() =>
-      lib.db.all(
-        `SELECT row_no FROM bench_shadow ORDER BY TRY_CAST("fobValue" AS DOUBLE) DESC NULLS LAST, row_no LIMIT 100`,
+      lib.reader.all(
+        `SELECT row_no FROM ${REFERENCE_CATALOG}.bench_shadow ORDER BY TRY_CAST("fobValue" AS DOUBLE) DESC NULLS LAST, row_no LIMIT 100`,
       ),
     );
     line('top-100 keys: TRY_CAST(text) vs typed DOUBLE column', castSort, undefined, shadow);
     // What the shared value rules cost in SQL (thousands commas read, "inf" and "1_000" refused, only
     // real yyyy-MM-dd days), next to DuckDB's bare casts in the same run.
     const ruleSort = await timed(() =>
-      lib.db.all(
-        `SELECT row_no FROM bench_shadow ORDER BY ${decimalExpression('"fobValue"')} DESC NULLS LAST, row_no LIMIT 100`,
+      lib.reader.all(
+        `SELECT row_no FROM ${REFERENCE_CATALOG}.bench_shadow ORDER BY ${decimalExpression('"fobValue"')} DESC NULLS LAST, row_no LIMIT 100`,
       ),
     );
     line('top-100 keys: decimal rule vs bare TRY_CAST', ruleSort, undefined, castSort);
     const bareDay = await timed(() =>
-      lib.db.all(
-        `SELECT row_no FROM bench_shadow ORDER BY TRY_CAST("arrivalDate" AS DATE) NULLS LAST, row_no LIMIT 100`,
+      lib.reader.all(
+        `SELECT row_no FROM ${REFERENCE_CATALOG}.bench_shadow ORDER BY TRY_CAST("arrivalDate" AS DATE) NULLS LAST, row_no LIMIT 100`,
       ),
     );
     const ruleDay = await timed(() =>
-      lib.db.all(
-        `SELECT row_no FROM bench_shadow ORDER BY ${dateExpression('"arrivalDate"')} NULLS LAST, row_no LIMIT 100`,
+      lib.reader.all(
+        `SELECT row_no FROM ${REFERENCE_CATALOG}.bench_shadow ORDER BY ${dateExpression('"arrivalDate"')} NULLS LAST, row_no LIMIT 100`,
       ),
     );
     line('top-100 keys: day rule vs bare TRY_CAST(DATE)', ruleDay, undefined, bareDay);
@@ -224,7 +229,6 @@ async function main(): Promise<void> {
       await timed(() => lib.getRows(id, q({ quickFilter: 'steel ltd' }))),
       500,
     );
-    await lib.db.exec('DROP TABLE bench_shadow');
     await lib.close();
   } finally {
     if (process.env.KEEP_BENCH_DIR) console.log(`kept ${dir}`);

@@ -74,11 +74,22 @@ describe('ExportButton', () => {
       // The chosen file travels back by its handle only; its path stays in main.
       input: { source, format: 'xlsx', summaries: true, target: STEEL, overwrite: true },
     });
-    emit('jobs.progress', { jobId: 'other', label: 'x', done: 1, total: 2, unit: 'rows', etaSeconds: null });
+    emit('jobs.progress', {
+      kind: 'export',
+      jobId: 'other',
+      label: 'x',
+      phase: 'rows',
+      done: 1,
+      total: 2,
+      unit: 'rows',
+      etaSeconds: null,
+    });
     expect(screen.getByTestId('export-progress-text').textContent).toBe('Starting…');
     emit('jobs.progress', {
+      kind: 'export',
       jobId: 'job-1',
       label: 'Excel',
+      phase: 'rows',
       done: 500,
       total: 2000,
       unit: 'rows',
@@ -88,6 +99,7 @@ describe('ExportButton', () => {
     expect(screen.getByRole('progressbar').getAttribute('value')).toBe('25');
 
     emit('jobs.finished', {
+      kind: 'export',
       jobId: 'job-1',
       outcome: 'succeeded',
       message: 'Exported 2,000 rows to /exports/Steel.xlsx',
@@ -102,6 +114,7 @@ describe('ExportButton', () => {
         return { ok: true, value: { jobId: 'job-2', path: '/exports/a.csv', handle: STEEL } };
       if (channel === 'export.cancel') {
         emit('jobs.finished', {
+          kind: 'export',
           jobId: 'job-2',
           outcome: 'cancelled',
           message: 'The export was cancelled; no file was written.',
@@ -129,6 +142,7 @@ describe('ExportButton', () => {
     answer = (channel) => {
       if (channel === 'export.start') {
         emit('jobs.finished', {
+          kind: 'export',
           jobId: 'job-3',
           outcome: 'succeeded',
           message: 'Exported 5 rows to /exports/b.parquet',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JobFinished } from '@shared/jobs/jobs-contract';
+import type { FetchFinished as JobFinished } from '@shared/jobs/jobs-contract';
 import type { DatasetView, ImportResultView } from '@shared/library/library-contract';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
 import type { ShipmentSearchResponse, UsageSummary } from '@shared/spec';

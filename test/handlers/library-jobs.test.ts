@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
+import type { FetchFinished as JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
 import type { DatasetView, EquivalentView, RowsBlockView } from '@shared/library/library-contract';
 import type { JobsList } from '@shared/jobs/jobs-contract';

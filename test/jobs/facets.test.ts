@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Library } from '../../src/main/library';
 import { JobRunner } from '../../src/main/jobs';
 import { expectedHashIds, openSimAndLibrary, type SimAndLibrary, type SimSetup } from './helpers';
+
+// Each case slices tens of thousands of simulated records over HTTP: seconds alone, more on a busy machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 // A small per-call cap stands in for the service's 10,000 so that one day holds more than a call
 // returns with a simulator of a size a test can afford; the slicing logic is the same.
@@ -17,9 +20,9 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 async function stored(datasetId: string): Promise<string[]> {
-  return (await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId])).map(
-    (r) => String(r.h),
-  );
+  return (
+    await lib.reader.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId])
+  ).map((r) => String(r.h));
 }
 
 describe('one day over the cap', () => {

@@ -70,3 +70,12 @@ export function expectedHashIds(sim: RunningSimulator, filter: ShipmentFilter): 
   }
   return out;
 }
+
+/** Records a job has committed so far, read from the library file. */
+export async function committedRows(library: Library, jobId: string): Promise<number> {
+  const r = await library.reader.one(
+    `SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = (SELECT dataset_id FROM jobs WHERE id = $1)`,
+    [jobId],
+  );
+  return Number(r?.n ?? 0);
+}

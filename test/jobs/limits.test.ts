@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { JobRunner, RateLimiter, type JobProgressInfo } from '../../src/main/jobs';
+import { JobRunner, RateLimiter, resumableJobs, type JobProgressInfo } from '../../src/main/jobs';
 import { useLibrary } from '../helpers/library';
 import { expectedHashIds, startSim, type SimSetup } from './helpers';
 
@@ -29,7 +29,7 @@ describe('client-side rate limiting', () => {
     expect(out.stats.requests).toBeGreaterThan(4);
     expect(waits.length).toBeGreaterThan(0);
     expect(waits.every((w) => w > 0 && w <= 60)).toBe(true);
-    const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
+    const rows = await store.lib.reader.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
       out.datasetId,
     ]);
     expect(new Set(rows.map((r) => String(r.h)))).toEqual(expectedHashIds(s.sim, filter));
@@ -43,7 +43,7 @@ describe('client-side rate limiting', () => {
     expect(out.status).toBe('succeeded');
     expect(slept.length).toBeGreaterThan(0);
     expect(slept.every((ms) => ms === 1000)).toBe(true);
-    const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
+    const rows = await store.lib.reader.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
       out.datasetId,
     ]);
     expect(new Set(rows.map((r) => String(r.h)))).toEqual(expectedHashIds(s.sim, filter));
@@ -60,7 +60,7 @@ describe('client-side rate limiting', () => {
     expect(out.status).toBe('paused');
     expect(out.message).toMatch(/daily request limit/);
     expect(out.stats.requests).toBe(3);
-    const [job] = await runner.listResumable();
+    const [job] = await resumableJobs(store.lib);
     expect(job?.id).toBe(out.jobId);
     expect(await store.lib.list()).toEqual([]);
   });

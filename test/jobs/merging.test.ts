@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShipmentSearchRequest } from '@shared/spec/operations';
 import type { ShipmentFilter } from '@shared/spec/filter';
 import type { Library } from '../../src/main/library';
 import { JobRunner, type FirmSource, type ShipmentSource, type SliceWindow } from '../../src/main/jobs';
 import { dayNumber, isoDay, OPEN_END, OPEN_START } from '../../src/main/jobs/windows';
 import { expectedHashIds, openSimAndLibrary, type SimAndLibrary, type SimSetup } from './helpers';
+
+// Each case slices tens of thousands of simulated records over HTTP: seconds alone, more on a busy machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 /** Equal runs of whole days, as the earlier slicing cut a window. */
 function equalDaySlices(start: string, end: string, parts: number): SliceWindow[] {
@@ -74,9 +77,9 @@ function isMerged(call: Call, earlier: readonly Call[]): boolean {
 }
 
 async function storedHashIds(datasetId: string): Promise<string[]> {
-  return (await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId])).map(
-    (r) => String(r.h),
-  );
+  return (
+    await lib.reader.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [datasetId])
+  ).map((r) => String(r.h));
 }
 
 /** Covered windows sorted by start: they must tile [first, last] day by day, without overlap. */
@@ -155,9 +158,9 @@ describe('merged windows', () => {
     expect(out.message).toMatch(/socket hang up/);
     const lostCall = failing.calls.at(-1)!;
     expect(isMerged(lostCall, failing.calls.slice(0, -1))).toBe(true);
-    const job = await lib.db.one('SELECT dataset_id FROM jobs WHERE id = $1', [out.jobId]);
+    const job = await lib.reader.one('SELECT dataset_id FROM jobs WHERE id = $1', [out.jobId]);
     await expect(lib.get(String(job?.dataset_id))).rejects.toThrow(); // still pending, not in the library
-    const committedBefore = await lib.db.all('SELECT window_key FROM job_windows WHERE job_id = $1', [
+    const committedBefore = await lib.reader.all('SELECT window_key FROM job_windows WHERE job_id = $1', [
       out.jobId,
     ]);
     const rowsBefore = (await storedHashIds(String(job?.dataset_id))).length;
@@ -183,7 +186,7 @@ describe('merged windows', () => {
       const [start, end] = JSON.parse(String(row.window_key)) as [string, string];
       expect(resumedFetches.some((c) => c.start <= end && c.end >= start)).toBe(false);
     }
-    const twice = await lib.db.all(
+    const twice = await lib.reader.all(
       'SELECT window_key FROM job_windows WHERE job_id = $1 GROUP BY 1 HAVING count(*) > 1',
       [out.jobId],
     );
@@ -225,9 +228,7 @@ describe('merged windows', () => {
       elapsedMs: 0,
       gaps: [],
     };
-    await lib.db.transaction((conn) =>
-      conn.run('UPDATE jobs SET state_json = $2 WHERE id = $1', [failed.jobId, JSON.stringify(state)]),
-    );
+    await lib.write((tx) => tx.jobs.saveState(failed.jobId, state));
     const source = recording();
     const out = await runner.resume(failed.jobId, source);
     expect(out.status).toBe('succeeded');

@@ -4,13 +4,13 @@ import { createServiceClient } from '../../src/main/api';
 import {
   JobRunner,
   RateLimiter,
-  committedRows,
   estimateShipments,
+  resumableJobs,
   type JobProgressInfo,
 } from '../../src/main/jobs';
 import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { useLibrary } from '../helpers/library';
-import { expectedHashIds, startSim, type SimSetup } from './helpers';
+import { committedRows, expectedHashIds, startSim, type SimSetup } from './helpers';
 
 const store = useLibrary('portolan-jobs-test-');
 let s: SimSetup | null = null;
@@ -25,14 +25,16 @@ afterEach(async () => {
 const filter = { start_date: '2021-01-01', end_date: '2025-12-31' };
 
 async function storedHashIds(datasetId: string): Promise<string[]> {
-  const rows = await store.lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
+  const rows = await store.lib.reader.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
     datasetId,
   ]);
   return rows.map((r) => String(r.h));
 }
 
 async function datasetOf(jobId: string): Promise<string> {
-  return String((await store.lib.db.one('SELECT dataset_id FROM jobs WHERE id = $1', [jobId]))?.dataset_id);
+  return String(
+    (await store.lib.reader.one('SELECT dataset_id FROM jobs WHERE id = $1', [jobId]))?.dataset_id,
+  );
 }
 
 describe('pause', () => {
@@ -54,7 +56,7 @@ describe('pause', () => {
     expect(await committedRows(store.lib, out.jobId)).toBe(out.stats.stored);
     // Nothing half-made in the library list; the job waits to be resumed.
     expect(await store.lib.list()).toEqual([]);
-    expect(await runner.listResumable()).toMatchObject([
+    expect(await resumableJobs(store.lib)).toMatchObject([
       { id: out.jobId, status: 'paused', stored: out.stats.stored },
     ]);
 
@@ -67,12 +69,12 @@ describe('pause', () => {
     // The resumed run paid for what was missing and its probes, not for the windows kept at the pause.
     const spent = (await s.client.usage()).acme!['shipments/search']!.current - charged;
     expect(spent).toBeLessThanOrEqual(expected.size - out.stats.stored + 10 * 20);
-    const twice = await store.lib.db.all(
+    const twice = await store.lib.reader.all(
       'SELECT window_key FROM job_windows WHERE job_id = $1 GROUP BY 1 HAVING count(*) > 1',
       [out.jobId],
     );
     expect(twice).toEqual([]);
-    expect(await runner.listResumable()).toEqual([]);
+    expect(await resumableJobs(store.lib)).toEqual([]);
   }, 60_000);
 
   it('ends a rate-limit wait at once and keeps the data', async () => {
@@ -88,7 +90,7 @@ describe('pause', () => {
     });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(out.status).toBe('paused');
-    expect((await runner.listResumable()).map((j) => j.status)).toEqual(['paused']);
+    expect((await resumableJobs(store.lib)).map((j) => j.status)).toEqual(['paused']);
   });
 });
 
@@ -113,7 +115,7 @@ describe('a job short of downloads', () => {
     const used = (await client.usage()).acme!['shipments/search']!;
     expect(used.current).toBeLessThanOrEqual(3_000);
     expect(await store.lib.list()).toEqual([]);
-    expect(await runner.listResumable()).toMatchObject([{ id: out.jobId, status: 'paused' }]);
+    expect(await resumableJobs(store.lib)).toMatchObject([{ id: out.jobId, status: 'paused' }]);
 
     // Without a budget, the service's own refusal (429, no Retry-After) pauses it too, data kept.
     const again = await new JobRunner({ library: store.lib }).resume(out.jobId, client);
@@ -141,7 +143,7 @@ describe('a job short of downloads', () => {
     expect(out.status).toBe('paused');
     expect(out.message).toMatch(/dailyRequest limit reached/);
     expect(slept).toEqual([]);
-    expect((await runner.listResumable()).map((j) => j.id)).toEqual([out.jobId]);
+    expect((await resumableJobs(store.lib)).map((j) => j.id)).toEqual([out.jobId]);
   });
 });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Library } from '../../src/main/library';
-import { JobRunner } from '../../src/main/jobs';
+import { JobRunner, resumableJobs } from '../../src/main/jobs';
 import { expectedHashIds, startSim, tempDir, type SimSetup } from './helpers';
 
 let s: SimSetup;
@@ -23,7 +23,7 @@ afterAll(async () => {
 const filter = { start_date: '2021-01-01', end_date: '2025-12-31' };
 
 async function consistent(lib: Library, datasetId: string): Promise<{ rows: number; distinct: number }> {
-  const r = await lib.db.one(
+  const r = await lib.reader.one(
     `SELECT count(*) AS n, count(DISTINCT "hashId") AS d, min(row_no) AS lo, max(row_no) AS hi FROM shipment_rows WHERE dataset_id = $1`,
     [datasetId],
   );
@@ -73,17 +73,17 @@ describe('a job killed mid-way', () => {
       // Nothing half-done is visible; the job is listed as resumable.
       expect(await lib.list()).toEqual([]);
       const runner = new JobRunner({ library: lib });
-      const resumable = await runner.listResumable();
+      const resumable = await resumableJobs(lib);
       expect(resumable).toHaveLength(1);
       expect(resumable[0]).toMatchObject({ kind: 'shipments', status: 'interrupted' });
-      const job = await lib.db.one('SELECT dataset_id, state_json FROM jobs WHERE id = $1', [
+      const job = await lib.reader.one('SELECT dataset_id, state_json FROM jobs WHERE id = $1', [
         resumable[0]!.id,
       ]);
       const datasetId = String(job?.dataset_id);
       const before = await consistent(lib, datasetId);
       expect(before.rows).toBeGreaterThan(0);
       expect(before.distinct).toBe(before.rows);
-      const doneWindows = await lib.db.all('SELECT window_key FROM job_windows WHERE job_id = $1', [
+      const doneWindows = await lib.reader.all('SELECT window_key FROM job_windows WHERE job_id = $1', [
         resumable[0]!.id,
       ]);
       expect(doneWindows.length).toBeGreaterThanOrEqual(windowsAtKill);
@@ -98,13 +98,13 @@ describe('a job killed mid-way', () => {
       expect(usageAfter - usageBefore).toBeLessThanOrEqual(expected.size - before.rows + 10 * 20);
       const after = await consistent(lib, datasetId);
       expect(after).toEqual({ rows: expected.size, distinct: expected.size });
-      const rows = await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
+      const rows = await lib.reader.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
         datasetId,
       ]);
       expect(new Set(rows.map((r) => String(r.h)))).toEqual(expected);
       expect((await lib.get(datasetId)).status).toBe('complete');
-      expect(await runner.listResumable()).toEqual([]);
-      const windowKeys = await lib.db.all(
+      expect(await resumableJobs(lib)).toEqual([]);
+      const windowKeys = await lib.reader.all(
         'SELECT window_key, count(*) AS n FROM job_windows WHERE job_id = $1 GROUP BY 1 HAVING count(*) > 1',
         [out.jobId],
       );
@@ -135,12 +135,12 @@ describe('a job that fails', () => {
       expect(out.status).toBe('failed');
       expect(out.message).toMatch(/500/);
       expect(await lib.list()).toEqual([]);
-      const [job] = await runner.listResumable();
+      const [job] = await resumableJobs(lib);
       expect(job).toMatchObject({ id: out.jobId, status: 'failed' });
       s.sim.setFaults(undefined);
       const resumed = await runner.resume(out.jobId, s.client);
       expect(resumed.status).toBe('succeeded');
-      const rows = await lib.db.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
+      const rows = await lib.reader.all(`SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1`, [
         resumed.datasetId,
       ]);
       expect(new Set(rows.map((r) => String(r.h)))).toEqual(expectedHashIds(s.sim, filter));

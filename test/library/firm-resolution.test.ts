@@ -513,7 +513,7 @@ describe('firm resolution in the library', () => {
     await ctx.lib.saveRecords({ kind: 'shipments', request: {}, name: 'sim' }, recs);
     await ctx.lib.firms.resolve();
     const truth = new Map(sim.firms.map((f) => [`${f.countryCode}|${f.name.trim()}`, f.firmId]));
-    const rows = await ctx.lib.db.all(`SELECT country_key, name, firm_id FROM firm_parties`);
+    const rows = await ctx.lib.reader.all(`SELECT country_key, name, firm_id FROM firm_parties`);
     const pairs = (xs: number[]) => (xs.length * (xs.length - 1)) / 2;
     const byFirm = new Map<string, number[]>();
     const byTruth = new Map<number, number>();

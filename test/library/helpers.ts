@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { tempDir as freshTempDir, type TempDir } from '../helpers/temp-dir';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '@shared/spec/records';
 
@@ -29,4 +31,19 @@ export function firm(
   r.firm_type = 1 + (i % 3);
   r.shipment_count = i * 3;
   return { ...r, ...overrides };
+}
+
+/**
+ * Changes a closed library's file behind the app's back, as another program or a damaged disk would:
+ * the library itself offers no way to write its tables but its own.
+ */
+export async function changeLibraryFile(dir: string, sql: string, params: DuckDBValue[] = []): Promise<void> {
+  const instance = await DuckDBInstance.create(join(dir, 'library.duckdb'));
+  const conn = await instance.connect();
+  try {
+    await conn.run(sql, params);
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
 }

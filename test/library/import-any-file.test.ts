@@ -16,7 +16,7 @@ async function rowsOf(id: string): Promise<Record<string, unknown>[]> {
 
 async function libraryIsEmpty(): Promise<void> {
   expect(await l.lib.list()).toEqual([]);
-  expect(Number((await l.lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+  expect(Number((await l.lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
 }
 
 /** A workbook as another tool writes it: an empty first sheet, a "Data" sheet with a title row. */
@@ -76,7 +76,7 @@ describe('files other tools wrote', () => {
     expect(first?.exporterName).toBeNull();
     expect(first?.fobValue).toBeNull();
     // The extra column is kept under its header.
-    const extra = await l.lib.db.one(
+    const extra = await l.lib.reader.one(
       `SELECT "_extra" AS x FROM shipment_rows WHERE dataset_id = $1 AND row_no = 0`,
       [r.dataset.id],
     );

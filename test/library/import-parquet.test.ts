@@ -18,7 +18,7 @@ async function rowsOf(id: string): Promise<Record<string, unknown>[]> {
 
 async function libraryIsEmpty(): Promise<void> {
   expect(await l.lib.list()).toEqual([]);
-  expect(Number((await l.lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+  expect(Number((await l.lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
 }
 
 /** Writes `select` to a Parquet file with DuckDB, as another tool (pandas, Spark, DuckDB) would. */

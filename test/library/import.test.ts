@@ -38,9 +38,9 @@ async function rowsOf(id: string): Promise<Record<string, unknown>[]> {
 
 async function libraryIsEmpty(): Promise<void> {
   expect(await lib.list()).toEqual([]);
-  expect(Number((await lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
-  expect(Number((await lib.db.one('SELECT count(*) AS n FROM firm_rows'))?.n)).toBe(0);
-  expect(Number((await lib.db.one('SELECT count(*) AS n FROM datasets'))?.n)).toBe(0);
+  expect(Number((await lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+  expect(Number((await lib.reader.one('SELECT count(*) AS n FROM firm_rows'))?.n)).toBe(0);
+  expect(Number((await lib.reader.one('SELECT count(*) AS n FROM datasets'))?.n)).toBe(0);
 }
 
 function csvCell(v: string): string {

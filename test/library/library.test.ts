@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkedRecordList, parseResponse } from '@shared/spec';
 import { Library } from '../../src/main/library';
-import { firm, shipment, tempDir } from './helpers';
+import { changeLibraryFile, firm, shipment, tempDir } from './helpers';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -89,7 +90,9 @@ describe('datasets', () => {
     await lib.delete(a.id);
     await expect(lib.get(a.id)).rejects.toMatchObject({ kind: 'NotFound' });
     expect((await lib.list()).map((d) => d.id)).toEqual([b.id]);
-    const left = await lib.db.one(`SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1`, [a.id]);
+    const left = await lib.reader.one(`SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1`, [
+      a.id,
+    ]);
     expect(Number(left?.n)).toBe(0);
   });
 
@@ -112,7 +115,9 @@ describe('datasets', () => {
     expect(await found('a')).toEqual(['Alpha', 'Beta', 'Gamma']);
 
     // A damaged tags column is read as no tags rather than failing the whole list.
-    await lib.db.exec(`UPDATE datasets SET tags_json = 'not json' WHERE id = $1`, [plain.id]);
+    await lib.close();
+    await changeLibraryFile(dir, `UPDATE datasets SET tags_json = 'not json' WHERE id = $1`, [plain.id]);
+    lib = await Library.open(dir);
     expect(await found('urgent')).toEqual(['Alpha']);
     expect(await found('gamma')).toEqual(['Gamma']);
     expect((await lib.list({ tag: 'steel' })).map((d) => d.id)).toEqual([tagged.id]);
@@ -125,7 +130,7 @@ describe('datasets', () => {
       kind: 'InvalidInput',
     });
     expect(await lib.list()).toEqual([]);
-    const rows = await lib.db.one('SELECT count(*) AS n FROM shipment_rows');
+    const rows = await lib.reader.one('SELECT count(*) AS n FROM shipment_rows');
     expect(Number(rows?.n)).toBe(0);
   });
 
@@ -155,17 +160,23 @@ describe('datasets', () => {
       message: expect.stringContaining('firms[0].firm_type: must be a whole number') as unknown,
     });
     expect(await lib.list()).toEqual([]);
-    expect(Number((await lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+    expect(Number((await lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
   });
 
-  it('ingests a raw response body (parse, check, store)', async () => {
+  it('stores a response the service client checked as it came, without checking it again', async () => {
+    // The app's path: the client parses and checks the body once (parseResponse vouches for the list);
+    // the library lays the vouched list out as it is. An unvouched copy is checked as it is stored.
     const body = JSON.stringify({ total: 2, shipments: [shipment(1), shipment(2)] });
-    const d = await lib.ingestShipmentSearchText(body, request);
+    const parsed = parseResponse('shipmentSearch', JSON.parse(body));
+    if (!parsed.ok) throw new Error(parsed.issue.message);
+    expect(checkedRecordList(parsed.value.shipments)).toEqual({ allInSpecOrder: true });
+    expect(checkedRecordList([...parsed.value.shipments])).toBeUndefined();
+    const d = await lib.saveShipmentSearch(request, parsed.value);
     expect(d.storedRows).toBe(2);
-    await expect(lib.ingestShipmentSearchText(body.slice(0, 100), request)).rejects.toMatchObject({
-      kind: 'InvalidInput',
-    });
-    expect((await lib.list()).length).toBe(1);
+    const copy = await lib.saveShipmentSearch(request, { total: 2, shipments: [...parsed.value.shipments] });
+    const rows = async (id: string) => (await lib.getRows(id, { startRow: 0, endRow: 5 })).rows;
+    expect(await rows(d.id)).toEqual(await rows(copy.id));
+    expect((await lib.list()).length).toBe(2);
   });
 
   it('stores every kind of text exactly, across several data chunks', async () => {
@@ -211,7 +222,7 @@ describe('datasets', () => {
     }
     // Stored text compares and sorts as the text itself (byte order, as DuckDB sorts VARCHAR).
     for (const text of samples.filter((t) => t !== '')) {
-      const hit = await lib.db.one(
+      const hit = await lib.reader.one(
         `SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1 AND "importerName" = $2`,
         [d.id, text],
       );
@@ -220,7 +231,7 @@ describe('datasets', () => {
         n: records.filter((r) => r.importerName === text).length,
       });
     }
-    const sorted = await lib.db.all(
+    const sorted = await lib.reader.all(
       `SELECT DISTINCT "productDetails" AS t FROM shipment_rows WHERE dataset_id = $1 AND "productDetails" IS NOT NULL ORDER BY t`,
       [d.id],
     );
@@ -229,7 +240,7 @@ describe('datasets', () => {
     );
     expect(sorted.map((r) => r.t)).toEqual(byBytes);
     // Empty text is kept as NULL (small table), not as empty strings.
-    const empty = await lib.db.one(
+    const empty = await lib.reader.one(
       `SELECT count(*) FILTER (WHERE "productDetails" IS NULL) AS nulls, count(*) FILTER (WHERE "productDetails" = '') AS blanks FROM shipment_rows`,
     );
     expect([Number(empty?.nulls), Number(empty?.blanks)]).toEqual([
@@ -252,13 +263,12 @@ describe('datasets', () => {
   it('refuses a response whose bad record comes after whole chunks were written, and stores nothing', async () => {
     const records: Record<string, unknown>[] = Array.from({ length: 5000 }, (_, i) => shipment(i));
     records[4321] = { ...shipment(4321), usdCif: 12.5 };
-    const body = JSON.stringify({ total: 5000, shipments: records });
-    await expect(lib.ingestShipmentSearchText(body, request)).rejects.toMatchObject({
+    await expect(lib.saveShipmentSearch(request, { total: 5000, shipments: records })).rejects.toMatchObject({
       kind: 'InvalidInput',
-      message: expect.stringContaining('response.shipments[4321].usdCif') as unknown,
+      message: expect.stringContaining('shipments[4321].usdCif') as unknown,
     });
     expect(await lib.list()).toEqual([]);
-    expect(Number((await lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+    expect(Number((await lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
   });
 
   it('finds a saved copy of the same question, with its age; not for another profile or a bigger ask', async () => {
@@ -306,14 +316,14 @@ describe('datasets', () => {
   });
 
   it('discards an uncommitted (pending) dataset left by a crash when it reopens', async () => {
-    await lib.db.transaction(async (conn) => {
-      const id = await lib.insertDataset(conn, { kind: 'shipments', request: {} }, 'pending');
-      await conn.run(`INSERT INTO shipment_rows (dataset_id, row_no, "hashId") VALUES ($1, 0, 'x')`, [id]);
+    await lib.write(async (tx) => {
+      const id = await tx.createDataset({ kind: 'shipments', request: {} }, 'pending');
+      await tx.appendRecords('shipments', id, 0, [{ hashId: 'x' }]);
     });
     await lib.close();
     lib = await Library.open(dir);
-    expect(Number((await lib.db.one('SELECT count(*) AS n FROM datasets'))?.n)).toBe(0);
-    expect(Number((await lib.db.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+    expect(Number((await lib.reader.one('SELECT count(*) AS n FROM datasets'))?.n)).toBe(0);
+    expect(Number((await lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
   });
 
   it('streams the named fields of every row for exporters, in stored or view order', async () => {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Library, MIGRATIONS, SCHEMA_VERSION } from '../../src/main/library';
-import { shipment, tempDir } from './helpers';
+import { changeLibraryFile, shipment, tempDir } from './helpers';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -34,7 +34,7 @@ describe('schema migrations', () => {
     await writeV1File();
     const lib = await Library.open(dir);
     try {
-      const v = await lib.db.one('SELECT max(version) AS v FROM schema_version');
+      const v = await lib.reader.one('SELECT max(version) AS v FROM schema_version');
       expect(Number(v?.v)).toBe(SCHEMA_VERSION);
       expect(SCHEMA_VERSION).toBeGreaterThan(1);
       const d = await lib.get('old-1');
@@ -50,7 +50,7 @@ describe('schema migrations', () => {
       expect(rows.rows[0]?.hashId).toBe('h000001');
       // What version 2 added works on the upgraded file.
       expect((await lib.setTags('old-1', ['kept'])).tags).toEqual(['kept']);
-      expect(Number((await lib.db.one('SELECT count(*) AS n FROM jobs'))?.n)).toBe(0);
+      expect(Number((await lib.reader.one('SELECT count(*) AS n FROM jobs'))?.n)).toBe(0);
     } finally {
       await lib.close();
     }
@@ -58,8 +58,8 @@ describe('schema migrations', () => {
 
   it('refuses a file from a newer Portolan without touching it', async () => {
     const lib = await Library.open(dir);
-    await lib.db.exec('UPDATE schema_version SET version = 99');
     await lib.close();
+    await changeLibraryFile(dir, 'UPDATE schema_version SET version = 99');
     await expect(Library.open(dir)).rejects.toThrow(/newer Portolan/);
   });
 });

@@ -2,6 +2,7 @@
 import { act, cleanup, render, waitFor } from './render';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
+import type { AppCommand } from '@shared/app/app-contract';
 import { commandForKey, handleCommand } from '../../src/renderer/src/app/commands';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { FilterForm, filterStore, validateDraft } from '../../src/renderer/src/features/filters';
@@ -43,7 +44,7 @@ describe('menu commands', () => {
   it('Go → a page shows it (and leaves the welcome screen); an unknown page is ignored', () => {
     handleCommand({ command: 'navigate', target: 'library' });
     expect(useSessionStore.getState()).toMatchObject({ page: 'library', welcomeDismissed: true });
-    handleCommand({ command: 'navigate', target: 'nowhere' });
+    handleCommand({ command: 'navigate', target: 'nowhere' } as unknown as AppCommand);
     expect(useSessionStore.getState().page).toBe('library');
   });
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen, waitFor } from './render';
+import { cleanup, fireEvent, render, screen, waitFor } from './render';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { connectJobsStore } from '../../src/renderer/src/features/jobs/jobs-store';
@@ -14,6 +14,9 @@ import * as panel from '../../src/renderer/src/features/jobs/jobs-panel';
 const bridge = fakeBridge({
   'jobs.list': () => ok({ running: [], resumable: [] }),
   'library.list': () => ok([]),
+  'jobs.cancel': () => ok(undefined),
+  'export.cancel': () => ok(undefined),
+  'library.cancelImport': () => ok(undefined),
 });
 const emit = bridge.emit;
 
@@ -25,8 +28,10 @@ beforeAll(() => {
 afterEach(cleanup);
 
 const progress = (jobId: string, label: string, done: number): JobProgress => ({
+  kind: 'export',
   jobId,
   label,
+  phase: 'rows',
   done,
   total: 2000,
   unit: 'rows',
@@ -48,6 +53,7 @@ describe('JobsPanel', () => {
     );
 
     emit('jobs.finished', {
+      kind: 'export',
       jobId: 'exp-1',
       outcome: 'succeeded',
       message: 'Exported 2,000 rows to /exports/Steel Q1.csv',
@@ -61,13 +67,19 @@ describe('JobsPanel', () => {
   it('says a failed job failed, and leaves cancelled and fetched ones to their own message', () => {
     render(<panel.JobsPanel />);
     emit('jobs.progress', progress('exp-2', 'Excel export of Steel', 10));
-    emit('jobs.finished', { jobId: 'exp-2', outcome: 'failed', message: 'The disk is full.' });
+    emit('jobs.finished', {
+      kind: 'export',
+      jobId: 'exp-2',
+      outcome: 'failed',
+      message: 'The disk is full.',
+    });
     expect(screen.getByTestId('job-finished-text-exp-2').textContent).toBe(
       'Excel export of Steel failed: The disk is full.',
     );
 
     emit('jobs.progress', progress('exp-3', 'Parquet export of Steel', 10));
     emit('jobs.finished', {
+      kind: 'export',
       jobId: 'exp-3',
       outcome: 'cancelled',
       message: 'The export was cancelled; no file was written.',
@@ -76,11 +88,72 @@ describe('JobsPanel', () => {
       'Parquet export of Steel: The export was cancelled; no file was written.',
     );
 
-    emit('jobs.progress', { ...progress('fetch-1', 'Shipments · TR steel', 10), unit: 'records' });
-    emit('jobs.finished', { jobId: 'fetch-1', outcome: 'succeeded', message: 'Fetched.', datasetId: 'ds-9' });
+    emit('jobs.progress', {
+      kind: 'shipments',
+      jobId: 'fetch-1',
+      label: 'Shipments · TR steel',
+      done: 10,
+      total: 2000,
+      unit: 'records',
+      etaSeconds: null,
+      windowsDone: 0,
+      windowsKnown: 1,
+      recordsStored: 10,
+      requestsUsed: 1,
+      downloadsUsed: 10,
+    });
+    emit('jobs.finished', {
+      kind: 'shipments',
+      jobId: 'fetch-1',
+      outcome: 'succeeded',
+      message: 'Fetched.',
+      datasetId: 'ds-9',
+    });
     expect(screen.getByTestId('job-finished-text-fetch-1').textContent).toBe(
       'Shipments · TR steel: Fetched.',
     );
     expect(screen.getByTestId('job-open-fetch-1')).toBeTruthy();
+  });
+
+  it('Cancel goes to the call that owns the job: an export to export.cancel, an import to the library, a fetch to jobs.cancel', async () => {
+    render(<panel.JobsPanel />);
+    emit('jobs.progress', progress('exp-9', 'Excel export of Steel', 10));
+    emit('jobs.progress', {
+      kind: 'import',
+      jobId: 'import-1',
+      label: 'Import of steel.xlsx',
+      done: 4096,
+      total: 20_000,
+      unit: 'rows',
+      etaSeconds: null,
+    });
+    emit('jobs.progress', {
+      kind: 'firms',
+      jobId: 'fetch-2',
+      label: 'Firms · TR',
+      done: 0,
+      total: 12,
+      unit: 'pages',
+      etaSeconds: null,
+      windowsDone: 0,
+      windowsKnown: 0,
+      recordsStored: 0,
+      requestsUsed: 0,
+      downloadsUsed: 0,
+    });
+    // Only a fetch can be paused (it keeps what it paid for); the others have nothing to keep.
+    expect(screen.queryByTestId('job-pause-exp-9')).toBeNull();
+    expect(screen.queryByTestId('job-pause-import-1')).toBeNull();
+    expect(screen.getByTestId('job-pause-fetch-2')).toBeTruthy();
+
+    fireEvent.click(screen.getByTestId('job-cancel-fetch-2'));
+    await waitFor(() => expect(bridge.callsTo('jobs.cancel')).toEqual([{ jobId: 'fetch-2' }]));
+    // The jobs list that follows names fetches only: the export and the import stay in the tray.
+    await waitFor(() => expect(screen.queryByTestId('job-running-fetch-2')).toBeNull());
+    fireEvent.click(screen.getByTestId('job-cancel-exp-9'));
+    await waitFor(() => expect(bridge.callsTo('export.cancel')).toEqual([{ jobId: 'exp-9' }]));
+    fireEvent.click(screen.getByTestId('job-cancel-import-1'));
+    await waitFor(() => expect(bridge.callsTo('library.cancelImport')).toHaveLength(1));
+    expect(bridge.callsTo('jobs.cancel')).toHaveLength(1);
   });
 });

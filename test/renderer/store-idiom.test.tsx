@@ -79,12 +79,18 @@ describe('selectors', () => {
       return useRunningJobIds();
     });
     const progress = (done: number): JobProgress => ({
+      kind: 'shipments',
       jobId: 'job-1',
       label: 'Shipments TR steel',
       done,
       total: 1000,
       unit: 'records',
       etaSeconds: 10,
+      windowsDone: 0,
+      windowsKnown: 1,
+      recordsStored: done,
+      requestsUsed: 1,
+      downloadsUsed: done,
     });
     bridge.emit('jobs.progress', progress(0));
     expect(result.current).toEqual(['job-1']);
@@ -92,7 +98,13 @@ describe('selectors', () => {
     for (let done = 10; done <= 500; done += 10) bridge.emit('jobs.progress', progress(done));
     expect(useJobsStore.getState().running['job-1']?.done).toBe(500);
     expect(renders).toBe(afterStart);
-    bridge.emit('jobs.finished', { jobId: 'job-1', outcome: 'cancelled', message: 'Cancelled.' });
+    bridge.emit('jobs.finished', {
+      kind: 'shipments',
+      jobId: 'job-1',
+      outcome: 'cancelled',
+      message: 'Cancelled.',
+      datasetId: null,
+    });
     expect(result.current).toEqual([]);
     expect(renders).toBe(afterStart + 1);
     act(() => disconnect());

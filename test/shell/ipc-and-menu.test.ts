@@ -106,7 +106,7 @@ describe('event sender', () => {
     destroyed = true;
     events.emit('app.command', { command: 'run-search' });
     win = null;
-    events.emit('jobs.finished', { jobId: 'j', outcome: 'succeeded', message: '' });
+    events.emit('jobs.finished', { kind: 'export', jobId: 'j', outcome: 'succeeded', message: '' });
     expect(sent).toEqual([[`${IPC_PREFIX}app.command`, { command: 'run-search' }]]);
   });
 });
@@ -138,6 +138,25 @@ describe('application menu', () => {
     const accelerators = items.map((x) => x.accelerator).filter(Boolean);
     expect(new Set(accelerators).size).toBe(accelerators.length);
     expect(items.some((x) => x.role === 'toggleDevTools')).toBe(false);
+  });
+
+  it('sends each menu command as its variant of AppCommand: Run Search (Ctrl+Enter), Edit Filter (Ctrl+L)', () => {
+    const sent: AppCommand[] = [];
+    const items = flatten(
+      buildMenuTemplate({
+        platform: 'linux',
+        appName: 'Portolan',
+        send: (c) => sent.push(c),
+        showLog: () => undefined,
+        dev: false,
+      }) as Item[],
+    );
+    const run = items.find((x) => x.label === 'Run Search');
+    const edit = items.find((x) => x.label === 'Edit Filter');
+    expect([run?.accelerator, edit?.accelerator]).toEqual(['CmdOrCtrl+Enter', 'CmdOrCtrl+L']);
+    run?.click?.();
+    edit?.click?.();
+    expect(sent).toEqual([{ command: 'run-search' }, { command: 'focus-filter' }]);
   });
 
   it('has the macOS app menu with Cmd+, for settings, and dev tools only in dev', () => {

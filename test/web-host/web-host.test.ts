@@ -1,4 +1,5 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
+import type { JobProgress } from '@shared/jobs/jobs-contract';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -462,13 +463,19 @@ describe('web host: the bridge over HTTP', () => {
     const viaQuery = openStream(host.port, '/events', { Cookie: session.cookie });
     try {
       await Promise.all([viaHeader.connected, viaQuery.connected]);
-      const payload = {
+      const payload: JobProgress = {
+        kind: 'shipments',
         jobId: 'j1',
         label: 'Downloading',
         done: 5,
         total: 10,
         unit: 'records',
         etaSeconds: 3,
+        windowsDone: 1,
+        windowsKnown: 2,
+        recordsStored: 5,
+        requestsUsed: 2,
+        downloadsUsed: 15,
       };
       host.events.emit('jobs.progress', payload);
       host.events.emit('app.command', { command: 'navigate', target: 'usage' });

@@ -87,7 +87,16 @@ describe('web transport', () => {
     const offOther = api.on('jobs.finished', (p) => other.push(p));
     // The stream is opened by the first subscription; wait until the host sees it.
     await waitFor(() => host.events.listenerCount === 1);
-    const p1 = { jobId: 'a', label: 'L', done: 1, total: 3, unit: 'rows', etaSeconds: null };
+    const p1 = {
+      kind: 'export' as const,
+      jobId: 'a',
+      label: 'L',
+      phase: 'rows' as const,
+      done: 1,
+      total: 3,
+      unit: 'rows' as const,
+      etaSeconds: null,
+    };
     const p2 = { ...p1, done: 2 };
     host.events.emit('jobs.progress', p1);
     host.events.emit('jobs.progress', p2);

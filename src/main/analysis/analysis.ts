@@ -43,7 +43,7 @@ export interface Analysis {
 
 /** The analysis views over the library's DuckDB file. Plain Node; every figure is computed in SQL. */
 export function createAnalysis(library: Library, opts: AnalysisOptions): Analysis {
-  const db = library.db;
+  const db = library.reader;
 
   async function shipmentsDataset(id: string): Promise<void> {
     const meta = await library.get(id);

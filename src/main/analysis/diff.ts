@@ -5,7 +5,7 @@ import type {
   FirmRole,
   SnapshotDiff,
 } from '@shared/analysis/analysis-contract';
-import { resolvedFirmJoin, toNumber, type Db } from '../library';
+import { resolvedFirmJoin, toNumber, type LibraryReader } from '../library';
 import { amount, col, textKey } from './sql';
 
 const money = (v: unknown): number | null =>
@@ -19,7 +19,7 @@ const money = (v: unknown): number | null =>
  * out). Ordered new, lost, kept; within each by the size of the change.
  */
 export async function snapshotDiff(
-  db: Db,
+  db: LibraryReader,
   baseId: string,
   compareId: string,
   role: FirmRole,

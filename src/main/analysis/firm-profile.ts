@@ -1,6 +1,6 @@
 import type { FirmProfile, FirmRole, SummaryRow } from '@shared/analysis/analysis-contract';
 import { AppError } from '@shared/ipc/errors';
-import { firmFilterSql, resolvedFirmJoin, type Db } from '../library';
+import { firmFilterSql, resolvedFirmJoin, type LibraryReader } from '../library';
 import * as d from './drill';
 import { HS_NAMES_TABLE } from './reference';
 import { measuresOf, summaryRow, textOrNull } from './rows';
@@ -17,7 +17,7 @@ export type ProfileFirm = { urlCode: string } | { firmId: string };
  * and exporter; partners are listed per role.
  */
 export async function firmProfile(
-  db: Db,
+  db: LibraryReader,
   datasetId: string,
   who: ProfileFirm,
   limit: number,

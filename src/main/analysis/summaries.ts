@@ -6,7 +6,7 @@ import type {
   SummaryResult,
   SummaryRow,
 } from '@shared/analysis/analysis-contract';
-import { resolvedFirmJoin, toNumber, type Db, type Row } from '../library';
+import { resolvedFirmJoin, toNumber, type LibraryReader, type Row } from '../library';
 import * as d from './drill';
 import { HS_NAMES_TABLE } from './reference';
 import { EMPTY_MEASURES, MEASURE_COLUMN, measuresOf, summaryRow, textOrNull } from './rows';
@@ -51,7 +51,7 @@ function firstPass(fields: readonly string[]): string {
  * come back together. Every value is a parameter ($1 = dataset id).
  */
 async function grouped(
-  db: Db,
+  db: LibraryReader,
   datasetId: string,
   spec: GroupedSpec,
   measure: Measure,
@@ -84,7 +84,7 @@ async function grouped(
 
 /** Looks up display text (max over the group) for the returned keys only: far cheaper than for every group. */
 async function addLabels(
-  db: Db,
+  db: LibraryReader,
   datasetId: string,
   groups: Row[],
   labels: NonNullable<GroupedSpec['labels']>,
@@ -133,7 +133,7 @@ function result(
  * spelling most of its rows carry; a row whose party has neither name nor code is "(no firm)".
  */
 async function resolvedFirms(
-  db: Db,
+  db: LibraryReader,
   datasetId: string,
   role: 'importer' | 'exporter',
   measure: Measure,
@@ -185,7 +185,7 @@ async function resolvedFirms(
 
 /** Top importers or exporters by UrlCode, with the name and country code they carry in the data. */
 async function firms(
-  db: Db,
+  db: LibraryReader,
   datasetId: string,
   role: 'importer' | 'exporter',
   measure: Measure,
@@ -226,7 +226,7 @@ async function firms(
 }
 
 async function ports(
-  db: Db,
+  db: LibraryReader,
   datasetId: string,
   side: 'departure' | 'arrival',
   measure: Measure,
@@ -268,7 +268,12 @@ async function ports(
   );
 }
 
-async function flows(db: Db, datasetId: string, measure: Measure, limit: number): Promise<SummaryResult> {
+async function flows(
+  db: LibraryReader,
+  datasetId: string,
+  measure: Measure,
+  limit: number,
+): Promise<SummaryResult> {
   const { total, groups, groupCount } = await grouped(
     db,
     datasetId,
@@ -303,7 +308,7 @@ async function flows(db: Db, datasetId: string, measure: Measure, limit: number)
 }
 
 /** Shipments and values per calendar month of arrivalDate, oldest first; invalid dates form one undrillable row. */
-async function months(db: Db, datasetId: string, measure: Measure): Promise<SummaryResult> {
+async function months(db: LibraryReader, datasetId: string, measure: Measure): Promise<SummaryResult> {
   const { total, groups, groupCount } = await grouped(
     db,
     datasetId,
@@ -329,7 +334,7 @@ async function months(db: Db, datasetId: string, measure: Measure): Promise<Summ
  * nomenclature. A code too short for a level is a row with key null under its parent (not drillable:
  * the grid has no "exactly this prefix and nothing longer" filter). Ordered chapter by chapter.
  */
-async function hs(db: Db, datasetId: string, measure: Measure): Promise<SummaryResult> {
+async function hs(db: LibraryReader, datasetId: string, measure: Measure): Promise<SummaryResult> {
   const digits = hsDigits();
   const sql = `
     WITH p1 AS (${firstPass(['hsCode'])}),
@@ -375,7 +380,7 @@ async function hs(db: Db, datasetId: string, measure: Measure): Promise<SummaryR
 }
 
 export function summary(
-  db: Db,
+  db: LibraryReader,
   datasetId: string,
   kind: SummaryKind,
   measure: Measure,

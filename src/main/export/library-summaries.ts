@@ -59,7 +59,7 @@ export function createLibrarySummaryProvider(
       const tables: SummaryTable[] = [];
       for (const kind of kinds) {
         throwIfAborted(signal);
-        const rows = await library.db.all(summarySql(kind, from), built.params);
+        const rows = await library.reader.all(summarySql(kind, from), built.params);
         const def = SUMMARY_DEFINITIONS[kind];
         tables.push({
           kind,

@@ -127,7 +127,9 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
       const onProgress = (p: ExportProgress): void => {
         const total = p.rowCount > 0 ? p.rowCount : source.rowCount;
         deps.events.emit('jobs.progress', {
+          kind: 'export',
           jobId,
+          phase: p.phase,
           label:
             p.phase === 'rows'
               ? label
@@ -161,6 +163,7 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
         (result) => {
           log.info('export finished', { jobId, format, rows: result.rowsWritten, bytes: result.bytes });
           deps.events.emit('jobs.finished', {
+            kind: 'export',
             jobId,
             outcome: 'succeeded',
             message: `Exported ${result.rowsWritten.toLocaleString('en-US')} rows to ${result.path}`,
@@ -171,6 +174,7 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
             controller.signal.aborted || (error instanceof AppError && error.kind === 'Cancelled');
           if (!cancelled) log.error('export failed', { jobId, format, error });
           deps.events.emit('jobs.finished', {
+            kind: 'export',
             jobId,
             outcome: cancelled ? 'cancelled' : 'failed',
             message: cancelled

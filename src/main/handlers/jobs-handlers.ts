@@ -1,19 +1,5 @@
-import { AppError } from '@shared/ipc/errors';
-import type { JobProgress, JobEstimateView, JobView } from '@shared/jobs/jobs-contract';
-import type { DatasetKind } from '@shared/library/library-contract';
 import type { ShipmentFilter } from '@shared/spec/filter';
-import type { FirmSearchResponse } from '@shared/spec/responses';
-import { remaining, type UsageSummary } from '@shared/spec/usage';
-import {
-  checkQuota,
-  estimateShipments,
-  JobRunner,
-  RateLimiter,
-  type JobOutcome,
-  type JobProgressInfo,
-  type JobSummary,
-} from '../jobs';
-import { filterKey, type RecordObject } from '../library';
+import { createJobManager, type JobOwner } from '../jobs';
 import type { Profile } from '../profiles';
 import { provenanceOf } from './library-handlers';
 import { createClientFor } from './query-handlers';
@@ -29,357 +15,56 @@ export type JobsChannel =
   | 'jobs.resume'
   | 'jobs.discard';
 
-/** Progress events per job per second, at most: enough for a smooth bar, little enough for the bridge. */
-const PROGRESS_PER_SECOND = 5;
-/** How long an estimate's probe may stand in for the job's first request. */
-const PROBE_TTL_MS = 10 * 60_000;
-
-interface RunningJob {
-  /** Cancel: stops at once and discards what the job fetched. */
-  controller: AbortController;
-  /** Pause: stops after the request in flight and keeps everything, resumable. */
-  pauser: AbortController;
-  kind: DatasetKind;
-  profileId: string | null;
-  createdAt: string;
-  progress: JobProgressInfo | null;
-  outcome: Promise<JobOutcome>;
-  lastEmitAt: number;
-  timer: NodeJS.Timeout | null;
-}
-
 function stripPaging(request: ShipmentFilter & { size?: number; page?: number }): ShipmentFilter {
   const { size: _size, page: _page, ...filter } = request;
   return filter;
 }
 
-const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
-
-/** Downloads left of one metric for the account (the first one when none is named); null = unlimited. */
-function downloadsLeftOf(
-  usage: UsageSummary,
-  account: string | null,
-  metric: 'shipments/search' | 'firms/search',
-): number | null {
-  const name = account && usage[account] ? account : Object.keys(usage)[0];
-  const m = name ? usage[name]?.[metric] : undefined;
-  return m ? finite(remaining(m)) : null;
-}
-
-function viewOfSummary(s: JobSummary): JobView {
-  return {
-    id: s.id,
-    kind: s.kind,
-    label: s.label,
-    status: s.status === 'failed' || s.status === 'paused' ? s.status : 'interrupted',
-    profileId: s.profileId,
-    done: s.done,
-    total: s.total,
-    unit: s.kind === 'firms' ? 'pages' : 'records',
-    etaSeconds: null,
-    windowsDone: null,
-    windowsKnown: null,
-    // What discarding the job would throw away, for the question asked first.
-    recordsStored: s.stored,
-    error: s.error,
-    createdAt: s.createdAt,
-  };
-}
-
-/**
- * Long fetches (all pages of a firm search, shipment searches past the 10,000 cap) run here in main,
- * on the shared library; the renderer follows them through `jobs.progress` / `jobs.finished` events.
- */
+/** The fetch jobs' calls: the profile and its signed client are resolved here, the rest is the job manager's. */
 export function createJobsHandlers(ctx: HandlerContext): HandlerSlice<JobsChannel> {
-  const log = ctx.deps.logger.child('jobs');
-  const running = new Map<string, RunningJob>();
-  const probes = new Map<
-    string,
-    { at: number; probe: { total: number; shipments: readonly RecordObject[] } }
-  >();
-  // The firm estimate pays for page 1 to learn the page count; the job then starts from page 2.
-  const firstPages = new Map<string, { at: number; page: FirmSearchResponse }>();
-
-  const probeKey = (
-    profile: Profile,
-    account: string | null,
-    filter: ShipmentFilter,
-    kind: DatasetKind = 'shipments',
-  ) => JSON.stringify([profile.id, account, filterKey(kind, filter as Record<string, unknown>)]);
-
-  function emitProgress(job: RunningJob, force = false): void {
-    const p = job.progress;
-    if (!p) return;
-    const now = Date.now();
-    const gap = 1000 / PROGRESS_PER_SECOND;
-    if (!force && now - job.lastEmitAt < gap) {
-      // Throttled, but the latest figures still go out once the gap has passed.
-      job.timer ??= setTimeout(
-        () => {
-          job.timer = null;
-          emitProgress(job, true);
-        },
-        gap - (now - job.lastEmitAt),
+  const jobs = createJobManager({
+    library: () => ctx.library(),
+    onProgress: (p) => ctx.deps.events.emit('jobs.progress', p),
+    onFinished: (f, profileId) => {
+      ctx.deps.events.emit('jobs.finished', f);
+      // A fetch spends downloads and requests until it stops, and a finished one is a new dataset.
+      if (f.datasetId) ctx.deps.events.emit('library.changed', { change: 'saved', datasetId: f.datasetId });
+      void (profileId ? Promise.resolve(profileId) : ctx.profiles.getActiveId()).then(
+        (id) => id && ctx.deps.events.emit('usage.changed', { profileId: id }),
+        () => undefined,
       );
-      return;
-    }
-    if (job.timer) clearTimeout(job.timer);
-    job.timer = null;
-    job.lastEmitAt = now;
-    const payload: JobProgress = {
-      jobId: p.jobId,
-      label: p.label,
-      done: p.done,
-      total: p.total,
-      unit: p.unit,
-      etaSeconds: p.etaSeconds,
-      kind: job.kind,
-      windowsDone: p.windowsDone,
-      windowsKnown: p.windowsKnown,
-      recordsStored: p.recordsStored,
-      requestsUsed: p.requestsUsed,
-      downloadsUsed: p.downloadsUsed,
-      ...(p.waitingSeconds !== undefined ? { waitingSeconds: p.waitingSeconds } : {}),
-      ...(p.waitingUntil !== undefined ? { waitingUntil: p.waitingUntil } : {}),
-    };
-    ctx.deps.events.emit('jobs.progress', payload);
-  }
-
-  async function usageOf(client: { usage(): Promise<UsageSummary> }): Promise<UsageSummary | null> {
-    try {
-      return await client.usage();
-    } catch (e) {
-      // Without usage the job still runs; the service's own limits then answer instead of ours.
-      log.warn('usage unavailable for a job', { error: e instanceof Error ? e.message : String(e) });
-      return null;
-    }
-  }
-
-  /** Starts `run` in the background; resolves with the job id once the job is persisted. */
-  function launch(
-    kind: DatasetKind,
-    profileId: string | null,
-    run: (opts: {
-      signal: AbortSignal;
-      pause: AbortSignal;
-      onProgress: (p: JobProgressInfo) => void;
-      onStarted: (id: string) => void;
-    }) => Promise<JobOutcome>,
-  ): Promise<{ jobId: string }> {
-    const controller = new AbortController();
-    const pauser = new AbortController();
-    let job: RunningJob | null = null;
-    return new Promise<{ jobId: string }>((resolve, reject) => {
-      const outcome = run({
-        signal: controller.signal,
-        pause: pauser.signal,
-        onStarted: (jobId) => {
-          job = {
-            controller,
-            pauser,
-            kind,
-            profileId,
-            createdAt: new Date().toISOString(),
-            progress: null,
-            outcome,
-            lastEmitAt: 0,
-            timer: null,
-          };
-          running.set(jobId, job);
-          resolve({ jobId });
-        },
-        onProgress: (p) => {
-          const j = running.get(p.jobId);
-          if (!j) return;
-          j.progress = p;
-          emitProgress(j);
-        },
-      });
-      outcome.then(
-        (o) => {
-          const j = running.get(o.jobId);
-          if (j) {
-            emitProgress(j, true);
-            if (j.timer) clearTimeout(j.timer);
-          }
-          running.delete(o.jobId);
-          ctx.deps.events.emit('jobs.finished', {
-            jobId: o.jobId,
-            outcome: o.status,
-            message: o.message,
-            datasetId: o.datasetId,
-          });
-          // A fetch spends downloads and requests until it stops, and a finished one is a new dataset.
-          if (o.datasetId)
-            ctx.deps.events.emit('library.changed', { change: 'saved', datasetId: o.datasetId });
-          void (profileId ? Promise.resolve(profileId) : ctx.profiles.getActiveId()).then(
-            (id) => id && ctx.deps.events.emit('usage.changed', { profileId: id }),
-            () => undefined,
-          );
-          log.info('job finished', {
-            jobId: o.jobId,
-            status: o.status,
-            requests: o.stats.requests,
-            stored: o.stats.stored,
-          });
-          resolve({ jobId: o.jobId });
-        },
-        (e: unknown) => {
-          log.error('job crashed', { error: e instanceof Error ? e.message : String(e) });
-          if (!job) reject(e instanceof Error ? e : new AppError('Internal', 'The job could not start.'));
-        },
-      );
-    });
-  }
-
-  /** What an estimate says about the account's standing, the same for shipments and firms. */
-  const quotaView = (quota: ReturnType<typeof checkQuota>, account: string | null) => ({
-    remainingDownloads: finite(quota.remainingDownloads),
-    remainingDailyRequests: finite(quota.remainingDailyRequests),
-    enough: quota.enough,
-    problems: quota.problems,
-    account,
+    },
+    logger: ctx.deps.logger,
   });
 
-  async function runnerFor(
-    client: { usage(): Promise<UsageSummary> },
-    account: string | null,
-    kind: DatasetKind,
-  ): Promise<JobRunner> {
-    const usage = await usageOf(client);
-    const limiter = usage ? RateLimiter.fromUsage(usage, account) : RateLimiter.unlimited();
-    // The job sizes its last windows to the downloads left instead of being refused at the limit.
-    const downloadsLeft = usage
-      ? downloadsLeftOf(usage, account, kind === 'firms' ? 'firms/search' : 'shipments/search')
-      : null;
-    return new JobRunner({ library: await ctx.library(), limiter, downloadsLeft });
+  async function connect(profile: Profile, request: { account_name?: string }) {
+    const owner: JobOwner = provenanceOf(profile, request);
+    return { owner, client: await createClientFor(ctx, profile) };
   }
 
   return {
     'jobs.estimate': async ({ profileId, kind, request }, c) => {
-      const profile = await ctx.resolveProfile(profileId);
-      const client = await createClientFor(ctx, profile);
-      const { account } = provenanceOf(profile, request);
-      const filter = stripPaging(request);
-      const opts = c.signal ? { signal: c.signal } : {};
-      if (kind === 'firms') {
-        // Learning the page count costs a page; the first page is what the firm search already fetched.
-        const first = await client.firmSearch({ ...filter, page: 1 }, opts);
-        firstPages.set(probeKey(profile, account, filter, 'firms'), { at: Date.now(), page: first });
-        const usage = await client.usage(opts);
-        const quota = checkQuota(
-          { estimatedDownloads: 0, estimatedRequests: first.total_pages },
-          usage,
-          account,
-          'firms/search',
-        );
-        return {
-          kind,
-          total: first.total_pages,
-          unit: 'pages',
-          optimumRequests: first.total_pages,
-          estimatedRequests: first.total_pages,
-          estimatedDownloads: null,
-          ...quotaView(quota, account),
-        } satisfies JobEstimateView;
-      }
-      const estimate = await estimateShipments(filter, client, opts);
-      probes.set(probeKey(profile, account, filter), { at: Date.now(), probe: estimate.probe });
-      const usage = await client.usage(opts);
-      const quota = checkQuota(estimate, usage, account, 'shipments/search');
-      return {
-        kind,
-        total: estimate.total,
-        unit: 'records',
-        optimumRequests: estimate.optimumRequests,
-        estimatedRequests: estimate.estimatedRequests,
-        estimatedDownloads: estimate.estimatedDownloads,
-        ...quotaView(quota, account),
-      } satisfies JobEstimateView;
+      const { owner, client } = await connect(await ctx.resolveProfile(profileId), request);
+      return jobs.estimate(owner, client, kind, stripPaging(request), c.signal);
     },
     'jobs.start': async ({ profileId, kind, request, name }) => {
-      const profile = await ctx.resolveProfile(profileId);
-      const client = await createClientFor(ctx, profile);
-      const provenance = provenanceOf(profile, request);
-      const filter = stripPaging(request);
-      const runner = await runnerFor(client, provenance.account, kind);
-      const input = { filter, ...provenance, ...(name ? { name } : {}) };
-      if (kind === 'firms') {
-        const key = probeKey(profile, provenance.account, filter, 'firms');
-        const cached = firstPages.get(key);
-        firstPages.delete(key);
-        const firstPage = cached && Date.now() - cached.at < PROBE_TTL_MS ? cached.page : undefined;
-        return launch('firms', profile.id, (run) =>
-          runner.startFirms({ ...input, ...(firstPage ? { firstPage } : {}) }, client, run),
-        );
-      }
-      const key = probeKey(profile, provenance.account, filter);
-      const cached = probes.get(key);
-      probes.delete(key);
-      const probe = cached && Date.now() - cached.at < PROBE_TTL_MS ? cached.probe : undefined;
-      return launch('shipments', profile.id, (run) =>
-        runner.startShipments({ ...input, ...(probe ? { probe } : {}) }, client, run),
-      );
+      const { owner, client } = await connect(await ctx.resolveProfile(profileId), request);
+      return jobs.start(owner, client, kind, stripPaging(request), name);
     },
-    'jobs.cancel': async ({ jobId }) => {
-      const job = running.get(jobId);
-      if (!job) throw new AppError('NotFound', 'That job is not running (it may have finished already).');
-      job.controller.abort();
-      // Returns once the job's rows are gone, so a list right after shows no trace of it.
-      await job.outcome.catch(() => undefined);
-    },
-    'jobs.pause': async ({ jobId }) => {
-      const job = running.get(jobId);
-      if (!job) throw new AppError('NotFound', 'That job is not running (it may have finished already).');
-      job.pauser.abort();
-      // Returns once the request in flight is stored and the job is listed as resumable.
-      await job.outcome.catch(() => undefined);
-    },
-    'jobs.list': async () => {
-      const library = await ctx.library();
-      const resumable = (await new JobRunner({ library }).listResumable())
-        .filter((s) => !running.has(s.id))
-        .map(viewOfSummary);
-      const now: JobView[] = [...running.entries()].map(([id, j]) => ({
-        id,
-        kind: j.kind,
-        label: j.progress?.label ?? 'Starting…',
-        status: 'running',
-        profileId: j.profileId,
-        done: j.progress?.done ?? 0,
-        total: j.progress?.total ?? null,
-        unit: j.kind === 'firms' ? 'pages' : 'records',
-        etaSeconds: j.progress?.etaSeconds ?? null,
-        windowsDone: j.progress?.windowsDone ?? null,
-        windowsKnown: j.progress?.windowsKnown ?? null,
-        recordsStored: j.progress?.recordsStored ?? null,
-        error: null,
-        createdAt: j.createdAt,
-      }));
-      return { running: now, resumable };
-    },
-    'jobs.resume': async ({ jobId }) => {
-      if (running.has(jobId)) throw new AppError('Conflict', 'That job is already running.');
-      const library = await ctx.library();
-      const summary = (await new JobRunner({ library }).listResumable()).find((s) => s.id === jobId);
-      if (!summary)
-        throw new AppError(
-          'NotFound',
-          'That job cannot be resumed (it finished, was discarded, or never existed).',
-        );
-      const profile = await ctx.resolveProfile(summary.profileId ?? undefined);
-      const client = await createClientFor(ctx, profile);
-      const runner = await runnerFor(client, profile.accountName || null, summary.kind);
-      return launch(summary.kind, profile.id, (run) => runner.resume(jobId, client, run));
-    },
-    'jobs.discard': async ({ jobId }) => {
-      if (running.has(jobId)) throw new AppError('Conflict', 'That job is running: cancel it instead.');
-      const library = await ctx.library();
-      const runner = new JobRunner({ library });
-      if (!(await runner.listResumable()).some((s) => s.id === jobId)) {
-        throw new AppError('NotFound', 'That job is not waiting to be resumed.');
-      }
-      await runner.discard(jobId);
-    },
+    'jobs.cancel': ({ jobId }) => jobs.cancel(jobId),
+    'jobs.pause': ({ jobId }) => jobs.pause(jobId),
+    'jobs.list': () => jobs.list(),
+    'jobs.resume': ({ jobId }) =>
+      jobs.resume(jobId, async (profileId) => {
+        const profile = await ctx.resolveProfile(profileId ?? undefined);
+        // A resumed job is charged to its profile's default account, as before the restart.
+        const owner: JobOwner = {
+          profileId: profile.id,
+          profileName: profile.name,
+          account: profile.accountName || null,
+        };
+        return { owner, client: await createClientFor(ctx, profile) };
+      }),
+    'jobs.discard': ({ jobId }) => jobs.discard(jobId),
   };
 }

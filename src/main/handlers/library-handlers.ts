@@ -194,6 +194,7 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
           signal: controller.signal,
           onProgress: (p) =>
             events.emit('jobs.progress', {
+              kind: 'import',
               jobId,
               label,
               done: p.rowsStored,
@@ -209,6 +210,7 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
             .catch((error: unknown) => log.warn('import mapping not remembered', { error }));
         }
         events.emit('jobs.finished', {
+          kind: 'import',
           jobId,
           outcome: 'succeeded',
           message: `Imported ${r.rows.toLocaleString('en-US')} rows from ${fileName}`,
@@ -217,9 +219,11 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
         return { ...r, dataset: toDatasetView(r.dataset) };
       } catch (e) {
         events.emit('jobs.finished', {
+          kind: 'import',
           jobId,
           outcome: controller.signal.aborted ? 'cancelled' : 'failed',
           message: e instanceof AppError ? e.message : 'The import failed; the library was not changed.',
+          datasetId: null,
         });
         throw e;
       } finally {

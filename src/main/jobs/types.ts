@@ -1,6 +1,7 @@
 import type { FirmSearchRequest, ShipmentSearchRequest } from '@shared/spec/operations';
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
 import type { UsageSummary } from '@shared/spec/usage';
+import type { JobStatus } from '../library';
 
 /** What a job needs from a service client; `createServiceClient` (src/main/api) satisfies all three. */
 export interface ShipmentSource {
@@ -17,8 +18,7 @@ export interface UsageSource {
 }
 
 export type JobKind = 'shipments' | 'firms';
-/** `paused`: stopped on purpose (the user, or a used-up limit) with everything fetched kept; resumable. */
-export type JobStatus = 'running' | 'interrupted' | 'paused' | 'failed' | 'succeeded' | 'cancelled';
+export type { JobStatus };
 
 export interface JobProgressInfo {
   jobId: string;

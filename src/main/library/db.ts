@@ -1,4 +1,10 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import {
+  DuckDBInstance,
+  StatementType,
+  type DuckDBConnection,
+  type DuckDBPreparedStatement,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 import type { Json } from '@duckdb/node-api';
 
 export type SqlParams = DuckDBValue[];
@@ -66,11 +72,34 @@ export class Db {
     });
   }
 
+  /**
+   * Fills `catalog.table`, in an in-memory catalog attached to this instance (never the file), from a
+   * SELECT: reference data queries can join with.
+   */
+  createReference(catalog: string, table: string, select: string, params?: SqlParams): Promise<void> {
+    return this.writes.run(async () => {
+      this.assertOpen();
+      await this.writer.run(`ATTACH IF NOT EXISTS ':memory:' AS ${catalog}`);
+      await selectOnly(this.writer, select);
+      await this.writer.run(`CREATE OR REPLACE TABLE ${catalog}.${table} AS ${select}`, params);
+    });
+  }
+
   all(sql: string, params?: SqlParams): Promise<Row[]> {
     return this.reads.run(async () => {
       this.assertOpen();
       const reader = await this.reader.runAndReadAll(sql, params);
       return reader.getRowObjectsJson();
+    });
+  }
+
+  /** Like `all`, but refuses anything that is not one SELECT: the read-only path other modules get. */
+  select(sql: string, params?: SqlParams): Promise<Row[]> {
+    return this.reads.run(async () => {
+      this.assertOpen();
+      const statement = await selectOnly(this.reader, sql);
+      if (params) statement.bind(params);
+      return (await statement.runAndReadAll()).getRowObjectsJson();
     });
   }
 
@@ -88,7 +117,9 @@ export class Db {
     const conn = await this.instance.connect();
     this.streams.add(conn);
     try {
-      const result = await conn.stream(sql, params);
+      const statement = await selectOnly(conn, sql);
+      statement.bind(params);
+      const result = await statement.stream();
       while (!signal?.aborted) {
         // A reader must not take a cut-short stream for the whole result.
         this.assertOpen();
@@ -121,6 +152,15 @@ export class Db {
   private assertOpen(): void {
     if (this.closed) throw new Error('the library is closed');
   }
+}
+
+/** Prepares `sql`, refusing anything but a single SELECT (a write, DDL, ATTACH, PRAGMA …). */
+async function selectOnly(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
+  const statement = await conn.prepare(sql);
+  if (statement.statementType !== StatementType.SELECT) {
+    throw new Error('the library reader runs SELECT statements only');
+  }
+  return statement;
 }
 
 /** Reads rows inside a write transaction (so the caller sees its own uncommitted writes). */

@@ -1,7 +1,7 @@
 export {
   Library,
-  deleteDatasetIn,
-  RESUMABLE_JOB_STATES,
+  REFERENCE_CATALOG,
+  type LibraryReader,
   type DatasetMeta,
   type CoveredWindow,
   type Provenance,
@@ -26,8 +26,17 @@ export {
   type ColumnDef,
   type ColumnType,
 } from './fields';
-export { Db, toNumber, toText, type Row, type SqlParams } from './db';
-export { appendRecords, type RecordObject } from './ingest';
+export { toNumber, toText, type Row, type SqlParams } from './db';
+export { type RecordObject } from './ingest';
+export { LibraryWriter, type DatasetFinish } from './library-writer';
+export {
+  RESUMABLE_JOB_STATES,
+  type JobRecord,
+  type JobStatus,
+  type StoredWindow,
+  JobStore,
+  JobStoreWriter,
+} from './job-store';
 export { defaultDatasetName, filterKey } from './naming';
 export { MIGRATIONS, SCHEMA_VERSION } from './schema';
 export {

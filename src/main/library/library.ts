@@ -1,15 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { DuckDBConnection, Json } from '@duckdb/node-api';
+import type { DuckDBValue, Json } from '@duckdb/node-api';
 import { AppError } from '@shared/ipc/errors';
-import { MAX_TAG_LENGTH, MAX_TAGS, uniqueTags } from '@shared/library/dataset-fields';
 import { RESOLVED_FIRM_COLUMNS, isResolvedFirmColumn } from '@shared/library/library-contract';
-import { isPlainObject, typeName } from '@shared/spec/records';
-import { Db, readIn, toNumber, type Row, type SqlParams } from './db';
+import { Db, toNumber, type Row, type SqlParams } from './db';
+import type {
+  CoveredWindow,
+  DatasetMeta,
+  DatasetStatus,
+  Equivalent,
+  ListOptions,
+  NewDataset,
+  Provenance,
+  RowsBlock,
+} from './dataset-types';
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type DatasetKind } from './fields';
-import { RecordIssueError, appendColumns, appendRecords, rowToRecord, type RecordObject } from './ingest';
-import { defaultDatasetName, filterKey } from './naming';
+import { rowToRecord, type RecordObject } from './ingest';
+import { JobStore } from './job-store';
+import { LibraryWriter, cleanTags, type ColumnBatch, type DatasetFinish } from './library-writer';
+import { filterKey } from './naming';
 import { buildQuery, parseGridQuery, selectedColumns, type GridQuery } from './query';
 import { FirmBook } from './firms/firm-book';
 import { firmNameSql } from './firms/firm-sql';
@@ -22,86 +31,20 @@ import {
   lockHolder,
 } from './storage-errors';
 
-export type DatasetStatus = 'complete' | 'partial';
-export type DatasetSource = 'fetch' | 'import';
-
-/** A part of a sliced fetch: the filter overrides that narrowed it, what it held, what was stored. */
-export interface CoveredWindow {
-  /** e.g. `{ start_date, end_date }` or `{ start_date, end_date, hs_codes: ['7208'] }`. */
-  filter: Record<string, unknown>;
-  total: number;
-  /** False when the window could not be narrowed below the per-call cap and was fetched capped. */
-  complete: boolean;
-}
-
-/** Who fetched: the connection profile and account a dataset came from. */
-export interface Provenance {
-  profileId: string | null;
-  profileName: string | null;
-  account: string | null;
-}
-
-export interface DatasetMeta extends Provenance {
-  id: string;
-  name: string;
-  kind: DatasetKind;
-  /** The exact request/filter JSON as sent (or as restored by an import). */
-  request: Record<string, unknown>;
-  fetchedAt: string;
-  /** What the service reported as matching (`total` for shipments); null when unknown. */
-  reportedTotal: number | null;
-  storedRows: number;
-  notes: string;
-  tags: string[];
-  status: DatasetStatus;
-  /** The covered windows of a sliced fetch; null for a single-call fetch or an import. */
-  windows: CoveredWindow[] | null;
-  /** Extra summary fields the service reported (e.g. `total_pages` of a firm search). */
-  reported: Record<string, unknown> | null;
-  source: DatasetSource;
-  /** Fields the imported file did not have: missing (null), not empty. Empty for fetched data. */
-  missingFields: string[];
-  /** The imported file's columns beyond the record's fields, by header, in file order. */
-  extraColumns: string[];
-}
-
-export interface NewDataset extends Partial<Provenance> {
-  kind: DatasetKind;
-  request: Record<string, unknown>;
-  name?: string;
-  fetchedAt?: string;
-  reportedTotal?: number | null;
-  reported?: Record<string, unknown> | null;
-  notes?: string;
-  tags?: string[];
-  source?: DatasetSource;
-  jobId?: string | null;
-}
-
-export interface ListOptions {
-  /** Matched case-insensitively against name, notes and tags. */
-  search?: string;
-  kind?: DatasetKind;
-  tag?: string;
-}
-
-export interface RowsBlock {
-  /** Records as stored, plus `_row`: the row's stable position in the dataset (use as row id). */
-  rows: RecordObject[];
-  /** Number of rows matching the query (ag-grid's `lastRow`). */
-  lastRow: number;
-}
-
-export interface Equivalent {
-  dataset: DatasetMeta;
-  ageSeconds: number;
-}
+export type {
+  CoveredWindow,
+  DatasetMeta,
+  DatasetSource,
+  DatasetStatus,
+  Equivalent,
+  ListOptions,
+  NewDataset,
+  Provenance,
+  RowsBlock,
+} from './dataset-types';
 
 const META_COLUMNS =
   'id, name, kind, request_json, profile_id, profile_name, account, fetched_at, reported_total, stored_rows, notes, status, tags_json, windows_json, reported_json, source, missing_json, extra_columns_json';
-
-/** Job states whose pending dataset must survive a restart (the job can still be resumed). */
-export const RESUMABLE_JOB_STATES = ['running', 'interrupted', 'paused', 'failed'] as const;
 
 function text(v: Json | undefined): string | null {
   return v === null || v === undefined ? null : String(v);
@@ -140,28 +83,22 @@ function toMeta(r: Row): DatasetMeta {
   };
 }
 
-/** Appends inside the caller's transaction; a record that breaks the spec becomes an InvalidInput error. */
-async function appendOrExplain(
-  conn: DuckDBConnection,
-  kind: DatasetKind,
-  id: string,
-  records: readonly unknown[],
-  path: string,
-  context: string,
-): Promise<number> {
-  try {
-    return await appendRecords(conn, kind, id, 0, records, path);
-  } catch (e) {
-    if (e instanceof RecordIssueError) throw new AppError('InvalidInput', `${context}: ${e.message}`);
-    throw e;
-  }
+/**
+ * Read-only SQL on the library's tables, for the modules that compute over them (analysis, export):
+ * anything but a single SELECT is refused. Reference data they need (the HS nomenclature) goes to an
+ * in-memory catalog, never into the library file.
+ */
+export interface LibraryReader {
+  all(sql: string, params?: SqlParams): Promise<Row[]>;
+  one(sql: string, params?: SqlParams): Promise<Row | undefined>;
+  /** A query's rows as arrays, a data chunk at a time, on a connection of its own (see `Db.streamRows`). */
+  streamRows(sql: string, params: SqlParams, signal?: AbortSignal): AsyncGenerator<DuckDBValue[][]>;
+  /** Creates (or replaces) `portolan_ref.<table>` in memory from a SELECT, once per library instance. */
+  loadReference(table: string, select: string, params?: SqlParams): Promise<void>;
 }
 
-function cleanTags(tags: readonly string[]): string[] {
-  return uniqueTags(tags)
-    .filter((t) => t.length <= MAX_TAG_LENGTH)
-    .slice(0, MAX_TAGS);
-}
+/** The in-memory catalog reference tables live in: attached to the library's instance, never written to its file. */
+export const REFERENCE_CATALOG = 'portolan_ref';
 
 /** The library's file in the data folder. */
 export const LIBRARY_FILE = 'library.duckdb';
@@ -200,12 +137,33 @@ async function makePrivate(path: string): Promise<void> {
 export class Library {
   /** Firm resolution over every dataset, with the analyst's decisions. */
   readonly firms: FirmBook;
+  /** Read-only SQL for analysis and export. */
+  readonly reader: LibraryReader;
+  /** The fetch jobs saved in the library file (their rows are pending datasets until they finish). */
+  readonly jobs: JobStore;
 
   private constructor(
-    readonly db: Db,
+    private readonly db: Db,
     readonly path: string,
   ) {
     this.firms = new FirmBook(db);
+    this.jobs = new JobStore(db);
+    const references = new Map<string, Promise<void>>();
+    this.reader = {
+      all: (sql, params) => db.select(sql, params),
+      one: async (sql, params) => (await db.select(sql, params))[0],
+      streamRows: (sql, params, signal) => db.streamRows(sql, params, signal),
+      loadReference: (table, select, params) => {
+        if (!/^[a-z_]+$/.test(table)) throw new Error(`not a reference table name: ${table}`);
+        let loading = references.get(table);
+        if (!loading) {
+          loading = db.createReference(REFERENCE_CATALOG, table, select, params);
+          references.set(table, loading);
+          loading.catch(() => references.delete(table));
+        }
+        return loading;
+      },
+    };
   }
 
   /**
@@ -257,16 +215,17 @@ export class Library {
    * resumable job owns is a leftover and goes, rows and all.
    */
   private async recover(): Promise<void> {
-    await this.db.transaction(async (conn) => {
-      await conn.run(`UPDATE jobs SET status = 'interrupted' WHERE status = 'running'`);
-      const states = RESUMABLE_JOB_STATES.map((s) => `'${s}'`).join(', ');
-      const orphans = await readIn(
-        conn,
-        `SELECT id FROM datasets WHERE status = 'pending'
-           AND id NOT IN (SELECT dataset_id FROM jobs WHERE status IN (${states}))`,
-      );
-      for (const o of orphans) await deleteDatasetIn(conn, String(o.id));
+    await this.write(async (tx) => {
+      for (const id of await tx.jobs.recover()) await tx.deleteDataset(id);
     });
+  }
+
+  /**
+   * One unit of work: everything `work` writes through `tx` commits together, or nothing does (any throw
+   * rolls it all back). Units run one at a time, in order; reads never see a unit half done.
+   */
+  write<T>(work: (tx: LibraryWriter) => Promise<T>): Promise<T> {
+    return this.db.transaction((conn) => work(new LibraryWriter(conn)));
   }
 
   /** Folds the write-ahead log into the file; cheap to call when the app is idle. */
@@ -281,83 +240,20 @@ export class Library {
 
   // ---- writing datasets ----
 
-  /** Inserts a dataset row (status `pending` unless told otherwise) inside the caller's transaction. */
-  async insertDataset(
-    conn: DuckDBConnection,
-    d: NewDataset,
-    status: DatasetStatus | 'pending',
-  ): Promise<string> {
-    const id = randomUUID();
-    const name = d.name?.trim() || defaultDatasetName(d.kind, d.request);
-    await conn.run(
-      `INSERT INTO datasets (id, name, kind, request_json, filter_key, profile_id, profile_name, account, fetched_at,
-         reported_total, stored_rows, notes, status, tags_json, windows_json, reported_json, source, job_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $12, $13, NULL, $14, $15, $16)`,
-      [
-        id,
-        name.slice(0, 300),
-        d.kind,
-        JSON.stringify(d.request),
-        filterKey(d.kind, d.request),
-        d.profileId ?? null,
-        d.profileName ?? null,
-        d.account ?? null,
-        d.fetchedAt ?? new Date().toISOString(),
-        d.reportedTotal ?? null,
-        d.notes ?? '',
-        status,
-        JSON.stringify(cleanTags(d.tags ?? [])),
-        d.reported ? JSON.stringify(d.reported) : null,
-        d.source ?? 'fetch',
-        d.jobId ?? null,
-      ],
-    );
-    return id;
-  }
-
   /**
-   * Sets the final counts and status of a dataset inside the caller's transaction. Its fetch time
-   * becomes now (a fetch job ends when its last rows arrive) unless `fetchedAt` says when the records
-   * really were fetched, as an import of an earlier export does.
-   */
-  async finishDataset(
-    conn: DuckDBConnection,
-    id: string,
-    f: {
-      status: DatasetStatus;
-      storedRows: number;
-      reportedTotal?: number | null;
-      windows?: CoveredWindow[] | null;
-      fetchedAt?: string;
-    },
-  ): Promise<void> {
-    await conn.run(
-      `UPDATE datasets SET status = $2, stored_rows = $3, reported_total = coalesce($4, reported_total),
-         windows_json = $5, fetched_at = $6 WHERE id = $1`,
-      [
-        id,
-        f.status,
-        f.storedRows,
-        f.reportedTotal ?? null,
-        f.windows ? JSON.stringify(f.windows) : null,
-        f.fetchedAt ?? new Date().toISOString(),
-      ],
-    );
-  }
-
-  /**
-   * Saves already-checked records as one complete (or partial) dataset in a single transaction: the
-   * dataset either appears whole or not at all.
+   * Saves records as one complete (or partial) dataset in one unit of work: the dataset appears whole
+   * or not at all. Records are checked against the spec's rules as they are stored (a bad one is an
+   * InvalidInput naming it), unless they are a response the service client already checked.
    */
   async saveRecords(
     d: NewDataset,
     records: readonly RecordObject[],
     opts: { status?: DatasetStatus; windows?: CoveredWindow[] | null } = {},
   ): Promise<DatasetMeta> {
-    const id = await this.db.transaction(async (conn) => {
-      const id = await this.insertDataset(conn, d, 'pending');
-      const n = await appendOrExplain(conn, d.kind, id, records, d.kind, 'Cannot save');
-      await this.finishDataset(conn, id, {
+    const id = await this.write(async (tx) => {
+      const id = await tx.createDataset(d);
+      const n = await tx.appendRecords(d.kind, id, 0, records, { path: d.kind, context: 'Cannot save' });
+      await tx.finishDataset(id, {
         status: opts.status ?? 'complete',
         storedRows: n,
         reportedTotal: d.reportedTotal ?? null,
@@ -369,7 +265,7 @@ export class Library {
     return this.get(id);
   }
 
-  /** Saves a shipment search response (as the API client returns it) as a dataset. */
+  /** Saves a shipment search response (as the service client returns it) as a dataset. */
   saveShipmentSearch(
     request: Record<string, unknown>,
     response: { total: number; shipments: readonly RecordObject[] },
@@ -389,104 +285,38 @@ export class Library {
     );
   }
 
-  /**
-   * The fast path for a raw response body: parse, check, store. The body must be the JSON of a
-   * shipment search response (`{ total, shipments }`).
-   */
-  async ingestShipmentSearchText(
-    body: string,
-    request: Record<string, unknown>,
-    provenance: Partial<Provenance> & { name?: string } = {},
-  ): Promise<DatasetMeta> {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch (e) {
-      throw new AppError('InvalidInput', `The response is not valid JSON: ${(e as Error).message}`);
-    }
-    if (!isPlainObject(parsed) || !Number.isInteger(parsed.total)) {
-      throw new AppError(
-        'InvalidInput',
-        'The response is not a shipment search response (no whole-number total)',
-      );
-    }
-    const list = parsed.shipments ?? [];
-    if (!Array.isArray(list)) {
-      throw new AppError(
-        'InvalidInput',
-        `The response breaks the spec: response.shipments must be a list, got ${typeName(list)}`,
-      );
-    }
-    const total = parsed.total as number;
-    const id = await this.db.transaction(async (conn) => {
-      const id = await this.insertDataset(
-        conn,
-        { ...provenance, kind: 'shipments', request, reportedTotal: total, reported: { total } },
-        'pending',
-      );
-      const n = await appendOrExplain(
-        conn,
-        'shipments',
-        id,
-        list,
-        'response.shipments',
-        'The response breaks the spec',
-      );
-      await this.finishDataset(conn, id, { status: n >= total ? 'complete' : 'partial', storedRows: n });
-      return id;
-    });
-    return this.get(id);
-  }
-
   // ---- a file import, stored in steps ----
 
   /**
    * Starts an import: a pending dataset no list shows. Its rows arrive in batches (`appendImported`),
-   * each in a short transaction of its own so other writes (a search being saved) are not held up
-   * for the whole import; `finishImport` makes it visible, `discardImport` removes it. A crash in
-   * between leaves a pending dataset that the next start removes (recover).
+   * each in a unit of work of its own so other writes (a search being saved) are not held up for the
+   * whole import; `finishImport` makes it visible, `discardImport` removes it. A crash in between
+   * leaves a pending dataset that the next start removes (recover).
    */
   beginImport(d: NewDataset): Promise<string> {
-    return this.db.transaction((conn) => this.insertDataset(conn, { ...d, source: 'import' }, 'pending'));
+    return this.write((tx) => tx.createDataset({ ...d, source: 'import' }));
   }
 
-  appendImported(
-    id: string,
-    kind: DatasetKind,
-    firstRowNo: number,
-    batch: Parameters<typeof appendColumns>[4],
-  ): Promise<number> {
-    return this.db.transaction((conn) => appendColumns(conn, kind, id, firstRowNo, batch));
+  appendImported(id: string, kind: DatasetKind, firstRowNo: number, batch: ColumnBatch): Promise<number> {
+    return this.write((tx) => tx.appendColumns(kind, id, firstRowNo, batch));
   }
 
   async finishImport(
     id: string,
-    f: {
-      status: DatasetStatus;
-      storedRows: number;
-      reportedTotal?: number | null;
-      fetchedAt?: string;
+    f: DatasetFinish & {
       notes: string;
       missingFields: readonly string[];
       extraColumns: readonly string[];
     },
   ): Promise<DatasetMeta> {
-    await this.db.transaction(async (conn) => {
-      await this.finishDataset(conn, id, {
+    await this.write(async (tx) => {
+      await tx.finishDataset(id, {
         status: f.status,
         storedRows: f.storedRows,
         reportedTotal: f.reportedTotal ?? null,
         ...(f.fetchedAt ? { fetchedAt: f.fetchedAt } : {}),
       });
-      await conn.run(
-        `UPDATE datasets SET notes = $2, missing_json = $3, extra_columns_json = $4 WHERE id = $1`,
-        [
-          id,
-          f.notes.slice(0, 20_000),
-          f.missingFields.length > 0 ? JSON.stringify(f.missingFields) : null,
-          f.extraColumns.length > 0 ? JSON.stringify(f.extraColumns) : null,
-        ],
-      );
+      await tx.setImportDetails(id, f);
     });
     this.counts.clear();
     return this.get(id);
@@ -494,7 +324,7 @@ export class Library {
 
   /** Removes a pending import and whatever rows it stored. */
   discardImport(id: string): Promise<void> {
-    return this.db.transaction((conn) => deleteDatasetIn(conn, id));
+    return this.write((tx) => tx.deleteDataset(id));
   }
 
   // ---- reading and managing datasets ----
@@ -537,11 +367,13 @@ export class Library {
     return out;
   }
 
-  private async update(id: string, set: string, value: string): Promise<DatasetMeta> {
+  private async update(
+    id: string,
+    column: 'name' | 'notes' | 'tags_json',
+    value: string,
+  ): Promise<DatasetMeta> {
     await this.get(id);
-    await this.db.transaction((conn) =>
-      conn.run(`UPDATE datasets SET ${set} = $2 WHERE id = $1`, [id, value]),
-    );
+    await this.write((tx) => tx.setMeta(id, column, value));
     return this.get(id);
   }
 
@@ -561,7 +393,7 @@ export class Library {
 
   async delete(id: string): Promise<void> {
     await this.get(id);
-    await this.db.transaction((conn) => deleteDatasetIn(conn, id));
+    await this.write((tx) => tx.deleteDataset(id));
   }
 
   /**
@@ -709,12 +541,15 @@ export class Library {
   static exportColumns(kind: DatasetKind): readonly string[] {
     return [...Library.columns(kind), ...(kind === 'shipments' ? RESOLVED_FIRM_COLUMNS : [])];
   }
-}
 
-export async function deleteDatasetIn(conn: DuckDBConnection, id: string): Promise<void> {
-  await conn.run(`DELETE FROM shipment_rows WHERE dataset_id = $1`, [id]);
-  await conn.run(`DELETE FROM firm_rows WHERE dataset_id = $1`, [id]);
-  await conn.run(`DELETE FROM datasets WHERE id = $1`, [id]);
+  /** The hashIds a dataset already holds (a resumed job skips records it stored before). */
+  async shipmentHashIds(datasetId: string): Promise<Set<string>> {
+    const rows = await this.db.all(
+      `SELECT "hashId" AS h FROM shipment_rows WHERE dataset_id = $1 AND "hashId" IS NOT NULL`,
+      [datasetId],
+    );
+    return new Set(rows.map((r) => String(r.h)));
+  }
 }
 
 export { EXTRA_COLUMN };

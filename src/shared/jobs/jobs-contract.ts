@@ -4,37 +4,99 @@ import { defineCall } from '../define-call';
 import { DATASET_KINDS, datasetNameSchema, type DatasetKind } from '../library/library-contract';
 
 /**
- * Fetch jobs: all pages of a firm search, shipment searches past the 10,000 cap. They run in main and
- * report through the `jobs.progress` / `jobs.finished` events (exports report through them too).
+ * Background work in main, followed through the `jobs.progress` / `jobs.finished` events: fetch jobs
+ * (all pages of a firm search, shipment searches past the 10,000 cap), exports and file imports. `kind`
+ * tells them apart: a fetch is cancelled, paused and resumed with the `jobs.*` calls, an export is
+ * cancelled with `export.cancel`, an import with `library.cancelImport`.
  */
 
-export interface JobProgress {
+/** Progress of a fetch job: records (shipments) or pages (firms), with the slicing detail a bar shows. */
+export interface FetchProgress {
+  kind: DatasetKind;
   jobId: string;
   label: string;
   done: number;
   total: number | null;
-  unit: string;
+  unit: 'records' | 'pages';
   etaSeconds: number | null;
-  // library and jobs: the slicing detail a progress bar shows
-  kind?: 'shipments' | 'firms';
-  windowsDone?: number;
-  windowsKnown?: number;
-  recordsStored?: number;
-  requestsUsed?: number;
-  downloadsUsed?: number;
+  windowsDone: number;
+  /** Windows known so far (done + still to fetch); grows while windows are split. */
+  windowsKnown: number;
+  recordsStored: number;
+  requestsUsed: number;
+  downloadsUsed: number;
   /** Set while the job waits for a rate limit. */
   waitingSeconds?: number;
   /** Set while the job waits: when it goes on (epoch ms), for a countdown between events. */
   waitingUntil?: number;
 }
 
-export interface JobFinished {
+/** Progress of an export: rows written, then the summary sheets and the finishing of the file. */
+export interface ExportProgressEvent {
+  kind: 'export';
+  jobId: string;
+  label: string;
+  phase: 'rows' | 'summaries' | 'finishing';
+  done: number;
+  total: number | null;
+  unit: 'rows';
+  etaSeconds: number | null;
+}
+
+/** Progress of a file import: rows stored so far, of the rows the file holds when known. */
+export interface ImportProgressEvent {
+  kind: 'import';
+  jobId: string;
+  label: string;
+  done: number;
+  total: number | null;
+  unit: 'rows';
+  etaSeconds: number | null;
+}
+
+export type JobProgress = FetchProgress | ExportProgressEvent | ImportProgressEvent;
+
+/** How a fetch job ended. */
+export interface FetchFinished {
+  kind: DatasetKind;
   jobId: string;
   /** `paused`: stopped with what it fetched kept, resumable (by the user, or at a used-up limit). */
   outcome: 'succeeded' | 'failed' | 'cancelled' | 'paused';
   message: string;
   /** The finished dataset (succeeded only). */
-  datasetId?: string | null;
+  datasetId: string | null;
+}
+
+/** How an export ended; a cancelled or failed one left no file. */
+export interface ExportFinished {
+  kind: 'export';
+  jobId: string;
+  outcome: 'succeeded' | 'failed' | 'cancelled';
+  message: string;
+}
+
+/** How an import ended; a cancelled or failed one left the library as it was. */
+export interface ImportFinished {
+  kind: 'import';
+  jobId: string;
+  outcome: 'succeeded' | 'failed' | 'cancelled';
+  message: string;
+  /** The imported dataset (succeeded only). */
+  datasetId: string | null;
+}
+
+export type JobFinished = FetchFinished | ExportFinished | ImportFinished;
+
+/** The dataset a finished job made, if any: a fetch's or an import's; an export makes a file. */
+export function finishedDataset(f: JobFinished): string | null {
+  switch (f.kind) {
+    case 'shipments':
+    case 'firms':
+    case 'import':
+      return f.outcome === 'succeeded' ? f.datasetId : null;
+    case 'export':
+      return null;
+  }
 }
 
 /** What a fetch-all would cost, next to what the account has left. Null remaining = unlimited or unknown. */

@@ -160,12 +160,87 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function parseShipmentRecord(input: unknown, path = 'shipment'): Parsed<ShipmentRecord> {
   if (!isPlainObject(input)) return fail(path, 'must be an object');
   const out: Record<string, unknown> = { ...input };
-  for (const field of SHIPMENT_FIELDS) {
-    const v = input[field];
-    if (v === undefined || v === null) out[field] = '';
-    else if (typeof v !== 'string') return fail(`${path}.${field}`, `must be text, got ${typeName(v)}`);
+  const checked = normaliseShipmentRecord(out, path);
+  return typeof checked === 'object'
+    ? { ok: false, issue: checked }
+    : { ok: true, value: out as ShipmentRecord };
+}
+
+/**
+ * Checks a record of a freshly parsed response and normalises it in place (a missing or null text
+ * field becomes ""): the response is the caller's own, so nothing is copied. Returns the first problem,
+ * or whether the record is (still) in the spec's field order. Records that carry exactly the spec's fields in the spec's order (what the service sends)
+ * are read with one `Object.values`, about three times faster than 88 reads by name.
+ */
+function normaliseShipmentRecord(rec: Record<string, unknown>, path: string): SpecIssue | boolean {
+  if (hasSpecOrder(rec)) {
+    const values = Object.values(rec);
+    for (let c = 0; c < values.length; c++) {
+      const v = values[c];
+      if (typeof v === 'string') continue;
+      const field = SHIPMENT_FIELDS[c]!;
+      if (v === null) rec[field] = '';
+      else return { path: `${path}.${field}`, message: `must be text, got ${typeName(v)}` };
+    }
+    return true;
   }
-  return { ok: true, value: out as ShipmentRecord };
+  for (const field of SHIPMENT_FIELDS) {
+    const v = rec[field];
+    if (v === undefined || v === null) rec[field] = '';
+    else if (typeof v !== 'string')
+      return { path: `${path}.${field}`, message: `must be text, got ${typeName(v)}` };
+  }
+  // Not in the spec's order (or the fast path would have read it); a missing field went to the end.
+  return false;
+}
+
+/** Whether a record's own keys are exactly the spec's shipment fields, in the spec's order. */
+export function hasSpecOrder(rec: Record<string, unknown>): boolean {
+  const keys = Object.keys(rec);
+  if (keys.length !== SHIPMENT_FIELDS.length) return false;
+  for (let c = 0; c < keys.length; c++) if (keys[c] !== SHIPMENT_FIELDS[c]) return false;
+  return true;
+}
+
+/**
+ * Lists of records a response parser checked, with whether every record is in the spec's field order.
+ * Keyed by the list itself, so only the parser can vouch for a list: the library stores a vouched-for
+ * list without checking its values a second time, and checks any other list as it stores it.
+ */
+const checkedLists = new WeakMap<readonly unknown[], { allInSpecOrder: boolean }>();
+
+/** What the response parser vouched for this exact list, or undefined when it did not check it. */
+export function checkedRecordList(list: readonly unknown[]): { allInSpecOrder: boolean } | undefined {
+  return checkedLists.get(list);
+}
+
+/**
+ * Checks and normalises the shipment records of a freshly parsed response in place, and vouches for
+ * the list (see `checkedRecordList`): the one check a response gets.
+ */
+export function checkShipmentRecordList(list: unknown[], path: string): Parsed<ShipmentRecord[]> {
+  let allInSpecOrder = true;
+  for (let i = 0; i < list.length; i++) {
+    const rec: unknown = list[i];
+    if (!isPlainObject(rec)) return fail(`${path}[${i}]`, 'must be an object');
+    const checked = normaliseShipmentRecord(rec, `${path}[${i}]`);
+    if (typeof checked === 'object') return { ok: false, issue: checked };
+    if (!checked) allInSpecOrder = false;
+  }
+  checkedLists.set(list, { allInSpecOrder });
+  return { ok: true, value: list as ShipmentRecord[] };
+}
+
+/** Checks the firm records of a response (copies: a page holds 100 at most) and vouches for the list. */
+export function checkFirmRecordList(list: readonly unknown[], path: string): Parsed<FirmRecord[]> {
+  const out = new Array<FirmRecord>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const r = parseFirmRecord(list[i], `${path}[${i}]`);
+    if (!r.ok) return r;
+    out[i] = r.value;
+  }
+  checkedLists.set(out, { allInSpecOrder: false });
+  return { ok: true, value: out };
 }
 
 export function parseFirmRecord(input: unknown, path = 'firm'): Parsed<FirmRecord> {

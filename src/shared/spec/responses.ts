@@ -1,8 +1,8 @@
 import type { BodyOperationName, OperationName } from './operations';
 import {
+  checkFirmRecordList,
+  checkShipmentRecordList,
   isPlainObject,
-  parseFirmRecord,
-  parseShipmentRecord,
   requireInteger,
   typeName,
   type FirmRecord,
@@ -59,18 +59,12 @@ function integers<K extends string>(
 function parseList<T>(
   obj: Record<string, unknown>,
   field: string,
-  item: (v: unknown, path: string) => Parsed<T>,
+  check: (list: unknown[], path: string) => Parsed<T[]>,
 ): Parsed<T[]> {
   const list = obj[field];
-  if (list === undefined || list === null) return { ok: true, value: [] };
+  if (list === undefined || list === null) return check([], `response.${field}`);
   if (!Array.isArray(list)) return fail(`response.${field}`, `must be a list, got ${typeName(list)}`);
-  const out: T[] = new Array<T>(list.length);
-  for (let i = 0; i < list.length; i++) {
-    const r = item(list[i], `response.${field}[${i}]`);
-    if (!r.ok) return r;
-    out[i] = r.value;
-  }
-  return { ok: true, value: out };
+  return check(list, `response.${field}`);
 }
 
 export function parseUsageSummary(body: unknown): Parsed<UsageSummary> {
@@ -100,7 +94,11 @@ export function parseUsageSummary(body: unknown): Parsed<UsageSummary> {
   return { ok: true, value: out };
 }
 
-/** Parses a decoded JSON body as the response of `op`; never throws. */
+/**
+ * Parses a decoded JSON body as the response of `op`; never throws. The body is the caller's own freshly
+ * parsed JSON: shipment records are checked and normalised in place (not copied), and the record list is
+ * vouched for, so the library stores it without a second check (`checkedRecordList`).
+ */
 export function parseResponse<K extends OperationName>(op: K, body: unknown): Parsed<Responses[K]> {
   if (op === 'usage') return parseUsageSummary(body) as Parsed<Responses[K]>;
   if (!isPlainObject(body)) return fail('response', `must be an object, got ${typeName(body)}`);
@@ -109,7 +107,7 @@ export function parseResponse<K extends OperationName>(op: K, body: unknown): Pa
     case 'shipmentSearch': {
       const n = integers(body, ['total']);
       if (!n.ok) return n;
-      const list = parseList(body, 'shipments', parseShipmentRecord);
+      const list = parseList(body, 'shipments', checkShipmentRecordList);
       r = list.ok ? { ok: true, value: { ...body, ...n.value, shipments: list.value } } : list;
       break;
     }
@@ -119,7 +117,7 @@ export function parseResponse<K extends OperationName>(op: K, body: unknown): Pa
     case 'firmSearch': {
       const n = integers(body, ['total_shipment', 'total_pages', 'page', 'firms_count']);
       if (!n.ok) return n;
-      const list = parseList(body, 'firms', parseFirmRecord);
+      const list = parseList(body, 'firms', checkFirmRecordList);
       r = list.ok ? { ok: true, value: { ...body, ...n.value, firms: list.value } } : list;
       break;
     }

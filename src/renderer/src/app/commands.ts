@@ -5,12 +5,13 @@ import { isPageId, useSessionStore } from '../session';
 
 /**
  * The menu's commands (and, in the browser host, their shortcuts), one case per variant of AppCommand:
- * a new variant does not compile until it is handled here.
+ * a new variant fails lint (switch-exhaustiveness-check) until it is handled here.
  */
 export function handleCommand(cmd: AppCommand): void {
   const session = useSessionStore.getState();
   switch (cmd.command) {
     case 'navigate':
+      // The event crosses the bridge: a page this window does not know is ignored.
       if (isPageId(cmd.target)) session.showPage(cmd.target);
       return;
     case 'run-search':
@@ -27,10 +28,6 @@ export function handleCommand(cmd: AppCommand): void {
       if (session.page !== 'firms') session.showPage('search');
       session.requestFilterFocus();
       return;
-    default: {
-      const unhandled: never = cmd.command;
-      throw new Error(`unhandled menu command ${String(unhandled)}`);
-    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { finishedDataset } from '@shared/jobs/jobs-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { showDataset } from '../../session';
 import {
@@ -147,28 +148,31 @@ export function JobsPanel() {
       )}
       {finished.length > 0 && (
         <ul data-testid="jobs-finished" style={{ listStyle: 'none', padding: 0 }}>
-          {finished.map((f) => (
-            <li key={f.jobId} data-testid={`job-finished-${f.jobId}`} data-outcome={f.outcome}>
-              <span data-testid={`job-finished-text-${f.jobId}`}>{describeFinished(f)}</span>{' '}
-              {f.datasetId && (
+          {finished.map((f) => {
+            const datasetId = finishedDataset(f);
+            return (
+              <li key={f.jobId} data-testid={`job-finished-${f.jobId}`} data-outcome={f.outcome}>
+                <span data-testid={`job-finished-text-${f.jobId}`}>{describeFinished(f)}</span>{' '}
+                {datasetId && (
+                  <button
+                    type="button"
+                    data-testid={`job-open-${f.jobId}`}
+                    onClick={() => showDataset(datasetId)}
+                  >
+                    Open in Library
+                  </button>
+                )}
                 <button
                   type="button"
-                  data-testid={`job-open-${f.jobId}`}
-                  onClick={() => showDataset(f.datasetId!)}
+                  data-testid={`job-dismiss-${f.jobId}`}
+                  onClick={() => dismissFinished(f.jobId)}
+                  aria-label="Dismiss"
                 >
-                  Open in Library
+                  ×
                 </button>
-              )}
-              <button
-                type="button"
-                data-testid={`job-dismiss-${f.jobId}`}
-                onClick={() => dismissFinished(f.jobId)}
-                aria-label="Dismiss"
-              >
-                ×
-              </button>
-            </li>
-          ))}
+              </li>
+            );
+          })}
         </ul>
       )}
       {resumable.length > 0 && (

@@ -11,7 +11,8 @@ import { defineStore } from '../../store';
 /** A running job as the tray shows it: the last progress event, or the list entry before the first one. */
 export interface RunningJob {
   id: string;
-  kind: DatasetKind;
+  /** A fetch (`shipments`, `firms`: paused, resumed, cancelled with the jobs calls), an export or an import. */
+  kind: JobProgress['kind'];
   /** What the job is now, e.g. "Excel export of Steel: summary sheets". */
   label: string;
   /** What the job is, without the step it is at: the name its finished entry keeps. */
@@ -40,9 +41,7 @@ export interface DiscardQuestion {
   running: boolean;
 }
 
-export interface FinishedJob extends JobFinished {
-  label: string;
-}
+export type FinishedJob = JobFinished & { label: string };
 
 /** The confirm step before a fetch-all spends downloads. */
 export interface FetchAllDialog {
@@ -157,6 +156,8 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
     }
     set((s) => {
       const running: Record<string, RunningJob> = {};
+      // The list holds fetches only: an export or an import stays until its finished event.
+      for (const j of Object.values(s.running)) if (!isFetch(j)) running[j.id] = j;
       // A progress event may be newer than the list: keep it.
       for (const v of r.value.running) running[v.id] = s.running[v.id] ?? fromView(v);
       // An action's error (a resume without credentials) must outlive the list refresh that follows it.
@@ -276,7 +277,7 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
         ...(j ? { running: { ...s.running, [jobId]: { ...j, cancelling: true } } } : {}),
       };
     });
-    const r = await getApi().jobs.cancel({ jobId });
+    const r = await cancelCall(get().running[jobId]?.kind ?? 'shipments', jobId);
     set(actionResult(r));
     await get().refresh();
   },
@@ -340,7 +341,7 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
           ...s.running,
           [p.jobId]: {
             id: p.jobId,
-            kind: p.kind ?? prev?.kind ?? 'shipments',
+            kind: p.kind,
             label: p.label,
             // Later events may name a step ("…: finishing"); the first one names the job.
             title: prev?.title ?? p.label,
@@ -348,12 +349,7 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
             total: p.total,
             unit: p.unit,
             etaSeconds: p.etaSeconds,
-            windowsDone: p.windowsDone ?? null,
-            windowsKnown: p.windowsKnown ?? null,
-            recordsStored: p.recordsStored ?? null,
-            waitingSeconds: p.waitingSeconds ?? null,
-            // An absolute end, so the countdown runs on between events; a bare number of seconds counts from now.
-            waitingUntil: p.waitingUntil ?? (p.waitingSeconds ? Date.now() + p.waitingSeconds * 1000 : null),
+            ...progressDetail(p),
             cancelling: prev?.cancelling ?? false,
             pausing: prev?.pausing ?? false,
           },
@@ -412,9 +408,62 @@ function actionResult(r: { ok: true } | { ok: false; error: BridgeError }): Part
   return r.ok ? { error: null, errorFromList: false } : { error: r.error, errorFromList: false };
 }
 
-/** A fetch job (records or firm pages), as opposed to an export, which has nothing paid for to keep. */
-export function isFetch(j: Pick<RunningJob, 'unit'>): boolean {
-  return j.unit === 'records' || j.unit === 'pages';
+/** A fetch job (records or firm pages), as opposed to an export or an import, which have nothing paid for to keep. */
+export function isFetch(j: Pick<RunningJob, 'kind'>): boolean {
+  switch (j.kind) {
+    case 'shipments':
+    case 'firms':
+      return true;
+    case 'export':
+    case 'import':
+      return false;
+  }
+}
+
+/**
+ * Who stops a running job: a fetch the jobs call (it discards what it fetched), an export the export
+ * call (no file stays behind), an import the library (the pending dataset goes).
+ */
+function cancelCall(
+  kind: RunningJob['kind'],
+  jobId: string,
+): Promise<{ ok: true } | { ok: false; error: BridgeError }> {
+  switch (kind) {
+    case 'shipments':
+    case 'firms':
+      return getApi().jobs.cancel({ jobId });
+    case 'export':
+      return getApi().export.cancel({ jobId });
+    case 'import':
+      return getApi().library.cancelImport(undefined);
+  }
+}
+
+/** What the tray shows beyond done/total: a fetch's windows, records and rate-limit wait; nothing for the others. */
+function progressDetail(
+  p: JobProgress,
+): Pick<RunningJob, 'windowsDone' | 'windowsKnown' | 'recordsStored' | 'waitingSeconds' | 'waitingUntil'> {
+  switch (p.kind) {
+    case 'shipments':
+    case 'firms':
+      return {
+        windowsDone: p.windowsDone,
+        windowsKnown: p.windowsKnown,
+        recordsStored: p.recordsStored,
+        waitingSeconds: p.waitingSeconds ?? null,
+        // An absolute end, so the countdown runs on between events; a bare number of seconds counts from now.
+        waitingUntil: p.waitingUntil ?? (p.waitingSeconds ? Date.now() + p.waitingSeconds * 1000 : null),
+      };
+    case 'export':
+    case 'import':
+      return {
+        windowsDone: null,
+        windowsKnown: null,
+        recordsStored: null,
+        waitingSeconds: null,
+        waitingUntil: null,
+      };
+  }
 }
 
 /**

@@ -1,0 +1,168 @@
+/**
+ * A 10,000-record shipment search exactly as the app runs it: the `shipments.search` bridge call
+ * through the dispatcher, the handler, the signed client (parse, check) and the library (store), over
+ * HTTP from the simulator running in a process of its own. Baselines measured in the same run:
+ * `JSON.parse` of the same response bytes, and the bare signed request (fetch + read the body).
+ *
+ * "ingest" is the call's time minus its request's time (as the client's own log line reports it: send,
+ * wait, read the body): what the app spends on the answer once its bytes are in. Goal: ≤ 2× JSON.parse (the goal the ingest has had).
+ *
+ *   npm run bench -- search-ingest
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { sign } from '../src/main/api';
+import { createDispatcher, createHandlers } from '../src/main/handlers';
+import { createLogger, createMemorySink } from '../src/main/log';
+import { createMemorySecretStore } from '../src/main/secrets';
+
+const RECORDS = 10_000;
+const ROUNDS = 15;
+const request = { size: RECORDS };
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** The simulator's CLI in a child process: its generation and serialisation do not run on this thread. */
+async function startSimProcess(): Promise<{
+  url: string;
+  apiKey: string;
+  apiSecret: string;
+  child: ChildProcess;
+}> {
+  const cli = resolve(import.meta.dirname, '../src/main/sim/cli.ts');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', cli, '--port', '0', '--records', '20000', '--seed', '3'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const lines = createInterface({ input: child.stdout! });
+  let url = '';
+  for await (const line of lines) {
+    url ||= /listening on (\S+)/.exec(line)?.[1] ?? '';
+    const account = /API key: (\S+)\s+API secret: (\S+)/.exec(line);
+    if (url && account) return { url, apiKey: account[1]!, apiSecret: account[2]!, child };
+  }
+  throw new Error('the simulator did not start');
+}
+
+async function main(): Promise<void> {
+  const sim = await startSimProcess();
+  const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-search-ingest-'));
+  const sink = createMemorySink();
+  const logger = createLogger({ sink, level: 'info' });
+  const handlers = createHandlers({
+    dataDir: dir,
+    resourcesDir: resolve(import.meta.dirname, '../resources'),
+    logger,
+    events: { emit: () => undefined },
+    secrets: createMemorySecretStore(),
+    appInfo: { version: 'bench', host: 'browser' },
+  });
+  const dispatch = createDispatcher<'app'>({ handlers, logger, isTrustedSender: () => true });
+  const call = async (channel: string, input: unknown): Promise<unknown> => {
+    const r = await dispatch(channel, input, 'app');
+    if (!r.ok) throw new Error(`${channel}: ${r.error.kind}: ${r.error.message}`);
+    return r.value;
+  };
+  try {
+    await call('profiles.create', {
+      name: 'Bench',
+      baseUrl: sim.url,
+      apiKey: sim.apiKey,
+      apiSecret: sim.apiSecret,
+    });
+
+    // The same request's bytes, signed as the client signs them, for the baselines.
+    const payload = Buffer.from(JSON.stringify(request), 'utf8');
+    const bareRequest = async (): Promise<string> => {
+      const res = await fetch(
+        new URL('api/v1/shipment/search', sim.url.endsWith('/') ? sim.url : `${sim.url}/`),
+        {
+          method: 'POST',
+          headers: {
+            'X-API-KEY': sim.apiKey,
+            'X-SIGNATURE': sign(payload, sim.apiSecret),
+            'Content-Type': 'application/json',
+          },
+          body: payload,
+        },
+      );
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`the bare request got ${res.status}: ${text.slice(0, 200)}`);
+      return text;
+    };
+    const body = await bareRequest();
+    console.log(`response: ${RECORDS} records, ${(Buffer.byteLength(body) / 1e6).toFixed(1)} MB`);
+
+    /** The client's own timing of the last search's request (send, wait, read the body). */
+    const lastRequestMs = (): number => {
+      for (let i = sink.lines.length - 1; i >= 0; i--) {
+        const e = JSON.parse(sink.lines[i]!) as { scope?: string; msg?: string; op?: string; ms?: number };
+        if (e.msg === 'request' && e.op === 'shipmentSearch' && typeof e.ms === 'number') return e.ms;
+      }
+      throw new Error('no request line in the log');
+    };
+
+    // Warm every path once (JIT, DuckDB's first append, the connection pool).
+    JSON.parse(body);
+    await bareRequest();
+    const first = (await call('shipments.search', { request })) as { datasetId: string | null };
+    const saved = (await call('library.get', { id: first.datasetId })) as { storedRows: number };
+    if (saved.storedRows !== RECORDS) throw new Error(`stored ${saved.storedRows} rows, not ${RECORDS}`);
+
+    const parse: number[] = [];
+    const bare: number[] = [];
+    const total: number[] = [];
+    const ingest: number[] = [];
+    // Each step starts on a collected heap (run-all passes --expose-gc), so no step pays for another's
+    // garbage; collections caused by a step's own allocations are still timed.
+    for (let i = 0; i < ROUNDS; i++) {
+      global.gc?.();
+      let t = performance.now();
+      JSON.parse(body);
+      parse.push(performance.now() - t);
+      global.gc?.();
+      t = performance.now();
+      await bareRequest();
+      bare.push(performance.now() - t);
+      global.gc?.();
+      t = performance.now();
+      await call('shipments.search', { request });
+      const ms = performance.now() - t;
+      total.push(ms);
+      ingest.push(ms - lastRequestMs());
+    }
+    const p = median(parse);
+    const b = median(bare);
+    const all = median(total);
+    const g = median(ingest);
+    const row = (label: string, ms: number, extra = '') =>
+      console.log(`${label.padEnd(52)} median ${ms.toFixed(1).padStart(7)} ms${extra}`);
+    row('JSON.parse of the same bytes (baseline)', p);
+    row('bare signed request: fetch + read body (baseline)', b);
+    row(
+      'shipments.search as the app runs it (whole call)',
+      all,
+      `  ${(all / b).toFixed(2)}× the bare request`,
+    );
+    row(
+      'ingest: the call minus its request (parse, check, store)',
+      g,
+      `  ${(g / p).toFixed(2)}× JSON.parse (goal ≤ 2×) ${g / p <= 2 ? 'MET' : 'NOT MET'}`,
+    );
+  } finally {
+    await handlers.dispose();
+    sim.child.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+void main();

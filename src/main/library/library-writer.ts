@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { AppError } from '@shared/ipc/errors';
+import { MAX_TAG_LENGTH, MAX_TAGS, uniqueTags } from '@shared/library/dataset-fields';
+import type { CoveredWindow, DatasetStatus, NewDataset } from './dataset-types';
+import type { DatasetKind } from './fields';
+import { RecordIssueError, appendColumns, appendRecords } from './ingest';
+import { JobStoreWriter } from './job-store';
+import { defaultDatasetName, filterKey } from './naming';
+
+export function cleanTags(tags: readonly string[]): string[] {
+  return uniqueTags(tags)
+    .filter((t) => t.length <= MAX_TAG_LENGTH)
+    .slice(0, MAX_TAGS);
+}
+
+/** An import's batch, already converted: one value array per field of the kind, and each row's extras as JSON text. */
+export type ColumnBatch = Parameters<typeof appendColumns>[4];
+
+/** What a finished dataset records: its final status and counts. */
+export interface DatasetFinish {
+  status: DatasetStatus;
+  storedRows: number;
+  reportedTotal?: number | null;
+  windows?: CoveredWindow[] | null;
+  /** When the records really were fetched (an import of an earlier export); now otherwise. */
+  fetchedAt?: string;
+}
+
+/**
+ * The writes of one unit of work (`library.write(tx => …)`): everything done through it commits
+ * together or not at all. The library's tables are written only here; a fetch job stores its rows and
+ * its state in the same unit (`jobs`).
+ */
+export class LibraryWriter {
+  readonly jobs: JobStoreWriter;
+
+  constructor(private readonly conn: DuckDBConnection) {
+    this.jobs = new JobStoreWriter(conn);
+  }
+
+  /** A new dataset (`pending`, invisible in the library, unless told otherwise); its id. */
+  async createDataset(d: NewDataset, status: DatasetStatus | 'pending' = 'pending'): Promise<string> {
+    const id = randomUUID();
+    const name = d.name?.trim() || defaultDatasetName(d.kind, d.request);
+    await this.conn.run(
+      `INSERT INTO datasets (id, name, kind, request_json, filter_key, profile_id, profile_name, account, fetched_at,
+         reported_total, stored_rows, notes, status, tags_json, windows_json, reported_json, source, job_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $12, $13, NULL, $14, $15, $16)`,
+      [
+        id,
+        name.slice(0, 300),
+        d.kind,
+        JSON.stringify(d.request),
+        filterKey(d.kind, d.request),
+        d.profileId ?? null,
+        d.profileName ?? null,
+        d.account ?? null,
+        d.fetchedAt ?? new Date().toISOString(),
+        d.reportedTotal ?? null,
+        d.notes ?? '',
+        status,
+        JSON.stringify(cleanTags(d.tags ?? [])),
+        d.reported ? JSON.stringify(d.reported) : null,
+        d.source ?? 'fetch',
+        d.jobId ?? null,
+      ],
+    );
+    return id;
+  }
+
+  /**
+   * Appends records as rows `firstRowNo…` of the dataset. Records are checked against the spec's rules
+   * as they are laid out, unless the response parser already checked the list; a bad one rolls the whole
+   * unit back with a `RecordIssueError` naming `records[i].field`, or, with `explain`, an InvalidInput
+   * saying `context: path[i].field …`.
+   */
+  async appendRecords(
+    kind: DatasetKind,
+    datasetId: string,
+    firstRowNo: number,
+    records: readonly unknown[],
+    explain?: { path: string; context: string },
+  ): Promise<number> {
+    try {
+      return await appendRecords(this.conn, kind, datasetId, firstRowNo, records, explain?.path);
+    } catch (e) {
+      if (explain && e instanceof RecordIssueError)
+        throw new AppError('InvalidInput', `${explain.context}: ${e.message}`);
+      throw e;
+    }
+  }
+
+  /** Appends an import's converted batch as rows `firstRowNo…` of the dataset. */
+  appendColumns(
+    kind: DatasetKind,
+    datasetId: string,
+    firstRowNo: number,
+    batch: ColumnBatch,
+  ): Promise<number> {
+    return appendColumns(this.conn, kind, datasetId, firstRowNo, batch);
+  }
+
+  /**
+   * Sets the final counts and status of a dataset. Its fetch time becomes now (a fetch job ends when its
+   * last rows arrive) unless `fetchedAt` says when the records really were fetched.
+   */
+  async finishDataset(id: string, f: DatasetFinish): Promise<void> {
+    await this.conn.run(
+      `UPDATE datasets SET status = $2, stored_rows = $3, reported_total = coalesce($4, reported_total),
+         windows_json = $5, fetched_at = $6 WHERE id = $1`,
+      [
+        id,
+        f.status,
+        f.storedRows,
+        f.reportedTotal ?? null,
+        f.windows ? JSON.stringify(f.windows) : null,
+        f.fetchedAt ?? new Date().toISOString(),
+      ],
+    );
+  }
+
+  /** What the service reported about the whole fetch (totals, requests spent, gaps). */
+  async setReported(id: string, reported: Record<string, unknown>): Promise<void> {
+    await this.conn.run(`UPDATE datasets SET reported_json = $2 WHERE id = $1`, [
+      id,
+      JSON.stringify(reported),
+    ]);
+  }
+
+  /** What an import says of its file: its notes, the fields it lacked and the columns it had beyond them. */
+  async setImportDetails(
+    id: string,
+    d: { notes: string; missingFields: readonly string[]; extraColumns: readonly string[] },
+  ): Promise<void> {
+    await this.conn.run(
+      `UPDATE datasets SET notes = $2, missing_json = $3, extra_columns_json = $4 WHERE id = $1`,
+      [
+        id,
+        d.notes.slice(0, 20_000),
+        d.missingFields.length > 0 ? JSON.stringify(d.missingFields) : null,
+        d.extraColumns.length > 0 ? JSON.stringify(d.extraColumns) : null,
+      ],
+    );
+  }
+
+  /** Renames, notes, tags: one metadata column. */
+  async setMeta(id: string, column: 'name' | 'notes' | 'tags_json', value: string): Promise<void> {
+    await this.conn.run(`UPDATE datasets SET ${column} = $2 WHERE id = $1`, [id, value]);
+  }
+
+  /** A dataset and its rows. */
+  async deleteDataset(id: string): Promise<void> {
+    await this.conn.run(`DELETE FROM shipment_rows WHERE dataset_id = $1`, [id]);
+    await this.conn.run(`DELETE FROM firm_rows WHERE dataset_id = $1`, [id]);
+    await this.conn.run(`DELETE FROM datasets WHERE id = $1`, [id]);
+  }
+}

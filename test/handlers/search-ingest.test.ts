@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatasetView } from '@shared/library/library-contract';
+import type { ProfileView } from '@shared/profiles/profiles-contract';
+import { startStrictServer, type StrictServer } from '../helpers/strict-server';
+import { shipment } from '../library/helpers';
+import { createHarness, type Harness } from './helpers';
+
+/**
+ * A search's answer on the app's own path: the handler asks the signed client, which parses and checks
+ * the body once, and the library stores that checked answer. What the client refuses never reaches the
+ * library.
+ */
+const credentials = { apiKey: 'ak_search_ingest_5c1d', apiSecret: 'secret-search-ingest-77a0' };
+const request = { hs_codes: ['7208'], start_date: '2024-01-01', end_date: '2024-06-30', size: 5000 };
+
+let h: Harness;
+let server: StrictServer;
+let profileId: string;
+
+beforeAll(async () => {
+  server = await startStrictServer(credentials);
+  h = await createHarness();
+  profileId = (
+    await h.ok<ProfileView>('profiles.create', { name: 'Strict', baseUrl: server.url, ...credentials })
+  ).id;
+});
+afterAll(async () => {
+  await h.close();
+  await server.close();
+});
+
+const datasets = async () => h.ok<DatasetView[]>('library.list');
+
+describe('shipments.search stores its answer once', () => {
+  it('parses, checks and stores a response body as one dataset; a cut-off body stores nothing', async () => {
+    const body = JSON.stringify({ total: 2, shipments: [shipment(1), shipment(2)] });
+    server.script({ raw: body });
+    const answer = await h.ok<{ total: number; datasetId: string | null }>('shipments.search', {
+      profileId,
+      request,
+    });
+    expect(answer.total).toBe(2);
+    const saved = await h.ok<DatasetView>('library.get', { id: answer.datasetId });
+    expect(saved.storedRows).toBe(2);
+
+    server.script({ truncate: body.slice(0, 100) });
+    const cut = await h.call('shipments.search', { profileId, request });
+    expect(cut).toMatchObject({ ok: false, error: { kind: 'BadResponse' } });
+    expect((await datasets()).length).toBe(1);
+  });
+
+  it('refuses a response whose bad record comes after whole chunks, naming it, and stores nothing', async () => {
+    const before = (await datasets()).length;
+    const records: Record<string, unknown>[] = Array.from({ length: 5000 }, (_, i) => shipment(i));
+    records[4321] = { ...shipment(4321), usdCif: 12.5 };
+    server.script({ raw: JSON.stringify({ total: 5000, shipments: records }) });
+    const refused = await h.call('shipments.search', { profileId, request });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'BadResponse',
+        message: expect.stringContaining('response.shipments[4321].usdCif') as unknown,
+      },
+    });
+    expect((await datasets()).length).toBe(before);
+  });
+});
