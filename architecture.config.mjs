@@ -134,7 +134,7 @@ export const LAYERS = [
   {
     type: 'handlers',
     paths: ['src/main/handlers'],
-    what: 'Electron-free implementation of every bridge call (`createHandlers`) and `dispatch`, the sender-checked, schema-checked, result-wrapping entry point.',
+    what: 'Electron-free implementation of every bridge call (`createHandlers`) and `dispatch`, the sender-checked, schema-checked, result-wrapping entry point. A call resolves its profile once (`profile-session.ts`: the profile, its signed client, the provenance of what it saves); the credential guard, the demo runtime and the library handle are modules of their own.',
     imports: [
       'shared',
       'log',
@@ -156,7 +156,7 @@ export const LAYERS = [
   {
     type: 'shell',
     paths: ['src/main/shell', 'src/main/index.ts'],
-    what: 'The thin Electron shell: window, menu, security, IPC registration. With the preload, the only importer of Electron.',
+    what: 'The thin Electron shell: window, menu, security, IPC registration (each call gets an AbortSignal that fires when its page goes away, as the web host gives one per request). With the preload, the only importer of Electron.',
     imports: ['shared', 'log', 'fs', 'secrets', 'handlers', 'shell'],
     packages: ['electron', 'zod'],
     node: NODE,

@@ -3,6 +3,7 @@ import { AppError } from '@shared/ipc/errors';
 import { parseBaseUrl, parseRetryAfter, ServiceClientError, toBridgeError } from '../../src/main/api';
 import { serviceError } from '../../src/main/api/errors';
 import { registerSecret } from '../../src/main/log';
+import { toBridgeResultError } from '../../src/main/handlers';
 
 describe('toBridgeError', () => {
   it('carries kind, message, status, retryAfterSeconds and issues of a client error', () => {
@@ -55,6 +56,18 @@ describe('toBridgeError', () => {
     } finally {
       un();
     }
+  });
+
+  it('a client error is an AppError of its kind: one hierarchy, one conversion for the bridge', () => {
+    const e = new ServiceClientError('NetworkError', 'Could not connect.', { reason: 'refused' });
+    expect(e).toBeInstanceOf(AppError);
+    expect(e).toBeInstanceOf(Error);
+    expect(e).toMatchObject({ name: 'ServiceClientError', kind: 'NetworkError', reason: 'refused' });
+    expect(e.details).toEqual({});
+    const limit = new ServiceClientError('LimitExceeded', 'Wait.', { status: 429, retryAfterSeconds: 5 });
+    expect(limit.details).toEqual({ status: 429, retryAfterSeconds: 5 });
+    expect(toBridgeResultError(limit)).toEqual(toBridgeError(limit));
+    expect(toBridgeResultError(new TypeError('internal detail')).message).not.toContain('internal detail');
   });
 
   it('a client error message is redacted when constructed', () => {

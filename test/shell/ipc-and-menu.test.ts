@@ -1,8 +1,9 @@
+import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CALL_CHANNELS, IPC_PREFIX } from '@shared/ipc/channels';
 import type { AppCommand } from '@shared/app/app-contract';
 import { createLogger, createMemorySink } from '../../src/main/log';
-import { createDispatcher, type Handlers } from '../../src/main/handlers';
+import { createDispatcher, type CallContext, type Handlers } from '../../src/main/handlers';
 import {
   createEventSender,
   registerIpcHandlers,
@@ -29,13 +30,17 @@ function fakeIpcMain() {
 const appUrl = 'app://portolan/index.html';
 const mainFrame: FrameLike = { url: appUrl, parent: null };
 
-function setup() {
+/** The window's web contents as far as the bridge watches it: an emitter of Electron's events. */
+const windowContents = new EventEmitter();
+
+function setup(more: Partial<Record<string, (input: unknown, ctx: CallContext) => Promise<unknown>>> = {}) {
   const { ipc, handlers } = fakeIpcMain();
   const bridge = {
     'app.info': async () => ({ version: '1', host: 'electron', platform: 'linux' }),
     'profiles.list': async () => {
       throw new Error('disk on fire');
     },
+    ...more,
   } as unknown as Handlers;
   const dispatch = createDispatcher<InvokeEventLike>({
     handlers: bridge,
@@ -47,10 +52,10 @@ function setup() {
       }),
   });
   const unregister = registerIpcHandlers(ipc, dispatch);
-  const invoke = (channel: string, frame: FrameLike | null, input?: unknown) => {
+  const invoke = (channel: string, frame: FrameLike | null, input?: unknown, sender = windowContents) => {
     const h = handlers.get(`${IPC_PREFIX}${channel}`);
     if (!h) throw new Error(`no handler for ${channel}`);
-    return h({ senderFrame: frame }, input);
+    return h({ senderFrame: frame, sender }, input);
   };
   return { handlers, invoke, unregister };
 }
@@ -91,6 +96,63 @@ describe('ipc handle wrapper', () => {
       ok: false,
       error: { kind: 'Internal' },
     });
+  });
+});
+
+describe('a call whose page goes away', () => {
+  /** A usage query that waits until its signal fires, as the signed client's request does. */
+  function slowQuery() {
+    const signals: AbortSignal[] = [];
+    const setupped = setup({
+      'usage.get': (_input, ctx) =>
+        new Promise((_resolve, reject) => {
+          if (!ctx.signal) return reject(new Error('no signal'));
+          signals.push(ctx.signal);
+          ctx.signal.addEventListener('abort', () =>
+            reject(new DOMException('This operation was aborted', 'AbortError')),
+          );
+        }),
+    });
+    return { ...setupped, signals };
+  }
+  const query = {};
+
+  it.each([
+    ['the window is closed', (w: EventEmitter) => w.emit('destroyed')],
+    ['the renderer crashes', (w: EventEmitter) => w.emit('render-process-gone', {}, { reason: 'crashed' })],
+    [
+      'the page is reloaded',
+      (w: EventEmitter) => w.emit('did-start-navigation', { isMainFrame: true, isSameDocument: false }),
+    ],
+  ])('is cancelled when %s, and the next page gets a fresh signal', async (_what, goAway) => {
+    const contents = new EventEmitter();
+    const { invoke, signals } = slowQuery();
+    const pending = invoke('usage.get', mainFrame, query, contents);
+    await vi.waitFor(() => expect(signals).toHaveLength(1));
+    expect(signals[0]!.aborted).toBe(false);
+    goAway(contents);
+    expect(signals[0]!.aborted).toBe(true);
+    await expect(pending).resolves.toMatchObject({ ok: false, error: { kind: 'Cancelled' } });
+    void invoke('usage.get', mainFrame, query, contents);
+    await vi.waitFor(() => expect(signals).toHaveLength(2));
+    expect(signals[1]!.aborted).toBe(false);
+  });
+
+  it('goes on through a same-document navigation, a subframe navigation and another window closing', async () => {
+    const contents = new EventEmitter();
+    const other = new EventEmitter();
+    const { invoke, signals } = slowQuery();
+    void invoke('usage.get', mainFrame, query, contents);
+    void invoke('usage.get', mainFrame, query, other);
+    await vi.waitFor(() => expect(signals).toHaveLength(2));
+    contents.emit('did-start-navigation', { isMainFrame: true, isSameDocument: true });
+    contents.emit('did-start-navigation', { isMainFrame: false, isSameDocument: false });
+    other.emit('destroyed');
+    expect(signals[0]!.aborted).toBe(false);
+    expect(signals[1]!.aborted).toBe(true);
+    // Listeners are added once per web contents, not once per call.
+    void invoke('app.info', mainFrame, undefined, contents);
+    expect(contents.listenerCount('destroyed')).toBe(1);
   });
 });
 

@@ -34,11 +34,13 @@ export interface ServiceClientErrorDetails {
 }
 
 /**
- * Every failure of the service client. `message` is written for a person and says what to do; it is
- * redacted on construction, so neither the secret nor a signature can leave through it.
+ * Every failure of the service client: an `AppError` of one of the client's kinds, with the details only
+ * the client knows (why the network failed, where a response broke the spec, which quota ran out).
+ * `message` is written for a person and says what to do; it is redacted on construction, so neither the
+ * secret nor a signature can leave through it.
  */
-export class ServiceClientError extends Error {
-  readonly kind: ServiceErrorKind;
+export class ServiceClientError extends AppError {
+  declare readonly kind: ServiceErrorKind;
   readonly status?: number;
   readonly retryAfterSeconds?: number;
   readonly issues?: SpecIssue[];
@@ -49,9 +51,13 @@ export class ServiceClientError extends Error {
   attempts?: number;
 
   constructor(kind: ServiceErrorKind, message: string, details: ServiceClientErrorDetails = {}) {
-    super(redact(message));
+    // What crosses the bridge (AppError's details): the status, the wait and the field problems.
+    super(kind, redact(message), {
+      ...(details.status !== undefined ? { status: details.status } : {}),
+      ...(details.retryAfterSeconds !== undefined ? { retryAfterSeconds: details.retryAfterSeconds } : {}),
+      ...(details.issues !== undefined ? { issues: details.issues } : {}),
+    });
     this.name = 'ServiceClientError';
-    this.kind = kind;
     if (details.status !== undefined) this.status = details.status;
     if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
     if (details.issues !== undefined) this.issues = details.issues;
@@ -214,15 +220,14 @@ export function cancelledError(): ServiceClientError {
  * message, so nothing unexpected (a stack, a secret in some library's message) crosses the bridge raw.
  */
 export function toBridgeError(e: unknown): BridgeError {
-  if (e instanceof ServiceClientError) {
-    const out: BridgeError = { kind: e.kind, message: e.message };
-    if (e.issues !== undefined) out.issues = e.issues;
-    if (e.status !== undefined) out.status = e.status;
-    if (e.retryAfterSeconds !== undefined) out.retryAfterSeconds = e.retryAfterSeconds;
-    return out;
-  }
+  // Every error of the app, the service client's included, is an AppError that carries its bridge kind.
   if (e instanceof AppError) {
-    return { ...e.details, kind: e.kind, message: redact(e.message) };
+    const out: BridgeError = { kind: e.kind, message: redact(e.message) };
+    if (e.details.issues !== undefined)
+      out.issues = e.details.issues.map((i) => ({ path: i.path, message: redact(i.message) }));
+    if (e.details.status !== undefined) out.status = e.details.status;
+    if (e.details.retryAfterSeconds !== undefined) out.retryAfterSeconds = e.details.retryAfterSeconds;
+    return out;
   }
   if (isAbortError(e)) return { kind: 'Cancelled', message: 'The request was cancelled.' };
   const detail = e instanceof Error ? e.message : typeof e === 'string' ? e : '';

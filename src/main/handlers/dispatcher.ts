@@ -2,9 +2,9 @@ import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
 import { calls } from '@shared/ipc/contract';
 import { AppError, type BridgeError, type BridgeResult } from '@shared/ipc/errors';
 import { describeIssues, toSpecIssues } from '@shared/spec';
-import { isServiceClientError, toBridgeError } from '../api';
+import { isAbortError, toBridgeError } from '../api';
 import { storageError } from '../library';
-import { redact, type Logger } from '../log';
+import type { Logger } from '../log';
 import type { CallContext, Handlers } from './types';
 
 export interface DispatcherOptions<S> {
@@ -24,21 +24,12 @@ export type Dispatch<S> = (
 const KNOWN = new Set<string>(CALL_CHANNELS);
 export const isCallChannel = (c: unknown): c is CallChannel => typeof c === 'string' && KNOWN.has(c);
 
-const isAbort = (e: unknown) =>
-  typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
-
-/** Any throw as a bridge error; only kinds we recognise keep their message, the rest say nothing of internals. */
+/**
+ * Any throw as a bridge error: an AppError (the service client's errors are AppErrors too) keeps its kind,
+ * its redacted message and details; a cancellation is Cancelled; anything else says nothing of internals.
+ */
 export function toBridgeResultError(e: unknown): BridgeError {
-  if (isServiceClientError(e)) return toBridgeError(e);
-  if (e instanceof AppError) {
-    const out: BridgeError = { kind: e.kind, message: redact(e.message) };
-    if (e.details.issues !== undefined)
-      out.issues = e.details.issues.map((i) => ({ path: i.path, message: redact(i.message) }));
-    if (e.details.status !== undefined) out.status = e.details.status;
-    if (e.details.retryAfterSeconds !== undefined) out.retryAfterSeconds = e.details.retryAfterSeconds;
-    return out;
-  }
-  if (isAbort(e)) return { kind: 'Cancelled', message: 'The request was cancelled.' };
+  if (e instanceof AppError || isAbortError(e)) return toBridgeError(e);
   // A full disk or a library held by another program, wherever it surfaced: said as such, not as a fault.
   const storage = storageError(e);
   if (storage) return { kind: storage.kind, message: storage.message };

@@ -1,9 +1,7 @@
 import type { ShipmentFilter } from '@shared/spec/filter';
 import { createJobManager, type JobOwner } from '../jobs';
-import type { Profile } from '../profiles';
-import { provenanceOf } from './library-handlers';
-import { createClientFor } from './query-handlers';
 import type { HandlerContext } from './handler-context';
+import { openProfileSession, type ProfileSession } from './profile-session';
 import type { HandlerSlice } from './types';
 
 export type JobsChannel =
@@ -18,6 +16,11 @@ export type JobsChannel =
 function stripPaging(request: ShipmentFilter & { size?: number; page?: number }): ShipmentFilter {
   const { size: _size, page: _page, ...filter } = request;
   return filter;
+}
+
+/** Whose job it is: the session's profile and the account it charges. */
+function ownerOf({ profile, provenance }: ProfileSession): JobOwner {
+  return { profileId: profile.id, profileName: profile.name, account: provenance.account };
 }
 
 /** The fetch jobs' calls: the profile and its signed client are resolved here, the rest is the job manager's. */
@@ -37,18 +40,18 @@ export function createJobsHandlers(ctx: HandlerContext): HandlerSlice<JobsChanne
     logger: ctx.deps.logger,
   });
 
-  async function connect(profile: Profile, request: { account_name?: string }) {
-    const owner: JobOwner = provenanceOf(profile, request);
-    return { owner, client: await createClientFor(ctx, profile) };
+  async function connect(profileId: string | undefined, request: { account_name?: string }) {
+    const session = await openProfileSession(ctx, profileId, request);
+    return { owner: ownerOf(session), client: await session.client() };
   }
 
   return {
     'jobs.estimate': async ({ profileId, kind, request }, c) => {
-      const { owner, client } = await connect(await ctx.resolveProfile(profileId), request);
+      const { owner, client } = await connect(profileId, request);
       return jobs.estimate(owner, client, kind, stripPaging(request), c.signal);
     },
     'jobs.start': async ({ profileId, kind, request, name }) => {
-      const { owner, client } = await connect(await ctx.resolveProfile(profileId), request);
+      const { owner, client } = await connect(profileId, request);
       return jobs.start(owner, client, kind, stripPaging(request), name);
     },
     'jobs.cancel': ({ jobId }) => jobs.cancel(jobId),
@@ -56,14 +59,9 @@ export function createJobsHandlers(ctx: HandlerContext): HandlerSlice<JobsChanne
     'jobs.list': () => jobs.list(),
     'jobs.resume': ({ jobId }) =>
       jobs.resume(jobId, async (profileId) => {
-        const profile = await ctx.resolveProfile(profileId ?? undefined);
         // A resumed job is charged to its profile's default account, as before the restart.
-        const owner: JobOwner = {
-          profileId: profile.id,
-          profileName: profile.name,
-          account: profile.accountName || null,
-        };
-        return { owner, client: await createClientFor(ctx, profile) };
+        const session = await openProfileSession(ctx, profileId ?? undefined);
+        return { owner: ownerOf(session), client: await session.client() };
       }),
     'jobs.discard': ({ jobId }) => jobs.discard(jobId),
   };

@@ -3,12 +3,18 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
 import type { DatasetKind, DatasetRow, DatasetView } from '@shared/library/library-contract';
-import type { FirmSearchRequest, ShipmentSearchRequest } from '@shared/spec/operations';
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
-import { defaultDatasetName, previewImport, runImport, type DatasetMeta, type Library } from '../library';
+import {
+  defaultDatasetName,
+  previewImport,
+  runImport,
+  type DatasetMeta,
+  type Library,
+  type Provenance,
+} from '../library';
 import { loadImportMappings, type ImportMappings } from './import-mappings';
-import type { Profile } from '../profiles';
 import type { HandlerContext } from './handler-context';
+import { openProfileSession, type ProfileSession } from './profile-session';
 import type { HandlerSlice } from './types';
 
 export type LibraryChannel =
@@ -61,11 +67,6 @@ function rowValue(v: unknown): string | number | null {
  * Who a result belongs to, for provenance and for "the same question" lookups: the profile, and the
  * account the request named (or the profile's default account).
  */
-export function provenanceOf(profile: Profile, request: { account_name?: string | undefined }) {
-  const account = request.account_name?.trim() || profile.accountName || null;
-  return { profileId: profile.id, profileName: profile.name, account };
-}
-
 export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<LibraryChannel> {
   const lib = () => ctx.library();
   const events = ctx.deps.events;
@@ -128,10 +129,10 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
     },
     'library.findEquivalent': async ({ profileId, kind, request }) => {
       // No profile (first run, keychain trouble) simply means nothing was fetched for it yet.
-      const profile = await ctx.resolveProfile(profileId).catch(() => null);
-      if (!profile) return null;
+      const session = await openProfileSession(ctx, profileId, request).catch(() => null);
+      if (!session) return null;
       const datasetKind: DatasetKind = kind ?? ('page' in request ? 'firms' : 'shipments');
-      const { profileId: pid, account } = provenanceOf(profile, request);
+      const { profileId: pid, account } = session.provenance;
       const hit = await (await lib()).findEquivalent(request, { kind: datasetKind, profileId: pid, account });
       return hit ? { dataset: toDatasetView(hit.dataset), ageSeconds: hit.ageSeconds } : null;
     },
@@ -247,13 +248,11 @@ type SearchSlice = HandlerSlice<'shipments.search' | 'firms.search'>;
 export function withLibrarySaving<S extends SearchSlice>(ctx: HandlerContext, slice: S): S {
   const log = ctx.deps.logger.child('library');
   async function save(
-    profileId: string | undefined,
-    run: (library: Library, provenance: ReturnType<typeof provenanceOf>) => Promise<DatasetMeta>,
-    request: ShipmentSearchRequest | FirmSearchRequest,
+    session: ProfileSession,
+    run: (library: Library, provenance: Provenance) => Promise<DatasetMeta>,
   ): Promise<string | null> {
     try {
-      const profile = await ctx.resolveProfile(profileId);
-      const meta = await run(await ctx.library(), provenanceOf(profile, request));
+      const meta = await run(await ctx.library(), session.provenance);
       return meta.id;
     } catch (e) {
       log.warn('search result not saved to the library', {
@@ -265,44 +264,48 @@ export function withLibrarySaving<S extends SearchSlice>(ctx: HandlerContext, sl
   return {
     ...slice,
     'shipments.search': async (input, c) => {
-      const response: ShipmentSearchResponse = await slice['shipments.search'](input, c);
-      const datasetId = await save(
-        input.profileId,
-        (library, provenance) => library.saveShipmentSearch({ ...input.request }, response, provenance),
-        input.request,
+      // The profile is resolved once: the search runs and its answer is saved under the same one, even
+      // when the active profile changes while the request is out.
+      const session = await openProfileSession(ctx, input.profileId, input.request);
+      const response: ShipmentSearchResponse = await slice['shipments.search'](
+        { ...input, profileId: session.profile.id },
+        c,
+      );
+      const datasetId = await save(session, (library, provenance) =>
+        library.saveShipmentSearch({ ...input.request }, response, provenance),
       );
       return { ...response, datasetId };
     },
     'firms.search': async (input, c) => {
-      const response: FirmSearchResponse = await slice['firms.search'](input, c);
-      const datasetId = await save(
-        input.profileId,
-        (library, provenance) => {
-          // One page of several is only part of the answer: it must not pass for the whole search later.
-          const whole = response.total_pages <= 1 && input.request.page === 1;
-          return library.saveRecords(
-            {
-              ...provenance,
-              kind: 'firms',
-              request: { ...input.request },
-              ...(whole
-                ? {}
-                : {
-                    name: `${defaultDatasetName('firms', input.request)} · page ${response.page} of ${response.total_pages}`,
-                  }),
-              reportedTotal: whole ? response.firms.length : null,
-              reported: {
-                page: response.page,
-                total_pages: response.total_pages,
-                total_shipment: response.total_shipment,
-              },
-            },
-            response.firms,
-            { status: whole ? 'complete' : 'partial' },
-          );
-        },
-        input.request,
+      const session = await openProfileSession(ctx, input.profileId, input.request);
+      const response: FirmSearchResponse = await slice['firms.search'](
+        { ...input, profileId: session.profile.id },
+        c,
       );
+      const datasetId = await save(session, (library, provenance) => {
+        // One page of several is only part of the answer: it must not pass for the whole search later.
+        const whole = response.total_pages <= 1 && input.request.page === 1;
+        return library.saveRecords(
+          {
+            ...provenance,
+            kind: 'firms',
+            request: { ...input.request },
+            ...(whole
+              ? {}
+              : {
+                  name: `${defaultDatasetName('firms', input.request)} · page ${response.page} of ${response.total_pages}`,
+                }),
+            reportedTotal: whole ? response.firms.length : null,
+            reported: {
+              page: response.page,
+              total_pages: response.total_pages,
+              total_shipment: response.total_shipment,
+            },
+          },
+          response.firms,
+          { status: whole ? 'complete' : 'partial' },
+        );
+      });
       return { ...response, datasetId };
     },
   };

@@ -3,7 +3,7 @@ import { DUPLICATE_NAME_MESSAGE, credentialOrigin } from '@shared/profiles/profi
 import { ProfileNameTakenError, type Profile } from '../profiles';
 import type { HandlerContext } from './handler-context';
 import type { HandlerSlice } from './types';
-import { createClientFor } from './query-handlers';
+import { createClientFor } from './profile-session';
 
 type ProfileChannels =
   | 'profiles.list'

@@ -7,6 +7,18 @@ import type { FrameLike } from './trusted-sender';
 /** The parts of ipcMain and its invoke event this module uses; tests pass fakes. */
 export interface InvokeEventLike {
   readonly senderFrame: FrameLike | null;
+  /** The web contents that sent the call: its page going away ends the call. */
+  readonly sender: SenderLike;
+}
+
+/** What this module watches on the sending web contents (Electron's WebContents has these events). */
+export interface SenderLike {
+  on(event: 'destroyed', listener: () => void): unknown;
+  on(event: 'render-process-gone', listener: () => void): unknown;
+  on(
+    event: 'did-start-navigation',
+    listener: (details: { isMainFrame: boolean; isSameDocument: boolean }) => void,
+  ): unknown;
 }
 export interface IpcMainLike {
   handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>): void;
@@ -19,15 +31,40 @@ export interface WebContentsLike {
 
 /**
  * The one place ipcMain.handle is called: each bridge call, under IPC_PREFIX, goes to the dispatcher
- * with the invoke event as the sender (the dispatcher's trust check looks at its frame). The handler
- * always resolves to a BridgeResult, so a renderer never sees Electron's raw "Error invoking remote method".
- * Returns a function that removes the handlers.
+ * with the invoke event as the sender (the dispatcher's trust check looks at its frame) and an
+ * AbortSignal that fires when the page that made the call goes away (its window closed or crashed, or a
+ * new document loaded in it), as the browser host's does when its request's connection closes: nobody is
+ * left to read the answer, so a search stops sending and waiting. The handler always resolves to a
+ * BridgeResult, so a renderer never sees Electron's raw "Error invoking remote method". Returns a function
+ * that removes the handlers.
  */
 export function registerIpcHandlers(ipcMain: IpcMainLike, dispatch: Dispatch<InvokeEventLike>): () => void {
+  // One controller per page of a web contents, shared by that page's calls; replaced once it fires.
+  const pages = new WeakMap<SenderLike, AbortController>();
+  const watched = new WeakSet<SenderLike>();
+  const pageSignal = (sender: SenderLike): AbortSignal => {
+    let page = pages.get(sender);
+    if (page) return page.signal;
+    page = new AbortController();
+    pages.set(sender, page);
+    if (!watched.has(sender)) {
+      watched.add(sender);
+      const gone = (): void => {
+        pages.get(sender)?.abort();
+        pages.delete(sender);
+      };
+      sender.on('destroyed', gone);
+      sender.on('render-process-gone', gone);
+      sender.on('did-start-navigation', (details) => {
+        if (details.isMainFrame && !details.isSameDocument) gone();
+      });
+    }
+    return page.signal;
+  };
   for (const channel of CALL_CHANNELS) {
     ipcMain.handle(`${IPC_PREFIX}${channel}`, async (event, input): Promise<BridgeResult<unknown>> => {
       try {
-        return await dispatch(channel, input, event);
+        return await dispatch(channel, input, event, { signal: pageSignal(event.sender) });
       } catch {
         return { ok: false, error: { kind: 'Internal', message: 'Something went wrong inside Portolan.' } };
       }
