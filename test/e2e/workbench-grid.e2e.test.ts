@@ -1,5 +1,6 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDecimalText } from '@shared/fields';
 import { SHIPMENT_FIELDS, type ShipmentRecord } from '@shared/spec';
 import { FIRM_PAGE_SIZE } from '../../src/main/sim';
 import { AppShell } from './pages/app-shell';
@@ -40,6 +41,9 @@ async function shot(browser: Browser, name: string, focus: Locator): Promise<voi
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const num = (t: string) => Number(t.replace(/,/g, ''));
+/** A number written as an analyst reads it: thousands separators, a fixed number of decimals. */
+const shown = (n: number, min: number, max = min) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
 
 describe('Query workbench grids: columns, layout memory, filters, firm paging, dark theme', () => {
   let stack: Stack;
@@ -75,6 +79,10 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     );
 
     browser = await launchBrowser();
+    // Copying a block is checked by reading the clipboard back.
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(stack.host.url).origin,
+    });
     shell = new AppShell(browser.page);
     search = new SearchWorkbench(browser.page);
     firms = new FirmsWorkbench(browser.page);
@@ -256,6 +264,142 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     await expect.poll(() => grid.shownCount()).toBe(SIZE);
   });
 
+  it('shows numbers with thousands separators and each field’s decimals; the status bar counts the rows', async () => {
+    const grid = search.table;
+    const byHash = new Map(expectedRows.map((r) => [r.hashId, r]));
+    const rows = await grid.rows(['hashId', 'usdFob', 'netWeight', 'quantity']);
+    expect(rows).toHaveLength(SIZE);
+    let grouped = 0;
+    for (const r of rows) {
+      const rec = byHash.get(r.hashId ?? '');
+      if (!rec) throw new Error(`row ${r.hashId} is not in the answer`);
+      // Money: 2 decimals. Weights: 3. Quantity: up to 3, none when whole. Filler text as sent.
+      expect(r.usdFob).toBe(shown(Number(rec.usdFob), 2));
+      const net = parseDecimalText(rec.netWeight);
+      expect(r.netWeight).toBe(net === null ? rec.netWeight : shown(net, 3));
+      expect(r.quantity).toBe(shown(Number(rec.quantity), 0, 3));
+      if ((r.usdFob ?? '').includes(',')) grouped++;
+    }
+    // The answer must hold values of four digits or more, or the separators were not seen.
+    expect(grouped).toBeGreaterThan(0);
+    expect(await browser.page.getByTestId('shipments-grid-rows').textContent()).toBe(`${SIZE} rows`);
+  });
+
+  it('selects a block by click and Shift+click, drag or Shift+arrows: the status bar shows its sum and average, Ctrl+C copies it as tab-separated text', async () => {
+    const grid = search.table;
+    const hashes = await search.columnValues('hashId', 8);
+    const byHash = new Map(expectedRows.map((r) => [r.hashId, r]));
+    const block = (top: number, bottom: number, cols: (keyof ShipmentRecord & string)[]) =>
+      hashes.slice(top, bottom + 1).map((h) => {
+        const rec = byHash.get(h);
+        if (!rec) throw new Error(`row ${h} is not in the answer`);
+        return cols.map((c) => String(rec[c]));
+      });
+    // Two numeric columns and one of text, side by side in the Goods group.
+    const cols = ['netWeight', 'quantity', 'quantityUnit'] as const;
+    const order = await grid.displayedColumns();
+    expect(order.slice(order.indexOf('netWeight'), order.indexOf('netWeight') + 3)).toEqual([...cols]);
+
+    await grid.selectBlock([1, 'netWeight'], [5, 'quantityUnit']);
+    const values = block(1, 5, [...cols]);
+    // Only the numeric fields' numbers count (a filler such as "N/A" in Net Weight does not).
+    const numbers = values
+      .flatMap((r) => [r[0], r[1]])
+      .map(parseDecimalText)
+      .filter((n): n is number => n !== null);
+    const sum = numbers.reduce((a, b) => a + b, 0);
+    expect(numbers.length).toBeGreaterThan(5);
+    await expect
+      .poll(() => grid.selection())
+      .toEqual({
+        cells: 15,
+        numbers: numbers.length,
+        // Quantity has up to 3 decimals and weight 3: the figures show 3.
+        sum: `Sum ${shown(sum, 3)}`,
+        average: `Average ${shown(sum / numbers.length, 3)}`,
+      });
+    expect((await grid.selectedCells()).length).toBe(15);
+    await shot(browser, 'grid-05b-selection', search.grid);
+
+    // The clipboard holds the block as Excel pastes it: numbers plain, tabs between cells, CRLF between rows.
+    const plain = (v: string | undefined) => String(parseDecimalText(v) ?? v ?? '');
+    const tsv = values.map((r) => [plain(r[0]), plain(r[1]), r[2]].join('\t')).join('\r\n');
+    expect(await grid.copy()).toBe(tsv);
+
+    // Shift+↓ takes one more row; Escape goes back to one cell.
+    await browser.page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(async () => (await grid.selection())?.cells).toBe(18);
+    await browser.page.keyboard.press('Escape');
+    await expect.poll(() => grid.selection()).toBeNull();
+
+    // A drag from the money column to the left: USD FOB is pinned, so the block runs through it.
+    await grid.dragBlock([0, 'usdFob'], [2, 'usdFob']);
+    const fobs = block(0, 2, ['usdFob']).flat().map(Number);
+    const fobSum = fobs.reduce((a, b) => a + b, 0);
+    await expect
+      .poll(() => grid.selection())
+      .toEqual({
+        cells: 3,
+        numbers: 3,
+        sum: `Sum ${shown(fobSum, 2)}`,
+        average: `Average ${shown(fobSum / 3, 2)}`,
+      });
+    expect(await grid.copy()).toBe(fobs.map(String).join('\r\n'));
+    await grid.cell(0, 'importerName').click();
+    await expect.poll(() => grid.selection()).toBeNull();
+  });
+
+  it('opens the whole record, grouped like the columns, by double-click or Enter; Escape closes it and the focus goes back to the row', async () => {
+    const grid = search.table;
+    const hash = (await search.columnValues('hashId', 3))[2] as string;
+    const rec = expectedRows.find((r) => r.hashId === hash) as ShipmentRecord;
+    await grid.cell(2, 'importerName').dblclick();
+    const view = await grid.recordView();
+    await view.waitFor();
+    const groups = await grid.recordGroups();
+    expect(groups.map((g) => g.name)).toEqual([
+      'Importer',
+      'Exporter',
+      'Goods',
+      'Values',
+      'Logistics',
+      'Record',
+    ]);
+    // Every field of the spec, hidden columns included, each shown as the grid shows it.
+    expect(groups.flatMap((g) => Object.keys(g.fields)).sort()).toEqual([...SHIPMENT_FIELDS].sort());
+    const all = Object.assign({}, ...groups.map((g) => g.fields)) as Record<string, string>;
+    expect(all.hashId).toBe(rec.hashId);
+    expect(all.importerName).toBe(rec.importerName || '—');
+    expect(all.usdCif).toBe(shown(Number(rec.usdCif), 2));
+    expect(await browser.page.getByTestId('shipments-grid-record-position').textContent()).toBe(
+      `3 of ${SIZE}`,
+    );
+    // The drawer has slid in (its opening transition) before the picture is taken.
+    await expect.poll(() => view.evaluate((e) => e.getAnimations().length)).toBe(0);
+    await shot(browser, 'grid-05c-record-view', view);
+
+    // Next row, then Escape: the focus is back in the grid, on the row last shown.
+    await browser.page.getByTestId('shipments-grid-record-next').click();
+    await expect
+      .poll(() => browser.page.getByTestId('shipments-grid-record-position').textContent())
+      .toBe(`4 of ${SIZE}`);
+    await browser.page.keyboard.press('Escape');
+    await view.waitFor({ state: 'detached' });
+    await expect.poll(() => grid.focusedCell()).toBe('3:importerName');
+
+    // Enter on the focused cell opens its row.
+    await browser.page.keyboard.press('ArrowUp');
+    await expect.poll(() => grid.focusedCell()).toBe('2:importerName');
+    await browser.page.keyboard.press('Enter');
+    await view.waitFor();
+    expect(await browser.page.getByTestId('shipments-grid-record-position').textContent()).toBe(
+      `3 of ${SIZE}`,
+    );
+    await browser.page.keyboard.press('Escape');
+    await view.waitFor({ state: 'detached' });
+    await expect.poll(() => grid.focusedCell()).toBe('2:importerName');
+  });
+
   it('a number filter on usdFob and a date filter on arrivalDate keep exactly the rows that satisfy them', async () => {
     const grid = search.table;
     const fobs = expectedRows.map((r) => Number(r.usdFob)).sort((a, b) => a - b);
@@ -291,6 +435,36 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
       expect((r.arrivalDate ?? '') < cut).toBe(true);
     }
     expect(shownBoth.map((r) => r.hashId).sort()).toEqual(wantBoth.map((r) => r.hashId).sort());
+  });
+
+  it('keeps the column filters and the sort across a page change and a reload', async () => {
+    const grid = search.table;
+    const shownBefore = await grid.shownCount();
+    expect(shownBefore).toBeLessThan(SIZE);
+    const model = async () =>
+      String(await browser.page.evaluate("localStorage.getItem('portolan.grid.shipments.filters')"));
+    expect(JSON.parse(await model())).toHaveProperty('usdFob');
+
+    await shell.navigate('settings');
+    await shell.navigate('search');
+    await search.grid.locator('.ag-row[row-index="0"]').first().waitFor();
+    await expect.poll(() => grid.shownCount()).toBe(shownBefore);
+    expect(await grid.sortOf('usdFob')).toBe('descending');
+    expect(await browser.page.getByTestId('shipments-grid-filtered').textContent()).toBe(
+      `${shownBefore} of ${SIZE} rows pass the grid filters`,
+    );
+
+    await browser.page.reload();
+    await search.root.waitFor();
+    await search.setSize(SIZE);
+    await search.runFresh();
+    await expect.poll(() => search.table.shownCount()).toBe(shownBefore);
+    expect(await search.table.sortOf('usdFob')).toBe('descending');
+    await shot(browser, 'grid-07b-filters-after-reload', search.grid);
+    // The header's filter mark is on the filtered columns.
+    for (const col of ['usdFob', 'arrivalDate']) {
+      await search.grid.locator(`.ag-header-cell[col-id="${col}"].ag-header-cell-filtered`).waitFor();
+    }
   });
 
   it('firms: pages forward, back and by number; page numbers and the firm count are shown; an out-of-range page is refused', async () => {

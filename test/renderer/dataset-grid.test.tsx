@@ -70,6 +70,8 @@ afterEach(() => {
   cleanup();
   asked.length = 0;
   held.clear();
+  // Each case starts from a grid with nothing remembered (filters, columns: kept per grid on purpose).
+  window.localStorage.clear();
 });
 
 function Grid(props: {

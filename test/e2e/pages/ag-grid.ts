@@ -168,4 +168,102 @@ export class AgGrid {
     await this.page.keyboard.press('Escape');
     await this.page.locator('.ag-popup .ag-filter').waitFor({ state: 'detached' });
   }
+
+  /** The grid's test id: its status bar and record view are named after it. */
+  private async testId(): Promise<string> {
+    const id = await this.root.getAttribute('data-testid');
+    if (!id) throw new Error('grid without data-testid');
+    return id;
+  }
+
+  cell(rowIndex: number, colId: string): Locator {
+    return this.root.locator(`.ag-row[row-index="${rowIndex}"] .ag-cell[col-id="${colId}"]`).first();
+  }
+
+  async status(): Promise<Locator> {
+    return this.page.getByTestId(`${await this.testId()}-status`);
+  }
+
+  /** The selection's figures from the status bar (null when fewer than two cells are selected). */
+  async selection(): Promise<{ cells: number; numbers: number; sum: string; average: string } | null> {
+    const sel = this.page.getByTestId(`${await this.testId()}-selection`);
+    if (!(await sel.isVisible())) return null;
+    const id = await this.testId();
+    const text = async (part: string) => {
+      const el = this.page.getByTestId(`${id}-selection-${part}`);
+      return (await el.isVisible()) ? ((await el.textContent()) ?? '').trim() : '';
+    };
+    return {
+      cells: Number(await sel.getAttribute('data-cells')),
+      numbers: Number(await sel.getAttribute('data-numbers')),
+      sum: await text('sum'),
+      average: await text('average'),
+    };
+  }
+
+  /** Selects a block as a user does: click its first cell, Shift+click its last. */
+  async selectBlock(from: [number, string], to: [number, string]): Promise<void> {
+    await this.cell(from[0], from[1]).click();
+    await this.cell(to[0], to[1]).click({ modifiers: ['Shift'] });
+  }
+
+  /** Selects a block by dragging the mouse from one cell to another. */
+  async dragBlock(from: [number, string], to: [number, string]): Promise<void> {
+    const a = await this.cell(from[0], from[1]).boundingBox();
+    const b = await this.cell(to[0], to[1]).boundingBox();
+    if (!a || !b) throw new Error('cells of the block are not on screen');
+    await this.page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await this.page.mouse.down();
+    for (let i = 1; i <= 6; i++) {
+      await this.page.mouse.move(
+        a.x + a.width / 2 + ((b.x - a.x) * i) / 6,
+        a.y + a.height / 2 + ((b.y - a.y) * i) / 6,
+      );
+    }
+    await this.page.mouse.up();
+  }
+
+  /** Cells marked as selected, as "row:colId". */
+  async selectedCells(): Promise<string[]> {
+    return this.root.evaluate((root) =>
+      [...root.querySelectorAll('.ag-cell.portolan-cell-selected')].map(
+        (c) => `${c.closest('.ag-row')?.getAttribute('row-index')}:${c.getAttribute('col-id')}`,
+      ),
+    );
+  }
+
+  /** Ctrl+C in the grid, then the clipboard's text (the context must allow clipboard reading). */
+  async copy(): Promise<string> {
+    await this.page.keyboard.press('Control+c');
+    return String(await this.page.evaluate('navigator.clipboard.readText()'));
+  }
+
+  /** The cell that has the keyboard focus, as "row:colId" (null when the focus is outside the grid's cells). */
+  async focusedCell(): Promise<string | null> {
+    return this.root.evaluate((root) => {
+      const cell = root.ownerDocument.activeElement?.closest('.ag-cell');
+      if (!cell) return null;
+      return `${cell.closest('.ag-row')?.getAttribute('row-index')}:${cell.getAttribute('col-id')}`;
+    });
+  }
+
+  async recordView(): Promise<Locator> {
+    return this.page.getByTestId(`${await this.testId()}-record`);
+  }
+
+  /** The open record view's groups and, per group, its fields as label → shown text. */
+  async recordGroups(): Promise<{ name: string; fields: Record<string, string> }[]> {
+    const id = await this.testId();
+    return this.page.getByTestId(`${id}-record-group`).evaluateAll((groups) =>
+      groups.map((g) => ({
+        name: g.getAttribute('data-group') ?? '',
+        fields: Object.fromEntries(
+          [...g.querySelectorAll('tr[data-field]')].map((tr) => [
+            tr.getAttribute('data-field') ?? '',
+            (tr.querySelector('td')?.textContent ?? '').trim(),
+          ]),
+        ),
+      })),
+    );
+  }
 }

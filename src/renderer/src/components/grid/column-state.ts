@@ -1,32 +1,60 @@
-import type { ColumnState, GridApi } from 'ag-grid-community';
+import type { ColumnState, FilterModel, GridApi } from 'ag-grid-community';
 
-const key = (gridId: string) => `portolan.grid.${gridId}.columns`;
+const key = (gridId: string, part: 'columns' | 'filters') => `portolan.grid.${gridId}.${part}`;
 
-/** Column order, width, visibility, pinning and sort of one grid, remembered across sessions. */
-export function saveColumnState(gridId: string, api: GridApi): void {
+function read(storageKey: string): unknown {
   try {
-    window.localStorage.setItem(key(gridId), JSON.stringify(api.getColumnState()));
+    const text = window.localStorage.getItem(storageKey);
+    return text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    return null;
+  }
+}
+
+function write(storageKey: string, value: unknown): void {
+  try {
+    if (value === null) window.localStorage.removeItem(storageKey);
+    else window.localStorage.setItem(storageKey, JSON.stringify(value));
   } catch {
     // Storage full or disabled: the grid still works, it just forgets its layout.
   }
 }
 
+/** Column order, width, visibility, pinning and sort of one grid, remembered across sessions. */
+export function saveColumnState(gridId: string, api: GridApi): void {
+  write(key(gridId, 'columns'), api.getColumnState());
+}
+
 export function restoreColumnState(gridId: string, api: GridApi): boolean {
+  const state = read(key(gridId, 'columns'));
+  if (!Array.isArray(state)) return false;
   try {
-    const text = window.localStorage.getItem(key(gridId));
-    if (!text) return false;
-    const state = JSON.parse(text) as unknown;
-    if (!Array.isArray(state)) return false;
     return api.applyColumnState({ state: state as ColumnState[], applyOrder: true });
   } catch {
     return false;
   }
 }
 
+/** The column filters of one grid, remembered across page changes and restarts. */
+export function saveFilterState(gridId: string, api: GridApi): void {
+  const model = api.getFilterModel();
+  write(key(gridId, 'filters'), Object.keys(model).length ? model : null);
+}
+
+export function restoreFilterState(gridId: string, api: GridApi): boolean {
+  const model = read(key(gridId, 'filters'));
+  if (typeof model !== 'object' || model === null || Array.isArray(model)) return false;
+  // Filters of columns this grid no longer has are dropped rather than failing the rest.
+  const known = Object.fromEntries(
+    Object.entries(model as FilterModel).filter(([colId]) => api.getColumn(colId) !== null),
+  );
+  if (!Object.keys(known).length) return false;
+  api.setFilterModel(known);
+  return true;
+}
+
+/** Forgets a grid's layout and filters ("Reset to defaults"). */
 export function forgetColumnState(gridId: string): void {
-  try {
-    window.localStorage.removeItem(key(gridId));
-  } catch {
-    // nothing to forget
-  }
+  write(key(gridId, 'columns'), null);
+  write(key(gridId, 'filters'), null);
 }

@@ -1,11 +1,15 @@
 import { useCallback, useMemo, useState } from 'react';
+import { Text } from '@mantine/core';
 import { AgGridReact } from 'ag-grid-react';
 import type { ColDef, ColGroupDef, GridApi, GridReadyEvent } from 'ag-grid-community';
-import { restoreColumnState, saveColumnState } from './column-state';
+import { restoreColumnState, restoreFilterState, saveColumnState, saveFilterState } from './column-state';
 import { gridTheme, useGridThemeMode } from './grid-theme';
+import { GridStatusBar } from './grid-status-bar';
+import { RecordDrawer } from './record-drawer';
+import { useCellRange } from './use-cell-range';
 
 export interface DataGridProps<T> {
-  /** Key for the remembered column layout. */
+  /** Key for the remembered column layout and filters, and the grid's selection. */
   gridId: string;
   testId: string;
   rows: T[] | null;
@@ -13,10 +17,12 @@ export interface DataGridProps<T> {
   quickFilter: string;
   onApi?: (api: GridApi<T> | null) => void;
   height?: number | string;
+  /** The record view's group for columns outside any column group. */
+  recordTitle?: string;
 }
 
 // `initial*` rather than `width`: a later change of columnDefs must not undo the user's own widths.
-const defaultColDef: ColDef = {
+const baseColDef: ColDef = {
   sortable: true,
   resizable: true,
   filter: true,
@@ -31,14 +37,26 @@ interface RowCounts {
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/** ag-grid with the app's theme and a column layout remembered per grid. */
+/**
+ * ag-grid with the app's theme, a column layout, sort and filters remembered per grid, a cell
+ * selection that copies to spreadsheets, a status bar (rows, the selection's sum and average) and a
+ * record view (Enter or double-click on a row).
+ */
 export function DataGrid<T>(props: DataGridProps<T>) {
   const mode = useGridThemeMode();
-  const { gridId, onApi } = props;
+  const { gridId, onApi, testId } = props;
   const [counts, setCounts] = useState<RowCounts | null>(null);
+  const [api, setApi] = useState<GridApi<T> | null>(null);
+  const range = useCellRange(gridId, api as GridApi | null);
+  const defaultColDef = useMemo<ColDef>(
+    () => ({ ...baseColDef, cellClassRules: range.cellClassRules }),
+    [range.cellClassRules],
+  );
   const onGridReady = useCallback(
     (e: GridReadyEvent<T>) => {
       restoreColumnState(gridId, e.api as GridApi);
+      restoreFilterState(gridId, e.api as GridApi);
+      setApi(e.api);
       onApi?.(e.api);
     },
     [gridId, onApi],
@@ -47,7 +65,15 @@ export function DataGrid<T>(props: DataGridProps<T>) {
     (e: { api: GridApi<T> }) => saveColumnState(gridId, e.api as GridApi),
     [gridId],
   );
-  // Filters only hide rows on screen: the caption says so, or a user takes a filtered view for the whole answer.
+  const { onLayoutChanged } = range;
+  const layoutChanged = useCallback(
+    (e: { api: GridApi<T> }) => {
+      remember(e);
+      onLayoutChanged();
+    },
+    [remember, onLayoutChanged],
+  );
+  // Filters only hide rows on screen: the status bar says so, or a user takes a filtered view for the whole answer.
   const recount = useCallback((e: { api: GridApi<T> }) => {
     if (e.api.isDestroyed()) return;
     let rows = 0;
@@ -57,19 +83,15 @@ export function DataGrid<T>(props: DataGridProps<T>) {
   const cols = useMemo(() => props.columnDefs, [props.columnDefs]);
   const filtered = counts !== null && counts.shown < counts.rows;
   return (
-    <>
-      {filtered && (
-        <div data-testid={`${props.testId}-filtered`} role="status" className="grid-filtered">
-          {fmt(counts.shown)} of {fmt(counts.rows)} rows pass the grid filters
-        </div>
-      )}
+    <div style={{ display: 'flex', flexDirection: 'column', height: props.height ?? 520, width: '100%' }}>
       <div
-        data-testid={props.testId}
-        className="ag-theme-mode"
+        data-testid={testId}
+        className="ag-theme-mode portolan-grid"
         data-ag-theme-mode={mode}
         data-row-count={counts?.rows}
         data-shown-count={counts?.shown}
-        style={{ height: props.height ?? 520, width: '100%' }}
+        style={{ flex: 1, minHeight: 0, width: '100%' }}
+        {...range.wrapperProps}
       >
         <AgGridReact<T>
           theme={gridTheme}
@@ -78,22 +100,47 @@ export function DataGrid<T>(props: DataGridProps<T>) {
           defaultColDef={defaultColDef}
           quickFilterText={props.quickFilter}
           onGridReady={onGridReady}
-          onGridPreDestroyed={() => onApi?.(null)}
+          onGridPreDestroyed={() => {
+            setApi(null);
+            onApi?.(null);
+          }}
           onModelUpdated={recount}
-          onColumnMoved={(e) => e.finished && remember(e)}
+          onColumnMoved={(e) => e.finished && layoutChanged(e)}
           onColumnResized={(e) => e.finished && remember(e)}
-          onColumnVisible={remember}
-          onColumnPinned={remember}
-          onSortChanged={remember}
+          onColumnVisible={layoutChanged}
+          onColumnPinned={layoutChanged}
+          onSortChanged={layoutChanged}
+          onFilterChanged={(e) => {
+            saveFilterState(gridId, e.api as GridApi);
+            onLayoutChanged();
+          }}
+          onRowDataUpdated={onLayoutChanged}
+          onCellMouseDown={range.onCellMouseDown}
+          onCellMouseOver={range.onCellMouseOver}
+          onCellFocused={range.onCellFocused}
+          onCellKeyDown={range.onCellKeyDown}
+          onCellDoubleClicked={range.onCellDoubleClicked}
           // A new set of columnDefs (e.g. another search type) keeps the order the user arranged.
           maintainColumnOrder
           animateRows={false}
-          enableCellTextSelection
           ensureDomOrder
           // Rows stay virtual; columns do not: at most ~100 narrow text columns, and every visible one is then in the DOM (find in page, tests).
           suppressColumnVirtualisation
         />
       </div>
-    </>
+      <GridStatusBar gridId={gridId} testId={testId}>
+        {counts !== null &&
+          (filtered ? (
+            <Text fz="xs" c="orange" role="status" data-testid={`${testId}-filtered`}>
+              {fmt(counts.shown)} of {fmt(counts.rows)} rows pass the grid filters
+            </Text>
+          ) : (
+            <Text fz="xs" c="dimmed" data-testid={`${testId}-rows`}>
+              {fmt(counts.rows)} {counts.rows === 1 ? 'row' : 'rows'}
+            </Text>
+          ))}
+      </GridStatusBar>
+      <RecordDrawer gridId={gridId} testId={testId} api={api} looseTitle={props.recordTitle ?? 'Record'} />
+    </div>
   );
 }

@@ -1,6 +1,7 @@
-import type { ColDef } from 'ag-grid-community';
-import { FIRM_FIELD_LABELS } from '@shared/fields';
+import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
+import { FIRM_FIELD_LABELS, PLAIN_NUMBER, formatNumber, numberDisplayOf } from '@shared/fields';
 import { FIRM_FIELDS, FIRM_INTEGER_FIELDS, type FirmRecord } from '@shared/spec';
+import { numberColumnContext } from './number-column';
 
 const FIRM_HEADERS = FIRM_FIELD_LABELS;
 
@@ -19,6 +20,11 @@ export function firmColumnDefs(): ColDef<FirmRecord>[] {
           filter: 'agNumberColumnFilter',
           type: 'rightAligned',
           width: 120,
+          context: numberColumnContext('firms', f),
+          valueFormatter: (p: ValueFormatterParams<FirmRecord, number | null>) =>
+            typeof p.value === 'number'
+              ? formatNumber(p.value, numberDisplayOf('firms', f) ?? PLAIN_NUMBER)
+              : '',
         }
       : {
           colId: f,

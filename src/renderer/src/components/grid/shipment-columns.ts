@@ -1,12 +1,16 @@
 import type { ColDef, ColGroupDef, ValueFormatterParams, ValueGetterParams } from 'ag-grid-community';
 import {
   DEFAULT_SHIPMENT_COLUMNS,
+  PLAIN_NUMBER,
+  formatNumber,
+  numberDisplayOf,
   parseDecimalText,
   parseIsoDay,
   shipmentFieldLabel,
   shipmentFieldType,
 } from '@shared/fields';
 import { SHIPMENT_FIELDS, type ShipmentField, type ShipmentRecord } from '@shared/spec';
+import { numberColumnContext } from './number-column';
 
 export const SHIPMENT_GROUPS = ['Importer', 'Exporter', 'Goods', 'Values', 'Logistics', 'Record'] as const;
 export type ShipmentGroup = (typeof SHIPMENT_GROUPS)[number];
@@ -122,15 +126,22 @@ function columnFor(field: ShipmentField): ColDef<ShipmentRecord> {
     };
   }
   if (type === 'decimal') {
+    const display = numberDisplayOf('shipments', field) ?? PLAIN_NUMBER;
     return {
       ...base,
       cellDataType: 'number',
       filter: 'agNumberColumnFilter',
       type: 'rightAligned',
-      valueGetter: (p: ValueGetterParams<ShipmentRecord>) => parseDecimal(p.data?.[field]),
-      // Show what the service sent (precision, trailing zeros), sort and filter on the number.
+      context: numberColumnContext('shipments', field),
+      // A library row may hold the number itself (a typed column of an imported file).
+      valueGetter: (p: ValueGetterParams<ShipmentRecord>) => {
+        const v: unknown = p.data?.[field];
+        return typeof v === 'number' && Number.isFinite(v) ? v : parseDecimal(v);
+      },
+      // Numbers with thousands separators and the field's decimals; a text that is not a number
+      // (a filler such as "N/A") shows as the service sent it. Sort and filter on the number.
       valueFormatter: (p: ValueFormatterParams<ShipmentRecord, number | null>) =>
-        String(p.data?.[field] ?? ''),
+        typeof p.value === 'number' ? formatNumber(p.value, display) : String(p.data?.[field] ?? ''),
     };
   }
   return { ...base, cellDataType: 'text', filter: 'agTextColumnFilter' };

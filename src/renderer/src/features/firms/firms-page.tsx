@@ -258,6 +258,7 @@ export function FirmsPage() {
           quickFilter={quick}
           onApi={setGridApi}
           height={460}
+          recordTitle="Firm"
         />
       )}
     </section>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Text } from '@mantine/core';
 import { AgGridReact } from 'ag-grid-react';
 import type {
   ColDef,
@@ -19,7 +20,17 @@ import {
 } from '@shared/library/library-contract';
 import { getApi } from '../../bridge/api';
 import { ColumnChooser } from '../../components/grid/column-chooser';
+import {
+  forgetColumnState,
+  restoreColumnState,
+  restoreFilterState,
+  saveColumnState,
+  saveFilterState,
+} from '../../components/grid/column-state';
 import { gridTheme, useGridThemeMode } from '../../components/grid/grid-theme';
+import { GridStatusBar } from '../../components/grid/grid-status-bar';
+import { RecordDrawer } from '../../components/grid/record-drawer';
+import { useCellRange } from '../../components/grid/use-cell-range';
 import { shipmentColumnDefs } from '../../components/grid/shipment-columns';
 import { firmColumnDefs } from '../../components/grid/firm-columns';
 
@@ -48,7 +59,7 @@ export interface DatasetGridProps {
 
 const BLOCK = 200;
 
-const defaultColDef: ColDef = {
+const baseColDef: ColDef = {
   sortable: true,
   resizable: true,
   filter: true,
@@ -149,6 +160,14 @@ export function DatasetGrid(props: DatasetGridProps) {
   const [answered, setAnswered] = useState(0);
   const apiRef = useRef<GridApi<DatasetRow> | null>(null);
   const columnDefs = useMemo(() => columnsFor(kind), [kind]);
+  // Columns and sort are remembered per kind of dataset, filters per dataset.
+  const layoutId = `library-${kind}`;
+  const filtersId = `library-dataset-${datasetId}`;
+  const range = useCellRange(layoutId, gridApi as GridApi | null);
+  const defaultColDef = useMemo<ColDef>(
+    () => ({ ...baseColDef, cellClassRules: range.cellClassRules }),
+    [range.cellClassRules],
+  );
   // The initial filter is taken once per mount (the page remounts the grid for another drill-down).
   const [drillFilter] = useState(() => splitDrillFilter(props.initialFilterModel));
   // Read by the datasource at each block: firm names are asked for only while a firm column shows.
@@ -214,8 +233,11 @@ export function DatasetGrid(props: DatasetGridProps) {
     (e: GridReadyEvent<DatasetRow>) => {
       apiRef.current = e.api;
       setGridApi(e.api);
+      restoreColumnState(layoutId, e.api as GridApi);
       firmsShown.current = showsResolvedFirms(e.api as GridApi);
+      // A drill-down's conditions replace the filters the dataset was last left with.
       if (Object.keys(drillFilter.columns).length > 0) e.api.setFilterModel(drillFilter.columns);
+      else restoreFilterState(filtersId, e.api as GridApi);
       report();
     },
     // The initial filter is applied once per mount; the page remounts the grid to apply another.
@@ -226,19 +248,14 @@ export function DatasetGrid(props: DatasetGridProps) {
   return (
     <>
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '4px 0' }}>
-        <span
-          role="status"
-          data-testid="library-grid-count"
-          data-rows={lastRow ?? ''}
-          data-narrowed={count?.narrowed ? 'true' : 'false'}
-        >
-          {count ? describeMatchCount(count, storedRows) : 'Counting rows…'}
-        </span>
         <span style={{ marginLeft: 'auto' }}>
           <ColumnChooser
             api={gridApi as GridApi | null}
             testId="library-columns"
-            onReset={() => gridApi?.resetColumnState()}
+            onReset={() => {
+              forgetColumnState(layoutId);
+              gridApi?.resetColumnState();
+            }}
           />
         </span>
       </div>
@@ -249,6 +266,7 @@ export function DatasetGrid(props: DatasetGridProps) {
         data-loading={loading ? 'true' : 'false'}
         data-answered={answered}
         style={{ height: props.height ?? 520, width: '100%', position: 'relative' }}
+        {...range.wrapperProps}
       >
         {count?.rows === 0 && (
           // Ours, not ag-grid's no-rows overlay: the quick filter runs in SQL, so ag-grid cannot tell "no match" from "empty".
@@ -283,9 +301,30 @@ export function DatasetGrid(props: DatasetGridProps) {
             apiRef.current = null;
             setGridApi(null);
           }}
-          onSortChanged={report}
-          onFilterChanged={report}
+          onSortChanged={(e) => {
+            saveColumnState(layoutId, e.api as GridApi);
+            range.onLayoutChanged();
+            report();
+          }}
+          onFilterChanged={(e) => {
+            saveFilterState(filtersId, e.api as GridApi);
+            range.onLayoutChanged();
+            report();
+          }}
+          onModelUpdated={range.onRowsLoaded}
+          onColumnResized={(e) => e.finished && saveColumnState(layoutId, e.api as GridApi)}
+          onColumnPinned={(e) => {
+            saveColumnState(layoutId, e.api as GridApi);
+            range.onLayoutChanged();
+          }}
+          onCellMouseDown={range.onCellMouseDown}
+          onCellMouseOver={range.onCellMouseOver}
+          onCellFocused={range.onCellFocused}
+          onCellKeyDown={range.onCellKeyDown}
+          onCellDoubleClicked={range.onCellDoubleClicked}
           onColumnVisible={(e) => {
+            saveColumnState(layoutId, e.api as GridApi);
+            range.onLayoutChanged();
             // Showing a resolved firm column asks the library for the firm names of the rows.
             const shown = showsResolvedFirms(e.api as GridApi);
             if (shown !== firmsShown.current) {
@@ -294,14 +333,36 @@ export function DatasetGrid(props: DatasetGridProps) {
             }
             report();
           }}
-          onColumnMoved={(e) => e.finished && report()}
+          onColumnMoved={(e) => {
+            if (!e.finished) return;
+            saveColumnState(layoutId, e.api as GridApi);
+            range.onLayoutChanged();
+            report();
+          }}
           animateRows={false}
-          enableCellTextSelection
           ensureDomOrder
           suppressColumnVirtualisation
           suppressOverlays={['noRows', 'noMatchingRows']}
         />
       </div>
+      <GridStatusBar gridId={layoutId} testId="library-grid">
+        <Text
+          fz="xs"
+          c={count?.narrowed ? 'orange' : 'dimmed'}
+          role="status"
+          data-testid="library-grid-count"
+          data-rows={lastRow ?? ''}
+          data-narrowed={count?.narrowed ? 'true' : 'false'}
+        >
+          {count ? describeMatchCount(count, storedRows) : 'Counting rows…'}
+        </Text>
+      </GridStatusBar>
+      <RecordDrawer
+        gridId={layoutId}
+        testId="library-grid"
+        api={gridApi as GridApi | null}
+        looseTitle={kind === 'firms' ? 'Firm' : 'Record'}
+      />
     </>
   );
 }

@@ -382,6 +382,7 @@ export function SearchPage() {
                 onReset={() => {
                   forgetColumnState(GRID_ID);
                   gridApi?.resetColumnState();
+                  gridApi?.setFilterModel(null);
                 }}
               />
             </Group>
