@@ -129,6 +129,27 @@ describe('DatasetGrid', () => {
     });
   });
 
+  it('opens a dataset with the filters it was last left with; a drill-down neither takes them nor leaves its own', async () => {
+    const key = 'portolan.grid.library-dataset-ds-1.filters';
+    const turkey = { importerCountry: { filterType: 'text', type: 'equals', filter: 'Türkiye' } };
+    // A drill-down's condition is not remembered as the dataset's filter.
+    render(<Grid filterModel={turkey as GridFilterModel} />);
+    await waitFor(() => expect(countText()).toBe('100 of 500 rows match'), { timeout: 10_000 });
+    expect(window.localStorage.getItem(key)).toBeNull();
+    cleanup();
+    // The dataset's own filter, as it was left, comes back with it.
+    window.localStorage.setItem(key, JSON.stringify(turkey));
+    render(<Grid />);
+    await waitFor(() => expect(countText()).toBe('100 of 500 rows match'), { timeout: 10_000 });
+    expect(asked.at(-1)?.filterModel).toEqual(turkey);
+    cleanup();
+    // A drill-down into the same dataset shows its own rows only, not those under the remembered filter too.
+    render(<Grid filterModel={{ anyFirm: { filterType: 'firm', firmId: 'steel' } }} />);
+    await waitFor(() => expect(countText()).toBe('10 of 500 rows match'), { timeout: 10_000 });
+    expect(asked.at(-1)?.filterModel).toEqual({ anyFirm: { filterType: 'firm', firmId: 'steel' } });
+    expect(JSON.parse(window.localStorage.getItem(key) ?? 'null')).toEqual(turkey);
+  });
+
   it('keeps a resolved firm from a drill-down on every query and in the view (ag-grid has no column for it)', async () => {
     const views: grid.DatasetGridView[] = [];
     render(

@@ -170,6 +170,7 @@ export function DatasetGrid(props: DatasetGridProps) {
   );
   // The initial filter is taken once per mount (the page remounts the grid for another drill-down).
   const [drillFilter] = useState(() => splitDrillFilter(props.initialFilterModel));
+  const [isDrill] = useState(() => props.initialFilterModel !== null);
   // Read by the datasource at each block: firm names are asked for only while a firm column shows.
   const firmsShown = useRef(false);
 
@@ -235,9 +236,10 @@ export function DatasetGrid(props: DatasetGridProps) {
       setGridApi(e.api);
       restoreColumnState(layoutId, e.api as GridApi);
       firmsShown.current = showsResolvedFirms(e.api as GridApi);
-      // A drill-down's conditions replace the filters the dataset was last left with.
-      if (Object.keys(drillFilter.columns).length > 0) e.api.setFilterModel(drillFilter.columns);
-      else restoreFilterState(filtersId, e.api as GridApi);
+      // A drill-down is a view of its own: its conditions, not the filters the dataset was last left with.
+      if (isDrill) {
+        if (Object.keys(drillFilter.columns).length > 0) e.api.setFilterModel(drillFilter.columns);
+      } else restoreFilterState(filtersId, e.api as GridApi);
       report();
     },
     // The initial filter is applied once per mount; the page remounts the grid to apply another.
@@ -307,7 +309,8 @@ export function DatasetGrid(props: DatasetGridProps) {
             report();
           }}
           onFilterChanged={(e) => {
-            saveFilterState(filtersId, e.api as GridApi);
+            // What the analyst narrows a drill-down to is not the dataset's own filter.
+            if (!isDrill) saveFilterState(filtersId, e.api as GridApi);
             range.onLayoutChanged();
             report();
           }}
