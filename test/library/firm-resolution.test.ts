@@ -315,6 +315,62 @@ describe('firm resolution in the library', () => {
     ).rejects.toThrow(/at least one spelling/);
   });
 
+  it('says where a firm’s shipments are, dataset by dataset, and finds a firm by any of its spellings’ ids', async () => {
+    const first = await save(
+      ctx.lib,
+      [{ name: 'Acme Co Ltd' }, { name: 'ACME COMPANY LIMITED' }, { name: 'Apex Trading' }],
+      'First',
+    );
+    const second = await save(ctx.lib, [{ name: 'Acme Co., Ltd.' }, { name: 'Apex Trading' }], 'Second');
+    const acme = (
+      await ctx.lib.firms.list({
+        scope: {},
+        search: 'acme',
+        mergedOnly: false,
+        sort: 'rows',
+        offset: 0,
+        limit: 5,
+      })
+    ).firms;
+    expect(acme).toHaveLength(1);
+    const detail = await ctx.lib.firms.firm(acme[0]!.firmId, {});
+    expect(detail.spellings.map((s) => s.name).sort()).toEqual([
+      'ACME COMPANY LIMITED',
+      'Acme Co Ltd',
+      'Acme Co., Ltd.',
+    ]);
+    // Every shipment dataset naming the firm in either role, most rows first.
+    expect(detail.datasets.map((d) => ({ datasetId: d.datasetId, name: d.name, rows: d.rows }))).toEqual([
+      { datasetId: first, name: 'First', rows: 2 },
+      { datasetId: second, name: 'Second', rows: 1 },
+    ]);
+    expect(detail.datasets.every((d) => !Number.isNaN(Date.parse(d.fetchedAt)))).toBe(true);
+    // Narrowed to one dataset, only that one.
+    expect(
+      (await ctx.lib.firms.firm(acme[0]!.firmId, { datasetId: second })).datasets.map((d) => d.datasetId),
+    ).toEqual([second]);
+    // The exporter of every row (one firm abroad) is in each dataset's every row.
+    const harbor = (
+      await ctx.lib.firms.list({
+        scope: {},
+        search: 'harbor',
+        mergedOnly: false,
+        sort: 'rows',
+        offset: 0,
+        limit: 5,
+      })
+    ).firms[0]!;
+    expect((await ctx.lib.firms.firm(harbor.firmId, {})).datasets.map((d) => d.rows)).toEqual([3, 2]);
+
+    // Any spelling's id opens the firm holding it, also after a split moved it to a firm of its own.
+    const other = detail.spellings.find((s) => s.partyId !== detail.firm.firmId)!;
+    expect((await ctx.lib.firms.firm(other.partyId, {})).firm.firmId).toBe(detail.firm.firmId);
+    await ctx.lib.firms.split(detail.firm.firmId, [other.partyId]);
+    const moved = await ctx.lib.firms.firm(other.partyId, {});
+    expect(moved.firm.firmId).toBe(other.partyId);
+    expect(moved.spellings.map((s) => s.name)).toEqual([other.name]);
+  });
+
   it('exports the decisions as an alias list of names and codes only, which another library imports', async () => {
     const id = await save(ctx.lib, [
       { name: 'Acme Co Ltd', code: 'C1', tax: '123456789', tel: '+86 21 5555 0101' },

@@ -109,9 +109,21 @@ export interface ReviewPairView {
   reason: string;
 }
 
+/** A shipment dataset of the scope with rows naming the firm, in either role. */
+export interface FirmDatasetView {
+  datasetId: string;
+  name: string;
+  /** When the dataset was saved (ISO), to tell apart datasets of one name. */
+  fetchedAt: string;
+  /** Rows whose importer or exporter is one of the firm's spellings. */
+  rows: number;
+}
+
 export interface FirmDetailView {
   firm: FirmSummaryView;
   spellings: PartyView[];
+  /** The shipment datasets of the scope naming the firm, most rows first: where its shipments open. */
+  datasets: FirmDatasetView[];
   evidence: EvidenceView[];
   /** Open review pairs with one side in this firm. */
   review: ReviewPairView[];

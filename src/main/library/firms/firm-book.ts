@@ -9,6 +9,7 @@ import {
   type DecisionView,
   type EvidenceKind,
   type EvidenceView,
+  type FirmDatasetView,
   type FirmDetailView,
   type FirmListInput,
   type FirmListView,
@@ -22,6 +23,7 @@ import {
   type Verdict,
 } from '@shared/resolution/resolution-contract';
 import { toNumber, type Db, type Row, type SqlParams } from '../db';
+import { firmFilterSql } from './firm-sql';
 import { resolutionFingerprint, resolveFirms, type ResolutionStep, type ResolutionSummary } from './resolve';
 
 const EMPTY_STATUS: ResolutionStatus = {
@@ -185,9 +187,16 @@ export class FirmBook {
     };
   }
 
-  async firm(firmId: string, scope: FirmScope): Promise<FirmDetailView> {
+  /**
+   * A firm with its spellings, evidence, datasets, review pairs and decisions. A firm's id is the id of
+   * one of its spellings, so an id from before a merge or a split finds the firm that spelling belongs
+   * to now (its `firm.firmId` says which).
+   */
+  async firm(requestedId: string, scope: FirmScope): Promise<FirmDetailView> {
     await this.resolve();
     await this.checkScope(scope);
+    const holder = await this.db.one(`SELECT firm_id FROM firm_parties WHERE party_id = $1`, [requestedId]);
+    const firmId = holder ? text(holder.firm_id) : requestedId;
     const counts = scopedPartyCounts(scope);
     const n = counts.params.length;
     const spellings = (
@@ -221,6 +230,7 @@ export class FirmBook {
     const decisions = (await this.decisions()).filter((d) =>
       refs.some((r) => sameRef(r, d.a) || sameRef(r, d.b)),
     );
+    const datasets = await this.firmDatasets(firmId, scope);
     const top = spellings[0] as PartyView;
     const kinds = [...new Set(evidence.map((e) => e.kind))];
     kinds.sort((x, y) => (KIND_ORDER.get(x) ?? 0) - (KIND_ORDER.get(y) ?? 0));
@@ -235,7 +245,26 @@ export class FirmBook {
       listed: spellings.reduce((s, x) => s + x.listed, 0),
       evidence: kinds,
     };
-    return { firm, spellings, evidence, review: review.pairs, decisions };
+    return { firm, spellings, datasets, evidence, review: review.pairs, decisions };
+  }
+
+  /** The shipment datasets of the scope with rows naming the firm in either role, most rows first. */
+  private async firmDatasets(firmId: string, scope: FirmScope): Promise<FirmDatasetView[]> {
+    const rows = await this.db.all(
+      `SELECT s.dataset_id, any_value(d.name) AS name, any_value(d.fetched_at) AS fetched_at, count(*) AS rows
+         FROM shipment_rows s JOIN datasets d ON d.id = s.dataset_id
+        WHERE d.status <> 'pending' ${scope.datasetId ? 'AND s.dataset_id = $2' : ''}
+          AND ${firmFilterSql(['importer', 'exporter'], '$1')}
+        GROUP BY s.dataset_id
+        ORDER BY rows DESC, name`,
+      scope.datasetId ? [firmId, scope.datasetId] : [firmId],
+    );
+    return rows.map((r) => ({
+      datasetId: text(r.dataset_id),
+      name: text(r.name),
+      fetchedAt: text(r.fetched_at),
+      rows: toNumber(r.rows),
+    }));
   }
 
   async review(scope: FirmScope, page: { offset: number; limit: number }): Promise<ReviewListView> {
