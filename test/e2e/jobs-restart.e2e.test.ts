@@ -228,6 +228,7 @@ describe('fetch jobs survive a restart of the app', () => {
     const pages = Math.ceil(firmsInRange.size / FIRM_PAGE_SIZE);
     expect(pages).toBeGreaterThan(1);
     await shell.navigate('firms');
+    await firms.show();
     await search.setDates(FIRMS.start, FIRMS.end);
     await firms.search();
     expect(await firms.pageInfo()).toEqual({ page: 1, pages });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '@shared/pages';
 import { AnalysisPage } from './pages/analysis-page';
 import { AppShell } from './pages/app-shell';
+import { ResolvedFirmsPage } from './pages/firms-page';
 import { SearchWorkbench } from './pages/search-workbench';
 import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
@@ -162,6 +163,55 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
         await analysis.closeProfile();
       }
     }
+    expect(problems.join('\n\n')).toBe('');
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('the Firms screens: a firm open beside the list, the merge confirmation, the review queue', async () => {
+    // Enough shipments for firms written several ways and close calls in the review queue.
+    await shell.navigate('search');
+    await search().setSize(2000);
+    await search().runFresh();
+    const firms = new ResolvedFirmsPage(browser.page);
+    await shell.navigate('firms');
+    await firms.tab('firms');
+    await firms.mergedOnly(true);
+    await firms.total();
+    await firms.open(0);
+    const problems: string[] = [];
+    /** Every size and scheme of the screen as it stands. */
+    async function everyWay(name: string): Promise<void> {
+      for (const colorScheme of SCHEMES) {
+        await browser.page.emulateMedia({ colorScheme });
+        for (const size of SIZES) {
+          await browser.page.setViewportSize(size);
+          problems.push(...(await check(`${name}-${size.width}x${size.height}-${colorScheme}`)));
+        }
+      }
+    }
+    await everyWay('firms-detail');
+    // The first rows of the list and the detail's first section show without scrolling.
+    const row = await firms.row(0).boundingBox();
+    expect(row && row.y + row.height <= SIZES[1].height).toBe(true);
+
+    await firms.tick(0);
+    await firms.tick(1);
+    await browser.page.getByTestId('firms-merge').click();
+    await browser.page.getByRole('dialog').waitFor();
+    await everyWay('firms-merge-confirm');
+    await browser.page.keyboard.press('Escape');
+    await browser.page.getByRole('dialog').waitFor({ state: 'hidden' });
+
+    await firms.tab('review');
+    await browser.page
+      .locator('[data-testid="review-view"]:not([data-total=""])')
+      .waitFor({ timeout: 60_000 });
+    await everyWay('firms-review');
+    const same = await browser.page.getByTestId('review-same').boundingBox();
+    if (same) expect(same.y + same.height <= SIZES[1].height).toBe(true);
+    await firms.tab('search');
+    await everyWay('firms-search');
+    await firms.tab('firms');
     expect(problems.join('\n\n')).toBe('');
     expect(browser.errors).toEqual([]);
   });

@@ -12,7 +12,7 @@ import {
 } from '@shared/spec';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import * as filters from '../../src/renderer/src/features/filters/filter-store';
-import * as firmsPage from '../../src/renderer/src/features/firms/firms-page';
+import { FirmSearchView } from '../../src/renderer/src/features/firms/firm-search-view';
 import * as firms from '../../src/renderer/src/features/firms/firms-store';
 import * as searchPage from '../../src/renderer/src/features/search/search-page';
 import * as search from '../../src/renderer/src/features/search/search-store';
@@ -162,7 +162,7 @@ async function click(id: string, page: string) {
 
 describe('firms page: paging back to a page already fetched', () => {
   it('shows page 1 again from this session without a second request (so no second download or saved copy)', async () => {
-    render(<firmsPage.FirmsPage />);
+    render(<FirmSearchView />);
     fireEvent.click(el('firms-run'));
     await waitFor(() => expect(shownPage()).toBe('1'));
     await click('firms-next', '2');
@@ -194,7 +194,7 @@ describe('firms page: paging back to a page already fetched', () => {
     // The store remembers for the whole session (this file's too): a filter no other test asked.
     const filter = { ...QA_FILTER, hs_codes: ['8472'] };
     act(() => filters.filterStore.getState().load(filter));
-    render(<firmsPage.FirmsPage />);
+    render(<FirmSearchView />);
     fireEvent.click(el('firms-run'));
     await waitFor(() => expect(firmSearches()).toHaveLength(1));
 
@@ -240,7 +240,7 @@ describe('firms page → search: a firm’s shipments', () => {
         datasetId: 'ds-old-shipments',
       }),
     );
-    render(<firmsPage.FirmsPage />);
+    render(<FirmSearchView />);
     fireEvent.click(el('firms-run'));
     // The grid's first paint can take seconds on a loaded machine: wait for it, not for a fixed time.
     await waitFor(() => expect(screen.getByTestId('firm-open-importer-0')).toBeTruthy(), { timeout: 15_000 });

@@ -9,7 +9,14 @@ export class FirmsWorkbench {
     return this.page.getByTestId('firms-page');
   }
 
+  /** The Firms page's service firm search (its third view). */
+  async show(): Promise<void> {
+    await this.page.getByTestId('firms-tab-search').click();
+    await this.page.getByTestId('firms-run').waitFor();
+  }
+
   async search(): Promise<void> {
+    if (!(await this.page.getByTestId('firms-run').isVisible())) await this.show();
     await this.page.getByTestId('firms-run').click();
     await this.page
       .locator('[data-testid="firms-summary"], [data-testid="firms-error"]')
@@ -18,6 +25,7 @@ export class FirmsWorkbench {
   }
 
   async count(): Promise<number> {
+    if (!(await this.page.getByTestId('firms-count').isVisible())) await this.show();
     await this.page.getByTestId('firms-count').click();
     const r = this.page.getByTestId('firms-count-result');
     await r.waitFor();

@@ -18,8 +18,8 @@ export interface Overlap {
 
 /**
  * Every control a user can see and reach in the window now: buttons, links, fields, tabs, checkboxes,
- * menus. Each box is clipped by its scrolling or clipping ancestors and by the window, so what is
- * scrolled away does not count. Controls inside ag-grid are the grid's own business and left out; the
+ * menus (only those of a modal dialog while one is open). Each box is clipped by its scrolling or
+ * clipping ancestors and by the window, so what is scrolled away does not count. Controls inside ag-grid are the grid's own business and left out; the
  * grid itself counts as one box.
  */
 export async function visibleControls(page: Page): Promise<ControlBox[]> {
@@ -52,7 +52,9 @@ export async function visibleControls(page: Page): Promise<ControlBox[]> {
       return `${el.tagName.toLowerCase()}:${(el.textContent ?? '').trim().slice(0, 40)}`;
     };
     const boxes: { name: string; x: number; y: number; width: number; height: number; el: El }[] = [];
-    const all: El[] = Array.from(doc.querySelectorAll(SELECTOR));
+    // A modal dialog takes the window for itself: what lies under its overlay cannot be reached.
+    const modal = doc.querySelector('[role="dialog"][aria-modal="true"]');
+    const all: El[] = Array.from((modal ?? doc).querySelectorAll(SELECTOR));
     for (const el of all) {
       if (el.closest('.ag-root-wrapper') && !el.matches('.ag-root-wrapper')) continue;
       // A button drawn inside a field's box (a calendar, a clear button: Mantine's input sections) is

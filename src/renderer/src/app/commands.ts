@@ -1,5 +1,5 @@
 import type { AppCommand } from '@shared/app/app-contract';
-import { useFirmsStore } from '../features/firms';
+import { useFirmsStore, useResolvedFirmsStore } from '../features/firms';
 import { runSearchCommand } from '../features/search';
 import { isPageId, useSessionStore } from '../session';
 
@@ -15,8 +15,9 @@ export function handleCommand(cmd: AppCommand): void {
       if (isPageId(cmd.target)) session.showPage(cmd.target);
       return;
     case 'run-search':
-      // The Firms page runs its firm search; anywhere else the shipment search runs, on its page.
+      // The Firms page runs its firm search (shown first); anywhere else the shipment search runs, on its page.
       if (session.page === 'firms') {
+        useResolvedFirmsStore.getState().setTab('search');
         if (useFirmsStore.getState().status !== 'running') void useFirmsStore.getState().search();
         return;
       }
@@ -25,7 +26,8 @@ export function handleCommand(cmd: AppCommand): void {
       return;
     case 'focus-filter':
       // Both search pages show the one filter; elsewhere the Search page opens.
-      if (session.page !== 'firms') session.showPage('search');
+      if (session.page === 'firms') useResolvedFirmsStore.getState().setTab('search');
+      else session.showPage('search');
       session.requestFilterFocus();
       return;
   }

@@ -1,8 +1,10 @@
+import { connectAnalysisStore } from '../features/analysis';
+import { connectResolvedFirmsStore, connectReviewStore } from '../features/firms';
 import { connectJobsStore } from '../features/jobs';
 import { connectLibraryStore } from '../features/library';
 import { connectLastFilter } from '../features/presets';
 import { connectSearchStore } from '../features/search';
-import { connectUsageStore } from '../session';
+import { connectResolutionStore, connectUsageStore } from '../session';
 
 /**
  * The composition root of the stores: every reaction of one store to another, or to main's events,
@@ -16,6 +18,10 @@ export function connectStores(): () => void {
     connectSearchStore(),
     connectJobsStore(),
     connectLastFilter(),
+    connectResolutionStore(),
+    connectResolvedFirmsStore(),
+    connectReviewStore(),
+    connectAnalysisStore(),
   ];
   return () => {
     for (const off of offs.reverse()) off();

@@ -1,5 +1,5 @@
-import { Box, Group, NavLink, Stack, Text, Tooltip, useMatches } from '@mantine/core';
-import { PAGES, useSessionStore } from '../session';
+import { Badge, Box, Group, Indicator, NavLink, Stack, Text, Tooltip, useMatches } from '@mantine/core';
+import { PAGES, selectReviewCount, useResolutionStore, useSessionStore } from '../session';
 import { ColorSchemeMenu } from './color-scheme-menu';
 import { PAGE_ICONS } from './page-icons';
 
@@ -12,6 +12,8 @@ export function NavBar() {
   const page = useSessionStore((s) => s.page);
   const navigate = useSessionStore((s) => s.navigate);
   const wide = useWideNav();
+  // Close calls waiting in the firms' review queue, beside Firms.
+  const review = useResolutionStore(selectReviewCount) ?? 0;
   return (
     <Stack component="nav" aria-label="Main" gap={0} h="100%" p="xs" justify="space-between">
       <Box>
@@ -29,6 +31,9 @@ export function NavBar() {
           {PAGES.map((p) => {
             const Icon = PAGE_ICONS[p.id];
             const current = p.id === page;
+            const count = p.id === 'firms' ? review : 0;
+            const countLabel = `${count.toLocaleString('en-US')} ${count === 1 ? 'firm pair' : 'firm pairs'} to review`;
+            const icon = <Icon size={18} stroke={1.6} />;
             const link = (
               <NavLink
                 key={p.id}
@@ -37,11 +42,46 @@ export function NavBar() {
                 active={current}
                 variant="light"
                 aria-current={current ? 'page' : undefined}
-                aria-label={wide ? undefined : p.label}
+                aria-label={
+                  wide
+                    ? count
+                      ? `${p.label}, ${countLabel}`
+                      : undefined
+                    : count
+                      ? `${p.label}, ${countLabel}`
+                      : p.label
+                }
                 onClick={() => navigate(p.id)}
                 data-testid={`nav-${p.id}`}
                 label={wide ? p.label : null}
-                leftSection={<Icon size={18} stroke={1.6} />}
+                leftSection={
+                  count && !wide ? (
+                    <Indicator
+                      size={8}
+                      color="orange"
+                      offset={2}
+                      data-testid={`nav-${p.id}-count`}
+                      data-count={count}
+                    >
+                      {icon}
+                    </Indicator>
+                  ) : (
+                    icon
+                  )
+                }
+                rightSection={
+                  count && wide ? (
+                    <Badge
+                      size="sm"
+                      variant="light"
+                      color="orange"
+                      data-testid={`nav-${p.id}-count`}
+                      data-count={count}
+                    >
+                      {count > 999 ? '999+' : count.toLocaleString('en-US')}
+                    </Badge>
+                  ) : undefined
+                }
                 styles={{
                   root: { borderRadius: 'var(--mantine-radius-sm)' },
                   section: wide ? undefined : { marginInlineEnd: 0 },
@@ -52,7 +92,7 @@ export function NavBar() {
             return wide ? (
               link
             ) : (
-              <Tooltip key={p.id} label={p.label} position="right">
+              <Tooltip key={p.id} label={count ? `${p.label}: ${countLabel}` : p.label} position="right">
                 {link}
               </Tooltip>
             );

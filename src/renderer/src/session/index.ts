@@ -32,3 +32,9 @@ export {
   type DatasetRequest,
 } from './dataset-handover';
 export { PAGES, isPageId, type PageId } from './pages';
+export {
+  connectResolutionStore,
+  selectReviewCount,
+  useResolutionStore,
+  type ResolutionData,
+} from './resolution-store';

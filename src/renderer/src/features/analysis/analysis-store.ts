@@ -13,7 +13,7 @@ import {
 } from '@shared/analysis/analysis-contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import { getApi } from '../../bridge/api';
-import { useDrillStore } from '../../session';
+import { useDrillStore, useResolutionStore } from '../../session';
 import { defineStore, latestWins } from '../../store';
 import { MEASURE_LABELS } from './chart-options';
 import { XLSX_MIME, download } from './download';
@@ -312,4 +312,21 @@ export const useAnalysisStore = defineStore<AnalysisData, AnalysisActions>(
 function summaryCutNote(r: SummaryResult): string {
   const all = r.rows.length + r.omittedGroups;
   return `Top ${num(r.rows.length)} of ${num(all)} groups by ${MEASURE_LABELS[r.measure]}; the other ${num(r.omittedGroups)} are not in this file.`;
+}
+
+/**
+ * Follows the library's firm resolution: while firms are counted resolved, a merge, a split or a
+ * verdict anywhere shows at once (the summaries, the open firm profile and a shown diff read again).
+ * Called by the app (connectStores); returns the disconnect.
+ */
+export function connectAnalysisStore(): () => void {
+  return useResolutionStore.subscribe((s, prev) => {
+    if (s.version === prev.version) return;
+    const a = useAnalysisStore.getState();
+    if (a.firms !== 'resolved' || !a.datasetId) return;
+    void a.loadSummaries();
+    const firmId = a.profile.value?.firmId;
+    if (firmId) void a.openProfile(firmId);
+    if (a.diff.value) void a.runDiff();
+  });
 }

@@ -1,1 +1,2 @@
 export { AnalysisPage } from './analysis-page';
+export { connectAnalysisStore } from './analysis-store';

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { Box } from '@mantine/core';
 import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import type { FirmRecord, ShipmentFilter } from '@shared/spec';
 import { ErrorMessage } from '../../components/error-message';
@@ -53,8 +54,8 @@ function FirmActions(
   );
 }
 
-/** Firm search with paging, firm count, and the way from a firm to its shipments. */
-export function FirmsPage() {
+/** The service's firm search with paging, firm count, and the way from a firm to its shipments. */
+export function FirmSearchView() {
   const draft = useFilter((s) => s.draft);
   const status = useFirmsStore((s) => s.status);
   const result = useFirmsStore((s) => s.result);
@@ -110,8 +111,7 @@ export function FirmsPage() {
   const jumpCheck = checkPageJump(jump, pages);
 
   return (
-    <section className="page firms-page" data-testid="firms-page">
-      <h1>Firms</h1>
+    <Box data-testid="firms-search-view">
       <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
         <div style={{ flex: 1 }}>
           <FilterForm
@@ -261,6 +261,6 @@ export function FirmsPage() {
           recordTitle="Firm"
         />
       )}
-    </section>
+    </Box>
   );
 }

@@ -19,6 +19,7 @@ import {
   type ResolvedFirmColumn,
 } from '@shared/library/library-contract';
 import { getApi } from '../../bridge/api';
+import { useResolutionStore } from '../../session';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import {
   forgetColumnState,
@@ -229,6 +230,19 @@ export function DatasetGrid(props: DatasetGridProps) {
     }),
     [datasetId, quickFilter, onError, drillFilter],
   );
+
+  // A merge, split or verdict changes the firms of rows: a grid that shows them (a resolved firm column,
+  // a resolved firm's rows) reads its blocks again; others have nothing to redraw.
+  const resolution = useResolutionStore((s) => s.version);
+  const seenResolution = useRef(resolution);
+  useEffect(() => {
+    if (seenResolution.current === resolution) return;
+    seenResolution.current = resolution;
+    const g = apiRef.current;
+    if (g && !g.isDestroyed() && (firmsShown.current || Object.keys(drillFilter.pinned).length > 0)) {
+      g.refreshInfiniteCache();
+    }
+  }, [resolution, drillFilter]);
 
   const onGridReady = useCallback(
     (e: GridReadyEvent<DatasetRow>) => {

@@ -1,0 +1,182 @@
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { AgGridReact } from 'ag-grid-react';
+import type {
+  CellKeyDownEvent,
+  ColDef,
+  GridApi,
+  IDatasource,
+  IGetRowsParams,
+  RowClassParams,
+  RowClickedEvent,
+} from 'ag-grid-community';
+import { EVIDENCE_LABELS, type FirmSort, type FirmSummaryView } from '@shared/resolution/resolution-contract';
+import { gridTheme, useGridThemeMode } from '../../components/grid/grid-theme';
+import { useResolvedFirmsStore } from './resolved-firms-store';
+
+const BLOCK = 200;
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** The grid's sort as the library sorts firms: by name, by spellings, or (default) by rows. */
+export function firmSortOf(sortModel: readonly { colId: string; sort: string }[]): FirmSort {
+  const first = sortModel[0]?.colId;
+  if (first === 'name') return 'name';
+  if (first === 'spellings') return 'spellings';
+  return 'rows';
+}
+
+const number = (get: (f: FirmSummaryView) => number): Partial<ColDef<FirmSummaryView>> => ({
+  valueGetter: (p) => (p.data ? get(p.data) : null),
+  valueFormatter: (p) => (typeof p.value === 'number' ? fmt(p.value) : ''),
+  type: 'rightAligned',
+  initialWidth: 110,
+});
+
+const COLUMNS: ColDef<FirmSummaryView>[] = [
+  {
+    colId: 'name',
+    headerName: 'Firm',
+    field: 'name',
+    sortable: true,
+    sortingOrder: ['asc', null],
+    initialFlex: 2,
+    minWidth: 200,
+  },
+  {
+    colId: 'country',
+    headerName: 'Country',
+    valueGetter: (p) => p.data?.countryName ?? p.data?.country ?? '',
+    initialWidth: 130,
+  },
+  {
+    colId: 'spellings',
+    headerName: 'Spellings',
+    sortable: true,
+    sortingOrder: ['desc', null],
+    headerTooltip: 'How many ways the records write this firm',
+    ...number((f) => f.spellings),
+  },
+  {
+    colId: 'shipments',
+    headerName: 'Shipments',
+    sortable: true,
+    sortingOrder: ['desc', null],
+    headerTooltip: 'Shipments naming the firm as importer or exporter (the default order)',
+    ...number((f) => f.asImporter + f.asExporter),
+  },
+  { colId: 'asImporter', headerName: 'As importer', ...number((f) => f.asImporter) },
+  { colId: 'asExporter', headerName: 'As exporter', ...number((f) => f.asExporter) },
+  {
+    colId: 'listed',
+    headerName: 'In firm lists',
+    headerTooltip: 'Records of firm searches naming the firm',
+    ...number((f) => f.listed),
+  },
+  {
+    colId: 'evidence',
+    headerName: 'Joined by',
+    valueGetter: (p) => (p.data?.evidence ?? []).map((k) => EVIDENCE_LABELS[k]).join(', '),
+    initialWidth: 220,
+  },
+];
+
+const defaultColDef: ColDef = { resizable: true, sortable: false, filter: false, minWidth: 80 };
+
+/**
+ * The library's resolved firms in ag-grid's infinite row model: each block is one `resolution.firms`
+ * call, so a library of fifty thousand firms scrolls like one of fifty. A row opens the firm's detail
+ * (click or Enter); its box ticks it for a merge.
+ */
+export function FirmList() {
+  const mode = useGridThemeMode();
+  const listKey = useResolvedFirmsStore((s) => s.listKey);
+  const openId = useResolvedFirmsStore((s) => s.openId);
+  const apiRef = useRef<GridApi<FirmSummaryView> | null>(null);
+
+  const datasource = useMemo<IDatasource>(
+    () => ({
+      getRows(params: IGetRowsParams) {
+        const sort = firmSortOf(params.sortModel);
+        void useResolvedFirmsStore
+          .getState()
+          .fetchBlock({ offset: params.startRow, limit: params.endRow - params.startRow, sort })
+          .then((r) => {
+            if ('firms' in r) params.successCallback(r.firms, r.total);
+            else params.failCallback();
+          });
+      },
+    }),
+    // A new key (filters, scope, a new resolution) reads the list again from its first row.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [listKey],
+  );
+
+  const open = useCallback((f: FirmSummaryView | undefined) => {
+    if (f) void useResolvedFirmsStore.getState().openFirm(f.firmId);
+  }, []);
+
+  const rowClassRules = useMemo(
+    () => ({ 'firm-row-open': (p: RowClassParams<FirmSummaryView>) => p.data?.firmId === openId }),
+    [openId],
+  );
+
+  // The open firm's row is marked; rows already drawn are drawn again.
+  useEffect(() => {
+    const api = apiRef.current;
+    if (api && !api.isDestroyed()) api.redrawRows();
+  }, [openId]);
+
+  return (
+    <div
+      data-testid="firm-list"
+      data-ag-theme-mode={mode}
+      data-list-key={listKey}
+      style={{ height: '100%', width: '100%' }}
+    >
+      <AgGridReact<FirmSummaryView>
+        theme={gridTheme}
+        rowModelType="infinite"
+        datasource={datasource}
+        cacheBlockSize={BLOCK}
+        maxBlocksInCache={20}
+        blockLoadDebounceMillis={30}
+        columnDefs={COLUMNS}
+        defaultColDef={defaultColDef}
+        getRowId={(p) => p.data.firmId}
+        rowSelection={{
+          mode: 'multiRow',
+          checkboxes: true,
+          headerCheckbox: false,
+          enableClickSelection: false,
+        }}
+        selectionColumnDef={{ headerTooltip: 'Tick firms to merge them', pinned: 'left' }}
+        rowClassRules={rowClassRules}
+        onGridReady={(e) => {
+          apiRef.current = e.api;
+        }}
+        onSelectionChanged={(e) => {
+          useResolvedFirmsStore.getState().setMarked(e.api.getSelectedRows());
+        }}
+        onRowClicked={(e: RowClickedEvent<FirmSummaryView>) => {
+          // The tick box selects for a merge; the rest of the row opens the firm.
+          const target = e.event?.target as HTMLElement | null;
+          if (target?.closest('.ag-selection-checkbox')) return;
+          open(e.data);
+        }}
+        onCellKeyDown={(e: CellKeyDownEvent<FirmSummaryView>) => {
+          if ((e.event as KeyboardEvent | null)?.key === 'Enter') open(e.data);
+        }}
+        animateRows={false}
+        enableCellTextSelection
+        ensureDomOrder
+        suppressOverlays={['noRows', 'noMatchingRows']}
+      />
+    </div>
+  );
+}
+
+/** One line under the list: how many firms, of how many spellings. */
+export function describeFirmCount(total: number | null, marked: number): string {
+  if (total === null) return 'Counting firms…';
+  const base = `${fmt(total)} ${total === 1 ? 'firm' : 'firms'}`;
+  return marked > 0 ? `${base} · ${fmt(marked)} ticked` : base;
+}
