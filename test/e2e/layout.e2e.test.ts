@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '@shared/pages';
 import { AnalysisPage } from './pages/analysis-page';
 import { AppShell } from './pages/app-shell';
+import { LibraryPage } from './pages/library-page';
 import { ResolvedFirmsPage } from './pages/firms-page';
 import { SearchWorkbench } from './pages/search-workbench';
 import { WelcomePage } from './pages/welcome-page';
@@ -214,5 +215,29 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
     await firms.tab('firms');
     expect(problems.join('\n\n')).toBe('');
     expect(browser.errors).toEqual([]);
+  });
+
+  it('the Library with a dataset open: the list beside it, its header unfolded, its grid filling the window', async () => {
+    const library = new LibraryPage(browser.page);
+    await shell.navigate('library');
+    await library.open('Shipments · all');
+    const problems: string[] = [];
+    for (const unfolded of [false, true]) {
+      if (unfolded) await library.editHeader();
+      for (const colorScheme of SCHEMES) {
+        await browser.page.emulateMedia({ colorScheme });
+        for (const size of SIZES) {
+          await browser.page.setViewportSize(size);
+          const name = `library-open${unfolded ? '-header' : ''}-${size.width}x${size.height}-${colorScheme}`;
+          problems.push(...(await check(name)));
+          // The first rows of the open dataset need no scrolling, and the grid reaches the page's foot.
+          const firstRow = await library.grid.locator('.ag-row[row-index="2"]').boundingBox();
+          expect(firstRow && firstRow.y + firstRow.height <= size.height).toBe(true);
+          const grid = await library.grid.boundingBox();
+          expect(grid && grid.y + grid.height > size.height - 120).toBe(true);
+        }
+      }
+    }
+    expect(problems.join('\n\n')).toBe('');
   });
 });

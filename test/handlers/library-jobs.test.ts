@@ -90,6 +90,47 @@ describe('search results go to the library', () => {
     expect(listed.map((d) => d.id)).toContain(meta.id);
   });
 
+  it('keeps repeated searches of one query as versions of one dataset, each page of a firm search apart', async () => {
+    const ids: string[] = [];
+    // The same question three times (lists in another order, another size): one series, three versions.
+    for (const request of [
+      { size: 10, hs_codes: ['72', '73'], exporter_countries: ['TR'] },
+      { size: 20, hs_codes: ['73', '72'], exporter_countries: ['TR'] },
+      { size: 10, exporter_countries: ['TR'], hs_codes: ['72', '73'] },
+    ]) {
+      const r = await h.ok<{ datasetId: string }>('shipments.search', { request });
+      ids.push(r.datasetId);
+    }
+    const other = await h.ok<{ datasetId: string }>('shipments.search', {
+      request: { size: 10, hs_codes: ['72'], exporter_countries: ['TR'] },
+    });
+    const metas = await Promise.all(ids.map((id) => h.ok<DatasetView>('library.get', { id })));
+    expect(new Set(metas.map((m) => m.series)).size).toBe(1);
+    expect(metas[0]!.query).toBe('Shipments · TR→ · HS 72, 73');
+    const versions = await h.ok<DatasetView[]>('library.versions', { id: ids[1] });
+    expect(versions.map((v) => v.id)).toEqual([...ids].reverse());
+    const alone = await h.ok<DatasetView[]>('library.versions', { id: other.datasetId });
+    expect(alone.map((v) => v.id)).toEqual([other.datasetId]);
+    expect(alone[0]!.series).not.toBe(metas[0]!.series);
+
+    // Two pages of one firm search are different records: two series, not versions of one.
+    const page1 = await h.ok<{ datasetId: string }>('firms.search', {
+      request: { page: 1, search_type: 'importer', importer_countries: ['DE'] },
+    });
+    const page2 = await h.ok<{ datasetId: string }>('firms.search', {
+      request: { page: 2, search_type: 'importer', importer_countries: ['DE'] },
+    });
+    const [p1, p2] = await Promise.all(
+      [page1, page2].map((p) => h.ok<DatasetView>('library.get', { id: p.datasetId })),
+    );
+    expect(p1!.series).not.toBe(p2!.series);
+    expect(p2!.query).toMatch(/ · page 2$/);
+    expect(await call('library.versions', { id: 'no-such-dataset' })).toMatchObject({
+      ok: false,
+      error: { kind: 'NotFound' },
+    });
+  });
+
   it('offers the saved copy for the same question, and not for another account or a bigger size', async () => {
     const first = await h.ok<{ datasetId: string; total: number }>('shipments.search', {
       request: { size: 20, hs_codes: ['84', '85'] },

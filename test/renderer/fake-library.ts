@@ -172,6 +172,16 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
           fake.announce({ change: 'removed', datasetId: String(i.id) });
           return { ok: true, value: undefined };
         }
+        case 'library.versions': {
+          const d = find(String(i.id));
+          if (!d) return notFound;
+          const series = d.series ?? d.id;
+          const value = fake.datasets
+            .filter((x) => (x.series ?? x.id) === series)
+            .sort((a, b) => b.fetchedAt.localeCompare(a.fetchedAt))
+            .map((x) => ({ ...x }));
+          return { ok: true, value };
+        }
         case 'library.getRows':
           return { ok: true, value: { rows: [], lastRow: 0 } };
         case 'library.findEquivalent':

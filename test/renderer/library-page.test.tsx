@@ -44,6 +44,19 @@ async function openA(): Promise<void> {
   await screen.findByTestId('library-detail');
 }
 
+/** Opens the header's name, tags and notes (collapsed by default: the grid comes first). */
+async function editHeader(): Promise<void> {
+  fireEvent.click(screen.getByTestId('library-header-toggle'));
+  await screen.findByTestId('library-rename-input');
+}
+
+/** The list row's menu, then its Delete. */
+async function askDelete(id: string): Promise<void> {
+  fireEvent.click(screen.getByTestId(`library-menu-${id}`));
+  fireEvent.click(await screen.findByTestId(`library-delete-${id}`));
+  await screen.findByTestId(`library-delete-confirm-box-${id}`);
+}
+
 function typeInto(testId: string, value: string): void {
   fireEvent.change(screen.getByTestId(testId), { target: { value } });
 }
@@ -67,6 +80,7 @@ describe('library page: the open dataset', () => {
     expect(screen.getByTestId('library-detail').getAttribute('data-dataset-id')).toBe('a');
 
     // Edits while the list hides it still show in the open dataset.
+    await editHeader();
     typeInto('library-rename-input', 'Steel coils, first quarter');
     fireEvent.click(screen.getByTestId('library-rename-save'));
     await waitFor(() =>
@@ -75,7 +89,7 @@ describe('library page: the open dataset', () => {
 
     typeInto('library-tag-filter', '');
     await screen.findByTestId('library-row-a');
-    fireEvent.click(screen.getByTestId('library-delete-a'));
+    await askDelete('a');
     fireEvent.click(screen.getByTestId('library-delete-confirm-a'));
     await waitFor(() => expect(screen.queryByTestId('library-row-a')).toBeNull());
     expect(screen.queryByTestId('library-detail')).toBeNull();
@@ -107,6 +121,7 @@ describe('library page: editing', () => {
   it('saves tags without case duplicates, keeping the first spelling, and says "Tags saved"', async () => {
     await renderPage();
     await openA();
+    await editHeader();
     typeInto('library-tags-input', 'steel, Steel, STEEL , q1');
     fireEvent.click(screen.getByTestId('library-tags-save'));
     await waitFor(() => expect(screen.getByTestId('library-tags-a').textContent).toBe('steel, q1'));
@@ -120,6 +135,7 @@ describe('library page: editing', () => {
   it('says "Name saved" after a rename, and the field shows the saved name', async () => {
     await renderPage();
     await openA();
+    await editHeader();
     typeInto('library-rename-input', '  Steel, H1  ');
     fireEvent.click(screen.getByTestId('library-rename-save'));
     await waitFor(() => expect(screen.getByTestId('library-name-message').textContent).toBe('Name saved'));
@@ -130,6 +146,7 @@ describe('library page: editing', () => {
   it('refuses a tag over 100 characters in plain words, next to the field, without sending anything', async () => {
     await renderPage();
     await openA();
+    await editHeader();
     typeInto('library-tags-input', `q1, ${'x'.repeat(101)}`);
     fireEvent.click(screen.getByTestId('library-tags-save'));
     const message = await screen.findByTestId('library-tags-message');
@@ -147,6 +164,7 @@ describe('library page: editing', () => {
   it('refuses more than 50 tags in plain words without sending anything', async () => {
     await renderPage();
     await openA();
+    await editHeader();
     typeInto('library-tags-input', Array.from({ length: 51 }, (_, i) => `t${i}`).join(', '));
     fireEvent.click(screen.getByTestId('library-tags-save'));
     expect((await screen.findByTestId('library-tags-message')).textContent).toMatch(/^At most 50 tags/);
@@ -161,31 +179,32 @@ describe('library page: long names', () => {
     await renderPage();
     const link = screen.getByTestId('library-open-a');
     expect(link.getAttribute('title')).toBe(long);
-    expect(link.style.textOverflow).toBe('ellipsis');
-    expect(link.style.overflow).toBe('hidden');
-    expect(link.style.whiteSpace).toBe('nowrap');
-    expect(link.closest('td')?.style.maxWidth).not.toBe('');
+    const shown = within(link).getByText(long);
+    expect(shown.style.textOverflow).toBe('ellipsis');
+    expect(shown.style.overflow).toBe('hidden');
+    expect(shown.style.whiteSpace).toBe('nowrap');
     await openA();
     const title = screen.getByTestId('library-detail-name');
     expect(title.getAttribute('title')).toBe(long);
     expect(title.style.textOverflow).toBe('ellipsis');
-    expect(title.style.maxWidth).toBe('100%');
+    expect(title.style.overflow).toBe('hidden');
   });
 });
 
 describe('library page: delete confirmation', () => {
-  it('Escape cancels it, and opening one closes any other', async () => {
+  it('asks in a dialog that names what goes; Keep and Escape cancel, nothing is deleted', async () => {
     await renderPage();
-    fireEvent.click(screen.getByTestId('library-delete-a'));
-    expect(screen.getByTestId('library-delete-confirm-box-a')).toBeTruthy();
-    expect(document.activeElement).toBe(screen.getByTestId('library-delete-cancel-a'));
-    fireEvent.click(screen.getByTestId('library-delete-b'));
-    expect(screen.queryByTestId('library-delete-confirm-box-a')).toBeNull();
-    expect(screen.getByTestId('library-delete-confirm-box-b')).toBeTruthy();
+    await askDelete('a');
+    expect(screen.getByTestId('library-delete-confirm-box-a').textContent).toContain(
+      'The dataset and its rows are deleted for good.',
+    );
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('library-delete-cancel-a')));
+    fireEvent.click(screen.getByTestId('library-delete-cancel-a'));
+    await waitFor(() => expect(screen.queryByTestId('library-delete-confirm-box-a')).toBeNull());
 
-    fireEvent.keyDown(document.body, { key: 'Escape' });
-    expect(screen.queryByTestId('library-delete-confirm-box-b')).toBeNull();
-    expect(within(screen.getByTestId('library-row-b')).getByTestId('library-delete-b')).toBeTruthy();
+    await askDelete('b');
+    fireEvent.keyDown(screen.getByTestId('library-delete-cancel-b'), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('library-delete-confirm-box-b')).toBeNull());
     expect(lib.callsTo('library.delete')).toEqual([]);
   });
 });
@@ -344,5 +363,73 @@ describe('library page: storage trouble', () => {
     await act(() => store.useLibraryStore.getState().refresh());
     expect(lib.callsTo('library.status')).toHaveLength(1);
     expect(screen.queryByTestId('library-recovery-notice')).toBeNull();
+  });
+});
+
+describe('library page: versions of one query', () => {
+  const hour = 3_600_000;
+  const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * hour).toISOString();
+
+  it('lists repeated searches of one query as one dataset; its history opens any version', async () => {
+    lib = fakeLibrary([
+      dataset('v3', { name: 'Shipments · all', series: 's1', fetchedAt: at(1), storedRows: 300 }),
+      dataset('x', { name: 'Cotton firms', kind: 'firms', series: 's2', fetchedAt: at(2) }),
+      dataset('v2', { name: 'Shipments · all', series: 's1', fetchedAt: at(3), storedRows: 200 }),
+      dataset('v1', { name: 'Shipments · all', series: 's1', fetchedAt: at(30), storedRows: 100 }),
+    ]);
+    render(<page.LibraryPage />);
+    await screen.findByTestId('library-row-v3');
+    // One entry per query, the newest version shown: not "Shipments · all" three times.
+    expect(screen.getAllByText('Shipments · all')).toHaveLength(1);
+    expect(screen.queryByTestId('library-row-v2')).toBeNull();
+    expect(screen.getByTestId('library-versions-v3').textContent).toBe('3 versions');
+    expect(screen.queryByTestId('library-versions-x')).toBeNull();
+
+    fireEvent.click(screen.getByTestId('library-open-v3'));
+    const history = await screen.findByTestId('library-history');
+    expect(history.textContent).toBe('Latest of 3');
+    fireEvent.click(history);
+    fireEvent.click(await screen.findByTestId('library-version-v1'));
+    await waitFor(() =>
+      expect(screen.getByTestId('library-detail').getAttribute('data-dataset-id')).toBe('v1'),
+    );
+    expect(screen.getByTestId('library-history').textContent).toBe('Version 1 of 3');
+    expect(screen.getByTestId('library-detail-rows').textContent).toBe('100 rows');
+    // The list's entry stays selected while an older version is open.
+    expect(screen.getByTestId('library-row-v3').getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('deletes every version of a dataset from the list, after saying how many', async () => {
+    lib = fakeLibrary([
+      dataset('v2', { name: 'Steel', series: 's1', fetchedAt: at(1) }),
+      dataset('v1', { name: 'Steel', series: 's1', fetchedAt: at(2) }),
+      dataset('k', { name: 'Kept', series: 's2', fetchedAt: at(3) }),
+    ]);
+    render(<page.LibraryPage />);
+    await screen.findByTestId('library-row-v2');
+    await askDelete('v2');
+    expect(screen.getByTestId('library-delete-confirm-box-v2').textContent).toContain(
+      'All 2 versions of this dataset and their rows are deleted for good.',
+    );
+    fireEvent.click(screen.getByTestId('library-delete-confirm-v2'));
+    await waitFor(() => expect(screen.queryByTestId('library-row-v2')).toBeNull());
+    expect(lib.callsTo('library.delete')).toEqual([{ id: 'v2' }, { id: 'v1' }]);
+    expect(lib.datasets.map((d) => d.id)).toEqual(['k']);
+  });
+});
+
+describe('groupVersions', () => {
+  it('keeps the first (newest) of each series and counts the rest; no series is a series of its own', () => {
+    const entries = store.groupVersions([
+      dataset('a', { series: 'q' }),
+      dataset('b'),
+      dataset('c', { series: 'q' }),
+      dataset('d'),
+    ]);
+    expect(entries.map((e) => [e.dataset.id, e.versions])).toEqual([
+      ['a', 2],
+      ['b', 1],
+      ['d', 1],
+    ]);
   });
 });

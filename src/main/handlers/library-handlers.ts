@@ -6,8 +6,10 @@ import type { DatasetKind, DatasetRow, DatasetView } from '@shared/library/libra
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
 import {
   defaultDatasetName,
+  describeSource,
   previewImport,
   runImport,
+  seriesKey,
   type DatasetMeta,
   type Library,
   type Provenance,
@@ -30,7 +32,8 @@ export type LibraryChannel =
   | 'library.chooseImportFile'
   | 'library.import'
   | 'library.previewImport'
-  | 'library.cancelImport';
+  | 'library.cancelImport'
+  | 'library.versions';
 
 /** The library's metadata is already JSON-safe; this pins the bridge shape to it. */
 export function toDatasetView(m: DatasetMeta): DatasetView {
@@ -53,6 +56,8 @@ export function toDatasetView(m: DatasetMeta): DatasetView {
     source: m.source,
     missingFields: m.missingFields,
     extraColumns: m.extraColumns,
+    series: seriesKey(m),
+    query: describeSource(m),
   };
 }
 
@@ -235,6 +240,12 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
     },
     'library.cancelImport': async () => {
       runningImport?.abort();
+    },
+    'library.versions': async ({ id }) => {
+      const library = await lib();
+      const series = seriesKey(await library.get(id));
+      // Newest first, as the list is: the dataset's metadata only, a few hundred rows at most.
+      return (await library.list({})).filter((d) => seriesKey(d) === series).map(toDatasetView);
     },
   };
 }

@@ -37,7 +37,7 @@ export {
   JobStore,
   JobStoreWriter,
 } from './job-store';
-export { defaultDatasetName, filterKey } from './naming';
+export { defaultDatasetName, describeSource, filterKey, seriesKey } from './naming';
 export { MIGRATIONS, SCHEMA_VERSION } from './schema';
 export {
   importFile,

@@ -57,3 +57,34 @@ export function defaultDatasetName(kind: DatasetKind, request: Record<string, un
   if (parts.length === 1) parts.push('all');
   return parts.join(' · ');
 }
+
+/** What a dataset's series and source are computed from. */
+export interface SeriesSource {
+  id: string;
+  kind: DatasetKind;
+  request: Record<string, unknown>;
+  source: 'fetch' | 'import';
+  profileId: string | null;
+  account: string | null;
+}
+
+/**
+ * The versions a dataset belongs to: every fetch of the same question (`filterKey`) for the same
+ * profile and account is a version of one dataset, so searching again adds to its history instead of
+ * piling up same-named datasets. A firm search's pages are different records, so each page is its own
+ * series; an import is a series of its own.
+ */
+export function seriesKey(d: SeriesSource): string {
+  if (d.source === 'import') return `import:${d.id}`;
+  const page = d.kind === 'firms' && typeof d.request.page === 'number' ? `#page=${d.request.page}` : '';
+  return `${filterKey(d.kind, d.request)}${page}|${d.profileId ?? ''}|${d.account ?? ''}`;
+}
+
+/** The query a dataset answers, in a few words; for an import without its query, where it came from. */
+export function describeSource(d: SeriesSource): string {
+  if (d.source === 'import' && Object.keys(d.request).length === 0)
+    return `Imported ${d.kind === 'firms' ? 'firms' : 'shipments'} (no query)`;
+  const words = defaultDatasetName(d.kind, d.request);
+  const page = d.kind === 'firms' && typeof d.request.page === 'number' ? ` · page ${d.request.page}` : '';
+  return words + page;
+}

@@ -49,6 +49,7 @@ export const CALL_CHANNELS = [
   'library.import',
   'library.previewImport',
   'library.cancelImport',
+  'library.versions',
   // jobs
   'jobs.estimate',
   'jobs.start',

@@ -41,6 +41,14 @@ export interface DatasetView {
   missingFields?: string[];
   /** An import's columns beyond the record's fields, by their headers in the file. */
   extraColumns?: string[];
+  /**
+   * The versions this dataset belongs to: every fetch of the same query (same filter, profile and
+   * account; a firm search's page apart) shares it, so repeated searches are one dataset with a
+   * history. An import is a series of its own. Absent: the dataset's id.
+   */
+  series?: string;
+  /** The query it answers, in a few words ("Shipments · DE→TR · HS 7208"), or where an import came from. */
+  query?: string;
 }
 
 export type RowValue = string | number | null;
@@ -208,6 +216,8 @@ export const libraryCalls = {
   ),
   /** Stops the running import; the library stays as it was. */
   'library.cancelImport': defineCall<void>()(z.undefined()),
+  /** Every version of a dataset (the fetches of its query, `series`), newest first, itself included. */
+  'library.versions': defineCall<DatasetView[]>()(z.strictObject({ id })),
 };
 
 /** Main announces that the library changed: a dataset was saved (a search, an import, a finished job), edited or deleted. */

@@ -1,6 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 
-/** Library → the dataset list, its editing controls, and the infinite-model grid of an open dataset. */
+/**
+ * Library → the dataset list (one entry per query, its fetches as versions) beside the open dataset:
+ * its collapsible header (name, tags, notes, history, export) and its infinite-model grid.
+ */
 export class LibraryPage {
   constructor(readonly page: Page) {}
 
@@ -12,13 +15,13 @@ export class LibraryPage {
     return this.page.getByTestId('library-list');
   }
 
-  /** The list row of the dataset with this name. */
+  /** The list entry of the dataset with this name. */
   row(name: string): Locator {
-    return this.page.locator(`tr[data-testid^="library-row-"][data-name="${name}"]`);
+    return this.page.locator(`li[data-testid^="library-row-"][data-name="${name}"]`);
   }
 
   rows(): Locator {
-    return this.page.locator('tr[data-testid^="library-row-"]');
+    return this.page.locator('li[data-testid^="library-row-"]');
   }
 
   async rowNames(): Promise<string[]> {
@@ -95,13 +98,22 @@ export class LibraryPage {
     return this.waitForRows();
   }
 
+  /** Opens the header's name, tags and notes when they are folded away. */
+  async editHeader(): Promise<void> {
+    const toggle = this.page.getByTestId('library-header-toggle');
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await this.page.getByTestId('library-rename-input').waitFor();
+  }
+
   async rename(name: string): Promise<void> {
+    await this.editHeader();
     await this.page.getByTestId('library-rename-input').fill(name);
     await this.page.getByTestId('library-rename-save').click();
     await this.row(name).waitFor();
   }
 
   async setTags(tags: string): Promise<void> {
+    await this.editHeader();
     await this.page.getByTestId('library-tags-input').fill(tags);
     await this.page.getByTestId('library-tags-save').click();
   }
@@ -111,9 +123,11 @@ export class LibraryPage {
   }
 
   async askDelete(id: string): Promise<Locator> {
+    await this.page.getByTestId(`library-menu-${id}`).click();
     await this.page.getByTestId(`library-delete-${id}`).click();
+    // The dialog's root is a portal wrapper with no box of its own: its buttons show that it is open.
     const box = this.page.getByTestId(`library-delete-confirm-box-${id}`);
-    await box.waitFor();
+    await box.getByTestId(`library-delete-cancel-${id}`).waitFor();
     return box;
   }
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Text } from '@mantine/core';
 import { AgGridReact } from 'ag-grid-react';
 import type {
@@ -55,7 +55,10 @@ export interface DatasetGridProps {
   /** Rows matching the current sort, filters and quick filter (the infinite model's last row); null before the first answer. */
   onRowCount?: (rows: number | null) => void;
   onError?: (message: string | null) => void;
+  /** A fixed height, or 'fill': the grid takes what its flex column leaves (the Library's detail). */
   height?: number | string;
+  /** Controls at the start of the grid's toolbar row (the quick filter), before the row count. */
+  toolbarStart?: ReactNode;
 }
 
 const BLOCK = 200;
@@ -261,9 +264,11 @@ export function DatasetGrid(props: DatasetGridProps) {
     [],
   );
 
-  return (
+  const fill = props.height === 'fill';
+  const body = (
     <>
-      <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '4px 0' }}>
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '4px 0', flexShrink: 0 }}>
+        {props.toolbarStart}
         <span style={{ marginLeft: 'auto' }}>
           <ColumnChooser
             api={gridApi as GridApi | null}
@@ -281,7 +286,11 @@ export function DatasetGrid(props: DatasetGridProps) {
         data-last-row={lastRow ?? ''}
         data-loading={loading ? 'true' : 'false'}
         data-answered={answered}
-        style={{ height: props.height ?? 520, width: '100%', position: 'relative' }}
+        style={
+          fill
+            ? { flex: 1, minHeight: 0, width: '100%', position: 'relative' }
+            : { height: props.height ?? 520, width: '100%', position: 'relative' }
+        }
         {...range.wrapperProps}
       >
         {count?.rows === 0 && (
@@ -381,5 +390,10 @@ export function DatasetGrid(props: DatasetGridProps) {
         looseTitle={kind === 'firms' ? 'Firm' : 'Record'}
       />
     </>
+  );
+  return fill ? (
+    <div style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}>{body}</div>
+  ) : (
+    body
   );
 }

@@ -45,6 +45,30 @@ export interface OpenMeta {
 
 export type EditField = 'name' | 'tags' | 'notes';
 
+/** One dataset of the list: the newest version of its series, and how many versions it has. */
+export interface LibraryEntry {
+  dataset: DatasetView;
+  versions: number;
+}
+
+/** A dataset's series (its versions); a dataset from an older main, without one, is its own. */
+export const seriesOf = (d: DatasetView): string => d.series ?? `id:${d.id}`;
+
+/**
+ * The list's entries: one per series, the newest version first (the library lists newest first), so
+ * five searches of "Shipments · all" are one dataset with five versions, not five datasets.
+ */
+export function groupVersions(datasets: readonly DatasetView[]): LibraryEntry[] {
+  const bySeries = new Map<string, LibraryEntry>();
+  for (const d of datasets) {
+    const key = seriesOf(d);
+    const hit = bySeries.get(key);
+    if (hit) hit.versions += 1;
+    else bySeries.set(key, { dataset: d, versions: 1 });
+  }
+  return [...bySeries.values()];
+}
+
 /** The editor's last outcome. Kept here because the editor remounts when the saved values change. */
 export interface EditNotice {
   id: string;
@@ -56,6 +80,8 @@ export interface EditNotice {
 export interface LibraryData {
   query: LibraryQuery;
   datasets: DatasetView[];
+  /** The datasets as the list shows them: one entry per series (`groupVersions`). */
+  entries: LibraryEntry[];
   status: 'idle' | 'loading' | 'ready' | 'error';
   error: BridgeError | null;
   /**
@@ -65,6 +91,10 @@ export interface LibraryData {
   recoveryNotice: string | null | undefined;
   open: OpenRequest | null;
   openMeta: OpenMeta | null;
+  /** Every version of the open dataset, newest first (its history); empty until known. */
+  versions: DatasetView[];
+  /** Whether the open dataset's header shows its name, tags and notes for editing. */
+  headerOpen: boolean;
   editNotice: EditNotice | null;
   /** The one dataset whose delete is being confirmed. */
   confirmingDelete: string | null;
@@ -90,6 +120,7 @@ export interface LibraryActions {
   /** Fetches the open dataset's metadata again (main changed the library). */
   reloadOpen(): Promise<void>;
   closeDataset(): void;
+  toggleHeader(open?: boolean): void;
   /** Each resolves to whether the change was saved; what to tell the analyst is in `editNotice`. */
   rename(id: string, name: string): Promise<boolean>;
   setTags(id: string, text: string): Promise<boolean>;
@@ -98,6 +129,10 @@ export interface LibraryActions {
   askDelete(id: string): void;
   cancelDelete(): void;
   remove(id: string): Promise<BridgeError | null>;
+  /** Deletes every version of the dataset's series (the list's Delete). */
+  removeAllVersions(id: string): Promise<BridgeError | null>;
+  /** A file dropped on the page: imported as a picked one is, where the page can send files. */
+  dropFile(file: File): Promise<void>;
   /** The browser host: a file picked in the page, uploaded to the host, then imported by its handle. */
   importFile(file: File): Promise<void>;
   /** Electron: main's open dialog picks the file; it is imported by the handle main issues. */
@@ -109,11 +144,14 @@ export type LibraryState = LibraryData & LibraryActions;
 const initialState: LibraryData = {
   query: { search: '', kind: '', tag: '' },
   datasets: [],
+  entries: [],
   status: 'idle',
   error: null,
   recoveryNotice: undefined,
   open: null,
   openMeta: null,
+  versions: [],
+  headerOpen: false,
   editNotice: null,
   confirmingDelete: null,
   importStatus: { state: 'idle', message: null, error: null },
@@ -132,12 +170,22 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
   (set, get, { onReset }) => {
     const lists = latestWins();
     const metas = latestWins();
+    const histories = latestWins();
     /** Counts opens, so opening the same dataset again re-applies its filter. */
     let opens = 0;
     onReset(() => {
       lists.supersede();
       metas.supersede();
+      histories.supersede();
     });
+    const listed = (datasets: DatasetView[]) => ({ datasets, entries: groupVersions(datasets) });
+    /** Reads the open dataset's versions again (a new fetch of its query, a delete). */
+    async function loadVersions(id: string): Promise<void> {
+      const turn = histories.begin();
+      const r = await getApi().library.versions({ id });
+      if (!turn.current || get().open?.id !== id) return;
+      set({ versions: r.ok ? r.value : [] });
+    }
     /** Imports the file main holds behind `handle`, then says what came in. */
     async function runImport(handle: string, fileName: string): Promise<void> {
       const r = await getApi().library.import({ file: handle });
@@ -157,7 +205,8 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
     }
     function replace(d: DatasetView): void {
       set((s) => ({
-        datasets: s.datasets.map((x) => (x.id === d.id ? d : x)),
+        ...listed(s.datasets.map((x) => (x.id === d.id ? d : x))),
+        versions: s.versions.map((x) => (x.id === d.id ? d : x)),
         openMeta: s.openMeta?.dataset?.id === d.id ? { ...s.openMeta, dataset: d } : s.openMeta,
       }));
     }
@@ -195,7 +244,7 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
           ...(tag.trim() ? { tag: tag.trim() } : {}),
         });
         if (!turn.current) return;
-        if (r.ok) set({ datasets: r.value, status: 'ready', error: null });
+        if (r.ok) set({ ...listed(r.value), status: 'ready', error: null });
         else set({ status: 'error', error: r.error });
         if (r.ok && get().recoveryNotice === undefined) {
           const st = await getApi().library.status();
@@ -211,9 +260,11 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
         // Shown at once when already known; the fetch by id below brings it up to date.
         const known =
           s.datasets.find((d) => d.id === id) ?? (s.openMeta?.dataset?.id === id ? s.openMeta.dataset : null);
+        const sameSeries = known !== null && s.versions.some((v) => v.id === id);
         set({
           open: { id, filterModel: opts.filterModel ?? null, label: opts.label ?? null, seq: ++opens },
           openMeta: { state: known ? 'ready' : 'loading', dataset: known, error: null },
+          versions: sameSeries ? s.versions : [],
           editNotice: s.editNotice?.id === id ? s.editNotice : null,
         });
         void get().reloadOpen();
@@ -222,6 +273,7 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
         const id = get().open?.id;
         if (!id) return;
         const turn = metas.begin();
+        void loadVersions(id);
         const r = await getApi().library.get({ id });
         if (!turn.current || get().open?.id !== id) return;
         if (r.ok) set({ openMeta: { state: 'ready', dataset: r.value, error: null } });
@@ -235,7 +287,11 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
       },
       closeDataset() {
         metas.supersede();
-        set({ open: null, openMeta: null, editNotice: null });
+        histories.supersede();
+        set({ open: null, openMeta: null, versions: [], editNotice: null });
+      },
+      toggleHeader(open) {
+        set((s) => ({ headerOpen: open ?? !s.headerOpen }));
       },
       rename: (id, name) =>
         edit(id, 'name', checkName(name), () => getApi().library.rename({ id, name: name.trim() })),
@@ -259,12 +315,35 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
         set((s) => ({ confirmingDelete: s.confirmingDelete === id ? null : s.confirmingDelete }));
         if (!r.ok) return r.error;
         const closing = get().open?.id === id;
-        if (closing) metas.supersede();
+        if (closing) {
+          metas.supersede();
+          histories.supersede();
+        }
         set((s) => ({
-          datasets: s.datasets.filter((d) => d.id !== id),
-          ...(closing ? { open: null, openMeta: null, editNotice: null } : {}),
+          ...listed(s.datasets.filter((d) => d.id !== id)),
+          versions: s.versions.filter((d) => d.id !== id),
+          ...(closing ? { open: null, openMeta: null, versions: [], editNotice: null } : {}),
         }));
         return null;
+      },
+      async removeAllVersions(id) {
+        const all = await getApi().library.versions({ id });
+        const ids = all.ok ? all.value.map((d) => d.id) : [id];
+        for (const v of ids.includes(id) ? ids : [id, ...ids]) {
+          const e = await get().remove(v);
+          if (e && e.kind !== 'NotFound') return e;
+        }
+        return null;
+      },
+      async dropFile(file) {
+        if (importPickerOf(get()) === 'upload') return get().importFile(file);
+        set({
+          importStatus: {
+            state: 'error',
+            message: null,
+            error: { kind: 'Conflict', message: `To import ${file.name}, choose it with Import a file….` },
+          },
+        });
       },
       async importFile(file) {
         if (get().importStatus.state === 'running') return;
@@ -320,7 +399,8 @@ export function connectLibraryStore(): () => void {
   const offChanges = getApi().on('library.changed', (c) => {
     const { refresh, reloadOpen, open } = useLibraryStore.getState();
     void refresh();
-    if (open?.id === c.datasetId) void reloadOpen();
+    // A save may be a new version of the open dataset: its history is read again too.
+    if (open && (open.id === c.datasetId || c.change === 'saved')) void reloadOpen();
   });
   const offHandover = useDatasetHandover.subscribe((s, prev) => {
     const r = s.request;
