@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '@shared/spec/records';
 import { AppError } from '@shared/ipc/errors';
 import { Library } from '../../src/main/library';
+import { writeFile } from 'node:fs/promises';
+import { importFile } from '../../src/main/library/import';
 import { libraryExportSource } from '../../src/main/export/library-source';
 import type { ExportSource } from '../../src/main/export/types';
 import { useTempDir } from '../helpers/temp-dir';
@@ -135,5 +137,81 @@ describe('libraryExportSource', () => {
       kind: 'InvalidInput',
       message: 'This dataset has no rows, so nothing was exported.',
     });
+  });
+
+  it('an import’s extra columns: filtered, sorted and exported under their headers; its missing fields empty, not ""', async () => {
+    const path = join(t.dir, 'desk.csv');
+    await writeFile(
+      path,
+      [
+        'Importer,HS Code,Vessel/Voyage,Remarks ~ note',
+        'Acme,720810,MSC Anna/12,urgent',
+        'Beta,720811,Maersk Bo/3,',
+        'Gamma,720812,MSC Anna/14,"check, twice"',
+      ].join('\n'),
+    );
+    const r = await importFile(library, path);
+    const d = r.dataset;
+    expect(d.extraColumns).toEqual(['Vessel/Voyage', 'Remarks ~ note']);
+    expect(d.missingFields).toContain('usdFob');
+
+    // The grid: extras in the rows under their headers, filtered and sorted in SQL by `extra:<header>`.
+    const block = await library.getRows(d.id, {
+      startRow: 0,
+      endRow: 10,
+      filterModel: { 'extra:Vessel/Voyage': { filterType: 'text', type: 'startsWith', filter: 'msc' } },
+      sortModel: [{ colId: 'extra:Remarks ~ note', sort: 'asc' }],
+    });
+    expect(block.lastRow).toBe(2);
+    expect(block.rows.map((x) => [x.importerName, x['Vessel/Voyage'], x['Remarks ~ note']])).toEqual([
+      ['Gamma', 'MSC Anna/14', 'check, twice'],
+      ['Acme', 'MSC Anna/12', 'urgent'],
+    ]);
+    const blanks = await library.getRows(d.id, {
+      startRow: 0,
+      endRow: 10,
+      filterModel: { 'extra:Remarks ~ note': { filterType: 'text', type: 'blank' } },
+      columns: ['importerName', 'extra:Remarks ~ note'],
+    });
+    expect(blanks.rows.map(({ _row, ...x }) => x)).toEqual([{ importerName: 'Beta' }]);
+    await expect(
+      library.getRows(d.id, {
+        startRow: 0,
+        endRow: 1,
+        filterModel: { 'extra:Vessel/Voyage': { filterType: 'number', type: 'equals', filter: 1 } },
+      }),
+    ).rejects.toThrow('Vessel/Voyage is not a number column');
+
+    // The whole dataset: every field, then the extras under their headers; a missing field is NULL.
+    const { source } = await libraryExportSource(library, d.id, undefined, '1.2.3');
+    const extras = source.columns.slice(-2);
+    expect(extras).toEqual([
+      { field: 'extra:Vessel/Voyage', header: 'Vessel/Voyage', title: 'Vessel/Voyage', type: 'text' },
+      { field: 'extra:Remarks ~ note', header: 'Remarks ~ note', title: 'Remarks ~ note', type: 'text' },
+    ]);
+    const rows = await allRows(source);
+    const fob = source.columns.findIndex((c) => c.field === 'usdFob');
+    const name = source.columns.findIndex((c) => c.field === 'importerName');
+    expect(rows.map((x) => [x[name], x[fob], ...x.slice(-2)])).toEqual([
+      ['Acme', null, 'MSC Anna/12', 'urgent'],
+      ['Beta', null, 'Maersk Bo/3', null],
+      ['Gamma', null, 'MSC Anna/14', 'check, twice'],
+    ]);
+
+    // A view that shows an extra column exports it in the view's order; a header the dataset lacks is refused.
+    const view = await libraryExportSource(
+      library,
+      d.id,
+      { columns: ['extra:Remarks ~ note', 'importerName'], sortModel: [], filterModel: {}, quickFilter: '' },
+      '1.2.3',
+    );
+    expect(await allRows(view.source)).toEqual([
+      ['urgent', 'Acme'],
+      [null, 'Beta'],
+      ['check, twice', 'Gamma'],
+    ]);
+    await expect(libraryExportSource(library, d.id, { columns: ['extra:Nope'] }, '1.2.3')).rejects.toThrow(
+      'Not a shipments column: Nope',
+    );
   });
 });

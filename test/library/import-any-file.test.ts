@@ -85,10 +85,10 @@ describe('files other tools wrote', () => {
     expect(second?.quantity).toBe('');
     expect(JSON.stringify(await rowsOf(r.dataset.id))).not.toContain('[object Object]');
     const messages = r.warnings.map((w) => w.message).join('\n');
-    expect(messages).toMatch(/quantity: 1 formula cell has no stored result \(first: sheet Data, row 5\)/);
+    expect(messages).toMatch(/Quantity: 1 formula cell has no stored result \(first: sheet Data, row 5\)/);
     // An HS code that came as a number with an odd count of digits lost its leading zero.
     expect(messages).toMatch(
-      /hsCode: 1 code has an odd number of digits \(first: sheet Data, row 5, "30110"\)/,
+      /HS Code: 1 code has an odd number of digits \(first: sheet Data, row 5, "30110"\)/,
     );
     expect(r.dataset.status).toBe('partial');
   });
@@ -192,5 +192,74 @@ describe('large files and caps', () => {
     expect(seen.length).toBeGreaterThan(1);
     expect(seen.at(-1)).toBe(5_000);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+});
+
+describe('the import preview: the analyst’s mapping and what would not import as it is', () => {
+  /** A CSV another tool wrote: day-first dates, decimal commas, a count that is not a number. */
+  async function deskCsv(): Promise<string> {
+    const path = join(t.dir, 'desk.csv');
+    await writeFile(
+      path,
+      [
+        'Arrival;Consignee;Value USD;Qty;Remarks',
+        '31.12.2025;Acme Steel;1.234,50;3;MSC Anna',
+        '05.01.2026;Beta Metals;900,00;12 pcs;Maersk Bo',
+        '',
+        '06.01.2026;Gamma;7,5;4;MSC Anna',
+        '32.01.2026;Delta;12,3,4;4 boxes;Ever Given',
+      ].join('\n'),
+    );
+    return path;
+  }
+
+  it('lists, in the form’s words, the values that would not import as they are and the rows they are in', async () => {
+    const p = await previewImport(await deskCsv());
+    expect(p.view.columns.map((c) => c.field)).toEqual([
+      'arrivalDate',
+      'importerName',
+      'usdFob',
+      'quantity',
+      null,
+    ]);
+    expect(p.view.locale).toEqual({ decimal: ',', dates: 'dmy' });
+    expect(p.view.localeProof.dates).toBe('31.12.2025');
+    expect(p.view.rowsChecked).toBe(4);
+    expect(p.view.blankRows).toBe(1);
+    const byField = Object.fromEntries(p.view.issues.map((w) => [w.field, w]));
+    expect(byField.arrivalDate).toMatchObject({ count: 1, at: ['row 6'], example: '32.01.2026' });
+    expect(byField.arrivalDate!.message).toMatch(
+      /^Arrival Date: 1 value is not a date written as yyyy-MM-dd/,
+    );
+    expect(byField.usdFob).toMatchObject({ count: 1, at: ['row 6'], example: '12,3,4' });
+    expect(byField.usdFob!.message).toMatch(/^USD FOB: /);
+    expect(byField.quantity).toMatchObject({ count: 2, at: ['row 3', 'row 6'] });
+    expect(byField.quantity!.message).toMatch(/^Quantity: 2 values are not plain numbers/);
+    expect(p.view.issues.map((w) => w.message).join('\n')).not.toMatch(/arrivalDate|usdFob|quantity/);
+  });
+
+  it('previews the analyst’s mapping and locale: another field, a column kept as extra, month-first dates', async () => {
+    const path = await deskCsv();
+    const p = await previewImport(path, {
+      choices: {
+        kind: 'shipments',
+        mapping: ['arrivalDate', 'importerName', null, 'quantity', 'vesselName'],
+        locale: { decimal: '.', dates: 'mdy' },
+      },
+    });
+    expect(p.plan.mapping).toEqual(['arrivalDate', 'importerName', null, 'quantity', 'vesselName']);
+    expect(p.view.locale).toEqual({ decimal: '.', dates: 'mdy' });
+    const samples = Object.fromEntries(p.view.columns.map((c) => [c.header, c.samples]));
+    // 31.12.2025 read month first is no date: kept as written, and said.
+    expect(samples['Arrival']).toEqual(['31.12.2025', '2026-05-01', '2026-06-01', '32.01.2026']);
+    expect(samples['Value USD']).toEqual(['1.234,50', '900,00', '7,5', '12,3,4']);
+    expect(samples['Remarks']![0]).toBe('MSC Anna');
+    expect(p.view.issues.find((w) => w.field === 'arrivalDate')).toMatchObject({
+      count: 2,
+      at: ['row 2', 'row 6'],
+    });
+    // A mapping of another length than the file's columns is not the analyst's: the automatic one is shown.
+    const wrong = await previewImport(path, { choices: { mapping: ['arrivalDate'] } });
+    expect(wrong.plan.mapping[2]).toBe('usdFob');
   });
 });

@@ -110,7 +110,7 @@ describe('Parquet files other tools wrote', () => {
     expect(rows[0]?.['Value']).toBe('1234.50');
     expect(rows[1]?.['Remarks']).toBeUndefined();
     const messages = r.warnings.map((w) => w.message).join('\n');
-    expect(messages).toMatch(/hsCode: 1 code has an odd number of digits \(first: row 2, "30110"\)/);
+    expect(messages).toMatch(/HS Code: 1 code has an odd number of digits \(first: row 2, "30110"\)/);
   });
 
   it('refuses a file that is not Parquet, and one over the cell cap, in the analyst’s words', async () => {

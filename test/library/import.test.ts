@@ -528,7 +528,7 @@ describe('date and number formats', () => {
     );
     expect((await rowsOf(r.dataset.id))[0]).toMatchObject({ name: 'Acme', firm_type: null });
     expect(r.warnings[0]?.message).toMatch(
-      /firm_type: 1 value is not a whole number \(first: row 2, "two"\)/,
+      /Firm type: 1 value is not a whole number \(first: row 2, "two"\)/,
     );
   });
 
@@ -554,7 +554,7 @@ describe('date and number formats', () => {
       { field: 'arrivalDate', count: 1, firstAt: 'row 3', example: '2023-02-30' },
       { field: 'grossWeight', count: 2, firstAt: 'row 3', example: '12 KG' },
     ]);
-    expect(r.warnings[1]!.message).toMatch(/grossWeight: 2 values are not plain numbers .*sort last/);
+    expect(r.warnings[1]!.message).toMatch(/Gross Weight: 2 values are not plain numbers .*sort last/);
     expect(await rowsOf(r.dataset.id)).toEqual(recs);
   });
 

@@ -1,6 +1,7 @@
 import type { CallChannel } from '@shared/ipc/channels';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 import type { ChosenFile } from '@shared/files/file-handle';
+import type { ImportPreviewView } from '@shared/library/import-contract';
 import {
   libraryCalls,
   type DatasetView,
@@ -28,6 +29,11 @@ export interface FakeLibrary {
   importAnswer: (file: ReceivedFile) => Promise<BridgeResult<unknown>>;
   /** Files the page uploaded (the browser host's way in), each behind the handle it was answered. */
   uploads: ReceivedFile[];
+  /**
+   * What `library.previewImport` answers for the file and the choices sent; by default another tool's
+   * CSV of two columns, the first read as the importer's name, the second kept as an extra column.
+   */
+  previewAnswer: (file: ReceivedFile, choices: Record<string, unknown> | undefined) => ImportPreviewView;
   /** What `library.chooseImportFile` answers (the desktop's open dialog); by default a cancel. */
   dialogChoice: ReceivedFile | null;
   /** The browser host's upload, as the page's transport calls it. */
@@ -53,6 +59,32 @@ interface BlobReader {
 
 let handles = 0;
 const nextHandle = (): string => `fh_${String(++handles).padStart(32, '0')}`;
+
+/** A preview of another tool's file, as main answers `library.previewImport`. */
+export function importPreview(overrides: Partial<ImportPreviewView> = {}): ImportPreviewView {
+  return {
+    fileName: 'desk.csv',
+    format: 'csv',
+    sheets: [{ name: 'desk.csv', rows: null, hidden: false }],
+    sheet: 0,
+    headerRow: 1,
+    kind: 'shipments',
+    columns: [
+      { index: 0, header: 'Consignee', field: 'importerName', samples: ['Acme', 'Beta'] },
+      { index: 1, header: 'Remarks', field: null, samples: ['urgent', ''] },
+    ],
+    locale: { decimal: '.', dates: 'dmy' },
+    localeProof: { decimal: null, dates: null },
+    notices: [],
+    remembered: false,
+    fromPortolan: false,
+    verbatim: false,
+    issues: [],
+    rowsChecked: 2,
+    blankRows: 0,
+    ...overrides,
+  };
+}
 
 export function dataset(id: string, overrides: Partial<DatasetView> = {}): DatasetView {
   return {
@@ -93,6 +125,18 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
     listError: null,
     announce: () => undefined,
     importAnswer: () => new Promise(() => undefined),
+    previewAnswer: (file, choices) =>
+      importPreview({
+        fileName: file.fileName,
+        ...(Array.isArray(choices?.mapping)
+          ? {
+              columns: importPreview().columns.map((c, i) => ({
+                ...c,
+                field: (choices.mapping as (string | null)[])[i] ?? null,
+              })),
+            }
+          : {}),
+      }),
     uploads: [],
     dialogChoice: null,
     async upload(file, fileName) {
@@ -191,6 +235,16 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
           return {
             ok: true,
             value: chosen && { handle: chosen.handle, name: chosen.fileName, location: '/home/analyst' },
+          };
+        }
+        case 'library.previewImport': {
+          const file = [...fake.uploads, ...(fake.dialogChoice ? [fake.dialogChoice] : [])].find(
+            (f) => f.handle === i.file,
+          );
+          if (!file) return { ok: false, error: { kind: 'NotFound', message: 'Choose the file again.' } };
+          return {
+            ok: true,
+            value: fake.previewAnswer(file, i.choices as Record<string, unknown> | undefined),
           };
         }
         case 'library.import': {

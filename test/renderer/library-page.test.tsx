@@ -5,7 +5,8 @@ import { setApi } from '../../src/renderer/src/bridge/api';
 import * as page from '../../src/renderer/src/features/library/library-page';
 import * as store from '../../src/renderer/src/features/library/library-store';
 import { fakeBridge } from './fake-bridge';
-import { dataset, fakeLibrary, type FakeLibrary } from './fake-library';
+import { dataset, fakeLibrary, importPreview, type FakeLibrary } from './fake-library';
+import { useImportStore } from '../../src/renderer/src/features/library/import-store';
 
 /** The Library page over an in-memory library that answers the bridge the way main does. */
 let lib: FakeLibrary = fakeLibrary([]);
@@ -31,6 +32,7 @@ beforeEach(() => {
     dataset('b', { name: 'Cotton firms', kind: 'firms', tags: ['cotton'] }),
   ]);
   store.useLibraryStore.getState().reset();
+  useImportStore.getState().reset();
 });
 afterEach(cleanup);
 
@@ -231,7 +233,13 @@ describe('library page: import', () => {
     expect(lib.uploads).toEqual([]);
   });
 
-  it('says "Importing <name>…" while it runs, uploads the bytes, imports them by handle, then says what came in', async () => {
+  /** Waits for the import dialog to show the mapping of the file. */
+  async function mappingShown(): Promise<HTMLElement> {
+    const dialog = await screen.findByTestId('import-mapping');
+    return dialog;
+  }
+
+  it('uploads the file, previews it, maps its columns in a dialog, then imports it by handle with the plan and opens it', async () => {
     let answer: (rows: number) => void = () => undefined;
     lib.importAnswer = (input) =>
       new Promise((resolve) => {
@@ -247,24 +255,118 @@ describe('library page: import', () => {
           });
       });
     await renderPage();
-    const text = 'name,city\nAyşe,İzmir\n';
+    const text = 'Consignee,Remarks\nAyşe,İzmir\n';
     pick(new File([text], 'firms.csv', { type: 'text/csv' }));
-    expect(screen.getByTestId('library-import-status').textContent).toBe('Importing firms.csv…');
-    expect(screen.getByTestId('library-import-status').getAttribute('data-state')).toBe('running');
-    expect((screen.getByTestId('library-import-input') as HTMLInputElement).disabled).toBe(true);
-
-    await waitFor(() => expect(lib.callsTo('library.import')).toHaveLength(1));
+    expect(screen.getByTestId('library-import-status').textContent).toBe('Reading firms.csv…');
+    await mappingShown();
     expect(lib.uploads).toHaveLength(1);
-    expect(lib.uploads[0]!.fileName).toBe('firms.csv');
     expect(lib.uploads[0]!.text).toBe(text);
-    // The import names the upload by its handle, never by a path.
-    expect(lib.callsTo('library.import')[0]).toEqual({ file: lib.uploads[0]!.handle });
+    // The preview names the upload by its handle, never by a path; nothing is imported yet.
+    expect(lib.callsTo('library.previewImport')).toEqual([{ file: lib.uploads[0]!.handle }]);
+    expect(lib.callsTo('library.import')).toEqual([]);
+    expect(screen.getByTestId('import-samples-0').textContent).toBe('Acme · Beta');
+    expect(screen.getByTestId('import-reason').textContent).toMatch(/^1 column is kept as extra column/);
+    expect(screen.getByTestId('import-issues').getAttribute('data-count')).toBe('0');
 
+    fireEvent.click(screen.getByTestId('import-confirm'));
+    await waitFor(() => expect(lib.callsTo('library.import')).toHaveLength(1));
+    expect(lib.callsTo('library.import')[0]).toEqual({
+      file: lib.uploads[0]!.handle,
+      plan: {
+        sheet: 0,
+        headerRow: 1,
+        kind: 'shipments',
+        mapping: ['importerName', null],
+        locale: { decimal: '.', dates: 'dmy' },
+      },
+    });
+    expect(screen.getByTestId('import-progress')).toBeTruthy();
+    lib.datasets.push(dataset('c', { name: 'firms.csv' }));
     act(() => answer(1));
     await waitFor(() =>
       expect(screen.getByTestId('library-import-status').textContent).toBe('Imported 1 row from firms.csv'),
     );
-    expect((screen.getByTestId('library-import-input') as HTMLInputElement).disabled).toBe(false);
+    await waitFor(() => expect(screen.queryByTestId('import-progress')).toBeNull());
+    await waitFor(() =>
+      expect(screen.getByTestId('library-detail').getAttribute('data-dataset-id')).toBe('c'),
+    );
+  });
+
+  it('lists the values of the first rows that would not import as they are, with their rows', async () => {
+    lib.previewAnswer = (file) =>
+      importPreview({
+        fileName: file.fileName,
+        issues: [
+          {
+            field: 'arrivalDate',
+            count: 7,
+            firstAt: 'row 3',
+            example: '32.01.2026',
+            message:
+              'Arrival Date: 7 values are not dates written as yyyy-MM-dd (first: row 3, "32.01.2026")',
+            at: ['row 3', 'row 5', 'row 8', 'row 9', 'row 11'],
+          },
+        ],
+        rowsChecked: 59,
+        blankRows: 1,
+      });
+    await renderPage();
+    pick(new File(['x'], 'odd.csv', { type: 'text/csv' }));
+    await mappingShown();
+    const issues = screen.getByTestId('import-issues');
+    expect(issues.textContent).toContain('in the first 59 rows');
+    expect(screen.getByTestId('import-issue').textContent).toContain('Arrival Date: 7 values are not dates');
+    expect(screen.getByTestId('import-issue-rows').textContent).toBe('Rows 3, 5, 8, 9, 11 and 2 more.');
+    expect(issues.textContent).toContain('1 blank line is skipped.');
+  });
+
+  it('changing a column’s field previews again with the plan; the same field twice blocks Import, in words', async () => {
+    await renderPage();
+    pick(new File(['x'], 'desk.csv', { type: 'text/csv' }));
+    await mappingShown();
+    act(() => useImportStore.getState().setField(1, 'importerName'));
+    await waitFor(() => expect(lib.callsTo('library.previewImport')).toHaveLength(2));
+    expect(lib.callsTo('library.previewImport')[1]).toMatchObject({
+      choices: { sheet: 0, headerRow: 1, kind: 'shipments', mapping: ['importerName', 'importerName'] },
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('import-reason').textContent).toBe(
+        'Importer Name is chosen for 2 columns (Consignee, Remarks): choose it for one',
+      ),
+    );
+    expect((screen.getByTestId('import-confirm') as HTMLButtonElement).disabled).toBe(true);
+    act(() => useImportStore.getState().setField(1, 'vesselName'));
+    await waitFor(() =>
+      expect((screen.getByTestId('import-confirm') as HTMLButtonElement).disabled).toBe(false),
+    );
+    // Cancel closes the dialog without importing; the page says nothing.
+    fireEvent.click(screen.getByTestId('import-cancel'));
+    await waitFor(() => expect(screen.queryByTestId('import-mapping')).toBeNull());
+    expect(lib.callsTo('library.import')).toEqual([]);
+    expect(screen.queryByTestId('library-import-status')).toBeNull();
+  });
+
+  it('imports Portolan’s own export at once, without asking for a mapping', async () => {
+    lib.previewAnswer = (file) => importPreview({ fileName: file.fileName, fromPortolan: true });
+    lib.importAnswer = (file) =>
+      Promise.resolve({
+        ok: true,
+        value: {
+          dataset: dataset('p', { name: file.fileName }),
+          format: 'parquet',
+          rows: 5,
+          filterRestored: true,
+        },
+      });
+    await renderPage();
+    pick(new File(['x'], 'export.parquet'));
+    await waitFor(() =>
+      expect(screen.getByTestId('library-import-status').textContent).toBe(
+        'Imported 5 rows from export.parquet',
+      ),
+    );
+    expect(lib.callsTo('library.import')).toEqual([{ file: lib.uploads[0]!.handle }]);
+    expect(screen.queryByTestId('import-mapping')).toBeNull();
   });
 
   it('lists what the import kept but will not sort or filter as dates or numbers', async () => {
@@ -289,6 +391,8 @@ describe('library page: import', () => {
       });
     await renderPage();
     pick(new File(['x'], 'odd.csv', { type: 'text/csv' }));
+    await mappingShown();
+    fireEvent.click(screen.getByTestId('import-confirm'));
     await waitFor(() =>
       expect(screen.getByTestId('library-import-status').textContent).toBe('Imported 3 rows from odd.csv'),
     );
@@ -319,12 +423,14 @@ describe('library page: import', () => {
 
     lib.dialogChoice = { handle: `fh_${'d'.repeat(32)}`, fileName: 'records.json', text: '' };
     fireEvent.click(screen.getByTestId('library-import-choose'));
+    await mappingShown();
+    fireEvent.click(screen.getByTestId('import-confirm'));
     await waitFor(() =>
       expect(screen.getByTestId('library-import-status').textContent).toBe(
         'Imported 4 rows from records.json',
       ),
     );
-    expect(lib.callsTo('library.import')).toEqual([{ file: `fh_${'d'.repeat(32)}` }]);
+    expect(lib.callsTo('library.import')).toMatchObject([{ file: `fh_${'d'.repeat(32)}` }]);
   });
 });
 

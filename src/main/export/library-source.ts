@@ -1,5 +1,6 @@
 import type { ExportView } from '@shared/export/export-contract';
 import { AppError } from '@shared/ipc/errors';
+import { extraColumnId, extraHeaderOf } from '@shared/library/library-contract';
 import { Library, type DatasetMeta } from '../library';
 import { firmColumns, shipmentColumns } from './columns';
 import type { ExportColumn, ExportSource } from './types';
@@ -17,18 +18,27 @@ function gridQuery(view: ExportView | undefined): {
 }
 
 /**
- * The columns to write: the view's visible columns in their order (the resolved firm columns among
- * them when shown), else every field of the kind.
+ * The columns to write: the view's visible columns in their order (the resolved firm columns and an
+ * import's extra columns among them when shown), else every field of the kind and then every extra
+ * column. An extra column is written under its header in the file it came from.
  */
 export function exportColumnsFor(meta: DatasetMeta, view: ExportView | undefined): ExportColumn[] {
-  const known = new Set(Library.exportColumns(meta.kind));
+  const extras = meta.extraColumns.map(extraColumnId);
+  const known = new Set([...Library.exportColumns(meta.kind), ...extras]);
   const fields =
-    view?.columns && view.columns.length > 0 ? [...new Set(view.columns)] : [...Library.columns(meta.kind)];
+    view?.columns && view.columns.length > 0
+      ? [...new Set(view.columns)]
+      : [...Library.columns(meta.kind), ...extras];
   const unknown = fields.filter((f) => !known.has(f));
   if (unknown.length > 0) {
-    throw new AppError('InvalidInput', `Not a ${meta.kind} column: ${unknown.slice(0, 5).join(', ')}`);
+    const named = unknown.slice(0, 5).map((f) => extraHeaderOf(f) ?? f);
+    throw new AppError('InvalidInput', `Not a ${meta.kind} column: ${named.join(', ')}`);
   }
-  return meta.kind === 'shipments' ? shipmentColumns(fields) : firmColumns(fields);
+  const ofKind = (f: readonly string[]) => (meta.kind === 'shipments' ? shipmentColumns(f) : firmColumns(f));
+  return fields.map((f) => {
+    const header = extraHeaderOf(f);
+    return header === null ? ofKind([f])[0]! : { field: f, header, title: header, type: 'text' };
+  });
 }
 
 /** Whether the view narrows or reorders the rows, so the export differs from the stored dataset. */

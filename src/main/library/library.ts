@@ -2,7 +2,7 @@ import { chmod, mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DuckDBValue, Json } from '@duckdb/node-api';
 import { AppError } from '@shared/ipc/errors';
-import { RESOLVED_FIRM_COLUMNS, isResolvedFirmColumn } from '@shared/library/library-contract';
+import { RESOLVED_FIRM_COLUMNS, extraHeaderOf, isResolvedFirmColumn } from '@shared/library/library-contract';
 import { Db, toNumber, type Row, type SqlParams } from './db';
 import type {
   CoveredWindow,
@@ -19,7 +19,7 @@ import { rowToRecord, type RecordObject } from './ingest';
 import { JobStore } from './job-store';
 import { LibraryWriter, cleanTags, type ColumnBatch, type DatasetFinish } from './library-writer';
 import { filterKey } from './naming';
-import { buildQuery, parseGridQuery, selectedColumns, type GridQuery } from './query';
+import { buildQuery, extraValueSql, parseGridQuery, selectedColumns, type GridQuery } from './query';
 import { FirmBook } from './firms/firm-book';
 import { firmNameSql } from './firms/firm-sql';
 import { migrate } from './schema';
@@ -440,7 +440,8 @@ export class Library {
     }
     let lastRow = meta.storedRows;
     if (built.filtered) lastRow = await this.count(table, built.where, built.params, !built.byFirm);
-    const fields = wanted ? new Set(q.columns) : null;
+    // An extra column asked for by its id (`extra:<header>`) is in the record under its header.
+    const fields = wanted ? new Set(q.columns!.map((c) => extraHeaderOf(c) ?? c)) : null;
     const missing = meta.missingFields.length > 0 ? new Set(meta.missingFields) : undefined;
     return {
       rows: rows.map((r) => {
@@ -486,13 +487,19 @@ export class Library {
     const firmColumns = meta.kind === 'shipments' && fields.some((f) => isResolvedFirmColumn(f));
     if (built.byFirm || firmColumns) await this.firms.resolve();
     const byField = new Map(columnsOf(meta.kind).map((c) => [c.field, c]));
+    const missing = new Set(meta.missingFields);
     const select = fields.map((f) => {
       if (meta.kind === 'shipments' && isResolvedFirmColumn(f)) {
         return `coalesce(${firmNameSql(f === 'importerFirm' ? 'importer' : 'exporter', `${table}.`)}, '')`;
       }
+      const header = extraHeaderOf(f);
+      // An extra column of an import: its value in the row's extras, NULL (an empty cell) where it has none.
+      if (header !== null) return extraValueSql(header, `${table}.`);
       const col = byField.get(f);
       if (!col)
         throw new AppError('InvalidInput', `Not a ${meta.kind} column: ${JSON.stringify(f.slice(0, 80))}`);
+      // A field the imported file did not have is missing (NULL), not empty text.
+      if (missing.has(col.field)) return 'NULL';
       // Counts leave as DOUBLE (exact to 2^53) so JavaScript gets numbers, not bigints.
       return col.type === 'integer' ? `CAST("${col.field}" AS DOUBLE)` : `coalesce("${col.field}", '')`;
     });

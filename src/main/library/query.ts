@@ -8,10 +8,12 @@ import {
   type ScalarFilterType,
   type TextFilterType,
 } from '@shared/library/grid-filter';
-import { isResolvedFirmColumn } from '@shared/library/library-contract';
+import { extraHeaderOf, isResolvedFirmColumn } from '@shared/library/library-contract';
 import { FIRM_FILTER_FIELDS, firmFilterSql, firmNameSql } from './firms/firm-sql';
 import {
+  EXTRA_COLUMN,
   QUICK_FILTER_FIELDS,
+  TEXT_COLLATION,
   findColumn,
   shownTextContains,
   sortExpression,
@@ -70,11 +72,34 @@ export function parseGridQuery(input: unknown): ParsedGridQuery {
   return r.data;
 }
 
-function column(kind: DatasetKind, colId: string): ColumnDef {
+/** A column as SQL reads it: a field's own column, or an extra column's value in the row's extras. */
+interface QueryColumn extends ColumnDef {
+  /** The SQL expression of its value (text, NULL when the row has none). */
+  sql: string;
+  extra: boolean;
+}
+
+/** An SQL string literal: quotes doubled, so no text can end it. */
+const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * The value of an imported file's extra column in a row, by its header: a JSON Pointer into the row's
+ * extras (`~` and `/` escaped as the pointer syntax says), so any header is a key, never a path.
+ */
+export function extraValueSql(header: string, table = ''): string {
+  const pointer = `/${header.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return `json_extract_string(${table}"${EXTRA_COLUMN}", ${literal(pointer)})`;
+}
+
+function column(kind: DatasetKind, colId: string): QueryColumn {
+  const header = extraHeaderOf(colId);
+  if (header !== null) {
+    return { field: colId, type: 'text', title: header, sql: extraValueSql(header), extra: true };
+  }
   const col = findColumn(kind, colId);
   // The column name is looked up, never interpolated from input: an unknown colId is refused.
   if (!col) throw new AppError('InvalidInput', `Unknown column: ${JSON.stringify(colId.slice(0, 80))}`);
-  return col;
+  return { ...col, sql: `"${col.field}"`, extra: false };
 }
 
 /** Builds WHERE and ORDER BY; every value is a positional parameter, every name from the field list. */
@@ -93,13 +118,21 @@ export function selectedColumns(
       ? q.columns
       : [...all, ...(q.resolvedFirms && kind === 'shipments' ? ['importerFirm', 'exporterFirm'] : [])];
   let byFirm = false;
-  const items = [...new Set(names)].map((n) => {
+  let extras = false;
+  const items = [...new Set(names)].flatMap((n) => {
     if (kind === 'shipments' && isResolvedFirmColumn(n)) {
       byFirm = true;
-      return `${firmNameSql(n === 'importerFirm' ? 'importer' : 'exporter', `${table}.`)} AS "${n}"`;
+      return [`${firmNameSql(n === 'importerFirm' ? 'importer' : 'exporter', `${table}.`)} AS "${n}"`];
     }
-    return `"${column(kind, n).field}"`;
+    const col = column(kind, n);
+    // Extra columns travel in the row's extras, read once whatever how many of them are asked for.
+    if (col.extra) {
+      extras = true;
+      return [];
+    }
+    return [col.sql];
   });
+  if (extras) items.push(`"${EXTRA_COLUMN}"`);
   return { items, byFirm };
 }
 
@@ -144,7 +177,8 @@ export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQu
 
   const order = q.sortModel.map((s) => {
     const col = column(kind, s.colId);
-    return `${sortExpression(col)} ${s.sort === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
+    const by = col.extra ? `${col.sql} COLLATE ${TEXT_COLLATION}` : sortExpression(col);
+    return `${by} ${s.sort === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
   });
   order.push('row_no ASC');
   return {
@@ -159,7 +193,11 @@ export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQu
 
 type Param = (v: DuckDBValue) => string;
 
-function columnFilterSql(col: ColumnDef, f: Exclude<ColumnFilter, { filterType: 'firm' }>, p: Param): string {
+function columnFilterSql(
+  col: QueryColumn,
+  f: Exclude<ColumnFilter, { filterType: 'firm' }>,
+  p: Param,
+): string {
   if ('conditions' in f) {
     const parts = f.conditions.map((c) => conditionSql(col, c, p));
     return `(${parts.join(f.operator === 'OR' ? ' OR ' : ' AND ')})`;
@@ -167,12 +205,12 @@ function columnFilterSql(col: ColumnDef, f: Exclude<ColumnFilter, { filterType: 
   return conditionSql(col, f, p);
 }
 
-function isBlankSql(col: ColumnDef): string {
-  const name = `"${col.field}"`;
+function isBlankSql(col: QueryColumn): string {
+  const name = col.sql;
   return col.type === 'integer' ? `${name} IS NULL` : `(${name} IS NULL OR trim(${name}) = '')`;
 }
 
-function conditionSql(col: ColumnDef, c: Condition, p: Param): string {
+function conditionSql(col: QueryColumn, c: Condition, p: Param): string {
   if (c.type === 'blank' || c.type === 'empty') return isBlankSql(col);
   if (c.type === 'notBlank') return `NOT ${isBlankSql(col)}`;
   switch (c.filterType) {
@@ -180,14 +218,14 @@ function conditionSql(col: ColumnDef, c: Condition, p: Param): string {
       return textSql(col, c.type, c.filter ?? '', p);
     case 'number': {
       if (col.type !== 'decimal' && col.type !== 'integer' && col.type !== 'epoch') {
-        throw new AppError('InvalidInput', `${col.field} is not a number column`);
+        throw new AppError('InvalidInput', `${col.title} is not a number column`);
       }
       const expr = col.type === 'integer' ? `"${col.field}"` : typedExpression(col);
       return scalarSql(expr, c.type, c.filter ?? null, c.filterTo ?? null, p);
     }
     case 'date': {
       if (col.type !== 'date' && col.type !== 'epoch')
-        throw new AppError('InvalidInput', `${col.field} is not a date column`);
+        throw new AppError('InvalidInput', `${col.title} is not a date column`);
       const expr =
         col.type === 'date' ? typedExpression(col) : `CAST(to_timestamp(${typedExpression(col)}) AS DATE)`;
       const day = (s: string | null | undefined): string | null => (s ? s.slice(0, 10) : null);
@@ -198,8 +236,8 @@ function conditionSql(col: ColumnDef, c: Condition, p: Param): string {
   }
 }
 
-function textSql(col: ColumnDef, type: TextFilterType, value: string, p: Param): string {
-  const v = `lower(coalesce(CAST("${col.field}" AS VARCHAR), ''))`;
+function textSql(col: QueryColumn, type: TextFilterType, value: string, p: Param): string {
+  const v = `lower(coalesce(CAST(${col.sql} AS VARCHAR), ''))`;
   const needle = p(value.toLowerCase());
   switch (type) {
     case 'equals':

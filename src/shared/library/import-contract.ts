@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DATASET_KINDS, type DatasetKind } from '../fields';
+import type { ImportWarningView } from './library-contract';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
 
 /**
@@ -53,6 +54,21 @@ export interface ImportPreviewView {
   remembered: boolean;
   /** True when the file is a Portolan export whose Query sheet names every column's field. */
   fromPortolan: boolean;
+  /**
+   * True when the file's values are a dataset's exact text (Portolan's own Parquet): no locale applies
+   * and nothing needs mapping.
+   */
+  verbatim: boolean;
+  /**
+   * Values of the first rows (`rowsChecked`) that would not import as they are under this plan: not a
+   * date or a number where the field needs one, formulas without a result, HS codes that lost a zero.
+   * One sentence each, in the form's words, with the rows they are in.
+   */
+  issues: ImportWarningView[];
+  /** Data rows of the file's head the issues were looked for in (blank lines not counted). */
+  rowsChecked: number;
+  /** Blank lines among them, which the import skips. */
+  blankRows: number;
 }
 
 /** What the analyst confirms: read this sheet from this header row, as this kind, with this mapping. */
@@ -79,6 +95,12 @@ export const importPreviewChoicesSchema = z.strictObject({
   sheet: z.number().int().min(0).max(10_000).optional(),
   headerRow: z.number().int().min(1).max(1_048_576).optional(),
   kind: z.enum(DATASET_KINDS).optional(),
+  /**
+   * The analyst's mapping and locale for the sheet, header row and kind above: the preview shows the
+   * samples and the issues under them (ignored when its length is not the file's column count).
+   */
+  mapping: z.array(knownField.nullable()).max(16_384).optional(),
+  locale: importLocaleSchema.optional(),
 });
 export type ImportPreviewChoices = z.infer<typeof importPreviewChoicesSchema>;
 

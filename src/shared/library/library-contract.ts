@@ -76,6 +76,8 @@ export interface ImportWarningView {
   example: string;
   /** One sentence for the analyst, ready to show. */
   message: string;
+  /** Where the first few are (`firstAt` first): the rows an import preview points to. */
+  at?: string[];
 }
 
 export interface ImportResultView {
@@ -119,8 +121,28 @@ export const RESOLVED_FIRM_TITLES: Readonly<Record<ResolvedFirmColumn, string>> 
 };
 export const isResolvedFirmColumn = (name: string): name is ResolvedFirmColumn =>
   (RESOLVED_FIRM_COLUMNS as readonly string[]).includes(name);
-/** A column a grid or an export may ask for: a field of the records, or a resolved firm. */
-export const columnNameSchema = z.enum([...GRID_FIELDS, ...RESOLVED_FIRM_COLUMNS] as [string, ...string[]]);
+/**
+ * An imported file's column that maps to no field is kept under its header as an extra column; grids,
+ * filters, sorts and exports name it `extra:<header>`, so it can never be taken for a field.
+ */
+export const EXTRA_COLUMN_PREFIX = 'extra:';
+export const extraColumnId = (header: string): string => `${EXTRA_COLUMN_PREFIX}${header}`;
+/** The header of an extra column's id; null for any other name. */
+export function extraHeaderOf(colId: string): string | null {
+  return colId.startsWith(EXTRA_COLUMN_PREFIX) && colId.length > EXTRA_COLUMN_PREFIX.length
+    ? colId.slice(EXTRA_COLUMN_PREFIX.length)
+    : null;
+}
+const extraColumnName = z
+  .string()
+  .max(EXTRA_COLUMN_PREFIX.length + 200)
+  .refine((s) => extraHeaderOf(s) !== null, { error: 'not a known field' });
+
+/** A column a grid or an export may ask for: a field of the records, a resolved firm, or an extra column. */
+export const columnNameSchema = z.union([
+  z.enum([...GRID_FIELDS, ...RESOLVED_FIRM_COLUMNS] as [string, ...string[]]),
+  extraColumnName,
+]);
 
 /** Fields a filter may name besides the grid's columns: the resolved firm of a row's importer, exporter or either. */
 export const FIRM_FILTER_FIELD_NAMES = ['importerFirm', 'exporterFirm', 'anyFirm'] as const;
@@ -128,16 +150,17 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set([...GRID_FIELDS, ...FIRM_FILTE
 
 /** ag-grid's filterModel (text, number and date filters, simple or combined); keys are known fields only. */
 export const filterModelSchema = z
-  .record(z.string().max(200), columnFilterSchema)
+  .record(z.string().max(EXTRA_COLUMN_PREFIX.length + 200), columnFilterSchema)
   .superRefine((model, ctx) => {
     for (const key of Object.keys(model)) {
-      if (!KNOWN_FIELDS.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'not a known field' });
+      if (!KNOWN_FIELDS.has(key) && extraHeaderOf(key) === null)
+        ctx.addIssue({ code: 'custom', path: [key], message: 'not a known field' });
     }
   });
 export type GridFilterModel = z.infer<typeof filterModelSchema>;
 
 export const sortModelSchema = z
-  .array(z.strictObject({ colId: field, sort: z.enum(['asc', 'desc']) }))
+  .array(z.strictObject({ colId: z.union([field, extraColumnName]), sort: z.enum(['asc', 'desc']) }))
   .max(20);
 export type GridSortModel = z.infer<typeof sortModelSchema>;
 

@@ -7,6 +7,7 @@
  */
 import {
   fieldDefsOf,
+  fieldTitleOf,
   fieldTypeOf,
   formatDecimal,
   isCalendarDay,
@@ -94,7 +95,12 @@ interface Counter {
   count: number;
   firstAt: string;
   example: string;
+  /** Where the first few are ("row 4", "sheet Data, row 9"): what the import preview lists. */
+  at: string[];
 }
+
+/** How many places of one problem are listed (the count says how many there are in all). */
+const LISTED_PLACES = 5;
 
 const HS_FIELDS: ReadonlySet<string> = new Set(['hsCode', 'hsCodeKeyword']);
 
@@ -188,8 +194,13 @@ export class RowConverter {
 
   private count(map: Map<string, Counter>, key: string, row: RawRow, example: string): void {
     const hit = map.get(key);
-    if (hit) hit.count += 1;
-    else map.set(key, { count: 1, firstAt: this.locate(row), example: example.slice(0, 40) });
+    if (hit) {
+      hit.count += 1;
+      if (hit.at.length < LISTED_PLACES) hit.at.push(this.locate(row));
+    } else {
+      const at = this.locate(row);
+      map.set(key, { count: 1, firstAt: at, example: example.slice(0, 40), at: [at] });
+    }
   }
 
   private value(c: number, raw: CellValue | undefined, row: RawRow): StoredValue {
@@ -245,17 +256,26 @@ export class RowConverter {
   /** HS codes have an even number of digits (6, 8, 10); an odd count of digits lost a leading zero. */
   private flagLostZeros(text: string, row: RawRow): void {
     if (/^\d+$/.test(text) && text.length % 2 === 1 && text.length >= 5) {
-      if (this.lostZeros) this.lostZeros.count += 1;
-      else this.lostZeros = { count: 1, firstAt: this.locate(row), example: text };
+      if (this.lostZeros) {
+        this.lostZeros.count += 1;
+        if (this.lostZeros.at.length < LISTED_PLACES) this.lostZeros.at.push(this.locate(row));
+      } else {
+        const at = this.locate(row);
+        this.lostZeros = { count: 1, firstAt: at, example: text, at: [at] };
+      }
     }
   }
 
-  /** What the analyst reads after the import: one sentence per kind of problem. */
+  /**
+   * What the analyst reads about values that do not import as they are, one sentence per kind of
+   * problem, naming the field as the grid does: before the import (the preview, over its first rows)
+   * and after it (over the whole file). Present tense, so both read right.
+   */
   warnings(): ImportWarningView[] {
     const out: ImportWarningView[] = [];
     for (const [field, c] of this.odd) {
       const type = fieldTypeOf(this.kind, field);
-      out.push({ field, ...c, message: oddMessage(type, field, c) });
+      out.push({ field, ...c, message: oddMessage(type, fieldTitleOf(this.kind, field), c) });
     }
     for (const [column, c] of this.formulas) {
       const values =
@@ -264,8 +284,8 @@ export class RowConverter {
         field: column,
         ...c,
         message:
-          `${column}: ${values} no stored result (first: ${c.firstAt}); the file was saved by a program that does not calculate. ` +
-          `${c.count === 1 ? 'It was' : 'They were'} imported empty: open the file in Excel or LibreOffice, save it, and import it again to get the values`,
+          `${fieldTitleOf(this.kind, column)}: ${values} no stored result (first: ${c.firstAt}); the file was saved by a program that does not calculate. ` +
+          `${c.count === 1 ? 'It is' : 'They are'} imported empty: open the file in Excel or LibreOffice, save it, and import it again to get the values`,
       });
     }
     if (this.lostZeros) {
@@ -274,8 +294,8 @@ export class RowConverter {
         field: 'hsCode',
         ...c,
         message:
-          `hsCode: ${c.count === 1 ? '1 code has' : `${c.count.toLocaleString('en-US')} codes have`} an odd number of digits (first: ${c.firstAt}, "${c.example}"), ` +
-          'as HS codes that lost a leading zero in a spreadsheet do (0301 became 301). They were imported as they are',
+          `${fieldTitleOf(this.kind, 'hsCode')}: ${c.count === 1 ? '1 code has' : `${c.count.toLocaleString('en-US')} codes have`} an odd number of digits (first: ${c.firstAt}, "${c.example}"), ` +
+          'as HS codes that lost a leading zero in a spreadsheet do (0301 became 301). They are imported as they are',
       });
     }
     return out;
@@ -298,7 +318,7 @@ function isBlank(values: readonly CellValue[]): boolean {
   return true;
 }
 
-function oddMessage(type: FieldType, field: string, c: Counter): string {
+function oddMessage(type: FieldType, title: string, c: Counter): string {
   const one = c.count === 1;
   const what =
     type === 'date'
@@ -317,12 +337,12 @@ function oddMessage(type: FieldType, field: string, c: Counter): string {
             ? 'a plain number'
             : 'plain numbers';
   if (type === 'integer') {
-    return `${field}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} not ${what} (first: ${c.firstAt}, "${c.example}"). ${one ? 'It was' : 'They were'} left empty`;
+    return `${title}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} not ${what} (first: ${c.firstAt}, "${c.example}"). ${one ? 'It is' : 'They are'} left empty`;
   }
   const use = type === 'date' ? 'date' : 'number';
   const values = one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`;
   return (
-    `${field}: ${values} not ${what} (first: ${c.firstAt}, "${c.example}"). ${one ? 'It was' : 'They were'} imported as text: ` +
+    `${title}: ${values} not ${what} (first: ${c.firstAt}, "${c.example}"). ${one ? 'It is' : 'They are'} imported as text: ` +
     `${one ? 'it sorts' : 'they sort'} last and ${one ? 'is' : 'are'} left out by ${use} filters`
   );
 }

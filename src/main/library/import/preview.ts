@@ -15,6 +15,7 @@ import type {
   ImportPreviewView,
 } from '@shared/library/import-contract';
 import { isDatasetKind } from '@shared/library/import-contract';
+import type { ImportWarningView } from '@shared/library/library-contract';
 import { RowConverter } from './convert';
 import { autoMapping, findHeaderRow, guessKind, guessLocale, headerKey, headerNames } from './mapping';
 import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
@@ -120,7 +121,13 @@ export function prepareImport(
   const memory = ours ? null : remembered(shapeKey);
   let kind: DatasetKind;
   let mapping: (string | null)[];
-  if (ours && (choices.kind === undefined || choices.kind === ours.kind)) {
+  const chosen = choices.mapping?.length === width ? choices.mapping : null;
+  if (chosen) {
+    // The analyst's own mapping: fields of another kind are not read (kept as extra columns).
+    kind = choices.kind ?? ours?.kind ?? memory?.kind ?? guessKind(headers);
+    const k = kind;
+    mapping = chosen.map((f) => (f !== null && findFieldDef(k, f) ? f : null));
+  } else if (ours && (choices.kind === undefined || choices.kind === ours.kind)) {
     kind = ours.kind;
     mapping = ours.fields;
   } else if (
@@ -142,9 +149,9 @@ export function prepareImport(
       .filter((m): m is { field: string; c: number } => m.field !== null)
       .map(({ field, c }) => ({ type: fieldTypeOf(kind, field), values: dataRows.map((r) => r.values[c]) })),
   );
-  const locale = memory && !ours ? memory.locale : evidence.locale;
+  const locale = choices.locale ?? (memory && !ours ? memory.locale : evidence.locale);
   const plan: ImportPlan = { sheet: raw.sheet, headerRow: headerRow.number, kind, mapping, locale };
-  const columns = previewColumns(plan, headers, rows, formats, raw.date1904, raw.verbatim);
+  const checked = checkPlan(plan, headers, rows, formats, raw.date1904, raw.verbatim);
   const view: ImportPreviewView = {
     fileName,
     format: raw.format,
@@ -152,14 +159,70 @@ export function prepareImport(
     sheet: raw.sheet,
     headerRow: headerRow.number,
     kind,
-    columns,
+    columns: checked.columns,
     locale,
     localeProof: { decimal: evidence.decimalProof, dates: evidence.dateProof },
     notices: raw.notices,
     remembered: memory !== null && !ours && mapping === memory.mapping,
     fromPortolan: ours !== null && mapping === ours.fields,
+    verbatim: raw.verbatim,
+    issues: checked.issues,
+    rowsChecked: checked.rowsChecked,
+    blankRows: checked.blankRows,
   };
   return { view, plan, headers, shapeKey, raw };
+}
+
+/** A plan tried on the file's head: its columns with their first values, and what would not import as it is. */
+export interface CheckedPlan {
+  columns: ImportColumnView[];
+  issues: ImportWarningView[];
+  rowsChecked: number;
+  blankRows: number;
+}
+
+/**
+ * Converts the head of the file exactly as the import will (the same RowConverter): the first values
+ * of each column as they will be stored, and the values of those rows that will not import as they
+ * are, with the rows they are in.
+ */
+export function checkPlan(
+  plan: ImportPlan,
+  headers: readonly string[],
+  rows: readonly RawRow[],
+  formats: readonly (NumberFormat | null)[],
+  date1904: boolean,
+  verbatim = false,
+): CheckedPlan {
+  const converter = new RowConverter(
+    plan.kind,
+    plan,
+    headers,
+    (style) => (style === undefined ? null : (formats[style] ?? null)),
+    date1904,
+    (r) => `row ${r.number}`,
+    verbatim,
+  );
+  const batch = converter.convert(rows.filter((r) => r.number > plan.headerRow));
+  const fieldIndex = new Map(converter.fields.map((f, i) => [f, i]));
+  const extras = batch.extras
+    .slice(0, SAMPLES)
+    .map((e) => (e ? (JSON.parse(e) as Record<string, string>) : {}));
+  const columns = headers.map((header, c) => {
+    const field = plan.mapping[c] ?? null;
+    const at = field === null ? undefined : fieldIndex.get(field);
+    const samples =
+      at === undefined
+        ? extras.map((e) => e[header] ?? '')
+        : (batch.columns[at] ?? []).slice(0, SAMPLES).map((v) => (v === null ? '' : String(v)));
+    return { index: c, header, field: at === undefined ? null : field, samples };
+  });
+  return {
+    columns,
+    issues: converter.warnings(),
+    rowsChecked: converter.rows,
+    blankRows: converter.blankRows,
+  };
 }
 
 /** The columns of a plan with their first values converted exactly as the import will store them. */
@@ -171,29 +234,7 @@ export function previewColumns(
   date1904: boolean,
   verbatim = false,
 ): ImportColumnView[] {
-  const converter = new RowConverter(
-    plan.kind,
-    plan,
-    headers,
-    (style) => (style === undefined ? null : (formats[style] ?? null)),
-    date1904,
-    (r) => `row ${r.number}`,
-    verbatim,
-  );
-  const batch = converter.convert(rows.filter((r) => r.number > plan.headerRow).slice(0, SAMPLES + 10));
-  const fieldIndex = new Map(converter.fields.map((f, i) => [f, i]));
-  const extras = batch.extras
-    .slice(0, SAMPLES)
-    .map((e) => (e ? (JSON.parse(e) as Record<string, string>) : {}));
-  return headers.map((header, c) => {
-    const field = plan.mapping[c] ?? null;
-    const at = field === null ? undefined : fieldIndex.get(field);
-    const samples =
-      at === undefined
-        ? extras.map((e) => e[header] ?? '')
-        : (batch.columns[at] ?? []).slice(0, SAMPLES).map((v) => (v === null ? '' : String(v)));
-    return { index: c, header, field: at === undefined ? null : field, samples };
-  });
+  return checkPlan(plan, headers, rows, formats, date1904, verbatim).columns;
 }
 
 /** Re-derives the preview's columns for a plan the analyst changed (mapping, locale, kind). */

@@ -12,6 +12,7 @@ import type {
 import {
   RESOLVED_FIRM_COLUMNS,
   RESOLVED_FIRM_TITLES,
+  extraColumnId,
   type DatasetKind,
   type DatasetRow,
   type GridFilterModel,
@@ -57,6 +58,8 @@ export interface DatasetGridProps {
   onError?: (message: string | null) => void;
   /** A fixed height, or 'fill': the grid takes what its flex column leaves (the Library's detail). */
   height?: number | string;
+  /** An import's columns beyond the record's fields, by header: shown, sorted and filtered as text. */
+  extraColumns?: readonly string[];
   /** Controls at the start of the grid's toolbar row (the quick filter), before the row count. */
   toolbarStart?: ReactNode;
 }
@@ -124,6 +127,27 @@ function resolvedFirmColumn(colId: ResolvedFirmColumn): ColDef<DatasetRow> {
   };
 }
 
+/**
+ * An imported file's columns that map to no field, under their headers, in a group of their own at the
+ * end: sorted and filtered (as text) in SQL like any column, by their id `extra:<header>`.
+ */
+export function extraColumnDefs(headers: readonly string[]): Cols {
+  if (headers.length === 0) return [];
+  return [
+    {
+      groupId: 'Extra',
+      headerName: 'From the file',
+      children: headers.map((header): ColDef<DatasetRow> => ({
+        colId: extraColumnId(header),
+        headerName: header,
+        headerTooltip: `“${header}” as the imported file had it (no field of the records)`,
+        valueGetter: (p) => p.data?.[header] ?? null,
+        filter: 'agTextColumnFilter',
+      })),
+    },
+  ];
+}
+
 function columnsFor(kind: DatasetKind): Cols {
   // The search grids' definitions read records by field name; library rows are records plus `_row`.
   if (kind === 'firms') return firmColumnDefs() as unknown as Cols;
@@ -163,7 +187,12 @@ export function DatasetGrid(props: DatasetGridProps) {
   // Answered blocks so far: lets tests (and a status line) tell a fresh answer from a stale one.
   const [answered, setAnswered] = useState(0);
   const apiRef = useRef<GridApi<DatasetRow> | null>(null);
-  const columnDefs = useMemo(() => columnsFor(kind), [kind]);
+  // The headers as one key: a new array of the same headers must not rebuild the columns.
+  const extrasKey = JSON.stringify(props.extraColumns ?? []);
+  const columnDefs = useMemo(
+    () => [...columnsFor(kind), ...extraColumnDefs(JSON.parse(extrasKey) as string[])],
+    [kind, extrasKey],
+  );
   // Columns and sort are remembered per kind of dataset, filters per dataset.
   const layoutId = `library-${kind}`;
   const filtersId = `library-dataset-${datasetId}`;

@@ -7,6 +7,8 @@ import { useDrillStore } from '../../session';
 import { JobsPanel, useJobsStore } from '../jobs';
 import { DatasetList } from './dataset-list';
 import { OpenDataset } from './open-dataset';
+import { ImportDialog } from './import-dialog';
+import { useImportStore } from './import-store';
 import { importPickerOf, useLibraryStore } from './library-store';
 
 const ICON = { size: 16, stroke: 1.6 } as const;
@@ -16,7 +18,9 @@ const carriesFiles = (e: DragEvent): boolean => Array.from(e.dataTransfer.types)
 
 /** The page's one primary action: import a file, picked in the page (browser host) or in main's dialog (desktop). */
 function ImportButton() {
-  const running = useLibraryStore((s) => s.importStatus.state === 'running');
+  const uploading = useLibraryStore((s) => s.importStatus.state === 'running');
+  const importing = useImportStore((s) => s.phase !== 'closed');
+  const running = uploading || importing;
   const picker = useLibraryStore(importPickerOf);
   const { importFile, chooseAndImport } = useLibraryStore.getState();
   const input = useRef<HTMLInputElement>(null);
@@ -190,6 +194,7 @@ export function LibraryPage() {
           {open ? <OpenDataset /> : <NothingOpen />}
         </Group>
       </Page>
+      <ImportDialog />
       {dragging && (
         <Overlay data-testid="library-drop-zone" backgroundOpacity={0.55} blur={1} zIndex={300} center>
           <Paper p="xl" withBorder shadow="md">

@@ -16,6 +16,7 @@ import type {
 import { getApi } from '../../bridge/api';
 import { useDatasetHandover } from '../../session';
 import { defineStore, latestWins } from '../../store';
+import { connectImportStore, useImportStore } from './import-store';
 
 export interface LibraryQuery {
   search: string;
@@ -186,22 +187,30 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
       if (!turn.current || get().open?.id !== id) return;
       set({ versions: r.ok ? r.value : [] });
     }
-    /** Imports the file main holds behind `handle`, then says what came in. */
+    /**
+     * Previews the file main holds behind `handle` and lets the analyst map it (the import dialog,
+     * `useImportStore`); when the import ends, says what came in and opens the new dataset.
+     */
     async function runImport(handle: string, fileName: string): Promise<void> {
-      const r = await getApi().library.import({ file: handle });
-      if (r.ok) {
+      set({ importStatus: { state: 'idle', message: null, error: null } });
+      await useImportStore.getState().begin({ handle, name: fileName }, (outcome) => {
+        if (outcome.kind === 'closed') return;
+        if (outcome.kind === 'failed') {
+          set({ importStatus: { state: 'error', message: null, error: outcome.error } });
+          return;
+        }
+        const r = outcome.result;
         set({
           importStatus: {
             state: 'done',
-            message: `Imported ${r.value.rows.toLocaleString('en-US')} ${r.value.rows === 1 ? 'row' : 'rows'} from ${fileName}`,
+            message: `Imported ${r.rows.toLocaleString('en-US')} ${r.rows === 1 ? 'row' : 'rows'} from ${fileName}`,
             error: null,
-            warnings: (r.value.warnings ?? []).map((w) => w.message),
+            warnings: (r.warnings ?? []).map((w) => w.message),
           },
         });
-        await get().refresh();
-      } else {
-        set({ importStatus: { state: 'error', message: null, error: r.error } });
-      }
+        void get().refresh();
+        get().openDataset(r.dataset.id);
+      });
     }
     function replace(d: DatasetView): void {
       set((s) => ({
@@ -346,7 +355,7 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
         });
       },
       async importFile(file) {
-        if (get().importStatus.state === 'running') return;
+        if (get().importStatus.state === 'running' || useImportStore.getState().phase !== 'closed') return;
         const transfer = getApi().fileTransfer;
         // Refused before a byte is sent: sending a file this big only to be refused took seconds.
         if (file.size > MAX_IMPORT_BYTES || !transfer) {
@@ -361,7 +370,7 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
           });
           return;
         }
-        set({ importStatus: { state: 'running', message: `Importing ${file.name}…`, error: null } });
+        set({ importStatus: { state: 'running', message: `Reading ${file.name}…`, error: null } });
         const uploaded = await transfer.upload(file, file.name);
         if (!uploaded.ok) {
           set({ importStatus: { state: 'error', message: null, error: uploaded.error } });
@@ -370,7 +379,7 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
         await runImport(uploaded.value.handle, file.name);
       },
       async chooseAndImport() {
-        if (get().importStatus.state === 'running') return;
+        if (get().importStatus.state === 'running' || useImportStore.getState().phase !== 'closed') return;
         const chosen = await getApi().library.chooseImportFile();
         if (!chosen.ok) {
           set({ importStatus: { state: 'error', message: null, error: chosen.error } });
@@ -378,7 +387,6 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
         }
         if (!chosen.value) return; // the analyst cancelled the dialog
         const { handle, name } = chosen.value;
-        set({ importStatus: { state: 'running', message: `Importing ${name}…`, error: null } });
         await runImport(handle, name);
       },
     };
@@ -407,9 +415,11 @@ export function connectLibraryStore(): () => void {
     if (!r || r === prev.request) return;
     useLibraryStore.getState().openDataset(r.id, { filterModel: r.filterModel, label: r.label });
   });
+  const offImport = connectImportStore();
   return () => {
     offChanges();
     offHandover();
+    offImport();
   };
 }
 

@@ -343,6 +343,7 @@ function OpenDatasetBody({ open }: { open: OpenRequest }) {
         key={`${d.id}:${open.seq}`}
         datasetId={d.id}
         kind={d.kind}
+        extraColumns={d.extraColumns ?? []}
         storedRows={d.storedRows}
         quickFilter={quick}
         initialFilterModel={open.filterModel}

@@ -1,0 +1,371 @@
+import { useMemo } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  NumberInput,
+  Progress,
+  ScrollArea,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
+import { fieldDefsOf, type DatasetKind } from '@shared/fields';
+import type { ImportPreviewView } from '@shared/library/import-contract';
+import { MAX_NAME_LENGTH } from '@shared/library/dataset-fields';
+import { ErrorMessage } from '../../components/error-message';
+import { localeMatters, planProblem, useImportStore } from './import-store';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+/** The value of the field picker for "no field": the column is kept as an extra column. */
+const EXTRA = '';
+
+/** The fields of a kind as the picker lists them: the grid's titles, "keep as extra column" first. */
+function useFieldOptions(kind: DatasetKind) {
+  return useMemo(
+    () => [
+      { value: EXTRA, label: 'Extra column (kept under its header)' },
+      ...fieldDefsOf(kind).map((d) => ({ value: d.field, label: d.title })),
+    ],
+    [kind],
+  );
+}
+
+function FileChoices({ p }: { p: ImportPreviewView }) {
+  const checking = useImportStore((s) => s.checking);
+  const { setKind, setSheet, setHeaderRow } = useImportStore.getState();
+  return (
+    <Group gap="md" align="flex-start" wrap="wrap">
+      {p.sheets.length > 1 && (
+        <Select
+          label="Sheet"
+          w={200}
+          data-testid="import-sheet"
+          allowDeselect={false}
+          disabled={checking}
+          value={String(p.sheet)}
+          data={p.sheets.map((sh, i) => ({
+            value: String(i),
+            label: `${sh.name}${sh.hidden ? ' (hidden)' : ''}${sh.rows !== null ? ` · ${fmt(sh.rows)} rows` : ''}`,
+          }))}
+          onChange={(v) => v !== null && setSheet(Number(v))}
+        />
+      )}
+      {p.format !== 'parquet' && p.format !== 'json' && (
+        <NumberInput
+          label="Header row"
+          title="The row holding the column names; rows above it are skipped"
+          w={110}
+          min={1}
+          data-testid="import-header-row"
+          disabled={checking}
+          value={p.headerRow}
+          onChange={(v) => typeof v === 'number' && setHeaderRow(v)}
+        />
+      )}
+      <Box>
+        <Text fz="sm" fw={500} mb={4}>
+          Records
+        </Text>
+        <SegmentedControl
+          data-testid="import-kind"
+          aria-label="Records"
+          disabled={checking}
+          value={p.kind}
+          data={[
+            { value: 'shipments', label: 'Shipments' },
+            { value: 'firms', label: 'Firms' },
+          ]}
+          onChange={(v) => setKind(v === 'firms' ? 'firms' : 'shipments')}
+        />
+      </Box>
+    </Group>
+  );
+}
+
+/** Decimal separator and day order: asked only where a number or date field is read from text. */
+function LocaleChoices({ p }: { p: ImportPreviewView }) {
+  const locale = useImportStore((s) => s.locale);
+  const matters = useImportStore(localeMatters);
+  const checking = useImportStore((s) => s.checking);
+  const setLocale = useImportStore((s) => s.setLocale);
+  if (!matters || !locale) return null;
+  return (
+    <Group gap="md" align="flex-start" wrap="wrap" data-testid="import-locale">
+      <Box>
+        <Text fz="sm" fw={500} mb={4}>
+          Numbers are written
+        </Text>
+        <SegmentedControl
+          data-testid="import-decimal"
+          aria-label="Numbers are written"
+          disabled={checking}
+          value={locale.decimal}
+          data={[
+            { value: '.', label: '1,234.56' },
+            { value: ',', label: '1.234,56' },
+          ]}
+          onChange={(v) => setLocale({ decimal: v === ',' ? ',' : '.' })}
+        />
+        {p.localeProof.decimal && (
+          <Text fz="xs" c="dimmed" mt={2}>
+            The file has “{p.localeProof.decimal}”
+          </Text>
+        )}
+      </Box>
+      <Box>
+        <Text fz="sm" fw={500} mb={4}>
+          Dates are written
+        </Text>
+        <SegmentedControl
+          data-testid="import-dates"
+          aria-label="Dates are written"
+          disabled={checking}
+          value={locale.dates}
+          data={[
+            { value: 'dmy', label: 'Day first' },
+            { value: 'mdy', label: 'Month first' },
+          ]}
+          onChange={(v) => setLocale({ dates: v === 'mdy' ? 'mdy' : 'dmy' })}
+        />
+        {p.localeProof.dates && (
+          <Text fz="xs" c="dimmed" mt={2}>
+            The file has “{p.localeProof.dates}”
+          </Text>
+        )}
+      </Box>
+    </Group>
+  );
+}
+
+/** One row per column of the file: its header, the field it becomes, its first values as they will be stored. */
+function MappingTable({ p }: { p: ImportPreviewView }) {
+  const mapping = useImportStore((s) => s.mapping);
+  const setField = useImportStore((s) => s.setField);
+  const options = useFieldOptions(p.kind);
+  return (
+    <Table fz="sm" striped stickyHeader data-testid="import-mapping" verticalSpacing={4}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th w="24%">Column in the file</Table.Th>
+          <Table.Th w="32%">Imported as</Table.Th>
+          <Table.Th>First values</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {p.columns.map((c) => (
+          <Table.Tr key={c.index} data-testid={`import-column-${c.index}`} data-header={c.header}>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.header}</Table.Td>
+            <Table.Td>
+              <Select
+                size="xs"
+                searchable
+                allowDeselect={false}
+                aria-label={`Field for the column ${c.header}`}
+                data-testid={`import-field-${c.index}`}
+                data-field={mapping[c.index] ?? ''}
+                value={mapping[c.index] ?? EXTRA}
+                data={options}
+                comboboxProps={{ withinPortal: true }}
+                onChange={(v) => setField(c.index, v === null || v === EXTRA ? null : v)}
+              />
+            </Table.Td>
+            <Table.Td>
+              <Text
+                fz="xs"
+                c="dimmed"
+                data-testid={`import-samples-${c.index}`}
+                style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: 320 }}
+                title={c.samples.join(' · ')}
+              >
+                {c.samples.map((v) => v || '—').join(' · ')}
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** What would not import as it is, in the first rows, with the rows it is in; or that all is well. */
+function Issues({ p }: { p: ImportPreviewView }) {
+  const shown = p.issues.length > 0;
+  const blank =
+    p.blankRows > 0
+      ? ` ${fmt(p.blankRows)} blank ${p.blankRows === 1 ? 'line is' : 'lines are'} skipped.`
+      : '';
+  if (!shown) {
+    return (
+      <Group gap={6} data-testid="import-issues" data-count={0}>
+        <IconCheck size={16} stroke={1.6} color="var(--mantine-color-green-filled)" />
+        <Text fz="sm" c="dimmed">
+          The first {fmt(p.rowsChecked)} rows import as they are.{blank}
+        </Text>
+      </Group>
+    );
+  }
+  return (
+    <Alert
+      color="orange"
+      p="xs"
+      icon={<IconAlertTriangle size={16} />}
+      title={`Values that will not import as they are (in the first ${fmt(p.rowsChecked)} rows)`}
+      data-testid="import-issues"
+      data-count={p.issues.length}
+    >
+      <Stack gap={4}>
+        {p.issues.map((w, i) => (
+          <Text fz="sm" key={i} data-testid="import-issue" data-field={w.field}>
+            {w.message}.{' '}
+            {w.at && w.at.length > 0 && (
+              <Text span fz="sm" fw={500} data-testid="import-issue-rows">
+                {w.count > w.at.length
+                  ? `Rows ${w.at.map((a) => a.replace(/^row /, '')).join(', ')} and ${fmt(w.count - w.at.length)} more.`
+                  : `${w.at.length === 1 ? 'Row' : 'Rows'} ${w.at.map((a) => a.replace(/^row /, '')).join(', ')}.`}
+              </Text>
+            )}
+          </Text>
+        ))}
+        {blank && <Text fz="sm">{blank.trim()}</Text>}
+      </Stack>
+    </Alert>
+  );
+}
+
+function Mapping({ p }: { p: ImportPreviewView }) {
+  const name = useImportStore((s) => s.name);
+  const error = useImportStore((s) => s.error);
+  const problem = useImportStore(planProblem);
+  const checking = useImportStore((s) => s.checking);
+  const extras = useImportStore((s) => s.mapping.filter((f) => f === null).length);
+  const { setName, confirm, cancel } = useImportStore.getState();
+  return (
+    <Box
+      component="form"
+      data-testid="import-form"
+      data-checking={checking}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void confirm();
+      }}
+    >
+      <Stack gap="md">
+        {p.remembered && (
+          <Text fz="sm" c="dimmed" data-testid="import-remembered">
+            The mapping you chose for a file with these columns is filled in.
+          </Text>
+        )}
+        {p.notices.map((n, i) => (
+          <Alert key={i} color="orange" p="xs" data-testid="import-notice">
+            {n}
+          </Alert>
+        ))}
+        <Group gap="xl" align="flex-start" wrap="wrap">
+          <FileChoices p={p} />
+          <LocaleChoices p={p} />
+        </Group>
+        <ScrollArea.Autosize mah="30vh" type="auto" offsetScrollbars>
+          <MappingTable p={p} />
+        </ScrollArea.Autosize>
+        <Issues p={p} />
+        {error && <ErrorMessage error={error} testId="import-error" />}
+        <Text fz="sm" c={problem ? 'red' : 'dimmed'} data-testid="import-reason">
+          {problem ??
+            (extras > 0
+              ? `${fmt(extras)} ${extras === 1 ? 'column is' : 'columns are'} kept as extra ${extras === 1 ? 'column' : 'columns'}: shown, filterable and exported with the dataset.`
+              : 'Every column is read as a field.')}
+        </Text>
+        <Group gap="sm" align="flex-end" wrap="nowrap">
+          <TextInput
+            label="Dataset name"
+            placeholder={`Imported ${p.kind} · ${p.fileName}`}
+            flex={1}
+            miw={0}
+            maxLength={MAX_NAME_LENGTH}
+            value={name}
+            data-testid="import-name"
+            onChange={(e) => setName(e.currentTarget.value)}
+          />
+          <Button variant="default" data-testid="import-cancel" onClick={cancel}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            data-testid="import-confirm"
+            disabled={Boolean(problem)}
+            loading={checking}
+            title={problem ?? 'Import the file with this mapping (Enter)'}
+          >
+            Import
+          </Button>
+        </Group>
+      </Stack>
+    </Box>
+  );
+}
+
+function Importing() {
+  const progress = useImportStore((s) => s.progress);
+  const cancelling = useImportStore((s) => s.cancelling);
+  const cancel = useImportStore((s) => s.cancel);
+  const done = progress?.done ?? 0;
+  const total = progress?.total ?? null;
+  const pct = total ? Math.min(100, (done / total) * 100) : null;
+  return (
+    <Stack gap="sm" data-testid="import-progress" data-done={done} data-total={total ?? ''}>
+      <Progress value={pct ?? 100} animated={pct === null} striped={pct === null} />
+      <Group justify="space-between" wrap="nowrap">
+        <Text fz="sm" c="dimmed">
+          {cancelling
+            ? 'Stopping… the library stays as it was.'
+            : total
+              ? `${fmt(done)} of about ${fmt(total)} rows stored`
+              : `${fmt(done)} rows stored`}
+        </Text>
+        <Button variant="default" data-testid="import-stop" onClick={cancel} disabled={cancelling}>
+          Cancel
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * The import dialog: a file from another tool is previewed and mapped before anything is stored
+ * (Portolan's own exports go straight to the import); then its progress, with Cancel. Escape closes
+ * it before the import and stops the import while it runs.
+ */
+export function ImportDialog() {
+  const phase = useImportStore((s) => s.phase);
+  const preview = useImportStore((s) => s.preview);
+  const fileName = useImportStore((s) => s.file?.name ?? '');
+  const cancel = useImportStore((s) => s.cancel);
+  return (
+    <Modal
+      opened={phase !== 'closed'}
+      onClose={cancel}
+      size={phase === 'mapping' ? 'min(1100px, 94vw)' : 'md'}
+      title={`Import ${fileName}`}
+      data-testid="import-dialog"
+      data-phase={phase}
+      closeOnClickOutside={false}
+    >
+      {phase === 'reading' && (
+        <Group gap="sm" data-testid="import-reading">
+          <Loader size="sm" />
+          <Text fz="sm">Reading the first rows…</Text>
+        </Group>
+      )}
+      {phase === 'mapping' && preview && <Mapping p={preview} />}
+      {phase === 'importing' && <Importing />}
+    </Modal>
+  );
+}

@@ -1,0 +1,256 @@
+import { fieldDefsOf, fieldTitleOf, type DatasetKind } from '@shared/fields';
+import type { BridgeError } from '@shared/ipc/errors';
+import type {
+  ImportLocale,
+  ImportPlan,
+  ImportPreviewChoices,
+  ImportPreviewView,
+} from '@shared/library/import-contract';
+import type { ImportResultView } from '@shared/library/library-contract';
+import { getApi } from '../../bridge/api';
+import { defineStore, latestWins } from '../../store';
+
+/**
+ * The import of a file, step by step: its head is read and previewed (nothing stored), the analyst
+ * maps its columns onto the fields in a dialog — unless it is Portolan's own export, which says
+ * which column is which field — and the import runs with progress and Cancel.
+ */
+export interface ImportFlowData {
+  phase: 'closed' | 'reading' | 'mapping' | 'importing';
+  /** The file as main holds it (an upload's or the open dialog's handle) and its name. */
+  file: { handle: string; name: string } | null;
+  preview: ImportPreviewView | null;
+  /** The analyst's plan, as edited: one field (or null, an extra column) per column of the file. */
+  mapping: (string | null)[];
+  locale: ImportLocale | null;
+  /** The dataset's name; empty: Portolan names it after the file. */
+  name: string;
+  /** A new preview for the edited plan is on its way. */
+  checking: boolean;
+  /** A preview that failed (the file unreadable, refused): said in the dialog. */
+  error: BridgeError | null;
+  /** Rows stored so far while it imports, of the rows the file says it holds (when it says). */
+  progress: { done: number; total: number | null } | null;
+  cancelling: boolean;
+}
+
+/** How an import ended, for the page to say: done (and the new dataset), cancelled or failed. */
+export type ImportOutcome =
+  | { kind: 'done'; result: ImportResultView; fileName: string }
+  | { kind: 'failed'; error: BridgeError; fileName: string }
+  /** The analyst closed the dialog before importing. */
+  | { kind: 'closed'; fileName: string };
+
+export interface ImportFlowActions {
+  /** Reads the head of a file main holds and previews it; Portolan's own export is imported at once. */
+  begin(file: { handle: string; name: string }, onEnd: (outcome: ImportOutcome) => void): Promise<void>;
+  setField(column: number, field: string | null): void;
+  setKind(kind: DatasetKind): void;
+  setSheet(sheet: number): void;
+  setHeaderRow(row: number): void;
+  setLocale(locale: Partial<ImportLocale>): void;
+  setName(name: string): void;
+  /** Imports with the plan as shown (Enter or the Import button), when it can be. */
+  confirm(): Promise<void>;
+  /** Closes the dialog before the import; during it, asks main to stop (the library stays as it was). */
+  cancel(): void;
+  /** A `jobs.progress` of the running import. */
+  progressed(done: number, total: number | null): void;
+}
+
+export type ImportFlowState = ImportFlowData & ImportFlowActions;
+
+const initialState: ImportFlowData = {
+  phase: 'closed',
+  file: null,
+  preview: null,
+  mapping: [],
+  locale: null,
+  name: '',
+  checking: false,
+  error: null,
+  progress: null,
+  cancelling: false,
+};
+
+/** Why the plan cannot be imported as it stands, in the dialog's words; null when it can. */
+export function planProblem(s: Pick<ImportFlowData, 'preview' | 'mapping'>): string | null {
+  const p = s.preview;
+  if (!p) return 'The file is still being read';
+  if (s.mapping.every((f) => f === null))
+    return `Choose which column holds which ${p.kind === 'firms' ? 'firm' : 'shipment'} field: none is chosen`;
+  const columnsOf = new Map<string, string[]>();
+  s.mapping.forEach((f, c) => {
+    if (f !== null)
+      columnsOf.set(f, [...(columnsOf.get(f) ?? []), p.columns[c]?.header ?? `Column ${c + 1}`]);
+  });
+  for (const [field, columns] of columnsOf) {
+    if (columns.length > 1)
+      return `${fieldTitleOf(p.kind, field)} is chosen for ${columns.length} columns (${columns.join(', ')}): choose it for one`;
+  }
+  return null;
+}
+
+/** Whether the locale matters for this plan: a number or date field is read from text the file wrote. */
+export function localeMatters(s: Pick<ImportFlowData, 'preview' | 'mapping'>): boolean {
+  const p = s.preview;
+  if (!p || p.verbatim || p.format === 'parquet' || p.format === 'json') return false;
+  const types = new Map(fieldDefsOf(p.kind).map((d) => [d.field, d.type]));
+  return s.mapping.some((f) => f !== null && ['decimal', 'date'].includes(types.get(f) ?? 'text'));
+}
+
+/** The plan the dialog shows, as main takes it. */
+export function planOf(s: Pick<ImportFlowData, 'preview' | 'mapping' | 'locale'>): ImportPlan | null {
+  const p = s.preview;
+  if (!p || !s.locale) return null;
+  return { sheet: p.sheet, headerRow: p.headerRow, kind: p.kind, mapping: s.mapping, locale: s.locale };
+}
+
+export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
+  initialState,
+  (set, get, { onReset }) => {
+    const previews = latestWins();
+    let onEnd: (outcome: ImportOutcome) => void = () => undefined;
+    onReset(() => previews.supersede());
+
+    function show(preview: ImportPreviewView): void {
+      set({
+        phase: 'mapping',
+        preview,
+        mapping: preview.columns.map((c) => c.field),
+        locale: preview.locale,
+        checking: false,
+        error: null,
+      });
+    }
+
+    /** Reads the preview again for changed choices (sheet, header row, kind; with the mapping and locale, or fresh). */
+    async function repreview(choices: ImportPreviewChoices): Promise<void> {
+      const file = get().file;
+      if (!file) return;
+      const turn = previews.begin();
+      set({ checking: true });
+      const r = await getApi().library.previewImport({ file: file.handle, choices });
+      if (!turn.current || get().file?.handle !== file.handle || get().phase !== 'mapping') return;
+      if (r.ok) show(r.value);
+      else set({ checking: false, error: r.error });
+    }
+
+    /** The current plan's choices, for a new preview of the same sheet and header row. */
+    function planChoices(): ImportPreviewChoices {
+      const s = get();
+      const p = s.preview!;
+      return {
+        sheet: p.sheet,
+        headerRow: p.headerRow,
+        kind: p.kind,
+        mapping: s.mapping,
+        ...(s.locale ? { locale: s.locale } : {}),
+      };
+    }
+
+    async function run(plan: ImportPlan | null): Promise<void> {
+      const file = get().file;
+      if (!file) return;
+      previews.supersede();
+      set({ phase: 'importing', progress: { done: 0, total: null }, cancelling: false, error: null });
+      const name = get().name.trim();
+      const r = await getApi().library.import({
+        file: file.handle,
+        ...(plan ? { plan } : {}),
+        ...(name ? { name } : {}),
+      });
+      const end = onEnd;
+      set({ ...initialState });
+      end(
+        r.ok
+          ? { kind: 'done', result: r.value, fileName: file.name }
+          : { kind: 'failed', error: r.error, fileName: file.name },
+      );
+    }
+
+    return {
+      async begin(file, end) {
+        if (get().phase !== 'closed') return;
+        onEnd = end;
+        const turn = previews.begin();
+        set({ ...initialState, phase: 'reading', file });
+        const r = await getApi().library.previewImport({ file: file.handle });
+        if (!turn.current || get().file?.handle !== file.handle) return;
+        if (!r.ok) {
+          set({ ...initialState });
+          end({ kind: 'failed', error: r.error, fileName: file.name });
+          return;
+        }
+        // Portolan's own export names every column's field (and its Parquet carries their types):
+        // nothing to map, so nothing to ask.
+        if (r.value.fromPortolan) {
+          set({ preview: r.value });
+          await run(null);
+          return;
+        }
+        show(r.value);
+      },
+      setField(column, field) {
+        const mapping = get().mapping.slice();
+        if (column < 0 || column >= mapping.length) return;
+        mapping[column] = field;
+        set({ mapping });
+        void repreview(planChoices());
+      },
+      setKind(kind) {
+        const p = get().preview;
+        if (!p || p.kind === kind) return;
+        // Another kind has other fields: its automatic mapping, not this one's.
+        void repreview({ sheet: p.sheet, headerRow: p.headerRow, kind });
+      },
+      setSheet(sheet) {
+        if (get().preview?.sheet === sheet) return;
+        void repreview({ sheet });
+      },
+      setHeaderRow(row) {
+        const p = get().preview;
+        if (!p || p.headerRow === row || !Number.isInteger(row) || row < 1) return;
+        void repreview({ sheet: p.sheet, headerRow: row, kind: p.kind });
+      },
+      setLocale(locale) {
+        const current = get().locale;
+        if (!current) return;
+        set({ locale: { ...current, ...locale } });
+        void repreview(planChoices());
+      },
+      setName(name) {
+        set({ name });
+      },
+      async confirm() {
+        const s = get();
+        if (s.phase !== 'mapping' || s.checking || planProblem(s)) return;
+        await run(planOf(s));
+      },
+      cancel() {
+        const s = get();
+        if (s.phase === 'importing') {
+          if (s.cancelling) return;
+          set({ cancelling: true });
+          void getApi().library.cancelImport();
+          return;
+        }
+        if (s.phase === 'closed') return;
+        previews.supersede();
+        const end = onEnd;
+        set({ ...initialState });
+        end({ kind: 'closed', fileName: s.file?.name ?? '' });
+      },
+      progressed(done, total) {
+        if (get().phase === 'importing') set({ progress: { done, total } });
+      },
+    };
+  },
+);
+
+/** The running import's progress, from main's `jobs.progress` (an import's job id starts with `import-`). */
+export function connectImportStore(): () => void {
+  return getApi().on('jobs.progress', (p) => {
+    if (p.jobId.startsWith('import-')) useImportStore.getState().progressed(p.done, p.total);
+  });
+}

@@ -1,0 +1,159 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgGrid } from './pages/ag-grid';
+import { AppShell } from './pages/app-shell';
+import { ExportDialog } from './pages/export-dialog';
+import { ImportDialog } from './pages/import-dialog';
+import { LibraryPage } from './pages/library-page';
+import { WelcomePage } from './pages/welcome-page';
+import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { describeOverlaps, overlaps, visibleControls } from './support/layout';
+import { ARTIFACTS_DIR } from './support/paths';
+import { startStack, type Stack } from './support/stack';
+
+/** A customs desk's CSV: its own headers, day-first dates, decimal commas, a date that does not exist. */
+const DESK_CSV = [
+  'Shipment Date,Consignee,Cargo Value,HS,Vessel Ref',
+  '31.12.2025,Acme Steel,"1.234,50",720810,MSC Anna/12',
+  '05.01.2026,Beta Metals,"900,00",720811,Maersk Bo/3',
+  '32.01.2026,Gamma Trading,"12,3,4",720812,MSC Anna/14',
+  '06.01.2026,Delta Ltd,"7,5",720813,Ever Given/1',
+].join('\n');
+
+describe('Import a file from another tool: map its columns, see what would not import, use its extra columns', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let shell: AppShell;
+  let library: LibraryPage;
+  let dialog: ImportDialog;
+  screenshotOnFailure(() => browser);
+
+  beforeAll(async () => {
+    stack = await startStack({ records: 0 });
+    browser = await launchBrowser();
+    shell = new AppShell(browser.page);
+    library = new LibraryPage(browser.page);
+    dialog = new ImportDialog(browser.page);
+    await shell.open(stack.host.url);
+    await new WelcomePage(browser.page).tryDemo();
+    await browser.page.getByTestId('search-page').waitFor({ timeout: 60_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close().catch(() => undefined);
+  });
+
+  it('drops a CSV, maps a column, reads which rows would not import and why, imports with progress', async () => {
+    await shell.navigate('library');
+    await library.root.waitFor();
+    await dialog.drop('customs desk.csv', DESK_CSV);
+    await dialog.waitForMapping();
+
+    // Guessed by header and alias: the date, the consignee, the HS code; the rest kept as extras.
+    expect(await dialog.fieldOf('Shipment Date')).toBe('arrivalDate');
+    expect(await dialog.fieldOf('Consignee')).toBe('importerName');
+    expect(await dialog.fieldOf('HS')).toBe('hsCode');
+    expect(await dialog.fieldOf('Cargo Value')).toBe('');
+    expect(await dialog.fieldOf('Vessel Ref')).toBe('');
+    // 31.12.2025 proves day-first: the dates are read so, as they will be stored.
+    expect(await dialog.samplesOf('Shipment Date')).toMatch(/^2025-12-31 · 2026-01-05 · 32\.01\.2026/);
+
+    // The analyst says which field "Cargo Value" is, and that its numbers have decimal commas.
+    await dialog.mapColumn('Cargo Value', 'USD FOB');
+    expect(await dialog.fieldOf('Cargo Value')).toBe('usdFob');
+    await dialog.setDecimalComma();
+    expect(await dialog.samplesOf('Cargo Value')).toMatch(/^1234\.50 · 900\.00 · 12,3,4 · 7\.5/);
+
+    // What would not import as it is: in the form's words, with the row it is in.
+    const issues = await dialog.issues();
+    expect(issues).toHaveLength(2);
+    expect(issues.find((t) => t.startsWith('Arrival Date:'))).toMatch(
+      /^Arrival Date: 1 value is not a date written as yyyy-MM-dd \(first: row 4, "32\.01\.2026"\).*Row 4\.$/,
+    );
+    expect(issues.find((t) => t.startsWith('USD FOB:'))).toMatch(/not a plain number .*Row 4\.$/);
+    expect(issues.join(' ')).not.toMatch(/arrivalDate|usdFob/);
+    expect(await browser.page.getByTestId('import-reason').textContent()).toMatch(
+      /^1 column is kept as extra column/,
+    );
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await browser.page.emulateMedia({ colorScheme });
+      for (const size of [
+        { width: 1440, height: 900 },
+        { width: 1024, height: 700 },
+      ]) {
+        await browser.page.setViewportSize(size);
+        await browser.page.mouse.move(1, 1);
+        await browser.page.waitForTimeout(300);
+        await browser.page.screenshot({
+          path: join(ARTIFACTS_DIR, `layout-import-dialog-${size.width}x${size.height}-${colorScheme}.png`),
+        });
+        const found = overlaps(await visibleControls(browser.page));
+        expect(describeOverlaps(found)).toBe('');
+        // The primary action needs no scrolling.
+        const confirm = await browser.page.getByTestId('import-confirm').boundingBox();
+        expect(confirm && confirm.y + confirm.height <= size.height).toBe(true);
+      }
+    }
+    await browser.page.emulateMedia({ colorScheme: 'light' });
+    await browser.page.setViewportSize({ width: 1440, height: 900 });
+
+    await browser.page.getByTestId('import-name').fill('Customs desk, January');
+    await dialog.confirm();
+    // The dataset opens when every row is in; the page says what came in and what did not as it was.
+    await browser.page.getByTestId('library-detail').waitFor();
+    expect(await browser.page.getByTestId('library-detail-name').textContent()).toBe('Customs desk, January');
+    expect(await browser.page.getByTestId('library-import-status').textContent()).toBe(
+      'Imported 4 rows from customs desk.csv',
+    );
+    expect(await browser.page.getByTestId('library-import-warnings').textContent()).toMatch(
+      /Arrival Date: 1 value/,
+    );
+    expect(await library.waitForRows()).toBe(4);
+  });
+
+  it('shows the extra column in the grid, filters it in the library, and exports it under its header', async () => {
+    const grid = new AgGrid(browser.page, library.grid);
+    const extra = 'extra:Vessel Ref';
+    await grid.header(extra).scrollIntoViewIfNeeded();
+    expect(await library.columnValues(extra, 4)).toEqual([
+      'MSC Anna/12',
+      'Maersk Bo/3',
+      'MSC Anna/14',
+      'Ever Given/1',
+    ]);
+
+    const popup = await grid.openFilter(extra);
+    await grid.chooseCondition(popup, 'Begins with');
+    await popup.locator('input.ag-input-field-input').first().fill('msc');
+    await popup.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => library.grid.getAttribute('data-last-row')).toBe('2');
+    await library.waitForRows();
+    expect(await library.columnValues(extra, 2)).toEqual(['MSC Anna/12', 'MSC Anna/14']);
+    expect(await library.columnValues('importerName', 2)).toEqual(['Acme Steel', 'Gamma Trading']);
+    await browser.screenshot('library-extra-column-filtered');
+
+    // Export the view as CSV and read it back: the extra column under its header, the missing fields empty.
+    const exportDialog = new ExportDialog(browser.page, browser.page.getByTestId('library-detail'));
+    await exportDialog.openDialog();
+    await exportDialog.chooseFormat('csv');
+    await exportDialog.chooseScope('view');
+    const path = await exportDialog.chooseFile();
+    await exportDialog.start();
+    await exportDialog.waitForStep('done');
+    expect((await exportDialog.outcome()).outcome).toBe('succeeded');
+    await exportDialog.close();
+    const parsed = Papa.parse<Record<string, string>>((await readFile(path, 'utf8')).replace(/^\uFEFF/, ''), {
+      header: true,
+      skipEmptyLines: true,
+    });
+    expect(parsed.meta.fields).toContain('Vessel Ref');
+    expect(parsed.data.map((r) => [r.importerName, r.usdFob, r.arrivalDate, r['Vessel Ref']])).toEqual([
+      ['Acme Steel', '1234.50', '2025-12-31', 'MSC Anna/12'],
+      ['Gamma Trading', '12,3,4', '32.01.2026', 'MSC Anna/14'],
+    ]);
+    expect(browser.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+});

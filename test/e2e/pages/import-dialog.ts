@@ -1,0 +1,89 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * Library → a file dropped on the page (or picked with Import a file…) → the import dialog: the
+ * mapping of the file's columns onto fields, the locale, what would not import as it is, progress.
+ */
+export class ImportDialog {
+  constructor(readonly page: Page) {}
+
+  get root(): Locator {
+    return this.page.getByTestId('import-dialog');
+  }
+
+  /**
+   * Drops a file on the Library page as a file manager would: dragenter, dragover and drop carrying it.
+   * The page is built in the browser (this file is compiled without the DOM's names).
+   */
+  async drop(fileName: string, text: string, type = 'text/csv'): Promise<void> {
+    const target = this.page.getByTestId('library-page');
+    const transfer = await this.page.evaluateHandle(
+      ({ fileName, text, type }) => {
+        const dom = globalThis as unknown as {
+          DataTransfer: new () => { items: { add(f: unknown): void } };
+          File: new (parts: string[], name: string, opts: { type: string }) => unknown;
+        };
+        const dt = new dom.DataTransfer();
+        dt.items.add(new dom.File([text], fileName, { type }));
+        return dt;
+      },
+      { fileName, text, type },
+    );
+    for (const event of ['dragenter', 'dragover', 'drop'])
+      await target.dispatchEvent(event, { dataTransfer: transfer });
+  }
+
+  /** Waits until the mapping is shown and no new preview is on its way. */
+  async waitForMapping(): Promise<void> {
+    // The dialog's root is a portal wrapper without a box of its own: attached, not "visible".
+    await this.page
+      .locator('[data-testid="import-dialog"][data-phase="mapping"]')
+      .waitFor({ state: 'attached' });
+    await this.page.getByTestId('import-mapping').waitFor();
+    const form = this.page.getByTestId('import-form');
+    const end = Date.now() + 15_000;
+    while ((await form.getAttribute('data-checking')) !== 'false') {
+      if (Date.now() > end) throw new Error('the import preview did not answer in time');
+      await this.page.waitForTimeout(25);
+    }
+  }
+
+  /** The row of the file's column with this header. */
+  column(header: string): Locator {
+    return this.page.locator(`[data-testid^="import-column-"][data-header="${header}"]`);
+  }
+
+  async fieldOf(header: string): Promise<string> {
+    return (
+      (await this.column(header).locator('[data-testid^="import-field-"]').getAttribute('data-field')) ?? ''
+    );
+  }
+
+  async samplesOf(header: string): Promise<string> {
+    return (
+      (await this.column(header).locator('[data-testid^="import-samples-"]').textContent()) ?? ''
+    ).trim();
+  }
+
+  /** Picks the field a column becomes, typing its title into the searchable list as a user does. */
+  async mapColumn(header: string, fieldTitle: string): Promise<void> {
+    const input = this.column(header).locator('[data-testid^="import-field-"]');
+    await input.click();
+    await input.fill(fieldTitle);
+    await this.page.getByRole('option', { name: fieldTitle, exact: true }).click();
+    await this.waitForMapping();
+  }
+
+  async setDecimalComma(): Promise<void> {
+    await this.page.getByTestId('import-decimal').getByText('1.234,56').click();
+    await this.waitForMapping();
+  }
+
+  async issues(): Promise<string[]> {
+    return (await this.page.getByTestId('import-issue').allTextContents()).map((t) => t.trim());
+  }
+
+  async confirm(): Promise<void> {
+    await this.page.getByTestId('import-confirm').click();
+  }
+}
