@@ -68,6 +68,14 @@ export const LAYERS = [
     node: NODE,
   },
   {
+    type: 'connection',
+    paths: ['src/main/connection'],
+    what: "Whether each profile's service answers: told by every request's outcome, probed by a bare TCP connect (no request, no quota) while it does not, announced on change.",
+    imports: ['shared'],
+    packages: [],
+    node: NODE,
+  },
+  {
     type: 'sim',
     paths: ['src/main/sim'],
     what: 'The service simulator (CLI, embeddable).',
@@ -141,6 +149,7 @@ export const LAYERS = [
       'fs',
       'file-handles',
       'api',
+      'connection',
       'sim',
       'secrets',
       'profiles',

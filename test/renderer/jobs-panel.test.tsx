@@ -6,6 +6,8 @@ import { connectJobsStore } from '../../src/renderer/src/features/jobs/jobs-stor
 import { fakeBridge, ok } from './fake-bridge';
 import type { JobProgress } from '@shared/jobs/jobs-contract';
 import * as panel from '../../src/renderer/src/features/jobs/jobs-panel';
+import { JobsTray } from '../../src/renderer/src/features/jobs/jobs-tray';
+import { useJobsStore } from '../../src/renderer/src/features/jobs/jobs-store';
 
 /**
  * The jobs tray as an export and a fetch go through it: events pushed the way main sends them (an
@@ -40,7 +42,8 @@ const progress = (jobId: string, label: string, done: number): JobProgress => ({
 
 describe('JobsPanel', () => {
   it('is headed "Jobs" and names a finished export without its last step', async () => {
-    render(<panel.JobsPanel />);
+    useJobsStore.getState().openTray();
+    render(<JobsTray />);
     await waitFor(() => expect(bridge.listeners('jobs.finished')).toBe(1));
     emit('jobs.progress', progress('exp-1', 'CSV export of Steel Q1', 0));
     emit('jobs.progress', progress('exp-1', 'CSV export of Steel Q1', 1200));

@@ -57,6 +57,11 @@ export interface ClientOptions {
   retry?: RetryOptions;
   logger?: Logger;
   userAgent?: string;
+  /**
+   * After every attempt: whether the service answered at all (any HTTP status counts), or no answer
+   * came (refused, reset, unreachable, timed out). A cancelled attempt says nothing either way.
+   */
+  onReach?: (reached: boolean, error?: ServiceClientError) => void;
 }
 
 export interface RetryInfo {
@@ -391,6 +396,17 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     }
   }
 
+  function reach(outcome: AttemptOutcome<unknown>): void {
+    if (!options.onReach) return;
+    if (!outcome.ok && outcome.error.kind === 'Cancelled') return;
+    try {
+      if (outcome.ok) options.onReach(true);
+      else options.onReach(outcome.error.kind !== 'NetworkError', outcome.error);
+    } catch {
+      // Whoever listens must not change the outcome of the call.
+    }
+  }
+
   async function call<K extends OperationName>(
     op: K,
     body: unknown,
@@ -413,6 +429,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
 
     for (let n = 1; ; n++) {
       const outcome = await attempt(op, url, payload, n, signal);
+      reach(outcome);
       if (outcome.ok) return outcome.value;
       const { error } = outcome;
       if (!outcome.retryable || n >= maxAttempts) {

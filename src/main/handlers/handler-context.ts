@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { AppError } from '@shared/ipc/errors';
+import { createConnectionMonitor, type ConnectionMonitor } from '../connection';
 import type { ProfileView, ProfilesState } from '@shared/profiles/profiles-contract';
 import { createFileHandles, type FileHandles } from '../file-handles';
 import type { Library } from '../library';
@@ -43,6 +44,8 @@ export interface HandlerContext {
   files: FileHandles;
   /** The app's one offline library at `<dataDir>`, opened on first use (needs neither network nor keychain). */
   library(): Promise<Library>;
+  /** Whether each profile's service answers, announced as `service.connection` when it changes. */
+  connection: ConnectionMonitor;
   dispose(): Promise<void>;
 }
 
@@ -52,6 +55,10 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
   const demoSecrets = createMemorySecretStore();
   const files = deps.fileHandles ?? createFileHandles();
   const guard = createCredentialGuard();
+  const connection = createConnectionMonitor({
+    emit: (change) => deps.events.emit('service.connection', change),
+    ...(deps.connectionProbe ? { probe: deps.connectionProbe } : {}),
+  });
 
   const secretsFor = (p: Profile) => (p.demo ? demoSecrets : deps.secrets);
 
@@ -130,8 +137,10 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
     demo,
     files,
     library: () => library.get(),
+    connection,
     async dispose() {
       await startup;
+      connection.dispose();
       await demo.stop();
       await files.dispose();
       await library.close();

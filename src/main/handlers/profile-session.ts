@@ -46,6 +46,8 @@ export async function createClientFor(ctx: HandlerContext, profile: Profile): Pr
     credentials,
     logger: ctx.deps.logger,
     ...ctx.deps.clientOptions,
+    // Every attempt tells whether the service answers, whoever made it (a page, a job, a test).
+    onReach: (reached, error) => ctx.connection.report(profile.id, profile.baseUrl, reached, error?.message),
   });
   const account = profile.accountName.trim();
   if (!account) return client;

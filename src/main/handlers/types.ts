@@ -1,6 +1,7 @@
 import type { CallChannel, EventChannel } from '@shared/ipc/channels';
 import type { CallOutput, Events, ParsedInput } from '@shared/ipc/contract';
 import type { ClientOptions } from '../api';
+import type { Probe } from '../connection';
 import type { FileHandles } from '../file-handles';
 import type { Logger } from '../log';
 import type { SecretStore } from '../secrets';
@@ -52,6 +53,8 @@ export interface HandlerDeps {
   startSimulator?: StartSimulator;
   /** Timeouts and retries of the service client (tests and the web host shorten them). */
   clientOptions?: Pick<ClientOptions, 'timeoutMs' | 'retry'>;
+  /** How an unreachable service is probed until it answers again; defaults to a bare TCP connection. */
+  connectionProbe?: Probe;
 }
 
 /** export: the host's save dialog. `defaultPath` is the remembered folder joined with the suggested name. */

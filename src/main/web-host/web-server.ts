@@ -136,7 +136,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
   const log = opts.logger ?? nullLogger;
   const token = opts.token ?? generateToken();
-  const heartbeatMs = (opts.heartbeatSeconds ?? 15) * 1000;
+  // Often enough that the window notices a dead or frozen host within 5 s (web-transport's watchdog).
+  const heartbeatMs = (opts.heartbeatSeconds ?? 2) * 1000;
   const streams = new Set<ServerResponse>();
   let port = 0;
   let allowedHosts: ReadonlySet<string> = new Set();

@@ -9,16 +9,19 @@ import { setApi } from './bridge/api';
 import { exchangeLaunchToken } from './bridge/launch-token';
 import { withServiceOutcomes } from './bridge/service-outcomes';
 import { createWebTransport } from './bridge/web-transport';
+import { useSessionStore } from './session';
 import './theme/styles';
 import './styles/app.css';
 
 // `window.portolan` is declared in src/shared/ipc/window.d.ts: the preload's bridge in Electron; the
 // browser host has none, and its pages reach main over HTTP instead.
-setApi(
-  withServiceOutcomes(
-    window.portolan ?? buildApi(CALL_CHANNELS, createWebTransport({ ready: exchangeLaunchToken() })),
-  ),
-);
+// The browser host can go away under the window (stopped, crashed, frozen): its transport says so.
+const webTransport = () =>
+  createWebTransport({
+    ready: exchangeLaunchToken(),
+    onLink: (up) => useSessionStore.getState().reportHost(up),
+  });
+setApi(withServiceOutcomes(window.portolan ?? buildApi(CALL_CHANNELS, webTransport())));
 connectStores();
 
 createRoot(document.getElementById('root') as HTMLElement).render(

@@ -88,6 +88,7 @@ export const EVENT_CHANNELS = [
   'app.command',
   'usage.changed',
   'library.changed',
+  'service.connection',
 ] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];
 

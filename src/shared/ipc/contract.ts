@@ -5,7 +5,7 @@ import { exportCalls } from '../export/export-contract';
 import { jobsCalls, type JobsEvents } from '../jobs/jobs-contract';
 import { libraryCalls, type LibraryEvents } from '../library/library-contract';
 import { presetsCalls } from '../presets/presets-contract';
-import { profilesCalls } from '../profiles/profiles-contract';
+import { profilesCalls, type ProfilesEvents } from '../profiles/profiles-contract';
 import { queryCalls, type QueryEvents } from '../query/query-contract';
 import { resolutionCalls, type ResolutionEvents } from '../resolution/resolution-contract';
 import type { CallChannel, EventChannel } from './channels';
@@ -27,7 +27,8 @@ export const calls = {
   ...exportCalls,
 } satisfies Record<CallChannel, { input: z.ZodType; output: unknown }>;
 
-export interface Events extends AppEvents, JobsEvents, QueryEvents, LibraryEvents, ResolutionEvents {}
+export interface Events
+  extends AppEvents, JobsEvents, QueryEvents, LibraryEvents, ResolutionEvents, ProfilesEvents {}
 
 // Compile-time proof that every listed event has a payload type and vice versa.
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;

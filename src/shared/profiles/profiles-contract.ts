@@ -25,6 +25,21 @@ export interface ProfilesState {
   keychainProblem: string | null;
 }
 
+/**
+ * Main's news that a profile's service stopped or started answering: from the outcome of any request
+ * (a search, a job's page), and from probing a service that does not answer until it does again.
+ */
+export interface ServiceConnection {
+  profileId: string;
+  reachable: boolean;
+  /** Why it is unreachable, in plain words; null when it answers. */
+  message: string | null;
+}
+
+export interface ProfilesEvents {
+  'service.connection': ServiceConnection;
+}
+
 const id = z.string().min(1).max(200);
 const { name: profileName, baseUrl, apiKey, apiSecret } = profileFields;
 

@@ -22,6 +22,17 @@ const num = (v: string | null): number | null => (v === null || v === '' ? null 
 export class JobsPanel {
   constructor(readonly page: Page) {}
 
+  /**
+   * Opens the jobs tray from the status bar, as the analyst does to see jobs they did not just start
+   * (a job left unfinished by a restart); starting a fetch opens it by itself.
+   */
+  async openTray(): Promise<void> {
+    const tray = this.page.getByTestId('jobs-panel');
+    if (await tray.isVisible()) return;
+    await this.page.getByTestId('jobs-tray-button').click();
+    await tray.waitFor();
+  }
+
   get dialog(): Locator {
     return this.page.getByTestId('fetch-all-dialog');
   }
@@ -106,6 +117,7 @@ export class JobsPanel {
 
   /** Waits for the job's finished entry and returns its outcome. */
   async waitForFinish(jobId: string, timeoutMs = 60_000): Promise<string> {
+    await this.openTray();
     await this.finished(jobId).waitFor({ timeout: timeoutMs });
     return (await this.finished(jobId).getAttribute('data-outcome')) ?? '';
   }
@@ -120,6 +132,7 @@ export class JobsPanel {
   }
 
   async resumableIds(): Promise<string[]> {
+    await this.openTray();
     const ids = await this.page
       .locator('[data-testid^="job-resumable-"]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid') ?? ''));
@@ -130,6 +143,7 @@ export class JobsPanel {
   async resumableInfo(
     jobId: string,
   ): Promise<{ status: string; label: string; done: number; total: number | null; text: string }> {
+    await this.openTray();
     const row = this.resumable(jobId);
     await row.waitFor({ timeout: 30_000 });
     return {
@@ -142,6 +156,7 @@ export class JobsPanel {
   }
 
   async resume(jobId: string): Promise<void> {
+    await this.openTray();
     await this.page.getByTestId(`job-resume-${jobId}`).click();
     await this.resumable(jobId).waitFor({ state: 'detached', timeout: 30_000 });
   }

@@ -1,5 +1,6 @@
 import { AppShell, Box, Center, Group, Loader, Text } from '@mantine/core';
 import { ErrorMessage } from '../components/error-message';
+import { FetchAllDialog, JobsTray } from '../features/jobs';
 import { selectShowWelcome, useSessionStore } from '../session';
 import { NavBar } from './nav-bar';
 import { PageView } from './page-view';
@@ -54,6 +55,9 @@ export function App() {
       <AppShell.Footer>
         <StatusBar />
       </AppShell.Footer>
+      {/* Opened from any page: the jobs tray (status bar) and the fetch-all confirm (Search, Firms). */}
+      <JobsTray />
+      <FetchAllDialog />
     </AppShell>
   );
 }

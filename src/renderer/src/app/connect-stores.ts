@@ -1,10 +1,10 @@
 import { connectAnalysisStore } from '../features/analysis';
 import { connectResolvedFirmsStore, connectReviewStore } from '../features/firms';
-import { connectJobsStore } from '../features/jobs';
+import { connectJobToasts, connectJobsStore } from '../features/jobs';
 import { connectLibraryStore } from '../features/library';
 import { connectLastFilter } from '../features/presets';
 import { connectSearchStore } from '../features/search';
-import { connectResolutionStore, connectUsageStore } from '../session';
+import { connectResolutionStore, connectServiceConnection, connectUsageStore } from '../session';
 
 /**
  * The composition root of the stores: every reaction of one store to another, or to main's events,
@@ -14,9 +14,11 @@ import { connectResolutionStore, connectUsageStore } from '../session';
 export function connectStores(): () => void {
   const offs = [
     connectUsageStore(),
+    connectServiceConnection(),
     connectLibraryStore(),
     connectSearchStore(),
     connectJobsStore(),
+    connectJobToasts(),
     connectLastFilter(),
     connectResolutionStore(),
     connectResolvedFirmsStore(),

@@ -1,5 +1,6 @@
 import { Box, Group, Text, UnstyledButton } from '@mantine/core';
 import { errorHeading } from '../components/error-message';
+import { JobsTrayButton } from '../features/jobs';
 import { selectActiveProfile, useSessionStore, type ConnectionState } from '../session';
 
 /** The connection as the analyst reads it: never an internal kind name. */
@@ -25,12 +26,28 @@ const DOT: Record<ConnectionState['status'], string> = {
   failed: 'var(--mantine-color-red-6)',
 };
 
-/** Along the bottom: the active profile and its connection, the version. */
+/** Shown only while the process behind the window does not answer (the browser host stopped or froze). */
+function HostStatus() {
+  const up = useSessionStore((s) => s.host.up);
+  if (up) return null;
+  return (
+    <Group gap={6} wrap="nowrap" data-testid="status-host" data-status="down" role="status">
+      <Box w={8} h={8} style={{ borderRadius: '50%', background: DOT.failed }} aria-hidden />
+      <Text fz="xs" span c="red">
+        Portolan host not reachable — reconnecting…
+      </Text>
+    </Group>
+  );
+}
+
+/** Along the bottom: the active profile and its connection, the host's, the jobs tray, the version. */
 export function StatusBar() {
   const profile = useSessionStore(selectActiveProfile);
   const connection = useSessionStore((s) => s.connection);
   const info = useSessionStore((s) => s.appInfo);
   const navigate = useSessionStore((s) => s.navigate);
+  // While the host is gone nothing is known of the service behind it.
+  const hostUp = useSessionStore((s) => s.host.up);
   return (
     <Group
       component="footer"
@@ -57,7 +74,7 @@ export function StatusBar() {
           'No active profile'
         )}
       </UnstyledButton>
-      {profile ? (
+      {profile && hostUp ? (
         <Group
           gap={6}
           wrap="nowrap"
@@ -71,7 +88,9 @@ export function StatusBar() {
           </Text>
         </Group>
       ) : null}
+      <HostStatus />
       <Box flex={1} />
+      <JobsTrayButton />
       {info ? (
         <Text fz="xs" c="dimmed" span data-testid="status-version">
           v{info.version} · {info.host}

@@ -5,7 +5,9 @@ import type { BridgeResult, ErrorKind } from '@shared/ipc/errors';
 
 /** Must match the web host's FILE_NAME_HEADER. */
 const FILE_NAME_HEADER = 'X-Portolan-File-Name';
-const RECONNECT_MS = [500, 1000, 2000, 5000];
+const RECONNECT_MS = [500, 1000, 2000];
+/** The host writes to the event stream at least every 2 s; this long without a byte means it is gone. */
+const STALE_STREAM_MS = 4500;
 
 function failure(kind: ErrorKind, message: string): BridgeResult<never> {
   return { ok: false, error: { kind, message } };
@@ -28,6 +30,13 @@ export interface WebTransportOptions {
    * request. Tests outside a browser pass one that keeps the cookie.
    */
   fetch?: typeof fetch;
+  /**
+   * Whether the host answers: false as soon as a call or the event stream fails, or the stream stays
+   * silent past its heartbeat; true again when the stream is back. Called on changes only.
+   */
+  onLink?: (up: boolean) => void;
+  /** Overrides the silence after which the host counts as gone (tests). */
+  staleAfterMs?: number;
 }
 
 /**
@@ -41,6 +50,13 @@ export function createWebTransport(options: WebTransportOptions = {}): Transport
   const send: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
   let stream: AbortController | null = null;
+  const staleAfterMs = options.staleAfterMs ?? STALE_STREAM_MS;
+  let linkUp: boolean | null = null;
+  const link = (up: boolean): void => {
+    if (linkUp === up) return;
+    linkUp = up;
+    options.onLink?.(up);
+  };
 
   function listenerTotal(): number {
     let n = 0;
@@ -75,19 +91,31 @@ export function createWebTransport(options: WebTransportOptions = {}): Transport
   async function run(ctrl: AbortController): Promise<void> {
     let attempt = 0;
     while (!ctrl.signal.aborted) {
+      // One connection: aborted by close (ctrl) or by the watchdog when the host falls silent.
+      const conn = new AbortController();
+      const stop = (): void => conn.abort();
+      ctrl.signal.addEventListener('abort', stop, { once: true });
+      let watchdog: ReturnType<typeof setTimeout> | undefined;
+      const feed = (): void => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(stop, staleAfterMs);
+      };
       try {
         await ready;
+        feed();
         const res = await send(`${base}/events`, {
           headers: { Accept: 'text/event-stream' },
-          signal: ctrl.signal,
+          signal: conn.signal,
         });
         if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
         attempt = 0;
+        link(true);
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffer = '';
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
+          feed();
           buffer += value.replace(/\r\n/g, '\n');
           let idx: number;
           while ((idx = buffer.indexOf('\n\n')) >= 0) {
@@ -96,9 +124,14 @@ export function createWebTransport(options: WebTransportOptions = {}): Transport
           }
         }
       } catch {
-        if (ctrl.signal.aborted) return;
+        // A failed or silent stream; a close ends the loop below.
+      } finally {
+        clearTimeout(watchdog);
+        ctrl.signal.removeEventListener('abort', stop);
       }
-      const wait = RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)] ?? 5000;
+      if (ctrl.signal.aborted) return;
+      link(false);
+      const wait = RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)] ?? 2000;
       attempt += 1;
       await new Promise((r) => setTimeout(r, wait));
     }
@@ -119,6 +152,7 @@ export function createWebTransport(options: WebTransportOptions = {}): Transport
         body,
       });
     } catch {
+      link(false);
       return failure('Internal', 'The Portolan host is not reachable. Is `npm run web` still running?');
     }
     if (res.status === 401 || res.status === 403) {

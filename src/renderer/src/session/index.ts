@@ -3,6 +3,7 @@ export {
   selectShowWelcome,
   useSessionStore,
   type ConnectionState,
+  type HostState,
   type SessionActions,
   type SessionData,
   type SessionState,
@@ -38,3 +39,4 @@ export {
   useResolutionStore,
   type ResolutionData,
 } from './resolution-store';
+export { connectServiceConnection } from './service-connection';

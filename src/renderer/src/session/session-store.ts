@@ -11,6 +11,13 @@ export type ConnectionState =
   | { status: 'connected'; checkedAt: number }
   | { status: 'failed'; kind: string; message: string };
 
+/** Whether the process behind the window answers (the browser host; Electron's main always does). */
+export interface HostState {
+  up: boolean;
+  /** When it stopped answering (epoch ms), while it does not. */
+  downSince: number | null;
+}
+
 export interface SessionData {
   page: PageId;
   booted: boolean;
@@ -26,6 +33,7 @@ export interface SessionData {
   demo: { starting: boolean; error: BridgeError | null };
   /** Edit Filter asked for the filter form's first field; the form takes it when it is on screen. */
   filterFocusPending: boolean;
+  host: HostState;
 }
 
 export interface SessionActions {
@@ -41,6 +49,8 @@ export interface SessionActions {
   /** Puts a created or changed profile into the list at once, before the full list is re-read. */
   upsertProfile(view: ProfileView): void;
   reportConnection(profileId: string, outcome: ConnectionState): void;
+  /** The transport's news of the host: down as soon as it stops answering, up when it is back. */
+  reportHost(up: boolean): void;
   startDemo(): Promise<void>;
   connectAccount(): void;
 }
@@ -59,6 +69,7 @@ const initialState: SessionData = {
   connection: { status: 'unknown' },
   demo: { starting: false, error: null },
   filterFocusPending: false,
+  host: { up: true, downSince: null },
 };
 
 /** Who is signed in where: the profiles, the active one and its connection, and the page shown. */
@@ -115,6 +126,12 @@ export const useSessionStore = defineStore<SessionData, SessionActions>(initialS
 
   reportConnection(profileId, outcome) {
     if (profileId === get().activeId) set({ connection: outcome });
+  },
+
+  reportHost(up) {
+    const was = get().host;
+    if (was.up === up) return;
+    set({ host: up ? { up: true, downSince: null } : { up: false, downSince: Date.now() } });
   },
 
   async startDemo() {

@@ -11,8 +11,6 @@ import { PresetsPanel } from '../presets';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import { DataGrid } from '../../components/grid/data-grid';
 import { describeMetric, useAccountContext, useUsageStore } from '../../session';
-import { FetchAllDialog } from '../jobs';
-import { JobsPanel } from '../jobs';
 import { useJobsStore } from '../jobs';
 import { firmSearchFilter, openShipmentsOf, type PartyRole } from '../search';
 import { checkPageJump, useFirmsStore } from './firms-store';
@@ -150,8 +148,6 @@ export function FirmSearchView() {
           the service may refuse this request.
         </div>
       )}
-      <JobsPanel />
-      <FetchAllDialog />
       {count.status === 'done' && count.value !== null && (
         <div data-testid="firms-count-result" data-count={count.value}>
           {fmt(count.value)} firms match the filter.

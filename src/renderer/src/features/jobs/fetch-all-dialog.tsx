@@ -1,3 +1,4 @@
+import { Alert, Button, Group, Loader, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
 import { ErrorMessage } from '../../components/error-message';
 import { SavedCopyOffer } from '../../components/saved-copy-offer';
 import { useJobsStore } from './jobs-store';
@@ -5,112 +6,128 @@ import { useJobsStore } from './jobs-store';
 const fmt = (n: number) => n.toLocaleString('en-US');
 const left = (n: number | null) => (n === null ? 'unlimited' : fmt(n));
 
-/** The confirm step of "Fetch all": what it will cost against what the account has left, before anything is spent. */
+/**
+ * The confirm step of "Fetch all": what it will cost against what the account has left, before
+ * anything is spent. A modal: Escape or Cancel closes it and focus goes back to the button that
+ * opened it; Enter in the name field starts the job.
+ */
 export function FetchAllDialog() {
   const dialog = useJobsStore((s) => s.dialog);
   const { confirm, dismissDialog, setName, estimate, openSaved } = useJobsStore.getState();
-  if (!dialog) return null;
-  const e = dialog.estimate;
+  const e = dialog?.estimate ?? null;
+  const ready = dialog?.state === 'ready' && e !== null;
   return (
-    <div
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="fetch-all-title"
-      data-testid="fetch-all-dialog"
-      data-state={dialog.state}
-      className="dialog"
-      style={{
-        position: 'fixed',
-        inset: 0,
-        background: '#0006',
-        display: 'grid',
-        placeItems: 'center',
-        zIndex: 50,
-      }}
-    >
-      <div
-        style={{
-          background: 'var(--bg, #fff)',
-          color: 'inherit',
-          padding: 16,
-          borderRadius: 8,
-          maxWidth: 520,
-          boxShadow: '0 4px 24px #0005',
-        }}
+    <Modal.Root opened={dialog !== null} onClose={dismissDialog} size="lg">
+      <Modal.Overlay />
+      <Modal.Content
+        data-testid="fetch-all-dialog"
+        data-state={dialog?.state}
+        aria-labelledby="fetch-all-title"
       >
-        <h2 id="fetch-all-title">{dialog.kind === 'firms' ? 'Fetch all pages' : 'Fetch all records'}</h2>
-        {dialog.state === 'estimating' && (
-          <p data-testid="fetch-all-estimating">Asking the service how big this is (one small request)…</p>
-        )}
-        <SavedCopyOffer
-          testId="fetch-all-saved"
-          offer={dialog.saved}
-          cost={null}
-          onOpen={() => void openSaved()}
-          onDismiss={dismissDialog}
-          onFetchAgain={() => void estimate()}
-        />
-        {dialog.error && <ErrorMessage error={dialog.error} testId="fetch-all-error" />}
-        {e && (
-          <dl
-            data-testid="fetch-all-estimate"
-            data-total={e.total ?? ''}
-            data-downloads={e.estimatedDownloads ?? ''}
-            data-requests={e.estimatedRequests ?? ''}
-          >
-            <dt>To fetch</dt>
-            <dd data-testid="fetch-all-total">
-              {e.total === null ? 'unknown' : `${fmt(e.total)} ${e.unit}`}
-            </dd>
-            <dt>Estimated requests</dt>
-            <dd data-testid="fetch-all-requests">
-              {e.estimatedRequests === null ? 'unknown' : `about ${fmt(e.estimatedRequests)}`}
-              {e.optimumRequests !== null && e.unit === 'records'
-                ? ` (at least ${fmt(e.optimumRequests)})`
-                : ''}{' '}
-              — {left(e.remainingDailyRequests)} left today
-            </dd>
-            <dt>Estimated downloads</dt>
-            <dd data-testid="fetch-all-downloads">
-              {e.estimatedDownloads === null
-                ? 'one page of firms per request'
-                : `about ${fmt(e.estimatedDownloads)}`}{' '}
-              — {left(e.remainingDownloads)} left
-              {e.account ? ` (account ${e.account})` : ''}
-            </dd>
-          </dl>
-        )}
-        {e && !e.enough && (
-          <div role="alert" data-testid="fetch-all-short" style={{ color: '#c0392b' }}>
-            Not enough quota: {e.problems.join('; ')}. The job fetches what is left, then pauses with
-            everything kept; resume it later.
-          </div>
-        )}
-        {e && (
-          <label>
-            Dataset name (optional){' '}
-            <input
-              value={dialog.name}
-              maxLength={200}
-              data-testid="fetch-all-name"
-              onChange={(ev) => setName(ev.target.value)}
-            />
-          </label>
-        )}
-        <div style={{ display: 'flex', gap: 8, justifyContent: 'flex-end', marginTop: 12 }}>
-          <button type="button" data-testid="fetch-all-cancel" onClick={dismissDialog}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            data-testid="fetch-all-confirm"
-            disabled={dialog.state !== 'ready' || !e}
-            onClick={() => void confirm()}
-          >
-            {dialog.state === 'starting' ? 'Starting…' : 'Start fetching'}
-          </button>
-        </div>
-      </div>
-    </div>
+        <Modal.Header>
+          <Modal.Title id="fetch-all-title" fw={600}>
+            {dialog?.kind === 'firms' ? 'Fetch all pages' : 'Fetch all records'}
+          </Modal.Title>
+          <Modal.CloseButton aria-label="Close" />
+        </Modal.Header>
+        <Modal.Body>
+          {dialog && (
+            <form
+              onSubmit={(ev) => {
+                ev.preventDefault();
+                if (ready) void confirm();
+              }}
+            >
+              <Stack gap="md">
+                {dialog.state === 'estimating' && (
+                  <Group gap="sm" data-testid="fetch-all-estimating">
+                    <Loader size="xs" />
+                    <Text>Asking the service how big this is (one small request)…</Text>
+                  </Group>
+                )}
+                <SavedCopyOffer
+                  testId="fetch-all-saved"
+                  offer={dialog.saved}
+                  cost={null}
+                  onOpen={() => void openSaved()}
+                  onDismiss={dismissDialog}
+                  onFetchAgain={() => void estimate()}
+                />
+                {dialog.error && <ErrorMessage error={dialog.error} testId="fetch-all-error" />}
+                {e && (
+                  <Table
+                    withRowBorders={false}
+                    verticalSpacing={4}
+                    data-testid="fetch-all-estimate"
+                    data-total={e.total ?? ''}
+                    data-downloads={e.estimatedDownloads ?? ''}
+                    data-requests={e.estimatedRequests ?? ''}
+                  >
+                    <Table.Tbody>
+                      <Table.Tr>
+                        <Table.Th w={170}>To fetch</Table.Th>
+                        <Table.Td data-testid="fetch-all-total">
+                          {e.total === null ? 'unknown' : `${fmt(e.total)} ${e.unit}`}
+                        </Table.Td>
+                      </Table.Tr>
+                      <Table.Tr>
+                        <Table.Th>Estimated requests</Table.Th>
+                        <Table.Td data-testid="fetch-all-requests">
+                          {e.estimatedRequests === null ? 'unknown' : `about ${fmt(e.estimatedRequests)}`}
+                          {e.optimumRequests !== null && e.unit === 'records'
+                            ? ` (at least ${fmt(e.optimumRequests)})`
+                            : ''}{' '}
+                          — {left(e.remainingDailyRequests)} left today
+                        </Table.Td>
+                      </Table.Tr>
+                      <Table.Tr>
+                        <Table.Th>Estimated downloads</Table.Th>
+                        <Table.Td data-testid="fetch-all-downloads">
+                          {e.estimatedDownloads === null
+                            ? 'one page of firms per request'
+                            : `about ${fmt(e.estimatedDownloads)}`}{' '}
+                          — {left(e.remainingDownloads)} left
+                          {e.account ? ` (account ${e.account})` : ''}
+                        </Table.Td>
+                      </Table.Tr>
+                    </Table.Tbody>
+                  </Table>
+                )}
+                {e && !e.enough && (
+                  <Alert color="orange" role="alert" data-testid="fetch-all-short">
+                    Not enough quota: {e.problems.join('; ')}. The job fetches what is left, then pauses with
+                    everything kept; resume it later.
+                  </Alert>
+                )}
+                {e && (
+                  <TextInput
+                    label="Dataset name (optional)"
+                    description="How the result is listed in the Library."
+                    value={dialog.name}
+                    maxLength={200}
+                    data-testid="fetch-all-name"
+                    data-autofocus
+                    onChange={(ev) => setName(ev.currentTarget.value)}
+                  />
+                )}
+                <Group justify="flex-end" gap="sm">
+                  <Button variant="default" data-testid="fetch-all-cancel" onClick={dismissDialog}>
+                    Cancel
+                  </Button>
+                  <Button
+                    type="submit"
+                    data-testid="fetch-all-confirm"
+                    disabled={!ready && dialog.state !== 'starting'}
+                    loading={dialog.state === 'starting'}
+                  >
+                    Start fetching
+                  </Button>
+                </Group>
+              </Stack>
+            </form>
+          )}
+        </Modal.Body>
+      </Modal.Content>
+    </Modal.Root>
   );
 }

@@ -1,36 +1,51 @@
-import { useEffect, useState } from 'react';
 import { finishedDataset } from '@shared/jobs/jobs-contract';
+import { useEffect, useState } from 'react';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  EmptyState,
+  Group,
+  Paper,
+  Progress,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconBriefcase, IconX } from '@tabler/icons-react';
 import { ErrorMessage } from '../../components/error-message';
-import { showDataset } from '../../session';
+import { showDataset, useSessionStore } from '../../session';
 import {
   describeFinished,
+  describeTimeLeft,
   describeSeconds,
   isFetch,
   liveTimes,
   useJobsStore,
   useRunningJobIds,
+  type FinishedJob,
   type RunningJob,
 } from './jobs-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/** The clock, re-read every second while `until` is ahead: a countdown needs a render per second, not per event. */
-function useNow(until: number | null): number {
+/** A job that has said nothing for this long (and is not waiting for a rate limit) is shown as silent. */
+const SILENT_AFTER_MS = 15_000;
+
+/** The clock, re-read every second while `ticking`: a countdown needs a render per second, not per event. */
+function useNow(ticking: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    if (until === null || until <= Date.now()) return undefined;
-    const t = setInterval(() => {
-      const t2 = Date.now();
-      setNow(t2);
-      if (t2 >= until) clearInterval(t);
-    }, 1000);
-    // The clock may have stood still since the last wait: re-read it at once, not a second late.
+    if (!ticking) return undefined;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    // The clock may have stood still since the last render: re-read it at once, not a second late.
     const first = setTimeout(() => setNow(Date.now()), 0);
     return () => {
       clearTimeout(first);
       clearInterval(t);
     };
-  }, [until]);
+  }, [ticking]);
   return now;
 }
 
@@ -41,53 +56,81 @@ function JobRow({ id }: { id: string }) {
   return <JobRowView job={job} />;
 }
 
+/** What the row says after the counts: time left, a rate-limit wait, or that no news is coming. */
+function timeLine(job: RunningJob, now: number, hostUp: boolean): { text: string; silent: boolean } {
+  if (!hostUp) return { text: 'no news while the Portolan host is not reachable', silent: true };
+  const { waitSeconds, etaSeconds } = liveTimes(job, now);
+  if (waitSeconds !== null) {
+    const total = etaSeconds !== null ? ` · ${describeTimeLeft(etaSeconds)} left` : '';
+    return { text: `waiting ${describeSeconds(waitSeconds)} for the rate limit${total}`, silent: false };
+  }
+  const quiet = now - job.updatedAt;
+  if (quiet > SILENT_AFTER_MS) {
+    return { text: `no progress for ${describeSeconds(quiet / 1000)}`, silent: true };
+  }
+  if (etaSeconds === null) return { text: '', silent: false };
+  return { text: etaSeconds === 0 ? 'almost done' : `${describeTimeLeft(etaSeconds)} left`, silent: false };
+}
+
 function JobRowView({ job }: { job: RunningJob }) {
   const { askCancel, pause } = useJobsStore.getState();
+  const hostUp = useSessionStore((s) => s.host.up);
   const pct = job.total ? Math.min(100, Math.round((job.done / job.total) * 100)) : null;
-  const now = useNow(job.waitingUntil);
-  const { waitSeconds, etaSeconds } = liveTimes(job, now);
+  const now = useNow(true);
+  const { text, silent } = timeLine(job, now, hostUp);
+  const waiting = liveTimes(job, now).waitSeconds !== null;
   const stopping = job.cancelling || job.pausing;
   return (
-    <li
-      className="job"
+    <Paper
+      component="li"
+      p="sm"
       data-testid={`job-running-${job.id}`}
       data-job-done={job.done}
       data-job-total={job.total ?? ''}
       data-windows-done={job.windowsDone ?? ''}
       data-windows-known={job.windowsKnown ?? ''}
+      data-silent={silent || undefined}
     >
-      <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
-        <strong>{job.label}</strong>
-        {isFetch(job) && (
-          <button
-            type="button"
-            data-testid={`job-pause-${job.id}`}
+      <Group gap="xs" wrap="nowrap" justify="space-between">
+        <Text fw={600} truncate="end" title={job.label}>
+          {job.label}
+        </Text>
+        <Group gap="xs" wrap="nowrap">
+          {isFetch(job) && (
+            <Button
+              size="xs"
+              variant="default"
+              data-testid={`job-pause-${job.id}`}
+              disabled={stopping}
+              onClick={() => void pause(job.id)}
+              title="Stop now and keep everything fetched; resume later"
+            >
+              {job.pausing ? 'Pausing…' : 'Pause'}
+            </Button>
+          )}
+          <Button
+            size="xs"
+            variant="default"
+            data-testid={`job-cancel-${job.id}`}
             disabled={stopping}
-            onClick={() => void pause(job.id)}
-            style={{ marginLeft: 'auto' }}
-            title="Stop now and keep everything fetched; resume later"
+            onClick={() => void askCancel(job.id)}
           >
-            {job.pausing ? 'Pausing…' : 'Pause'}
-          </button>
-        )}
-        <button
-          type="button"
-          data-testid={`job-cancel-${job.id}`}
-          disabled={stopping}
-          onClick={() => void askCancel(job.id)}
-          style={isFetch(job) ? {} : { marginLeft: 'auto' }}
-        >
-          {job.cancelling ? 'Cancelling…' : 'Cancel'}
-        </button>
-      </div>
-      <progress
+            {job.cancelling ? 'Cancelling…' : 'Cancel'}
+          </Button>
+        </Group>
+      </Group>
+      <Progress
+        my={6}
+        size="sm"
+        value={pct ?? 100}
+        animated={pct === null && !silent}
+        striped={pct === null}
+        color={silent ? 'gray' : waiting ? 'orange' : undefined}
         data-testid={`job-progress-${job.id}`}
-        max={job.total ?? undefined}
-        value={job.total ? job.done : undefined}
-        style={{ width: '100%' }}
         aria-label={`Progress of ${job.label}`}
+        transitionDuration={400}
       />
-      <small data-testid={`job-detail-${job.id}`}>
+      <Text fz="xs" c="dimmed" data-testid={`job-detail-${job.id}`}>
         {fmt(job.done)} {job.total !== null ? `of ${fmt(job.total)} ` : ''}
         {job.unit}
         {pct !== null ? ` (${pct}%)` : ''}
@@ -95,94 +138,128 @@ function JobRowView({ job }: { job: RunningJob }) {
         {job.recordsStored !== null && job.unit !== 'records'
           ? ` · ${fmt(job.recordsStored)} records stored`
           : ''}
-        {etaSeconds !== null ? ` · about ${describeSeconds(etaSeconds)} left` : ''}
-        {waitSeconds !== null ? (
+        {text ? (
           <span
-            data-testid={`job-waiting-${job.id}`}
-          >{` · waiting ${describeSeconds(waitSeconds)} for the rate limit`}</span>
-        ) : (
-          ''
-        )}
-      </small>
-    </li>
+            data-testid={waiting ? `job-waiting-${job.id}` : undefined}
+            style={silent ? { color: 'var(--mantine-color-orange-text)' } : undefined}
+          >{` · ${text}`}</span>
+        ) : null}
+      </Text>
+    </Paper>
   );
 }
 
-/** The jobs tray: running fetches and exports with progress and cancel, finished ones, and fetches left over from before a restart. */
+const OUTCOME: Record<FinishedJob['outcome'], { label: string; color: string }> = {
+  succeeded: { label: 'Done', color: 'green' },
+  failed: { label: 'Failed', color: 'red' },
+  cancelled: { label: 'Cancelled', color: 'gray' },
+  paused: { label: 'Paused', color: 'orange' },
+};
+
+function FinishedRow({ f }: { f: FinishedJob }) {
+  const dismissFinished = useJobsStore((s) => s.dismissFinished);
+  const closeTray = useJobsStore((s) => s.closeTray);
+  const o = OUTCOME[f.outcome];
+  const datasetId = finishedDataset(f);
+  return (
+    <Paper component="li" p="sm" data-testid={`job-finished-${f.jobId}`} data-outcome={f.outcome}>
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <Badge size="sm" color={o.color} variant="light" style={{ flexShrink: 0 }}>
+          {o.label}
+        </Badge>
+        <Text fz="sm" flex={1} miw={0} data-testid={`job-finished-text-${f.jobId}`}>
+          {describeFinished(f)}
+        </Text>
+        <ActionIcon
+          size="sm"
+          data-testid={`job-dismiss-${f.jobId}`}
+          onClick={() => dismissFinished(f.jobId)}
+          aria-label="Dismiss"
+        >
+          <IconX size={14} />
+        </ActionIcon>
+      </Group>
+      {datasetId && (
+        <Button
+          size="xs"
+          variant="light"
+          mt="xs"
+          data-testid={`job-open-${f.jobId}`}
+          onClick={() => {
+            closeTray();
+            showDataset(datasetId);
+          }}
+        >
+          Open in Library
+        </Button>
+      )}
+    </Paper>
+  );
+}
+
+/** The jobs tray's content: running fetches and exports with progress, finished ones, and unfinished ones to resume. */
 export function JobsPanel() {
   // The ids only: a progress event re-renders its own row, not the tray.
   const active = useRunningJobIds();
   const resumable = useJobsStore((s) => s.resumable);
   const finished = useJobsStore((s) => s.finished);
   const error = useJobsStore((s) => s.error);
-  const { resume, askDiscard, dismissFinished, dismissError } = useJobsStore.getState();
-  if (!active.length && !resumable.length && !finished.length && !error) return null;
+  const { resume, askDiscard, dismissError } = useJobsStore.getState();
+  const empty = !active.length && !resumable.length && !finished.length && !error;
   return (
-    <aside
-      className="jobs-panel"
-      data-testid="jobs-panel"
-      aria-label="Jobs"
-      style={{ border: '1px solid #8884', borderRadius: 6, padding: 8, margin: '8px 0' }}
-    >
-      <strong data-testid="jobs-heading">Jobs</strong>
+    <Stack component="section" gap="md" data-testid="jobs-panel" aria-label="Jobs">
       {error && (
-        <div style={{ display: 'flex', gap: 8, alignItems: 'start' }}>
-          <ErrorMessage error={error} testId="jobs-error" />
-          <button
-            type="button"
+        <Group gap="xs" align="flex-start" wrap="nowrap">
+          <div style={{ flex: 1, minWidth: 0 }}>
+            <ErrorMessage error={error} testId="jobs-error" />
+          </div>
+          <ActionIcon
+            mt="sm"
             data-testid="jobs-error-dismiss"
             onClick={dismissError}
             aria-label="Dismiss the error"
           >
-            ×
-          </button>
-        </div>
+            <IconX size={14} />
+          </ActionIcon>
+        </Group>
       )}
       <DiscardQuestionBox />
-      {active.length > 0 && (
-        <ul data-testid="jobs-running" style={{ listStyle: 'none', padding: 0 }}>
-          {active.map((id) => (
-            <JobRow key={id} id={id} />
-          ))}
-        </ul>
+      {empty && (
+        <EmptyState
+          data-testid="jobs-empty"
+          icon={<IconBriefcase size={24} stroke={1.6} />}
+          title="No jobs"
+          description="Fetches past the 10,000-record cap and exports run here, with progress and cancel."
+        />
       )}
-      {finished.length > 0 && (
-        <ul data-testid="jobs-finished" style={{ listStyle: 'none', padding: 0 }}>
-          {finished.map((f) => {
-            const datasetId = finishedDataset(f);
-            return (
-              <li key={f.jobId} data-testid={`job-finished-${f.jobId}`} data-outcome={f.outcome}>
-                <span data-testid={`job-finished-text-${f.jobId}`}>{describeFinished(f)}</span>{' '}
-                {datasetId && (
-                  <button
-                    type="button"
-                    data-testid={`job-open-${f.jobId}`}
-                    onClick={() => showDataset(datasetId)}
-                  >
-                    Open in Library
-                  </button>
-                )}
-                <button
-                  type="button"
-                  data-testid={`job-dismiss-${f.jobId}`}
-                  onClick={() => dismissFinished(f.jobId)}
-                  aria-label="Dismiss"
-                >
-                  ×
-                </button>
-              </li>
-            );
-          })}
-        </ul>
+      {active.length > 0 && (
+        <Stack gap="xs">
+          <Title order={3}>Running</Title>
+          <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }} data-testid="jobs-running">
+            {active.map((id) => (
+              <JobRow key={id} id={id} />
+            ))}
+          </Stack>
+        </Stack>
       )}
       {resumable.length > 0 && (
-        <>
-          <p style={{ margin: '4px 0' }}>
-            Unfinished jobs (paused, or stopped by a restart, a limit or an error) keep what they fetched:
-          </p>
-          <ul data-testid="jobs-resumable" style={{ listStyle: 'none', padding: 0 }}>
+        <Stack gap="xs">
+          <Title order={3}>Unfinished</Title>
+          <Text fz="sm" c="dimmed">
+            Paused, or stopped by a restart, a limit or an error: each keeps what it fetched.
+          </Text>
+          <Stack
+            component="ul"
+            gap="xs"
+            m={0}
+            p={0}
+            style={{ listStyle: 'none' }}
+            data-testid="jobs-resumable"
+          >
             {resumable.map((j) => (
-              <li
+              <Paper
+                component="li"
+                p="sm"
                 key={j.id}
                 data-testid={`job-resumable-${j.id}`}
                 data-status={j.status}
@@ -190,25 +267,47 @@ export function JobsPanel() {
                 data-job-total={j.total ?? ''}
                 data-job-label={j.label}
               >
-                {j.label} — {fmt(j.done)}
-                {j.total !== null ? ` of ${fmt(j.total)}` : ''} {j.unit} ({j.status})
-                {j.error ? `: ${j.error}` : ''}{' '}
-                <button type="button" data-testid={`job-resume-${j.id}`} onClick={() => void resume(j.id)}>
-                  Resume
-                </button>{' '}
-                <button
-                  type="button"
-                  data-testid={`job-discard-${j.id}`}
-                  onClick={() => void askDiscard(j.id)}
-                >
-                  Discard
-                </button>
-              </li>
+                <Text fz="sm">
+                  <strong>{j.label}</strong> — {fmt(j.done)}
+                  {j.total !== null ? ` of ${fmt(j.total)}` : ''} {j.unit} ({j.status})
+                  {j.error ? `: ${j.error}` : ''}
+                </Text>
+                <Group gap="xs" mt="xs">
+                  <Button size="xs" data-testid={`job-resume-${j.id}`} onClick={() => void resume(j.id)}>
+                    Resume
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    data-testid={`job-discard-${j.id}`}
+                    onClick={() => void askDiscard(j.id)}
+                  >
+                    Discard
+                  </Button>
+                </Group>
+              </Paper>
             ))}
-          </ul>
-        </>
+          </Stack>
+        </Stack>
       )}
-    </aside>
+      {finished.length > 0 && (
+        <Stack gap="xs">
+          <Title order={3}>Finished</Title>
+          <Stack
+            component="ul"
+            gap="xs"
+            m={0}
+            p={0}
+            style={{ listStyle: 'none' }}
+            data-testid="jobs-finished"
+          >
+            {finished.map((f) => (
+              <FinishedRow key={f.jobId} f={f} />
+            ))}
+          </Stack>
+        </Stack>
+      )}
+    </Stack>
   );
 }
 
@@ -218,39 +317,41 @@ function DiscardQuestionBox() {
   const { keepDownloads, confirmDiscard, dismissQuestion } = useJobsStore.getState();
   if (!q) return null;
   return (
-    <div
+    <Alert
+      color="red"
       role="alertdialog"
       aria-labelledby="job-discard-question"
       data-testid="job-discard-question"
       data-job-id={q.jobId}
-      style={{ border: '1px solid #c0392b', borderRadius: 6, padding: 8, margin: '4px 0' }}
     >
-      <p id="job-discard-question" style={{ margin: '0 0 8px' }}>
+      <Text id="job-discard-question" fz="sm" mb="sm">
         Discard {fmt(q.records)} downloaded records? They cost downloads and cannot be recovered.
-      </p>
-      <div style={{ display: 'flex', gap: 8 }}>
-        <button
-          type="button"
+      </Text>
+      <Group gap="xs">
+        <Button
+          size="xs"
+          variant="default"
           data-testid="job-discard-keep"
           onClick={() => void keepDownloads()}
           title="Keep them; the job stays paused and can be resumed later"
         >
           Keep
-        </button>
-        <button type="button" data-testid="job-discard-yes" onClick={() => void confirmDiscard()}>
+        </Button>
+        <Button size="xs" color="red" data-testid="job-discard-yes" onClick={() => void confirmDiscard()}>
           Discard
-        </button>
+        </Button>
         {q.running && (
-          <button
-            type="button"
+          <Button
+            size="xs"
+            variant="subtle"
+            ml="auto"
             data-testid="job-discard-back"
             onClick={() => void dismissQuestion()}
-            style={{ marginLeft: 'auto' }}
           >
             Go on fetching
-          </button>
+          </Button>
         )}
-      </div>
-    </div>
+      </Group>
+    </Alert>
   );
 }

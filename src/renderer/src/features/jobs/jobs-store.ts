@@ -5,7 +5,7 @@ import type { JobEstimateView, JobView } from '@shared/jobs/jobs-contract';
 import type { ShipmentFilter } from '@shared/spec';
 import { useShallow } from 'zustand/react/shallow';
 import { getApi } from '../../bridge/api';
-import { onDatasetRemoved, openSavedCopy } from '../../session';
+import { onDatasetRemoved, openSavedCopy, useSessionStore } from '../../session';
 import { defineStore } from '../../store';
 
 /** A running job as the tray shows it: the last progress event, or the list entry before the first one. */
@@ -27,6 +27,13 @@ export interface RunningJob {
   waitingSeconds: number | null;
   /** When a rate-limit wait ends (epoch ms): the tray counts down to it between progress events. */
   waitingUntil: number | null;
+  /**
+   * When the job should end (epoch ms), smoothed over main's estimates so the time left counts down
+   * steadily instead of jumping with each request's pace; null while unknown.
+   */
+  etaEnd: number | null;
+  /** When main last said anything of this job (epoch ms): a job that falls silent is shown as such. */
+  updatedAt: number;
   cancelling: boolean;
   pausing: boolean;
 }
@@ -65,9 +72,13 @@ export interface JobsData {
   /** Set when the error came from listing jobs: the next good list clears it. */
   errorFromList: boolean;
   discardQuestion: DiscardQuestion | null;
+  /** The jobs tray (the drawer opened from the status bar). */
+  trayOpen: boolean;
 }
 
 export interface JobsActions {
+  openTray(): void;
+  closeTray(): void;
   refresh(): Promise<void>;
   askFetchAll(kind: DatasetKind, request: ShipmentFilter & { size?: number; page?: number }): Promise<void>;
   /** Asks the service what the fetch-all will cost (one small request). */
@@ -113,9 +124,11 @@ const initialState: JobsData = {
   error: null,
   errorFromList: false,
   discardQuestion: null,
+  trayOpen: false,
 };
 
 function fromView(v: JobView): RunningJob {
+  const now = Date.now();
   return {
     id: v.id,
     kind: v.kind,
@@ -130,9 +143,31 @@ function fromView(v: JobView): RunningJob {
     recordsStored: v.recordsStored,
     waitingSeconds: null,
     waitingUntil: null,
+    etaEnd: v.etaSeconds === null ? null : now + v.etaSeconds * 1000,
+    updatedAt: now,
     cancelling: false,
     pausing: false,
   };
+}
+
+/** How far a new estimate moves the end shown: a third of the way, so one slow request does not jump it. */
+const ETA_WEIGHT = 0.3;
+
+/**
+ * The end time to show after a progress event. A rate-limit wait is a known delay, taken as it is;
+ * otherwise the new estimate is blended into the previous end.
+ */
+export function nextEtaEnd(
+  prevEnd: number | null,
+  p: { etaSeconds: number | null; waitingSeconds: number | null; waitingUntil: number | null },
+  now: number,
+): number | null {
+  if (p.etaSeconds === null) return null;
+  const waitMs = p.waitingUntil === null ? 0 : Math.max(0, p.waitingUntil - now);
+  const workMs = Math.max(0, p.etaSeconds - (p.waitingSeconds ?? 0)) * 1000;
+  const fresh = now + waitMs + workMs;
+  if (prevEnd === null || waitMs > 0) return fresh;
+  return Math.round(prevEnd + (fresh - prevEnd) * ETA_WEIGHT);
 }
 
 function stripPaging(request: ShipmentFilter & { size?: number; page?: number }): ShipmentFilter {
@@ -148,6 +183,12 @@ async function findSaved(kind: DatasetKind, filter: ShipmentFilter): Promise<Equ
 }
 
 export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (set, get) => ({
+  openTray() {
+    set({ trayOpen: true });
+  },
+  closeTray() {
+    set({ trayOpen: false });
+  },
   async refresh() {
     const r = await getApi().jobs.list();
     if (!r.ok) {
@@ -237,7 +278,8 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
       set({ dialog: { ...d, state: 'error', error: r.error } });
       return;
     }
-    set({ dialog: null });
+    // The analyst asked for a long job: the tray opens on it (Escape closes it; it runs on).
+    set({ dialog: null, trayOpen: true });
     await get().refresh();
   },
   dismissDialog() {
@@ -336,6 +378,9 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
   applyProgress(p) {
     set((s) => {
       const prev = s.running[p.jobId];
+      const now = Date.now();
+      const detail = progressDetail(p, now);
+      const sameTotal = prev !== undefined && prev.total === p.total && prev.unit === p.unit;
       return {
         running: {
           ...s.running,
@@ -345,11 +390,14 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
             label: p.label,
             // Later events may name a step ("…: finishing"); the first one names the job.
             title: prev?.title ?? p.label,
-            done: p.done,
+            // The count never runs backwards (events of one job can cross on the way).
+            done: sameTotal ? Math.max(prev.done, p.done) : p.done,
             total: p.total,
             unit: p.unit,
             etaSeconds: p.etaSeconds,
-            ...progressDetail(p),
+            ...detail,
+            etaEnd: nextEtaEnd(prev?.etaEnd ?? null, { etaSeconds: p.etaSeconds, ...detail }, now),
+            updatedAt: now,
             cancelling: prev?.cancelling ?? false,
             pausing: prev?.pausing ?? false,
           },
@@ -387,11 +435,16 @@ export function connectJobsStore(): () => void {
   const offRemoved = onDatasetRemoved((id) => {
     if (useJobsStore.getState().dialog?.saved?.dataset.id === id) void useJobsStore.getState().recheckSaved();
   });
+  // The host is back after an absence: jobs may have ended (or been stopped by its restart) meanwhile.
+  const offHost = useSessionStore.subscribe((st, prev) => {
+    if (st.host.up && !prev.host.up) void useJobsStore.getState().refresh();
+  });
   void useJobsStore.getState().refresh();
   return () => {
     offProgress();
     offFinished();
     offRemoved();
+    offHost();
   };
 }
 
@@ -442,6 +495,7 @@ function cancelCall(
 /** What the tray shows beyond done/total: a fetch's windows, records and rate-limit wait; nothing for the others. */
 function progressDetail(
   p: JobProgress,
+  now: number,
 ): Pick<RunningJob, 'windowsDone' | 'windowsKnown' | 'recordsStored' | 'waitingSeconds' | 'waitingUntil'> {
   switch (p.kind) {
     case 'shipments':
@@ -452,7 +506,7 @@ function progressDetail(
         recordsStored: p.recordsStored,
         waitingSeconds: p.waitingSeconds ?? null,
         // An absolute end, so the countdown runs on between events; a bare number of seconds counts from now.
-        waitingUntil: p.waitingUntil ?? (p.waitingSeconds ? Date.now() + p.waitingSeconds * 1000 : null),
+        waitingUntil: p.waitingUntil ?? (p.waitingSeconds ? now + p.waitingSeconds * 1000 : null),
       };
     case 'export':
     case 'import':
@@ -467,16 +521,32 @@ function progressDetail(
 }
 
 /**
- * The rate-limit wait left and the time left at `now`. Main's estimate includes the wait as it stood
- * when sent; the wait part is recounted from its absolute end, so both count down between events.
+ * The rate-limit wait left and the time left at `now`, counted down to the smoothed end between
+ * events (null when unknown).
  */
 export function liveTimes(
-  j: Pick<RunningJob, 'etaSeconds' | 'waitingSeconds' | 'waitingUntil'>,
+  j: Pick<RunningJob, 'etaEnd' | 'waitingUntil'>,
   now: number,
 ): { waitSeconds: number | null; etaSeconds: number | null } {
   const wait = j.waitingUntil === null ? 0 : Math.max(0, Math.ceil((j.waitingUntil - now) / 1000));
-  const work = j.etaSeconds === null ? null : Math.max(0, j.etaSeconds - (j.waitingSeconds ?? 0));
-  return { waitSeconds: wait > 0 ? wait : null, etaSeconds: work === null ? null : work + wait };
+  const eta = j.etaEnd === null ? null : Math.max(0, Math.ceil((j.etaEnd - now) / 1000));
+  return { waitSeconds: wait > 0 ? wait : null, etaSeconds: eta };
+}
+
+/**
+ * Time left as a person says it, coarse enough not to flicker: "a few seconds", "about 45 s" (5-s
+ * steps), "about 3 min 10 s" (10-s steps), "about 2 h 5 min".
+ */
+export function describeTimeLeft(s: number): string {
+  if (s < 10) return 'a few seconds';
+  if (s < 60) return `about ${Math.ceil(s / 5) * 5} s`;
+  if (s < 600) {
+    const t = Math.ceil(s / 10) * 10;
+    const sec = t % 60;
+    return `about ${Math.floor(t / 60)} min${sec ? ` ${sec} s` : ''}`;
+  }
+  if (s < 3600) return `about ${Math.ceil(s / 60)} min`;
+  return `about ${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
 }
 
 /** "2 min 10 s", "45 s". */

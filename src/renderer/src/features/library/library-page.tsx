@@ -4,7 +4,7 @@ import { IconFileImport, IconUpload } from '@tabler/icons-react';
 import { ErrorMessage } from '../../components/error-message';
 import { Page, PageHeader } from '../../components/page';
 import { useDrillStore } from '../../session';
-import { JobsPanel, useJobsStore } from '../jobs';
+import { useJobsStore } from '../jobs';
 import { DatasetList } from './dataset-list';
 import { OpenDataset } from './open-dataset';
 import { ImportDialog } from './import-dialog';
@@ -189,7 +189,6 @@ export function LibraryPage() {
         <Group gap="md" align="stretch" wrap="nowrap" flex={1} mih={0}>
           <Stack gap="sm" w={300} mih={0} style={{ flexShrink: 0 }}>
             <DatasetList />
-            <JobsPanel />
           </Stack>
           {open ? <OpenDataset /> : <NothingOpen />}
         </Group>

@@ -22,8 +22,6 @@ import { viewFromGrid } from '../export';
 import { FieldMessages, FilterForm, RunButton, RunReason, describeFormIssue } from '../filters';
 import { Page } from '../../components/page';
 import { PartyPanel } from './party-panel';
-import { FetchAllDialog } from '../jobs';
-import { JobsPanel } from '../jobs';
 import { useJobsStore } from '../jobs';
 import { SavedCopyOffer } from '../../components/saved-copy-offer';
 import { PresetsPanel } from '../presets';
@@ -403,10 +401,8 @@ export function SearchPage() {
             </Box>
             {partyRow && <PartyPanel row={partyRow} onClose={() => setPartyRow(null)} />}
           </Group>
-          <JobsPanel />
         </Stack>
       </Group>
-      <FetchAllDialog />
     </Page>
   );
 }

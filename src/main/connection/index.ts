@@ -1,0 +1,7 @@
+export {
+  createConnectionMonitor,
+  tcpProbe,
+  type ConnectionMonitor,
+  type ConnectionMonitorOptions,
+  type Probe,
+} from './connection-monitor';

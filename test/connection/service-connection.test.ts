@@ -1,0 +1,123 @@
+import { createServer, type Server } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ProfileView, ServiceConnection } from '@shared/profiles/profiles-contract';
+import { createConnectionMonitor, tcpProbe } from '../../src/main/connection';
+import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
+import { createHarness, type Harness } from '../handlers/helpers';
+
+describe('the connection monitor', () => {
+  const monitors: { dispose(): void }[] = [];
+  afterEach(() => {
+    for (const m of monitors.splice(0)) m.dispose();
+  });
+
+  function monitor(answers: boolean[]) {
+    const changes: ServiceConnection[] = [];
+    const probes: string[] = [];
+    const m = createConnectionMonitor({
+      emit: (c) => changes.push(c),
+      probe: async (url) => {
+        probes.push(url);
+        return answers.shift() ?? false;
+      },
+      probeEveryMs: 10,
+    });
+    monitors.push(m);
+    return { m, changes, probes };
+  }
+
+  it('announces only changes: a first answer is no news, a failure is, and so is the return', async () => {
+    const { m, changes, probes } = monitor([false, false, true]);
+    m.report('p1', 'http://127.0.0.1:1', true);
+    m.report('p1', 'http://127.0.0.1:1', true);
+    expect(changes).toEqual([]);
+    m.report('p1', 'http://127.0.0.1:1', false, 'The service does not answer.');
+    m.report('p1', 'http://127.0.0.1:1', false);
+    expect(changes).toEqual([{ profileId: 'p1', reachable: false, message: 'The service does not answer.' }]);
+    // Probed until it listens again (the third probe), then announced once and probed no more.
+    await vi.waitFor(() => expect(changes).toHaveLength(2));
+    expect(changes[1]).toEqual({ profileId: 'p1', reachable: true, message: null });
+    expect(probes).toEqual(['http://127.0.0.1:1', 'http://127.0.0.1:1', 'http://127.0.0.1:1']);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(probes).toHaveLength(3);
+  });
+
+  it('a request that gets through ends the probing at once; dispose stops every probe', async () => {
+    const { m, changes, probes } = monitor([]);
+    m.report('p1', 'http://a', false);
+    m.report('p2', 'http://b', false);
+    await vi.waitFor(() => expect(probes.length).toBeGreaterThan(2));
+    m.report('p1', 'http://a', true);
+    expect(changes.at(-1)).toEqual({ profileId: 'p1', reachable: true, message: null });
+    m.dispose();
+    const after = probes.length;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(probes.length).toBeLessThanOrEqual(after + 1);
+  });
+});
+
+describe('the TCP probe', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    server = createServer((s) => s.end());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('says whether something listens, without sending a byte', async () => {
+    const received: Buffer[] = [];
+    server.on('connection', (s) => s.on('data', (d: Buffer) => received.push(d)));
+    expect(await tcpProbe(`http://127.0.0.1:${port}/api`, 1000)).toBe(true);
+    expect(received).toEqual([]);
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const gone = (closed.address() as { port: number }).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    expect(await tcpProbe(`http://127.0.0.1:${gone}`, 1000)).toBe(false);
+    expect(await tcpProbe('not a url', 1000)).toBe(false);
+  });
+});
+
+describe('service.connection from the handlers, against a simulator that goes away and comes back', () => {
+  let h: Harness;
+  let sim: RunningSimulator;
+  const account = generateAccount('acme');
+
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, records: 500, seed: 4, accounts: [account] });
+    h = await createHarness();
+    const created = await h.ok<ProfileView>('profiles.create', {
+      name: 'Acme',
+      baseUrl: sim.url,
+      accountName: account.name,
+      apiKey: account.apiKey,
+      apiSecret: account.apiSecret,
+    });
+    await h.ok('profiles.setActive', { id: created.id });
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await sim?.close();
+  });
+
+  const changes = () =>
+    h.events.filter((e) => e.event === 'service.connection').map((e) => e.payload as ServiceConnection);
+
+  it('a count that finds no service announces it; the probe announces its return with no request spent', async () => {
+    await h.ok('shipments.count', { request: { firm: 'x' } });
+    expect(changes()).toEqual([]);
+    const port = Number(new URL(sim.url).port);
+    await sim.close();
+    const failed = (await h.call('shipments.count', { request: { firm: 'x' } })) as { ok: boolean };
+    expect(failed.ok).toBe(false);
+    expect(changes()).toHaveLength(1);
+    expect(changes()[0]!.reachable).toBe(false);
+
+    sim = await startSimulator({ port, records: 500, seed: 4, accounts: [account] });
+    await vi.waitFor(() => expect(changes()).toHaveLength(2), { timeout: 15_000, interval: 100 });
+    // The return is told by the probe (a bare TCP connect, see above), before any request is made.
+    expect(changes()[1]).toEqual({ profileId: changes()[0]!.profileId, reachable: true, message: null });
+  }, 60_000);
+});
