@@ -234,7 +234,7 @@ describe('analysis page', () => {
     expect(note.textContent).toContain(`${importers.size - 15} more not shown`);
     downloads.length = 0;
     fireEvent.click(screen.getByTestId('analysis-xlsx-importers'));
-    await waitFor(() => expect(downloads.length).toBe(1), { timeout: 15_000 });
+    await waitFor(() => expect(downloads.length).toBe(1), { timeout: 45_000 });
     expect(downloads[0]!.name).toBe('Top importers - Before.xlsx');
     const xlsx = await backend.readXlsx(downloads[0]!.href.split(',')[1]!);
     expect(xlsx.subject).toBe('Before');
