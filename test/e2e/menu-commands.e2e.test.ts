@@ -3,7 +3,10 @@ import type { AppCommand } from '@shared/app/app-contract';
 import { buildMenuTemplate } from '../../src/main/shell/menu';
 
 type MenuItem = ReturnType<typeof buildMenuTemplate>[number];
+import { APP_COMMANDS, shortcutKeys } from '@shared/app/command-table';
+import { PAGES } from '@shared/pages';
 import { AppShell } from './pages/app-shell';
+import { CommandPalette } from './pages/command-palette';
 import { SearchWorkbench } from './pages/search-workbench';
 import { SettingsPage } from './pages/settings-page';
 import { WelcomePage } from './pages/welcome-page';
@@ -21,6 +24,7 @@ describe('menu commands: Run Search and Edit Filter', () => {
   let browser: Browser;
   let shell: AppShell;
   let search: SearchWorkbench;
+  let palette: CommandPalette;
   screenshotOnFailure(() => browser);
 
   /** The shell's menu item with this label, wired to the host exactly as src/main/index.ts wires it. */
@@ -51,6 +55,7 @@ describe('menu commands: Run Search and Edit Filter', () => {
     browser = await launchBrowser();
     shell = new AppShell(browser.page);
     search = new SearchWorkbench(browser.page);
+    palette = new CommandPalette(browser.page);
     await shell.open(stack.host.url);
     await new WelcomePage(browser.page).connectAccount();
     await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
@@ -110,5 +115,77 @@ describe('menu commands: Run Search and Edit Filter', () => {
     await browser.page.keyboard.press('Control+Enter');
     await expect.poll(answers).toBe(before + 1);
     expect((await search.shownAndTotal()).shown).toBeLessThanOrEqual(20);
+  });
+
+  it('lists Command Palette… with Ctrl+K in the menu; the palette shows the menu’s shortcuts next to its commands', async () => {
+    expect(menuItem('Command Palette…').accelerator).toBe('CmdOrCtrl+K');
+    // The browser host runs on this machine and reports its platform to the window.
+    const platform = process.platform;
+    await shell.navigate('usage');
+    await browser.page.getByTestId('nav-usage').focus();
+    choose('Command Palette…');
+    await palette.search.waitFor();
+    await expect.poll(focusedTestId).toBe('command-palette-search');
+    const groups = await palette.groups();
+    expect(Object.keys(groups)).toEqual(expect.arrayContaining(['Pages', 'Commands', 'Appearance']));
+    expect(groups.Pages).toEqual(PAGES.map((p) => p.menuLabel));
+    expect(groups.Commands).toEqual(['Run Search', 'Edit Filter']);
+    // Every command and page shows the shortcut its menu item has.
+    for (const c of APP_COMMANDS.filter((x) => x.id !== 'command-palette')) {
+      const accelerator = menuItem(c.label).accelerator ?? '';
+      expect(await palette.shortcutOf(c.id), c.label).toEqual(shortcutKeys(accelerator, platform));
+    }
+    await browser.screenshot('palette-01-open');
+    // Escape closes it and the focus goes back where it was.
+    await browser.page.keyboard.press('Escape');
+    await palette.search.waitFor({ state: 'detached' });
+    await expect.poll(focusedTestId).toBe('nav-usage');
+  });
+
+  it('Ctrl+K, a few letters, Enter: goes to a page, runs a command, loads a preset, opens a dataset', async () => {
+    // A page.
+    await shell.navigate('settings');
+    await palette.openByKey();
+    await palette.run('libr');
+    expect(await shell.currentPage()).toBe('library');
+
+    // A command: Edit Filter, as its menu item does.
+    await palette.openByKey();
+    await palette.run('edit filt');
+    expect(await shell.currentPage()).toBe('search');
+    await expect.poll(focusedTestId).toBe('filter-importer_countries-input');
+    // The focused country field shows its list; Escape puts it away.
+    await browser.page.keyboard.press('Escape');
+
+    // A preset: saved from the form, then the form cleared; the palette loads it back.
+    await search.clearFilter();
+    await search.pickCountry('exporter_countries', 'fran', 'FR');
+    await search.savePreset('French exporters');
+    await search.clearFilter();
+    expect(await search.tags('exporter_countries')).toEqual([]);
+    await shell.navigate('usage');
+    await palette.openByKey();
+    await palette.search.fill('french');
+    await palette.page.locator('[data-testid^="palette-preset-"]', { hasText: 'French exporters' }).waitFor();
+    await browser.page.keyboard.press('Enter');
+    await search.root.waitFor();
+    expect(await search.tags('exporter_countries')).toEqual(['FR France']);
+
+    // A dataset: the searches above were kept in the library; the palette opens one by name.
+    await palette.openByKey();
+    await palette.search.fill('dataset');
+    const first = palette.page.locator('[data-testid^="palette-dataset-"]').first();
+    await first.waitFor();
+    const id = ((await first.getAttribute('data-testid')) ?? '').replace('palette-dataset-', '');
+    await browser.page.keyboard.press('Enter');
+    await browser.page.locator(`[data-testid="library-detail"][data-dataset-id="${id}"]`).waitFor();
+    expect(await shell.currentPage()).toBe('library');
+
+    // The nav bar's button opens it too, for an analyst who does not know the shortcut.
+    await browser.page.getByTestId('command-palette-open').click();
+    await palette.search.waitFor();
+    await browser.page.keyboard.press('Escape');
+    await palette.search.waitFor({ state: 'detached' });
+    expect(browser.errors).toEqual([]);
   });
 });

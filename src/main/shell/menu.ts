@@ -1,5 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { AppCommand } from '@shared/app/app-contract';
+import { commandsOfMenu, type CommandEntry } from '@shared/app/command-table';
 import { PAGES } from '@shared/pages';
 
 /** The renderer's pages, in menu order; Ctrl/Cmd+1 … go to them. */
@@ -24,11 +25,15 @@ export function buildMenuTemplate({
   dev,
 }: MenuOptions): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
-  const navigate = NAVIGATION_TARGETS.map(({ target, label }, i): MenuItemConstructorOptions => ({
-    label,
-    accelerator: `CmdOrCtrl+${i + 1}`,
-    click: () => send({ command: 'navigate', target }),
-  }));
+  // The items and their shortcuts come from the command table the command palette also lists.
+  const item = (c: CommandEntry): MenuItemConstructorOptions => ({
+    label: c.label,
+    ...(c.accelerator ? { accelerator: c.accelerator } : {}),
+    click: () => send(c.command),
+  });
+  const go = commandsOfMenu('go');
+  const navigate = go.filter((c) => c.command.command === 'navigate').map(item);
+  const actions = go.filter((c) => c.command.command !== 'navigate').map(item);
   const template: MenuItemConstructorOptions[] = [];
   if (mac) {
     template.push({
@@ -66,16 +71,13 @@ export function buildMenuTemplate({
     },
     {
       label: '&Go',
-      submenu: [
-        ...navigate,
-        { type: 'separator' },
-        { label: 'Run Search', accelerator: 'CmdOrCtrl+Enter', click: () => send({ command: 'run-search' }) },
-        { label: 'Edit Filter', accelerator: 'CmdOrCtrl+L', click: () => send({ command: 'focus-filter' }) },
-      ],
+      submenu: [...navigate, { type: 'separator' }, ...actions],
     },
     {
       label: '&View',
       submenu: [
+        ...commandsOfMenu('view').map(item),
+        { type: 'separator' },
         ...(dev
           ? ([
               { role: 'reload' },

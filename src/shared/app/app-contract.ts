@@ -20,7 +20,9 @@ export type AppCommand =
   /** Run Search (Ctrl/Cmd+Enter): run the search of the page shown, as its Run button would. */
   | { command: 'run-search' }
   /** Edit Filter (Ctrl/Cmd+L): show the filter and put the focus in its first field. */
-  | { command: 'focus-filter' };
+  | { command: 'focus-filter' }
+  /** Command Palette… (Ctrl/Cmd+K): find a page, a preset, a dataset or a command by name. */
+  | { command: 'command-palette' };
 
 export const appCalls = {
   'app.info': defineCall<AppInfo>()(z.undefined()),

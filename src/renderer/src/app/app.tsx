@@ -1,6 +1,7 @@
 import { AppShell, Box, Center, Group, Loader, Text } from '@mantine/core';
 import { ErrorMessage } from '../components/error-message';
 import { FetchAllDialog, JobsTray } from '../features/jobs';
+import { CommandPalette } from './command-palette';
 import { selectShowWelcome, useSessionStore } from '../session';
 import { NavBar } from './nav-bar';
 import { PageView } from './page-view';
@@ -58,6 +59,7 @@ export function App() {
       {/* Opened from any page: the jobs tray (status bar) and the fetch-all confirm (Search, Firms). */}
       <JobsTray />
       <FetchAllDialog />
+      <CommandPalette />
     </AppShell>
   );
 }

@@ -1,4 +1,6 @@
+import { spotlight } from '@mantine/spotlight';
 import type { AppCommand } from '@shared/app/app-contract';
+import { commandForKeyEvent } from '@shared/app/command-table';
 import { useFirmsStore, useResolvedFirmsStore } from '../features/firms';
 import { runSearchCommand } from '../features/search';
 import { isPageId, useSessionStore } from '../session';
@@ -30,15 +32,18 @@ export function handleCommand(cmd: AppCommand): void {
       else session.showPage('search');
       session.requestFilterFocus();
       return;
+    case 'command-palette':
+      spotlight.open();
+      return;
   }
 }
 
-/** The browser host has no menu bar: its pages take the menu's shortcuts from the keyboard themselves. */
+/**
+ * The browser host has no menu bar: its pages take the menu's shortcuts from the keyboard themselves,
+ * by the same command table the menu is built from.
+ */
 export function commandForKey(
   e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>,
 ): AppCommand | null {
-  if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return null;
-  if (e.key === 'Enter') return { command: 'run-search' };
-  if (e.key === 'l' || e.key === 'L') return { command: 'focus-filter' };
-  return null;
+  return commandForKeyEvent(e);
 }

@@ -1,4 +1,18 @@
-import { Badge, Box, Group, Indicator, NavLink, Stack, Text, Tooltip, useMatches } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Group,
+  Indicator,
+  NavLink,
+  Stack,
+  Text,
+  Tooltip,
+  useMatches,
+} from '@mantine/core';
+import { spotlight } from '@mantine/spotlight';
+import { IconCommand } from '@tabler/icons-react';
+import { APP_COMMANDS, shortcutText } from '@shared/app/command-table';
 import { PAGES, selectReviewCount, useResolutionStore, useSessionStore } from '../session';
 import { ColorSchemeMenu } from './color-scheme-menu';
 import { PAGE_ICONS } from './page-icons';
@@ -14,6 +28,12 @@ export function NavBar() {
   const wide = useWideNav();
   // Close calls waiting in the firms' review queue, beside Firms.
   const review = useResolutionStore(selectReviewCount) ?? 0;
+  const platform = useSessionStore((s) => s.appInfo?.platform ?? '');
+  // The shortcuts of the command table, as the menu and the palette show them.
+  const keys = (id: string) => {
+    const accelerator = APP_COMMANDS.find((c) => c.id === id)?.accelerator;
+    return accelerator ? shortcutText(accelerator, platform) : '';
+  };
   return (
     <Stack component="nav" aria-label="Main" gap={0} h="100%" p="xs" justify="space-between">
       <Box>
@@ -89,19 +109,35 @@ export function NavBar() {
                 style={wide ? undefined : { justifyContent: 'center' }}
               />
             );
-            return wide ? (
-              link
-            ) : (
-              <Tooltip key={p.id} label={count ? `${p.label}: ${countLabel}` : p.label} position="right">
+            // Narrow: the name (and what waits there) and the shortcut; wide: the name is on screen, the shortcut on hover.
+            const name = count ? `${p.label}: ${countLabel}` : p.label;
+            return (
+              <Tooltip
+                key={p.id}
+                label={wide ? keys(`go-${p.id}`) : `${name} (${keys(`go-${p.id}`)})`}
+                position="right"
+                openDelay={wide ? 500 : 0}
+              >
                 {link}
               </Tooltip>
             );
           })}
         </Stack>
       </Box>
-      <Group justify={wide ? 'flex-start' : 'center'} px={wide ? 'xs' : 0}>
+      <Stack gap="xs" align={wide ? 'flex-start' : 'center'} px={wide ? 'xs' : 0}>
+        <Tooltip label={`Command palette (${keys('command-palette')})`} position="right">
+          <ActionIcon
+            size="lg"
+            variant="subtle"
+            aria-label="Command palette"
+            data-testid="command-palette-open"
+            onClick={() => spotlight.open()}
+          >
+            <IconCommand size={18} stroke={1.6} />
+          </ActionIcon>
+        </Tooltip>
         <ColorSchemeMenu />
-      </Group>
+      </Stack>
     </Stack>
   );
 }

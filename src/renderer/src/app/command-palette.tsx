@@ -1,0 +1,110 @@
+import { Group, Kbd } from '@mantine/core';
+import {
+  Spotlight,
+  type SpotlightActionData,
+  type SpotlightActionGroupData,
+  type SpotlightSearchProps,
+} from '@mantine/spotlight';
+import { IconSearch } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { usePresetsStore } from '../features/presets';
+import { showDataset, useSessionStore } from '../session';
+import { useColorSchemeChoice } from '../theme';
+import { handleCommand } from './commands';
+import { paletteActions, type PaletteAction } from './palette-actions';
+import { usePaletteStore } from './palette-store';
+
+function ShortcutKeys({ keys }: { keys: string[] }) {
+  return (
+    <Group gap={4} wrap="nowrap" aria-label={`Shortcut ${keys.join('+')}`}>
+      {keys.map((k) => (
+        <Kbd key={k} size="xs">
+          {k}
+        </Kbd>
+      ))}
+    </Group>
+  );
+}
+
+/** Spotlight passes other props on to the element: a test id among them. */
+type TestId = { 'data-testid': string };
+
+const searchProps: SpotlightSearchProps & TestId = {
+  leftSection: <IconSearch size={16} stroke={1.6} />,
+  placeholder: 'Go to a page, a preset, a dataset or a command…',
+  'aria-label': 'Command palette',
+  'data-testid': 'command-palette-search',
+};
+
+function grouped(actions: PaletteAction[], ran: () => void): SpotlightActionGroupData[] {
+  const groups = new Map<string, SpotlightActionGroupData>();
+  for (const a of actions) {
+    const g = groups.get(a.group) ?? { group: a.group, actions: [] };
+    const action: SpotlightActionData & TestId = {
+      id: a.id,
+      label: a.label,
+      description: a.description,
+      keywords: a.keywords,
+      rightSection: a.shortcut ? <ShortcutKeys keys={a.shortcut} /> : undefined,
+      onClick: () => {
+        ran();
+        a.run();
+      },
+      'data-testid': `palette-${a.id}`,
+    };
+    g.actions.push(action);
+    groups.set(a.group, g);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The command palette (Ctrl/⌘+K, or View → Command Palette…): pages, commands with their shortcuts,
+ * presets, datasets and the theme, found by typing. It opens through the command table's
+ * `command-palette` command, from the menu in Electron and from the keyboard in the browser host.
+ */
+export function CommandPalette() {
+  const presets = usePresetsStore((s) => s.presets);
+  const datasets = usePaletteStore((s) => s.datasets);
+  const platform = useSessionStore((s) => s.appInfo?.platform ?? '');
+  const { setChoice } = useColorSchemeChoice();
+  // Closed by Escape, the palette gives the focus back where it was; closed by an action, it leaves
+  // the focus to the action (Edit Filter puts it in the filter's first field).
+  const [returnFocus, setReturnFocus] = useState(true);
+  const actions = useMemo(
+    () =>
+      grouped(
+        paletteActions(
+          { presets, datasets, platform },
+          {
+            command: handleCommand,
+            loadPreset: (id) => {
+              usePresetsStore.getState().useInForm(id);
+              useSessionStore.getState().showPage('search');
+            },
+            openDataset: (id) => showDataset(id),
+            setColorScheme: setChoice,
+          },
+        ),
+        () => setReturnFocus(false),
+      ),
+    [presets, datasets, platform, setChoice],
+  );
+  return (
+    <Spotlight
+      actions={actions}
+      // The command table's Ctrl/⌘+K opens it (app/commands.ts), as the menu shows.
+      shortcut={null}
+      highlightQuery
+      scrollable
+      maxHeight={440}
+      nothingFound="Nothing matches: try a page, a preset, a dataset or a command"
+      returnFocus={returnFocus}
+      onSpotlightOpen={() => {
+        setReturnFocus(true);
+        void usePaletteStore.getState().refresh();
+      }}
+      searchProps={searchProps}
+    />
+  );
+}

@@ -1,0 +1,87 @@
+import type { AppCommand } from '@shared/app/app-contract';
+import { APP_COMMANDS, shortcutKeys } from '@shared/app/command-table';
+import type { DatasetView } from '@shared/library/library-contract';
+import { COLOR_SCHEME_CHOICES, type ColorSchemeChoice } from '../theme';
+
+export type PaletteGroup = 'Pages' | 'Commands' | 'Presets' | 'Datasets' | 'Appearance';
+
+/** One entry of the command palette. */
+export interface PaletteAction {
+  id: string;
+  group: PaletteGroup;
+  label: string;
+  description?: string;
+  keywords?: string[];
+  /** The keys of its shortcut (the same as in the menu), when it has one. */
+  shortcut?: string[];
+  run(): void;
+}
+
+export interface PaletteSources {
+  presets: readonly { id: string; name: string }[];
+  datasets: readonly DatasetView[];
+  platform: string;
+}
+
+export interface PaletteRunners {
+  command(cmd: AppCommand): void;
+  loadPreset(id: string): void;
+  openDataset(id: string): void;
+  setColorScheme(choice: ColorSchemeChoice): void;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+function describeDataset(d: DatasetView): string {
+  const day = d.fetchedAt.slice(0, 10);
+  const kind = d.kind === 'firms' ? 'Firms' : 'Shipments';
+  const how = d.source === 'import' ? 'imported' : 'fetched';
+  return `${kind} · ${fmt(d.storedRows)} ${d.storedRows === 1 ? 'row' : 'rows'} · ${how} ${day}`;
+}
+
+/**
+ * What the command palette lists: the pages and the commands of the menu (with the menu's shortcuts,
+ * from the one command table), the saved presets, the library's datasets and the colour schemes.
+ */
+export function paletteActions(src: PaletteSources, run: PaletteRunners): PaletteAction[] {
+  const commands = APP_COMMANDS.filter((c) => c.command.command !== 'command-palette').map(
+    (c): PaletteAction => ({
+      id: c.id,
+      group: c.command.command === 'navigate' ? 'Pages' : 'Commands',
+      label: c.label,
+      description: c.description,
+      shortcut: c.accelerator ? shortcutKeys(c.accelerator, src.platform) : undefined,
+      run: () => run.command(c.command),
+    }),
+  );
+  const presets = src.presets.map((p): PaletteAction => ({
+    id: `preset-${p.id}`,
+    group: 'Presets',
+    label: p.name,
+    description: 'Load this preset into the Search filter',
+    keywords: ['preset', 'filter'],
+    run: () => run.loadPreset(p.id),
+  }));
+  const datasets = src.datasets.map((d): PaletteAction => ({
+    id: `dataset-${d.id}`,
+    group: 'Datasets',
+    label: d.name,
+    description: describeDataset(d),
+    keywords: ['dataset', 'library', ...d.tags],
+    run: () => run.openDataset(d.id),
+  }));
+  const schemes = COLOR_SCHEME_CHOICES.map((c): PaletteAction => ({
+    id: `scheme-${c.value}`,
+    group: 'Appearance',
+    label: `Theme: ${c.label}`,
+    keywords: ['theme', 'dark', 'light', 'appearance'],
+    run: () => run.setColorScheme(c.value),
+  }));
+  return [
+    ...commands.filter((a) => a.group === 'Pages'),
+    ...commands.filter((a) => a.group === 'Commands'),
+    ...presets,
+    ...datasets,
+    ...schemes,
+  ];
+}

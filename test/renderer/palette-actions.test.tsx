@@ -1,0 +1,96 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { AppCommand } from '@shared/app/app-contract';
+import type { DatasetView } from '@shared/library/library-contract';
+import { PAGES } from '@shared/pages';
+import { paletteActions } from '../../src/renderer/src/app/palette-actions';
+
+const dataset = (id: string, name: string, extra: Partial<DatasetView> = {}): DatasetView => ({
+  id,
+  name,
+  kind: 'shipments',
+  request: {},
+  profileId: null,
+  profileName: null,
+  account: null,
+  fetchedAt: '2026-03-04T10:00:00.000Z',
+  reportedTotal: null,
+  storedRows: 12_345,
+  notes: '',
+  tags: ['steel'],
+  status: 'complete',
+  windows: null,
+  reported: null,
+  source: 'fetch',
+  ...extra,
+});
+
+function setup(platform = 'linux') {
+  const run = {
+    command: vi.fn<(c: AppCommand) => void>(),
+    loadPreset: vi.fn<(id: string) => void>(),
+    openDataset: vi.fn<(id: string) => void>(),
+    setColorScheme: vi.fn(),
+  };
+  const actions = paletteActions(
+    {
+      presets: [{ id: 'p1', name: 'German steel' }],
+      datasets: [
+        dataset('d1', 'Steel 2024'),
+        dataset('d2', 'Firms DE', { kind: 'firms', storedRows: 1, source: 'import' }),
+      ],
+      platform,
+    },
+    run,
+  );
+  return { run, actions };
+}
+
+describe('command palette entries', () => {
+  it('lists pages, then commands, presets, datasets and the theme, in that order', () => {
+    const { actions } = setup();
+    const groups = [...new Set(actions.map((a) => a.group))];
+    expect(groups).toEqual(['Pages', 'Commands', 'Presets', 'Datasets', 'Appearance']);
+    expect(actions.filter((a) => a.group === 'Pages').map((a) => a.label)).toEqual(
+      PAGES.map((p) => p.menuLabel),
+    );
+    expect(actions.filter((a) => a.group === 'Commands').map((a) => a.label)).toEqual([
+      'Run Search',
+      'Edit Filter',
+    ]);
+  });
+
+  it('shows each command’s shortcut as the menu has it, per platform', () => {
+    const linux = setup('linux').actions;
+    expect(linux.find((a) => a.id === 'run-search')?.shortcut).toEqual(['Ctrl', 'Enter']);
+    expect(linux.find((a) => a.id === 'go-search')?.shortcut).toEqual(['Ctrl', '1']);
+    const mac = setup('darwin').actions;
+    expect(mac.find((a) => a.id === 'focus-filter')?.shortcut).toEqual(['⌘', 'L']);
+    expect(linux.find((a) => a.id === 'preset-p1')?.shortcut).toBeUndefined();
+  });
+
+  it('runs what each entry names', () => {
+    const { actions, run } = setup();
+    actions.find((a) => a.id === 'go-library')?.run();
+    expect(run.command).toHaveBeenLastCalledWith({ command: 'navigate', target: 'library' });
+    actions.find((a) => a.id === 'run-search')?.run();
+    expect(run.command).toHaveBeenLastCalledWith({ command: 'run-search' });
+    actions.find((a) => a.id === 'preset-p1')?.run();
+    expect(run.loadPreset).toHaveBeenCalledWith('p1');
+    actions.find((a) => a.id === 'dataset-d2')?.run();
+    expect(run.openDataset).toHaveBeenCalledWith('d2');
+    actions.find((a) => a.id === 'scheme-dark')?.run();
+    expect(run.setColorScheme).toHaveBeenCalledWith('dark');
+  });
+
+  it('describes a dataset by kind, size, source and day, and finds it by its tags', () => {
+    const { actions } = setup();
+    expect(actions.find((a) => a.id === 'dataset-d1')).toMatchObject({
+      label: 'Steel 2024',
+      description: 'Shipments · 12,345 rows · fetched 2026-03-04',
+    });
+    expect(actions.find((a) => a.id === 'dataset-d1')?.keywords).toContain('steel');
+    expect(actions.find((a) => a.id === 'dataset-d2')?.description).toBe(
+      'Firms · 1 row · imported 2026-03-04',
+    );
+  });
+});
