@@ -108,8 +108,15 @@ describe('Firms: resolved firms, their evidence, merge and split, the review que
     const all = await firms.total();
     const a = await firms.firmAt(0);
     const b = await firms.firmAt(1);
+    // Tick one, find the other by searching its name: the first stays ticked across the search.
     await firms.tick(0);
-    await firms.tick(1);
+    await firms.search(b.name);
+    await firms.total();
+    await firms.tickFirm(b.id);
+    expect(await browser.page.getByTestId('firms-marked-firm').allTextContents()).toEqual([
+      expect.stringContaining(a.name),
+      expect.stringContaining(b.name),
+    ]);
     await browser.page.getByTestId('firms-merge').click();
     const dialog = browser.page.getByRole('dialog');
     await dialog.waitFor();
@@ -117,7 +124,10 @@ describe('Firms: resolved firms, their evidence, merge and split, the review que
     expect(await dialog.textContent()).toContain(b.name);
     await browser.screenshot('firms-02-merge-confirm');
     expect(await firms.confirm()).toContain(`Merged 2 firms into “${a.name}”`);
+    await firms.search('');
     await firms.waitForTotal(all - 1);
+    // The ticks are gone with the merge.
+    expect(await browser.page.getByTestId('firms-marked').count()).toBe(0);
     // The merged firm stays open: both firms' spellings, joined by the analyst's decision.
     const mergedId = [a.id, b.id].sort()[0]!;
     const detail = await firms.waitForDetail(mergedId);

@@ -52,8 +52,10 @@ export class ResolvedFirmsPage {
   }
 
   async search(text: string): Promise<void> {
+    const box = this.page.getByTestId('firms-search');
+    if ((await box.inputValue()) === text) return;
     const before = await this.page.getByTestId('firm-list').getAttribute('data-list-key');
-    await this.page.getByTestId('firms-search').fill(text);
+    await box.fill(text);
     await this.page.getByTestId('firms-search').press('Enter');
     await this.page
       .locator(`[data-testid="firm-list"]:not([data-list-key="${before}"])`)
@@ -99,6 +101,15 @@ export class ResolvedFirmsPage {
     await this.page
       .getByTestId('firm-list')
       .locator(`.ag-row[row-index="${index}"] input[type="checkbox"]`)
+      .first()
+      .check();
+  }
+
+  /** Ticks the row of a firm by its id (it must be drawn). */
+  async tickFirm(firmId: string): Promise<void> {
+    await this.page
+      .getByTestId('firm-list')
+      .locator(`.ag-row[row-id="${firmId}"] input[type="checkbox"]`)
       .first()
       .check();
   }

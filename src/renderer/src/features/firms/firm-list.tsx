@@ -8,8 +8,11 @@ import type {
   IGetRowsParams,
   RowClassParams,
   RowClickedEvent,
+  RowSelectedEvent,
 } from 'ag-grid-community';
+import { Stack, Text } from '@mantine/core';
 import { EVIDENCE_LABELS, type FirmSort, type FirmSummaryView } from '@shared/resolution/resolution-contract';
+import { GridStatusBar } from '../../components/grid/grid-status-bar';
 import { gridTheme, useGridThemeMode } from '../../components/grid/grid-theme';
 import { useResolvedFirmsStore } from './resolved-firms-store';
 
@@ -90,7 +93,20 @@ export function FirmList() {
   const mode = useGridThemeMode();
   const listKey = useResolvedFirmsStore((s) => s.listKey);
   const openId = useResolvedFirmsStore((s) => s.openId);
+  const marked = useResolvedFirmsStore((s) => s.marked);
+  const total = useResolvedFirmsStore((s) => s.total);
   const apiRef = useRef<GridApi<FirmSummaryView> | null>(null);
+  // The rows drawn tick as the store says (the ticks outlive a search; a merge clears them).
+  const markedIds = useMemo(() => new Set(marked.map((f) => f.firmId)), [marked]);
+  const syncTicks = useCallback(() => {
+    const api = apiRef.current;
+    if (!api || api.isDestroyed()) return;
+    api.forEachNode((n) => {
+      const on = n.data ? markedIds.has(n.data.firmId) : false;
+      if (n.isSelected() !== on) n.setSelected(on, false, 'api');
+    });
+  }, [markedIds]);
+  useEffect(() => syncTicks(), [syncTicks]);
 
   const datasource = useMemo<IDatasource>(
     () => ({
@@ -114,8 +130,12 @@ export function FirmList() {
     if (f) void useResolvedFirmsStore.getState().openFirm(f.firmId);
   }, []);
 
-  const rowClassRules = useMemo(
-    () => ({ 'firm-row-open': (p: RowClassParams<FirmSummaryView>) => p.data?.firmId === openId }),
+  // The open firm's row is marked at its left edge (a tick is the row's blue).
+  const getRowStyle = useCallback(
+    (p: RowClassParams<FirmSummaryView>) =>
+      p.data?.firmId === openId
+        ? { boxShadow: 'inset 3px 0 0 var(--mantine-primary-color-filled)', fontWeight: 600 }
+        : undefined,
     [openId],
   );
 
@@ -126,51 +146,62 @@ export function FirmList() {
   }, [openId]);
 
   return (
-    <div
-      data-testid="firm-list"
-      data-ag-theme-mode={mode}
-      data-list-key={listKey}
-      style={{ height: '100%', width: '100%' }}
-    >
-      <AgGridReact<FirmSummaryView>
-        theme={gridTheme}
-        rowModelType="infinite"
-        datasource={datasource}
-        cacheBlockSize={BLOCK}
-        maxBlocksInCache={20}
-        blockLoadDebounceMillis={30}
-        columnDefs={COLUMNS}
-        defaultColDef={defaultColDef}
-        getRowId={(p) => p.data.firmId}
-        rowSelection={{
-          mode: 'multiRow',
-          checkboxes: true,
-          headerCheckbox: false,
-          enableClickSelection: false,
-        }}
-        selectionColumnDef={{ headerTooltip: 'Tick firms to merge them', pinned: 'left' }}
-        rowClassRules={rowClassRules}
-        onGridReady={(e) => {
-          apiRef.current = e.api;
-        }}
-        onSelectionChanged={(e) => {
-          useResolvedFirmsStore.getState().setMarked(e.api.getSelectedRows());
-        }}
-        onRowClicked={(e: RowClickedEvent<FirmSummaryView>) => {
-          // The tick box selects for a merge; the rest of the row opens the firm.
-          const target = e.event?.target as HTMLElement | null;
-          if (target?.closest('.ag-selection-checkbox')) return;
-          open(e.data);
-        }}
-        onCellKeyDown={(e: CellKeyDownEvent<FirmSummaryView>) => {
-          if ((e.event as KeyboardEvent | null)?.key === 'Enter') open(e.data);
-        }}
-        animateRows={false}
-        enableCellTextSelection
-        ensureDomOrder
-        suppressOverlays={['noRows', 'noMatchingRows']}
-      />
-    </div>
+    <Stack gap={4} h="100%">
+      <div
+        data-testid="firm-list"
+        data-ag-theme-mode={mode}
+        data-list-key={listKey}
+        data-open-id={openId ?? ''}
+        style={{ flex: 1, minHeight: 0, width: '100%' }}
+      >
+        <AgGridReact<FirmSummaryView>
+          theme={gridTheme}
+          rowModelType="infinite"
+          datasource={datasource}
+          cacheBlockSize={BLOCK}
+          maxBlocksInCache={20}
+          blockLoadDebounceMillis={30}
+          columnDefs={COLUMNS}
+          defaultColDef={defaultColDef}
+          getRowId={(p) => p.data.firmId}
+          rowSelection={{
+            mode: 'multiRow',
+            checkboxes: true,
+            headerCheckbox: false,
+            enableClickSelection: false,
+          }}
+          selectionColumnDef={{ headerTooltip: 'Tick firms to merge them', pinned: 'left' }}
+          getRowStyle={getRowStyle}
+          onGridReady={(e) => {
+            apiRef.current = e.api;
+          }}
+          onRowSelected={(e: RowSelectedEvent<FirmSummaryView>) => {
+            // The analyst's ticks only: the grid's own (drawing the store's ticks) change nothing.
+            if (e.source === 'api' || !e.data) return;
+            useResolvedFirmsStore.getState().mark(e.data, e.node.isSelected() ?? false);
+          }}
+          onModelUpdated={syncTicks}
+          onRowClicked={(e: RowClickedEvent<FirmSummaryView>) => {
+            // The tick box selects for a merge; the rest of the row opens the firm.
+            const target = e.event?.target as HTMLElement | null;
+            if (target?.closest('.ag-selection-checkbox')) return;
+            open(e.data);
+          }}
+          onCellKeyDown={(e: CellKeyDownEvent<FirmSummaryView>) => {
+            if ((e.event as KeyboardEvent | null)?.key === 'Enter') open(e.data);
+          }}
+          animateRows={false}
+          enableCellTextSelection
+          ensureDomOrder
+          suppressOverlays={['noRows', 'noMatchingRows']}
+        />
+      </div>
+      <GridStatusBar gridId="resolved-firms" testId="firm-list">
+        <Text fz="xs" c="dimmed" data-testid="firms-total" data-total={total ?? ''}>
+          {describeFirmCount(total, marked.length)}
+        </Text>
+      </GridStatusBar>
+    </Stack>
   );
 }
 

@@ -11,6 +11,7 @@ import {
   List,
   Menu,
   Modal,
+  Pill,
   Select,
   Stack,
   Tabs,
@@ -30,7 +31,7 @@ import { Page, PageHeader } from '../../components/page';
 import { ErrorMessage } from '../../components/error-message';
 import { selectReviewCount, useResolutionStore } from '../../session';
 import { FirmDetail } from './firm-detail';
-import { describeFirmCount, FirmList } from './firm-list';
+import { FirmList } from './firm-list';
 import { FirmSearchView } from './firm-search-view';
 import { ReviewView } from './review-view';
 import { firmRows, mergeReason, useResolvedFirmsStore, type FirmsTab } from './resolved-firms-store';
@@ -162,12 +163,24 @@ function LibraryFirms() {
   const scopes = useResolvedFirmsStore((s) => s.scopes);
   const datasetId = useResolvedFirmsStore((s) => s.datasetId);
   const mergedOnly = useResolvedFirmsStore((s) => s.mergedOnly);
-  const total = useResolvedFirmsStore((s) => s.total);
-  const marked = useResolvedFirmsStore((s) => s.marked);
   const listError = useResolvedFirmsStore((s) => s.listError);
-  const { setScope, setMergedOnly } = useResolvedFirmsStore.getState();
+  const { setScope, setMergedOnly, closeFirm } = useResolvedFirmsStore.getState();
   return (
-    <Stack flex={1} mih={0} gap="sm">
+    <Stack
+      flex={1}
+      mih={0}
+      gap="sm"
+      onKeyDown={(e) => {
+        // Escape closes the open firm, unless a field, a menu or a dialog takes it for itself.
+        const t = e.target as HTMLElement;
+        if (
+          e.key === 'Escape' &&
+          !e.defaultPrevented &&
+          !t.closest('input, textarea, [role="dialog"], [role="menu"], [role="listbox"]')
+        )
+          closeFirm();
+      }}
+    >
       <Group gap="sm" wrap="wrap" align="flex-end">
         <FirmSearchBox />
         <Select
@@ -190,10 +203,8 @@ function LibraryFirms() {
           onChange={(e) => setMergedOnly(e.currentTarget.checked)}
           mb={8}
         />
-        <Text c="dimmed" fz="sm" ml="auto" mb={8} data-testid="firms-total" data-total={total ?? ''}>
-          {describeFirmCount(total, marked.length)}
-        </Text>
       </Group>
+      <MarkedFirms />
       <LastChangeBar />
       <AliasNotice />
       {listError && <ErrorMessage error={listError} testId="firms-list-error" />}
@@ -207,6 +218,34 @@ function LibraryFirms() {
       </Group>
       <ConfirmDecision />
     </Stack>
+  );
+}
+
+/** The firms ticked for a merge, also those the list no longer shows (found by another search). */
+function MarkedFirms() {
+  const marked = useResolvedFirmsStore((s) => s.marked);
+  const { mark, setMarked } = useResolvedFirmsStore.getState();
+  if (marked.length === 0) return null;
+  return (
+    <Group gap="xs" wrap="wrap" data-testid="firms-marked">
+      <Text fz="sm" c="dimmed">
+        To merge:
+      </Text>
+      {marked.map((f) => (
+        <Pill
+          key={f.firmId}
+          withRemoveButton
+          onRemove={() => mark(f, false)}
+          removeButtonProps={{ 'aria-label': `Untick ${f.name}` }}
+          data-testid="firms-marked-firm"
+        >
+          {f.name} ({f.countryName ?? f.country})
+        </Pill>
+      ))}
+      <Button size="xs" variant="subtle" onClick={() => setMarked([])} data-testid="firms-marked-clear">
+        Untick all
+      </Button>
+    </Group>
   );
 }
 

@@ -46,7 +46,7 @@ export interface ResolvedFirmsData {
   /** Firms matching the list's filters; null until the first answer. */
   total: number | null;
   listError: BridgeError | null;
-  /** The firms ticked in the list, for a merge. */
+  /** The firms ticked for a merge: kept while the list is searched again, so firms found apart can merge. */
   marked: FirmSummaryView[];
   /** The firm open in the detail panel. */
   openId: string | null;
@@ -72,6 +72,8 @@ export interface ResolvedFirmsActions {
   /** One block of the list for the grid; the total and the status follow the answer. */
   fetchBlock(q: { offset: number; limit: number; sort: FirmSort }): Promise<FirmListView | BridgeError>;
   setMarked(firms: FirmSummaryView[]): void;
+  /** Ticks or unticks one firm for a merge. */
+  mark(firm: FirmSummaryView, on: boolean): void;
   openFirm(firmId: string | null): Promise<void>;
   /** Reads the open firm again (the resolution changed): it may have been merged into another. */
   reloadDetail(): Promise<void>;
@@ -83,6 +85,8 @@ export interface ResolvedFirmsActions {
   confirmPending(): Promise<void>;
   undoLast(): Promise<void>;
   dismissLast(): void;
+  /** Escape on the page: the open firm closes. */
+  closeFirm(): void;
   /** Takes back one earlier decision from the detail panel's list. */
   undoDecision(decisionId: string): Promise<void>;
   /** Opens the firm's rows of a dataset in the Library: every spelling, as importer or exporter. */
@@ -160,7 +164,7 @@ export const useResolvedFirmsStore = defineStore<ResolvedFirmsData, ResolvedFirm
     onReset(() => details.supersede());
     // The count is of the list shown: unknown again until the new list answers.
     const bumpList = (extra: Partial<ResolvedFirmsData> = {}) =>
-      set((s) => ({ ...extra, listKey: s.listKey + 1, marked: [], total: null }));
+      set((s) => ({ ...extra, listKey: s.listKey + 1, total: null }));
 
     /** The list and the open firm follow a new resolution (once, whoever announced it). */
     function follow(status: ResolutionStatus | null): void {
@@ -244,6 +248,11 @@ export const useResolvedFirmsStore = defineStore<ResolvedFirmsData, ResolvedFirm
 
       setMarked(marked) {
         set({ marked });
+      },
+
+      mark(firm, on) {
+        const rest = get().marked.filter((f) => f.firmId !== firm.firmId);
+        set({ marked: on ? [...rest, firm] : rest });
       },
 
       async openFirm(firmId) {
@@ -353,6 +362,10 @@ export const useResolvedFirmsStore = defineStore<ResolvedFirmsData, ResolvedFirm
 
       dismissLast() {
         set({ lastChange: null });
+      },
+
+      closeFirm() {
+        void get().openFirm(null);
       },
 
       async undoDecision(decisionId) {
