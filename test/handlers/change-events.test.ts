@@ -96,7 +96,8 @@ describe('change events', () => {
   it('a fetch job announces its probe, its end, the usage it spent and the dataset it finished', async () => {
     const request = { exporter_countries: ['DE'] };
     await h.ok('jobs.estimate', { kind: 'shipments', request });
-    expect(announced('usage.changed')).toEqual([{ profileId }]);
+    // With main's figures (the estimate read them), so the window need not ask the service again.
+    expect(announced('usage.changed')).toEqual([{ profileId, usage: expect.any(Object) }]);
     const { jobId } = await h.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request });
     const finished = await new Promise<JobFinished>((resolve) => {
       const t = setInterval(() => {

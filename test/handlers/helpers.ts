@@ -94,7 +94,10 @@ export interface Harness {
 
 /** Real handlers on a temp data dir, the real keychain (under a per-run service name) and a real log file. */
 /** `realSimulator`: the demo starts the embedded simulator of src/main/sim (50,000 records) instead of the stand-in. */
-export async function createHarness(opts: { realSimulator?: boolean } = {}): Promise<Harness> {
+/** `now`: the clock that ages the usage figures main keeps (a scripted session moves it). */
+export async function createHarness(
+  opts: { realSimulator?: boolean; now?: () => number } = {},
+): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'portolan-handlers-'));
   const logPath = join(dataDir, 'logs', 'portolan.log');
   const sink = createFileSink(logPath);
@@ -117,6 +120,7 @@ export async function createHarness(opts: { realSimulator?: boolean } = {}): Pro
     appInfo: { version: '0.0.0-test', host: 'browser' },
     ...(opts.realSimulator ? {} : { startSimulator: startSignedSimulator }),
     clientOptions: { timeoutMs: 5_000, retry: { maxAttempts: 1 } },
+    ...(opts.now ? { now: opts.now } : {}),
   });
   const dispatch = createDispatcher<'app' | 'foreign'>({
     handlers,

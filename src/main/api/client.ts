@@ -32,6 +32,7 @@ import {
   type NetworkReason,
 } from './errors';
 import { sign } from './sign';
+import type { UsageLedger } from './usage-ledger';
 
 export interface Credentials {
   apiKey: string;
@@ -62,6 +63,11 @@ export interface ClientOptions {
    * came (refused, reset, unreachable, timed out). A cancelled attempt says nothing either way.
    */
   onReach?: (reached: boolean, error?: ServiceClientError) => void;
+  /**
+   * What the profile has spent: told of every request the service answered (and of refusals it did not
+   * foresee), and asked first by `usage()`, which reaches the service at most once a minute.
+   */
+  usageLedger?: UsageLedger;
 }
 
 export interface RetryInfo {
@@ -76,6 +82,8 @@ export interface RetryInfo {
 export interface CallOptions {
   signal?: AbortSignal;
   onRetry?: (info: RetryInfo) => void;
+  /** usage(): read the service's figures even when the ledger's are less than a minute old. */
+  fresh?: boolean;
 }
 
 export interface ServiceClient {
@@ -419,9 +427,11 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     }
 
     let payload: Buffer | undefined;
+    let request: unknown;
     if (op !== 'usage') {
       const checked = checkRequest(op as BodyOperationName, body);
       if (!checked.ok) throw invalidRequestError(checked.issues);
+      request = checked.value;
       // Serialised once; these exact bytes are signed and sent on every attempt.
       payload = Buffer.from(JSON.stringify(checked.value), 'utf8');
     }
@@ -430,6 +440,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     for (let n = 1; ; n++) {
       const outcome = await attempt(op, url, payload, n, signal);
       reach(outcome);
+      account(op, request, outcome);
       if (outcome.ok) return outcome.value;
       const { error } = outcome;
       if (!outcome.retryable || n >= maxAttempts) {
@@ -447,11 +458,39 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     }
   }
 
+  /**
+   * Tells the ledger what the service counted: every 200 (an unreadable one too: it was served), and a
+   * refusal over a quota (its figures did not foresee it). Never changes the call's outcome.
+   */
+  function account<K extends OperationName>(
+    op: K,
+    request: unknown,
+    outcome: AttemptOutcome<Responses[K]>,
+  ): void {
+    const ledger = options.usageLedger;
+    if (!ledger) return;
+    try {
+      if (outcome.ok) ledger.answered({ op, request, response: outcome.value });
+      else if (outcome.error.kind === 'BadResponse' && outcome.error.status === 200)
+        ledger.answered({ op, request, response: null });
+      else if (outcome.error.kind === 'LimitExceeded' && outcome.error.metric !== undefined) ledger.refused();
+    } catch (e) {
+      log.warn('usage not accounted', { op, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  const readUsage = (opts: CallOptions = {}): Promise<UsageSummary> => {
+    const ledger = options.usageLedger;
+    const { fresh, ...rest } = opts;
+    if (!ledger) return call('usage', undefined, rest);
+    return ledger.read(() => call('usage', undefined, rest), fresh ? { fresh } : {});
+  };
+
   return {
     shipmentSearch: (req, opts) => whileRegistered(() => call('shipmentSearch', req, opts)),
     shipmentCount: (req, opts) => whileRegistered(() => call('shipmentCount', req, opts)),
     firmSearch: (req, opts) => whileRegistered(() => call('firmSearch', req, opts)),
     firmCount: (req, opts) => whileRegistered(() => call('firmCount', req, opts)),
-    usage: (opts) => whileRegistered(() => call('usage', undefined, opts)),
+    usage: (opts) => whileRegistered(() => readUsage(opts)),
   };
 }

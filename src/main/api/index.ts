@@ -19,3 +19,4 @@ export {
   type ServiceErrorKind,
 } from './errors';
 export { sign } from './sign';
+export { USAGE_REFRESH_MS, UsageLedger, type AnsweredRequest } from './usage-ledger';

@@ -1,5 +1,6 @@
 import type { CallChannel } from '@shared/ipc/channels';
 import type { LibraryChanged } from '@shared/library/library-contract';
+import type { UsageChanged } from '@shared/query/query-contract';
 import type { UsageSummary } from '@shared/spec/usage';
 import type { HandlerContext } from './handler-context';
 import type { CallContext, Handlers } from './types';
@@ -14,6 +15,12 @@ const SPENDING = new Set<CallChannel>([
 ]);
 
 type Announce = (input: unknown, value: unknown) => Promise<void>;
+
+/** A profile's usage moved: with main's figures when it holds them, so the window need not ask again. */
+export function usageChange(ctx: HandlerContext, profileId: string): UsageChanged {
+  const usage = ctx.usage.current(profileId);
+  return usage ? { profileId, usage } : { profileId };
+}
 
 /**
  * Main announces what changed, so the window never guesses: `usage.changed` after every call that may
@@ -70,7 +77,7 @@ export function withChangeEvents(ctx: HandlerContext, handlers: Handlers): Handl
       } finally {
         if (spends) {
           const profileId = await profileOf(input).catch(() => null);
-          if (profileId) events.emit('usage.changed', { profileId });
+          if (profileId) events.emit('usage.changed', usageChange(ctx, profileId));
         }
       }
     };

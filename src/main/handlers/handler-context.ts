@@ -13,6 +13,7 @@ import { createLibraryHandle } from './library-handle';
 import { lastFolder } from './export-handlers';
 import { makeDataPrivate, sweepLeftovers } from './leftovers';
 import type { HandlerDeps } from './types';
+import { createUsageLedgers, type UsageLedgers } from './usage-ledgers';
 
 export type { DemoRuntime } from './demo-runtime';
 
@@ -46,6 +47,8 @@ export interface HandlerContext {
   library(): Promise<Library>;
   /** Whether each profile's service answers, announced as `service.connection` when it changes. */
   connection: ConnectionMonitor;
+  /** What each profile has spent, kept from the service's answers (usage-ledgers.ts). */
+  usage: UsageLedgers;
   dispose(): Promise<void>;
 }
 
@@ -59,6 +62,7 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
     emit: (change) => deps.events.emit('service.connection', change),
     ...(deps.connectionProbe ? { probe: deps.connectionProbe } : {}),
   });
+  const usage = createUsageLedgers(deps.now);
 
   const secretsFor = (p: Profile) => (p.demo ? demoSecrets : deps.secrets);
 
@@ -129,15 +133,22 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
     secretsFor,
     resolveProfile,
     credentialsFor,
-    storeCredentials: (p, pair) => secretsFor(p).setCredentials(p.id, boundTo(p.baseUrl, pair)),
+    storeCredentials: async (p, pair) => {
+      await secretsFor(p).setCredentials(p.id, boundTo(p.baseUrl, pair));
+      usage.forget(p.id);
+    },
     protectCredentials: (profileId, creds) => guard.protect(profileId, creds),
-    forgetCredentials: (profileId) => guard.forget(profileId),
+    forgetCredentials: (profileId) => {
+      guard.forget(profileId);
+      usage.forget(profileId);
+    },
     toView: (p) => toView(p),
     state,
     demo,
     files,
     library: () => library.get(),
     connection,
+    usage,
     async dispose() {
       await startup;
       connection.dispose();

@@ -1,6 +1,7 @@
 import type { ShipmentFilter } from '@shared/spec/filter';
 import { createJobManager, type JobOwner } from '../jobs';
 import type { HandlerContext } from './handler-context';
+import { usageChange } from './change-events';
 import { openProfileSession, type ProfileSession } from './profile-session';
 import type { HandlerSlice } from './types';
 
@@ -33,7 +34,7 @@ export function createJobsHandlers(ctx: HandlerContext): HandlerSlice<JobsChanne
       // A fetch spends downloads and requests until it stops, and a finished one is a new dataset.
       if (f.datasetId) ctx.deps.events.emit('library.changed', { change: 'saved', datasetId: f.datasetId });
       void (profileId ? Promise.resolve(profileId) : ctx.profiles.getActiveId()).then(
-        (id) => id && ctx.deps.events.emit('usage.changed', { profileId: id }),
+        (id) => id && ctx.deps.events.emit('usage.changed', usageChange(ctx, id)),
         () => undefined,
       );
     },

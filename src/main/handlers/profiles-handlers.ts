@@ -135,7 +135,8 @@ export function createProfilesHandlers(ctx: HandlerContext): HandlerSlice<Profil
     'profiles.testConnection': async ({ id }, { signal }) => {
       const p = await mustGet(id);
       const client = await createClientFor(ctx, p);
-      return client.usage(signal ? { signal } : {});
+      // A test must reach the service, however fresh the figures main holds.
+      return client.usage({ ...(signal ? { signal } : {}), fresh: true });
     },
   };
 }

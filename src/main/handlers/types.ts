@@ -55,6 +55,8 @@ export interface HandlerDeps {
   clientOptions?: Pick<ClientOptions, 'timeoutMs' | 'retry'>;
   /** How an unreachable service is probed until it answers again; defaults to a bare TCP connection. */
   connectionProbe?: Probe;
+  /** The clock that ages the usage figures (a scripted session moves it); default Date.now. */
+  now?: () => number;
 }
 
 /** export: the host's save dialog. `defaultPath` is the remembered folder joined with the suggested name. */

@@ -49,7 +49,10 @@ export const queryCalls = {
 export interface UsageChanged {
   /** The profile whose account was charged (the active one when the call named none). */
   profileId: string;
-  /** The figures, when main has just read them (usage.get, a connection test); absent otherwise. */
+  /**
+   * The figures, when main holds them: read from the service (usage.get, a connection test) or kept
+   * from its answers since; absent when main has none it can vouch for (the window then asks).
+   */
   usage?: UsageSummary;
 }
 

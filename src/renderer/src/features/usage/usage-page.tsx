@@ -91,6 +91,12 @@ export function UsagePage() {
           <small data-testid="usage-refreshed-at">as of {new Date(refreshedAt).toLocaleTimeString()}</small>
         )}
       </header>
+      <p data-testid="usage-note">
+        <small>
+          Read from the service at most once a minute (each read is a request it counts); what the app spends
+          in between is counted as its answers arrive.
+        </small>
+      </p>
       {error && <ErrorMessage error={error} testId="usage-error" />}
       {summary && Object.keys(summary).length === 0 && <p>The service reported no accounts.</p>}
       {summary &&
