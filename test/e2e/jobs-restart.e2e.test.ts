@@ -243,8 +243,8 @@ describe('fetch jobs survive a restart of the app', () => {
     await browser.screenshot('jobs-06-firms-progress');
     expect(await jobs.waitForFinish(jobId)).toBe('succeeded');
     sim.setFaults(undefined);
-    // The estimate already paid for page 1: the job fetches only the pages after it.
-    expect((await downloadsUsed('firms/search')) - firmsBefore).toBe(firmsInRange.size - FIRM_PAGE_SIZE);
+    // The preview took the page count from the search and paid for nothing: the job fetches every page.
+    expect((await downloadsUsed('firms/search')) - firmsBefore).toBe(firmsInRange.size);
     await jobs.openInLibrary(jobId);
     expect(await browser.page.getByTestId('library-detail-name').textContent()).toBe(FIRMS.name);
     // Every page's firms, once: the sum over pages is the number of importers with shipments in range.

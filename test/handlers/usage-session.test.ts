@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
+import type { JobEstimateView } from '@shared/jobs/jobs-contract';
 import type { UsageChanged } from '@shared/query/query-contract';
 import type { UsageSummary } from '@shared/spec';
 import { createServiceClient } from '../../src/main/api';
@@ -108,5 +109,34 @@ describe('usage in a working session', () => {
     const before = (await serviceFigures()).requestsBefore;
     await h.ok('profiles.testConnection', { id: profileId });
     expect((await serviceFigures()).requestsBefore).toBe(before + 1 + 1);
+  });
+
+  it('a fetch-all preview from the total a search reported spends nothing, and costs what a probed one says', async () => {
+    const request = {};
+    const searched = await h.ok<{ total: number }>('shipments.search', {
+      profileId,
+      request: { ...request, size: 10 },
+    });
+    const before = (await serviceFigures()).requestsBefore;
+    const free = await h.ok<JobEstimateView>('jobs.estimate', {
+      profileId,
+      kind: 'shipments',
+      request,
+      knownTotal: searched.total,
+    });
+    // Its usage figures are main's own (read under a minute ago): not one request went out.
+    expect((await serviceFigures()).requestsBefore).toBe(before + 1);
+    expect(free.probed).toBe(false);
+    const probed = await h.ok<JobEstimateView>('jobs.estimate', { profileId, kind: 'shipments', request });
+    expect((await serviceFigures()).requestsBefore).toBe(before + 1 + 1 + 1);
+    expect(probed.probed).toBe(true);
+    const cost = (e: JobEstimateView) => [
+      e.total,
+      e.optimumRequests,
+      e.estimatedRequests,
+      e.estimatedDownloads,
+    ];
+    expect(cost(free)).toEqual(cost(probed));
+    expect(free.estimatedRequests).toBeGreaterThan(1);
   });
 });

@@ -5,6 +5,7 @@ import { setApi } from '../../src/renderer/src/bridge/api';
 import { fakeBridge } from './fake-bridge';
 import type { EventChannel } from '@shared/ipc/channels';
 import type { BridgeResult } from '@shared/ipc/errors';
+import { FetchAllDialog } from '../../src/renderer/src/features/jobs/fetch-all-dialog';
 import * as panel from '../../src/renderer/src/features/jobs/jobs-panel';
 import * as store from '../../src/renderer/src/features/jobs/jobs-store';
 
@@ -101,6 +102,17 @@ async function libraryNames(): Promise<string[]> {
 const until = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('jobs tray over the simulator', () => {
+  it('a fetch-all preview from the total the search reported is worked out with no request', async () => {
+    await useBackend();
+    await act(() => store.useJobsStore.getState().askFetchAll('shipments', filter, 123_456));
+    const d = store.useJobsStore.getState().dialog;
+    expect(d?.state).toBe('ready');
+    expect(d?.estimate).toMatchObject({ total: 123_456, probed: false, optimumRequests: 13 });
+    render(<FetchAllDialog />);
+    expect(screen.getByTestId('fetch-all-preview-cost').textContent).toMatch(/cost nothing/);
+    act(() => store.useJobsStore.getState().dismissDialog());
+  });
+
   it('Cancel asks before discarding paid-for records; Keep pauses instead; Pause and Resume keep going', async () => {
     await useBackend({ faults: { latencyMs: 150 } });
     render(<panel.JobsPanel />);
@@ -207,7 +219,9 @@ describe('jobs tray over the simulator', () => {
   }, 60_000);
 
   it('counts the rate-limit wait down live and includes it in the time left', async () => {
-    await useBackend({ limits: { minutelyRequest: 10 } });
+    // Tight enough that the job meets the per-minute window after a few windows (the estimate's usage
+    // read is main's own figures now, not a request).
+    await useBackend({ limits: { minutelyRequest: 8 } });
     render(<panel.JobsPanel />);
     const jobId = await startFetch();
     const waiting = await screen.findByTestId(`job-waiting-${jobId}`, {}, { timeout: 30_000 });

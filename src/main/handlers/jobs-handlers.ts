@@ -47,9 +47,9 @@ export function createJobsHandlers(ctx: HandlerContext): HandlerSlice<JobsChanne
   }
 
   return {
-    'jobs.estimate': async ({ profileId, kind, request }, c) => {
+    'jobs.estimate': async ({ profileId, kind, request, knownTotal }, c) => {
       const { owner, client } = await connect(profileId, request);
-      return jobs.estimate(owner, client, kind, stripPaging(request), c.signal);
+      return jobs.estimate(owner, client, kind, stripPaging(request), c.signal, knownTotal);
     },
     'jobs.start': async ({ profileId, kind, request, name }) => {
       const { owner, client } = await connect(profileId, request);

@@ -26,19 +26,33 @@ export async function estimateShipments(
   source: ShipmentSource,
   opts: { signal?: AbortSignal; cap?: number; probeSize?: number; fill?: number } = {},
 ): Promise<ShipmentEstimate> {
-  const cap = opts.cap ?? SHIPMENT_SEARCH_MAX_SIZE;
   const probeSize = opts.probeSize ?? SHIPMENT_SEARCH_MIN_SIZE;
-  const fill = opts.fill ?? DEFAULT_SLICE_FILL;
   const { size: _size, ...rest } = filter as ShipmentFilter & { size?: number };
   const probe = await source.shipmentSearch(
     { ...rest, size: probeSize },
     opts.signal ? { signal: opts.signal } : {},
   );
-  const total = probe.total;
+  return {
+    ...planShipmentFetch(probe.total, opts),
+    probe: { total: probe.total, shipments: probe.shipments },
+  };
+}
+
+/**
+ * What fetching all `total` records will cost, the job's own size probe included, with no request: the
+ * total comes from a search the analyst already ran (or from the probe above).
+ */
+export function planShipmentFetch(
+  total: number,
+  opts: { cap?: number; probeSize?: number; fill?: number } = {},
+): Omit<ShipmentEstimate, 'probe'> {
+  const cap = opts.cap ?? SHIPMENT_SEARCH_MAX_SIZE;
+  const probeSize = opts.probeSize ?? SHIPMENT_SEARCH_MIN_SIZE;
+  const fill = opts.fill ?? DEFAULT_SLICE_FILL;
   const optimum = Math.max(1, Math.ceil(total / cap));
   let requests = 1;
   let probes = 1;
-  if (total > probe.shipments.length) {
+  if (total > Math.min(total, probeSize)) {
     if (total <= cap) requests += 1;
     else {
       // A sweep of date slices aimed at `fill` of the cap: each cut costs a probe (the last part's
@@ -53,7 +67,6 @@ export async function estimateShipments(
     optimumRequests: optimum,
     estimatedRequests: requests,
     estimatedDownloads: total + probes * probeSize,
-    probe: { total, shipments: probe.shipments },
   };
 }
 

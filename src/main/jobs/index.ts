@@ -14,7 +14,13 @@ export {
 } from './job-manager';
 export { RateLimiter, type RateLimits, type LimiterClock } from './rate-limiter';
 export { RequestPolicy, type RequestPolicyOptions } from './request-policy';
-export { estimateShipments, checkQuota, type ShipmentEstimate, type QuotaCheck } from './estimate';
+export {
+  estimateShipments,
+  planShipmentFetch,
+  checkQuota,
+  type ShipmentEstimate,
+  type QuotaCheck,
+} from './estimate';
 export {
   nextSweepStep,
   carveCut,

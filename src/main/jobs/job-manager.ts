@@ -12,7 +12,7 @@ import type { FirmSearchResponse } from '@shared/spec/responses';
 import { remaining, type UsageSummary } from '@shared/spec/usage';
 import { filterKey, type Library, type RecordObject } from '../library';
 import type { Logger } from '../log';
-import { checkQuota, estimateShipments } from './estimate';
+import { checkQuota, estimateShipments, planShipmentFetch, type ShipmentEstimate } from './estimate';
 import { summaryOf } from './job-state';
 import { RateLimiter } from './rate-limiter';
 import { JobRunner, discardJobData } from './runner';
@@ -110,6 +110,8 @@ export interface JobManager {
     kind: DatasetKind,
     filter: ShipmentFilter,
     signal?: AbortSignal,
+    /** Records (shipments) or pages (firms) a search of the same filter reported: then nothing is spent. */
+    knownTotal?: number,
   ): Promise<JobEstimateView>;
   start(
     owner: JobOwner,
@@ -288,32 +290,45 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
   }
 
   return {
-    async estimate(owner, client, kind, filter, signal) {
+    async estimate(owner, client, kind, filter, signal, knownTotal) {
       const opts = signal ? { signal } : {};
       const { account } = owner;
+      // The usage figures come from what main keeps (the service is asked at most once a minute).
       if (kind === 'firms') {
-        // Learning the page count costs a page; the first page is what the firm search already fetched.
-        const first = await client.firmSearch({ ...filter, page: 1 }, opts);
-        firstPages.set(probeKey(owner, filter, 'firms'), { at: Date.now(), page: first });
+        let pages = knownTotal;
+        if (pages === undefined) {
+          // Learning the page count costs a page; the first page is what the firm search already fetched.
+          const first = await client.firmSearch({ ...filter, page: 1 }, opts);
+          firstPages.set(probeKey(owner, filter, 'firms'), { at: Date.now(), page: first });
+          pages = first.total_pages;
+        }
         const usage = await client.usage(opts);
         const quota = checkQuota(
-          { estimatedDownloads: 0, estimatedRequests: first.total_pages },
+          { estimatedDownloads: 0, estimatedRequests: pages },
           usage,
           account,
           'firms/search',
         );
         return {
           kind,
-          total: first.total_pages,
+          total: pages,
           unit: 'pages',
-          optimumRequests: first.total_pages,
-          estimatedRequests: first.total_pages,
+          optimumRequests: pages,
+          estimatedRequests: pages,
           estimatedDownloads: null,
+          probed: knownTotal === undefined,
           ...quotaView(quota, account),
         };
       }
-      const estimate = await estimateShipments(filter, client, opts);
-      probes.set(probeKey(owner, filter), { at: Date.now(), probe: estimate.probe });
+      // With the total of a search the analyst already ran, the preview costs nothing: the job makes
+      // its size probe only when it starts, and the estimate counts it.
+      let estimate: Omit<ShipmentEstimate, 'probe'>;
+      if (knownTotal !== undefined) estimate = planShipmentFetch(knownTotal);
+      else {
+        const probed = await estimateShipments(filter, client, opts);
+        probes.set(probeKey(owner, filter), { at: Date.now(), probe: probed.probe });
+        estimate = probed;
+      }
       const usage = await client.usage(opts);
       const quota = checkQuota(estimate, usage, account, 'shipments/search');
       return {
@@ -323,6 +338,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
         optimumRequests: estimate.optimumRequests,
         estimatedRequests: estimate.estimatedRequests,
         estimatedDownloads: estimate.estimatedDownloads,
+        probed: knownTotal === undefined,
         ...quotaView(quota, account),
       };
     },

@@ -115,6 +115,8 @@ export interface JobEstimateView {
   problems: string[];
   /** The account the estimate was checked against. */
   account: string | null;
+  /** True when the estimate spent a request to learn the size; false when a search had already said it. */
+  probed: boolean;
 }
 
 export interface JobView {
@@ -153,7 +155,13 @@ const jobRequest = z
 
 export const jobsCalls = {
   'jobs.estimate': defineCall<JobEstimateView>()(
-    z.strictObject({ ...profileRef, kind: z.enum(DATASET_KINDS).default('shipments'), request: jobRequest }),
+    z.strictObject({
+      ...profileRef,
+      kind: z.enum(DATASET_KINDS).default('shipments'),
+      request: jobRequest,
+      /** Records (shipments) or pages (firms) the search of this filter reported: no probe is made. */
+      knownTotal: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    }),
   ),
   'jobs.start': defineCall<{ jobId: string }>()(
     z.strictObject({

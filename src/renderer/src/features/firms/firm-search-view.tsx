@@ -181,7 +181,7 @@ export function FirmSearchView() {
             <button
               type="button"
               data-testid="firms-fetch-all"
-              onClick={() => void askFetchAll('firms', request)}
+              onClick={() => void askFetchAll('firms', request, pages)}
             >
               Fetch all {fmt(pages)} pages
             </button>

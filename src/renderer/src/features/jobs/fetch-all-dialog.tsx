@@ -42,7 +42,11 @@ export function FetchAllDialog() {
                 {dialog.state === 'estimating' && (
                   <Group gap="sm" data-testid="fetch-all-estimating">
                     <Loader size="xs" />
-                    <Text>Asking the service how big this is (one small request)…</Text>
+                    <Text>
+                      {dialog.knownTotal !== null
+                        ? 'Working out the cost from the total the search reported (no request)…'
+                        : `Asking the service how big this is (one request of ${dialog.kind === 'firms' ? 'one page' : 'up to 10 records'})…`}
+                    </Text>
                   </Group>
                 )}
                 <SavedCopyOffer
@@ -62,6 +66,7 @@ export function FetchAllDialog() {
                     data-total={e.total ?? ''}
                     data-downloads={e.estimatedDownloads ?? ''}
                     data-requests={e.estimatedRequests ?? ''}
+                    data-probed={e.probed}
                   >
                     <Table.Tbody>
                       <Table.Tr>
@@ -88,6 +93,14 @@ export function FetchAllDialog() {
                             : `about ${fmt(e.estimatedDownloads)}`}{' '}
                           — {left(e.remainingDownloads)} left
                           {e.account ? ` (account ${e.account})` : ''}
+                        </Table.Td>
+                      </Table.Tr>
+                      <Table.Tr>
+                        <Table.Th>This preview</Table.Th>
+                        <Table.Td data-testid="fetch-all-preview-cost">
+                          {e.probed
+                            ? `cost one request (${e.kind === 'firms' ? 'one page of firms' : 'up to 10 records'})`
+                            : 'cost nothing: the total is the one the search reported'}
                         </Table.Td>
                       </Table.Tr>
                     </Table.Tbody>

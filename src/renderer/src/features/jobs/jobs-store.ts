@@ -54,6 +54,8 @@ export type FinishedJob = JobFinished & { label: string };
 export interface FetchAllDialog {
   kind: DatasetKind;
   request: ShipmentFilter;
+  /** Records (shipments) or pages (firms) the search reported for this filter: the preview then costs nothing. */
+  knownTotal: number | null;
   name: string;
   state: 'estimating' | 'ready' | 'starting' | 'error';
   estimate: JobEstimateView | null;
@@ -80,8 +82,13 @@ export interface JobsActions {
   openTray(): void;
   closeTray(): void;
   refresh(): Promise<void>;
-  askFetchAll(kind: DatasetKind, request: ShipmentFilter & { size?: number; page?: number }): Promise<void>;
-  /** Asks the service what the fetch-all will cost (one small request). */
+  /** `knownTotal`: the records (or pages) the search of this filter reported; without it the size is probed. */
+  askFetchAll(
+    kind: DatasetKind,
+    request: ShipmentFilter & { size?: number; page?: number },
+    knownTotal?: number,
+  ): Promise<void>;
+  /** Works out what the fetch-all will cost: from the known total for free, else with one small request. */
   estimate(): Promise<void>;
   /** Opens the offered saved copy, or another complete copy if that one was deleted; else goes on to the estimate. */
   openSaved(): Promise<void>;
@@ -209,12 +216,13 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
       };
     });
   },
-  async askFetchAll(kind, request) {
+  async askFetchAll(kind, request, knownTotal) {
     const filter = stripPaging(request);
     set({
       dialog: {
         kind,
         request: filter,
+        knownTotal: knownTotal ?? null,
         name: '',
         state: 'estimating',
         estimate: null,
@@ -237,7 +245,11 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
     const filter = d0.request;
     const kind = d0.kind;
     set({ dialog: { ...d0, state: 'estimating', saved: null } });
-    const r = await getApi().jobs.estimate({ kind, request: filter });
+    const r = await getApi().jobs.estimate({
+      kind,
+      request: filter,
+      ...(d0.knownTotal !== null ? { knownTotal: d0.knownTotal } : {}),
+    });
     const d = get().dialog;
     if (!d || d.request !== filter) return;
     set({

@@ -344,7 +344,7 @@ export function SearchPage() {
                   size="compact-sm"
                   variant="default"
                   data-testid="search-fetch-all"
-                  onClick={() => void askFetchAll('shipments', request)}
+                  onClick={() => void askFetchAll('shipments', request, total)}
                 >
                   Fetch all {fmt(total)} records
                 </Button>
