@@ -575,9 +575,11 @@ describe('LimitExceeded (429) from the service simulator', () => {
     expect(e.attempts).toBe(1);
     expect(retries).toEqual([]);
     expect(e.message).toMatch(
-      /^shipments\/search limit reached for account acme \(429\)\. The service said: shipments\/search: 40 used of 50/,
+      /^Shipment search \(downloads\) limit reached for account acme \(429\)\. Too few shipment downloads are left for this request: ask for fewer records/,
     );
     expect(e.message).toContain('Waiting will not help');
+    // In the analyst's words: not the service's names of metrics.
+    expect(e.message).not.toContain('shipments/search');
   });
 
   it('a firm search whose page costs more than the limit is not retried', async () => {
@@ -589,7 +591,17 @@ describe('LimitExceeded (429) from the service simulator', () => {
     expect(e.kind).toBe('LimitExceeded');
     expect(e.attempts).toBe(1);
     expect(retries).toEqual([]);
-    expect(e.message).toMatch(/^firms\/search limit reached \(429\)/);
+    expect(e.message).toMatch(/^Firm search \(downloads\) limit reached \(429\)\. Too few firm downloads/);
+  });
+
+  it('a search naming more new HS codes than the allowance says so, and how to get past it', async () => {
+    const { c } = await simClient({ searchedHsCodes: 1 });
+    const e = await failure(c.shipmentSearch({ size: 10, hs_codes: ['8471', '8517'] }));
+    expect(e.kind).toBe('LimitExceeded');
+    expect(e.message).toMatch(/^Distinct HS codes searched limit reached \(429\)\./);
+    expect(e.message).toContain('names HS codes the account has not searched before');
+    expect(e.message).toContain('Waiting will not help');
+    expect(e.message).not.toContain('fewer records');
   });
 
   it('a per-minute 429 with Retry-After is still waited out and retried', async () => {
@@ -610,7 +622,9 @@ describe('LimitExceeded (429) from the service simulator', () => {
     );
     expect(res.firm_count).toBeGreaterThan(0);
     expect(retries).toHaveLength(1);
-    expect(retries[0]!.error.message).toMatch(/^minutelyRequest limit reached \(429\)/);
+    expect(retries[0]!.error.message).toMatch(
+      /^Requests this minute limit reached \(429\)\. The account has made all the requests it may make in one minute\. Try again in \d+ s\./,
+    );
     expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(1_000);
   });
 });

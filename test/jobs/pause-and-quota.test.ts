@@ -109,7 +109,7 @@ describe('a job short of downloads', () => {
     const runner = new JobRunner({ library: store.lib, downloadsLeft: left });
     const out = await runner.startShipments({ filter, account: 'acme', probe: estimate.probe }, client);
     expect(out.status).toBe('paused');
-    expect(out.message).toMatch(/shipments\/search limit reached for account acme/);
+    expect(out.message).toMatch(/Shipment search \(downloads\) limit reached for account acme/);
     // Most of what was left went into kept records, not into a refusal at 0.
     expect(out.stats.stored).toBeGreaterThan(left * 0.7);
     const used = (await client.usage()).acme!['shipments/search']!;
@@ -120,7 +120,7 @@ describe('a job short of downloads', () => {
     // Without a budget, the service's own refusal (429, no Retry-After) pauses it too, data kept.
     const again = await new JobRunner({ library: store.lib }).resume(out.jobId, client);
     expect(again.status).toBe('paused');
-    expect(again.message).toMatch(/shipments\/search limit reached for account acme/);
+    expect(again.message).toMatch(/Shipment search \(downloads\) limit reached for account acme/);
     expect(await committedRows(store.lib, out.jobId)).toBe(out.stats.stored);
 
     const spareClient = createServiceClient({
@@ -141,7 +141,7 @@ describe('a job short of downloads', () => {
     const runner = new JobRunner({ library: store.lib, sleep: async (ms) => void slept.push(ms) });
     const out = await runner.startShipments({ filter, account: 'acme' }, s.client);
     expect(out.status).toBe('paused');
-    expect(out.message).toMatch(/dailyRequest limit reached/);
+    expect(out.message).toMatch(/Requests today limit reached/);
     expect(slept).toEqual([]);
     expect((await resumableJobs(store.lib)).map((j) => j.id)).toEqual([out.jobId]);
   });

@@ -1,5 +1,5 @@
 import { AppError, type BridgeError, type ErrorKind } from '@shared/ipc/errors';
-import { describeIssues, type SpecIssue } from '@shared/spec';
+import { describeIssues, metricLabel, type SpecIssue } from '@shared/spec';
 import { redact } from '../log';
 
 /** The kinds the service client produces; a subset of the bridge's ErrorKind. */
@@ -109,20 +109,41 @@ export interface LimitRefusal {
   exhausted?: boolean;
 }
 
+/** What to do when a metric's limit is reached, for the analyst. */
+const REMEDIES: Record<string, string> = {
+  'shipments/search':
+    'Too few shipment downloads are left for this request: ask for fewer records (a smaller Size or a narrower filter), or have the limit raised; the Usage page shows what is left.',
+  'firms/search':
+    'Too few firm downloads are left for this page: narrow the filter so fewer firms match, or have the limit raised; the Usage page shows what is left.',
+  'shipments/count': 'The account may count no more shipments: have the limit raised.',
+  'firms/count': 'The account may count no more firms: have the limit raised.',
+  searchedHsCodes:
+    'This request names HS codes the account has not searched before, and it may search no more new ones: search only HS codes it has searched already (the Usage page lists them), or have the limit raised.',
+  dailyRequest:
+    'The account has made all the requests it may make today; the count starts again at 00:00 UTC.',
+  minutelyRequest: 'The account has made all the requests it may make in one minute.',
+};
+
 export function limitExceededError(
   retryAfterSeconds: number | undefined,
   refusal: LimitRefusal = {},
 ): ServiceClientError {
   const { metric, account, detail, exhausted } = refusal;
   const what = metric
-    ? `${metric} limit reached${account ? ` for account ${account}` : ''} (429)`
+    ? `${metricLabel(metric)} limit reached${account ? ` for account ${account}` : ''} (429)`
     : 'Download limit reached (429)';
-  const said = detail ? ` The service said: ${bodyExcerpt(detail)}.` : '';
-  const when = exhausted
-    ? ' Waiting will not help: this limit does not reset by itself. Ask for fewer records, or have the limit raised; the Usage page shows what is left.'
-    : retryAfterSeconds === undefined
-      ? ' Wait a while and try again; the Usage page shows what is left of your limits.'
-      : ` Try again in ${formatWait(retryAfterSeconds)}.`;
+  const remedy = metric ? REMEDIES[metric] : undefined;
+  // The service's own words name metrics and fields as the service does: kept only for a metric the app
+  // has no words of its own for.
+  const said = detail && !remedy ? ` The service said: ${bodyExcerpt(detail)}.` : '';
+  const wait = retryAfterSeconds === undefined ? '' : ` Try again in ${formatWait(retryAfterSeconds)}.`;
+  const when = remedy
+    ? ` ${remedy}${exhausted ? ' Waiting will not help: this limit does not reset by itself.' : wait}`
+    : exhausted
+      ? ' Waiting will not help: this limit does not reset by itself. Ask for fewer records, or have the limit raised; the Usage page shows what is left.'
+      : retryAfterSeconds === undefined
+        ? ' Wait a while and try again; the Usage page shows what is left of your limits.'
+        : wait;
   return new ServiceClientError('LimitExceeded', `${what}.${said}${when}`, {
     status: 429,
     ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),

@@ -1,3 +1,4 @@
+import { metricLabel } from '@shared/spec/usage';
 import { RateLimiter } from './rate-limiter';
 import { sleep as realSleep } from './sleep';
 
@@ -100,7 +101,7 @@ export class RequestPolicy {
   ): OutOfDownloads {
     const forAccount = account ? ` for account ${account}` : '';
     return new OutOfDownloads(
-      `${metric} limit reached${forAccount}: ${fmt(Math.max(0, left))} downloads are left and the next request needs about ${fmt(needs)}.`,
+      `${metricLabel(metric)} limit reached${forAccount}: ${fmt(Math.max(0, left))} downloads are left and the next request needs about ${fmt(needs)}.`,
     );
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@shared/ipc/errors';
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentFilter } from '@shared/spec/filter';
 import type { FirmSearchResponse } from '@shared/spec/responses';
+import { metricLabel } from '@shared/spec/usage';
 import {
   RESUMABLE_JOB_STATES,
   defaultDatasetName,
@@ -464,9 +465,9 @@ export async function discardJobData(library: Library, jobId: string, datasetId:
 function withAccount(message: string, e: unknown, account: string | null | undefined): string {
   const metric = (e as { metric?: unknown }).metric;
   if (!account || typeof metric !== 'string') return message;
-  const bare = `${metric} limit reached (429)`;
+  const bare = `${metricLabel(metric)} limit reached (429)`;
   return message.startsWith(bare)
-    ? `${metric} limit reached for account ${account} (429)${message.slice(bare.length)}`
+    ? `${metricLabel(metric)} limit reached for account ${account} (429)${message.slice(bare.length)}`
     : message;
 }
 

@@ -9,6 +9,22 @@ export const USAGE_METRICS = [
 ] as const;
 export type UsageMetric = (typeof USAGE_METRICS)[number];
 
+/** Each metric as the Usage page labels it: messages name a metric this way, never by its name in the service. */
+export const USAGE_METRIC_LABELS: Record<UsageMetric, string> = {
+  'firms/search': 'Firm search (downloads)',
+  'firms/count': 'Firm count',
+  'shipments/search': 'Shipment search (downloads)',
+  'shipments/count': 'Shipment count',
+  searchedHsCodes: 'Distinct HS codes searched',
+  dailyRequest: 'Requests today',
+  minutelyRequest: 'Requests this minute',
+};
+
+/** The label of a metric; a metric the spec does not list keeps the service's name. */
+export function metricLabel(metric: string): string {
+  return (USAGE_METRIC_LABELS as Record<string, string>)[metric] ?? metric;
+}
+
 /** `limit` of -1 means unlimited. */
 export const UNLIMITED = -1;
 

@@ -18,10 +18,12 @@ export {
   type UsageData,
 } from './usage-store';
 export {
+  checkHsCodes,
   checkLimit,
   describeMetric,
   pickAccount,
   unknownAccountMessage,
+  type HsCodeCheck,
   type LimitCheck,
 } from './limit-check';
 export { useDrillStore, type DrillState } from './drill-store';

@@ -1,4 +1,10 @@
-import { isUnlimited, remaining, type UsageMetric, type UsageSummary } from '@shared/spec';
+import {
+  isUnlimited,
+  parseSearchedHsCodes,
+  remaining,
+  type UsageMetric,
+  type UsageSummary,
+} from '@shared/spec';
 
 export type LimitCheck =
   | { state: 'unknown'; account: string | null; message: string }
@@ -111,5 +117,54 @@ export function describeMetric(
     limit: m.limit,
     left,
     message: `${metric}: ${fmt(left)} of ${fmt(m.limit)} left`,
+  };
+}
+
+/** Where a request stands against the account's allowance of distinct HS codes (`searchedHsCodes`). */
+export interface HsCodeCheck {
+  state: 'ok' | 'exceeds';
+  account: string;
+  /** Codes the request names that the account has not searched before. */
+  fresh: string[];
+  /** Distinct codes the account may still add. */
+  left: number;
+  message: string;
+}
+
+/**
+ * The HS codes a request names that the account has not searched yet (the service lists those it has in
+ * the metric's notes), against what is left of its allowance. Null when nothing new is named, usage is
+ * not known, or the allowance is unlimited: there is nothing to warn about.
+ */
+export function checkHsCodes(
+  summary: UsageSummary | null,
+  accountName: string | undefined,
+  codes: readonly string[],
+): HsCodeCheck | null {
+  const account = pickAccount(summary, accountName);
+  const m = account && summary ? summary[account]?.searchedHsCodes : undefined;
+  if (!account || !m || isUnlimited(m)) return null;
+  const searched = new Set(parseSearchedHsCodes(m.notes));
+  const fresh = [...new Set(codes.map((c) => c.trim()).filter((c) => c && !searched.has(c)))];
+  if (fresh.length === 0) return null;
+  const left = remaining(m);
+  const named = `HS code${fresh.length === 1 ? '' : 's'} ${fresh.join(', ')} ${fresh.length === 1 ? 'is' : 'are'} new to account ${account}`;
+  if (fresh.length <= left) {
+    return {
+      state: 'ok',
+      account,
+      fresh,
+      left,
+      message: `${named}: ${fmt(left - fresh.length)} of ${fmt(m.limit)} distinct HS codes left after this`,
+    };
+  }
+  return {
+    state: 'exceeds',
+    account,
+    fresh,
+    left,
+    message:
+      `${named}, which may search ${fmt(m.limit)} distinct HS codes and has ${left === 0 ? 'none' : fmt(left)} left: ` +
+      `the service would refuse this. Remove ${fmt(fresh.length - left)} of the new codes, or use codes already searched (the Usage page lists them)`,
   };
 }

@@ -110,6 +110,17 @@ function RunBar({ check }: { check: SearchCheck }) {
           <Text fz="sm" c="dimmed" data-testid="search-cost-text" miw={0}>
             {check.costText}
           </Text>
+          {check.hsCodes && (
+            <Text
+              fz="sm"
+              c={check.hsCodes.state === 'exceeds' ? 'red' : 'dimmed'}
+              data-testid="search-hs-codes"
+              data-state={check.hsCodes.state}
+              miw={0}
+            >
+              {check.hsCodes.message}
+            </Text>
+          )}
           {limit?.state === 'exceeds' && (
             <Box data-testid="search-over-limit">
               <Checkbox

@@ -10,6 +10,7 @@ import type { SavedToLibrary } from '@shared/query/query-contract';
 import type { EquivalentView } from '@shared/library/library-contract';
 import { getApi } from '../../bridge/api';
 import {
+  checkHsCodes,
   checkLimit,
   currentAccountContext,
   onDatasetRemoved,
@@ -18,6 +19,7 @@ import {
   useSessionStore,
   useUsageStore,
   type AccountContext,
+  type HsCodeCheck,
   type LimitCheck,
 } from '../../session';
 import { defineStore, latestWins, type Turn } from '../../store';
@@ -378,6 +380,8 @@ export interface SearchCheck {
   validation: Validation;
   /** Null while the size is invalid: no cost can be stated for it. */
   limit: LimitCheck | null;
+  /** New HS codes against the account's allowance of distinct codes; null when none are new or it is unlimited. */
+  hsCodes: HsCodeCheck | null;
   costText: string;
   reason: string | null;
 }
@@ -405,13 +409,17 @@ export function searchCheckOf(
   const sizeValid = !validation.bySlot.size?.length;
   const account = draft.account_name.trim() || accounts.defaultAccount;
   const limit = sizeValid ? checkLimit(summary, account, 'shipments/search', size) : null;
+  const hsCodes = checkHsCodes(summary, account, draft.hs_codes);
   const blockedByLimit = limit?.state === 'exceeds' && !confirmed;
+  // The service refuses a search past the HS-code allowance whole, whatever the analyst confirms.
   const reason = !validation.valid
     ? validation.reason
-    : blockedByLimit
-      ? 'Cannot run: this search would pass the account limit; confirm to run anyway'
-      : null;
-  return { validation, limit, costText: describeSearchCost(limit, size), reason };
+    : hsCodes?.state === 'exceeds'
+      ? `Cannot run: ${hsCodes.message}`
+      : blockedByLimit
+        ? 'Cannot run: this search would pass the account limit; confirm to run anyway'
+        : null;
+  return { validation, limit, hsCodes, costText: describeSearchCost(limit, size), reason };
 }
 
 export function useSearchCheck(): SearchCheck {

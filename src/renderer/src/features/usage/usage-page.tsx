@@ -1,17 +1,13 @@
 import { useEffect } from 'react';
-import { USAGE_METRICS, isUnlimited, parseSearchedHsCodes, type MetricSummary } from '@shared/spec';
+import {
+  USAGE_METRICS,
+  isUnlimited,
+  metricLabel,
+  parseSearchedHsCodes,
+  type MetricSummary,
+} from '@shared/spec';
 import { ErrorMessage } from '../../components/error-message';
 import { refreshUsage, useUsageStore } from '../../session';
-
-const LABELS: Record<string, string> = {
-  'firms/search': 'Firm search (downloads)',
-  'firms/count': 'Firm count',
-  'shipments/search': 'Shipment search (downloads)',
-  'shipments/count': 'Shipment count',
-  searchedHsCodes: 'Distinct HS codes searched',
-  dailyRequest: 'Requests today',
-  minutelyRequest: 'Requests this minute',
-};
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const slug = (s: string) => s.replace(/[^A-Za-z0-9]+/g, '-');
@@ -25,7 +21,7 @@ function MetricRow({ account, metric, m }: { account: string; metric: string; m:
   return (
     <tr data-testid={id} data-current={m.current} data-limit={m.limit}>
       <th scope="row" style={{ textAlign: 'left', fontWeight: 'normal' }}>
-        {LABELS[metric] ?? metric}
+        {metricLabel(metric)}
         <div style={{ fontSize: 11, opacity: 0.7 }}>{metric}</div>
       </th>
       <td style={{ width: 280 }}>
@@ -37,7 +33,7 @@ function MetricRow({ account, metric, m }: { account: string; metric: string; m:
             aria-valuemin={0}
             aria-valuemax={m.limit}
             aria-valuenow={m.current}
-            aria-label={LABELS[metric] ?? metric}
+            aria-label={metricLabel(metric)}
             style={{ height: 10, background: 'var(--track, #ddd)', borderRadius: 5, overflow: 'hidden' }}
           >
             <div style={{ width: `${ratio * 100}%`, height: '100%', background: colour }} />

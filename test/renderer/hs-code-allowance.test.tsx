@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { UsageSummary } from '@shared/spec';
+import { checkHsCodes } from '../../src/renderer/src/session/limit-check';
+import { emptyDraft } from '../../src/renderer/src/features/filters/filter-model';
+import { searchCheckOf } from '../../src/renderer/src/features/search/search-store';
+
+describe('the allowance of distinct HS codes', () => {
+  const hs = (current: number, limit: number, notes: string): UsageSummary => ({
+    main: {
+      'shipments/search': { current: 0, limit: -1, notes: 'unlimited' },
+      searchedHsCodes: { current, limit, notes },
+    },
+  });
+
+  it('says nothing when every code was searched before, or the allowance is unlimited', () => {
+    expect(checkHsCodes(hs(2, 3, '8471,8517'), undefined, ['8517', '8471'])).toBeNull();
+    expect(checkHsCodes(hs(2, -1, '8471,8517'), undefined, ['9999'])).toBeNull();
+    expect(checkHsCodes(null, undefined, ['9999'])).toBeNull();
+  });
+
+  it('counts only the new codes against what is left', () => {
+    const c = checkHsCodes(hs(2, 3, '8471,8517'), undefined, ['8471', '7208']);
+    expect(c).toMatchObject({ state: 'ok', fresh: ['7208'], left: 1 });
+    expect(c?.message).toBe('HS code 7208 is new to account main: 0 of 3 distinct HS codes left after this');
+  });
+
+  it('warns before the service would refuse, naming the codes and the way out, and Run says why it is off', () => {
+    const summary = hs(2, 3, '8471,8517');
+    const c = checkHsCodes(summary, undefined, ['8471', '7208', '3004', '3004']);
+    expect(c).toMatchObject({ state: 'exceeds', fresh: ['7208', '3004'], left: 1 });
+    expect(c?.message).toBe(
+      'HS codes 7208, 3004 are new to account main, which may search 3 distinct HS codes and has 1 left: ' +
+        'the service would refuse this. Remove 1 of the new codes, or use codes already searched (the Usage page lists them)',
+    );
+    const draft = { ...emptyDraft(), hs_codes: ['8471', '7208', '3004'] };
+    const check = searchCheckOf(draft, 100, true, summary, { accounts: ['main'] });
+    // Confirming a download past its limit does not help here: the service refuses the search whole.
+    expect(check.reason).toBe(`Cannot run: ${c?.message}`);
+    const fine = searchCheckOf({ ...draft, hs_codes: ['8471', '7208'] }, 100, false, summary, {
+      accounts: ['main'],
+    });
+    expect(fine.reason).toBeNull();
+    expect(fine.hsCodes?.state).toBe('ok');
+  });
+});
