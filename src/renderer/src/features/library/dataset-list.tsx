@@ -135,7 +135,7 @@ function EntryRow({ entry, selected }: { entry: LibraryEntry; selected: boolean 
               {d.query}
             </Text>
           )}
-          <Group gap={6} wrap="nowrap" mt={2}>
+          <Group gap={6} wrap="wrap" mt={2}>
             <Tooltip label={d.kind === 'firms' ? 'Firms' : 'Shipments'} openDelay={400}>
               <Box
                 c="dimmed"
