@@ -37,8 +37,13 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
       .poll(() =>
         body.evaluate(
           (b) =>
-            b.ownerDocument.getAnimations().filter((a: { playState: string }) => a.playState === 'running')
-              .length,
+            b.ownerDocument
+              .getAnimations()
+              // A spinner turns for as long as its work runs: only what ends (a transition) is waited for.
+              .filter(
+                (a: { playState: string; effect: { getTiming(): { iterations?: number } } | null }) =>
+                  a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity,
+              ).length,
         ),
       )
       .toBe(0);
