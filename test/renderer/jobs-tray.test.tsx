@@ -232,13 +232,21 @@ describe('jobs tray over the simulator', () => {
         if (!m) return null;
         return m[1] ? Number(m[1]) * 60 + Number(m[2]) : Number(m[2]);
       };
+      // The time left as describeTimeLeft says it: "a few seconds" (under 10), "about 45 s",
+      // "about 3 min 10 s", "about 3 min".
+      const left = /(a few seconds|about (?:(\d+) min)? ?(?:(\d+) s)?) left/.exec(detail);
       return {
         wait: secs(/waiting (?:(\d+) min )?(\d+) s for the rate limit/),
-        left: secs(/about (?:(\d+) min )?(\d+) s left/),
+        left: !left
+          ? null
+          : left[1] === 'a few seconds'
+            ? 9
+            : Number(left[2] ?? 0) * 60 + Number(left[3] ?? 0),
       };
     };
     expect(waiting).toBeDefined();
     const first = read();
+    expect(first.left, 'the time left is shown beside the wait').not.toBeNull();
     const endAtFirst = store.useJobsStore.getState().running[jobId]!.etaEnd;
     expect(endAtFirst).not.toBeNull();
     expect(first.wait).toBeGreaterThan(5);
