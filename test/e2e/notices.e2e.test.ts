@@ -65,7 +65,9 @@ describe('jobs tray, toasts and connection state', () => {
     await page().locator('[data-testid="jobs-tray-button"][data-running="0"]').waitFor();
     await toast.waitFor({ state: 'detached', timeout: 20_000 });
     // The tray keeps the finished entry; opened from the status bar, closed by Escape, focus back.
-    await trayButton().click();
+    // Opened from the status bar's button; waits for the tray before reading it (a second click while
+    // it opens would land on its backdrop).
+    await jobs.openTray();
     expect(await jobs.waitForFinish(jobId)).toBe('succeeded');
     await page().keyboard.press('Escape');
     await page().getByTestId('jobs-panel').waitFor({ state: 'detached' });
