@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShipmentSearchRequest } from '@shared/spec/operations';
 import type { ShipmentFilter } from '@shared/spec/filter';
-import type { Library } from '../../src/main/library';
+import { checkedRecordList } from '@shared/spec/records';
+import { LibraryWriter, type Library } from '../../src/main/library';
 import { JobRunner, type FirmSource, type ShipmentSource, type SliceWindow } from '../../src/main/jobs';
 import { dayNumber, isoDay, OPEN_END, OPEN_START } from '../../src/main/jobs/windows';
 import { expectedHashIds, openSimAndLibrary, type SimAndLibrary, type SimSetup } from './helpers';
@@ -130,6 +131,23 @@ describe('merged windows', () => {
     expect(out.stats.requests).toBe(source.calls.length);
     expect(out.stats.requests).toBeLessThanOrEqual(2.6 * out.stats.optimumRequests!);
     expect(out.stats.downloads).toBeLessThanOrEqual(expected.size + 10 * (out.stats.requests - fetches));
+  });
+
+  it('store the records the client checked without checking them a second time', async () => {
+    // The client checks each response once and vouches for its record list; the job keeps only the
+    // records it does not hold yet, and what it stores must still be that vouched-for list.
+    const append = vi.spyOn(LibraryWriter.prototype, 'appendRecords');
+    try {
+      const filter = { start_date: '2023-01-01', end_date: '2023-12-31' };
+      const out = await new JobRunner({ library: lib, cap: CAP }).startShipments({ filter }, recording());
+      expect(out.status).toBe('succeeded');
+      const stored = append.mock.calls.map((c) => c[3]).filter((records) => records.length > 0);
+      expect(stored.length).toBeGreaterThan(1);
+      for (const records of stored) expect(checkedRecordList(records)).toEqual({ allInSpecOrder: true });
+      expect(stored.reduce((n, r) => n + r.length, 0)).toBe(expectedHashIds(s.sim, filter).size);
+    } finally {
+      append.mockRestore();
+    }
   });
 
   it('slice a closed range into windows filled close to the cap', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@shared/ipc/errors';
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentFilter } from '@shared/spec/filter';
+import { filterCheckedList } from '@shared/spec/records';
 import type { FirmSearchResponse } from '@shared/spec/responses';
 import { metricLabel } from '@shared/spec/usage';
 import {
@@ -210,16 +211,17 @@ export class JobRunner {
     const added = new Set<string>();
     await this.library.write(async (tx) => {
       for (const w of windows) {
-        const fresh: RecordObject[] = [];
-        for (const r of w.records) {
+        // The records the job does not hold yet, still vouched for by the client's one check of the
+        // response, so the library lays them out without checking them again.
+        const fresh = filterCheckedList(w.records, (r) => {
           const h = typeof r.hashId === 'string' ? r.hashId : '';
           if (h && (seen.has(h) || added.has(h))) {
             state.duplicates++;
-            continue;
+            return false;
           }
           if (h) added.add(h);
-          fresh.push(r);
-        }
+          return true;
+        });
         await tx.appendRecords('shipments', job.datasetId, state.stored, fresh);
         state.stored += fresh.length;
         state.coveredRecords += w.total;

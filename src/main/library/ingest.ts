@@ -13,38 +13,12 @@ import { ChunkFiller, VECTOR_ROWS } from './chunk-filler';
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type ColumnDef, type DatasetKind } from './fields';
 
 export type RecordObject = Record<string, unknown>;
-export type Checked<T> = { ok: true; value: T } | { ok: false; issue: SpecIssue };
 
 /** Why a record's value breaks the spec's rules (text fields are text, firm integers whole), or null. */
 function valueProblem(type: ColumnDef['type'], v: unknown): string | null {
   if (v === undefined || v === null) return null;
   if (type === 'integer') return Number.isInteger(v) ? null : `must be a whole number, got ${typeName(v)}`;
   return typeof v === 'string' ? null : `must be text, got ${typeName(v)}`;
-}
-
-/**
- * Checks a list of records against the spec's record rules (text fields are text or absent, firm
- * integers are whole numbers or absent) without copying them: ingest speed is a target and
- * `parseShipmentRecord` clones every record. `appendRecords` applies the same rules as it writes.
- */
-export function checkRecords(
-  kind: DatasetKind,
-  list: unknown,
-  path: string,
-): Checked<readonly RecordObject[]> {
-  if (!Array.isArray(list))
-    return { ok: false, issue: { path, message: `must be a list, got ${typeName(list)}` } };
-  const cols = columnsOf(kind);
-  for (let i = 0; i < list.length; i++) {
-    const rec: unknown = list[i];
-    if (!isPlainObject(rec))
-      return { ok: false, issue: { path: `${path}[${i}]`, message: 'must be an object' } };
-    for (const c of cols) {
-      const problem = valueProblem(c.type, rec[c.field]);
-      if (problem) return { ok: false, issue: { path: `${path}[${i}].${c.field}`, message: problem } };
-    }
-  }
-  return { ok: true, value: list as RecordObject[] };
 }
 
 /** A record broke the spec's rules while being appended; the caller's transaction rolls back. */
@@ -79,7 +53,7 @@ function extrasOf(kind: DatasetKind, rec: RecordObject, knownPresent: number): s
 /**
  * Appends records to the dataset's row table through DuckDB's appender, a data chunk at a time,
  * each column written in a few native calls (`ChunkFiller`). Values are checked against the
- * spec's rules on the way (one pass instead of a separate `checkRecords` walk): a bad one throws
+ * spec's rules on the way (one pass, no separate walk over the records): a bad one throws
  * `RecordIssueError` naming `path[i].field`. A list the response parser already checked
  * (`checkedRecordList`) is laid out without that second check. Empty text is stored as NULL: it reads
  * back as "" and keeps the table small. Runs inside the caller's transaction, so a throw leaves

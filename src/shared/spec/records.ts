@@ -215,6 +215,19 @@ export function checkedRecordList(list: readonly unknown[]): { allInSpecOrder: b
 }
 
 /**
+ * The records of a checked list that `keep` accepts, as a new list the parser's check still covers: they
+ * are the same records, unchanged, so storing them needs no second check. A fetch job drops the records
+ * of overlapping windows it already holds before storing the rest; without this the rest would be
+ * checked again. A list nobody checked stays unchecked.
+ */
+export function filterCheckedList<T>(list: readonly T[], keep: (rec: T) => boolean): T[] {
+  const out = list.filter((rec) => keep(rec));
+  const vouched = checkedLists.get(list);
+  if (vouched) checkedLists.set(out, vouched);
+  return out;
+}
+
+/**
  * Checks and normalises the shipment records of a freshly parsed response in place, and vouches for
  * the list (see `checkedRecordList`): the one check a response gets.
  */
