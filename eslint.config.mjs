@@ -123,6 +123,22 @@ export default tseslint.config(
     },
   },
   {
+    // One owner of the library's writes: a unit of work (library.write(tx => …)). Only the library's
+    // own unit, its migrations and the connection wrapper open a transaction.
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/library/library.ts', 'src/main/library/schema.ts', 'src/main/library/db.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...rawIpc,
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message: "Write the library's tables in a unit of work: library.write((tx) => …).",
+        },
+      ],
+    },
+  },
+  {
     // Where the bridge is installed: the one place that reads window.portolan.
     files: ['src/renderer/src/main.tsx'],
     rules: { 'no-restricted-syntax': ['error', ...rawIpc, ...rendererSyntax.slice(1)] },

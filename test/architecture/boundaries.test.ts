@@ -146,6 +146,20 @@ describe('every source folder is in the table', () => {
   });
 });
 
+describe("the library's writes have one owner", () => {
+  it('refuses a transaction opened outside the unit of work, and allows library.write', async () => {
+    const syntaxErrors = async (file: string, code: string) => {
+      const [result] = await untyped.lintText(code, { filePath: join(root, file) });
+      return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax');
+    };
+    const open = 'export const f = (db: { transaction(f: () => void): void }) => db.transaction(() => {});';
+    expect(await syntaxErrors('src/main/library/firms/probe.ts', open)).toHaveLength(1);
+    expect(await syntaxErrors('src/main/jobs/probe.ts', open)).toHaveLength(1);
+    const unit = 'export const f = (lib: { write(f: () => void): void }) => lib.write(() => {});';
+    expect(await syntaxErrors('src/main/library/firms/probe.ts', unit)).toHaveLength(0);
+  });
+});
+
 describe('docs/architecture.md', () => {
   it('shows the table the lint rules are built from', async () => {
     const doc = await readFile(join(root, 'docs', 'architecture.md'), 'utf8');

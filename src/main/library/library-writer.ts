@@ -4,6 +4,7 @@ import { AppError } from '@shared/ipc/errors';
 import { MAX_TAG_LENGTH, MAX_TAGS, uniqueTags } from '@shared/library/dataset-fields';
 import type { CoveredWindow, DatasetStatus, NewDataset } from './dataset-types';
 import type { DatasetKind } from './fields';
+import { FirmWriter } from './firms/firm-writer';
 import { RecordIssueError, appendColumns, appendRecords } from './ingest';
 import { JobStoreWriter } from './job-store';
 import { defaultDatasetName, filterKey } from './naming';
@@ -30,13 +31,16 @@ export interface DatasetFinish {
 /**
  * The writes of one unit of work (`library.write(tx => …)`): everything done through it commits
  * together or not at all. The library's tables are written only here; a fetch job stores its rows and
- * its state in the same unit (`jobs`).
+ * its state in the same unit (`jobs`), firm resolution its decisions and results (`firms`).
  */
 export class LibraryWriter {
   readonly jobs: JobStoreWriter;
+  /** Firm resolution's tables: the analyst's decisions and the rebuilt resolution. */
+  readonly firms: FirmWriter;
 
   constructor(private readonly conn: DuckDBConnection) {
     this.jobs = new JobStoreWriter(conn);
+    this.firms = new FirmWriter(conn);
   }
 
   /** A new dataset (`pending`, invisible in the library, unless told otherwise); its id. */

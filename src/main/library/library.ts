@@ -146,7 +146,6 @@ export class Library {
     private readonly db: Db,
     readonly path: string,
   ) {
-    this.firms = new FirmBook(db);
     this.jobs = new JobStore(db);
     const references = new Map<string, Promise<void>>();
     this.reader = {
@@ -164,6 +163,7 @@ export class Library {
         return loading;
       },
     };
+    this.firms = new FirmBook(this.reader, (work) => this.write((tx) => work(tx.firms)));
   }
 
   /**

@@ -22,9 +22,18 @@ import {
   type ReviewPairView,
   type Verdict,
 } from '@shared/resolution/resolution-contract';
-import { toNumber, type Db, type Row, type SqlParams } from '../db';
+import { toNumber, type Row, type SqlParams } from '../db';
 import { firmFilterSql } from './firm-sql';
-import { resolutionFingerprint, resolveFirms, type ResolutionStep, type ResolutionSummary } from './resolve';
+import type { FirmWriter } from './firm-writer';
+import {
+  resolutionFingerprint,
+  type FirmReads,
+  type ResolutionStep,
+  type ResolutionSummary,
+} from './resolve';
+
+/** Runs `work` as one unit of the library's writes (`library.write`), with the firm tables' writer. */
+export type FirmWrite = <T>(work: (tx: FirmWriter) => Promise<T>) => Promise<T>;
 
 const EMPTY_STATUS: ResolutionStatus = {
   resolvedAt: null,
@@ -100,7 +109,10 @@ const sameRef = (x: PartyRef, y: PartyRef): boolean =>
 export class FirmBook {
   private running: Promise<ResolutionSummary> | null = null;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: FirmReads,
+    private readonly write: FirmWrite,
+  ) {}
 
   async status(): Promise<ResolutionStatus> {
     const r = await this.db.one(
@@ -128,7 +140,7 @@ export class FirmBook {
     const fingerprint = await resolutionFingerprint(this.db);
     const last = await this.db.one(`SELECT fingerprint FROM firm_resolution`);
     if (opts.force || last?.fingerprint !== fingerprint) {
-      this.running = resolveFirms(this.db, fingerprint, opts.onStep ? { onStep: opts.onStep } : {});
+      this.running = this.write((tx) => tx.rebuild(fingerprint, opts.onStep ? { onStep: opts.onStep } : {}));
       try {
         await this.running;
       } finally {
@@ -400,7 +412,7 @@ export class FirmBook {
   async undo(decisionId: string): Promise<ResolutionStatus> {
     const hit = await this.db.one(`SELECT id FROM firm_decisions WHERE id = $1`, [decisionId]);
     if (!hit) throw new AppError('NotFound', 'That decision is no longer in the list.');
-    await this.db.transaction((conn) => conn.run(`DELETE FROM firm_decisions WHERE id = $1`, [decisionId]));
+    await this.write((tx) => tx.deleteDecision(decisionId));
     return this.resolve();
   }
 
@@ -483,8 +495,8 @@ export class FirmBook {
     const byPair = new Map(existing.map((d) => [key(d.a, d.b), d]));
     let added = 0;
     let already = 0;
-    await this.db.transaction(async (conn) => {
-      for (const d of dropped) await conn.run(`DELETE FROM firm_decisions WHERE id = $1`, [d.id]);
+    await this.write(async (tx) => {
+      for (const d of dropped) await tx.deleteDecision(d.id);
       for (const d of list) {
         if (sameRef(d.a, d.b)) continue;
         const k = key(d.a, d.b);
@@ -493,22 +505,12 @@ export class FirmBook {
           already++;
           continue;
         }
-        if (old) await conn.run(`DELETE FROM firm_decisions WHERE id = $1`, [old.id]);
-        const id = randomUUID();
+        if (old) await tx.deleteDecision(old.id);
         const decidedAt =
           d.decidedAt && !Number.isNaN(Date.parse(d.decidedAt)) ? d.decidedAt : new Date().toISOString();
-        await conn.run(`INSERT INTO firm_decisions VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
-          id,
-          d.verdict,
-          d.a.country,
-          d.a.name,
-          d.a.code,
-          d.b.country,
-          d.b.name,
-          d.b.code,
-          decidedAt,
-        ]);
-        byPair.set(k, { id, verdict: d.verdict, a: d.a, b: d.b, decidedAt });
+        const stored = { id: randomUUID(), verdict: d.verdict, a: d.a, b: d.b, decidedAt };
+        await tx.addDecision(stored);
+        byPair.set(k, stored);
         added++;
       }
     });

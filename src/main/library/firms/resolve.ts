@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { EVIDENCE_KINDS, type EvidenceKind } from '@shared/resolution/resolution-contract';
-import { readIn, toNumber, type Db } from '../db';
+import { readIn, toNumber, type Row, type SqlParams } from '../db';
 import { evidenceValues, normalisedNames } from './normalise';
 
 /**
@@ -61,7 +61,13 @@ function partyOccurrences(): string {
 }
 
 /** What a resolution depends on: the datasets in the library and the analyst's decisions. */
-export async function resolutionFingerprint(db: Db): Promise<string> {
+/** The reads firm resolution needs: the library's read-only SQL. */
+export interface FirmReads {
+  all(sql: string, params?: SqlParams): Promise<Row[]>;
+  one(sql: string, params?: SqlParams): Promise<Row | undefined>;
+}
+
+export async function resolutionFingerprint(db: FirmReads): Promise<string> {
   const r = await db.one(
     `SELECT md5(coalesce((SELECT string_agg(id || ':' || stored_rows, ',' ORDER BY id) FROM datasets WHERE status <> 'pending'), '')
               || '|' || coalesce((SELECT string_agg(id, ',' ORDER BY id) FROM firm_decisions), '')) AS f`,
@@ -305,104 +311,105 @@ async function group(conn: DuckDBConnection, run: Run): Promise<Outcome> {
   return { firstOf, kept, review: open };
 }
 
-/** Rebuilds every firm_* result table (all but the decisions) in one transaction. */
-export async function resolveFirms(
-  db: Db,
+/**
+ * Rebuilds every firm_* result table (all but the decisions) on the connection of the caller's unit of
+ * work (`FirmWriter.rebuild`), so a failure part way leaves the last resolution as it was.
+ */
+export async function rebuildFirms(
+  conn: DuckDBConnection,
   fingerprint: string,
   opts: { onStep?: (step: ResolutionStep) => void } = {},
 ): Promise<ResolutionSummary> {
   const started = performance.now();
-  return db.transaction(async (conn) => {
-    let step = { at: performance.now(), cpu: process.cpuUsage() };
-    const done = (name: string): void => {
-      if (!opts.onStep) return;
-      const cpu = process.cpuUsage(step.cpu);
-      opts.onStep({ name, ms: performance.now() - step.at, cpuMs: (cpu.user + cpu.system) / 1000 });
-      step = { at: performance.now(), cpu: process.cpuUsage() };
-    };
-    const run: Run = (sql, params) => conn.run(sql, params);
-    await collectParties(run, done);
-    await collectLinks(run, done);
-    const { firstOf, kept, review } = await group(conn, run);
-    done('grouping');
+  let step = { at: performance.now(), cpu: process.cpuUsage() };
+  const done = (name: string): void => {
+    if (!opts.onStep) return;
+    const cpu = process.cpuUsage(step.cpu);
+    opts.onStep({ name, ms: performance.now() - step.at, cpuMs: (cpu.user + cpu.system) / 1000 });
+    step = { at: performance.now(), cpu: process.cpuUsage() };
+  };
+  const run: Run = (sql, params) => conn.run(sql, params);
+  await collectParties(run, done);
+  await collectLinks(run, done);
+  const { firstOf, kept, review } = await group(conn, run);
+  done('grouping');
 
-    // Each party's firm is named by the id of the firm's first party; the links that made each firm
-    // and the open review pairs are kept by party id.
-    await run(
-      `CREATE OR REPLACE TEMP TABLE fr_assign AS
-      SELECT p.idx, p.party_id, f.party_id AS firm_id
-        FROM (SELECT unnest(range(len(l))) AS idx, unnest(l) AS first
-                FROM (SELECT from_json($1, '["INTEGER"]') AS l)) a
-        JOIN fr_party p ON p.idx = a.idx JOIN fr_party f ON f.idx = a.first`,
-      [JSON.stringify(Array.from(firstOf))],
-    );
-    await run(`DELETE FROM firm_party_keys`);
-    // A firm is named by the spelling most rows of the library carry.
-    await run(`INSERT INTO firm_party_keys
-      WITH names AS (
-        SELECT a.firm_id, arg_max(p.name, p.rows) AS firm_name FROM fr_assign a JOIN fr_party p USING (idx) GROUP BY 1
-      )
-      SELECT k.name, k.cc, k.country, k.code, k.party_id, a.firm_id, names.firm_name
-        FROM fr_key k JOIN fr_assign a USING (party_id) JOIN names USING (firm_id)`);
-    await run(`DELETE FROM firm_parties`);
-    await run(`INSERT INTO firm_parties
-      SELECT p.party_id, a.firm_id, p.country_key, p.name, p.code, p.country_code, p.country, p.norm, p.rows
-        FROM fr_party p JOIN fr_assign a USING (idx)`);
-    await run(`DELETE FROM firm_evidence`);
-    await run(
-      `INSERT INTO firm_evidence
-      SELECT x.firm_id, x.party_id, y.party_id, l.kind, l.value, l.score
-        FROM (SELECT unnest(from_json($1, '["INTEGER"]')) AS eid) e JOIN fr_link l USING (eid)
-        JOIN fr_assign x ON x.idx = l.a JOIN fr_assign y ON y.idx = l.b`,
-      [JSON.stringify(kept)],
-    );
-    await run(`DELETE FROM firm_review`);
-    await run(
-      `INSERT INTO firm_review
-      SELECT x.party_id, y.party_id, CASE l.kind WHEN 'review' THEN 'similar' ELSE l.kind END, l.value, l.score,
-             from_json($2, '["VARCHAR"]')[e.r + 1]
-        FROM (SELECT r[1] AS eid, r[2] AS r FROM (SELECT unnest(from_json($1, '[["INTEGER"]]')) AS r)) e
-        JOIN fr_link l USING (eid) JOIN fr_assign x ON x.idx = l.a JOIN fr_assign y ON y.idx = l.b`,
-      [JSON.stringify(review), JSON.stringify(REVIEW_REASONS)],
-    );
-    const c = (
-      await readIn(
-        conn,
-        `SELECT count(*) AS parties, count(DISTINCT firm_id) AS firms,
-                (SELECT count(*) FROM (SELECT firm_id FROM fr_assign GROUP BY 1 HAVING count(*) > 1)) AS merged
-           FROM fr_assign`,
-      )
-    )[0];
-    const summary: ResolutionSummary = {
-      parties: toNumber(c?.parties),
-      firms: toNumber(c?.firms),
-      merged: toNumber(c?.merged),
-      review: review.length,
-      resolvedAt: new Date().toISOString(),
-      ms: 0,
-    };
-    for (const t of [
-      'fr_raw',
-      'fr_key',
-      'fr_party',
-      'fr_value',
-      'fr_edge',
-      'fr_alike',
-      'fr_link',
-      'fr_assign',
-    ]) {
-      await run(`DROP TABLE IF EXISTS ${t}`);
-    }
-    done('results');
-    summary.ms = Math.round(performance.now() - started);
-    await run(`DELETE FROM firm_resolution`);
-    await run(`INSERT INTO firm_resolution VALUES ($1, $2, $3)`, [
-      fingerprint,
-      summary.resolvedAt,
-      JSON.stringify(summary),
-    ]);
-    return summary;
-  });
+  // Each party's firm is named by the id of the firm's first party; the links that made each firm
+  // and the open review pairs are kept by party id.
+  await run(
+    `CREATE OR REPLACE TEMP TABLE fr_assign AS
+    SELECT p.idx, p.party_id, f.party_id AS firm_id
+      FROM (SELECT unnest(range(len(l))) AS idx, unnest(l) AS first
+              FROM (SELECT from_json($1, '["INTEGER"]') AS l)) a
+      JOIN fr_party p ON p.idx = a.idx JOIN fr_party f ON f.idx = a.first`,
+    [JSON.stringify(Array.from(firstOf))],
+  );
+  await run(`DELETE FROM firm_party_keys`);
+  // A firm is named by the spelling most rows of the library carry.
+  await run(`INSERT INTO firm_party_keys
+    WITH names AS (
+      SELECT a.firm_id, arg_max(p.name, p.rows) AS firm_name FROM fr_assign a JOIN fr_party p USING (idx) GROUP BY 1
+    )
+    SELECT k.name, k.cc, k.country, k.code, k.party_id, a.firm_id, names.firm_name
+      FROM fr_key k JOIN fr_assign a USING (party_id) JOIN names USING (firm_id)`);
+  await run(`DELETE FROM firm_parties`);
+  await run(`INSERT INTO firm_parties
+    SELECT p.party_id, a.firm_id, p.country_key, p.name, p.code, p.country_code, p.country, p.norm, p.rows
+      FROM fr_party p JOIN fr_assign a USING (idx)`);
+  await run(`DELETE FROM firm_evidence`);
+  await run(
+    `INSERT INTO firm_evidence
+    SELECT x.firm_id, x.party_id, y.party_id, l.kind, l.value, l.score
+      FROM (SELECT unnest(from_json($1, '["INTEGER"]')) AS eid) e JOIN fr_link l USING (eid)
+      JOIN fr_assign x ON x.idx = l.a JOIN fr_assign y ON y.idx = l.b`,
+    [JSON.stringify(kept)],
+  );
+  await run(`DELETE FROM firm_review`);
+  await run(
+    `INSERT INTO firm_review
+    SELECT x.party_id, y.party_id, CASE l.kind WHEN 'review' THEN 'similar' ELSE l.kind END, l.value, l.score,
+           from_json($2, '["VARCHAR"]')[e.r + 1]
+      FROM (SELECT r[1] AS eid, r[2] AS r FROM (SELECT unnest(from_json($1, '[["INTEGER"]]')) AS r)) e
+      JOIN fr_link l USING (eid) JOIN fr_assign x ON x.idx = l.a JOIN fr_assign y ON y.idx = l.b`,
+    [JSON.stringify(review), JSON.stringify(REVIEW_REASONS)],
+  );
+  const c = (
+    await readIn(
+      conn,
+      `SELECT count(*) AS parties, count(DISTINCT firm_id) AS firms,
+              (SELECT count(*) FROM (SELECT firm_id FROM fr_assign GROUP BY 1 HAVING count(*) > 1)) AS merged
+         FROM fr_assign`,
+    )
+  )[0];
+  const summary: ResolutionSummary = {
+    parties: toNumber(c?.parties),
+    firms: toNumber(c?.firms),
+    merged: toNumber(c?.merged),
+    review: review.length,
+    resolvedAt: new Date().toISOString(),
+    ms: 0,
+  };
+  for (const t of [
+    'fr_raw',
+    'fr_key',
+    'fr_party',
+    'fr_value',
+    'fr_edge',
+    'fr_alike',
+    'fr_link',
+    'fr_assign',
+  ]) {
+    await run(`DROP TABLE IF EXISTS ${t}`);
+  }
+  done('results');
+  summary.ms = Math.round(performance.now() - started);
+  await run(`DELETE FROM firm_resolution`);
+  await run(`INSERT INTO firm_resolution VALUES ($1, $2, $3)`, [
+    fingerprint,
+    summary.resolvedAt,
+    JSON.stringify(summary),
+  ]);
+  return summary;
 }
 
 /**
