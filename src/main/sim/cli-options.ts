@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { USAGE_METRICS, describeIssues, toSpecIssues } from '@shared/spec';
+import { USAGE_METRICS, describeIssues, isCalendarDate, toSpecIssues } from '@shared/spec';
 import { validateFaults } from './faults';
 import { DEFAULT_RECORDS, generateAccount } from './server';
 import type { SimAccount, SimFaults, SimOptions } from './types';
@@ -69,6 +69,9 @@ export const USAGE_TEXT = `Usage: npm run sim -- [flags]
   --truncate-rate R     share of 200 bodies cut in half
   --drop-rate R         share of connections dropped without a response
   --fault-seed N        seed of the fault draws (default 1)
+  --as-of DATE          the data as published on DATE (yyyy-MM-dd): records appear 1 to 20
+                        days after they arrive, so later days add records
+  --grow D:S            with --as-of: publish D more days of records every S seconds
   --help                this text`;
 
 function num(flag: string, v: string | undefined): number | undefined {
@@ -123,6 +126,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
       'truncate-rate': { type: 'string' },
       'drop-rate': { type: 'string' },
       'fault-seed': { type: 'string' },
+      'as-of': { type: 'string' },
+      grow: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -188,6 +193,18 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     accounts,
     faults: Object.keys(faults).length > 0 ? faults : undefined,
   };
+  const asOf = values['as-of'];
+  if (asOf !== undefined) {
+    if (!isCalendarDate(asOf)) throw new Error(`--as-of needs a date written yyyy-MM-dd, got "${asOf}"`);
+    options.asOf = asOf;
+  }
+  if (values.grow !== undefined) {
+    const m = /^(\d+):(\d+(?:\.\d+)?)$/.exec(values.grow);
+    if (!m || Number(m[1]) < 1 || !(Number(m[2]) > 0))
+      throw new Error(`--grow needs DAYS:SECONDS (both above 0), got "${values.grow}"`);
+    if (asOf === undefined) throw new Error('--grow needs --as-of: the day the data starts from');
+    options.grow = { days: Number(m[1]), everySeconds: Number(m[2]) };
+  }
   const hs = values['hs-codes'] ?? config.hsCodesCsvPath;
   if (hs) options.hsCodesCsvPath = hs;
   return { options, generated, help: values.help === true };

@@ -31,6 +31,13 @@ async function main(): Promise<void> {
       : 'API secret: the one you configured';
     console.log(`  account "${a.name}": API key: ${a.apiKey}  ${secret}`);
   }
+  if (setup.options.asOf) {
+    const grow = setup.options.grow;
+    console.log(
+      `  data as published on ${setup.options.asOf}` +
+        (grow ? `, ${grow.days} more day(s) every ${grow.everySeconds} s` : ''),
+    );
+  }
   if (setup.options.faults) console.log(`  faults: ${JSON.stringify(setup.options.faults)}`);
   console.log('Ctrl-C stops it.');
 

@@ -103,6 +103,11 @@ export interface SimDataset {
   /** Every record in stored order. Materialises each one: meant for small datasets. */
   records(): Generator<ShipmentRecord>;
   firmByUrlCode(urlCode: string): SimFirm | undefined;
+  /**
+   * The day (yyyy-MM-dd) record `i` is published on: the day of its `createdAt`, 1 to 20 days after it
+   * arrived. A simulator that grows (`asOf`) shows a record only from that day on.
+   */
+  publishedOn(i: number): string;
 }
 
 /** Columns of the records, one typed array per stored attribute; index = position in stored order. */
@@ -381,6 +386,27 @@ export class SimData implements SimDataset {
 
   firmByUrlCode(urlCode: string): SimFirm | undefined {
     return this.byUrlCode.get(urlCode);
+  }
+
+  /** Day number (from DATA_START) record `i` is published on; see `publishedOn`. */
+  publishedDay(i: number): number {
+    const hk = ((this.columns.key[i] as number) ^ this.seedMix) >>> 0;
+    return (this.columns.day[i] as number) + 1 + (hash(hk, 7) % 20);
+  }
+
+  publishedOn(i: number): string {
+    return new Date((BASE_DAY + this.publishedDay(i)) * DAY_MS).toISOString().slice(0, 10);
+  }
+
+  private publishedCache: Uint16Array | null = null;
+  /** Every record's publication day, computed once (only a growing simulator needs it). */
+  get published(): Uint16Array {
+    if (!this.publishedCache) {
+      const out = new Uint16Array(this.size);
+      for (let i = 0; i < this.size; i++) out[i] = this.publishedDay(i);
+      this.publishedCache = out;
+    }
+    return this.publishedCache;
   }
 
   *records(): Generator<ShipmentRecord> {

@@ -21,6 +21,9 @@ interface Compiled {
   brand: Uint8Array | null;
   /** Shipment count: the firm that must be the importer or the exporter. */
   firm: number;
+  /** A growing simulator: each record's publication day, and the last day published (else null). */
+  published: Uint16Array | null;
+  asOf: number;
 }
 
 export interface FirmPage {
@@ -60,6 +63,12 @@ function countrySet(list: readonly string[] | undefined): Set<string> | null {
 }
 
 export class QueryEngine {
+  /**
+   * The simulated "today" as a day number from DATA_START: only records published on or before it are
+   * found. Null: every record is (a simulator that does not grow).
+   */
+  asOf: number | null = null;
+
   constructor(private readonly data: SimData) {}
 
   private firmMask(
@@ -88,7 +97,9 @@ export class QueryEngine {
   private compile(filter: ShipmentFilter, firm = -1): Compiled {
     const party: SearchType = filter.search_type ?? 'importer';
     const lo = filter.start_date ? SimData.dayOf(filter.start_date) : 0;
-    const hi = filter.end_date ? SimData.dayOf(filter.end_date) : DATA_DAYS - 1;
+    let hi = filter.end_date ? SimData.dayOf(filter.end_date) : DATA_DAYS - 1;
+    // A record is published at least a day after it arrived: later days hold nothing yet.
+    if (this.asOf !== null) hi = Math.min(hi, this.asOf - 1);
     const [from, to] = this.data.dayRange(lo, hi);
     const codes = filter.hs_codes && filter.hs_codes.length > 0 ? filter.hs_codes : null;
     let hs: Uint8Array | null = null;
@@ -125,15 +136,18 @@ export class QueryEngine {
       product: textMask(this.data.products, filter.product_detail),
       brand: textMask(this.data.brands, filter.brand_name),
       firm,
+      published: this.asOf === null ? null : this.data.published,
+      asOf: this.asOf ?? DATA_DAYS + 30,
     };
   }
 
   /** Visits matching record indices in stored order; returns how many matched. */
   private scan(q: Compiled, visit: ((i: number) => void) | null): number {
     const c = this.data.columns;
-    const { importer, exporter, hs, arrivalPort, departurePort, product, brand, firm } = q;
+    const { importer, exporter, hs, arrivalPort, departurePort, product, brand, firm, published, asOf } = q;
     let count = 0;
     for (let i = q.from; i < q.to; i++) {
+      if (published !== null && (published[i] as number) > asOf) continue;
       if (firm >= 0 && c.importer[i] !== firm && c.exporter[i] !== firm) continue;
       if (importer !== null && importer[c.importer[i] as number] === 0) continue;
       if (exporter !== null && exporter[c.exporter[i] as number] === 0) continue;

@@ -7,6 +7,7 @@ import {
   USAGE_METRICS,
   checkRequest,
   describeIssues,
+  isCalendarDate,
   type BodyOperationName,
   type OperationName,
   type ShipmentFilter,
@@ -112,6 +113,21 @@ export async function startSimulator(opts: SimOptions): Promise<RunningSimulator
   const data = new SimData({ records, seed: opts.seed ?? 1, hsSubheadings: loadHsSubheadings(hsPath) });
   const engine = new QueryEngine(data);
   const faults = new FaultInjector(opts.faults);
+  const setAsOf = (date: string): void => {
+    if (!isCalendarDate(date))
+      throw new Error(`asOf must be a calendar date written yyyy-MM-dd, got "${date}"`);
+    engine.asOf = SimData.dayOf(date);
+  };
+  const asOfText = (): string | null =>
+    engine.asOf === null ? null : new Date(Date.UTC(2021, 0, 1 + engine.asOf)).toISOString().slice(0, 10);
+  const advance = (days: number): string => {
+    if (!Number.isInteger(days) || days < 0) throw new Error('advance takes a whole number of days >= 0');
+    if (engine.asOf === null) throw new Error('this simulator does not grow: start it with asOf');
+    engine.asOf += days;
+    return asOfText() as string;
+  };
+  if (opts.asOf !== undefined) setAsOf(opts.asOf);
+  if (opts.grow && opts.asOf === undefined) throw new Error('grow needs asOf (the day the data starts from)');
 
   const handle = (op: OperationName, req: IncomingMessage, body: Buffer): Reply => {
     // Authentication first: nothing about the request is looked at before the caller is known.
@@ -237,6 +253,14 @@ export async function startSimulator(opts: SimOptions): Promise<RunningSimulator
 
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
+  let growth: NodeJS.Timeout | null = null;
+  if (opts.grow) {
+    const { days, everySeconds } = opts.grow;
+    if (!Number.isInteger(days) || days < 1 || !(everySeconds > 0))
+      throw new Error('grow needs a whole number of days >= 1 and a period in seconds > 0');
+    growth = setInterval(() => advance(days), everySeconds * 1000);
+    growth.unref();
+  }
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -335,8 +359,12 @@ export async function startSimulator(opts: SimOptions): Promise<RunningSimulator
     accounts: opts.accounts.map((a) => ({ ...a, limits: a.limits ? { ...a.limits } : undefined })),
     dataset: data,
     setFaults: (f) => faults.set(f),
+    asOf: asOfText,
+    advance,
+    setAsOf,
     close: () => {
       closed ??= new Promise<void>((ok) => {
+        if (growth) clearInterval(growth);
         for (const t of timers) clearTimeout(t);
         timers.clear();
         server.close(() => ok());

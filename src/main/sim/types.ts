@@ -42,6 +42,14 @@ export interface SimOptions {
   hsCodesCsvPath?: string;
   /** Clock for the request windows (ms since epoch); default Date.now. */
   now?: () => number;
+  /**
+   * The service's data as published on this day (yyyy-MM-dd): records appear 1 to 20 days after they
+   * arrive (on the day of their `createdAt`), so moving it on (`advance`) adds records over time, late
+   * ones among them. Absent: every record is there from the start and nothing is added.
+   */
+  asOf?: string;
+  /** Moves `asOf` on by `days` every `everySeconds` of wall time (needs `asOf`). */
+  grow?: { days: number; everySeconds: number };
 }
 
 export interface RunningSimulator {
@@ -53,4 +61,10 @@ export interface RunningSimulator {
   setFaults(f: SimFaults | undefined): void;
   /** For tests: lets them compute expected answers independently. */
   dataset: SimDataset;
+  /** The day the data is published up to (yyyy-MM-dd), or null when the simulator does not grow. */
+  asOf(): string | null;
+  /** Publishes the records of the next `days` days (adds records); returns the new `asOf`. */
+  advance(days: number): string;
+  /** Sets the day the data is published up to (earlier or later). */
+  setAsOf(date: string): void;
 }
