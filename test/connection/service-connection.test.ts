@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ProfileView, ServiceConnection } from '@shared/profiles/profiles-contract';
+import type { ServiceConnection } from '@shared/profiles/profiles-contract';
 import { createConnectionMonitor, tcpProbe } from '../../src/main/connection';
 import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { createHarness, type Harness } from '../handlers/helpers';
@@ -88,14 +88,7 @@ describe('service.connection from the handlers, against a simulator that goes aw
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, records: 500, seed: 4, accounts: [account] });
     h = await createHarness();
-    const created = await h.ok<ProfileView>('profiles.create', {
-      name: 'Acme',
-      baseUrl: sim.url,
-      accountName: account.name,
-      apiKey: account.apiKey,
-      apiSecret: account.apiSecret,
-    });
-    await h.ok('profiles.setActive', { id: created.id });
+    await h.addProfile(sim.url, account, { active: true });
   }, 60_000);
   afterAll(async () => {
     await h?.close();

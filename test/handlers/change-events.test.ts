@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FetchFinished as JobFinished } from '@shared/jobs/jobs-contract';
 import type { DatasetView, ImportResultView } from '@shared/library/library-contract';
-import type { ProfileView } from '@shared/profiles/profiles-contract';
 import type { ShipmentSearchResponse, UsageSummary } from '@shared/spec';
 import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { createHarness, type Harness } from './helpers';
@@ -19,15 +18,7 @@ const account = generateAccount('acme');
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, records: 3_000, seed: 4, accounts: [account] });
   h = await createHarness();
-  const created = await h.ok<ProfileView>('profiles.create', {
-    name: 'Acme',
-    baseUrl: sim.url,
-    accountName: account.name,
-    apiKey: account.apiKey,
-    apiSecret: account.apiSecret,
-  });
-  profileId = created.id;
-  await h.ok('profiles.setActive', { id: profileId });
+  profileId = (await h.addProfile(sim.url, account, { active: true })).id;
 }, 60_000);
 afterAll(async () => {
   await h?.close();

@@ -15,6 +15,7 @@ import {
   type StartSimulator,
 } from '../../src/main/handlers';
 import type { EventSink } from '../../src/main/handlers/types';
+import type { ProfileView } from '@shared/profiles/profiles-contract';
 
 /**
  * A small stand-in for the service that really checks the per-request HMAC signature, used until
@@ -89,6 +90,16 @@ export interface Harness {
   /** The app's own window calling, expecting success: the value, or a throw naming the error's kind. */
   ok<T>(channel: string, input?: unknown): Promise<T>;
   dispatch: ReturnType<typeof createDispatcher<'app' | 'foreign'>>;
+  /**
+   * Saves a profile for `account` of the service at `baseUrl` through the bridge, as the analyst's form
+   * does (named "Acme", with the account's name unless `accountName` says otherwise, null for none), and
+   * with `active` makes it the active profile.
+   */
+  addProfile(
+    baseUrl: string,
+    account: SimulatorAccount,
+    opts?: { name?: string; accountName?: string | null; active?: boolean },
+  ): Promise<ProfileView>;
   close(): Promise<void>;
 }
 
@@ -127,6 +138,11 @@ export async function createHarness(
     logger,
     isTrustedSender: (s) => s === 'app',
   });
+  const ok = async <T>(channel: string, input?: unknown): Promise<T> => {
+    const r = await dispatch(channel, input, 'app');
+    if (!r.ok) throw new Error(`${channel}: ${r.error.kind}: ${r.error.message}`);
+    return r.value as T;
+  };
   return {
     dataDir,
     logPath,
@@ -137,10 +153,18 @@ export async function createHarness(
     events,
     dispatch,
     call: (channel, input) => dispatch(channel, input, 'app'),
-    async ok<T>(channel: string, input?: unknown): Promise<T> {
-      const r = await dispatch(channel, input, 'app');
-      if (!r.ok) throw new Error(`${channel}: ${r.error.kind}: ${r.error.message}`);
-      return r.value as T;
+    ok,
+    async addProfile(baseUrl, account, profile = {}) {
+      const accountName = profile.accountName === undefined ? account.name : profile.accountName;
+      const created = await ok<ProfileView>('profiles.create', {
+        name: profile.name ?? 'Acme',
+        baseUrl,
+        ...(accountName === null ? {} : { accountName }),
+        apiKey: account.apiKey,
+        apiSecret: account.apiSecret,
+      });
+      if (profile.active) await ok('profiles.setActive', { id: created.id });
+      return created;
     },
     async close() {
       const state = (await handlers['profiles.list'](undefined, {})) as { profiles: { id: string }[] };

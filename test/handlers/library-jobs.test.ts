@@ -2,7 +2,6 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchFinished as JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
-import type { ProfileView } from '@shared/profiles/profiles-contract';
 import type { DatasetView, EquivalentView, RowsBlockView } from '@shared/library/library-contract';
 import type { JobsList } from '@shared/jobs/jobs-contract';
 import type { ShipmentRecord } from '@shared/spec/records';
@@ -53,14 +52,7 @@ const account = generateAccount('acme');
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, records: RECORDS, seed: 11, accounts: [account] });
   h = await createHarness();
-  const created = await h.ok<ProfileView>('profiles.create', {
-    name: 'Acme',
-    baseUrl: sim.url,
-    accountName: account.name,
-    apiKey: account.apiKey,
-    apiSecret: account.apiSecret,
-  });
-  profileId = created.id;
+  profileId = (await h.addProfile(sim.url, account)).id;
 }, 30_000);
 afterAll(async () => {
   await h?.close();

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ProfileView } from '@shared/profiles/profiles-contract';
 import type {
   AliasImportView,
   FirmDetailView,
@@ -23,14 +22,7 @@ const account = generateAccount('acme');
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, records: 4_000, seed: 12, accounts: [account] });
   h = await createHarness();
-  const profile = await h.ok<ProfileView>('profiles.create', {
-    name: 'Acme',
-    baseUrl: sim.url,
-    accountName: account.name,
-    apiKey: account.apiKey,
-    apiSecret: account.apiSecret,
-  });
-  await h.ok('profiles.setActive', { id: profile.id });
+  await h.addProfile(sim.url, account, { active: true });
   const r = await h.ok<ShipmentSearchResponse & { datasetId: string }>('shipments.search', {
     request: { size: 4000 },
   });

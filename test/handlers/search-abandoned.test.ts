@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProfileView } from '@shared/profiles/profiles-contract';
 import type { DatasetView } from '@shared/library/library-contract';
 import type { UsageSummary } from '@shared/spec';
 import { startSimulator, type RunningSimulator } from '../../src/main/sim';
@@ -27,13 +26,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, records: 500, seed: 5, accounts: [account] });
   h = await createHarness();
-  const created = await h.ok<ProfileView>('profiles.create', {
-    name: 'Abandon',
-    baseUrl: sim.url,
-    apiKey: account.apiKey,
-    apiSecret: account.apiSecret,
-  });
-  profileId = created.id;
+  profileId = (await h.addProfile(sim.url, account, { name: 'Abandon', accountName: null })).id;
 });
 afterAll(async () => {
   await h?.close();
