@@ -33,7 +33,8 @@ describe('client-side rate limiting', () => {
       out.datasetId,
     ]);
     expect(new Set(rows.map((r) => String(r.h)))).toEqual(expectedHashIds(s.sim, filter));
-  });
+    // A 20,000-record simulator and a sliced fetch: about 26 s was seen on a loaded two-core machine.
+  }, 60_000);
 
   it('pauses on 429 for Retry-After and retries', async () => {
     s = await startSim({ records: 20_000, faults: { burst429: { every: 3, count: 1 } }, clientRetries: 1 });
