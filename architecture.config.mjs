@@ -102,7 +102,7 @@ export const LAYERS = [
   {
     type: 'library',
     paths: ['src/main/library'],
-    what: 'Offline library on DuckDB, the only module that runs SQL on its tables: one unit of work (`library.write(tx => …)`) for every write, the job store, and a read-only reader (SELECT only) for analysis and export; file import (`import/`); firm resolution (`firms/`: parties grouped into firms by evidence, the review queue, decisions).',
+    what: 'Offline library on DuckDB, the only module that runs SQL on its tables: one unit of work (`library.write(tx => …)`) for every write, the job store, and a read-only reader (SELECT only) for analysis and export; file import (`import/`); firm resolution (`firms/`: parties grouped into firms by evidence, the review queue, decisions); the watch tables (`watch/`: watched queries, their snapshots, which records arrived and went in which).',
     imports: ['shared'],
     packages: ['@duckdb/node-api', '@duckdb/node-bindings', 'exceljs', 'papaparse', 'yauzl', 'zod'],
     node: NODE,
@@ -140,6 +140,14 @@ export const LAYERS = [
     node: NODE,
   },
   {
+    type: 'watch',
+    paths: ['src/main/watch'],
+    what: 'Watched queries: the refresh plan (dates after the last snapshot, an overlap, windows left incomplete), the cost check and the date-narrowing fetch of each window, snapshots stored through the library.',
+    imports: ['shared', 'library'],
+    packages: [],
+    node: NODE,
+  },
+  {
     type: 'handlers',
     paths: ['src/main/handlers'],
     what: 'Electron-free implementation of every bridge call (`createHandlers`) and `dispatch`, the sender-checked, schema-checked, result-wrapping entry point. A call resolves its profile once (`profile-session.ts`: the profile, its signed client, the provenance of what it saves); the credential guard, the demo runtime and the library handle are modules of their own.',
@@ -158,6 +166,7 @@ export const LAYERS = [
       'presets',
       'export',
       'analysis',
+      'watch',
     ],
     packages: ['zod'],
     node: NODE,

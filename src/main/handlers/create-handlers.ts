@@ -9,6 +9,7 @@ import { createPresetsHandlers } from './presets-handlers';
 import { createProfilesHandlers } from './profiles-handlers';
 import { createQueryHandlers } from './query-handlers';
 import { createResolutionHandlers } from './resolution-handlers';
+import { createWatchHandlers } from './watch-handlers';
 import { createHandlerContext } from './handler-context';
 import { createHostFiles } from './host-files';
 import type { HandlerDeps, HandlersHandle } from './types';
@@ -30,6 +31,7 @@ export function createHandlers(deps: HandlerDeps): HandlersHandle {
     ...createLibraryHandlers(ctx),
     ...createResolutionHandlers({ library: () => ctx.library(), events: deps.events }),
     ...createJobsHandlers(ctx),
+    ...createWatchHandlers(ctx),
     ...exports.calls,
   });
   return {

@@ -48,6 +48,16 @@ export {
   type RememberedMapping,
 } from './import';
 export { FirmBook } from './firms/firm-book';
+export {
+  LOST_COLUMN,
+  SNAPSHOT_COLUMN,
+  WatchStore,
+  WatchWriter,
+  type DateWindow,
+  type HeldRecord,
+  type SnapshotRecord,
+  type WatchRecord,
+} from './watch/watch-store';
 export { RESOLUTION_RULES, type ResolutionStep, type ResolutionSummary } from './firms/resolve';
 export {
   PARQUET_META_KEY,

@@ -8,6 +8,7 @@ import { FirmWriter } from './firms/firm-writer';
 import { RecordIssueError, appendColumns, appendRecords } from './ingest';
 import { JobStoreWriter } from './job-store';
 import { defaultDatasetName, filterKey } from './naming';
+import { WatchWriter } from './watch/watch-store';
 
 export function cleanTags(tags: readonly string[]): string[] {
   return uniqueTags(tags)
@@ -37,10 +38,13 @@ export class LibraryWriter {
   readonly jobs: JobStoreWriter;
   /** Firm resolution's tables: the analyst's decisions and the rebuilt resolution. */
   readonly firms: FirmWriter;
+  /** Watched queries and their snapshots. */
+  readonly watch: WatchWriter;
 
   constructor(private readonly conn: DuckDBConnection) {
     this.jobs = new JobStoreWriter(conn);
     this.firms = new FirmWriter(conn);
+    this.watch = new WatchWriter(conn);
   }
 
   /** A new dataset (`pending`, invisible in the library, unless told otherwise); its id. */
@@ -153,8 +157,21 @@ export class LibraryWriter {
     await this.conn.run(`UPDATE datasets SET ${column} = $2 WHERE id = $1`, [id, value]);
   }
 
-  /** A dataset and its rows. */
+  /** The extra columns a dataset's rows carry (a watched query's snapshot columns). */
+  async setExtraColumns(id: string, headers: readonly string[]): Promise<void> {
+    await this.conn.run(`UPDATE datasets SET extra_columns_json = $2 WHERE id = $1`, [
+      id,
+      headers.length > 0 ? JSON.stringify(headers) : null,
+    ]);
+  }
+
+  /** A dataset and its rows, and the watch whose dataset it is. */
   async deleteDataset(id: string): Promise<void> {
+    await this.conn.run(
+      `DELETE FROM watch_snapshots WHERE watch_id IN (SELECT id FROM watches WHERE dataset_id = $1)`,
+      [id],
+    );
+    await this.conn.run(`DELETE FROM watches WHERE dataset_id = $1`, [id]);
     await this.conn.run(`DELETE FROM shipment_rows WHERE dataset_id = $1`, [id]);
     await this.conn.run(`DELETE FROM firm_rows WHERE dataset_id = $1`, [id]);
     await this.conn.run(`DELETE FROM datasets WHERE id = $1`, [id]);

@@ -21,6 +21,7 @@ import { LibraryWriter, cleanTags, type ColumnBatch, type DatasetFinish } from '
 import { filterKey } from './naming';
 import { buildQuery, extraValueSql, parseGridQuery, selectedColumns, type GridQuery } from './query';
 import { FirmBook } from './firms/firm-book';
+import { WatchStore } from './watch/watch-store';
 import { firmNameSql } from './firms/firm-sql';
 import { migrate } from './schema';
 import {
@@ -137,6 +138,8 @@ async function makePrivate(path: string): Promise<void> {
 export class Library {
   /** Firm resolution over every dataset, with the analyst's decisions. */
   readonly firms: FirmBook;
+  /** Watched queries and their snapshots (read; written through `write(tx => tx.watch…)`). */
+  readonly watches: WatchStore;
   /** Read-only SQL for analysis and export. */
   readonly reader: LibraryReader;
   /** The fetch jobs saved in the library file (their rows are pending datasets until they finish). */
@@ -164,6 +167,7 @@ export class Library {
       },
     };
     this.firms = new FirmBook(this.reader, (work) => this.write((tx) => work(tx.firms)));
+    this.watches = new WatchStore(this.reader);
   }
 
   /**

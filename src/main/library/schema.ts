@@ -149,6 +149,38 @@ export const MIGRATIONS: readonly Migration[] = [
       `DELETE FROM firm_resolution`,
     ],
   },
+  {
+    version: 6,
+    description: 'watched queries: one dataset per query, its snapshots with their dates, sizes and costs',
+    statements: [
+      `CREATE TABLE watches (
+        id VARCHAR NOT NULL,
+        dataset_id VARCHAR NOT NULL,
+        name VARCHAR NOT NULL,
+        request_json VARCHAR NOT NULL,
+        profile_id VARCHAR,
+        account VARCHAR,
+        preset_id VARCHAR,
+        overlap_days INTEGER NOT NULL,
+        created_at VARCHAR NOT NULL
+      )`,
+      `CREATE TABLE watch_snapshots (
+        watch_id VARCHAR NOT NULL,
+        snapshot_no INTEGER NOT NULL,
+        taken_at VARCHAR NOT NULL,
+        status VARCHAR NOT NULL,
+        records BIGINT NOT NULL,
+        added BIGINT NOT NULL,
+        lost BIGINT NOT NULL,
+        newest_date VARCHAR,
+        downloads BIGINT NOT NULL,
+        requests BIGINT NOT NULL,
+        windows_json VARCHAR NOT NULL,
+        incomplete_json VARCHAR NOT NULL,
+        reported_total BIGINT NOT NULL
+      )`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -73,6 +73,15 @@ export const CALL_CHANNELS = [
   'resolution.exportAliases',
   'resolution.importAliases',
   // end firm resolution
+  // watched queries
+  'watch.list',
+  'watch.get',
+  'watch.preview',
+  'watch.refresh',
+  'watch.rename',
+  'watch.setOverlap',
+  'watch.delete',
+  // end watched queries
   // export
   'export.start',
   'export.chooseTarget',

@@ -8,6 +8,7 @@ import { presetsCalls } from '../presets/presets-contract';
 import { profilesCalls, type ProfilesEvents } from '../profiles/profiles-contract';
 import { queryCalls, type QueryEvents } from '../query/query-contract';
 import { resolutionCalls, type ResolutionEvents } from '../resolution/resolution-contract';
+import { watchCalls } from '../watch/watch-contract';
 import type { CallChannel, EventChannel } from './channels';
 
 /**
@@ -24,6 +25,7 @@ export const calls = {
   ...libraryCalls,
   ...resolutionCalls,
   ...jobsCalls,
+  ...watchCalls,
   ...exportCalls,
 } satisfies Record<CallChannel, { input: z.ZodType; output: unknown }>;
 

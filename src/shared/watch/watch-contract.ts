@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { defineCall } from '../define-call';
+import { shipmentFilterSchema } from '../spec/filter';
+
+/**
+ * Watched queries: a saved question (a preset or any filter) whose fetches are snapshots of one
+ * dataset. A refresh fetches only the dates after the last snapshot's newest record (from some days
+ * before it) and the windows the last snapshot could not fetch whole, and says first what it costs.
+ */
+
+/** One snapshot of a watched query, as the list of its history shows it. */
+export interface SnapshotView {
+  no: number;
+  takenAt: string;
+  /** `partial`: a window could not be fetched whole (listed in `incomplete`). */
+  status: 'complete' | 'partial';
+  /** Records in the snapshot. */
+  records: number;
+  /** Records that arrived with it, and records the service no longer returned. */
+  added: number;
+  lost: number;
+  newestDate: string | null;
+  /** Records downloaded and requests made to take it (the cost check included). */
+  downloads: number;
+  requests: number;
+  /** The arrival-date windows it fetched, and those it could not fetch whole, in words. */
+  windows: string[];
+  incomplete: string[];
+}
+
+export interface WatchSummary {
+  id: string;
+  name: string;
+  datasetId: string;
+  /** The query in a few words. */
+  query: string;
+  snapshots: number;
+  lastTakenAt: string | null;
+  records: number;
+  status: 'complete' | 'partial';
+}
+
+export interface WatchDetail {
+  id: string;
+  name: string;
+  datasetId: string;
+  request: Record<string, unknown>;
+  query: string;
+  presetId: string | null;
+  profileId: string | null;
+  /** Days before the newest record held that each refresh fetches again. */
+  overlapDays: number;
+  createdAt: string;
+  snapshots: SnapshotView[];
+}
+
+/** What a refresh (or the first snapshot of a new watch) will fetch and cost. */
+export interface RefreshPreview {
+  previewId: string;
+  /** Null for a query not watched yet (its first snapshot). */
+  watchId: string | null;
+  name: string;
+  first: boolean;
+  /** The last snapshot's newest arrival date. */
+  since: string | null;
+  overlapDays: number;
+  windows: {
+    label: string;
+    /** Records the service holds in the window now, and those of them the library holds already. */
+    total: number;
+    held: number;
+    /** Downloads fetching the rest of the window will cost. */
+    downloads: number;
+  }[];
+  /** Spent by the cost check itself (one size-10 search per window, whose records are kept). */
+  checkDownloads: number;
+  checkRequests: number;
+  /** What the refresh will cost on top. */
+  downloads: number;
+  requests: number;
+  /** False when a window needs more than one search: `downloads` is then the least it costs. */
+  exact: boolean;
+  expiresAt: string;
+}
+
+export interface RefreshOutcome {
+  watch: WatchDetail;
+  snapshot: SnapshotView;
+  /** Downloads the refresh spent after its cost check. */
+  fetchDownloads: number;
+}
+
+export const watchTargetSchema = z.union([
+  z.strictObject({ watchId: z.string().min(1).max(200) }),
+  z.strictObject({
+    request: shipmentFilterSchema,
+    name: z.string().max(300).optional(),
+    presetId: z.string().max(200).nullish(),
+  }),
+]);
+export type WatchTarget = z.output<typeof watchTargetSchema>;
+
+const id = z.string().min(1).max(200);
+
+export const watchCalls = {
+  'watch.list': defineCall<WatchSummary[]>()(z.undefined()),
+  'watch.get': defineCall<WatchDetail>()(z.strictObject({ id })),
+  'watch.preview': defineCall<RefreshPreview>()(watchTargetSchema),
+  'watch.refresh': defineCall<RefreshOutcome>()(z.strictObject({ previewId: id })),
+  'watch.rename': defineCall<WatchDetail>()(z.strictObject({ id, name: z.string().max(300) })),
+  'watch.setOverlap': defineCall<WatchDetail>()(
+    z.strictObject({ id, days: z.number().int().min(0).max(366) }),
+  ),
+  'watch.delete': defineCall<void>()(z.strictObject({ id })),
+};
