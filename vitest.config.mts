@@ -10,6 +10,8 @@ export default defineConfig({
     setupFiles: ['test/renderer/dom-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // expect.poll's 1 s default is shorter than a busy two-core machine needs for a file or an event.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
   },
 });

@@ -3,13 +3,12 @@ import ExcelJS from 'exceljs';
 import type { ShipmentRecord } from '@shared/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalysisPage, type ShownRow } from './pages/analysis-page';
-import { AppShell } from './pages/app-shell';
+import type { AppShell } from './pages/app-shell';
 import { LibraryPage } from './pages/library-page';
 import { SearchWorkbench } from './pages/search-workbench';
-import { SettingsPage } from './pages/settings-page';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { ARTIFACTS_DIR } from './support/paths';
+import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
 
 const RECORDS = 3_000;
@@ -70,12 +69,9 @@ describe('Analysis: summaries of a library dataset, drill-down into the grid, ex
       (r) => r.importerName,
     );
     browser = await launchBrowser();
-    shell = new AppShell(browser.page);
     library = new LibraryPage(browser.page);
     analysis = new AnalysisPage(browser.page);
-    await shell.open(stack.host.url);
-    await new WelcomePage(browser.page).connectAccount();
-    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
+    shell = await openConnected(browser, stack);
 
     // Two searches land in the library: every record, then the US importers' records only.
     const search = new SearchWorkbench(browser.page);

@@ -5,13 +5,12 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobProgress } from '@shared/jobs/jobs-contract';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
-import { AppShell } from './pages/app-shell';
+import type { AppShell } from './pages/app-shell';
 import { ExportDialog } from './pages/export-dialog';
 import { LibraryPage } from './pages/library-page';
 import { SearchWorkbench } from './pages/search-workbench';
-import { SettingsPage } from './pages/settings-page';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
 
 const RECORDS = 3_000;
@@ -32,11 +31,8 @@ describe('Export from the library to Excel, through the browser host', () => {
       if (event === 'jobs.progress') progress.push(payload as JobProgress);
     });
     browser = await launchBrowser();
-    shell = new AppShell(browser.page);
     library = new LibraryPage(browser.page);
-    await shell.open(stack.host.url);
-    await new WelcomePage(browser.page).connectAccount();
-    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
+    shell = await openConnected(browser, stack);
     // A search lands in the library: that is the dataset exported below.
     await shell.navigate('search');
     const search = new SearchWorkbench(browser.page);

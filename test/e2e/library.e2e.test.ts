@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppShell } from './pages/app-shell';
+import type { AppShell } from './pages/app-shell';
 import { LibraryPage } from './pages/library-page';
 import { SearchWorkbench } from './pages/search-workbench';
-import { SettingsPage } from './pages/settings-page';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
 
 const RECORDS = 3_000;
@@ -20,12 +19,9 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
   beforeAll(async () => {
     stack = await startStack({ records: RECORDS });
     browser = await launchBrowser();
-    shell = new AppShell(browser.page);
     search = new SearchWorkbench(browser.page);
     library = new LibraryPage(browser.page);
-    await shell.open(stack.host.url);
-    await new WelcomePage(browser.page).connectAccount();
-    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
+    shell = await openConnected(browser, stack);
   }, 60_000);
 
   afterAll(async () => {

@@ -5,12 +5,11 @@ import { buildMenuTemplate } from '../../src/main/shell/menu';
 type MenuItem = ReturnType<typeof buildMenuTemplate>[number];
 import { APP_COMMANDS, shortcutKeys } from '@shared/app/command-table';
 import { PAGES } from '@shared/pages';
-import { AppShell } from './pages/app-shell';
+import type { AppShell } from './pages/app-shell';
 import { CommandPalette } from './pages/command-palette';
 import { SearchWorkbench } from './pages/search-workbench';
-import { SettingsPage } from './pages/settings-page';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -53,12 +52,9 @@ describe('menu commands: Run Search and Edit Filter', () => {
   beforeAll(async () => {
     stack = await startStack({ records: 3_000, seed: 5 });
     browser = await launchBrowser();
-    shell = new AppShell(browser.page);
     search = new SearchWorkbench(browser.page);
     palette = new CommandPalette(browser.page);
-    await shell.open(stack.host.url);
-    await new WelcomePage(browser.page).connectAccount();
-    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
+    shell = await openConnected(browser, stack);
   });
 
   afterAll(async () => {

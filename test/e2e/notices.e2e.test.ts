@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/main/sim';
-import { AppShell } from './pages/app-shell';
+import type { AppShell } from './pages/app-shell';
 import { JobsPanel } from './pages/jobs-panel';
 import { SearchWorkbench } from './pages/search-workbench';
-import { SettingsPage } from './pages/settings-page';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
 
 const RECORDS = 3_000;
@@ -25,12 +24,9 @@ describe('jobs tray, toasts and connection state', () => {
   beforeAll(async () => {
     stack = await startStack({ records: RECORDS });
     browser = await launchBrowser();
-    shell = new AppShell(browser.page);
     search = new SearchWorkbench(browser.page);
     jobs = new JobsPanel(browser.page);
-    await shell.open(stack.host.url);
-    await new WelcomePage(browser.page).connectAccount();
-    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
+    shell = await openConnected(browser, stack);
     await shell.navigate('search');
     await search.setSize(100);
     await search.run();

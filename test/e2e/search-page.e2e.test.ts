@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppShell } from './pages/app-shell';
 import { SearchWorkbench } from './pages/search-workbench';
-import { SettingsPage } from './pages/settings-page';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -27,11 +25,8 @@ describe('Search page: the filter, the run bar and the presets list', () => {
     stack = await startStack({ records: 3_000, seed: 3 });
     browser = await launchBrowser();
     await browser.page.setViewportSize({ width: 1440, height: 900 });
-    const shell = new AppShell(browser.page);
     search = new SearchWorkbench(browser.page);
-    await shell.open(stack.host.url);
-    await new WelcomePage(browser.page).connectAccount();
-    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
+    const shell = await openConnected(browser, stack);
     await shell.navigate('search');
     await search.setSize(10);
   });

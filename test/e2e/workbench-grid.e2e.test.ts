@@ -3,12 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDecimalText } from '@shared/fields';
 import { SHIPMENT_FIELDS, type ShipmentRecord } from '@shared/spec';
 import { FIRM_PAGE_SIZE } from '../../src/main/sim';
-import { AppShell } from './pages/app-shell';
+import type { AppShell } from './pages/app-shell';
 import { FirmsWorkbench } from './pages/firms-workbench';
 import { SearchWorkbench } from './pages/search-workbench';
-import { SettingsPage } from './pages/settings-page';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
 
 const RECORDS = 50_000;
@@ -83,12 +82,9 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: new URL(stack.host.url).origin,
     });
-    shell = new AppShell(browser.page);
     search = new SearchWorkbench(browser.page);
     firms = new FirmsWorkbench(browser.page);
-    await shell.open(stack.host.url);
-    await new WelcomePage(browser.page).connectAccount();
-    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, stack.account);
+    shell = await openConnected(browser, stack);
 
     await shell.navigate('search');
     await search.clearFilter();

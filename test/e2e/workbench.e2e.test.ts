@@ -2,13 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateAccount } from '../../src/main/sim';
-import { AppShell } from './pages/app-shell';
+import type { AppShell } from './pages/app-shell';
 import { FirmsWorkbench } from './pages/firms-workbench';
 import { SearchWorkbench } from './pages/search-workbench';
-import { SettingsPage } from './pages/settings-page';
 import { UsageWorkbench } from './pages/usage-workbench';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, type Browser } from './support/browser';
+import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
 
 const DOWNLOAD_LIMIT = 200;
@@ -24,12 +23,9 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     const account = { ...generateAccount('workbench'), limits: { 'shipments/search': DOWNLOAD_LIMIT } };
     stack = await startStack({ records: 5_000, seed: 11, account });
     browser = await launchBrowser();
-    shell = new AppShell(browser.page);
     search = new SearchWorkbench(browser.page);
 
-    await shell.open(stack.host.url);
-    await new WelcomePage(browser.page).connectAccount();
-    await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, account);
+    shell = await openConnected(browser, stack, account);
   });
 
   afterAll(async () => {
