@@ -134,7 +134,7 @@ export const LAYERS = [
   {
     type: 'analysis',
     paths: ['src/main/analysis'],
-    what: 'Summaries, firm profiles and snapshot diffs in DuckDB SQL, with drill-down filters.',
+    what: 'Summaries, firm profiles, snapshot diffs, what changed between snapshots of a watched query and unit values in DuckDB SQL, with drill-down filters.',
     imports: ['shared', 'library'],
     packages: ['@duckdb/node-api', 'exceljs'],
     node: NODE,

@@ -1,5 +1,7 @@
+import { AppError } from '@shared/ipc/errors';
+import { snapshotChanges } from '../analysis';
 import type { Library } from '../library';
-import { createWatchService, type WatchContext, type WatchService } from '../watch';
+import { createWatchService, snapshotWarnings, type WatchContext, type WatchService } from '../watch';
 import { usageChange } from './change-events';
 import type { HandlerContext } from './handler-context';
 import { openProfileSession } from './profile-session';
@@ -12,7 +14,8 @@ export type WatchChannel =
   | 'watch.refresh'
   | 'watch.rename'
   | 'watch.setOverlap'
-  | 'watch.delete';
+  | 'watch.delete'
+  | 'watch.changes';
 
 /**
  * Watched queries. A watch is refreshed with the profile it was made with (not whichever is active), so
@@ -79,6 +82,22 @@ export function createWatchHandlers(ctx: HandlerContext): HandlerSlice<WatchChan
       return d;
     },
     'watch.setOverlap': async ({ id, days }) => (await watches()).setOverlap(id, days),
+    'watch.changes': async ({ id, from, to, by, firms, limit }) => {
+      const library = await ctx.library();
+      const w = await (await watches()).detail(id);
+      if (from >= to)
+        throw new AppError(
+          'InvalidInput',
+          'Compare an earlier snapshot with a later one: pick the earlier one first.',
+        );
+      const a = w.snapshots.find((s) => s.no === from);
+      const b = w.snapshots.find((s) => s.no === to);
+      if (!a || !b) throw new AppError('NotFound', `"${w.name}" has no snapshot ${!a ? from : to}.`);
+      if (firms === 'resolved' && (by === 'importers' || by === 'exporters')) await library.firms.resolve();
+      const warnings = snapshotWarnings(a, b);
+      const changes = await snapshotChanges(library.reader, w.datasetId, from, to, by, { firms, limit });
+      return { ...changes, watchId: id, fromTakenAt: a.takenAt, toTakenAt: b.takenAt, warnings };
+    },
     'watch.delete': async ({ id }) => {
       const svc = await watches();
       const d = await svc.detail(id);

@@ -84,3 +84,19 @@ export function describeWindow(w: DateWindow): string {
 export function inWindow(date: string, w: DateWindow): boolean {
   return (w.start === undefined || date >= w.start) && (w.end === undefined || date <= w.end);
 }
+
+/**
+ * What makes a comparison of two snapshots less than it seems, in the analyst's words: a snapshot that
+ * could not fetch every window whole misses records, which then show as new (or lost) in the other.
+ */
+export function snapshotWarnings(
+  ...snapshots: readonly { no: number; status: 'complete' | 'partial'; incomplete: readonly string[] }[]
+): string[] {
+  return snapshots
+    .filter((s) => s.status === 'partial')
+    .map(
+      (s) =>
+        `Snapshot ${s.no} is incomplete: ${s.incomplete.join(', ') || 'some dates'} could not be fetched whole, ` +
+        'so records of those dates may be missing from it and show as new or lost here.',
+    );
+}

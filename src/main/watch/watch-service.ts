@@ -88,7 +88,14 @@ function snapshotView(s: SnapshotRecord): SnapshotView {
   };
 }
 
-export function createWatchService(library: Library, opts: { now?: () => number } = {}): WatchService {
+export function createWatchService(
+  library: Library,
+  opts: {
+    now?: () => number;
+    /** Most records one search returns (the spec's size maximum). */
+    cap?: number;
+  } = {},
+): WatchService {
   const now = opts.now ?? Date.now;
   const previews = new Map<string, HeldPreview>();
   const running = new Set<string>();
@@ -178,7 +185,7 @@ export function createWatchService(library: Library, opts: { now?: () => number 
       const probes: WindowProbe[] = [];
       for (const w of windows) probes.push(await probeWindow(query, w, ctx.source, signal));
       const checkDownloads = probes.reduce((s, p) => s + p.records.length, 0);
-      const planned = probes.map((p) => plannedDownloads(p));
+      const planned = probes.map((p) => plannedDownloads(p, opts.cap));
       const preview: RefreshPreview = {
         previewId: randomUUID(),
         watchId: watch?.id ?? null,
@@ -233,7 +240,12 @@ export function createWatchService(library: Library, opts: { now?: () => number 
       try {
         const fetched: WindowFetch[] = [];
         for (const probe of p.probes)
-          fetched.push(await fetchRest(p.query, probe, ctx.source, signal ? { signal } : {}));
+          fetched.push(
+            await fetchRest(p.query, probe, ctx.source, {
+              ...(signal ? { signal } : {}),
+              ...(opts.cap ? { cap: opts.cap } : {}),
+            }),
+          );
         previews.delete(previewId);
         const downloads = p.preview.checkDownloads + fetched.reduce((s, f) => s + f.downloads, 0);
         const requests = p.preview.checkRequests + fetched.reduce((s, f) => s + f.requests, 0);

@@ -35,6 +35,8 @@ export type DrillCondition =
 export type DrillColumnFilter =
   | DrillCondition
   | { filterType: 'date'; operator: 'AND'; conditions: DrillCondition[] }
+  /** One of several values (a watched query's rows that arrived in any of some snapshots). */
+  | { filterType: 'text'; operator: 'OR'; conditions: DrillCondition[] }
   /** On importerFirm, exporterFirm or anyFirm: the rows of every spelling of a resolved firm. */
   | { filterType: 'firm'; firmId: string };
 /** A grid filterModel: column → filter; columns are ANDed. */

@@ -81,6 +81,7 @@ export const CALL_CHANNELS = [
   'watch.rename',
   'watch.setOverlap',
   'watch.delete',
+  'watch.changes',
   // end watched queries
   // export
   'export.start',

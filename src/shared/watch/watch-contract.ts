@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FIRM_GROUPINGS, type Drill, type FirmGrouping } from '../analysis/analysis-contract';
 import { defineCall } from '../define-call';
 import { shipmentFilterSchema } from '../spec/filter';
 
@@ -90,6 +91,61 @@ export interface RefreshOutcome {
   fetchDownloads: number;
 }
 
+/** What "what changed" groups by: firms in either role, HS subheadings (6 digits), either party's country. */
+export const CHANGE_GROUPINGS = [
+  'importers',
+  'exporters',
+  'hs',
+  'importerCountries',
+  'exporterCountries',
+] as const;
+export type ChangeGrouping = (typeof CHANGE_GROUPINGS)[number];
+
+export interface ChangeFigures {
+  shipmentsBefore: number;
+  shipmentsAfter: number;
+  /** Records that arrived after the earlier snapshot, and records gone since it. */
+  added: number;
+  lost: number;
+  /** USD FOB and gross weight in kg (units converted) of the records in each snapshot. */
+  usdFobBefore: number | null;
+  usdFobAfter: number | null;
+  kgBefore: number | null;
+  kgAfter: number | null;
+}
+
+export interface ChangeRow extends ChangeFigures {
+  key: string;
+  name: string;
+  /** A firm's country code. */
+  detail: string;
+  /** `new`: only in the later snapshot; `lost`: only in the earlier. */
+  status: 'new' | 'lost' | 'kept';
+  /** The group's rows that arrived, went, or are there; null when none (or more than 10 snapshots apart). */
+  drillAdded: Drill | null;
+  drillLost: Drill | null;
+  drillAll: Drill;
+}
+
+export interface SnapshotChanges {
+  watchId: string;
+  datasetId: string;
+  from: number;
+  to: number;
+  fromTakenAt: string;
+  toTakenAt: string;
+  by: ChangeGrouping;
+  firms: FirmGrouping;
+  /** Groups only in the later snapshot, only in the earlier, and all. */
+  counts: { new: number; lost: number; groups: number };
+  totals: ChangeFigures;
+  rows: ChangeRow[];
+  drillAdded: Drill | null;
+  drillLost: Drill | null;
+  /** What makes the comparison less than it seems: an incomplete snapshot, in the analyst's words. */
+  warnings: string[];
+}
+
 export const watchTargetSchema = z.union([
   z.strictObject({ watchId: z.string().min(1).max(200) }),
   z.strictObject({
@@ -112,4 +168,14 @@ export const watchCalls = {
     z.strictObject({ id, days: z.number().int().min(0).max(366) }),
   ),
   'watch.delete': defineCall<void>()(z.strictObject({ id })),
+  'watch.changes': defineCall<SnapshotChanges>()(
+    z.strictObject({
+      id,
+      from: z.number().int().min(1),
+      to: z.number().int().min(1),
+      by: z.enum(CHANGE_GROUPINGS),
+      firms: z.enum(FIRM_GROUPINGS).default('asWritten'),
+      limit: z.number().int().min(1).max(20_000).default(500),
+    }),
+  ),
 };
