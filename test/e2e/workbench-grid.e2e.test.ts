@@ -433,7 +433,7 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     expect(shownBoth.map((r) => r.hashId).sort()).toEqual(wantBoth.map((r) => r.hashId).sort());
   });
 
-  it('keeps the column filters and the sort across a page change and a reload', async () => {
+  it('keeps the column filters, the quick filter and the sort across a page change; filters and sort across a reload', async () => {
     const grid = search.table;
     const shownBefore = await grid.shownCount();
     expect(shownBefore).toBeLessThan(SIZE);
@@ -441,9 +441,20 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
       String(await browser.page.evaluate("localStorage.getItem('portolan.grid.shipments.filters')"));
     expect(JSON.parse(await model())).toHaveProperty('usdFob');
 
+    // A quick filter on top: the hash of one row still shown narrows the view to that row.
+    const [hash] = await search.columnValues('hashId', 1);
+    expect(hash).toBeTruthy();
+    await search.quickFilter.fill(hash as string);
+    await expect.poll(() => grid.shownCount()).toBe(1);
+
     await shell.navigate('settings');
     await shell.navigate('search');
     await search.grid.locator('.ag-row[row-index="0"]').first().waitFor();
+    expect(await search.quickFilter.inputValue()).toBe(hash);
+    await expect.poll(() => grid.shownCount()).toBe(1);
+    expect((await grid.rows(['hashId'])).map((r) => r.hashId)).toEqual([hash]);
+
+    await search.quickFilter.fill('');
     await expect.poll(() => grid.shownCount()).toBe(shownBefore);
     expect(await grid.sortOf('usdFob')).toBe('descending');
     expect(await browser.page.getByTestId('shipments-grid-filtered').textContent()).toBe(

@@ -123,6 +123,58 @@ describe('search results go to the library', () => {
     });
   });
 
+  it('a new version keeps the name, tags and notes the analyst gave the dataset it versions', async () => {
+    const request = { size: 10, hs_codes: ['7208'], exporter_countries: ['DE'] };
+    const first = await h.ok<{ datasetId: string }>('shipments.search', { request });
+    const made = await h.ok<DatasetView>('library.get', { id: first.datasetId });
+    expect(made.name).toBe('Shipments · DE→ · HS 7208');
+    await h.ok('library.rename', { id: first.datasetId, name: 'German flat steel' });
+    await h.ok('library.setTags', { id: first.datasetId, tags: ['flat-rolled', 'q3 review'] });
+    await h.ok('library.setNotes', { id: first.datasetId, notes: 'Baseline for the Q3 memo.' });
+
+    // The same question again (another size, lists in another order): a new version, with what the analyst gave.
+    const again = await h.ok<{ datasetId: string }>('shipments.search', {
+      request: { size: 20, exporter_countries: ['DE'], hs_codes: ['7208'] },
+    });
+    expect(again.datasetId).not.toBe(first.datasetId);
+    const v2 = await h.ok<DatasetView>('library.get', { id: again.datasetId });
+    expect(v2).toMatchObject({
+      name: 'German flat steel',
+      tags: ['flat-rolled', 'q3 review'],
+      notes: 'Baseline for the Q3 memo.',
+    });
+    expect(v2.series).toBe(made.series);
+    // The earlier version keeps its own (the edits of one version stay with it).
+    await h.ok('library.setNotes', { id: again.datasetId, notes: 'Refetched for the final memo.' });
+    expect((await h.ok<DatasetView>('library.get', { id: first.datasetId })).notes).toBe(
+      'Baseline for the Q3 memo.',
+    );
+    // A third version takes the newest version's notes.
+    const third = await h.ok<{ datasetId: string }>('shipments.search', { request });
+    expect(await h.ok<DatasetView>('library.get', { id: third.datasetId })).toMatchObject({
+      name: 'German flat steel',
+      notes: 'Refetched for the final memo.',
+    });
+
+    // Another question is another dataset: it inherits nothing.
+    const other = await h.ok<{ datasetId: string }>('shipments.search', {
+      request: { size: 10, hs_codes: ['7209'], exporter_countries: ['DE'] },
+    });
+    expect(await h.ok<DatasetView>('library.get', { id: other.datasetId })).toMatchObject({
+      name: 'Shipments · DE→ · HS 7209',
+      tags: [],
+      notes: '',
+    });
+
+    // A fetch-all job of the same question is a version too, and keeps them.
+    const started = await h.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request });
+    const done = await finishedOf(started.jobId);
+    expect(done.outcome).toBe('succeeded');
+    const jobDataset = await h.ok<DatasetView>('library.get', { id: done.datasetId });
+    expect(jobDataset).toMatchObject({ name: 'German flat steel', tags: ['flat-rolled', 'q3 review'] });
+    expect(jobDataset.series).toBe(made.series);
+  });
+
   it('offers the saved copy for the same question, and not for another account or a bigger size', async () => {
     const first = await h.ok<{ datasetId: string; total: number }>('shipments.search', {
       request: { size: 20, hs_codes: ['84', '85'] },

@@ -6,7 +6,9 @@ import type { AppCommand } from '@shared/app/app-contract';
 import { commandForKey, handleCommand } from '../../src/renderer/src/app/commands';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { FilterForm, filterStore, validateDraft } from '../../src/renderer/src/features/filters';
-import { useFirmsStore } from '../../src/renderer/src/features/firms';
+import { useFirmsStore, useResolvedFirmsStore } from '../../src/renderer/src/features/firms';
+import { useReviewStore } from '../../src/renderer/src/features/firms/review-store';
+import type { ReviewPairView } from '@shared/resolution/resolution-contract';
 import { useSearchStore } from '../../src/renderer/src/features/search';
 import { useSessionStore, useUsageStore } from '../../src/renderer/src/session';
 import { resetAllStores } from '../../src/renderer/src/store';
@@ -92,6 +94,22 @@ describe('menu commands', () => {
     expect(sent('shipments.search')).toBe(0);
   });
 
+  it('a review-queue command opens the queue from elsewhere, and acts on the pair only once it is shown', () => {
+    const pair = (a: string, b: string) =>
+      ({ a: { partyId: a, name: a }, b: { partyId: b, name: b } }) as unknown as ReviewPairView;
+    useReviewStore.setState({ pairs: [pair('p1', 'p2'), pair('p3', 'p4')], index: 0, total: 2 });
+    handleCommand({ command: 'review', action: 'next' });
+    expect(useSessionStore.getState().page).toBe('firms');
+    expect(useResolvedFirmsStore.getState().tab).toBe('review');
+    // Not yet moved: the analyst had not seen the queue when they asked.
+    expect(useReviewStore.getState().index).toBe(0);
+    handleCommand({ command: 'review', action: 'next' });
+    expect(useReviewStore.getState().index).toBe(1);
+    handleCommand({ command: 'review', action: 'previous' });
+    expect(useReviewStore.getState().index).toBe(0);
+    expect(sent('resolution.decide')).toBe(0);
+  });
+
   it('maps the browser host’s keys to the same commands', () => {
     const key = (k: string, mods: Partial<KeyboardEvent> = {}) =>
       commandForKey({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
@@ -100,5 +118,8 @@ describe('menu commands', () => {
     expect(key('l', { ctrlKey: true })).toEqual({ command: 'focus-filter' });
     expect(key('Enter')).toBeNull();
     expect(key('l', { ctrlKey: true, shiftKey: true })).toBeNull();
+    // The review queue's keys are the page's own: a letter typed in a field elsewhere is just a letter.
+    expect(key('a')).toBeNull();
+    expect(key('z', { ctrlKey: true })).toBeNull();
   });
 });

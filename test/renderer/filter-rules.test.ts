@@ -190,11 +190,11 @@ describe('countries and limits', () => {
     };
     expect(describeMetric(usage, 'acme', 'firms/search')).toMatchObject({
       state: 'exceeds',
-      message: 'firms/search: 0 of 500 left',
+      message: 'Firm search (downloads): 0 of 500 left',
     });
     expect(describeMetric(usage, 'acme', 'firms/count')).toMatchObject({
       state: 'unlimited',
-      message: 'firms/count: 3 used, unlimited',
+      message: 'Firm count: 3 used, unlimited',
     });
   });
 });

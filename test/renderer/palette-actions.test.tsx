@@ -49,7 +49,7 @@ describe('command palette entries', () => {
   it('lists pages, then commands, presets, datasets and the theme, in that order', () => {
     const { actions } = setup();
     const groups = [...new Set(actions.map((a) => a.group))];
-    expect(groups).toEqual(['Pages', 'Commands', 'Presets', 'Datasets', 'Appearance']);
+    expect(groups).toEqual(['Pages', 'Commands', 'Review queue', 'Presets', 'Datasets', 'Appearance']);
     expect(actions.filter((a) => a.group === 'Pages').map((a) => a.label)).toEqual(
       PAGES.map((p) => p.menuLabel),
     );
@@ -66,6 +66,17 @@ describe('command palette entries', () => {
     const mac = setup('darwin').actions;
     expect(mac.find((a) => a.id === 'focus-filter')?.shortcut).toEqual(['⌘', 'L']);
     expect(linux.find((a) => a.id === 'preset-p1')?.shortcut).toBeUndefined();
+    // The review queue's keys, as the Firms menu shows them.
+    expect(
+      linux.filter((a) => a.group === 'Review queue').map((a) => [a.label, a.shortcut?.join('+')]),
+    ).toEqual([
+      ['Same Firm', 'A'],
+      ['Different Firms', 'R'],
+      ['Next Pair', '↓'],
+      ['Previous Pair', '↑'],
+      ['Undo Last Verdict', 'Ctrl+Z'],
+    ]);
+    expect(mac.find((a) => a.id === 'review-undo')?.shortcut).toEqual(['⌘', 'Z']);
   });
 
   it('runs what each entry names', () => {

@@ -9,8 +9,15 @@ import {
 } from '@shared/app/command-table';
 import { PAGES } from '@shared/pages';
 import { buildMenuTemplate } from '../../src/main/shell/menu';
+import { reviewKey } from '../../src/renderer/src/features/firms/review-keys';
 
-type Item = { label?: string; accelerator?: string; click?: () => void; submenu?: Item[] };
+type Item = {
+  label?: string;
+  accelerator?: string;
+  registerAccelerator?: boolean;
+  click?: () => void;
+  submenu?: Item[];
+};
 const flatten = (items: Item[]): Item[] => items.flatMap((i) => [i, ...flatten(i.submenu ?? [])]);
 const key = (
   k: string,
@@ -57,6 +64,45 @@ describe('the command table', () => {
     expect(byId.get('command-palette')).toBe('CmdOrCtrl+K');
     const accelerators = APP_COMMANDS.map((c) => c.accelerator).filter(Boolean);
     expect(new Set(accelerators).size).toBe(accelerators.length);
+  });
+
+  it('lists the review queue’s keys in a Firms menu, shown but not claimed, and they are the keys the queue takes', () => {
+    const template = buildMenuTemplate({
+      platform: 'linux',
+      appName: 'Portolan',
+      send: () => undefined,
+      showLog: () => undefined,
+      dev: false,
+    }) as Item[];
+    const firms = template.find((m) => m.label === 'F&irms');
+    const review = APP_COMMANDS.filter((c) => c.command.command === 'review');
+    expect(firms?.submenu?.map((i) => [i.label, i.accelerator, i.registerAccelerator])).toEqual(
+      review.map((c) => [c.label, c.accelerator, false]),
+    );
+    expect(review.map((c) => c.label)).toEqual([
+      'Same Firm',
+      'Different Firms',
+      'Next Pair',
+      'Previous Pair',
+      'Undo Last Verdict',
+    ]);
+    // Each accelerator, pressed in the queue, is the action its item sends.
+    const domKey: Record<string, string> = { Up: 'ArrowUp', Down: 'ArrowDown' };
+    for (const c of review) {
+      const parts = (c.accelerator ?? '').split('+');
+      const last = parts[parts.length - 1] ?? '';
+      const action = reviewKey({
+        key: domKey[last] ?? last.toLowerCase(),
+        ctrlKey: parts.includes('CmdOrCtrl'),
+        metaKey: false,
+        altKey: false,
+        shiftKey: false,
+        target: null,
+      });
+      expect(action, c.label).toBe(c.command.command === 'review' ? c.command.action : null);
+    }
+    expect(shortcutKeys('Down', 'linux')).toEqual(['↓']);
+    expect(shortcutText('CmdOrCtrl+Z', 'darwin')).toBe('⌘Z');
   });
 
   it('writes shortcuts as the platform does', () => {

@@ -7,13 +7,33 @@ import type { DatasetKind } from './fields';
 import { FirmWriter } from './firms/firm-writer';
 import { RecordIssueError, appendColumns, appendRecords } from './ingest';
 import { JobStoreWriter } from './job-store';
-import { defaultDatasetName, filterKey } from './naming';
+import { readIn } from './db';
+import { defaultDatasetName, filterKey, seriesKey } from './naming';
 import { WatchWriter } from './watch/watch-store';
 
 export function cleanTags(tags: readonly string[]): string[] {
   return uniqueTags(tags)
     .filter((t) => t.length <= MAX_TAG_LENGTH)
     .slice(0, MAX_TAGS);
+}
+
+/** Whether a dataset's name is the one the app makes for its query (a firm page's " · page n of m" included). */
+function isMadeUpName(name: string, kind: DatasetKind, request: Record<string, unknown>): boolean {
+  return name.startsWith(defaultDatasetName(kind, request));
+}
+
+function parseJsonValue(v: unknown): unknown {
+  if (typeof v !== 'string') return v ?? null;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function parseObject(v: unknown): Record<string, unknown> {
+  const o = parseJsonValue(v);
+  return o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : {};
 }
 
 /** An import's batch, already converted: one value array per field of the kind, and each row's extras as JSON text. */
@@ -50,7 +70,16 @@ export class LibraryWriter {
   /** A new dataset (`pending`, invisible in the library, unless told otherwise); its id. */
   async createDataset(d: NewDataset, status: DatasetStatus | 'pending' = 'pending'): Promise<string> {
     const id = randomUUID();
-    const name = d.name?.trim() || defaultDatasetName(d.kind, d.request);
+    const own = d.name?.trim() || defaultDatasetName(d.kind, d.request);
+    const prior = (d.source ?? 'fetch') === 'fetch' ? await this.latestVersionOf(d) : null;
+    // A new version keeps what the analyst gave its series: a name they chose (unless this fetch was
+    // given its own), the tags and the notes. A name the app made up is made up again for this fetch.
+    const name =
+      prior && isMadeUpName(own, d.kind, d.request) && !isMadeUpName(prior.name, d.kind, prior.request)
+        ? prior.name
+        : own;
+    const tags = d.tags?.length ? d.tags : (prior?.tags ?? []);
+    const notes = d.notes || prior?.notes || '';
     await this.conn.run(
       `INSERT INTO datasets (id, name, kind, request_json, filter_key, profile_id, profile_name, account, fetched_at,
          reported_total, stored_rows, notes, status, tags_json, windows_json, reported_json, source, job_id)
@@ -66,15 +95,56 @@ export class LibraryWriter {
         d.account ?? null,
         d.fetchedAt ?? new Date().toISOString(),
         d.reportedTotal ?? null,
-        d.notes ?? '',
+        notes,
         status,
-        JSON.stringify(cleanTags(d.tags ?? [])),
+        JSON.stringify(cleanTags(tags)),
         d.reported ? JSON.stringify(d.reported) : null,
         d.source ?? 'fetch',
         d.jobId ?? null,
       ],
     );
     return id;
+  }
+
+  /** The newest visible dataset of the series a new fetch joins (`seriesKey`): what it inherits. */
+  private async latestVersionOf(
+    d: NewDataset,
+  ): Promise<{ name: string; notes: string; tags: string[]; request: Record<string, unknown> } | null> {
+    const rows = await readIn(
+      this.conn,
+      `SELECT name, notes, tags_json, request_json FROM datasets
+       WHERE filter_key = $1 AND source = 'fetch' AND status <> 'pending'
+         AND profile_id IS NOT DISTINCT FROM $2 AND account IS NOT DISTINCT FROM $3
+       ORDER BY fetched_at DESC`,
+      [filterKey(d.kind, d.request), d.profileId ?? null, d.account ?? null],
+    );
+    const series = seriesKey({
+      ...d,
+      id: '',
+      source: 'fetch',
+      profileId: d.profileId ?? null,
+      account: d.account ?? null,
+    });
+    for (const r of rows) {
+      const request = parseObject(r.request_json);
+      const key = seriesKey({
+        ...d,
+        id: '',
+        request,
+        source: 'fetch',
+        profileId: d.profileId ?? null,
+        account: d.account ?? null,
+      });
+      if (key !== series) continue;
+      const tags = parseJsonValue(r.tags_json);
+      return {
+        name: String(r.name ?? ''),
+        notes: String(r.notes ?? ''),
+        tags: Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [],
+        request,
+      };
+    }
+    return null;
   }
 
   /**

@@ -29,6 +29,8 @@ export function buildMenuTemplate({
   const item = (c: CommandEntry): MenuItemConstructorOptions => ({
     label: c.label,
     ...(c.accelerator ? { accelerator: c.accelerator } : {}),
+    // Shown, not claimed: the page takes these keys itself, only where they mean something.
+    ...(c.pageKeys ? { registerAccelerator: false } : {}),
     click: () => send(c.command),
   });
   const go = commandsOfMenu('go');
@@ -73,6 +75,7 @@ export function buildMenuTemplate({
       label: '&Go',
       submenu: [...navigate, { type: 'separator' }, ...actions],
     },
+    { label: 'F&irms', submenu: commandsOfMenu('review').map(item) },
     {
       label: '&View',
       submenu: [

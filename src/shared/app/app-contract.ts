@@ -22,7 +22,12 @@ export type AppCommand =
   /** Edit Filter (Ctrl/Cmd+L): show the filter and put the focus in its first field. */
   | { command: 'focus-filter' }
   /** Command Palette… (Ctrl/Cmd+K): find a page, a preset, a dataset or a command by name. */
-  | { command: 'command-palette' };
+  | { command: 'command-palette' }
+  /** Firms → Review queue: a verdict on the pair shown, or a move through the queue (A, R, ↓, ↑, Ctrl/Cmd+Z). */
+  | { command: 'review'; action: ReviewAction };
+
+/** What the review queue's keys do: same firm, different firms, next or previous pair, undo the last verdict. */
+export type ReviewAction = 'same' | 'different' | 'next' | 'previous' | 'undo';
 
 export const appCalls = {
   'app.info': defineCall<AppInfo>()(z.undefined()),

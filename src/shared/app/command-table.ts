@@ -1,5 +1,5 @@
 import { PAGES } from '../pages';
-import type { AppCommand } from './app-contract';
+import type { AppCommand, ReviewAction } from './app-contract';
 
 /**
  * The app's commands and their shortcuts, in one table: the Electron menu (src/main/shell/menu.ts)
@@ -15,10 +15,31 @@ export interface CommandEntry {
   /** What it does, in the palette. */
   description: string;
   /** The menu it sits in. */
-  menu: 'go' | 'view';
+  menu: 'go' | 'view' | 'review';
   /** Electron's accelerator syntax: `CmdOrCtrl+Enter`. */
   accelerator?: string;
+  /**
+   * The page that has the command takes its keys itself (the review queue's A, R, arrows): the menu
+   * shows the shortcut without claiming the key, which would take a plain letter from every field of
+   * the window, and the browser host's key handler leaves the key to the page.
+   */
+  pageKeys?: true;
 }
+
+const review = (
+  action: ReviewAction,
+  label: string,
+  description: string,
+  accelerator: string,
+): CommandEntry => ({
+  id: `review-${action}`,
+  command: { command: 'review', action },
+  label,
+  description,
+  menu: 'review',
+  accelerator,
+  pageKeys: true,
+});
 
 export const APP_COMMANDS: readonly CommandEntry[] = [
   ...PAGES.map((p, i): CommandEntry => ({
@@ -53,13 +74,26 @@ export const APP_COMMANDS: readonly CommandEntry[] = [
     menu: 'view',
     accelerator: 'CmdOrCtrl+K',
   },
+  review('same', 'Same Firm', 'Review queue: the pair shown is one firm', 'A'),
+  review('different', 'Different Firms', 'Review queue: the pair shown is two firms', 'R'),
+  review('next', 'Next Pair', 'Review queue: skip to the next pair (or →)', 'Down'),
+  review('previous', 'Previous Pair', 'Review queue: back to the previous pair (or ←)', 'Up'),
+  review('undo', 'Undo Last Verdict', 'Review queue: take the last verdict back', 'CmdOrCtrl+Z'),
 ];
 
 export function commandsOfMenu(menu: CommandEntry['menu']): CommandEntry[] {
   return APP_COMMANDS.filter((c) => c.menu === menu);
 }
 
-const KEY_NAMES: Readonly<Record<string, string>> = { Enter: 'Enter', Plus: '+', Space: 'Space' };
+const KEY_NAMES: Readonly<Record<string, string>> = {
+  Enter: 'Enter',
+  Plus: '+',
+  Space: 'Space',
+  Up: '↑',
+  Down: '↓',
+  Left: '←',
+  Right: '→',
+};
 
 /**
  * An accelerator as the keys an analyst presses, for the palette and tooltips: `['Ctrl', 'Enter']`
@@ -103,6 +137,8 @@ export function matchesAccelerator(accelerator: string, e: KeyEventLike): boolea
 
 /** The command of a key press, by the table's accelerators; null for any other key. */
 export function commandForKeyEvent(e: KeyEventLike): AppCommand | null {
-  const entry = APP_COMMANDS.find((c) => c.accelerator && matchesAccelerator(c.accelerator, e));
+  const entry = APP_COMMANDS.find(
+    (c) => c.accelerator && !c.pageKeys && matchesAccelerator(c.accelerator, e),
+  );
   return entry?.command ?? null;
 }

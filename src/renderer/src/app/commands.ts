@@ -1,7 +1,7 @@
 import { spotlight } from '@mantine/spotlight';
 import type { AppCommand } from '@shared/app/app-contract';
 import { commandForKeyEvent } from '@shared/app/command-table';
-import { useFirmsStore, useResolvedFirmsStore } from '../features/firms';
+import { runReviewAction, useFirmsStore, useResolvedFirmsStore } from '../features/firms';
 import { runSearchCommand } from '../features/search';
 import { isPageId, useSessionStore } from '../session';
 
@@ -35,6 +35,15 @@ export function handleCommand(cmd: AppCommand): void {
     case 'command-palette':
       spotlight.open();
       return;
+    case 'review': {
+      // A verdict is given only on a pair the analyst has in front of them: from elsewhere, the
+      // command opens the review queue and does nothing more.
+      const shown = session.page === 'firms' && useResolvedFirmsStore.getState().tab === 'review';
+      session.showPage('firms');
+      useResolvedFirmsStore.getState().setTab('review');
+      if (shown) runReviewAction(cmd.action);
+      return;
+    }
   }
 }
 

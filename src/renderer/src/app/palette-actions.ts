@@ -3,7 +3,7 @@ import { APP_COMMANDS, shortcutKeys } from '@shared/app/command-table';
 import type { DatasetView } from '@shared/library/library-contract';
 import { COLOR_SCHEME_CHOICES, type ColorSchemeChoice } from '../theme';
 
-export type PaletteGroup = 'Pages' | 'Commands' | 'Presets' | 'Datasets' | 'Appearance';
+export type PaletteGroup = 'Pages' | 'Commands' | 'Review queue' | 'Presets' | 'Datasets' | 'Appearance';
 
 /** One entry of the command palette. */
 export interface PaletteAction {
@@ -41,13 +41,13 @@ function describeDataset(d: DatasetView): string {
 
 /**
  * What the command palette lists: the pages and the commands of the menu (with the menu's shortcuts,
- * from the one command table), the saved presets, the library's datasets and the colour schemes.
+ * from the one command table; the review queue's keys among them), the saved presets, the library's datasets and the colour schemes.
  */
 export function paletteActions(src: PaletteSources, run: PaletteRunners): PaletteAction[] {
   const commands = APP_COMMANDS.filter((c) => c.command.command !== 'command-palette').map(
     (c): PaletteAction => ({
       id: c.id,
-      group: c.command.command === 'navigate' ? 'Pages' : 'Commands',
+      group: c.command.command === 'navigate' ? 'Pages' : c.menu === 'review' ? 'Review queue' : 'Commands',
       label: c.label,
       description: c.description,
       shortcut: c.accelerator ? shortcutKeys(c.accelerator, src.platform) : undefined,
@@ -80,6 +80,7 @@ export function paletteActions(src: PaletteSources, run: PaletteRunners): Palett
   return [
     ...commands.filter((a) => a.group === 'Pages'),
     ...commands.filter((a) => a.group === 'Commands'),
+    ...commands.filter((a) => a.group === 'Review queue'),
     ...presets,
     ...datasets,
     ...schemes,

@@ -2,6 +2,7 @@ import {
   isUnlimited,
   parseSearchedHsCodes,
   remaining,
+  USAGE_METRIC_LABELS,
   type UsageMetric,
   type UsageSummary,
 } from '@shared/spec';
@@ -92,6 +93,8 @@ export function describeMetric(
   accountName: string | undefined,
   metric: UsageMetric,
 ): LimitCheck {
+  // Named as the Usage page labels it, never by the service's endpoint name.
+  const label = USAGE_METRIC_LABELS[metric];
   const account = pickAccount(summary, accountName);
   const m = account && summary ? summary[account]?.[metric] : undefined;
   const unknownName = summary ? unknownAccountMessage(Object.keys(summary), accountName) : null;
@@ -99,15 +102,15 @@ export function describeMetric(
     return {
       state: 'unknown',
       account: null,
-      message: `${metric}: account ${accountName ?? ''} is ${unknownName}`,
+      message: `${label}: account ${accountName ?? ''} is ${unknownName}`,
     };
-  if (!account || !m) return { state: 'unknown', account, message: `${metric}: usage not known yet` };
+  if (!account || !m) return { state: 'unknown', account, message: `${label}: usage not known yet` };
   if (isUnlimited(m))
     return {
       state: 'unlimited',
       account,
       current: m.current,
-      message: `${metric}: ${fmt(m.current)} used, unlimited`,
+      message: `${label}: ${fmt(m.current)} used, unlimited`,
     };
   const left = remaining(m);
   return {
@@ -116,7 +119,7 @@ export function describeMetric(
     current: m.current,
     limit: m.limit,
     left,
-    message: `${metric}: ${fmt(left)} of ${fmt(m.limit)} left`,
+    message: `${label}: ${fmt(left)} of ${fmt(m.limit)} left`,
   };
 }
 

@@ -1,15 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Box } from '@mantine/core';
+import { Alert, Box, Button, Divider, Group, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
 import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import type { FirmRecord, ShipmentFilter } from '@shared/spec';
 import { ErrorMessage } from '../../components/error-message';
 import { FilterForm } from '../filters';
 import { useFilter } from '../filters';
 import { validateDraft } from '../filters';
-import { RunButton } from '../filters';
+import { RunButton, RunReason } from '../filters';
 import { PresetsPanel } from '../presets';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import { DataGrid } from '../../components/grid/data-grid';
+import { useQuickFilter } from '../../components/grid/quick-filter-store';
 import { describeMetric, useAccountContext, useUsageStore } from '../../session';
 import { useJobsStore } from '../jobs';
 import { firmSearchFilter, openShipmentsOf, type PartyRole } from '../search';
@@ -26,29 +27,29 @@ function FirmActions(
   const i = p.node.rowIndex ?? 0;
   const roles: PartyRole[] = p.role ? [p.role] : ['importer', 'exporter'];
   return (
-    <span style={{ display: 'flex', gap: 2 }}>
+    <Group gap={2} wrap="nowrap" h="100%">
       {roles.map((role) => (
-        <button
+        <Button
           key={role}
-          type="button"
-          style={{ fontSize: 11 }}
+          size="compact-xs"
+          variant="subtle"
           data-testid={`firm-open-${role}-${i}`}
           title={`Search shipments with ${role} name “${name}”`}
           onClick={() => openShipmentsOf(role, name, p.within ? { within: p.within } : {})}
         >
           {p.role ? 'Shipments' : role === 'importer' ? 'As importer' : 'As exporter'}
-        </button>
+        </Button>
       ))}
-      <button
-        type="button"
-        style={{ fontSize: 11 }}
+      <Button
+        size="compact-xs"
+        variant="subtle"
         disabled
         data-testid={`firm-count-${i}`}
         title="A firm record has no UrlCode, which shipment count needs. Count from a shipment's importer or exporter instead (Search → Parties)."
       >
         Count
-      </button>
-    </span>
+      </Button>
+    </Group>
   );
 }
 
@@ -65,7 +66,7 @@ export function FirmSearchView() {
   const { search, goToPage, countFirms } = useFirmsStore.getState();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const summary = useUsageStore((s) => s.summary);
-  const [quick, setQuick] = useState('');
+  const [quick, setQuick] = useQuickFilter('firms');
   const [jump, setJump] = useState('');
   const [gridApi, setGridApi] = useState<GridApi<FirmRecord> | null>(null);
 
@@ -109,154 +110,224 @@ export function FirmSearchView() {
   const jumpCheck = checkPageJump(jump, pages);
 
   return (
-    <Box data-testid="firms-search-view">
-      <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
-        <div style={{ flex: 1 }}>
-          <FilterForm
-            validation={searchCheck}
-            // Enter runs the firm search exactly when its button could be pressed.
-            onSubmit={() => {
-              if (!searchCheck.reason && !running) void search();
-            }}
-          />
-        </div>
-        <PresetsPanel />
-      </div>
-      <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0', flexWrap: 'wrap' }}>
-        <RunButton
-          testId="firms-run"
-          label="Search firms"
-          reason={searchCheck.reason}
-          busy={running}
-          onRun={() => void search()}
-        />
-        <small data-testid="firms-search-cost">{searchLimit.message}</small>
-        <RunButton
-          testId="firms-count"
-          label="Count firms"
-          primary={false}
-          reason={countCheck.reason}
-          busy={count.status === 'running'}
-          onRun={() => void countFirms()}
-        />
-        <small data-testid="firms-count-cost">{countLimit.message}</small>
-        {running && <progress data-testid="firms-progress" aria-label="Searching firms" />}
-      </div>
-      {(searchLimit.state === 'exceeds' || countLimit.state === 'exceeds') && (
-        <div role="alert" data-testid="firms-limit-warning" style={{ color: '#c0392b' }}>
-          The account has used up its {searchLimit.state === 'exceeds' ? 'firm search' : 'firm count'} limit;
-          the service may refuse this request.
-        </div>
-      )}
-      {count.status === 'done' && count.value !== null && (
-        <div data-testid="firms-count-result" data-count={count.value}>
-          {fmt(count.value)} firms match the filter.
-        </div>
-      )}
-      {count.error && <ErrorMessage error={count.error} testId="firms-count-error" />}
-      {error && <ErrorMessage error={error} testId="firms-error" />}
-      {result && (
-        <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '8px 0', flexWrap: 'wrap' }}>
-          <strong data-testid="firms-summary" data-page={page} data-pages={pages}>
-            Page {fmt(page)} of {fmt(pages)} · {fmt(result.firms_count)} firms on this page ·{' '}
-            {fmt(result.total_shipment)} shipments match
-          </strong>
-          <button
-            type="button"
-            data-testid="firms-prev"
-            disabled={running || page <= 1}
-            onClick={() => void goToPage(page - 1)}
-          >
-            ← Previous
-          </button>
-          <button
-            type="button"
-            data-testid="firms-next"
-            disabled={running || page >= pages}
-            onClick={() => void goToPage(page + 1)}
-          >
-            Next →
-          </button>
-          {pages > 1 && request && (
-            <button
-              type="button"
-              data-testid="firms-fetch-all"
-              onClick={() => void askFetchAll('firms', request, pages)}
+    <Group gap="md" align="stretch" wrap="nowrap" h="100%" mih={0} data-testid="firms-search-view">
+      <PresetsPanel />
+      <Stack gap="sm" flex={1} miw={0} mih={0}>
+        <Paper p="sm" data-testid="firms-filter-panel" style={{ flexShrink: 0 }}>
+          <Stack gap="xs">
+            {/* As on the Search page: the fields scroll inside the panel on a small window, so the run
+                bar and the first rows of a result stay in view. */}
+            <Box
+              mah="max(190px, calc(100dvh - 520px))"
+              style={{ overflowY: 'auto', overflowX: 'hidden' }}
+              mx={-4}
+              px={4}
             >
-              Fetch all {fmt(pages)} pages
-            </button>
-          )}
-          <form
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (jumpCheck.ok) void goToPage(jumpCheck.page);
-            }}
+              <FilterForm
+                validation={searchCheck}
+                // Enter runs the firm search exactly when its button could be pressed.
+                onSubmit={() => {
+                  if (!searchCheck.reason && !running) void search();
+                }}
+              />
+            </Box>
+            <Divider />
+            <Group gap="sm" wrap="nowrap" align="center" justify="space-between">
+              <Group gap="xs" wrap="wrap" align="center" miw={0}>
+                <RunButton
+                  testId="firms-count"
+                  label="Count firms"
+                  primary={false}
+                  reason={countCheck.reason}
+                  busy={count.status === 'running'}
+                  onRun={() => void countFirms()}
+                  hideReason
+                />
+                <Text fz="sm" c="dimmed" data-testid="firms-count-cost" miw={0}>
+                  {countLimit.message}
+                </Text>
+              </Group>
+              <Group gap="sm" wrap="nowrap" align="center" miw={0}>
+                <Text fz="sm" c="dimmed" ta="right" data-testid="firms-search-cost" miw={0}>
+                  {searchLimit.message}
+                </Text>
+                <RunButton
+                  testId="firms-run"
+                  label="Search firms"
+                  reason={searchCheck.reason}
+                  busy={running}
+                  onRun={() => void search()}
+                  shortcut="Enter · Ctrl+Enter"
+                  hideReason
+                />
+              </Group>
+            </Group>
+            <RunReason testId="firms-run" reason={searchCheck.reason} />
+            {countCheck.reason !== searchCheck.reason && (
+              <RunReason testId="firms-count" reason={countCheck.reason} />
+            )}
+          </Stack>
+        </Paper>
+        {running && (
+          <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+            <Loader size="xs" data-testid="firms-progress" aria-label="Searching firms" />
+            <Text fz="sm">Searching firms…</Text>
+          </Group>
+        )}
+        {(searchLimit.state === 'exceeds' || countLimit.state === 'exceeds') && (
+          <Alert color="red" role="alert" p="xs" data-testid="firms-limit-warning" style={{ flexShrink: 0 }}>
+            The account has used up its {searchLimit.state === 'exceeds' ? 'firm search' : 'firm count'}{' '}
+            limit; the service may refuse this request.
+          </Alert>
+        )}
+        {count.status === 'done' && count.value !== null && (
+          <Text
+            fz="sm"
+            fw={600}
+            data-testid="firms-count-result"
+            data-count={count.value}
+            style={{ flexShrink: 0 }}
           >
-            <label>
-              Page{' '}
-              <input
+            {fmt(count.value)} firms match the filter.
+          </Text>
+        )}
+        {count.error && <ErrorMessage error={count.error} testId="firms-count-error" />}
+        {error && <ErrorMessage error={error} testId="firms-error" />}
+        {result && (
+          <Group gap="sm" wrap="wrap" align="center" style={{ flexShrink: 0 }}>
+            <Text fw={600} fz="sm" data-testid="firms-summary" data-page={page} data-pages={pages}>
+              Page {fmt(page)} of {fmt(pages)} · {fmt(result.firms_count)} firms on this page ·{' '}
+              {fmt(result.total_shipment)} shipments match
+            </Text>
+            <Button.Group>
+              <Button
+                size="compact-sm"
+                h={30}
+                variant="default"
+                data-testid="firms-prev"
+                disabled={running || page <= 1}
+                onClick={() => void goToPage(page - 1)}
+              >
+                ← Previous
+              </Button>
+              <Button
+                size="compact-sm"
+                h={30}
+                variant="default"
+                data-testid="firms-next"
+                disabled={running || page >= pages}
+                onClick={() => void goToPage(page + 1)}
+              >
+                Next →
+              </Button>
+            </Button.Group>
+            <form
+              noValidate
+              style={{ display: 'flex', gap: 6, alignItems: 'center' }}
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (jumpCheck.ok) void goToPage(jumpCheck.page);
+              }}
+            >
+              <TextInput
                 type="number"
+                size="xs"
+                w={80}
                 min={1}
                 max={Math.max(1, pages)}
+                aria-label="Go to page"
+                placeholder="Page"
                 value={jump}
                 data-testid="firms-page-input"
-                aria-invalid={Boolean(jumpCheck.message)}
+                error={Boolean(jumpCheck.message)}
                 aria-describedby={jumpCheck.message ? 'firms-page-input-error' : undefined}
-                onChange={(e) => setJump(e.target.value)}
-                style={{ width: 70 }}
+                onChange={(e) => setJump(e.currentTarget.value)}
               />
-            </label>
-            <button type="submit" data-testid="firms-page-go" disabled={running || !jumpCheck.ok}>
-              Go
-            </button>
-            {jumpCheck.message && (
-              <span
-                id="firms-page-input-error"
-                data-testid="firms-page-input-error"
-                role="alert"
-                style={{ color: 'var(--danger, #c0392b)', marginLeft: 6 }}
+              <Button
+                type="submit"
+                size="compact-sm"
+                h={30}
+                variant="default"
+                data-testid="firms-page-go"
+                disabled={running || !jumpCheck.ok}
               >
-                {jumpCheck.message}
-              </span>
+                Go
+              </Button>
+              {jumpCheck.message && (
+                <Text
+                  id="firms-page-input-error"
+                  data-testid="firms-page-input-error"
+                  role="alert"
+                  c="red"
+                  fz="sm"
+                >
+                  {jumpCheck.message}
+                </Text>
+              )}
+            </form>
+            {pages > 1 && request && (
+              <Button
+                size="compact-sm"
+                h={30}
+                variant="default"
+                data-testid="firms-fetch-all"
+                onClick={() => void askFetchAll('firms', request, pages)}
+              >
+                Fetch all {fmt(pages)} pages
+              </Button>
             )}
-          </form>
-          <input
-            type="search"
-            placeholder="Quick filter"
-            value={quick}
-            data-testid="firms-quick-filter"
-            onChange={(e) => setQuick(e.target.value)}
-            style={{ marginLeft: 'auto' }}
-          />
-          <ColumnChooser api={gridApi as GridApi | null} testId="firms-columns" />
-        </div>
-      )}
-      {result && reusedFrom !== null && (
-        <p role="status" className="message" data-testid="firms-reused">
-          Page {fmt(page)} was already fetched in this session (at {new Date(reusedFrom).toLocaleTimeString()}
-          ) and is shown again: nothing was downloaded, and the Library keeps its one copy.
-        </p>
-      )}
-      {result && (
-        <p style={{ fontSize: 12, opacity: 0.8 }} data-testid="firms-urlcode-note">
-          Counting a firm's shipments needs its UrlCode, which firm records do not carry. Use “Parties” on a
-          shipment in Search to count an importer's or exporter's shipments; “Shipments” here searches by the
-          firm's name instead.
-        </p>
-      )}
-      {result && (
-        <DataGrid<FirmRecord>
-          gridId="firms"
-          testId="firms-grid"
-          rows={result.firms}
-          columnDefs={columnDefs}
-          quickFilter={quick}
-          onApi={setGridApi}
-          height={460}
-          recordTitle="Firm"
-        />
-      )}
-    </Box>
+            <Box flex={1} />
+            <TextInput
+              type="search"
+              size="xs"
+              w={200}
+              placeholder="Quick filter"
+              aria-label="Quick filter"
+              value={quick}
+              data-testid="firms-quick-filter"
+              onChange={(e) => setQuick(e.currentTarget.value)}
+            />
+            <ColumnChooser api={gridApi as GridApi | null} testId="firms-columns" />
+          </Group>
+        )}
+        {result && reusedFrom !== null && (
+          <Text fz="sm" c="dimmed" role="status" data-testid="firms-reused" style={{ flexShrink: 0 }}>
+            Page {fmt(page)} was already fetched in this session (at{' '}
+            {new Date(reusedFrom).toLocaleTimeString()}) and is shown again: nothing was downloaded, and the
+            Library keeps its one copy.
+          </Text>
+        )}
+        {result && (
+          <Text fz="xs" c="dimmed" data-testid="firms-urlcode-note" style={{ flexShrink: 0 }}>
+            Counting a firm&apos;s shipments needs its UrlCode, which firm records do not carry. Use “Parties”
+            on a shipment in Search to count an importer&apos;s or exporter&apos;s shipments; “Shipments” here
+            searches by the firm&apos;s name instead.
+          </Text>
+        )}
+        {/* The first rows of a result show without scrolling: the grid takes what is left of the page. */}
+        <Box flex={1} miw={0} mih={result ? 180 : 0} style={{ display: 'flex', flexDirection: 'column' }}>
+          {result ? (
+            <DataGrid<FirmRecord>
+              gridId="firms"
+              testId="firms-grid"
+              rows={result.firms}
+              columnDefs={columnDefs}
+              quickFilter={quick}
+              onApi={setGridApi}
+              height="100%"
+              recordTitle="Firm"
+            />
+          ) : (
+            !running &&
+            !error && (
+              <Text c="dimmed" fz="sm" data-testid="firms-search-empty">
+                Set the filter and choose Search firms: the firms that match, one page at a time, show here
+                and are kept in the Library.
+              </Text>
+            )
+          )}
+        </Box>
+      </Stack>
+    </Group>
   );
 }

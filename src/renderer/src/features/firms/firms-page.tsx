@@ -93,7 +93,7 @@ export function FirmsPage() {
         </Box>
       )}
       {tab === 'search' && (
-        <Box flex={1} mih={0} style={{ overflow: 'auto' }}>
+        <Box flex={1} mih={0}>
           <FirmSearchView />
         </Box>
       )}

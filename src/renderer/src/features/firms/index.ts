@@ -1,4 +1,4 @@
 export { FirmsPage } from './firms-page';
 export { useFirmsStore } from './firms-store';
 export { connectResolvedFirmsStore, useResolvedFirmsStore } from './resolved-firms-store';
-export { connectReviewStore } from './review-store';
+export { connectReviewStore, runReviewAction } from './review-store';

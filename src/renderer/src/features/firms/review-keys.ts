@@ -1,5 +1,7 @@
-/** What a key does in the review queue. */
-export type ReviewKeyAction = 'same' | 'different' | 'next' | 'previous' | 'undo';
+import type { ReviewAction } from '@shared/app/app-contract';
+
+/** What a key does in the review queue (the command table lists the same keys for the menu and the palette). */
+export type ReviewKeyAction = ReviewAction;
 
 type KeyLike = Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey' | 'target'>;
 

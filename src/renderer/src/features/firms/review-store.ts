@@ -1,4 +1,5 @@
 import type { BridgeError } from '@shared/ipc/errors';
+import type { ReviewAction } from '@shared/app/app-contract';
 import type { ResolutionStatus, ReviewPairView, Verdict } from '@shared/resolution/resolution-contract';
 import { getApi } from '../../bridge/api';
 import { useResolutionStore } from '../../session';
@@ -158,4 +159,13 @@ export function connectReviewStore(): () => void {
     offVersion();
     offScope();
   };
+}
+
+/** Does what a review key (or its menu item, or its palette entry) asks, on the pair shown. */
+export function runReviewAction(action: ReviewAction): void {
+  const s = useReviewStore.getState();
+  if (action === 'same' || action === 'different') void s.decide(action);
+  else if (action === 'next') s.move(1);
+  else if (action === 'previous') s.move(-1);
+  else void s.undoLast();
 }

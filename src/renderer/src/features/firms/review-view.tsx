@@ -20,7 +20,7 @@ import type { PartyView, ReviewPairView } from '@shared/resolution/resolution-co
 import { ErrorMessage } from '../../components/error-message';
 import { describeEvidence } from './evidence-text';
 import { reviewKey } from './review-keys';
-import { selectCurrentPair, useReviewStore } from './review-store';
+import { runReviewAction, selectCurrentPair, useReviewStore } from './review-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -65,11 +65,7 @@ function ReviewContent() {
       const action = reviewKey(e);
       if (!action) return;
       e.preventDefault();
-      const s = useReviewStore.getState();
-      if (action === 'same' || action === 'different') void s.decide(action);
-      else if (action === 'next') s.move(1);
-      else if (action === 'previous') s.move(-1);
-      else void s.undoLast();
+      runReviewAction(action);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -21,6 +21,7 @@ import { IconChevronDown, IconChevronRight, IconHistory, IconSearch } from '@tab
 import type { DatasetView } from '@shared/library/library-contract';
 import { MAX_NAME_LENGTH, MAX_NOTES_LENGTH } from '@shared/library/dataset-fields';
 import { ErrorMessage } from '../../components/error-message';
+import { useQuickFilter } from '../../components/grid/quick-filter-store';
 import { ExportButton } from '../export';
 import { DatasetGrid, type DatasetGridView } from './dataset-grid';
 import { ageOf, describeRows } from './dataset-list';
@@ -290,7 +291,8 @@ export function OpenDataset() {
 function OpenDatasetBody({ open }: { open: OpenRequest }) {
   const openMeta = useLibraryStore((s) => s.openMeta);
   const closeDataset = useLibraryStore((s) => s.closeDataset);
-  const [quick, setQuick] = useState('');
+  // Kept while this open lasts (a page change and back), not across another open of it.
+  const [quick, setQuick] = useQuickFilter(`library:${open.id}:${open.seq}`);
   const [view, setView] = useState<DatasetGridView | null>(null);
   const [viewRows, setViewRows] = useState<number | null>(null);
   const [gridError, setGridError] = useState<string | null>(null);

@@ -28,6 +28,7 @@ import { PresetsPanel } from '../presets';
 import { useUsageStore } from '../../session';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import { forgetColumnState } from '../../components/grid/column-state';
+import { useQuickFilter } from '../../components/grid/quick-filter-store';
 import { DataGrid } from '../../components/grid/data-grid';
 import {
   describeCancelOutcome,
@@ -181,7 +182,7 @@ export function SearchPage() {
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const datasetId = useSearchStore((s) => s.datasetId);
   const answers = useSearchStore((s) => s.answers);
-  const [quick, setQuick] = useState('');
+  const [quick, setQuick] = useQuickFilter(GRID_ID);
   const [gridApi, setGridApi] = useState<GridApi<ShipmentRecord> | null>(null);
   const [partyRow, setPartyRow] = useState<ShipmentRecord | null>(null);
   const running = status === 'running';
