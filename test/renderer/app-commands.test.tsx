@@ -8,6 +8,8 @@ import { setApi } from '../../src/renderer/src/bridge/api';
 import { FilterForm, filterStore, validateDraft } from '../../src/renderer/src/features/filters';
 import { useFirmsStore, useResolvedFirmsStore } from '../../src/renderer/src/features/firms';
 import { useReviewStore } from '../../src/renderer/src/features/firms/review-store';
+import { reviewKey } from '../../src/renderer/src/features/firms/review-keys';
+import { APP_COMMANDS } from '@shared/app/command-table';
 import type { ReviewPairView } from '@shared/resolution/resolution-contract';
 import { useSearchStore } from '../../src/renderer/src/features/search';
 import { useSessionStore, useUsageStore } from '../../src/renderer/src/session';
@@ -108,6 +110,26 @@ describe('menu commands', () => {
     handleCommand({ command: 'review', action: 'previous' });
     expect(useReviewStore.getState().index).toBe(0);
     expect(sent('resolution.decide')).toBe(0);
+  });
+
+  it('the review commands’ shortcuts, as the menu and the palette show them, are the keys the queue takes', () => {
+    const review = APP_COMMANDS.filter((c) => c.command.command === 'review');
+    expect(review).toHaveLength(5);
+    // Each accelerator, pressed in the queue, is the action its item sends.
+    const domKey: Record<string, string> = { Up: 'ArrowUp', Down: 'ArrowDown' };
+    for (const c of review) {
+      const parts = (c.accelerator ?? '').split('+');
+      const last = parts[parts.length - 1] ?? '';
+      const action = reviewKey({
+        key: domKey[last] ?? last.toLowerCase(),
+        ctrlKey: parts.includes('CmdOrCtrl'),
+        metaKey: false,
+        altKey: false,
+        shiftKey: false,
+        target: null,
+      });
+      expect(action, c.label).toBe(c.command.command === 'review' ? c.command.action : null);
+    }
   });
 
   it('maps the browser host’s keys to the same commands', () => {
