@@ -7,6 +7,7 @@ import * as store from '../../src/renderer/src/features/library/library-store';
 import { fakeBridge } from './fake-bridge';
 import { dataset, fakeLibrary, importPreview, type FakeLibrary } from './fake-library';
 import { useImportStore } from '../../src/renderer/src/features/library/import-store';
+import { JobsPanel, useJobsStore } from '../../src/renderer/src/features/jobs';
 
 /** The Library page over an in-memory library that answers the bridge the way main does. */
 let lib: FakeLibrary = fakeLibrary([]);
@@ -447,6 +448,15 @@ describe('library page: storage trouble', () => {
     expect(error.textContent).toContain('Library in use');
     expect(error.textContent).toContain('process 4242');
     expect(error.textContent).not.toContain('Something went wrong');
+    // Said once: not again by the jobs tray over the page, and the page does not call the library empty.
+    act(() => useJobsStore.setState({ error: lib.listError, errorFromList: true }));
+    render(<JobsPanel />);
+    expect(screen.getAllByText(/process 4242/)).toHaveLength(1);
+    expect(screen.getByTestId('jobs-locked').textContent).toContain(
+      'Jobs cannot be listed while another program has the library open',
+    );
+    expect(screen.queryByTestId('jobs-error')).toBeNull();
+    expect(screen.getByTestId('library-nothing-open').textContent).not.toContain('Nothing saved yet');
     lib.listError = null;
     fireEvent.click(screen.getByTestId('library-retry'));
     await screen.findByTestId('library-row-a');

@@ -208,20 +208,37 @@ export function JobsPanel() {
   const empty = !active.length && !resumable.length && !finished.length && !error;
   return (
     <Stack component="section" gap="md" data-testid="jobs-panel" aria-label="Jobs">
-      {error && (
-        <Group gap="xs" align="flex-start" wrap="nowrap">
-          <div style={{ flex: 1, minWidth: 0 }}>
-            <ErrorMessage error={error} testId="jobs-error" />
-          </div>
-          <ActionIcon
-            mt="sm"
-            data-testid="jobs-error-dismiss"
-            onClick={dismissError}
-            aria-label="Dismiss the error"
+      {error?.kind === 'StorageLocked' ? (
+        // The Library page says whose program holds the library; here, one line and the way out.
+        <Group gap="xs" align="center" wrap="nowrap" data-testid="jobs-locked" data-error-kind={error.kind}>
+          <Text fz="sm" c="red" flex={1}>
+            Jobs cannot be listed while another program has the library open.
+          </Text>
+          <Button
+            size="xs"
+            variant="default"
+            data-testid="jobs-retry"
+            onClick={() => void useJobsStore.getState().refresh()}
           >
-            <IconX size={14} />
-          </ActionIcon>
+            Retry
+          </Button>
         </Group>
+      ) : (
+        error && (
+          <Group gap="xs" align="flex-start" wrap="nowrap">
+            <div style={{ flex: 1, minWidth: 0 }}>
+              <ErrorMessage error={error} testId="jobs-error" />
+            </div>
+            <ActionIcon
+              mt="sm"
+              data-testid="jobs-error-dismiss"
+              onClick={dismissError}
+              aria-label="Dismiss the error"
+            >
+              <IconX size={14} />
+            </ActionIcon>
+          </Group>
+        )
       )}
       <DiscardQuestionBox />
       {empty && (

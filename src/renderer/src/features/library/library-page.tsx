@@ -93,19 +93,25 @@ function LibraryNotices() {
           </Group>
         </Alert>
       )}
-      {error && <ErrorMessage error={error} testId="library-error" />}
-      {error?.kind === 'StorageLocked' && (
-        <Group>
-          <Button
-            data-testid="library-retry"
-            onClick={() => {
-              // The jobs panel read the same library: it asks again too.
-              void refresh();
-              void useJobsStore.getState().refresh();
-            }}
-          >
-            Retry
-          </Button>
+      {error && (
+        <Group gap="sm" align="center" wrap="nowrap">
+          <Box flex={1} miw={0}>
+            <ErrorMessage error={error} testId="library-error" />
+          </Box>
+          {error.kind === 'StorageLocked' && (
+            <Button
+              variant="default"
+              data-testid="library-retry"
+              onClick={() => {
+                // The jobs tray read the same library: it asks again too.
+                void refresh();
+                void useJobsStore.getState().refresh();
+              }}
+              style={{ flexShrink: 0 }}
+            >
+              Retry
+            </Button>
+          )}
         </Group>
       )}
     </>
@@ -115,6 +121,9 @@ function LibraryNotices() {
 /** Nothing open: what the detail side offers instead. */
 function NothingOpen() {
   const any = useLibraryStore((s) => s.entries.length > 0);
+  // A library that could not be read is not an empty one: the message above says why.
+  const unread = useLibraryStore((s) => s.error !== null);
+  if (unread) return <Paper flex={1} miw={0} data-testid="library-nothing-open" />;
   return (
     <Paper flex={1} miw={0} p="xl" data-testid="library-nothing-open">
       <Stack align="center" justify="center" h="100%" gap="xs">
