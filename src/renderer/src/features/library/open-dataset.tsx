@@ -235,16 +235,15 @@ function DatasetHeader({
           <Box miw={0} flex={1}>
             {/* A long name wraps onto a second line rather than being cut at a narrow window; past
                 that, the tooltip has it whole. */}
-            <Tooltip label={d.name} multiline maw={480} openDelay={400} withinPortal>
-              <Title
-                order={2}
-                lineClamp={2}
-                style={{ overflowWrap: 'anywhere' }}
-                data-testid="library-detail-name"
-              >
-                {d.name}
-              </Title>
-            </Tooltip>
+            <Title
+              order={2}
+              lineClamp={2}
+              style={{ overflowWrap: 'anywhere' }}
+              data-testid="library-detail-name"
+              title={d.name}
+            >
+              {d.name}
+            </Title>
             <Text fz="xs" c="dimmed" lineClamp={2} title={facts.join(' · ')}>
               {facts.join(' · ')}
             </Text>
