@@ -7,6 +7,7 @@ import type {
   SnapshotDiff,
   SummaryKind,
   SummaryResult,
+  UnitValues,
 } from '@shared/analysis/analysis-contract';
 import { AppError } from '@shared/ipc/errors';
 import type { Library } from '../library';
@@ -14,6 +15,7 @@ import { snapshotDiff } from './diff';
 import { firmProfile } from './firm-profile';
 import { ensureHsNames } from './reference';
 import { summary } from './summaries';
+import { unitValues } from './unit-values';
 
 export interface AnalysisOptions {
   /** resources/data/hs-codes.csv */
@@ -33,6 +35,8 @@ export interface Analysis {
     firm: string | { firmId: string },
     opts?: { limit?: number },
   ): Promise<FirmProfile>;
+  /** USD per kg by HS code, firm and partner country, with outliers within each HS code flagged. */
+  unitValues(datasetId: string, role: FirmRole, opts?: { limit?: number; hs?: string }): Promise<UnitValues>;
   diff(
     baseId: string,
     compareId: string,
@@ -76,6 +80,10 @@ export function createAnalysis(library: Library, opts: AnalysisOptions): Analysi
         typeof firm === 'string' ? { urlCode: firm } : { firmId: firm.firmId },
         o.limit ?? 25,
       );
+    },
+    async unitValues(datasetId, role, o = {}) {
+      await shipmentsDataset(datasetId);
+      return unitValues(db, datasetId, role, o);
     },
     async diff(baseId, compareId, role, o = {}) {
       await shipmentsDataset(baseId);

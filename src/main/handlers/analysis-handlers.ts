@@ -4,7 +4,12 @@ import type { Library } from '../library';
 import type { HandlerSlice } from './types';
 
 export type AnalysisChannel =
-  'analysis.datasets' | 'analysis.summary' | 'analysis.firmProfile' | 'analysis.diff' | 'analysis.exportXlsx';
+  | 'analysis.datasets'
+  | 'analysis.summary'
+  | 'analysis.firmProfile'
+  | 'analysis.diff'
+  | 'analysis.unitValues'
+  | 'analysis.exportXlsx';
 
 export interface AnalysisHandlerDeps {
   /** The app's one library instance (its DuckDB file may be opened only once per process). */
@@ -35,6 +40,8 @@ export function createAnalysisHandlers(deps: AnalysisHandlerDeps): HandlerSlice<
       (await get()).firmProfile(datasetId, firmId ? { firmId } : (urlCode ?? ''), { limit }),
     'analysis.diff': async ({ baseId, compareId, role, limit, firms }) =>
       (await get()).diff(baseId, compareId, role, { limit, firms }),
+    'analysis.unitValues': async ({ datasetId, role, hs, limit }) =>
+      (await get()).unitValues(datasetId, role, { limit, ...(hs ? { hs } : {}) }),
     'analysis.exportXlsx': (input) => tableToXlsx(input),
   };
 }

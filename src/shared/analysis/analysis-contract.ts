@@ -156,6 +156,44 @@ export interface SnapshotDiff {
   omitted: number;
 }
 
+/** One HS subheading × firm × partner country with its unit value and where it stands within the HS code. */
+export interface UnitValueRow {
+  hs: string;
+  hsName: string;
+  /** The firm's UrlCode (null: none given) and the partner's country code. */
+  firm: string | null;
+  firmName: string;
+  country: string | null;
+  shipments: number;
+  usdFob: number;
+  kg: number;
+  /** USD FOB per kg of gross weight. */
+  usdPerKg: number;
+  /** The HS code's shipments with a unit value and their quartiles (taken over the logarithms, shown in USD/kg). */
+  hsShipments: number;
+  hsQ1: number | null;
+  hsMedian: number | null;
+  hsQ3: number | null;
+  /** Outside 1.5 × IQR (of the log unit values) within the HS code: below (possible under-invoicing) or above. */
+  flag: 'low' | 'high' | null;
+  /** Of the group's shipments, how many are themselves outliers within the HS code. */
+  lowShipments: number;
+  highShipments: number;
+  drill: Drill;
+}
+
+export interface UnitValues {
+  datasetId: string;
+  role: FirmRole;
+  rows: UnitValueRow[];
+  /** Groups in all, and of them flagged. */
+  groups: number;
+  flagged: number;
+  /** Shipments in the dataset, and those with a value above 0, a weight in a known unit and an HS code. */
+  shipments: number;
+  shipmentsUsed: number;
+}
+
 export interface AnalysisDataset {
   id: string;
   name: string;
@@ -211,6 +249,18 @@ export const diffInputSchema = z.strictObject({
 });
 export type DiffInput = z.output<typeof diffInputSchema>;
 
+export const unitValuesInputSchema = z.strictObject({
+  datasetId: id,
+  role: z.enum(['importer', 'exporter']).default('importer'),
+  /** Only HS codes starting with these digits. */
+  hs: z
+    .string()
+    .regex(/^\d{1,6}$/, { error: 'up to 6 digits' })
+    .optional(),
+  limit: z.number().int().min(1).max(MAX_SUMMARY_LIMIT).default(500),
+});
+export type UnitValuesInput = z.output<typeof unitValuesInputSchema>;
+
 const cell = z.union([z.string().max(10_000), z.number().finite(), z.null()]);
 export const tableExportInputSchema = z.strictObject({
   title: z.string().trim().min(1).max(100),
@@ -236,5 +286,6 @@ export const analysisCalls = {
   'analysis.summary': defineCall<SummaryResult>()(summaryInputSchema),
   'analysis.firmProfile': defineCall<FirmProfile>()(firmProfileInputSchema),
   'analysis.diff': defineCall<SnapshotDiff>()(diffInputSchema),
+  'analysis.unitValues': defineCall<UnitValues>()(unitValuesInputSchema),
   'analysis.exportXlsx': defineCall<TableExport>()(tableExportInputSchema),
 };

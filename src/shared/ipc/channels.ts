@@ -33,6 +33,7 @@ export const CALL_CHANNELS = [
   'analysis.summary',
   'analysis.firmProfile',
   'analysis.diff',
+  'analysis.unitValues',
   'analysis.exportXlsx',
   // end analysis
   // library
