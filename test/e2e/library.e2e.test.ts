@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDecimalText } from '@shared/fields';
+import { SHIPMENT_FIELDS, type ShipmentRecord } from '@shared/spec';
 import type { AppShell } from './pages/app-shell';
 import { LibraryPage } from './pages/library-page';
 import { SearchWorkbench } from './pages/search-workbench';
@@ -19,6 +21,10 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
   beforeAll(async () => {
     stack = await startStack({ records: RECORDS });
     browser = await launchBrowser();
+    // Copying a block is checked by reading the clipboard back.
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(stack.host.url).origin,
+    });
     search = new SearchWorkbench(browser.page);
     library = new LibraryPage(browser.page);
     shell = await openConnected(browser, stack);
@@ -61,6 +67,86 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
     expect(matching).toBeGreaterThan(0);
     expect(matching).toBeLessThan(100);
     await browser.screenshot('library-open-dataset');
+  });
+
+  it('selects a block in the open dataset: the status bar sums it, Ctrl+C copies it for Excel; Enter or double-click opens the whole record', async () => {
+    expect(await library.quickFilter('')).toBe(100);
+    const grid = library.table;
+    const records = new Map<string, ShipmentRecord>();
+    for (const r of stack.sim.dataset.records()) records.set(r.hashId, r);
+    const shown = (n: number, min: number, max = min) =>
+      n.toLocaleString('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
+
+    // Which records rows 1…4 are, from the record view; their values from the simulator's own data.
+    const hashes: string[] = [];
+    for (let row = 1; row <= 4; row++) hashes.push(await library.hashOfRow(row));
+    const block = hashes.map((h) => {
+      const rec = records.get(h);
+      if (!rec) throw new Error(`row ${h} is not in the service's data`);
+      return [rec.netWeight, String(rec.quantity), rec.quantityUnit];
+    });
+    const cols = ['netWeight', 'quantity', 'quantityUnit'];
+    const order = await grid.displayedColumns();
+    expect(order.slice(order.indexOf('netWeight'), order.indexOf('netWeight') + 3)).toEqual(cols);
+
+    await grid.selectBlock([1, 'netWeight'], [4, 'quantityUnit']);
+    const numbers = block
+      .flatMap((r) => [r[0], r[1]])
+      .map((v) => parseDecimalText(v))
+      .filter((n): n is number => n !== null);
+    const sum = numbers.reduce((a, b) => a + b, 0);
+    expect(numbers.length).toBeGreaterThan(3);
+    await expect
+      .poll(() => grid.selection())
+      .toEqual({
+        cells: 12,
+        numbers: numbers.length,
+        sum: `Sum ${shown(sum, 3)}`,
+        average: `Average ${shown(sum / numbers.length, 3)}`,
+      });
+    expect((await grid.selectedCells()).length).toBe(12);
+    // Numbers plain, tabs between cells, CRLF between rows: what Excel pastes as a block.
+    const plain = (v: string) => String(parseDecimalText(v) ?? v);
+    expect(await grid.copy()).toBe(
+      block.map((r) => [plain(r[0]!), plain(r[1]!), r[2]].join('\t')).join('\r\n'),
+    );
+    await browser.screenshot('library-grid-selection');
+    await browser.page.keyboard.press('Escape');
+    await expect.poll(() => grid.selection()).toBeNull();
+
+    // The record view: every field, grouped as the columns are; Escape gives the focus back to the row.
+    await grid.cell(2, 'importerName').dblclick();
+    const view = await grid.recordView();
+    await view.waitFor();
+    const groups = await grid.recordGroups();
+    // The record's groups and every field of the spec (a dataset may carry columns of its own besides).
+    expect(groups.map((g) => g.name).slice(0, 6)).toEqual([
+      'Importer',
+      'Exporter',
+      'Goods',
+      'Values',
+      'Logistics',
+      'Record',
+    ]);
+    const fields = groups.flatMap((g) => Object.keys(g.fields));
+    expect(fields).toEqual(expect.arrayContaining([...SHIPMENT_FIELDS]));
+    expect(new Set(fields).size).toBe(fields.length);
+    const all = Object.assign({}, ...groups.map((g) => g.fields)) as Record<string, string>;
+    const rec = records.get(hashes[1]!)!;
+    expect(all.hashId).toBe(rec.hashId);
+    expect(all.usdCif).toBe(shown(Number(rec.usdCif), 2));
+    expect(await browser.page.getByTestId('library-grid-record-position').textContent()).toBe('3 of 100');
+    await expect.poll(() => view.evaluate((e) => e.getAnimations().length)).toBe(0);
+    await browser.screenshot('library-grid-record-view');
+    await browser.page.keyboard.press('Escape');
+    await view.waitFor({ state: 'detached' });
+    await expect.poll(() => grid.focusedCell()).toBe('2:importerName');
+    // Enter on the focused cell opens its row again.
+    await browser.page.keyboard.press('Enter');
+    await view.waitFor();
+    expect(await browser.page.getByTestId('library-grid-record-position').textContent()).toBe('3 of 100');
+    await browser.page.keyboard.press('Escape');
+    await view.waitFor({ state: 'detached' });
   });
 
   it('offers the saved copy before spending again', async () => {

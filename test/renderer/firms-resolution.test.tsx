@@ -44,6 +44,13 @@ interface Backend {
 
 // Each decision resolves the library again in DuckDB: give the page time on a loaded machine.
 configure({ asyncUtilTimeout: 20_000 });
+/**
+ * A test here makes several round trips that each resolve the library again (a decision, its undo)
+ * while jsdom renders the page's grid on the same thread: under a full test run that takes tens of
+ * seconds. Its budget must hold several of those, not one waitFor's worth (the default 20 s equals
+ * asyncUtilTimeout, so one slow wait used it all).
+ */
+const PAGE_TEST_TIMEOUT = 120_000;
 
 let backend: Backend;
 let bridge: FakeBridge;
@@ -80,6 +87,8 @@ const saved: { name: string; href: string }[] = [];
 beforeEach(async () => {
   resetAllStores();
   for (const d of await decisions()) await call('resolution.undo', { decisionId: d.id });
+  // The clean slate is resolved here, in the hook's budget: otherwise the test's first read pays for it.
+  await call('resolution.run');
   disconnect = [
     connectResolutionStore(),
     connectResolvedFirmsStore(),
@@ -93,7 +102,7 @@ afterEach(() => {
   cleanup();
 });
 
-describe('Firms page: the library’s resolved firms', () => {
+describe('Firms page: the library’s resolved firms', { timeout: PAGE_TEST_TIMEOUT }, () => {
   it('lists the firms and opens one: its spellings, the evidence that joined them, where its shipments are', async () => {
     render(<FirmsPage />);
     // The grid asks for its first block (jsdom draws no rows, so the test asks as the grid would).

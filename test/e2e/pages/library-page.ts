@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { AgGrid } from './ag-grid';
 
 /**
  * Library → the dataset list (one entry per query, its fetches as versions) beside the open dataset:
@@ -42,6 +43,23 @@ export class LibraryPage {
 
   get grid(): Locator {
     return this.page.getByTestId('library-grid');
+  }
+
+  /** The open dataset's grid worked as a user works it: selection, copy, record view. */
+  get table(): AgGrid {
+    return new AgGrid(this.page, this.grid);
+  }
+
+  /** Opens row `rowIndex` in the record view by double-click and reads its hashId; Escape closes it. */
+  async hashOfRow(rowIndex: number, colId = 'importerName'): Promise<string> {
+    await this.table.cell(rowIndex, colId).dblclick();
+    const view = await this.table.recordView();
+    await view.waitFor();
+    const groups = await this.table.recordGroups();
+    const hash = groups.map((g) => g.fields.hashId).find((h) => h !== undefined) ?? '';
+    await this.page.keyboard.press('Escape');
+    await view.waitFor({ state: 'detached' });
+    return hash;
   }
 
   private async attr(name: string): Promise<string | null> {
