@@ -1,10 +1,13 @@
 /**
- * Excel export speed and memory against a plain CSV write of the same rows (same run, same machine),
- * and against SheetJS (in-memory writer) at 20,000 rows. Every case runs in a fresh child process so
- * that one case's memory peak cannot hide in another's, after warming its writer on 5,000 rows (the
- * steady state of a main process that has exported before; the cold warm-up time is printed too).
+ * Excel export speed and memory on the app's path: a dataset in the library, read through
+ * `libraryExportSource` (DuckDB streaming the rows in the view's order) into the writer, as the export
+ * handler does; the baseline is the app's CSV export of the same dataset in the same run. Also our
+ * Excel writer against SheetJS (in-memory writer) at 20,000 rows. Every case runs in a fresh child
+ * process on a library built beforehand, so that one case's memory peak cannot hide in another's, after
+ * warming the export on a 5,000-row dataset (the steady state of a main process that has exported
+ * before; the cold warm-up time is printed too).
  *
- *   npm run bench -- export-xlsx            100,000 rows (all columns, and the default 16)
+ *   npm run bench -- export-xlsx            100,000 rows (all columns, and the default columns)
  *   npm run bench -- export-xlsx --full     also 1,000,000 rows, to show memory stays flat
  */
 import { spawnSync } from 'node:child_process';
@@ -12,17 +15,10 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
-import {
-  DEFAULT_SHIPMENT_COLUMNS,
-  exportCsv,
-  exportXlsx,
-  shipmentColumns,
-  toExportRows,
-  toSheetJsCell,
-  type ExportColumn,
-  type ExportRow,
-  type ExportSource,
-} from './export-bench-support';
+import { DEFAULT_SHIPMENT_COLUMNS } from '../src/shared/fields';
+import { exportCsv, exportXlsx, libraryExportSource, shipmentColumns } from '../src/main/export';
+import { toExcelValue } from '../src/main/export/cell-values';
+import { Library } from '../src/main/library';
 
 interface CaseResult {
   name: string;
@@ -42,50 +38,71 @@ interface CaseResult {
 
 const POOL = 1_000;
 const WARM_UP_ROWS = 5_000;
-const BATCH = 2_000;
+/** Rows appended per unit of work while the bench builds its library. */
+const APPEND = 10_000;
 
-/** Rows cycle through a fixed pool, so the source itself holds constant memory at any row count. */
-function benchSource(
-  rows: number,
-  columns: readonly ExportColumn[],
-  pool: readonly ExportRow[],
-): ExportSource {
-  return {
-    kind: 'shipments',
-    columns,
-    rowCount: rows,
-    query: {
-      profile: 'bench',
-      account: 'bench',
-      filter: { hs_codes: ['8471'] },
-      fetchedAt: new Date(0).toISOString(),
-      totalReported: rows,
-      appVersion: 'bench',
-    },
-    async *batches() {
-      for (let start = 0; start < rows; start += BATCH) {
-        const n = Math.min(BATCH, rows - start);
-        const batch: ExportRow[] = new Array<ExportRow>(n);
-        for (let i = 0; i < n; i++) batch[i] = pool[(start + i) % pool.length] as ExportRow;
-        yield batch;
+/**
+ * Builds the library the cases export from: one dataset per size, its rows cycling through a fixed pool
+ * of realistic records (the rows' content, not their number, sets the writer's work per row).
+ */
+async function buildLibrary(dir: string, sizes: readonly number[]): Promise<Record<number, string>> {
+  const { makeShipments } = await import('../test/helpers/export-records');
+  const pool = makeShipments(POOL, 11);
+  const lib = await Library.open(dir);
+  const ids: Record<number, string> = {};
+  try {
+    for (const rows of sizes) {
+      const id = await lib.write((tx) =>
+        tx.createDataset({ kind: 'shipments', request: { hs_codes: ['8471'] }, name: `bench ${rows}` }),
+      );
+      for (let at = 0; at < rows; at += APPEND) {
+        const n = Math.min(APPEND, rows - at);
+        const chunk = Array.from({ length: n }, (_, i) => pool[(at + i) % POOL]!);
+        await lib.write((tx) => tx.appendRecords('shipments', id, at, chunk));
       }
-    },
-  };
+      await lib.write((tx) => tx.finishDataset(id, { status: 'complete', storedRows: rows }));
+      ids[rows] = id;
+    }
+    await lib.checkpoint();
+  } finally {
+    await lib.close();
+  }
+  return ids;
 }
 
-async function runCase(kind: string, rows: number, columnSet: string): Promise<CaseResult> {
-  const { makeShipments } = await import('../test/helpers/export-records');
+/** The app's export of a library dataset, as the export handler runs it. */
+async function exportDataset(
+  lib: Library,
+  datasetId: string,
+  kind: 'csv' | 'xlsx',
+  columnSet: string,
+  target: string,
+): Promise<void> {
+  const view = columnSet === 'all' ? undefined : { columns: [...DEFAULT_SHIPMENT_COLUMNS] };
+  const { source } = await libraryExportSource(lib, datasetId, view, 'bench');
+  if (kind === 'csv') await exportCsv(source, target);
+  else await exportXlsx(source, target);
+}
+
+async function runCase(
+  kind: string,
+  rows: number,
+  columnSet: string,
+  libDir: string,
+  ids: Record<number, string>,
+): Promise<CaseResult> {
   const columns = columnSet === 'all' ? shipmentColumns() : shipmentColumns(DEFAULT_SHIPMENT_COLUMNS);
-  const pool = makeShipments(POOL, 11);
-  const poolRows = toExportRows(columns, pool);
   const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-'));
   const out = join(dir, `out.${kind === 'csv' ? 'csv' : 'xlsx'}`);
-  // Warm the writer on a small export first, as a main process that has exported before would be:
-  // the figures compare steady-state writers, not JIT warm-up (reported separately as `warmMs`).
+  // SheetJS gets its rows from memory (it has no streaming source); ours come from the library.
+  const lib = kind === 'sheetjs' ? null : await Library.open(libDir);
+  // Warm the export on a small dataset first, as a main process that has exported before would be:
+  // the figures compare steady-state exports, not JIT warm-up (reported separately as `warmMs`).
   const warm0 = performance.now();
-  if (kind === 'csv') await exportCsv(benchSource(WARM_UP_ROWS, columns, poolRows), `${out}.warm`);
-  else if (kind === 'xlsx') await exportXlsx(benchSource(WARM_UP_ROWS, columns, poolRows), `${out}.warm`);
+  if (lib) await exportDataset(lib, ids[WARM_UP_ROWS]!, kind as 'csv' | 'xlsx', columnSet, `${out}.warm`);
   const warmMs = performance.now() - warm0;
+  const pool =
+    kind === 'sheetjs' ? (await import('../test/helpers/export-records')).makeShipments(POOL, 11) : [];
   (globalThis as { gc?: () => void }).gc?.();
   const baseRss = process.memoryUsage.rss();
   let peak = baseRss;
@@ -97,14 +114,14 @@ async function runCase(kind: string, rows: number, columnSet: string): Promise<C
   const t0 = process.hrtime.bigint();
   const cpu0 = process.cpuUsage();
   try {
-    if (kind === 'csv') await exportCsv(benchSource(rows, columns, poolRows), out);
-    else if (kind === 'xlsx') await exportXlsx(benchSource(rows, columns, poolRows), out);
-    else if (kind === 'sheetjs') {
+    if (lib) await exportDataset(lib, ids[rows]!, kind as 'csv' | 'xlsx', columnSet, out);
+    else {
       const { default: XLSX } = await import('xlsx');
+      // SheetJS gets the same typed values our writer produces, so both do the same work.
       const aoa: unknown[][] = [columns.map((c) => c.header)];
       for (let i = 0; i < rows; i++) {
-        const r = pool[i % pool.length] as Record<string, string>;
-        aoa.push(columns.map((c) => toSheetJsCell(r[c.field], c.type)));
+        const r = pool[i % pool.length]!;
+        aoa.push(columns.map((c) => toExcelValue(r[c.field], c.type)));
       }
       const ws = XLSX.utils.aoa_to_sheet(aoa, { cellDates: true });
       const wb = XLSX.utils.book_new();
@@ -135,14 +152,32 @@ async function runCase(kind: string, rows: number, columnSet: string): Promise<C
     };
   } finally {
     clearInterval(sampler);
+    await lib?.close();
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-function spawnCase(kind: string, rows: number, columnSet: string): CaseResult {
+/** Where the cases find the library the parent built, and its datasets by size. */
+interface Built {
+  dir: string;
+  ids: Record<number, string>;
+}
+
+function spawnCase(built: Built, kind: string, rows: number, columnSet: string): CaseResult {
   const run = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--expose-gc', import.meta.filename, '--case', kind, String(rows), columnSet],
+    [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      import.meta.filename,
+      '--case',
+      kind,
+      String(rows),
+      columnSet,
+      built.dir,
+      JSON.stringify(built.ids),
+    ],
     { encoding: 'utf8', maxBuffer: 1 << 20 },
   );
   const line = run.stdout.split('\n').find((l) => l.startsWith('RESULT '));
@@ -170,18 +205,33 @@ function show(r: CaseResult, baseline?: CaseResult): void {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--case') {
-    const result = await runCase(args[1] ?? 'xlsx', Number(args[2]), args[3] ?? 'all');
+    const ids = JSON.parse(args[5] ?? '{}') as Record<number, string>;
+    const result = await runCase(args[1] ?? 'xlsx', Number(args[2]), args[3] ?? 'all', args[4] ?? '', ids);
     console.log(`RESULT ${JSON.stringify(result)}`);
     return;
   }
   const full = args.includes('--full');
   const sizes = full ? [100_000, 1_000_000] : [100_000];
+  const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-library-'));
+  try {
+    const built0 = performance.now();
+    const built = { dir, ids: await buildLibrary(dir, [WARM_UP_ROWS, 20_000, ...sizes]) };
+    console.log(
+      `library with ${sizes.join(' and ')} rows built in ${((performance.now() - built0) / 1000).toFixed(1)} s`,
+    );
+    report(built, sizes, full);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function report(built: Built, sizes: readonly number[], full: boolean): void {
   const goals: string[] = [];
   const peaks = new Map<string, number>();
   for (const rows of sizes) {
     for (const set of ['all', 'default16']) {
-      const csv = spawnCase('csv', rows, set);
-      const xlsx = spawnCase('xlsx', rows, set);
+      const csv = spawnCase(built, 'csv', rows, set);
+      const xlsx = spawnCase(built, 'xlsx', rows, set);
       show(csv);
       show(xlsx, csv);
       peaks.set(`${rows} ${set}`, xlsx.peakRssMb);
@@ -193,8 +243,8 @@ async function main(): Promise<void> {
       );
     }
   }
-  const sheetjs = spawnCase('sheetjs', 20_000, 'all');
-  const ours = spawnCase('xlsx', 20_000, 'all');
+  const sheetjs = spawnCase(built, 'sheetjs', 20_000, 'all');
+  const ours = spawnCase(built, 'xlsx', 20_000, 'all');
   show(sheetjs);
   show(ours, sheetjs);
   console.log('\n' + goals.join('\n'));

@@ -364,6 +364,47 @@ describe('datasets', () => {
     }).rejects.toMatchObject({ kind: 'InvalidInput' });
   });
 
+  it('streams a dataset larger than one page in stored order, across pages and beside another dataset', async () => {
+    // Two datasets written turn about, so their rows lie interleaved in the table; a stored-order
+    // stream reads a page of row numbers at a time and must neither lose nor repeat a row at a page's
+    // edge, nor pick up the other dataset's rows.
+    const n = 45_000;
+    const [a, b] = await lib.write(async (tx) => [
+      await tx.createDataset({ kind: 'shipments', request: { hs_codes: ['72'] } }),
+      await tx.createDataset({ kind: 'shipments', request: { hs_codes: ['84'] } }),
+    ]);
+    for (let at = 0; at < n; at += 5_000) {
+      const part = (tag: string) =>
+        Array.from({ length: 5_000 }, (_, i) => shipment(at + i, { hashId: `${tag}${at + i}` }));
+      await lib.write(async (tx) => {
+        await tx.appendRecords('shipments', a!, at, part('a'));
+        await tx.appendRecords('shipments', b!, at, part('b'));
+      });
+    }
+    await lib.write(async (tx) => {
+      await tx.finishDataset(a!, { status: 'complete', storedRows: n });
+      await tx.finishDataset(b!, { status: 'complete', storedRows: n });
+    });
+    const ids: unknown[] = [];
+    for await (const rows of lib.streamFieldRows(a!, ['hashId'])) ids.push(...rows.map((r) => r[0]));
+    expect(ids).toEqual(Array.from({ length: n }, (_, i) => `a${i}`));
+
+    // A filter keeps stored order: every row whose importer is "Importer 3", in row order.
+    const filtered: unknown[] = [];
+    const query = {
+      filterModel: {
+        importerName: { filterType: 'text' as const, type: 'equals' as const, filter: 'importer 3' },
+      },
+    };
+    for await (const rows of lib.streamFieldRows(b!, ['hashId'], { query }))
+      filtered.push(...rows.map((r) => r[0]));
+    expect(filtered).toEqual(
+      Array.from({ length: n }, (_, i) => i)
+        .filter((i) => i % 7 === 3)
+        .map((i) => `b${i}`),
+    );
+  }, 120_000);
+
   it('stops a stream early without holding the library up', async () => {
     const d = await lib.saveShipmentSearch(
       {},
