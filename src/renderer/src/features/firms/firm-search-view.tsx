@@ -1,5 +1,19 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Box, Button, Divider, Group, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Divider,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import type { FirmRecord, ShipmentFilter } from '@shared/spec';
 import { ErrorMessage } from '../../components/error-message';
@@ -277,6 +291,17 @@ export function FirmSearchView() {
               </Button>
             )}
             <Box flex={1} />
+            {/* Said on demand, not as a paragraph above the grid: at 1024×700 the grid needs the room. */}
+            <Tooltip
+              multiline
+              w={360}
+              withinPortal
+              label="Counting a firm's shipments needs its UrlCode, which firm records do not carry. Use “Parties” on a shipment in Search to count an importer's or exporter's shipments; “Shipments” here searches by the firm's name instead."
+            >
+              <ActionIcon variant="subtle" aria-label="Why Count is off" data-testid="firms-urlcode-note">
+                <IconInfoCircle size={16} stroke={1.6} />
+              </ActionIcon>
+            </Tooltip>
             <TextInput
               type="search"
               size="xs"
@@ -295,13 +320,6 @@ export function FirmSearchView() {
             Page {fmt(page)} was already fetched in this session (at{' '}
             {new Date(reusedFrom).toLocaleTimeString()}) and is shown again: nothing was downloaded, and the
             Library keeps its one copy.
-          </Text>
-        )}
-        {result && (
-          <Text fz="xs" c="dimmed" data-testid="firms-urlcode-note" style={{ flexShrink: 0 }}>
-            Counting a firm&apos;s shipments needs its UrlCode, which firm records do not carry. Use “Parties”
-            on a shipment in Search to count an importer&apos;s or exporter&apos;s shipments; “Shipments” here
-            searches by the firm&apos;s name instead.
           </Text>
         )}
         {/* The first rows of a result show without scrolling: the grid takes what is left of the page. */}
