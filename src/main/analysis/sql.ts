@@ -1,4 +1,4 @@
-import { findColumn, typedExpression, type ColumnDef } from '../library';
+import { findColumn, textTypedExpression, typedExpression, type ColumnDef } from '../library';
 
 /** A shipment column by name; only names from the library's field list ever reach SQL. */
 export function shipmentColumn(field: string): ColumnDef {
@@ -21,9 +21,17 @@ export function amount(field: string): string {
   return `(CASE WHEN isfinite(${e}) THEN ${e} END)`;
 }
 
-/** arrivalDate as DATE (NULL when it is not a valid yyyy-MM-dd), through the library's cast. */
+/** arrivalDate as DATE (NULL when it is not a valid yyyy-MM-dd): the library's typed column. */
 export function arrivalDate(): string {
   return typedExpression(shipmentColumn('arrivalDate'));
+}
+
+/**
+ * arrivalDate as DATE read from its text under the same rule, for a query over the text column
+ * itself (a first pass that grouped the stored texts, where the typed column is not at hand).
+ */
+export function arrivalDateOfText(): string {
+  return textTypedExpression(shipmentColumn('arrivalDate'));
 }
 
 /**

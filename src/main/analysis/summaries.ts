@@ -10,7 +10,7 @@ import { resolvedFirmJoin, toNumber, type LibraryReader, type Row } from '../lib
 import * as d from './drill';
 import { HS_NAMES_TABLE } from './reference';
 import { EMPTY_MEASURES, MEASURE_COLUMN, measuresOf, summaryRow, textOrNull } from './rows';
-import { arrivalDate, col, hsDigits, measureColumns, textKey } from './sql';
+import { arrivalDateOfText, col, hsDigits, measureColumns, textKey } from './sql';
 
 /** Most groups a summary returns when asked for "all" (HS tree, months). */
 export const MAX_GROUPS = 20_000;
@@ -312,7 +312,7 @@ async function months(db: LibraryReader, datasetId: string, measure: Measure): P
   const { total, groups, groupCount } = await grouped(
     db,
     datasetId,
-    { raw: ['arrivalDate'], keys: [`strftime(${arrivalDate()}, '%Y-%m')`], order: 'key' },
+    { raw: ['arrivalDate'], keys: [`strftime(${arrivalDateOfText()}, '%Y-%m')`], order: 'key' },
     measure,
     MAX_GROUPS,
   );

@@ -32,6 +32,7 @@ export class ChunkFiller {
   private readonly heapRows = new Int32Array(VECTOR_ROWS);
   private readonly heapText = new Array<string>(VECTOR_ROWS);
   private readonly int64s = new BigInt64Array(VECTOR_ROWS);
+  private readonly int32s = new Int32Array(VECTOR_ROWS);
 
   /** VARCHAR column: `null`, `undefined` and `""` become NULL. */
   varchar(
@@ -148,6 +149,40 @@ export class ChunkFiller {
       } else out[i] = BigInt(v);
     }
     duckdb.copy_data_to_vector(vector, 0, out.buffer, 0, n * 8);
+    if (nulls) this.copyValidity(vector, maskBytes);
+  }
+
+  /** DOUBLE column: NaN becomes NULL (no value of a typed shadow is NaN). */
+  double(chunk: DuckDBDataChunk, column: number, values: Float64Array<ArrayBuffer>, n: number): void {
+    const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
+    const maskBytes = this.resetValidity(n);
+    let nulls = false;
+    for (let i = 0; i < n; i++) {
+      if (values[i] !== values[i]) {
+        values[i] = 0;
+        this.validity[i >> 3]! &= ~(1 << (i & 7));
+        nulls = true;
+      }
+    }
+    duckdb.copy_data_to_vector(vector, 0, values.buffer, values.byteOffset, n * 8);
+    if (nulls) this.copyValidity(vector, maskBytes);
+  }
+
+  /** DATE column from days since 1970-01-01; NaN becomes NULL. */
+  date(chunk: DuckDBDataChunk, column: number, days: Float64Array<ArrayBuffer>, n: number): void {
+    const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
+    const out = this.int32s;
+    const maskBytes = this.resetValidity(n);
+    let nulls = false;
+    for (let i = 0; i < n; i++) {
+      const d = days[i]!;
+      if (d !== d) {
+        out[i] = 0;
+        this.validity[i >> 3]! &= ~(1 << (i & 7));
+        nulls = true;
+      } else out[i] = d;
+    }
+    duckdb.copy_data_to_vector(vector, 0, out.buffer, 0, n * 4);
     if (nulls) this.copyValidity(vector, maskBytes);
   }
 

@@ -82,8 +82,36 @@ export function dateExpression(name: string): string {
   return `(CASE WHEN regexp_full_match(${day}, ${sqlPattern(ISO_DAY_SOURCE)}) THEN TRY_CAST(${day} AS DATE) END)`;
 }
 
-/** The SQL expression a column is compared by. Empty text is stored as NULL and so sorts last. */
+/**
+ * The typed column stored beside a decimal, date or epoch field (see shadows.ts): a name no field of
+ * the spec can have.
+ */
+export function shadowColumnName(field: string): string {
+  return `${field}__typed`;
+}
+
+/**
+ * The SQL expression a column is compared by: a decimal, date or epoch field's typed shadow column
+ * (filled at ingest under the same rules as `textTypedExpression`), any other column as it is. Empty
+ * text and text that is no value under the rules are NULL there and so sort last.
+ */
 export function typedExpression(col: ColumnDef): string {
+  switch (col.type) {
+    case 'decimal':
+    case 'epoch':
+    case 'date':
+      return `"${shadowColumnName(col.field)}"`;
+    case 'integer':
+    case 'text':
+      return `"${col.field}"`;
+  }
+}
+
+/**
+ * What a column's text stands for, computed from the text in SQL under the shared rules: what the
+ * typed shadows hold, for filling them in SQL (a library written before they existed).
+ */
+export function textTypedExpression(col: ColumnDef): string {
   const name = `"${col.field}"`;
   switch (col.type) {
     case 'decimal':

@@ -23,6 +23,7 @@ export {
   QUICK_FILTER_FIELDS,
   findColumn,
   typedExpression,
+  textTypedExpression,
   type ColumnDef,
   type ColumnType,
 } from './fields';

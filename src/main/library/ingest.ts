@@ -1,5 +1,7 @@
 import {
   BIGINT,
+  DATE,
+  DOUBLE,
   DuckDBDataChunk,
   INTEGER,
   VARCHAR,
@@ -11,6 +13,7 @@ import { describeIssue, type SpecIssue } from '@shared/spec/issues';
 import { checkedRecordList, isPlainObject, typeName } from '@shared/spec/records';
 import { ChunkFiller, VECTOR_ROWS } from './chunk-filler';
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type ColumnDef, type DatasetKind } from './fields';
+import { SHIPMENT_SHADOWS, dateShadow, decimalShadow } from './shadows';
 
 export type RecordObject = Record<string, unknown>;
 
@@ -50,6 +53,46 @@ function extrasOf(kind: DatasetKind, rec: RecordObject, knownPresent: number): s
   return any ? JSON.stringify(extra) : null;
 }
 
+/** The row table's column types in table order: id, row number, the fields, extras, the typed shadows. */
+function rowTypes(kind: DatasetKind): DuckDBType[] {
+  return [
+    VARCHAR,
+    INTEGER,
+    ...columnsOf(kind).map((c) => (c.type === 'integer' ? BIGINT : VARCHAR)),
+    VARCHAR,
+    ...(kind === 'shipments' ? SHIPMENT_SHADOWS.map((s) => (s.sqlType === 'DATE' ? DATE : DOUBLE)) : []),
+  ];
+}
+
+const shadowValues = new Float64Array(VECTOR_ROWS);
+
+/**
+ * Fills a chunk's typed shadow columns (after the fields and extras) from the chunk's field texts,
+ * under the shared value rules: the same values the text reads as everywhere else.
+ */
+function fillShadows(
+  filler: ChunkFiller,
+  chunk: DuckDBDataChunk,
+  kind: DatasetKind,
+  textsOf: (field: number) => readonly unknown[],
+  n: number,
+): void {
+  if (kind !== 'shipments') return;
+  const first = columnsOf(kind).length + 3;
+  const out = shadowValues;
+  for (let s = 0; s < SHIPMENT_SHADOWS.length; s++) {
+    const shadow = SHIPMENT_SHADOWS[s]!;
+    const texts = textsOf(shadow.index);
+    if (shadow.sqlType === 'DATE') {
+      for (let i = 0; i < n; i++) out[i] = dateShadow(texts[i]) ?? NaN;
+      filler.date(chunk, first + s, out, n);
+    } else {
+      for (let i = 0; i < n; i++) out[i] = decimalShadow(texts[i]);
+      filler.double(chunk, first + s, out, n);
+    }
+  }
+}
+
 /**
  * Appends records to the dataset's row table through DuckDB's appender, a data chunk at a time,
  * each column written in a few native calls (`ChunkFiller`). Values are checked against the
@@ -69,12 +112,7 @@ export async function appendRecords(
 ): Promise<number> {
   if (records.length === 0) return 0;
   const cols = columnsOf(kind);
-  const types: DuckDBType[] = [
-    VARCHAR,
-    INTEGER,
-    ...cols.map((c) => (c.type === 'integer' ? BIGINT : VARCHAR)),
-    VARCHAR,
-  ];
+  const types = rowTypes(kind);
   const filler = new ChunkFiller();
   const ids = new Array<string>(VECTOR_ROWS).fill(datasetId);
   const rowNos = new Int32Array(VECTOR_ROWS);
@@ -95,6 +133,7 @@ export async function appendRecords(
         else filler.varchar(chunk, c + 2, values as (string | null | undefined)[], n);
       }
       filler.varchar(chunk, cols.length + 2, columns.extras, n);
+      fillShadows(filler, chunk, kind, (c) => columns.values[c]!, n);
       appender.appendDataChunk(chunk);
     }
     appender.flushSync();
@@ -215,12 +254,7 @@ export async function appendColumns(
   const cols = columnsOf(kind);
   if (batch.columns.length !== cols.length)
     throw new Error('an import batch must hold every field of its kind');
-  const types: DuckDBType[] = [
-    VARCHAR,
-    INTEGER,
-    ...cols.map((c) => (c.type === 'integer' ? BIGINT : VARCHAR)),
-    VARCHAR,
-  ];
+  const types = rowTypes(kind);
   const filler = new ChunkFiller();
   const ids = new Array<string>(VECTOR_ROWS).fill(datasetId);
   const rowNos = new Int32Array(VECTOR_ROWS);
@@ -240,6 +274,16 @@ export async function appendColumns(
       }
       const extras = off === 0 && n === batch.extras.length ? batch.extras : batch.extras.slice(off, off + n);
       filler.varchar(chunk, cols.length + 2, extras, n);
+      fillShadows(
+        filler,
+        chunk,
+        kind,
+        (c) => {
+          const all = batch.columns[c]!;
+          return off === 0 && n === all.length ? all : all.slice(off, off + n);
+        },
+        n,
+      );
       appender.appendDataChunk(chunk);
       // A turn of the event loop between chunks: an import's batches are stored in the main
       // thread, which must keep answering the window meanwhile.

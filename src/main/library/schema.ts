@@ -1,4 +1,12 @@
-import { EXTRA_COLUMN, FIRM_COLUMNS, SHIPMENT_COLUMNS, type ColumnDef } from './fields';
+import {
+  EXTRA_COLUMN,
+  FIRM_COLUMNS,
+  SHIPMENT_COLUMNS,
+  findColumn,
+  textTypedExpression,
+  type ColumnDef,
+} from './fields';
+import { SHIPMENT_SHADOWS } from './shadows';
 import type { Db } from './db';
 
 function rowTableDdl(table: string, columns: readonly ColumnDef[]): string {
@@ -179,6 +187,15 @@ export const MIGRATIONS: readonly Migration[] = [
         incomplete_json VARCHAR NOT NULL,
         reported_total BIGINT NOT NULL
       )`,
+    ],
+  },
+  {
+    version: 7,
+    description: 'typed shadows of decimal, date and epoch shipment fields, filled from their text',
+    statements: [
+      ...SHIPMENT_SHADOWS.map((s) => `ALTER TABLE shipment_rows ADD COLUMN "${s.column}" ${s.sqlType}`),
+      // Rows written before: their shadows from their text, under the rules ingest applies in JavaScript.
+      `UPDATE shipment_rows SET ${SHIPMENT_SHADOWS.map((s) => `"${s.column}" = ${textTypedExpression(findColumn('shipments', s.field)!)}`).join(', ')}`,
     ],
   },
 ];
