@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FetchFinished as JobFinished } from '@shared/jobs/jobs-contract';
 import type { DatasetView, ImportResultView } from '@shared/library/library-contract';
-import type { ShipmentSearchResponse, UsageSummary } from '@shared/spec';
+import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
+import type { UsageSummary } from '@shared/spec';
 import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { createHarness, type Harness } from './helpers';
 
@@ -32,11 +33,15 @@ const announced = (event: string) => h.events.filter((e) => e.event === event).m
 
 describe('change events', () => {
   it('a search announces the spent usage of the active profile and the dataset it saved', async () => {
-    const r = await h.ok<ShipmentSearchResponse & { datasetId: string }>('shipments.search', {
+    const r = await h.ok<ShipmentSearchAnswer>('shipments.search', {
       request: { exporter_countries: ['DE'], size: 20 },
     });
     expect(announced('usage.changed')).toEqual([{ profileId }]);
-    expect(announced('library.changed')).toEqual([{ change: 'saved', datasetId: r.datasetId }]);
+    // The answer comes back while its dataset is still being stored: the library is announced once it is.
+    await h.ok('library.get', { id: r.datasetId });
+    await expect
+      .poll(() => announced('library.changed'))
+      .toEqual([{ change: 'saved', datasetId: r.datasetId }]);
   });
 
   it('a count announces usage for the profile it names; a failed search still announces it', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchFinished as JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
 import type { DatasetView, EquivalentView, RowsBlockView } from '@shared/library/library-contract';
 import type { JobsList } from '@shared/jobs/jobs-contract';
-import type { ShipmentRecord } from '@shared/spec/records';
+import { SEARCH_HEAD_ROWS, type ShipmentSearchAnswer } from '@shared/query/query-contract';
 import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { createHarness, type Harness } from './helpers';
 
@@ -62,24 +62,44 @@ afterAll(async () => {
 describe('search results go to the library', () => {
   it('saves every shipment search as a dataset holding exactly the returned records', async () => {
     const request = { size: 50, importer_countries: ['DE', 'US'] };
-    const r = await h.ok<{ total: number; shipments: ShipmentRecord[]; datasetId: string | null }>(
-      'shipments.search',
-      { request },
-    );
+    const r = await h.ok<ShipmentSearchAnswer>('shipments.search', { request });
+    // The records stay in main: the answer carries the counts and the first block, never the whole.
+    expect(r).not.toHaveProperty('shipments');
+    expect(r.unsaved).toBeUndefined();
+    expect(r.returned).toBe(Math.min(50, r.total));
     expect(r.datasetId).toEqual(expect.any(String));
     const meta = await h.ok<DatasetView>('library.get', { id: r.datasetId });
     expect(meta).toMatchObject({
       kind: 'shipments',
-      storedRows: r.shipments.length,
+      storedRows: r.returned,
       reportedTotal: r.total,
       profileId,
       account: account.name,
     });
-    expect(meta.status).toBe(r.shipments.length >= r.total ? 'complete' : 'partial');
+    expect(meta.status).toBe(r.returned >= r.total ? 'complete' : 'partial');
     const rows = await allRows(meta.id);
-    expect(rows.map((x) => x.hashId)).toEqual(r.shipments.map((s) => s.hashId));
+    expect(rows).toHaveLength(r.returned);
+    expect(rows.map((x) => x.hashId)).toEqual(r.head.map((x) => x.hashId));
+    // The first block that came with the answer is the block the grid reads from the library, field for field.
+    const block = await h.ok<RowsBlockView>('library.getRows', { id: meta.id, startRow: 0, endRow: 200 });
+    expect(r.head).toEqual(block.rows);
     const listed = await h.ok<DatasetView[]>('library.list', { kind: 'shipments' });
     expect(listed.map((d) => d.id)).toContain(meta.id);
+  });
+
+  it('hands the first 200 rows of a big answer with it, and reads the rest in blocks once stored', async () => {
+    const r = await h.ok<ShipmentSearchAnswer>('shipments.search', { request: { size: 1000 } });
+    expect(r.returned).toBe(1000);
+    expect(r.head).toHaveLength(SEARCH_HEAD_ROWS);
+    expect(r.head.map((x) => x._row)).toEqual([...Array(SEARCH_HEAD_ROWS).keys()]);
+    const deep = await h.ok<RowsBlockView>('library.getRows', {
+      id: r.datasetId,
+      startRow: 800,
+      endRow: 1000,
+      sortModel: [{ colId: 'usdFob', sort: 'desc' }],
+    });
+    expect(deep.lastRow).toBe(1000);
+    expect(deep.rows).toHaveLength(200);
   });
 
   it('keeps repeated searches of one query as versions of one dataset, each page of a firm search apart', async () => {

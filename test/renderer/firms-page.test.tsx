@@ -7,9 +7,9 @@ import {
   type FirmRecord,
   type FirmSearchRequest,
   type FirmSearchResponse,
-  type ShipmentSearchResponse,
   type UsageSummary,
 } from '@shared/spec';
+import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import * as filters from '../../src/renderer/src/features/filters/filter-store';
 import { FirmSearchView } from '../../src/renderer/src/features/firms/firm-search-view';
@@ -79,13 +79,15 @@ const firmPage = (page: number): FirmSearchResponse & { datasetId: string } => (
 });
 
 const record = Object.fromEntries(SHIPMENT_FIELDS.map((f) => [f, '']));
-const shipments = (n: number, total: number): ShipmentSearchResponse & { datasetId: string } => ({
+const shipments = (n: number, total: number): ShipmentSearchAnswer => ({
   total,
-  shipments: Array.from({ length: n }, (_, i) => ({
+  returned: n,
+  head: Array.from({ length: n }, (_, i) => ({
     ...record,
+    _row: i,
     hashId: `h${i}`,
     importerName: `Unrelated importer ${i}`,
-  })) as ShipmentSearchResponse['shipments'],
+  })),
   datasetId: 'ds-old-shipments',
 });
 

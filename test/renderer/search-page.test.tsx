@@ -3,7 +3,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeResult } from '@shared/ipc/errors';
-import { SHIPMENT_FIELDS, type ShipmentSearchResponse, type UsageSummary } from '@shared/spec';
+import { SHIPMENT_FIELDS, type UsageSummary } from '@shared/spec';
+import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import * as filters from '../../src/renderer/src/features/filters/filter-store';
 import * as page from '../../src/renderer/src/features/search/search-page';
@@ -39,12 +40,14 @@ const USAGE: Record<string, UsageSummary> = {
 };
 
 const record = Object.fromEntries(SHIPMENT_FIELDS.map((f) => [f, '']));
-const answer = (n: number, total: number): ShipmentSearchResponse & { datasetId: string } => ({
+const answer = (n: number, total: number): ShipmentSearchAnswer => ({
   total,
-  shipments: Array.from({ length: n }, (_, i) => ({
+  returned: n,
+  head: Array.from({ length: n }, (_, i) => ({
     ...record,
+    _row: i,
     hashId: `h${i}`,
-  })) as ShipmentSearchResponse['shipments'],
+  })),
   datasetId: `ds-${total}`,
 });
 

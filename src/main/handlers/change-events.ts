@@ -51,8 +51,7 @@ export function withChangeEvents(ctx: HandlerContext, handlers: Handlers): Handl
     'profiles.testConnection': async (input, value) => {
       events.emit('usage.changed', { profileId: (input as { id: string }).id, usage: value as UsageSummary });
     },
-    'shipments.search': async (_input, value) =>
-      library('saved', (value as { datasetId?: unknown }).datasetId),
+    // 'shipments.search' answers before its dataset is stored: the library handlers announce it once it is.
     'firms.search': async (_input, value) => library('saved', (value as { datasetId?: unknown }).datasetId),
     'library.rename': async (_input, value) => library('updated', idOf(value)),
     'library.setTags': async (_input, value) => library('updated', idOf(value)),

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
 import type { DatasetKind, DatasetRow, DatasetView } from '@shared/library/library-contract';
+import { SEARCH_HEAD_ROWS } from '@shared/query/query-contract';
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
 import {
   defaultDatasetName,
@@ -17,6 +18,7 @@ import {
 import { loadImportMappings, type ImportMappings } from './import-mappings';
 import type { HandlerContext } from './handler-context';
 import { openProfileSession, type ProfileSession } from './profile-session';
+import type { QueryHandlers } from './query-handlers';
 import type { HandlerSlice } from './types';
 
 export type LibraryChannel =
@@ -250,14 +252,35 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
   };
 }
 
-type SearchSlice = HandlerSlice<'shipments.search' | 'firms.search'>;
+/** The first rows of an answer as the library stores them (`_row` from 0), for the grid's first block. */
+function headRows(records: readonly Record<string, unknown>[]): DatasetRow[] {
+  return records.slice(0, SEARCH_HEAD_ROWS).map((r, i) => {
+    const out: DatasetRow = { _row: i };
+    for (const [k, v] of Object.entries(r)) {
+      if (k !== '_row') out[k] = v === null || v === undefined ? null : rowValue(v);
+    }
+    return out;
+  });
+}
 
 /**
  * Every search result goes to the library in main, right where it arrives, so the response never
- * crosses the bridge twice. A save that fails is logged and the result is still returned.
+ * crosses the bridge whole. A save that fails is logged and the result is still returned.
+ *
+ * A shipment search answers as soon as the service has: its dataset id is given before the save ends,
+ * with the first block of rows, and the save goes on (a read of the dataset waits for it); the
+ * library announces the dataset once it is stored. Only when the library cannot be opened at all do
+ * the records themselves cross, so what was paid for is still shown.
  */
-export function withLibrarySaving<S extends SearchSlice>(ctx: HandlerContext, slice: S): S {
+export function withLibrarySaving(
+  ctx: HandlerContext,
+  slice: QueryHandlers,
+): Omit<QueryHandlers, 'searchShipments'> & HandlerSlice<'shipments.search'> {
   const log = ctx.deps.logger.child('library');
+  const warn = (e: unknown) =>
+    log.warn('search result not saved to the library', {
+      error: e instanceof Error ? e.message : String(e),
+    });
   async function save(
     session: ProfileSession,
     run: (library: Library, provenance: Provenance) => Promise<DatasetMeta>,
@@ -266,26 +289,41 @@ export function withLibrarySaving<S extends SearchSlice>(ctx: HandlerContext, sl
       const meta = await run(await ctx.library(), session.provenance);
       return meta.id;
     } catch (e) {
-      log.warn('search result not saved to the library', {
-        error: e instanceof Error ? e.message : String(e),
-      });
+      warn(e);
       return null;
     }
   }
+  const { searchShipments, ...calls } = slice;
   return {
-    ...slice,
-    'shipments.search': async (input, c) => {
+    ...calls,
+    'shipments.search': async (input) => {
       // The profile is resolved once: the search runs and its answer is saved under the same one, even
       // when the active profile changes while the request is out.
       const session = await openProfileSession(ctx, input.profileId, input.request);
-      const response: ShipmentSearchResponse = await slice['shipments.search'](
-        { ...input, profileId: session.profile.id },
-        c,
+      const response: ShipmentSearchResponse = await searchShipments({
+        ...input,
+        profileId: session.profile.id,
+      });
+      const answer = { total: response.total, returned: response.shipments.length };
+      let library: Library;
+      try {
+        library = await ctx.library();
+      } catch (e) {
+        warn(e);
+        return { ...answer, datasetId: null, head: [], unsaved: response.shipments };
+      }
+      const datasetId = randomUUID();
+      const saving = library.saveShipmentSearch({ ...input.request }, response, {
+        ...session.provenance,
+        id: datasetId,
+        // Stored only once this answer has gone out: converting the records is work on this thread.
+        startAfter: () => new Promise<void>((resolve) => setImmediate(resolve)),
+      });
+      void saving.then(
+        () => ctx.deps.events.emit('library.changed', { change: 'saved', datasetId }),
+        (e: unknown) => warn(e),
       );
-      const datasetId = await save(session, (library, provenance) =>
-        library.saveShipmentSearch({ ...input.request }, response, provenance),
-      );
-      return { ...response, datasetId };
+      return { ...answer, datasetId, head: headRows(response.shipments) };
     },
     'firms.search': async (input, c) => {
       const session = await openProfileSession(ctx, input.profileId, input.request);

@@ -1,12 +1,22 @@
+import type { ShipmentSearchRequest } from '@shared/spec/operations';
+import type { ShipmentSearchResponse } from '@shared/spec/responses';
 import type { HandlerContext } from './handler-context';
 import { openProfileSession } from './profile-session';
 import type { CallContext, HandlerSlice } from './types';
 
-type QueryChannels = 'usage.get' | 'shipments.search' | 'shipments.count' | 'firms.search' | 'firms.count';
+type QueryChannels = 'usage.get' | 'shipments.count' | 'firms.search' | 'firms.count';
+
+/** The service's calls, and the bare shipment search that `withLibrarySaving` turns into the bridge call. */
+export interface QueryHandlers extends HandlerSlice<QueryChannels> {
+  searchShipments(input: {
+    profileId?: string;
+    request: ShipmentSearchRequest;
+  }): Promise<ShipmentSearchResponse>;
+}
 
 const opts = (c: CallContext) => (c.signal ? { signal: c.signal } : {});
 
-export function createQueryHandlers(ctx: HandlerContext): HandlerSlice<QueryChannels> {
+export function createQueryHandlers(ctx: HandlerContext): QueryHandlers {
   const clientFor = async (profileId: string | undefined) =>
     (await openProfileSession(ctx, profileId)).client();
   return {
@@ -15,8 +25,7 @@ export function createQueryHandlers(ctx: HandlerContext): HandlerSlice<QueryChan
     // request whose answer is never read, so a window that stops waiting (a reload, a closed window,
     // Cancel) must not abandon a sent search: it completes, and `withLibrarySaving` keeps the answer in
     // the library. The client's own timeout still bounds it.
-    'shipments.search': async ({ profileId, request }) =>
-      (await clientFor(profileId)).shipmentSearch(request),
+    searchShipments: async ({ profileId, request }) => (await clientFor(profileId)).shipmentSearch(request),
     'shipments.count': async ({ profileId, request }, c) =>
       (await clientFor(profileId)).shipmentCount(request, opts(c)),
     'firms.search': async ({ profileId, request }) => (await clientFor(profileId)).firmSearch(request),

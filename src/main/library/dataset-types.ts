@@ -45,6 +45,8 @@ export interface DatasetMeta extends Provenance {
 }
 
 export interface NewDataset extends Partial<Provenance> {
+  /** An id given before the dataset is stored (a search's answer is shown while it is saved); new by default. */
+  id?: string;
   kind: DatasetKind;
   request: Record<string, unknown>;
   name?: string;

@@ -69,7 +69,7 @@ export class LibraryWriter {
 
   /** A new dataset (`pending`, invisible in the library, unless told otherwise); its id. */
   async createDataset(d: NewDataset, status: DatasetStatus | 'pending' = 'pending'): Promise<string> {
-    const id = randomUUID();
+    const id = d.id ?? randomUUID();
     const own = d.name?.trim() || defaultDatasetName(d.kind, d.request);
     const prior = (d.source ?? 'fetch') === 'fetch' ? await this.latestVersionOf(d) : null;
     // A new version keeps what the analyst gave its series: a name they chose (unless this fetch was

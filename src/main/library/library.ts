@@ -147,6 +147,10 @@ export class Library {
   readonly reader: LibraryReader;
   /** The fetch jobs saved in the library file (their rows are pending datasets until they finish). */
   readonly jobs: JobStore;
+  /** Saves under way by dataset id (`saveShipmentSearch` with an id): a read of the dataset waits for its save. */
+  private readonly saving = new Map<string, Promise<unknown>>();
+  /** Saves that failed, by id: a read of the dataset says why instead of "not found". */
+  private readonly failedSaves = new Map<string, AppError>();
 
   private constructor(
     private readonly db: Db,
@@ -241,6 +245,7 @@ export class Library {
   }
 
   async close(): Promise<void> {
+    await Promise.allSettled(this.saving.values());
     await this.checkpoint().catch(() => undefined);
     await this.db.closeWhenIdle();
   }
@@ -269,27 +274,68 @@ export class Library {
       });
       return id;
     });
-    return this.get(id);
+    return this.readMeta(id);
   }
 
-  /** Saves a shipment search response (as the service client returns it) as a dataset. */
+  /**
+   * Saves a shipment search response (as the service client returns it) as a dataset. With an `id`,
+   * the dataset is known by it before the save ends (the window shows the answer's first rows while
+   * it is stored): every read of it — its metadata, its rows, the list — waits for the save, and says
+   * why when the save failed.
+   */
   saveShipmentSearch(
     request: Record<string, unknown>,
     response: { total: number; shipments: readonly RecordObject[] },
-    provenance: Partial<Provenance> & { name?: string } = {},
+    options: Partial<Provenance> & {
+      name?: string;
+      id?: string;
+      /** Awaited before the records are converted (a caller that answers first lets its answer go out). */
+      startAfter?: () => Promise<void>;
+    } = {},
   ): Promise<DatasetMeta> {
+    const { startAfter, ...provenance } = options;
     const complete = response.shipments.length >= response.total;
-    return this.saveRecords(
-      {
-        ...provenance,
-        kind: 'shipments',
-        request,
-        reportedTotal: response.total,
-        reported: { total: response.total },
+    const store = () =>
+      this.saveRecords(
+        {
+          ...provenance,
+          kind: 'shipments',
+          request,
+          reportedTotal: response.total,
+          reported: { total: response.total },
+        },
+        response.shipments,
+        { status: complete ? 'complete' : 'partial' },
+      );
+    const saved = startAfter ? startAfter().then(store) : store();
+    const id = provenance.id;
+    if (id === undefined) return saved;
+    this.saving.set(id, saved);
+    return saved.then(
+      (meta) => {
+        this.saving.delete(id);
+        return meta;
       },
-      response.shipments,
-      { status: complete ? 'complete' : 'partial' },
+      (e: unknown) => {
+        this.saving.delete(id);
+        const why = e instanceof AppError ? e.message : 'the library could not store it';
+        this.failedSaves.set(
+          id,
+          new AppError(
+            e instanceof AppError ? e.kind : 'Internal',
+            `This search's answer was downloaded but could not be saved to the library: ${why}`,
+          ),
+        );
+        throw e;
+      },
     );
+  }
+
+  /** Waits for a save under way of that dataset (if any); throws what its save failed with. */
+  private async settled(id: string): Promise<void> {
+    await this.saving.get(id)?.catch(() => undefined);
+    const failed = this.failedSaves.get(id);
+    if (failed) throw failed;
   }
 
   // ---- a file import, stored in steps ----
@@ -337,6 +383,12 @@ export class Library {
   // ---- reading and managing datasets ----
 
   async get(id: string): Promise<DatasetMeta> {
+    await this.settled(id);
+    return this.readMeta(id);
+  }
+
+  /** The dataset's metadata as stored now (a save's own last step, which must not wait for itself). */
+  private async readMeta(id: string): Promise<DatasetMeta> {
     const r = await this.db.one(
       `SELECT ${META_COLUMNS} FROM datasets WHERE id = $1 AND status <> 'pending'`,
       [id],
@@ -346,6 +398,8 @@ export class Library {
   }
 
   async list(opts: ListOptions = {}): Promise<DatasetMeta[]> {
+    // A search's answer being saved belongs in the list the moment it is asked for.
+    await Promise.allSettled(this.saving.values());
     const where = [`status <> 'pending'`];
     const params: SqlParams = [];
     if (opts.kind) {
@@ -548,6 +602,8 @@ export class Library {
     request: Record<string, unknown>,
     profile: { kind?: DatasetKind; profileId?: string | null; account?: string | null } = {},
   ): Promise<Equivalent | null> {
+    // An answer still being saved answers the same question already.
+    await Promise.allSettled(this.saving.values());
     const kind: DatasetKind = profile.kind ?? ('page' in request ? 'firms' : 'shipments');
     const rows = await this.db.all(
       `SELECT ${META_COLUMNS} FROM datasets

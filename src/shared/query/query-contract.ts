@@ -9,9 +9,10 @@ import type {
   FirmCountResponse,
   FirmSearchResponse,
   ShipmentCountResponse,
-  ShipmentSearchResponse,
 } from '../spec/responses';
 import type { UsageSummary } from '../spec/usage';
+import type { ShipmentRecord } from '../spec/records';
+import type { DatasetRow } from '../library/library-contract';
 import { defineCall } from '../define-call';
 
 /** The service's own operations, signed in main with the chosen profile's credentials. */
@@ -22,12 +23,35 @@ export interface SavedToLibrary {
   datasetId?: string | null;
 }
 
+/** How many of an answer's rows come with it, in stored order: the Search grid's first block. */
+export const SEARCH_HEAD_ROWS = 200;
+
+/**
+ * A shipment search's answer as the window gets it. The records stay in main: they are stored in the
+ * library once, under `datasetId`, and the Search grid reads them in blocks from there. The first
+ * block comes with the answer, so the first rows show while the rest is still being stored (a read of
+ * the dataset waits for its save).
+ */
+export interface ShipmentSearchAnswer extends SavedToLibrary {
+  /** Matching records the service counted. */
+  total: number;
+  /** Records it returned (at most the size asked). */
+  returned: number;
+  /** The first rows (`_row` 0, 1, …) as the dataset stores them; empty when `datasetId` is null. */
+  head: DatasetRow[];
+  /**
+   * Every record, only when the library could not be opened to store them: what was paid for is still
+   * shown (in memory, for this page alone).
+   */
+  unsaved?: ShipmentRecord[];
+}
+
 /** Which profile a call uses; defaults to the active one. */
 const profileRef = { profileId: z.string().min(1).max(200).optional() };
 
 export const queryCalls = {
   'usage.get': defineCall<UsageSummary>()(z.strictObject({ ...profileRef })),
-  'shipments.search': defineCall<ShipmentSearchResponse & SavedToLibrary>()(
+  'shipments.search': defineCall<ShipmentSearchAnswer>()(
     z.strictObject({ ...profileRef, request: shipmentSearchRequestSchema }),
   ),
   'shipments.count': defineCall<ShipmentCountResponse>()(

@@ -62,6 +62,22 @@ export interface DatasetGridProps {
   extraColumns?: readonly string[];
   /** Controls at the start of the grid's toolbar row (the quick filter), before the row count. */
   toolbarStart?: ReactNode;
+  /** The page shows the grid's controls itself (the Search page): no toolbar row. */
+  hideToolbar?: boolean;
+  /** Where the column layout and sort are remembered; `library-<kind>` by default. */
+  layoutId?: string;
+  /** Where the column filters are remembered; per dataset by default. */
+  filtersId?: string;
+  /** The grid's `data-testid`, prefix of its parts' (status bar, record view); `library-grid` by default. */
+  testId?: string;
+  /** Columns before the record's (the Search page's Parties button). */
+  leadingColumns?: Cols;
+  /**
+   * The dataset's first rows in stored order, as they came with a search's answer: the first block of
+   * the unsorted, unfiltered view is shown from them while the rest is still being stored.
+   */
+  head?: readonly DatasetRow[];
+  onApi?: (api: GridApi | null) => void;
 }
 
 const BLOCK = 200;
@@ -175,7 +191,8 @@ function showsResolvedFirms(api: GridApi | null): boolean {
  * million rows scrolls like one of a hundred.
  */
 export function DatasetGrid(props: DatasetGridProps) {
-  const { datasetId, kind, storedRows, quickFilter, onView, onRowCount, onError } = props;
+  const { datasetId, kind, storedRows, quickFilter, onView, onRowCount, onError, head, onApi } = props;
+  const testId = props.testId ?? 'library-grid';
   const mode = useGridThemeMode();
   const [count, setCount] = useState<MatchCount | null>(null);
   const lastRow = count?.rows ?? null;
@@ -189,13 +206,14 @@ export function DatasetGrid(props: DatasetGridProps) {
   const apiRef = useRef<GridApi<DatasetRow> | null>(null);
   // The headers as one key: a new array of the same headers must not rebuild the columns.
   const extrasKey = JSON.stringify(props.extraColumns ?? []);
+  const leading = props.leadingColumns;
   const columnDefs = useMemo(
-    () => [...columnsFor(kind), ...extraColumnDefs(JSON.parse(extrasKey) as string[])],
-    [kind, extrasKey],
+    () => [...(leading ?? []), ...columnsFor(kind), ...extraColumnDefs(JSON.parse(extrasKey) as string[])],
+    [kind, extrasKey, leading],
   );
-  // Columns and sort are remembered per kind of dataset, filters per dataset.
-  const layoutId = `library-${kind}`;
-  const filtersId = `library-dataset-${datasetId}`;
+  // Columns and sort are remembered per kind of dataset, filters per dataset (unless the page says).
+  const layoutId = props.layoutId ?? `library-${kind}`;
+  const filtersId = props.filtersId ?? `library-dataset-${datasetId}`;
   const range = useCellRange(layoutId, gridApi as GridApi | null);
   const defaultColDef = useMemo<ColDef>(
     () => ({ ...baseColDef, cellClassRules: range.cellClassRules }),
@@ -236,6 +254,18 @@ export function DatasetGrid(props: DatasetGridProps) {
         const narrowed = quick.length > 0 || Object.keys(filterModel ?? {}).length > 0;
         const queryKey = JSON.stringify([filterModel, quick]);
         latestQuery.current = queryKey;
+        const sorted = params.sortModel.length > 0;
+        if (head && !narrowed && !sorted && !firmsShown.current && params.startRow === 0) {
+          const end = Math.min(params.endRow, storedRows);
+          if (head.length >= end) {
+            // The answer's first block came with it: shown at once, while the library still stores the rest.
+            setCount({ rows: storedRows, narrowed: false });
+            setAnswered((n) => n + 1);
+            setLoading(false);
+            params.successCallback(head.slice(0, end) as DatasetRow[], storedRows);
+            return;
+          }
+        }
         void getApi()
           .library.getRows({
             id: datasetId,
@@ -260,7 +290,7 @@ export function DatasetGrid(props: DatasetGridProps) {
           });
       },
     }),
-    [datasetId, quickFilter, onError, drillFilter],
+    [datasetId, quickFilter, onError, drillFilter, head, storedRows],
   );
 
   // A merge, split or verdict changes the firms of rows: a grid that shows them (a resolved firm column,
@@ -280,6 +310,7 @@ export function DatasetGrid(props: DatasetGridProps) {
     (e: GridReadyEvent<DatasetRow>) => {
       apiRef.current = e.api;
       setGridApi(e.api);
+      onApi?.(e.api as GridApi);
       restoreColumnState(layoutId, e.api as GridApi);
       firmsShown.current = showsResolvedFirms(e.api as GridApi);
       // A drill-down is a view of its own: its conditions, not the filters the dataset was last left with.
@@ -296,23 +327,27 @@ export function DatasetGrid(props: DatasetGridProps) {
   const fill = props.height === 'fill';
   const body = (
     <>
-      <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '4px 0', flexShrink: 0 }}>
-        {props.toolbarStart}
-        <span style={{ marginLeft: 'auto' }}>
-          <ColumnChooser
-            api={gridApi as GridApi | null}
-            testId="library-columns"
-            onReset={() => {
-              forgetColumnState(layoutId);
-              gridApi?.resetColumnState();
-            }}
-          />
-        </span>
-      </div>
+      {!props.hideToolbar && (
+        <div style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '4px 0', flexShrink: 0 }}>
+          {props.toolbarStart}
+          <span style={{ marginLeft: 'auto' }}>
+            <ColumnChooser
+              api={gridApi as GridApi | null}
+              testId="library-columns"
+              onReset={() => {
+                forgetColumnState(layoutId);
+                gridApi?.resetColumnState();
+              }}
+            />
+          </span>
+        </div>
+      )}
       <div
-        data-testid="library-grid"
+        data-testid={testId}
         data-ag-theme-mode={mode}
         data-last-row={lastRow ?? ''}
+        data-row-count={storedRows}
+        data-shown-count={lastRow ?? ''}
         data-loading={loading ? 'true' : 'false'}
         data-answered={answered}
         style={
@@ -325,7 +360,7 @@ export function DatasetGrid(props: DatasetGridProps) {
         {count?.rows === 0 && (
           // Ours, not ag-grid's no-rows overlay: the quick filter runs in SQL, so ag-grid cannot tell "no match" from "empty".
           <div
-            data-testid="library-grid-empty"
+            data-testid={`${testId}-empty`}
             role="status"
             style={{
               position: 'absolute',
@@ -354,6 +389,7 @@ export function DatasetGrid(props: DatasetGridProps) {
           onGridPreDestroyed={() => {
             apiRef.current = null;
             setGridApi(null);
+            onApi?.(null);
           }}
           onSortChanged={(e) => {
             saveColumnState(layoutId, e.api as GridApi);
@@ -400,12 +436,12 @@ export function DatasetGrid(props: DatasetGridProps) {
           suppressOverlays={['noRows', 'noMatchingRows']}
         />
       </div>
-      <GridStatusBar gridId={layoutId} testId="library-grid">
+      <GridStatusBar gridId={layoutId} testId={testId}>
         <Text
           fz="xs"
           c={count?.narrowed ? 'orange' : 'dimmed'}
           role="status"
-          data-testid="library-grid-count"
+          data-testid={`${testId}-count`}
           data-rows={lastRow ?? ''}
           data-narrowed={count?.narrowed ? 'true' : 'false'}
         >
@@ -414,7 +450,7 @@ export function DatasetGrid(props: DatasetGridProps) {
       </GridStatusBar>
       <RecordDrawer
         gridId={layoutId}
-        testId="library-grid"
+        testId={testId}
         api={gridApi as GridApi | null}
         looseTitle={kind === 'firms' ? 'Firm' : 'Record'}
       />

@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import type { ColDef, ColGroupDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentRecord } from '@shared/spec';
+import type { DatasetRow } from '@shared/library/library-contract';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { ErrorMessage } from '../../components/error-message';
 import { ExportButton } from '../export';
@@ -30,6 +31,7 @@ import { ColumnChooser } from '../../components/grid/column-chooser';
 import { forgetColumnState } from '../../components/grid/column-state';
 import { useQuickFilter } from '../../components/grid/quick-filter-store';
 import { DataGrid } from '../../components/grid/data-grid';
+import { DatasetGrid } from '../library';
 import {
   describeCancelOutcome,
   runSearchCommand,
@@ -151,9 +153,10 @@ function RunBar({ check }: { check: SearchCheck }) {
   );
 }
 
-function ActionCell(p: ICellRendererParams<ShipmentRecord> & { onOpen: (row: ShipmentRecord) => void }) {
+function ActionCell(p: ICellRendererParams<DatasetRow> & { onOpen: (row: ShipmentRecord) => void }) {
   if (!p.data) return null;
-  const row = p.data;
+  // A stored row is the record (every field as the answer had it) and its row number.
+  const row = p.data as unknown as ShipmentRecord;
   return (
     <Button
       size="compact-xs"
@@ -183,7 +186,8 @@ export function SearchPage() {
   const datasetId = useSearchStore((s) => s.datasetId);
   const answers = useSearchStore((s) => s.answers);
   const [quick, setQuick] = useQuickFilter(GRID_ID);
-  const [gridApi, setGridApi] = useState<GridApi<ShipmentRecord> | null>(null);
+  const [gridApi, setGridApi] = useState<GridApi | null>(null);
+  const [gridError, setGridError] = useState<string | null>(null);
   const [partyRow, setPartyRow] = useState<ShipmentRecord | null>(null);
   const running = status === 'running';
   const elapsed = useElapsed(running, startedAt);
@@ -197,7 +201,7 @@ export function SearchPage() {
   // The result on screen answers an earlier search when the last one failed or was cancelled.
   const previous = result && (status === 'error' || status === 'cancelled') ? status : null;
 
-  const columnDefs = useMemo<(ColDef<ShipmentRecord> | ColGroupDef<ShipmentRecord>)[]>(
+  const actionColumns = useMemo<ColDef<DatasetRow>[]>(
     () => [
       {
         colId: 'actions',
@@ -212,12 +216,16 @@ export function SearchPage() {
         cellRenderer: ActionCell,
         cellRendererParams: { onOpen: setPartyRow },
       },
-      ...shipmentColumnDefs(),
     ],
     [],
   );
+  // Only when the library could not be opened: the records came with the answer and are shown as they are.
+  const unsavedColumns = useMemo<(ColDef<ShipmentRecord> | ColGroupDef<ShipmentRecord>)[]>(
+    () => [...(actionColumns as unknown as ColDef<ShipmentRecord>[]), ...shipmentColumnDefs()],
+    [actionColumns],
+  );
 
-  const shown = result?.shipments.length ?? 0;
+  const shown = result?.returned ?? 0;
   const total = result?.total ?? 0;
 
   return (
@@ -381,9 +389,7 @@ export function SearchPage() {
                 <ExportButton
                   source={{ datasetId }}
                   suggestedName="Shipments"
-                  resolveView={() =>
-                    gridApi ? viewFromGrid(gridApi as GridApi, quick, SHIPMENT_FIELDS) : undefined
-                  }
+                  resolveView={() => (gridApi ? viewFromGrid(gridApi, quick, SHIPMENT_FIELDS) : undefined)}
                 />
               )}
               <ColumnChooser
@@ -397,19 +403,48 @@ export function SearchPage() {
               />
             </Group>
           )}
+          {result?.unsaved && (
+            <Alert color="orange" role="status" data-testid="search-unsaved" style={{ flexShrink: 0 }}>
+              The library could not be opened, so this answer was not saved: it is shown here only, until the
+              next search. Export it to keep it.
+            </Alert>
+          )}
+          {gridError && result?.datasetId && (
+            <Text role="alert" c="red" fz="sm" data-testid="shipments-grid-error" style={{ flexShrink: 0 }}>
+              {gridError}
+            </Text>
+          )}
           {/* The first rows of a result show without scrolling: the grid takes what is left of the window. */}
           <Group gap="sm" align="stretch" wrap="nowrap" flex={1} mih={result ? 180 : 0}>
             <Box flex={1} miw={0} style={{ display: 'flex', flexDirection: 'column' }}>
-              {result && (
+              {result?.datasetId ? (
+                // The answer is read from the library in blocks: sort, filters and quick filter run in SQL.
+                <DatasetGrid
+                  datasetId={result.datasetId}
+                  kind="shipments"
+                  storedRows={result.returned}
+                  head={result.head}
+                  quickFilter={quick}
+                  initialFilterModel={null}
+                  layoutId={GRID_ID}
+                  filtersId={GRID_ID}
+                  testId="shipments-grid"
+                  leadingColumns={actionColumns}
+                  onApi={setGridApi}
+                  onError={setGridError}
+                  height="fill"
+                  hideToolbar
+                />
+              ) : result?.unsaved ? (
                 <DataGrid<ShipmentRecord>
                   gridId={GRID_ID}
                   testId="shipments-grid"
-                  rows={result.shipments}
-                  columnDefs={columnDefs}
+                  rows={result.unsaved}
+                  columnDefs={unsavedColumns}
                   quickFilter={quick}
-                  onApi={setGridApi}
+                  onApi={(api) => setGridApi(api as GridApi | null)}
                 />
-              )}
+              ) : null}
             </Box>
             {partyRow && <PartyPanel row={partyRow} onClose={() => setPartyRow(null)} />}
           </Group>

@@ -2,11 +2,10 @@ import {
   SHIPMENT_SEARCH_MAX_SIZE,
   SHIPMENT_SEARCH_MIN_SIZE,
   type ShipmentSearchRequest,
-  type ShipmentSearchResponse,
   type UsageSummary,
 } from '@shared/spec';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
-import type { SavedToLibrary } from '@shared/query/query-contract';
+import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
 import type { EquivalentView } from '@shared/library/library-contract';
 import { getApi } from '../../bridge/api';
 import {
@@ -38,7 +37,7 @@ export type SearchStatus = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
 /** An answer that arrived although the user had cancelled: paid for and saved, so it can still be shown. */
 export interface LateAnswer {
   request: ShipmentSearchRequest;
-  result: ShipmentSearchResponse;
+  result: ShipmentSearchAnswer;
   datasetId: string | null;
   profileId: string | null;
 }
@@ -64,7 +63,8 @@ export interface SearchData {
   status: SearchStatus;
   /** The request that produced `result` (not the one running now), so truncation is described truthfully. */
   request: ShipmentSearchRequest | null;
-  result: ShipmentSearchResponse | null;
+  /** The answer's counts and first rows; its records are in the library dataset `datasetId`, read in blocks. */
+  result: ShipmentSearchAnswer | null;
   /** The profile `result` was fetched with. */
   resultProfileId: string | null;
   error: BridgeError | null;
@@ -162,7 +162,7 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
     /** The cancelled run's call ended: say honestly what it cost. */
     function settleCancelled(
       run: Run,
-      r: BridgeResult<ShipmentSearchResponse & SavedToLibrary>,
+      r: BridgeResult<ShipmentSearchAnswer>,
       request: ShipmentSearchRequest,
       profileId: string | null,
     ) {
@@ -171,7 +171,7 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
         const datasetId = r.value.datasetId ?? null;
         outcome = {
           state: 'spent',
-          records: r.value.shipments.length,
+          records: r.value.returned,
           late: { request, result: r.value, datasetId, profileId },
         };
       } else outcome = { state: 'failed', error: r.error };
