@@ -5,11 +5,7 @@ import {
   shipmentCountRequestSchema,
   shipmentSearchRequestSchema,
 } from '../spec/operations';
-import type {
-  FirmCountResponse,
-  FirmSearchResponse,
-  ShipmentCountResponse,
-} from '../spec/responses';
+import type { FirmCountResponse, FirmSearchResponse, ShipmentCountResponse } from '../spec/responses';
 import type { UsageSummary } from '../spec/usage';
 import type { ShipmentRecord } from '../spec/records';
 import type { DatasetRow } from '../library/library-contract';
