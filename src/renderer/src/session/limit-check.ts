@@ -1,5 +1,6 @@
 import {
   isUnlimited,
+  metricLabel,
   parseSearchedHsCodes,
   remaining,
   USAGE_METRIC_LABELS,
@@ -60,7 +61,7 @@ export function checkLimit(
   if (unknownName)
     return { state: 'unknown', account: null, message: `account ${accountName ?? ''} is ${unknownName}` };
   if (!account || !m) {
-    return { state: 'unknown', account, message: `Usage for ${metric} is not known yet` };
+    return { state: 'unknown', account, message: `Usage for ${metricLabel(metric)} is not known yet` };
   }
   if (isUnlimited(m)) {
     return {

@@ -90,9 +90,51 @@ export function connectUsageStore(): () => void {
     if (s.activeId !== prev.activeId) useUsageStore.getState().activeProfileChanged(s.activeId);
   });
   const offChanges = getApi().on('usage.changed', (c) => useUsageStore.getState().usageChanged(c));
+  const offPoll = pollWhileActive();
   return () => {
     offProfiles();
     offChanges();
+    offPoll();
+  };
+}
+
+/**
+ * How often the figures are asked for while the analyst uses the window. Main answers from the figures
+ * it keeps (what it spent since its last read) until they are a minute old, so the service itself is
+ * asked at most once a minute, and never while the window is hidden or in the background.
+ */
+export const USAGE_POLL_MS = 60_000;
+
+/** The few parts of the window the poll reads (this layer is also compiled without the DOM's types). */
+interface ActiveWindow {
+  document: { visibilityState: string; hasFocus(): boolean };
+  addEventListener(type: 'focus', listener: () => void): void;
+  removeEventListener(type: 'focus', listener: () => void): void;
+}
+
+const theWindow = (): ActiveWindow | undefined => (globalThis as { window?: ActiveWindow }).window;
+
+/** The window is in use: shown and focused. */
+function windowActive(): boolean {
+  const w = theWindow();
+  return w !== undefined && w.document.visibilityState === 'visible' && w.document.hasFocus();
+}
+
+function pollWhileActive(): () => void {
+  // Figures that came in since (a search's answer, the Usage page) put the read off: `fresh` is how recent counts.
+  const refreshIfOlder = (fresh: number) => {
+    const { refreshedAt, loading, refresh } = useUsageStore.getState();
+    if (loading || !useSessionStore.getState().activeId || !windowActive()) return;
+    if (refreshedAt !== null && Date.now() - refreshedAt < fresh) return;
+    void refresh();
+  };
+  const timer = setInterval(() => refreshIfOlder(USAGE_POLL_MS / 2), USAGE_POLL_MS);
+  // Back to the window after a while away: figures older than a minute are read again at once.
+  const refreshIfDue = () => refreshIfOlder(USAGE_POLL_MS);
+  theWindow()?.addEventListener('focus', refreshIfDue);
+  return () => {
+    clearInterval(timer);
+    theWindow()?.removeEventListener('focus', refreshIfDue);
   };
 }
 

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Loader, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
 import { ErrorMessage } from '../../components/error-message';
 import { SavedCopyOffer } from '../../components/saved-copy-offer';
-import { useJobsStore } from './jobs-store';
+import { useFetchAllHsCodes, useJobsStore } from './jobs-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const left = (n: number | null) => (n === null ? 'unlimited' : fmt(n));
@@ -15,7 +15,8 @@ export function FetchAllDialog() {
   const dialog = useJobsStore((s) => s.dialog);
   const { confirm, dismissDialog, setName, estimate, openSaved } = useJobsStore.getState();
   const e = dialog?.estimate ?? null;
-  const ready = dialog?.state === 'ready' && e !== null;
+  const hsCodes = useFetchAllHsCodes();
+  const ready = dialog?.state === 'ready' && e !== null && hsCodes?.state !== 'exceeds';
   return (
     <Modal.Root opened={dialog !== null} onClose={dismissDialog} size="lg">
       <Modal.Overlay />
@@ -58,6 +59,19 @@ export function FetchAllDialog() {
                   onFetchAgain={() => void estimate()}
                 />
                 {dialog.error && <ErrorMessage error={dialog.error} testId="fetch-all-error" />}
+                {hsCodes && (
+                  // Said before anything is sent: the service refuses a request past the allowance whole.
+                  <Alert
+                    color={hsCodes.state === 'exceeds' ? 'red' : 'blue'}
+                    role={hsCodes.state === 'exceeds' ? 'alert' : 'status'}
+                    data-testid="fetch-all-hs-codes"
+                    data-state={hsCodes.state}
+                  >
+                    {hsCodes.state === 'exceeds'
+                      ? `Cannot fetch: ${hsCodes.message}. Nothing was sent.`
+                      : hsCodes.message}
+                  </Alert>
+                )}
                 {e && (
                   <Table
                     withRowBorders={false}

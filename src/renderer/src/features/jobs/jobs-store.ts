@@ -5,7 +5,16 @@ import type { JobEstimateView, JobView } from '@shared/jobs/jobs-contract';
 import type { ShipmentFilter } from '@shared/spec';
 import { useShallow } from 'zustand/react/shallow';
 import { getApi } from '../../bridge/api';
-import { onDatasetRemoved, openSavedCopy, useSessionStore } from '../../session';
+import {
+  checkHsCodes,
+  currentAccountContext,
+  onDatasetRemoved,
+  openSavedCopy,
+  useAccountContext,
+  useSessionStore,
+  useUsageStore,
+  type HsCodeCheck,
+} from '../../session';
 import { defineStore } from '../../store';
 
 /** A running job as the tray shows it: the last progress event, or the list entry before the first one. */
@@ -57,7 +66,8 @@ export interface FetchAllDialog {
   /** Records (shipments) or pages (firms) the search reported for this filter: the preview then costs nothing. */
   knownTotal: number | null;
   name: string;
-  state: 'estimating' | 'ready' | 'starting' | 'error';
+  /** `blocked`: the filter names more new HS codes than the account may still search; nothing was sent. */
+  state: 'estimating' | 'ready' | 'starting' | 'error' | 'blocked';
   estimate: JobEstimateView | null;
   /** A complete saved answer to the same question, offered before anything is spent. */
   saved: EquivalentView | null;
@@ -244,6 +254,12 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
     if (!d0) return;
     const filter = d0.request;
     const kind = d0.kind;
+    // A probe names the filter's HS codes too: past the allowance of distinct codes it would be refused
+    // (and counted), so nothing is sent and the dialog says why.
+    if (d0.knownTotal === null && fetchAllHsCodes(filter)?.state === 'exceeds') {
+      set({ dialog: { ...d0, state: 'blocked', saved: null } });
+      return;
+    }
     set({ dialog: { ...d0, state: 'estimating', saved: null } });
     const r = await getApi().jobs.estimate({
       kind,
@@ -280,6 +296,7 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
   async confirm() {
     const d = get().dialog;
     if (!d || d.state !== 'ready' || !d.estimate) return;
+    if (fetchAllHsCodes(d.request)?.state === 'exceeds') return;
     set({ dialog: { ...d, state: 'starting' } });
     const r = await getApi().jobs.start({
       kind: d.kind,
@@ -567,4 +584,25 @@ export function describeSeconds(s: number): string {
   const m = Math.floor(s / 60);
   if (m < 60) return `${m} min ${Math.round(s % 60)} s`;
   return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/**
+ * The HS codes a fetch-all would name for the first time against the account's allowance of distinct
+ * codes (the account the filter names, else the profile's default); null when none are new.
+ */
+export function fetchAllHsCodes(
+  request: ShipmentFilter,
+  summary = useUsageStore.getState().summary,
+  accounts = currentAccountContext(),
+): HsCodeCheck | null {
+  const account = request.account_name?.trim() || accounts.defaultAccount;
+  return checkHsCodes(summary, account, request.hs_codes ?? []);
+}
+
+/** For the dialog: the same check, re-rendered when usage or the profile changes. */
+export function useFetchAllHsCodes(): HsCodeCheck | null {
+  const request = useJobsStore((s) => s.dialog?.request ?? null);
+  const summary = useUsageStore((s) => s.summary);
+  const accounts = useAccountContext();
+  return request ? fetchAllHsCodes(request, summary, accounts) : null;
 }

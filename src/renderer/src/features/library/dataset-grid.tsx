@@ -78,6 +78,8 @@ export interface DatasetGridProps {
    */
   head?: readonly DatasetRow[];
   onApi?: (api: GridApi | null) => void;
+  /** Offer the resolved firm columns (the Library's); the Search page shows the answer's own fields. */
+  resolvedFirmColumns?: boolean;
 }
 
 const BLOCK = 200;
@@ -164,10 +166,12 @@ export function extraColumnDefs(headers: readonly string[]): Cols {
   ];
 }
 
-function columnsFor(kind: DatasetKind): Cols {
+function columnsFor(kind: DatasetKind, resolvedFirms: boolean): Cols {
   // The search grids' definitions read records by field name; library rows are records plus `_row`.
   if (kind === 'firms') return firmColumnDefs() as unknown as Cols;
-  return (shipmentColumnDefs() as unknown as ColGroupDef<DatasetRow>[]).map((g) =>
+  const groups = shipmentColumnDefs() as unknown as ColGroupDef<DatasetRow>[];
+  if (!resolvedFirms) return groups;
+  return groups.map((g) =>
     g.groupId === 'Importer' || g.groupId === 'Exporter'
       ? {
           ...g,
@@ -207,9 +211,14 @@ export function DatasetGrid(props: DatasetGridProps) {
   // The headers as one key: a new array of the same headers must not rebuild the columns.
   const extrasKey = JSON.stringify(props.extraColumns ?? []);
   const leading = props.leadingColumns;
+  const withFirms = props.resolvedFirmColumns ?? true;
   const columnDefs = useMemo(
-    () => [...(leading ?? []), ...columnsFor(kind), ...extraColumnDefs(JSON.parse(extrasKey) as string[])],
-    [kind, extrasKey, leading],
+    () => [
+      ...(leading ?? []),
+      ...columnsFor(kind, withFirms),
+      ...extraColumnDefs(JSON.parse(extrasKey) as string[]),
+    ],
+    [kind, extrasKey, leading, withFirms],
   );
   // Columns and sort are remembered per kind of dataset, filters per dataset (unless the page says).
   const layoutId = props.layoutId ?? `library-${kind}`;

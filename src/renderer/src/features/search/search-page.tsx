@@ -430,6 +430,7 @@ export function SearchPage() {
                   filtersId={GRID_ID}
                   testId="shipments-grid"
                   leadingColumns={actionColumns}
+                  resolvedFirmColumns={false}
                   onApi={setGridApi}
                   onError={setGridError}
                   height="fill"
