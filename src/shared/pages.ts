@@ -7,6 +7,7 @@ export const PAGES = [
   { id: 'firms', label: 'Firms', menuLabel: 'Firms' },
   { id: 'library', label: 'Library', menuLabel: 'Library' },
   { id: 'analysis', label: 'Analysis', menuLabel: 'Analysis' },
+  { id: 'watched', label: 'Watched', menuLabel: 'Watched Queries' },
   { id: 'usage', label: 'Usage', menuLabel: 'Usage' },
   { id: 'settings', label: 'Settings', menuLabel: 'Settings' },
 ] as const;

@@ -2,6 +2,7 @@ import {
   IconBuildingWarehouse,
   IconChartBar,
   IconDatabase,
+  IconEyeCheck,
   IconGauge,
   IconSearch,
   IconSettings,
@@ -15,6 +16,7 @@ export const PAGE_ICONS: Record<PageId, Icon> = {
   firms: IconBuildingWarehouse,
   library: IconDatabase,
   analysis: IconChartBar,
+  watched: IconEyeCheck,
   usage: IconGauge,
   settings: IconSettings,
 };

@@ -4,6 +4,7 @@ import { LibraryPage } from '../features/library';
 import { SearchPage } from '../features/search';
 import { SettingsPage } from '../features/settings';
 import { UsagePage } from '../features/usage';
+import { WatchPage } from '../features/watch';
 import type { PageId } from '../session';
 
 export function PageView({ page }: { page: PageId }) {
@@ -16,6 +17,8 @@ export function PageView({ page }: { page: PageId }) {
       return <LibraryPage />;
     case 'analysis':
       return <AnalysisPage />;
+    case 'watched':
+      return <WatchPage />;
     case 'usage':
       return <UsagePage />;
     case 'settings':

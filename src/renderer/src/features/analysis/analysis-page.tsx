@@ -29,6 +29,7 @@ import { DiffPanel } from './diff-panel';
 import { count } from './format';
 import { ProfileDrawer } from './profile-panel';
 import { SummarySection } from './summary-section';
+import { UnitValuesPanel } from './unit-values-panel';
 import './analysis.css';
 
 const TAB_LABELS: Record<AnalysisTab, string> = {
@@ -38,6 +39,7 @@ const TAB_LABELS: Record<AnalysisTab, string> = {
   hs: 'HS breakdown',
   flows: 'Country flows',
   ports: 'Ports',
+  unitValues: 'Unit values',
   compare: 'Compare datasets',
 };
 
@@ -163,6 +165,8 @@ export function AnalysisPage() {
                 <Stack gap="xl">
                   {t === 'compare' ? (
                     <DiffPanel />
+                  ) : t === 'unitValues' ? (
+                    <UnitValuesPanel />
                   ) : (
                     TAB_SUMMARIES[t].map((k) => <SummarySection key={k} kind={k} />)
                   )}

@@ -34,7 +34,16 @@ export const PAGE_SUMMARIES: readonly SummaryKind[] = [
  * The page's tabs: one per summary (the two port summaries share one), and the comparison of two
  * datasets. A tab is a place the analyst goes to, so it is kept while the dataset or measure changes.
  */
-export const ANALYSIS_TABS = ['importers', 'exporters', 'months', 'hs', 'flows', 'ports', 'compare'] as const;
+export const ANALYSIS_TABS = [
+  'importers',
+  'exporters',
+  'months',
+  'hs',
+  'flows',
+  'ports',
+  'unitValues',
+  'compare',
+] as const;
 export type AnalysisTab = (typeof ANALYSIS_TABS)[number];
 
 /** The summaries each tab shows. */
@@ -45,6 +54,7 @@ export const TAB_SUMMARIES: Record<AnalysisTab, readonly SummaryKind[]> = {
   hs: ['hs'],
   flows: ['flows'],
   ports: ['departurePorts', 'arrivalPorts'],
+  unitValues: [],
   compare: [],
 };
 

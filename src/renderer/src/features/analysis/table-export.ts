@@ -1,4 +1,9 @@
-import type { SnapshotDiff, SummaryRow, TableExportInput } from '@shared/analysis/analysis-contract';
+import type {
+  SnapshotDiff,
+  SummaryRow,
+  TableExportInput,
+  UnitValues,
+} from '@shared/analysis/analysis-contract';
 
 type Column = TableExportInput['columns'][number];
 
@@ -84,6 +89,54 @@ export function diffTable(title: string, diff: SnapshotDiff, from: TableOrigin =
       r.usdFobBefore,
       r.usdFobAfter,
       r.usdFobChange,
+    ]),
+  };
+}
+
+/** Unit values as export rows, every group (not only the rows shown), flags in words. */
+export function unitValuesTable(v: UnitValues, datasetName?: string): TableExportInput {
+  const role = v.role === 'importer' ? 'Importer' : 'Exporter';
+  return {
+    title: 'Unit values',
+    ...origin({
+      ...(datasetName ? { datasetName } : {}),
+      note:
+        `USD FOB per kg of gross weight; ${v.shipmentsUsed} of ${v.shipments} shipments had a value and a weight. ` +
+        'Outliers lie outside 1.5 × IQR of the log unit values within their HS code.',
+    }),
+    columns: [
+      { header: 'HS code', type: 'text' },
+      { header: 'HS description', type: 'text' },
+      { header: role, type: 'text' },
+      { header: `${role} code`, type: 'text' },
+      { header: v.role === 'importer' ? 'Exporter country' : 'Importer country', type: 'text' },
+      { header: 'Shipments', type: 'integer' },
+      { header: 'USD FOB', type: 'decimal' },
+      { header: 'Gross weight (kg)', type: 'decimal' },
+      { header: 'USD per kg', type: 'decimal' },
+      { header: 'HS median USD per kg', type: 'decimal' },
+      { header: 'HS Q1', type: 'decimal' },
+      { header: 'HS Q3', type: 'decimal' },
+      { header: 'Outlier', type: 'text' },
+      { header: 'Low shipments', type: 'integer' },
+      { header: 'High shipments', type: 'integer' },
+    ],
+    rows: v.rows.map((r) => [
+      r.hs,
+      r.hsName,
+      r.firmName,
+      r.firm,
+      r.country,
+      r.shipments,
+      r.usdFob,
+      r.kg,
+      r.usdPerKg,
+      r.hsMedian,
+      r.hsQ1,
+      r.hsQ3,
+      r.flag === 'low' ? 'Low' : r.flag === 'high' ? 'High' : '',
+      r.lowShipments,
+      r.highShipments,
     ]),
   };
 }

@@ -1,0 +1,2 @@
+export { WatchPage } from './watch-page';
+export { useWatchStore, type WatchState } from './watch-store';

@@ -1,0 +1,112 @@
+import { Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
+import { useEffect, useRef } from 'react';
+import { ErrorMessage } from '../../components/error-message';
+import { useWatchStore } from './watch-store';
+
+const n = (v: number): string => v.toLocaleString('en-US');
+
+/**
+ * The cost of a refresh (or of a new watch's first snapshot) before anything more is spent: the windows
+ * it fetches, what the service holds there and the library holds already, and the downloads it takes.
+ * Enter refreshes, Escape closes.
+ */
+export function RefreshDialog() {
+  const { closeDialog, confirmRefresh } = useWatchStore.getState();
+  const open = useWatchStore((s) => s.dialogOpen);
+  const checking = useWatchStore((s) => s.checking);
+  const preview = useWatchStore((s) => s.preview);
+  const refreshing = useWatchStore((s) => s.refreshing);
+  const error = useWatchStore((s) => s.dialogError);
+  const confirm = useRef<HTMLButtonElement>(null);
+  // The cost arrives after the dialog opened: Enter then takes the snapshot it priced.
+  useEffect(() => {
+    if (preview) confirm.current?.focus();
+  }, [preview]);
+  const title = preview?.first
+    ? `Watch “${preview.name}”`
+    : preview
+      ? `Refresh “${preview.name}”`
+      : 'Checking the cost…';
+  return (
+    <Modal
+      opened={open}
+      onClose={closeDialog}
+      title={title}
+      size="lg"
+      data-testid="watch-refresh-dialog"
+      closeOnEscape={!refreshing}
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void confirmRefresh();
+        }}
+      >
+        <Stack gap="md">
+          {checking && (
+            <Group gap="sm">
+              <Loader size="sm" />
+              <Text>
+                Asking the service how many records are new (one search of 10 records per date window)…
+              </Text>
+            </Group>
+          )}
+          {error && <ErrorMessage error={error} testId="watch-refresh-error" />}
+          {preview && (
+            <>
+              <Text data-testid="watch-refresh-summary">
+                {preview.first
+                  ? 'The first snapshot fetches every record of the query.'
+                  : `Fetches the records from ${preview.overlapDays} days before the newest one held (${preview.since ?? '—'}) on, and any dates the last snapshot could not fetch whole.`}
+              </Text>
+              <Table withTableBorder striped fz="sm" data-testid="watch-refresh-windows">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Arrival dates</Table.Th>
+                    <Table.Th ta="right">Records now</Table.Th>
+                    <Table.Th ta="right">Already held</Table.Th>
+                    <Table.Th ta="right">Downloads</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {preview.windows.map((w) => (
+                    <Table.Tr key={w.label}>
+                      <Table.Td>{w.label}</Table.Td>
+                      <Table.Td ta="right">{n(w.total)}</Table.Td>
+                      <Table.Td ta="right">{n(w.held)}</Table.Td>
+                      <Table.Td ta="right">{n(w.downloads)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+              <Alert color="blue" data-testid="watch-refresh-cost">
+                {preview.exact ? 'This refresh costs ' : 'This refresh costs at least '}
+                <b>
+                  {n(preview.downloads)} download{preview.downloads === 1 ? '' : 's'}
+                </b>{' '}
+                in {n(preview.requests)} request{preview.requests === 1 ? '' : 's'}. Checking it cost{' '}
+                {n(preview.checkDownloads)} download{preview.checkDownloads === 1 ? '' : 's'}, whose records
+                are kept.
+              </Alert>
+            </>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={closeDialog} disabled={refreshing}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              data-testid="watch-refresh-confirm"
+              ref={confirm}
+              disabled={!preview}
+              loading={refreshing}
+              data-autofocus
+            >
+              {preview?.first ? 'Take first snapshot' : 'Refresh'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,200 @@
+import {
+  Badge,
+  Box,
+  Button,
+  Group,
+  NativeSelect,
+  NavLink,
+  ScrollArea,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { ErrorMessage } from '../../components/error-message';
+import { Page, PageHeader } from '../../components/page';
+import { usePresetsStore } from '../presets';
+import { ChangesPanel } from './changes-panel';
+import { RefreshDialog } from './refresh-dialog';
+import { useWatchStore } from './watch-store';
+
+const n = (v: number): string => v.toLocaleString('en-US');
+const when = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : '—');
+
+/**
+ * Watched queries: each one is one dataset whose snapshots are listed with their date, size and
+ * completeness; Refresh (the page's one primary action) checks the cost first and fetches only what is
+ * new; what changed between two snapshots opens its shipments in the Library.
+ */
+export function WatchPage() {
+  const { load, select, checkCost, openInLibrary, remove } = useWatchStore.getState();
+  const watches = useWatchStore((s) => s.watches);
+  const loaded = useWatchStore((s) => s.loaded);
+  const listError = useWatchStore((s) => s.listError);
+  const selectedId = useWatchStore((s) => s.selectedId);
+  const detail = useWatchStore((s) => s.detail);
+  const outcome = useWatchStore((s) => s.lastOutcome);
+  const presets = usePresetsStore((s) => s.presets);
+  const [presetId, setPresetId] = useState('');
+  useEffect(() => {
+    void load();
+    void usePresetsStore.getState().load();
+  }, [load]);
+  const preset = presets.find((p) => p.id === presetId);
+  return (
+    <Page testId="watched-page" layout="fill">
+      <PageHeader
+        title="Watched queries"
+        description="A query's history: each refresh fetches only what is new and shows what changed"
+        actions={
+          <Button
+            data-testid="watch-refresh"
+            disabled={!detail}
+            onClick={() => void checkCost()}
+            title="Checks the cost first"
+          >
+            Refresh…
+          </Button>
+        }
+      />
+      {listError && <ErrorMessage error={listError} testId="watch-error" />}
+      <Group gap="lg" flex={1} mih={0} align="stretch" wrap="nowrap">
+        <Box w={300} miw={260}>
+          <Stack gap="sm" h="100%">
+            <Group gap="xs" align="flex-end" wrap="nowrap">
+              <NativeSelect
+                label="Watch a preset"
+                data-testid="watch-preset"
+                flex={1}
+                value={presetId}
+                onChange={(e) => setPresetId(e.currentTarget.value)}
+                data={[
+                  { value: '', label: presets.length ? '(choose a preset)' : '(no presets saved)' },
+                  ...presets.map((p) => ({ value: p.id, label: p.name })),
+                ]}
+              />
+              <Button
+                variant="default"
+                data-testid="watch-preset-start"
+                disabled={!preset}
+                onClick={() =>
+                  preset && void checkCost({ request: preset.filter, name: preset.name, presetId: preset.id })
+                }
+              >
+                Watch…
+              </Button>
+            </Group>
+            <ScrollArea flex={1} type="auto" data-testid="watch-list">
+              {loaded && watches.length === 0 && (
+                <Text c="dimmed" fz="sm" data-testid="watch-list-empty">
+                  No watched queries yet. Choose a preset to watch: its first snapshot fetches the whole
+                  query, later refreshes only what is new.
+                </Text>
+              )}
+              {watches.map((w) => (
+                <NavLink
+                  key={w.id}
+                  active={w.id === selectedId}
+                  onClick={() => void select(w.id)}
+                  label={w.name}
+                  description={`${w.snapshots} snapshot${w.snapshots === 1 ? '' : 's'} · ${n(w.records)} records · ${when(w.lastTakenAt)}`}
+                  rightSection={
+                    w.status === 'partial' ? (
+                      <Badge color="yellow" size="xs">
+                        Incomplete
+                      </Badge>
+                    ) : null
+                  }
+                  data-testid="watch-list-item"
+                />
+              ))}
+            </ScrollArea>
+          </Stack>
+        </Box>
+        <Box flex={1} miw={0}>
+          <ScrollArea h="100%" type="auto" offsetScrollbars>
+            {detail && (
+              <Stack gap="lg" data-testid="watch-detail">
+                <Group justify="space-between" align="flex-start" wrap="nowrap">
+                  <Stack gap={2}>
+                    <Title order={2} fz="xl" data-testid="watch-name">
+                      {detail.name}
+                    </Title>
+                    <Text c="dimmed" fz="sm">
+                      {detail.query} · each refresh fetches again the last {detail.overlapDays} days
+                    </Text>
+                  </Stack>
+                  <Group gap="xs" wrap="nowrap">
+                    <Button
+                      variant="default"
+                      size="xs"
+                      onClick={openInLibrary}
+                      data-testid="watch-open-library"
+                    >
+                      Open in Library
+                    </Button>
+                    <Button
+                      variant="subtle"
+                      color="red"
+                      size="xs"
+                      onClick={() => void remove()}
+                      data-testid="watch-delete"
+                    >
+                      Stop watching
+                    </Button>
+                  </Group>
+                </Group>
+                {outcome && (
+                  <Text fz="sm" data-testid="watch-outcome">
+                    {outcome}
+                  </Text>
+                )}
+                <Table striped withTableBorder fz="sm" data-testid="watch-snapshots">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Snapshot</Table.Th>
+                      <Table.Th>Taken</Table.Th>
+                      <Table.Th ta="right">Records</Table.Th>
+                      <Table.Th ta="right">New</Table.Th>
+                      <Table.Th ta="right">Gone</Table.Th>
+                      <Table.Th>Newest record</Table.Th>
+                      <Table.Th ta="right">Downloads</Table.Th>
+                      <Table.Th>Completeness</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {[...detail.snapshots].reverse().map((s) => (
+                      <Table.Tr key={s.no} data-testid="watch-snapshot-row">
+                        <Table.Td>{s.no}</Table.Td>
+                        <Table.Td>{when(s.takenAt)}</Table.Td>
+                        <Table.Td ta="right">{n(s.records)}</Table.Td>
+                        <Table.Td ta="right">{n(s.added)}</Table.Td>
+                        <Table.Td ta="right">{n(s.lost)}</Table.Td>
+                        <Table.Td>{s.newestDate ?? '—'}</Table.Td>
+                        <Table.Td ta="right">{n(s.downloads)}</Table.Td>
+                        <Table.Td>
+                          {s.status === 'complete' ? (
+                            <Badge color="teal" variant="light" size="sm">
+                              Complete
+                            </Badge>
+                          ) : (
+                            <Badge color="yellow" variant="light" size="sm" title={s.incomplete.join(', ')}>
+                              Incomplete: {s.incomplete.join(', ')}
+                            </Badge>
+                          )}
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+                <ChangesPanel />
+              </Stack>
+            )}
+          </ScrollArea>
+        </Box>
+      </Group>
+      <RefreshDialog />
+    </Page>
+  );
+}

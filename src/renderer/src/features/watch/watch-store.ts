@@ -1,0 +1,223 @@
+import type { FirmGrouping } from '@shared/analysis/analysis-contract';
+import type { BridgeError } from '@shared/ipc/errors';
+import type { ShipmentFilter } from '@shared/spec/filter';
+import type {
+  ChangeGrouping,
+  ChangeRow,
+  RefreshPreview,
+  SnapshotChanges,
+  WatchDetail,
+  WatchSummary,
+} from '@shared/watch/watch-contract';
+import { getApi } from '../../bridge/api';
+import { showDataset, useDrillStore } from '../../session';
+import { defineStore, latestWins } from '../../store';
+
+export interface WatchData {
+  watches: WatchSummary[];
+  loaded: boolean;
+  listError: BridgeError | null;
+  selectedId: string | null;
+  detail: WatchDetail | null;
+  /** The refresh dialog: the cost check under way or done, and the refresh running. */
+  dialogOpen: boolean;
+  checking: boolean;
+  preview: RefreshPreview | null;
+  refreshing: boolean;
+  dialogError: BridgeError | null;
+  /** The last refresh's outcome, in words. */
+  lastOutcome: string | null;
+  changesFrom: number | null;
+  changesTo: number | null;
+  changesBy: ChangeGrouping;
+  changesFirms: FirmGrouping;
+  changes: SnapshotChanges | null;
+  changesLoading: boolean;
+  changesError: BridgeError | null;
+}
+
+export interface WatchActions {
+  load(): Promise<void>;
+  select(id: string): Promise<void>;
+  /** Opens the dialog and checks what refreshing the selected watch (or watching a new query) costs. */
+  checkCost(target?: { request: ShipmentFilter; name: string; presetId: string | null }): Promise<void>;
+  /** Takes the snapshot the dialog priced. */
+  confirmRefresh(): Promise<void>;
+  closeDialog(): void;
+  setChanges(
+    patch: Partial<Pick<WatchData, 'changesFrom' | 'changesTo' | 'changesBy' | 'changesFirms'>>,
+  ): Promise<void>;
+  loadChanges(): Promise<void>;
+  drill(row: ChangeRow | null, what: 'added' | 'lost' | 'all'): void;
+  openInLibrary(): void;
+  remove(): Promise<void>;
+}
+
+export type WatchState = WatchData & WatchActions;
+
+const initialState: WatchData = {
+  watches: [],
+  loaded: false,
+  listError: null,
+  selectedId: null,
+  detail: null,
+  dialogOpen: false,
+  checking: false,
+  preview: null,
+  refreshing: false,
+  dialogError: null,
+  lastOutcome: null,
+  changesFrom: null,
+  changesTo: null,
+  changesBy: 'importers',
+  changesFirms: 'asWritten',
+  changes: null,
+  changesLoading: false,
+  changesError: null,
+};
+
+const n = (v: number): string => v.toLocaleString('en-US');
+
+/** The last refresh in the analyst's words. */
+export function outcomeText(added: number, lost: number, downloads: number, no: number): string {
+  const parts = [`Snapshot ${no}: ${n(added)} new record${added === 1 ? '' : 's'}`];
+  if (lost > 0) parts.push(`${n(lost)} no longer returned`);
+  parts.push(`${n(downloads)} download${downloads === 1 ? '' : 's'} spent`);
+  return parts.join(' · ');
+}
+
+export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, (set, get, tools) => {
+  const changesTurn = latestWins();
+  const detailTurn = latestWins();
+  tools.onReset(() => {
+    changesTurn.supersede();
+    detailTurn.supersede();
+  });
+
+  async function showDetail(id: string): Promise<void> {
+    const turn = detailTurn.begin();
+    const r = await getApi().watch.get({ id });
+    if (!turn.current) return;
+    if (!r.ok) {
+      set({ listError: r.error, detail: null });
+      return;
+    }
+    const snaps = r.value.snapshots;
+    const last = snaps.at(-1)?.no ?? null;
+    const before = snaps.length > 1 ? (snaps.at(-2)?.no ?? null) : null;
+    set({ detail: r.value, changesFrom: before, changesTo: last, changes: null, changesError: null });
+    if (before !== null) await get().loadChanges();
+  }
+
+  return {
+    async load() {
+      const r = await getApi().watch.list();
+      if (!r.ok) {
+        set({ listError: r.error, loaded: true });
+        return;
+      }
+      set({ watches: r.value, loaded: true, listError: null });
+      const selected = get().selectedId;
+      const keep = r.value.find((w) => w.id === selected);
+      const first = keep ?? r.value[0];
+      if (first) await get().select(first.id);
+      else set({ selectedId: null, detail: null });
+    },
+
+    async select(id) {
+      set({ selectedId: id });
+      await showDetail(id);
+    },
+
+    async checkCost(target) {
+      const id = get().selectedId;
+      if (!target && !id) return;
+      set({ dialogOpen: true, checking: true, preview: null, dialogError: null });
+      const r = await getApi().watch.preview(target ?? { watchId: id! });
+      if (!get().dialogOpen) return;
+      set(r.ok ? { checking: false, preview: r.value } : { checking: false, dialogError: r.error });
+    },
+
+    async confirmRefresh() {
+      const preview = get().preview;
+      if (!preview || get().refreshing) return;
+      set({ refreshing: true, dialogError: null });
+      const r = await getApi().watch.refresh({ previewId: preview.previewId });
+      if (!r.ok) {
+        set({ refreshing: false, dialogError: r.error });
+        return;
+      }
+      const s = r.value.snapshot;
+      set({
+        refreshing: false,
+        dialogOpen: false,
+        preview: null,
+        selectedId: r.value.watch.id,
+        lastOutcome: outcomeText(s.added, s.lost, s.downloads, s.no),
+      });
+      await get().load();
+    },
+
+    closeDialog() {
+      if (get().refreshing) return;
+      set({ dialogOpen: false, preview: null, dialogError: null, checking: false });
+    },
+
+    async setChanges(patch) {
+      set(patch);
+      await get().loadChanges();
+    },
+
+    async loadChanges() {
+      const { detail, changesFrom, changesTo, changesBy, changesFirms } = get();
+      if (!detail || changesFrom === null || changesTo === null) return;
+      const turn = changesTurn.begin();
+      set({ changesLoading: true, changesError: null });
+      const r = await getApi().watch.changes({
+        id: detail.id,
+        from: changesFrom,
+        to: changesTo,
+        by: changesBy,
+        firms: changesFirms,
+      });
+      if (!turn.current) return;
+      set(
+        r.ok
+          ? { changes: r.value, changesLoading: false }
+          : { changes: null, changesLoading: false, changesError: r.error },
+      );
+    },
+
+    drill(row, what) {
+      const c = get().changes;
+      if (!c) return;
+      const d = row
+        ? what === 'added'
+          ? row.drillAdded
+          : what === 'lost'
+            ? row.drillLost
+            : row.drillAll
+        : what === 'lost'
+          ? c.drillLost
+          : c.drillAdded;
+      if (d) useDrillStore.getState().open(d);
+    },
+
+    openInLibrary() {
+      const d = get().detail;
+      if (d) showDataset(d.datasetId);
+    },
+
+    async remove() {
+      const d = get().detail;
+      if (!d) return;
+      const r = await getApi().watch.delete({ id: d.id });
+      if (!r.ok) {
+        set({ listError: r.error });
+        return;
+      }
+      set({ selectedId: null, detail: null, changes: null });
+      await get().load();
+    },
+  };
+});

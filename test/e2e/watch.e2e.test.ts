@@ -1,0 +1,113 @@
+import type { ShipmentRecord } from '@shared/spec';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppShell } from './pages/app-shell';
+import { SearchWorkbench } from './pages/search-workbench';
+import { WatchPage } from './pages/watch-page';
+import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openConnected } from './support/connected';
+import { startStack, type Stack } from './support/stack';
+
+let stack: Stack;
+let browser: Browser;
+let shell: AppShell;
+
+/** The query's records as the service holds them on its day, from the data itself. */
+function published(): Map<string, ShipmentRecord> {
+  const asOf = stack.sim.asOf()!;
+  const out = new Map<string, ShipmentRecord>();
+  for (let i = 0; i < stack.sim.dataset.size; i++) {
+    if (stack.sim.dataset.publishedOn(i) > asOf) continue;
+    const r = stack.sim.dataset.record(i);
+    if (r.arrivalDate >= '2025-01-01' && r.arrivalDate <= '2025-12-31') out.set(r.hashId, r);
+  }
+  return out;
+}
+
+async function charged(): Promise<number> {
+  const res = await fetch(new URL('api/v1/statistics/usage', stack.sim.url), {
+    headers: {
+      'X-API-KEY': stack.account.apiKey,
+      'X-SIGNATURE': (await import('node:crypto'))
+        .createHmac('sha256', stack.account.apiSecret)
+        .update('')
+        .digest('base64'),
+    },
+  });
+  const usage = (await res.json()) as Record<string, Record<string, { current: number }>>;
+  return Object.values(usage)[0]!['shipments/search']!.current;
+}
+
+beforeAll(async () => {
+  stack = await startStack({ records: 3_000 });
+  stack.sim.setAsOf('2025-06-01');
+  browser = await launchBrowser();
+  shell = await openConnected(browser, stack);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+screenshotOnFailure(() => browser);
+
+describe('a watched query in the app', () => {
+  it('watches a preset, refreshes it at the previewed cost and shows what changed', async () => {
+    await shell.navigate('search');
+    const search = new SearchWorkbench(browser.page);
+    await search.setDates('2025-01-01', '2025-12-31');
+    await search.savePreset('All of 2025');
+    await shell.navigate('watched');
+    const watch = new WatchPage(browser.page);
+
+    const before0 = await charged();
+    await watch.watchPreset('All of 2025');
+    const first = await watch.previewedDownloads();
+    await watch.confirmWithEnter();
+    const held = published();
+    expect((await charged()) - before0).toBe(first + 10);
+    const rows1 = await watch.snapshotRows(1);
+    expect(rows1).toHaveLength(1);
+    expect(rows1[0]![2]).toBe(held.size.toLocaleString('en-US'));
+    expect(rows1[0]![7]).toMatch(/complete/i);
+
+    stack.sim.advance(20);
+    const now = published();
+    const added = [...now.keys()].filter((h) => !held.has(h));
+    const before1 = await charged();
+    await watch.startRefresh();
+    const previewed = await watch.previewedDownloads();
+    const afterCheck = await charged();
+    await watch.confirmWithEnter();
+    expect((await charged()) - afterCheck).toBe(previewed);
+    expect(afterCheck - before1).toBeLessThanOrEqual(10);
+    const rows2 = await watch.snapshotRows(2);
+    expect(rows2).toHaveLength(2);
+    expect(rows2[0]![0]).toBe('2');
+    expect(rows2[0]![2]).toBe(now.size.toLocaleString('en-US'));
+    expect(rows2[0]![3]).toBe(added.length.toLocaleString('en-US'));
+    expect(await watch.changesSummary()).toContain(
+      `${added.length.toLocaleString('en-US')} shipments arrived`,
+    );
+
+    for (const [w, h] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      await browser.page.setViewportSize({ width: w, height: h });
+      await browser.page.getByTestId('watch-refresh').waitFor();
+      await browser.screenshot(`watch-page-${w}x${h}-light`);
+    }
+    await browser.page.emulateMedia({ colorScheme: 'dark' });
+    for (const [w, h] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      await browser.page.setViewportSize({ width: w, height: h });
+      await browser.page.getByTestId('watch-refresh').waitFor();
+      await browser.screenshot(`watch-page-${w}x${h}-dark`);
+    }
+
+    // A change row opens its arrived shipments in the Library.
+    await browser.page.getByTestId('watch-changes-row').first().click();
+    await browser.page.getByTestId('library-page').waitFor();
+  });
+});
