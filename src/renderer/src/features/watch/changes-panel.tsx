@@ -130,7 +130,8 @@ export function ChangesPanel() {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{GROUP_LABELS[by]}</Table.Th>
-                <Table.Th />
+                {/* A set width: a table squeezes the badge's cell down to an ellipsis ("N…") otherwise. */}
+                <Table.Th w={64} />
                 <Table.Th ta="right">Shipments</Table.Th>
                 <Table.Th ta="right">Arrived</Table.Th>
                 <Table.Th ta="right">Gone</Table.Th>
@@ -159,7 +160,7 @@ export function ChangesPanel() {
                       </Text>
                     ) : null}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td w={64}>
                     {r.status !== 'kept' && (
                       <Badge size="sm" color={r.status === 'new' ? 'teal' : 'red'} variant="light">
                         {r.status === 'new' ? 'New' : 'Lost'}
