@@ -4,8 +4,10 @@
  * HTTP from the simulator running in a process of its own. Baselines measured in the same run:
  * `JSON.parse` of the same response bytes, and the bare signed request (fetch + read the body).
  *
- * "ingest" is the call's time minus its request's time (as the client's own log line reports it: send,
- * wait, read the body): what the app spends on the answer once its bytes are in. Goal: ≤ 2× JSON.parse (the goal the ingest has had).
+ * "ingest" is the time until every record is stored (the call answers first, with the first rows, and
+ * the save goes on; reading the dataset waits for it) minus the request's time (as the client's own log
+ * line reports it: send, wait, read the body): what the app spends on the answer once its bytes are in.
+ * Goal: ≤ 2.5× JSON.parse.
  *
  *   npm run bench -- search-ingest
  */
@@ -21,6 +23,8 @@ import { createMemorySecretStore } from '../src/main/secrets';
 
 const RECORDS = 10_000;
 const ROUNDS = 15;
+/** Issue "Quota and speed": ingest through the app's own path ≤ 2.5× JSON.parse. */
+const GOAL = 2.5;
 const request = { size: RECORDS };
 
 function median(xs: number[]): number {
@@ -120,6 +124,7 @@ async function main(): Promise<void> {
 
     const parse: number[] = [];
     const bare: number[] = [];
+    const answered: number[] = [];
     const total: number[] = [];
     const ingest: number[] = [];
     // Each step starts on a collected heap (run-all passes --expose-gc), so no step pays for another's
@@ -135,8 +140,13 @@ async function main(): Promise<void> {
       bare.push(performance.now() - t);
       global.gc?.();
       t = performance.now();
-      await call('shipments.search', { request });
+      const answer = (await call('shipments.search', { request })) as { datasetId: string | null };
+      answered.push(performance.now() - t);
+      // The answer goes out before the records are stored; a read of the dataset waits for the save,
+      // so the ingest is timed to the moment the library holds every record.
+      const stored = (await call('library.get', { id: answer.datasetId })) as { storedRows: number };
       const ms = performance.now() - t;
+      if (stored.storedRows !== RECORDS) throw new Error(`stored ${stored.storedRows} rows, not ${RECORDS}`);
       total.push(ms);
       ingest.push(ms - lastRequestMs());
     }
@@ -149,14 +159,15 @@ async function main(): Promise<void> {
     row('JSON.parse of the same bytes (baseline)', p);
     row('bare signed request: fetch + read body (baseline)', b);
     row(
-      'shipments.search as the app runs it (whole call)',
-      all,
-      `  ${(all / b).toFixed(2)}× the bare request`,
+      'shipments.search answered (first rows to the window)',
+      median(answered),
+      `  ${(median(answered) / b).toFixed(2)}× the bare request`,
     );
+    row('search answered and every record stored', all, `  ${(all / b).toFixed(2)}× the bare request`);
     row(
-      'ingest: the call minus its request (parse, check, store)',
+      'ingest: stored minus the request (parse, check, store)',
       g,
-      `  ${(g / p).toFixed(2)}× JSON.parse (goal ≤ 2×) ${g / p <= 2 ? 'MET' : 'NOT MET'}`,
+      `  ${(g / p).toFixed(2)}× JSON.parse (goal ≤ ${GOAL}×) ${g / p <= GOAL ? 'MET' : 'NOT MET'}`,
     );
   } finally {
     await handlers.dispose();
