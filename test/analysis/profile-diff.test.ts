@@ -148,6 +148,8 @@ describe('snapshot diff', () => {
     expect(expected.new + expected.lost).toBeGreaterThan(0);
     expect(diff.rows.length).toBe(codes.size);
     expect(diff.omitted).toBe(0);
+    // Two whole answers to the same query: nothing to warn about.
+    expect(diff.warnings).toEqual([]);
 
     for (const row of diff.rows) {
       const was = a.get(row.urlCode) ?? [];
@@ -172,5 +174,35 @@ describe('snapshot diff', () => {
     const limited = await fx.analysis.diff(baseId, compareId, 'exporter', { limit: 3 });
     expect(limited.rows.length).toBe(3);
     expect(limited.omitted).toBe(limited.counts.new + limited.counts.lost + limited.counts.kept - 3);
+  });
+
+  it('warns when the two datasets answer different queries, or one holds only a sample', async () => {
+    const steel = await fx.library.saveRecords(
+      { kind: 'shipments', request: { hs_codes: ['72'], size: 1000 }, name: 'Steel', reportedTotal: 1000 },
+      all.slice(0, 1000),
+    );
+    const machines = await fx.library.saveRecords(
+      { kind: 'shipments', request: { hs_codes: ['84'], size: 1000 }, name: 'Machines', reportedTotal: 1000 },
+      all.slice(1000, 2000),
+    );
+    const different = await fx.analysis.diff(steel.id, machines.id, 'importer', {});
+    expect(different.warnings).toEqual([
+      '“Steel” and “Machines” answer different queries: firms new or lost between them may reflect the filters, not a change in trade.',
+    ]);
+
+    // The same query twice, once cut at 1,000 of the 10,000 records that matched.
+    const sample = await fx.library.saveRecords(
+      {
+        kind: 'shipments',
+        request: { hs_codes: ['72'], size: 1000 },
+        name: 'Steel (first 1,000)',
+        reportedTotal: 10_000,
+      },
+      all.slice(0, 1000),
+    );
+    const truncated = await fx.analysis.diff(sample.id, steel.id, 'importer', {});
+    expect(truncated.warnings).toEqual([
+      '“Steel (first 1,000)” holds 1,000 of the 10,000 records that matched its query: firms outside that sample show as new or lost.',
+    ]);
   });
 });

@@ -127,6 +127,8 @@ describe('analysis page', () => {
     const added = [...b].filter((c) => !a.has(c)).length;
     const kept = [...a].filter((c) => b.has(c)).length;
     expect(counts.textContent).toBe(`${added} new · ${lost} lost · ${kept} in both`);
+    // Two whole answers to the same query: no warning above the counts.
+    expect(screen.queryByTestId('analysis-diff-warning')).toBeNull();
   }, 120_000);
 
   it('opens HS headings to their subheadings, the way chapters open to headings', async () => {

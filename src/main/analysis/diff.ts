@@ -8,6 +8,40 @@ import type {
 import { resolvedFirmJoin, toNumber, type LibraryReader } from '../library';
 import { amount, col, textKey } from './sql';
 
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * What makes two datasets a poor pair to compare: different questions (their filters, paging aside,
+ * differ), or a dataset that holds fewer records than matched its query (a size-capped search, a
+ * partial fetch), where every firm outside the sample looks new or lost.
+ */
+async function comparability(db: LibraryReader, baseId: string, compareId: string): Promise<string[]> {
+  const rows = await db.all(
+    `SELECT id, name, filter_key, stored_rows, reported_total FROM datasets WHERE id IN ($1, $2)`,
+    [baseId, compareId],
+  );
+  const base = rows.find((r) => r.id === baseId);
+  const compare = rows.find((r) => r.id === compareId);
+  if (!base || !compare) return [];
+  const warnings: string[] = [];
+  if (base.filter_key !== compare.filter_key) {
+    warnings.push(
+      `“${String(base.name)}” and “${String(compare.name)}” answer different queries: firms new or lost between them may reflect the filters, not a change in trade.`,
+    );
+  }
+  for (const d of baseId === compareId ? [base] : [base, compare]) {
+    const stored = toNumber(d.stored_rows);
+    const reported =
+      d.reported_total === null || d.reported_total === undefined ? null : toNumber(d.reported_total);
+    if (reported !== null && stored < reported) {
+      warnings.push(
+        `“${String(d.name)}” holds ${count(stored)} of the ${count(reported)} records that matched its query: firms outside that sample show as new or lost.`,
+      );
+    }
+  }
+  return warnings;
+}
+
 const money = (v: unknown): number | null =>
   v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100;
 
@@ -79,5 +113,14 @@ export async function snapshotDiff(
     };
   });
   const all = counts.new + counts.lost + counts.kept;
-  return { baseId, compareId, role, firms, counts, rows: out, omitted: Math.max(0, all - out.length) };
+  return {
+    baseId,
+    compareId,
+    role,
+    firms,
+    counts,
+    rows: out,
+    omitted: Math.max(0, all - out.length),
+    warnings: await comparability(db, baseId, compareId),
+  };
 }

@@ -154,6 +154,11 @@ export interface SnapshotDiff {
   rows: DiffRow[];
   /** Firms left out by the row limit. */
   omitted: number;
+  /**
+   * Why the comparison may mislead, in the analyst's words: the two datasets answer different queries,
+   * or one holds only a sample of what matched (firms outside it show as new or lost).
+   */
+  warnings: string[];
 }
 
 /** One HS subheading × firm × partner country with its unit value and where it stands within the HS code. */

@@ -1,4 +1,4 @@
-import { Button, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { ErrorMessage } from '../../components/error-message';
 import { useAnalysisStore } from './analysis-store';
 import { num } from './format';
@@ -69,6 +69,11 @@ export function DiffPanel() {
       {diff.error && <ErrorMessage error={diff.error} testId="analysis-diff-error" />}
       {diff.value && (
         <>
+          {diff.value.warnings.map((w) => (
+            <Alert key={w} color="yellow" variant="light" data-testid="analysis-diff-warning">
+              {w}
+            </Alert>
+          ))}
           <Text data-testid="analysis-diff-counts">
             {diff.value.counts.new} new · {diff.value.counts.lost} lost · {diff.value.counts.kept} in both
           </Text>
