@@ -156,8 +156,23 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
       await browser.page.emulateMedia({ colorScheme });
       for (const size of SIZES) {
         await browser.page.setViewportSize(size);
-        for (const tab of ['exporters', 'months', 'hs', 'flows', 'arrivalPorts', 'compare'] as const) {
+        for (const tab of [
+          'exporters',
+          'months',
+          'hs',
+          'flows',
+          'arrivalPorts',
+          'unitValues',
+          'compare',
+        ] as const) {
           await analysis.showTab(tab);
+          if (tab === 'unitValues') {
+            // Looked at with its table, not while it computes.
+            await browser.page
+              .locator('[data-testid="analysis-unit-values"][data-loading="false"]')
+              .waitFor();
+            await browser.page.getByTestId('unit-values-row').first().waitFor();
+          }
           problems.push(
             ...(await check(
               `analysis-${tab === 'arrivalPorts' ? 'ports' : tab}-${size.width}x${size.height}-${colorScheme}`,

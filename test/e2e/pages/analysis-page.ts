@@ -94,8 +94,8 @@ export class AnalysisPage {
   }
 
   /** Opens the tab of a summary, or `compare`, and waits until it is the selected one. */
-  async showTab(tab: SummaryKind | 'compare'): Promise<void> {
-    const id = tab === 'compare' ? 'compare' : TAB_OF[tab];
+  async showTab(tab: SummaryKind | 'compare' | 'unitValues'): Promise<void> {
+    const id = tab === 'compare' || tab === 'unitValues' ? tab : TAB_OF[tab];
     const button = this.page.getByTestId(`analysis-tab-${id}`);
     if ((await button.getAttribute('aria-selected')) !== 'true') await button.click();
     await this.page.locator(`[data-testid="analysis-tab-${id}"][aria-selected="true"]`).waitFor();
