@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppShell } from './pages/app-shell';
 import { SearchWorkbench } from './pages/search-workbench';
 import { WatchPage } from './pages/watch-page';
+import { CommandPalette } from './pages/command-palette';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
@@ -73,7 +74,13 @@ describe('a watched query in the app', () => {
     const now = published();
     const added = [...now.keys()].filter((h) => !held.has(h));
     const before1 = await charged();
-    await watch.startRefresh();
+    // From another page, through the command palette, as a weekly check would start.
+    await shell.navigate('library');
+    const palette = new CommandPalette(browser.page);
+    await palette.openByKey();
+    await palette.run('Refresh All of 2025');
+    await watch.refreshStartedElsewhere();
+    expect(await shell.currentPage()).toBe('watched');
     const previewed = await watch.previewedDownloads();
     const afterCheck = await charged();
     await watch.confirmWithEnter();

@@ -29,6 +29,7 @@ function setup(platform = 'linux') {
     command: vi.fn<(c: AppCommand) => void>(),
     loadPreset: vi.fn<(id: string) => void>(),
     openDataset: vi.fn<(id: string) => void>(),
+    refreshWatch: vi.fn<(id: string) => void>(),
     setColorScheme: vi.fn(),
   };
   const actions = paletteActions(
@@ -38,6 +39,7 @@ function setup(platform = 'linux') {
         dataset('d1', 'Steel 2024'),
         dataset('d2', 'Firms DE', { kind: 'firms', storedRows: 1, source: 'import' }),
       ],
+      watches: [{ id: 'w1', name: 'Steel into Turkey' }],
       platform,
     },
     run,
@@ -49,7 +51,15 @@ describe('command palette entries', () => {
   it('lists pages, then commands, presets, datasets and the theme, in that order', () => {
     const { actions } = setup();
     const groups = [...new Set(actions.map((a) => a.group))];
-    expect(groups).toEqual(['Pages', 'Commands', 'Review queue', 'Presets', 'Datasets', 'Appearance']);
+    expect(groups).toEqual([
+      'Pages',
+      'Commands',
+      'Review queue',
+      'Presets',
+      'Watched queries',
+      'Datasets',
+      'Appearance',
+    ]);
     expect(actions.filter((a) => a.group === 'Pages').map((a) => a.label)).toEqual(
       PAGES.map((p) => p.menuLabel),
     );
@@ -89,6 +99,10 @@ describe('command palette entries', () => {
     expect(run.loadPreset).toHaveBeenCalledWith('p1');
     actions.find((a) => a.id === 'dataset-d2')?.run();
     expect(run.openDataset).toHaveBeenCalledWith('d2');
+    const refresh = actions.find((a) => a.id === 'watch-w1');
+    expect(refresh?.label).toBe('Refresh Steel into Turkey');
+    refresh?.run();
+    expect(run.refreshWatch).toHaveBeenCalledWith('w1');
     actions.find((a) => a.id === 'scheme-dark')?.run();
     expect(run.setColorScheme).toHaveBeenCalledWith('dark');
   });

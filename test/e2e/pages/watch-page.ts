@@ -22,8 +22,9 @@ export class WatchPage {
     await this.costOrError();
   }
 
-  async startRefresh(): Promise<void> {
-    await this.page.getByTestId('watch-refresh').click();
+  /** After the palette's "Refresh …" entry: the page is shown with the refresh's cost. */
+  async refreshStartedElsewhere(): Promise<void> {
+    await this.page.getByTestId('watch-refresh').waitFor();
     await this.costOrError();
   }
 

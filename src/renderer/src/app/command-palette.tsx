@@ -8,6 +8,7 @@ import {
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { usePresetsStore } from '../features/presets';
+import { useWatchStore } from '../features/watch';
 import { showDataset, useSessionStore } from '../session';
 import { useColorSchemeChoice } from '../theme';
 import { handleCommand } from './commands';
@@ -66,6 +67,7 @@ function grouped(actions: PaletteAction[], ran: () => void): SpotlightActionGrou
 export function CommandPalette() {
   const presets = usePresetsStore((s) => s.presets);
   const datasets = usePaletteStore((s) => s.datasets);
+  const watches = useWatchStore((s) => s.watches);
   const platform = useSessionStore((s) => s.appInfo?.platform ?? '');
   const { setChoice } = useColorSchemeChoice();
   // Closed by Escape, the palette gives the focus back where it was; closed by an action, it leaves
@@ -75,7 +77,7 @@ export function CommandPalette() {
     () =>
       grouped(
         paletteActions(
-          { presets, datasets, platform },
+          { presets, datasets, watches, platform },
           {
             command: handleCommand,
             loadPreset: (id) => {
@@ -83,12 +85,17 @@ export function CommandPalette() {
               useSessionStore.getState().showPage('search');
             },
             openDataset: (id) => showDataset(id),
+            refreshWatch: (id) => {
+              useSessionStore.getState().showPage('watched');
+              const watch = useWatchStore.getState();
+              void watch.select(id).then(() => watch.checkCost());
+            },
             setColorScheme: setChoice,
           },
         ),
         () => setReturnFocus(false),
       ),
-    [presets, datasets, platform, setChoice],
+    [presets, datasets, watches, platform, setChoice],
   );
   return (
     <Spotlight

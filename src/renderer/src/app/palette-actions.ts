@@ -3,7 +3,8 @@ import { APP_COMMANDS, shortcutKeys } from '@shared/app/command-table';
 import type { DatasetView } from '@shared/library/library-contract';
 import { COLOR_SCHEME_CHOICES, type ColorSchemeChoice } from '../theme';
 
-export type PaletteGroup = 'Pages' | 'Commands' | 'Review queue' | 'Presets' | 'Datasets' | 'Appearance';
+export type PaletteGroup =
+  'Pages' | 'Commands' | 'Review queue' | 'Presets' | 'Watched queries' | 'Datasets' | 'Appearance';
 
 /** One entry of the command palette. */
 export interface PaletteAction {
@@ -20,6 +21,8 @@ export interface PaletteAction {
 export interface PaletteSources {
   presets: readonly { id: string; name: string }[];
   datasets: readonly DatasetView[];
+  /** The watched queries, each refreshed from the palette. */
+  watches: readonly { id: string; name: string }[];
   platform: string;
 }
 
@@ -27,6 +30,8 @@ export interface PaletteRunners {
   command(cmd: AppCommand): void;
   loadPreset(id: string): void;
   openDataset(id: string): void;
+  /** Shows the watched query on its page and prices its refresh (nothing is fetched before Confirm). */
+  refreshWatch(id: string): void;
   setColorScheme(choice: ColorSchemeChoice): void;
 }
 
@@ -41,7 +46,8 @@ function describeDataset(d: DatasetView): string {
 
 /**
  * What the command palette lists: the pages and the commands of the menu (with the menu's shortcuts,
- * from the one command table; the review queue's keys among them), the saved presets, the library's datasets and the colour schemes.
+ * from the one command table; the review queue's keys among them), the saved presets, a refresh of each
+ * watched query, the library's datasets and the colour schemes.
  */
 export function paletteActions(src: PaletteSources, run: PaletteRunners): PaletteAction[] {
   const commands = APP_COMMANDS.filter((c) => c.command.command !== 'command-palette').map(
@@ -61,6 +67,14 @@ export function paletteActions(src: PaletteSources, run: PaletteRunners): Palett
     description: 'Load this preset into the Search filter',
     keywords: ['preset', 'filter'],
     run: () => run.loadPreset(p.id),
+  }));
+  const watches = src.watches.map((w): PaletteAction => ({
+    id: `watch-${w.id}`,
+    group: 'Watched queries',
+    label: `Refresh ${w.name}`,
+    description: 'Show what fetching the new records would cost, then fetch them on Confirm',
+    keywords: ['watch', 'refresh', 'snapshot', w.name],
+    run: () => run.refreshWatch(w.id),
   }));
   const datasets = src.datasets.map((d): PaletteAction => ({
     id: `dataset-${d.id}`,
@@ -82,6 +96,7 @@ export function paletteActions(src: PaletteSources, run: PaletteRunners): Palett
     ...commands.filter((a) => a.group === 'Commands'),
     ...commands.filter((a) => a.group === 'Review queue'),
     ...presets,
+    ...watches,
     ...datasets,
     ...schemes,
   ];

@@ -1,6 +1,7 @@
 import type { DatasetView } from '@shared/library/library-contract';
 import { getApi } from '../bridge/api';
 import { usePresetsStore } from '../features/presets';
+import { useWatchStore } from '../features/watch';
 import { defineStore, latestWins } from '../store';
 
 export interface PaletteData {
@@ -9,7 +10,7 @@ export interface PaletteData {
 }
 
 export interface PaletteActions {
-  /** Reads what the palette lists afresh: the library's datasets, and the presets if not read yet. */
+  /** Reads what the palette lists afresh: the library's datasets and watched queries, and the presets if not read yet. */
   refresh(): Promise<void>;
 }
 
@@ -23,6 +24,9 @@ export const usePaletteStore = defineStore<PaletteData, PaletteActions>(
       async refresh() {
         const presets = usePresetsStore.getState();
         if (!presets.loaded) void presets.load();
+        // Read once: the Watched page keeps the list current as watches are added and removed.
+        const watch = useWatchStore.getState();
+        if (!watch.loaded) void watch.load();
         const turn = lists.begin();
         const r = await getApi().library.list({});
         if (turn.current && r.ok) set({ datasets: r.value });
