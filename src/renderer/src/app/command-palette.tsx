@@ -37,7 +37,7 @@ const searchProps: SpotlightSearchProps & TestId = {
   'data-testid': 'command-palette-search',
 };
 
-function grouped(actions: PaletteAction[], ran: () => void): SpotlightActionGroupData[] {
+function grouped(actions: PaletteAction[], chosen: (run: () => void) => void): SpotlightActionGroupData[] {
   const groups = new Map<string, SpotlightActionGroupData>();
   for (const a of actions) {
     const g = groups.get(a.group) ?? { group: a.group, actions: [] };
@@ -47,10 +47,7 @@ function grouped(actions: PaletteAction[], ran: () => void): SpotlightActionGrou
       description: a.description,
       keywords: a.keywords,
       rightSection: a.shortcut ? <ShortcutKeys keys={a.shortcut} /> : undefined,
-      onClick: () => {
-        ran();
-        a.run();
-      },
+      onClick: () => chosen(() => a.run()),
       'data-testid': `palette-${a.id}`,
     };
     g.actions.push(action);
@@ -73,6 +70,9 @@ export function CommandPalette() {
   // Closed by Escape, the palette gives the focus back where it was; closed by an action, it leaves
   // the focus to the action (Edit Filter puts it in the filter's first field).
   const [returnFocus, setReturnFocus] = useState(true);
+  // The chosen entry runs once the palette has closed: run while it closes, an action that moves the
+  // focus (Edit Filter) could lose it to the palette's own focus handling.
+  const [chosen, setChosen] = useState<{ run: () => void } | null>(null);
   const actions = useMemo(
     () =>
       grouped(
@@ -93,7 +93,10 @@ export function CommandPalette() {
             setColorScheme: setChoice,
           },
         ),
-        () => setReturnFocus(false),
+        (run) => {
+          setReturnFocus(false);
+          setChosen({ run });
+        },
       ),
     [presets, datasets, watches, platform, setChoice],
   );
@@ -107,6 +110,10 @@ export function CommandPalette() {
       maxHeight={440}
       nothingFound="Nothing matches: try a page, a preset, a dataset or a command"
       returnFocus={returnFocus}
+      onExitTransitionEnd={() => {
+        setChosen(null);
+        chosen?.run();
+      }}
       onSpotlightOpen={() => {
         setReturnFocus(true);
         void usePaletteStore.getState().refresh();
