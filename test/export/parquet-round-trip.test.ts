@@ -7,7 +7,6 @@ import { FIRM_FIELDS, SHIPMENT_FIELDS } from '@shared/spec/records';
 import {
   createMemorySource,
   exportParquet,
-  exportParquetFromQuery,
   firmColumns,
   firmFieldType,
   libraryExportSource,
@@ -343,45 +342,4 @@ describe('Parquet exports: typed, and read back exactly', () => {
         );
     });
   });
-
-  it('straight from DuckDB (exportParquetFromQuery): typed, in the query’s order, and back exactly', async () => {
-    const sim = await simulatorRecords(300);
-    const rows = [...sim, ...tricky(sim[2]!)];
-    const columns = shipmentColumns();
-    const db = await DuckDBInstance.create(':memory:');
-    const conn = await db.connect();
-    try {
-      await conn.run(
-        `CREATE TABLE lib_rows (n INTEGER, ${columns.map((c) => `"${c.field}" VARCHAR`).join(', ')})`,
-      );
-      const appender = await conn.createAppender('lib_rows');
-      rows.forEach((rec, i) => {
-        appender.appendInteger(i);
-        for (const c of columns) {
-          const v = rec[c.field];
-          if (v === null || v === undefined) appender.appendNull();
-          else appender.appendVarchar(v);
-        }
-        appender.endRow();
-      });
-      appender.closeSync();
-      const path = join(t.dir, "it's.parquet");
-      const result = await exportParquetFromQuery(
-        conn,
-        { kind: 'shipments', columns, sql: 'SELECT * FROM lib_rows ORDER BY n DESC', query },
-        path,
-      );
-      expect(result.rowsWritten).toBe(rows.length);
-      const reversed = [...rows].reverse();
-      expectCellsEqual(await readParquetCells(path), columns, reversed);
-      const r = await importFile(l.lib, path);
-      const back = (await l.lib.getRows(r.dataset.id, { startRow: 0, endRow: 1000 })).rows;
-      reversed.forEach((rec, i) => {
-        for (const f of SHIPMENT_FIELDS) expect(back[i]?.[f], `row ${i + 1} ${f}`).toBe(rec[f] ?? '');
-      });
-    } finally {
-      conn.closeSync();
-      db.closeSync();
-    }
-  }, 60_000);
 });

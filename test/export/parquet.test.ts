@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMemorySource,
   exportParquet,
-  exportParquetFromQuery,
   firmColumns,
   shipmentColumns,
   type ExportColumn,
@@ -156,51 +155,6 @@ describe('exportParquet', () => {
     });
   });
 
-  it('writes a library query straight from DuckDB, typed, in the query order', async () => {
-    await conn.run('CREATE OR REPLACE TABLE lib_rows (hashId VARCHAR, importerName VARCHAR, usdCif VARCHAR)');
-    const appender = await conn.createAppender('lib_rows');
-    const rows = makeShipments(300, 8);
-    rows.forEach((r, i) => {
-      appender.appendVarchar(`h${String(i).padStart(4, '0')}`);
-      appender.appendVarchar(r['importerName'] ?? '');
-      appender.appendVarchar(r['usdCif'] ?? '');
-      appender.endRow();
-    });
-    appender.closeSync();
-    const out = join(t.dir, "it's.parquet");
-    const columns = shipmentColumns(['hashId', 'importerName', 'usdCif']);
-    const result = await exportParquetFromQuery(
-      conn,
-      {
-        kind: 'shipments',
-        columns,
-        sql: "SELECT * FROM lib_rows WHERE importerName LIKE '%Ş%' ORDER BY hashId DESC",
-        query: sampleQuery,
-      },
-      out,
-    );
-    const expected = rows
-      .map((r, i) => ({
-        hashId: `h${String(i).padStart(4, '0')}`,
-        importerName: r['importerName'],
-        usdCif: r['usdCif'],
-      }))
-      .filter((r) => (r.importerName ?? '').includes('Ş'))
-      .reverse();
-    expect(expected.length).toBeGreaterThan(10);
-    expect(result.rowsWritten).toBe(expected.length);
-    // The documented reading: the kept text, else the value with the column's decimals.
-    const shape = (await shapesOf(out)).get('usdCif')!;
-    expect(shape.grouped).toBe(false);
-    const back = await readParquet(
-      out,
-      `hashId, importerName, coalesce(_original_text['usdCif'], CASE WHEN usdCif = trunc(usdCif) ` +
-        `THEN format('{:.${shape.wholeDecimals}f}', usdCif) ELSE format('{:.${shape.decimals}f}', usdCif) END) AS usdCif`,
-    );
-    expect(back.types['usdCif']).toBe('DOUBLE');
-    expect(back.rows).toEqual(expected.map((r) => ({ ...r, usdCif: r.usdCif === '' ? null : r.usdCif })));
-  });
-
   it('leaves no file when cancelled or when the target exists', async () => {
     const controller = new AbortController();
     const source = abortingAfterFirstBatch(makeShipments(200), controller);
@@ -209,23 +163,23 @@ describe('exportParquet', () => {
     ).rejects.toMatchObject({ kind: 'Cancelled' });
     expect(await t.files()).toEqual([]);
 
-    const one = {
-      kind: 'firms' as const,
-      columns: firmColumns(['shipment_count']),
-      sql: 'SELECT 1 AS shipment_count',
-    };
+    const one = () =>
+      createMemorySource({
+        kind: 'firms',
+        columns: firmColumns(['shipment_count']),
+        rows: [{ shipment_count: 1 }],
+        query: sampleQuery,
+      });
     await expect(exportParquet(source, join(t.dir, 'missing-folder', 'x.parquet'))).rejects.toThrow();
-    await expect(
-      exportParquetFromQuery(conn, one, join(t.dir, 'missing-folder', 'y.parquet')),
-    ).rejects.toThrow();
+    await expect(exportParquet(one(), join(t.dir, 'missing-folder', 'y.parquet'))).rejects.toThrow();
     expect(await t.files()).toEqual([]);
 
     const taken = join(t.dir, 'taken.parquet');
     await writeFile(taken, 'keep');
-    await expect(exportParquetFromQuery(conn, one, taken)).rejects.toMatchObject({
+    await expect(exportParquet(one(), taken)).rejects.toMatchObject({
       kind: 'Conflict',
     });
-    await exportParquetFromQuery(conn, one, taken, { overwrite: true });
+    await exportParquet(one(), taken, { overwrite: true });
     expect((await readParquet(taken)).rows).toEqual([{ shipment_count: '1', _original_text: null }]);
     expect(await t.files()).toEqual(['taken.parquet']);
   });

@@ -112,23 +112,6 @@ async function copyTyped(
   return rows;
 }
 
-/**
- * The library's path: DuckDB writes the rows of `source.sql` (for instance a dataset's rows with the
- * user's sort and filter) typed to Parquet, never through JavaScript.
- */
-export async function exportParquetFromQuery(
-  connection: DuckDBConnection,
-  source: ParquetQuerySource,
-  target: string,
-  options: ExportOptions = {},
-): Promise<ExportResult> {
-  options.onProgress?.({ phase: 'finishing', rowsWritten: 0, rowCount: 0 });
-  const { value: rowsWritten, bytes } = await writeAtomically(target, options, (temp) =>
-    copyTyped(connection, source, temp, options.signal),
-  );
-  return { path: target, rowsWritten, bytes };
-}
-
 /** A scratch folder's name names its process, so a start-up sweep removes only those of dead processes. */
 export const PARQUET_SCRATCH_PREFIX = 'portolan-parquet-';
 const scratchPrefix = () => `${PARQUET_SCRATCH_PREFIX}${process.pid}-`;
