@@ -95,22 +95,16 @@ describe('a watched query in the app', () => {
       `${added.length.toLocaleString('en-US')} shipments arrived`,
     );
 
-    for (const [w, h] of [
-      [1440, 900],
-      [1024, 700],
-    ] as const) {
-      await browser.page.setViewportSize({ width: w, height: h });
-      await browser.page.getByTestId('watch-refresh').waitFor();
-      await browser.screenshot(`watch-page-${w}x${h}-light`);
-    }
-    await browser.page.emulateMedia({ colorScheme: 'dark' });
-    for (const [w, h] of [
-      [1440, 900],
-      [1024, 700],
-    ] as const) {
-      await browser.page.setViewportSize({ width: w, height: h });
-      await browser.page.getByTestId('watch-refresh').waitFor();
-      await browser.screenshot(`watch-page-${w}x${h}-dark`);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await browser.page.emulateMedia({ colorScheme });
+      for (const [w, h] of [
+        [1440, 900],
+        [1024, 700],
+      ] as const) {
+        await browser.page.setViewportSize({ width: w, height: h });
+        await browser.page.getByTestId('watch-refresh').waitFor();
+        await browser.screenshot(`watch-page-${w}x${h}-${colorScheme}`);
+      }
     }
 
     // A change row opens its arrived shipments in the Library.
