@@ -88,12 +88,15 @@ fi
 
 echo "Installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-if ! "${sudo[@]}" apt-get update -qq; then
+# Another package run (unattended upgrades, a second Portolan command installing at the same time) may hold
+# dpkg's lock for a while: wait for it instead of failing at once.
+apt_wait=(-o DPkg::Lock::Timeout=600)
+if ! "${sudo[@]}" apt-get "${apt_wait[@]}" update -qq; then
   echo "apt-get update failed."
   advise
   exit 1
 fi
-if ! "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+if ! "${sudo[@]}" apt-get "${apt_wait[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
   echo "apt-get install failed."
   advise
   exit 1
