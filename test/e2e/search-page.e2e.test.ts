@@ -134,4 +134,34 @@ describe('Search page: the filter, the run bar and the presets list', () => {
     await browser.screenshot('search-03-presets');
     expect(browser.errors).toEqual([]);
   });
+
+  it('Enter in a country field takes the highlighted country, never one the analyst did not see marked', async () => {
+    const input = search.field('filter-importer_countries-input');
+    const options = browser.page.getByTestId('filter-importer_countries-options');
+    const highlighted = options.locator('[role="option"][aria-selected="true"]');
+    const codes = async () => (await search.tags('importer_countries')).map((t) => t.split(' ')[0]);
+    await input.fill('ger');
+    await expect.poll(() => highlighted.getAttribute('data-value')).toBe('DE');
+    await input.press('Enter');
+    expect(await codes()).toEqual(['DE']);
+
+    // Germany chosen: "ger" still lists Algeria, Niger, Nigeria, none marked; Enter adds nothing.
+    await input.fill('ger');
+    await options.getByTestId('filter-importer_countries-option-DZ').waitFor();
+    expect(await highlighted.count()).toBe(0);
+    await browser.screenshot('search-04-country-nothing-highlighted');
+    await input.press('Enter');
+    expect(await codes()).toEqual(['DE']);
+    expect(await input.inputValue()).toBe('');
+
+    // Marked with the arrow keys, it is taken.
+    await input.fill('ger');
+    await input.press('ArrowDown');
+    await expect.poll(() => highlighted.getAttribute('data-value')).toBe('DZ');
+    await input.press('Enter');
+    expect(await codes()).toEqual(['DE', 'DZ']);
+    await search.removeTag('importer_countries', 1);
+    await search.removeTag('importer_countries', 0);
+    expect(browser.errors).toEqual([]);
+  });
 });

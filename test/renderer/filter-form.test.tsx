@@ -152,6 +152,55 @@ describe('country and HS pickers: what may be added', () => {
     expect(store.getState().draft.importer_countries).toEqual(['GB', 'NL', 'US', 'AE', 'TR']);
   });
 
+  it('Enter takes the highlighted country only: "ger" with Germany chosen adds nothing, never Algeria', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    const input = screen.getByTestId('filter-importer_countries-input') as HTMLInputElement;
+    enter('filter-importer_countries-input', 'ger');
+    expect(store.getState().draft.importer_countries).toEqual(['DE']);
+
+    // Germany chosen: the list offers names that only contain "ger", none of them highlighted.
+    fireEvent.focus(input);
+    type('filter-importer_countries-input', 'ger');
+    const options = screen.getByTestId('filter-importer_countries-options');
+    expect(within(options).getByTestId('filter-importer_countries-option-DZ')).toBeTruthy();
+    expect(within(options).queryAllByRole('option', { selected: true })).toEqual([]);
+    expect(input.getAttribute('aria-activedescendant')).toBeNull();
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(store.getState().draft.importer_countries).toEqual(['DE']);
+    expect(screen.queryByTestId('filter-importer_countries-refused')).toBeNull();
+    expect(input.value).toBe('');
+
+    // A country only inside a name is taken once the analyst highlights it with the arrows.
+    fireEvent.focus(input);
+    type('filter-importer_countries-input', 'ger');
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    const highlighted = within(screen.getByTestId('filter-importer_countries-options')).getByRole('option', {
+      selected: true,
+    });
+    expect(input.getAttribute('aria-activedescendant')).toBe(highlighted.id);
+    const code = highlighted.getAttribute('data-value');
+    expect(code).toBe('DZ');
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(store.getState().draft.importer_countries).toEqual(['DE', 'DZ']);
+
+    // "nig" starts Niger and Nigeria: the first is highlighted and Enter takes it; Up wraps to the last.
+    fireEvent.focus(input);
+    type('filter-importer_countries-input', 'nig');
+    expect(
+      within(screen.getByTestId('filter-importer_countries-options'))
+        .getByRole('option', { selected: true })
+        .getAttribute('data-value'),
+    ).toBe('NE');
+    fireEvent.keyDown(input, { key: 'ArrowUp' });
+    fireEvent.keyDown(input, { key: 'ArrowUp' });
+    const chosen = within(screen.getByTestId('filter-importer_countries-options'))
+      .getByRole('option', { selected: true })
+      .getAttribute('data-value');
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(store.getState().draft.importer_countries).toEqual(['DE', 'DZ', chosen]);
+  });
+
   it('keeps the less common fields under "More filters", and opens it by itself to show a message there', () => {
     const store = createFilterStore();
     render(<Harness store={store} size={100} />);

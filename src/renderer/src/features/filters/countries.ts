@@ -82,17 +82,25 @@ function searchList(): Searchable[] {
   return searchable;
 }
 
+export interface CountryMatch extends Country {
+  /**
+   * The text is the code, a name or alias, or the start of one of their words ("ger" in Germany):
+   * a match Enter may take. A match only inside a word ("ger" in Algeria, Niger) is offered but never
+   * taken by Enter unless the analyst highlights it.
+   */
+  close: boolean;
+}
+
 /**
  * Ranks countries for what was typed: the exact code first ("DE", "ALL"), then a name or alias equal
  * to the text ("uk" → United Kingdom before Ukraine, "usa", "holland", "uae"), then names and aliases
- * that start with it, then those that contain it. The exact code must win: "all" is also inside
- * "Marshall Islands", and Enter takes the first entry.
+ * that start with it, then those with a word that starts with it, then those that contain it. The
+ * exact code must win: "all" is also inside "Marshall Islands".
  */
-export function searchCountries(query: string, limit = 30): Country[] {
+export function searchCountryMatches(query: string, limit = 30): CountryMatch[] {
   const q = fold(query);
   const list = searchList();
-  const plain = (c: Searchable): Country => ({ code: c.code, name: c.name });
-  if (!q) return list.slice(0, limit).map(plain);
+  if (!q) return list.slice(0, limit).map((c) => ({ code: c.code, name: c.name, close: false }));
   const rank = (c: Searchable): number => {
     if (c.code.toLowerCase() === q) return 0;
     if (c.keys.includes(q)) return 1;
@@ -106,5 +114,10 @@ export function searchCountries(query: string, limit = 30): Country[] {
     .filter((x) => x.r < 9)
     .sort((a, b) => a.r - b.r)
     .slice(0, limit)
-    .map((x) => plain(x.c));
+    .map((x) => ({ code: x.c.code, name: x.c.name, close: x.r <= 3 }));
+}
+
+/** The countries for what was typed, best first (see `searchCountryMatches`). */
+export function searchCountries(query: string, limit = 30): Country[] {
+  return searchCountryMatches(query, limit).map(({ code, name }) => ({ code, name }));
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Text } from '@mantine/core';
-import { countryName, isKnownCountryCode, searchCountries } from './countries';
+import { countryName, isKnownCountryCode, searchCountryMatches } from './countries';
 import { PickerField } from './picker-field';
 
 /** A searchable multi-select of ISO countries: type a name, an alias (UK, USA, Holland) or a code. */
@@ -23,10 +23,11 @@ export function CountryMultiSelect(props: {
       values={props.values}
       tags={props.values.map((v) => ({ value: v, label: countryName(v) }))}
       options={(q) =>
-        searchCountries(q, 40)
+        searchCountryMatches(q, 40)
           .filter((c) => !props.values.includes(c.code))
           .map((c) => ({
             value: c.code,
+            close: c.close,
             content: (
               <>
                 {c.name}{' '}
@@ -38,11 +39,22 @@ export function CountryMultiSelect(props: {
           }))
       }
       // A typed code ("de", "ALL") is that code even when a name also contains it; else the first
-      // match; text matching nothing goes to the store to be refused with a reason.
-      enterValue={(q, options) => {
+      // option when it is a close match ("ger" → Germany). A match only inside a name ("ger" in
+      // Algeria) is shown but not highlighted: Enter never takes a country the analyst did not mean.
+      defaultActive={(q, options) => {
+        const typed = q.trim().toUpperCase();
+        if (isKnownCountryCode(typed)) return options.findIndex((o) => o.value === typed);
+        return options[0]?.close ? 0 : -1;
+      }}
+      enterUnhighlighted={(q, options) => {
         const typed = q.trim().toUpperCase();
         if (isKnownCountryCode(typed)) return typed;
-        return options[0]?.value ?? typed;
+        // The closest country is already chosen ("ger" with Germany in the list): Enter adds nothing
+        // and clears the text.
+        const best = searchCountryMatches(q, 1)[0];
+        if (best?.close && props.values.includes(best.code)) return best.code;
+        // Text matching nothing goes to the store to be refused with a reason.
+        return options.length === 0 ? typed : null;
       }}
       onAdd={props.onAdd}
       onRemove={props.onRemove}

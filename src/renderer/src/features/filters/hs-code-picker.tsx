@@ -54,10 +54,15 @@ export function HsCodePicker(props: {
             }))
           : []
       }
-      // The typed text is a code when it looks like one; otherwise the first match.
-      enterValue={(q, options) => {
+      // Typed digits are a code (highlighted when listed); a description takes its first match.
+      defaultActive={(q, options) => {
         const typed = q.trim();
-        return /^\d+$/.test(typed) || !options[0] ? typed : options[0].value;
+        return /^\d+$/.test(typed) ? options.findIndex((o) => o.value === typed) : options.length ? 0 : -1;
+      }}
+      // Text matching nothing goes to the store, whose validation says why it is not a code.
+      enterUnhighlighted={(q, options) => {
+        const typed = q.trim();
+        return /^\d+$/.test(typed) || options.length === 0 ? typed : null;
       }}
       onAdd={props.onAdd}
       onRemove={props.onRemove}

@@ -1,4 +1,4 @@
-import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Box, Paper, TextInput, UnstyledButton } from '@mantine/core';
 import { MAX_LIST_ITEMS } from '@shared/spec';
 import type { ListField } from './filter-model';
@@ -9,11 +9,15 @@ export interface PickerOption {
   content: ReactNode;
   /** Indent for tree-like lists (HS chapters, headings, subheadings). */
   indent?: number;
+  /** A close match for the text typed (the picker decides what that means). */
+  close?: boolean;
 }
 
 /**
- * A list field picked from a searchable list: type, pick with the mouse or Enter, entries shown as
- * pills under the field. Enter on an empty field is left to the form (it runs the search).
+ * A list field picked from a searchable list: type, pick with the mouse or with the arrows and Enter,
+ * entries shown as pills under the field. Enter takes the highlighted option, the one the analyst
+ * sees marked, and nothing else; with none highlighted the picker decides (`enterUnhighlighted`).
+ * Enter on an empty field is left to the form (it runs the search).
  */
 export function PickerField(props: {
   field: ListField;
@@ -23,8 +27,10 @@ export function PickerField(props: {
   tags: TagView[];
   /** The options for the text typed (computed only while the list is open). */
   options: (query: string) => PickerOption[];
-  /** What Enter takes for the typed text, given the options shown. */
-  enterValue: (query: string, options: PickerOption[]) => string | null;
+  /** The option highlighted as the text is typed (-1: none), before any arrow key moves it. */
+  defaultActive: (query: string, options: PickerOption[]) => number;
+  /** What Enter takes when no option is highlighted (a typed code, or text to be refused), or null. */
+  enterUnhighlighted: (query: string, options: PickerOption[]) => string | null;
   onAdd: (value: string) => boolean;
   onRemove: (index: number) => void;
   onBlur: () => void;
@@ -34,11 +40,22 @@ export function PickerField(props: {
 }) {
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
+  // Moved by the arrows or the pointer; null follows the typed text (`defaultActive`).
+  const [moved, setMoved] = useState<number | null>(null);
   const listId = useId();
+  const listRef = useRef<HTMLUListElement>(null);
   const options = open ? props.options(query) : [];
+  const active = open ? (moved ?? props.defaultActive(query, options)) : -1;
+  const activeValue = options[active]?.value;
+  // The highlighted option stays in view as the arrows move it through a long list.
+  useEffect(() => {
+    if (active < 0) return;
+    listRef.current?.children[active]?.scrollIntoView?.({ block: 'nearest' });
+  }, [active, activeValue]);
   const pick = (value: string) => {
     if (!props.onAdd(value)) return;
     setQuery('');
+    setMoved(null);
     setOpen(false);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -47,9 +64,19 @@ export function PickerField(props: {
       e.stopPropagation();
       setOpen(false);
     }
+    if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && options.length > 0) {
+      e.preventDefault();
+      const step = e.key === 'ArrowDown' ? 1 : -1;
+      setMoved(
+        active < 0 ? (step > 0 ? 0 : options.length - 1) : (active + step + options.length) % options.length,
+      );
+      return;
+    }
     if (e.key !== 'Enter' || !query.trim()) return;
     e.preventDefault();
-    const v = props.enterValue(query, options.length ? options : props.options(query));
+    const shown = options.length ? options : props.options(query);
+    const highlighted = open ? options[active] : shown[props.defaultActive(query, shown)];
+    const v = highlighted ? highlighted.value : props.enterUnhighlighted(query, shown);
     if (v) pick(v);
   };
   return (
@@ -63,12 +90,14 @@ export function PickerField(props: {
         role="combobox"
         aria-expanded={open}
         aria-controls={listId}
+        aria-activedescendant={activeValue !== undefined ? `${listId}-${active}` : undefined}
         autoComplete="off"
         data-testid={`filter-${props.field}-input`}
         error={props.error}
         errorProps={{ 'data-testid': `filter-${props.field}-message`, role: 'alert' }}
         onChange={(e) => {
           setQuery(e.currentTarget.value);
+          setMoved(null);
           setOpen(true);
           props.onQueryChange();
         }}
@@ -83,6 +112,7 @@ export function PickerField(props: {
       {open && options.length > 0 && (
         <Paper
           component="ul"
+          ref={listRef}
           id={listId}
           role="listbox"
           shadow="md"
@@ -95,13 +125,17 @@ export function PickerField(props: {
           mah={260}
           style={{ zIndex: 30, overflowY: 'auto', listStyle: 'none', margin: 0 }}
         >
-          {options.map((o) => (
+          {options.map((o, i) => (
             <UnstyledButton
               key={o.value}
               component="li"
+              id={`${listId}-${i}`}
               role="option"
-              aria-selected={false}
+              aria-selected={i === active}
+              data-active={i === active || undefined}
+              data-value={o.value}
               data-testid={`filter-${props.field}-option-${o.value}`}
+              onMouseEnter={() => setMoved(i)}
               onMouseDown={(e) => {
                 e.preventDefault();
                 pick(o.value);
