@@ -11,6 +11,7 @@ import type {
   RowSelectedEvent,
 } from 'ag-grid-community';
 import { Stack, Text } from '@mantine/core';
+import type { ErrorKind } from '@shared/ipc/errors';
 import { EVIDENCE_LABELS, type FirmSort, type FirmSummaryView } from '@shared/resolution/resolution-contract';
 import { GridStatusBar } from '../../components/grid/grid-status-bar';
 import { gridTheme, useGridThemeMode } from '../../components/grid/grid-theme';
@@ -95,6 +96,7 @@ export function FirmList() {
   const openId = useResolvedFirmsStore((s) => s.openId);
   const marked = useResolvedFirmsStore((s) => s.marked);
   const total = useResolvedFirmsStore((s) => s.total);
+  const listError = useResolvedFirmsStore((s) => s.listError);
   const apiRef = useRef<GridApi<FirmSummaryView> | null>(null);
   // The rows drawn tick as the store says (the ticks outlive a search; a merge clears them).
   const markedIds = useMemo(() => new Set(marked.map((f) => f.firmId)), [marked]);
@@ -197,16 +199,31 @@ export function FirmList() {
         />
       </div>
       <GridStatusBar gridId="resolved-firms" testId="firm-list">
-        <Text fz="xs" c="dimmed" data-testid="firms-total" data-total={total ?? ''}>
-          {describeFirmCount(total, marked.length)}
+        <Text
+          fz="xs"
+          c={total === null && listError ? 'red' : 'dimmed'}
+          data-testid="firms-total"
+          data-total={total ?? ''}
+        >
+          {describeFirmCount(total, marked.length, listError?.kind ?? null)}
         </Text>
       </GridStatusBar>
     </Stack>
   );
 }
 
-/** One line under the list: how many firms, of how many spellings. */
-export function describeFirmCount(total: number | null, marked: number): string {
+/**
+ * One line under the list: how many firms, of how many spellings; or, when the library could not be
+ * read, that they are not counted and why in a few words (the message above the list says the rest).
+ */
+export function describeFirmCount(
+  total: number | null,
+  marked: number,
+  error: ErrorKind | null = null,
+): string {
+  if (total === null && error === 'StorageLocked')
+    return 'Firms not counted: another program has the library open. Trying again every few seconds…';
+  if (total === null && error) return 'Firms not counted: the library could not be read.';
   if (total === null) return 'Counting firms…';
   const base = `${fmt(total)} ${total === 1 ? 'firm' : 'firms'}`;
   return marked > 0 ? `${base} · ${fmt(marked)} ticked` : base;

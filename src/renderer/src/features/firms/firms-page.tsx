@@ -207,7 +207,21 @@ function LibraryFirms() {
       <MarkedFirms />
       <LastChangeBar />
       <AliasNotice />
-      {listError && <ErrorMessage error={listError} testId="firms-list-error" />}
+      {listError && (
+        <Group gap="sm" align="center" wrap="nowrap">
+          <Box flex={1} miw={0}>
+            <ErrorMessage error={listError} testId="firms-list-error" />
+          </Box>
+          <Button
+            variant="default"
+            data-testid="firms-list-retry"
+            onClick={() => useResolvedFirmsStore.getState().retryList()}
+            style={{ flexShrink: 0 }}
+          >
+            Retry
+          </Button>
+        </Group>
+      )}
       <Group flex={1} mih={0} gap="md" align="stretch" wrap="nowrap">
         <Box flex={1} miw={0}>
           <FirmList />

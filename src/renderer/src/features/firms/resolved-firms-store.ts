@@ -69,6 +69,8 @@ export interface ResolvedFirmsActions {
   setScope(datasetId: string | null): void;
   setSearch(search: string): void;
   setMergedOnly(on: boolean): void;
+  /** Reads the list again from its first row (Retry after the library could not be read). */
+  retryList(): void;
   /** One block of the list for the grid; the total and the status follow the answer. */
   fetchBlock(q: { offset: number; limit: number; sort: FirmSort }): Promise<FirmListView | BridgeError>;
   setMarked(firms: FirmSummaryView[]): void;
@@ -124,6 +126,9 @@ const initialState: ResolvedFirmsData = {
   aliasNotice: null,
 };
 
+/** How often the list asks again while another program holds the library. */
+export const LOCKED_RETRY_MS = 5_000;
+
 const fmt = (n: number) => n.toLocaleString('en-US');
 const quote = (name: string) => `“${name}”`;
 const plural = (n: number, one: string, many: string) => `${fmt(n)} ${n === 1 ? one : many}`;
@@ -161,10 +166,24 @@ export const useResolvedFirmsStore = defineStore<ResolvedFirmsData, ResolvedFirm
   initialState,
   (set, get, { onReset }) => {
     const details = latestWins();
-    onReset(() => details.supersede());
     // The count is of the list shown: unknown again until the new list answers.
     const bumpList = (extra: Partial<ResolvedFirmsData> = {}) =>
       set((s) => ({ ...extra, listKey: s.listKey + 1, total: null }));
+    // A library held by another program lets go in its own time (a second Portolan closed, a script
+    // done): the list asks again every few seconds until it does, as well as on Retry.
+    let lockedRetry: ReturnType<typeof setTimeout> | null = null;
+    const retryWhileLocked = () => {
+      if (lockedRetry) return;
+      lockedRetry = setTimeout(() => {
+        lockedRetry = null;
+        if (get().listError?.kind === 'StorageLocked') bumpList();
+      }, LOCKED_RETRY_MS);
+    };
+    onReset(() => {
+      details.supersede();
+      if (lockedRetry) clearTimeout(lockedRetry);
+      lockedRetry = null;
+    });
 
     /** The list and the open firm follow a new resolution (once, whoever announced it). */
     function follow(status: ResolutionStatus | null): void {
@@ -225,6 +244,10 @@ export const useResolvedFirmsStore = defineStore<ResolvedFirmsData, ResolvedFirm
         bumpList({ mergedOnly });
       },
 
+      retryList() {
+        bumpList();
+      },
+
       async fetchBlock({ offset, limit, sort }) {
         const { datasetId, search, mergedOnly, listKey } = get();
         const r = await getApi().resolution.firms({
@@ -239,6 +262,7 @@ export const useResolvedFirmsStore = defineStore<ResolvedFirmsData, ResolvedFirm
         const current = get().listKey === listKey;
         if (!r.ok) {
           if (current) set({ listError: r.error });
+          if (current && r.error.kind === 'StorageLocked') retryWhileLocked();
           return r.error;
         }
         if (current) set({ total: r.value.total, listError: null });
@@ -435,6 +459,8 @@ export function connectResolvedFirmsStore(): () => void {
   });
   const offLibrary = getApi().on('library.changed', () => {
     void useResolvedFirmsStore.getState().loadScopes();
+    // A change saved means the library can be read: a list that could not be read asks again.
+    if (useResolvedFirmsStore.getState().listError) useResolvedFirmsStore.getState().retryList();
   });
   return () => {
     offVersion();
