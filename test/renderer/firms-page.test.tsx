@@ -162,6 +162,17 @@ async function click(id: string, page: string) {
   await waitFor(() => expect(shownPage()).toBe(page));
 }
 
+describe('firms page: why a firm search cannot run', () => {
+  it('is said once, by the run bar, when the rule is of the whole form (no filter at all)', () => {
+    act(() => filters.filterStore.getState().load({}));
+    render(<FirmSearchView />);
+    expect((el('firms-run') as HTMLButtonElement).disabled).toBe(true);
+    expect(el('firms-run-reason').textContent).toBe('Cannot run: Firm search needs at least one filter');
+    expect(screen.getAllByText(/needs at least one filter/)).toHaveLength(1);
+    expect(el('firms-run').getAttribute('aria-describedby')).toBe('firms-run-reason');
+  });
+});
+
 describe('firms page: paging back to a page already fetched', () => {
   it('shows page 1 again from this session without a second request (so no second download or saved copy)', async () => {
     render(<FirmSearchView />);

@@ -5,7 +5,7 @@ import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { KEYWORD_FIELDS, MIN_KEYWORD_LENGTH, type KeywordField } from '@shared/spec';
 import { CountryMultiSelect } from './country-multi-select';
 import { DateRangeField } from './date-range-field';
-import { FieldMessages, fieldError } from './field-messages';
+import { fieldError } from './field-messages';
 import { FirmTypeInput } from './firm-type-input';
 import { HsCodePicker } from './hs-code-picker';
 import { useSessionStore } from '../../session';
@@ -189,7 +189,6 @@ export function FilterForm({
         >
           Clear filter
         </Button>
-        <FieldMessages slot="form" messages={msgs.form} />
       </Group>
       <Collapse expanded={showMore} keepMountedMode="display-none" data-testid="filter-more">
         <SimpleGrid cols={{ base: 2, lg: 4 }} spacing="sm" verticalSpacing="xs" pt="xs">

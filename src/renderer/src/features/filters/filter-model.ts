@@ -246,9 +246,11 @@ export function validateDraft(d: FilterDraft, kind: RunKind, extra: ValidationEx
   for (const issue of all) {
     (bySlot[slotOf(issue.path)] ??= []).push(describeFormIssue(issue, d));
   }
-  const n = all.length;
-  const first = all[0] ? describeFormIssue(all[0], d) : '';
-  const reason = n === 1 ? `Cannot run: ${first}` : `Cannot run: ${first} (and ${n - 1} more)`;
+  // A rule of the whole form ("Firm search needs at least one filter") has no field to be said at:
+  // the run bar says each of them, and the form does not repeat them. Else the first field's message.
+  const said = bySlot.form?.length ? bySlot.form : [describeFormIssue(all[0] as SpecIssue, d)];
+  const more = all.length - said.length;
+  const reason = `Cannot run: ${said.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
   return { valid: false, bySlot, issues: all, reason };
 }
 
