@@ -36,6 +36,22 @@ describe('Search page: the filter, the run bar and the presets list', () => {
     await stack?.close();
   });
 
+  it('before the first search, says what to do, names the Run button and its shortcut, instead of a blank grid', async () => {
+    const empty = browser.page.getByTestId('search-empty');
+    await empty.waitFor();
+    const text = (await empty.textContent()) ?? '';
+    expect(text).toContain('No search yet');
+    expect(text).toContain('Search shipments');
+    expect(text).toMatch(/press Enter in any field/);
+    expect(await search.runButton.textContent()).toBe('Search shipments');
+    expect(await search.grid.count()).toBe(0);
+    // The hint sits below the run bar, in view, and the Run button is not hidden by it.
+    const box = await empty.boundingBox();
+    const run = await search.runButton.boundingBox();
+    expect(box && run && box.y >= run.y + run.height && box.y + box.height <= 900).toBe(true);
+    await browser.screenshot('search-00-before-first-search');
+  });
+
   it('a half-typed or impossible date is kept and said at its field, and Enter, Ctrl+Enter and Run send nothing', async () => {
     const from = search.field('filter-start_date-input');
     const to = search.field('filter-end_date-input');
@@ -95,6 +111,7 @@ describe('Search page: the filter, the run bar and the presets list', () => {
     await expect.poll(answers, { timeout: 60_000 }).toBe(before + 1);
     expect(searchesSent()).toBe(1);
     await search.summary.waitFor();
+    expect(await browser.page.getByTestId('search-empty').count()).toBe(0);
   });
 
   it('shows the first rows of the result without scrolling, the run bar still in view', async () => {

@@ -5,7 +5,9 @@ import {
   Button,
   Checkbox,
   Divider,
+  EmptyState,
   Group,
+  Kbd,
   Loader,
   Paper,
   Stack,
@@ -13,6 +15,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
 import type { ColDef, ColGroupDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentRecord } from '@shared/spec';
 import type { DatasetRow } from '@shared/library/library-contract';
@@ -171,6 +174,28 @@ function ActionCell(p: ICellRendererParams<DatasetRow> & { onOpen: (row: Shipmen
     >
       Parties
     </Button>
+  );
+}
+
+/** Before the first search: what to do, instead of an empty grid. */
+function NoSearchYet() {
+  return (
+    <Paper flex={1} p="xl" data-testid="search-empty">
+      <EmptyState
+        h="100%"
+        icon={<IconSearch size={24} stroke={1.6} />}
+        withIndicatorBackground
+        title="No search yet"
+        description={
+          <>
+            Choose countries, HS codes, dates or a product above, or leave them empty for the latest
+            shipments, then choose <strong>Search shipments</strong> or press <Kbd size="xs">Enter</Kbd> in
+            any field (<Kbd size="xs">Ctrl</Kbd> + <Kbd size="xs">Enter</Kbd> anywhere on the page). The
+            records show here and are kept in the Library, to work with offline.
+          </>
+        }
+      />
+    </Paper>
   );
 }
 
@@ -448,6 +473,8 @@ export function SearchPage() {
                   quickFilter={quick}
                   onApi={(api) => setGridApi(api as GridApi | null)}
                 />
+              ) : status === 'idle' && !error && !offer ? (
+                <NoSearchYet />
               ) : null}
             </Box>
             {partyRow && <PartyPanel row={partyRow} onClose={() => setPartyRow(null)} />}
