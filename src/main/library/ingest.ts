@@ -5,14 +5,15 @@ import {
   DuckDBDataChunk,
   INTEGER,
   VARCHAR,
+  type DuckDBAppender,
   type DuckDBConnection,
   type DuckDBType,
 } from '@duckdb/node-api';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { describeIssue, type SpecIssue } from '@shared/spec/issues';
 import { checkedRecordList, isPlainObject, typeName } from '@shared/spec/records';
 import { ChunkFiller, VECTOR_ROWS } from './chunk-filler';
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type ColumnDef, type DatasetKind } from './fields';
+import { quoteLiteral } from './parquet-typing';
 import { SHIPMENT_SHADOWS, dateShadow, decimalShadow } from './shadows';
 
 export type RecordObject = Record<string, unknown>;
@@ -235,65 +236,116 @@ class RecordColumns {
   }
 }
 
+/** An import's converted rows: one value array per field of the kind, in field order, and each row's extra columns as JSON text. */
+export interface ColumnBatch {
+  n: number;
+  columns: readonly (readonly (string | number | null)[])[];
+  extras: readonly (string | null)[];
+}
+
+/** The row table's columns in table order (as `rowTypes` types them), quoted for SQL. */
+function rowColumnNames(kind: DatasetKind): string[] {
+  return [
+    'dataset_id',
+    'row_no',
+    ...columnsOf(kind).map((c) => c.field),
+    EXTRA_COLUMN,
+    ...(kind === 'shipments' ? SHIPMENT_SHADOWS.map((s) => s.column) : []),
+  ].map((c) => `"${c}"`);
+}
+
+/** A table shaped as the kind's row table (fields, extras and typed shadows), for staging an import's rows. */
+export function stagingTableDdl(kind: DatasetKind, table: string): string {
+  const types = rowTypes(kind);
+  const names = rowColumnNames(kind);
+  return `CREATE TABLE ${table} (${names.map((n, i) => `${n} ${types[i]!.toString()}`).join(', ')})`;
+}
+
 /**
- * Appends already-converted columns (an import's batch: one value array per field of the kind, in
- * field order, and each row's extra columns as JSON text) in data chunks, inside the caller's
- * transaction. Empty text is stored as NULL, as appendRecords does.
+ * Appends already-converted columns (an import's batches) to a table shaped as the kind's row table,
+ * a data chunk at a time, the typed shadows computed under the shared value rules as appendRecords
+ * does. Empty text is stored as NULL. The import worker stages its rows with it (never the library's
+ * file: the library copies the staged rows in, `appendStagedRows`).
  */
-export async function appendColumns(
+export class ColumnBatchAppender {
+  private readonly cols: readonly ColumnDef[];
+  private readonly types: DuckDBType[];
+  private readonly filler = new ChunkFiller();
+  private readonly ids: string[];
+  private readonly rowNos = new Int32Array(VECTOR_ROWS);
+
+  private constructor(
+    private readonly appender: DuckDBAppender,
+    private readonly kind: DatasetKind,
+    datasetId: string,
+  ) {
+    this.cols = columnsOf(kind);
+    this.types = rowTypes(kind);
+    this.ids = new Array<string>(VECTOR_ROWS).fill(datasetId);
+  }
+
+  static async open(
+    conn: DuckDBConnection,
+    table: string,
+    kind: DatasetKind,
+    datasetId: string,
+  ): Promise<ColumnBatchAppender> {
+    return new ColumnBatchAppender(await conn.createAppender(table), kind, datasetId);
+  }
+
+  /** Appends a batch as rows `firstRowNo…`. */
+  append(firstRowNo: number, batch: ColumnBatch): void {
+    const { cols, filler } = this;
+    if (batch.columns.length !== cols.length)
+      throw new Error('an import batch must hold every field of its kind');
+    const part = <T>(all: readonly T[], off: number, n: number): readonly T[] =>
+      off === 0 && n === all.length ? all : all.slice(off, off + n);
+    for (let off = 0; off < batch.n; off += VECTOR_ROWS) {
+      const n = Math.min(VECTOR_ROWS, batch.n - off);
+      const chunk = DuckDBDataChunk.create(this.types, n);
+      filler.varchar(chunk, 0, this.ids, n);
+      for (let i = 0; i < n; i++) this.rowNos[i] = firstRowNo + off + i;
+      filler.int32(chunk, 1, this.rowNos, n);
+      for (let c = 0; c < cols.length; c++) {
+        const values = part(batch.columns[c]!, off, n);
+        if (cols[c]!.type === 'integer') filler.bigint(chunk, c + 2, values as (number | null)[], n);
+        else filler.varchar(chunk, c + 2, values as (string | null)[], n);
+      }
+      filler.varchar(chunk, cols.length + 2, part(batch.extras, off, n), n);
+      fillShadows(filler, chunk, this.kind, (c) => part(batch.columns[c]!, off, n), n);
+      this.appender.appendDataChunk(chunk);
+    }
+  }
+
+  /** Flushes what was appended and closes the appender. */
+  close(): void {
+    try {
+      this.appender.flushSync();
+    } finally {
+      this.appender.closeSync();
+    }
+  }
+}
+
+/**
+ * Copies rows staged by the import worker (a Parquet file of `stagingTableDdl`'s shape, row numbers
+ * from 0) into the dataset as rows `firstRowNo…`, inside the caller's transaction. DuckDB reads and
+ * inserts them on its own threads: the main thread only waits. Returns the number of rows copied.
+ */
+export async function appendStagedRows(
   conn: DuckDBConnection,
   kind: DatasetKind,
   datasetId: string,
   firstRowNo: number,
-  batch: {
-    n: number;
-    columns: readonly (readonly (string | number | null)[])[];
-    extras: readonly (string | null)[];
-  },
+  file: string,
 ): Promise<number> {
-  const cols = columnsOf(kind);
-  if (batch.columns.length !== cols.length)
-    throw new Error('an import batch must hold every field of its kind');
-  const types = rowTypes(kind);
-  const filler = new ChunkFiller();
-  const ids = new Array<string>(VECTOR_ROWS).fill(datasetId);
-  const rowNos = new Int32Array(VECTOR_ROWS);
-  const appender = await conn.createAppender(ROW_TABLE[kind]);
-  try {
-    for (let off = 0; off < batch.n; off += VECTOR_ROWS) {
-      const n = Math.min(VECTOR_ROWS, batch.n - off);
-      const chunk = DuckDBDataChunk.create(types, n);
-      filler.varchar(chunk, 0, ids, n);
-      for (let i = 0; i < n; i++) rowNos[i] = firstRowNo + off + i;
-      filler.int32(chunk, 1, rowNos, n);
-      for (let c = 0; c < cols.length; c++) {
-        const all = batch.columns[c]!;
-        const values = off === 0 && n === all.length ? all : all.slice(off, off + n);
-        if (cols[c]!.type === 'integer') filler.bigint(chunk, c + 2, values as (number | null)[], n);
-        else filler.varchar(chunk, c + 2, values as (string | null)[], n);
-      }
-      const extras = off === 0 && n === batch.extras.length ? batch.extras : batch.extras.slice(off, off + n);
-      filler.varchar(chunk, cols.length + 2, extras, n);
-      fillShadows(
-        filler,
-        chunk,
-        kind,
-        (c) => {
-          const all = batch.columns[c]!;
-          return off === 0 && n === all.length ? all : all.slice(off, off + n);
-        },
-        n,
-      );
-      appender.appendDataChunk(chunk);
-      // A turn of the event loop between chunks: an import's batches are stored in the main
-      // thread, which must keep answering the window meanwhile.
-      if (off + VECTOR_ROWS < batch.n) await yieldToLoop();
-    }
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
-  }
-  return batch.n;
+  const names = rowColumnNames(kind);
+  const select = ['$1', `row_no + $2`, ...names.slice(2)].join(', ');
+  const r = await conn.run(
+    `INSERT INTO ${ROW_TABLE[kind]} (${names.join(', ')}) SELECT ${select} FROM read_parquet(${quoteLiteral(file)})`,
+    [datasetId, firstRowNo],
+  );
+  return Number(r.rowsChanged);
 }
 
 /**

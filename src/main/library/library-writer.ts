@@ -5,7 +5,7 @@ import { MAX_TAG_LENGTH, MAX_TAGS, uniqueTags } from '@shared/library/dataset-fi
 import type { CoveredWindow, DatasetStatus, NewDataset } from './dataset-types';
 import type { DatasetKind } from './fields';
 import { FirmWriter } from './firms/firm-writer';
-import { RecordIssueError, appendColumns, appendRecords } from './ingest';
+import { RecordIssueError, appendRecords, appendStagedRows } from './ingest';
 import { JobStoreWriter } from './job-store';
 import { readIn } from './db';
 import { defaultDatasetName, filterKey, seriesKey } from './naming';
@@ -35,9 +35,6 @@ function parseObject(v: unknown): Record<string, unknown> {
   const o = parseJsonValue(v);
   return o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : {};
 }
-
-/** An import's batch, already converted: one value array per field of the kind, and each row's extras as JSON text. */
-export type ColumnBatch = Parameters<typeof appendColumns>[4];
 
 /** What a finished dataset records: its final status and counts. */
 export interface DatasetFinish {
@@ -169,14 +166,9 @@ export class LibraryWriter {
     }
   }
 
-  /** Appends an import's converted batch as rows `firstRowNo…` of the dataset. */
-  appendColumns(
-    kind: DatasetKind,
-    datasetId: string,
-    firstRowNo: number,
-    batch: ColumnBatch,
-  ): Promise<number> {
-    return appendColumns(this.conn, kind, datasetId, firstRowNo, batch);
+  /** Copies rows the import worker staged in a Parquet file as rows `firstRowNo…` of the dataset. */
+  appendStagedRows(kind: DatasetKind, datasetId: string, firstRowNo: number, file: string): Promise<number> {
+    return appendStagedRows(this.conn, kind, datasetId, firstRowNo, file);
   }
 
   /**

@@ -17,7 +17,7 @@ import type {
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type DatasetKind } from './fields';
 import { rowToRecord, type RecordObject } from './ingest';
 import { JobStore } from './job-store';
-import { LibraryWriter, cleanTags, type ColumnBatch, type DatasetFinish } from './library-writer';
+import { LibraryWriter, cleanTags, type DatasetFinish } from './library-writer';
 import { filterKey } from './naming';
 import { buildQuery, extraValueSql, parseGridQuery, selectedColumns, type GridQuery } from './query';
 import { FirmBook } from './firms/firm-book';
@@ -350,8 +350,9 @@ export class Library {
     return this.write((tx) => tx.createDataset({ ...d, source: 'import' }));
   }
 
-  appendImported(id: string, kind: DatasetKind, firstRowNo: number, batch: ColumnBatch): Promise<number> {
-    return this.write((tx) => tx.appendColumns(kind, id, firstRowNo, batch));
+  /** Stores rows the import worker staged (a Parquet file of the row table's shape) as rows `firstRowNo…`. */
+  appendImported(id: string, kind: DatasetKind, firstRowNo: number, stagedFile: string): Promise<number> {
+    return this.write((tx) => tx.appendStagedRows(kind, id, firstRowNo, stagedFile));
   }
 
   async finishImport(

@@ -4,22 +4,23 @@
  * to worker-client.ts through worker-protocol.ts; stores nothing.
  */
 import { parentPort } from 'node:worker_threads';
-import { RowConverter, type ConvertedBatch } from './convert';
+import { RowConverter } from './convert';
+import { RowStage } from './row-stage';
 import { ImportRefusal, NO_RESULT, openTableSource, type RawRow, type TableSource } from './table-source';
 import type { FromWorker, PreviewRow, ToWorker } from './worker-protocol';
 
 const port = parentPort;
 /** Rows read for a preview: room for title rows above the header and a screenful of samples. */
 const PREVIEW_ROWS = 60;
-/** Batches in flight to the main thread before the worker waits for it to store them. */
+/** Parts in flight to the main thread before the worker waits for the library to store them. */
 const MAX_UNACKED = 2;
 /**
- * Rows per batch handed to the main thread: each is stored in one transaction with a fixed cost
- * (1,000-row batches spent 27 of 33 s storing a 100,000-row file), while the main thread copies a
- * batch out of the message in one go (structured clone, ~0.3 s for 8,192 × 88 values on a busy
- * machine): two of DuckDB's 2,048-row chunks balance the two.
+ * Rows per staged part: each is stored in one transaction with a fixed cost (a Parquet file written
+ * and read, a commit) and is what progress moves by. The first parts are small so that progress shows
+ * early; later ones are larger (fewer fixed costs), up to what keeps memory flat.
  */
-const ROWS_PER_BATCH = 4096;
+const FIRST_PART_ROWS = 4096;
+const MAX_PART_ROWS = 8192;
 
 function send(msg: FromWorker): void {
   port?.postMessage(msg);
@@ -81,8 +82,11 @@ async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<voi
 
 async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   const source = await openTableSource(msg.path, msg.fileName, msg.limits);
+  let stage: RowStage | null = null;
   let answer: FromWorker;
   try {
+    stage = await RowStage.open(msg.plan.kind, msg.stagingDir);
+    const staged = stage;
     const converter = new RowConverter(
       msg.plan.kind,
       msg.plan,
@@ -94,15 +98,14 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     );
     let sent = 0;
     let read = 0;
-    let pending: ConvertedBatch[] = [];
-    let pendingRows = 0;
+    let partRows = FIRST_PART_ROWS;
     const flush = async (): Promise<void> => {
-      if (pendingRows === 0) return;
-      send({ type: 'batch', batch: merge(pending, pendingRows), rowsRead: read });
-      pending = [];
-      pendingRows = 0;
+      const part = await staged.cut();
+      if (!part) return;
+      partRows = Math.min(MAX_PART_ROWS, partRows * 2);
+      send({ type: 'part', file: part.file, rows: part.rows, rowsRead: read });
       sent += 1;
-      // Flow control: never more than a few batches ahead of what the library has stored.
+      // Flow control: never more than a few parts ahead of what the library has stored.
       while (sent - acks > MAX_UNACKED && !stop.signal.aborted)
         await new Promise<void>((resolve) => (wake = resolve));
     };
@@ -111,9 +114,8 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       read += rows.length;
       const batch = converter.convert(rows);
       if (batch.n === 0) continue;
-      pending.push(batch);
-      pendingRows += batch.n;
-      if (pendingRows >= ROWS_PER_BATCH) await flush();
+      await staged.append(batch);
+      if (staged.rows >= partRows) await flush();
     }
     if (!stop.signal.aborted) await flush();
     answer = stop.signal.aborted
@@ -131,16 +133,10 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
         };
   } finally {
     source.close();
+    stage?.close();
   }
-  // Sent once the source is closed, as the preview's answer is.
+  // Sent once the source and the stage are closed, as the preview's answer is.
   send(answer);
-}
-
-/** Several converted pieces as one batch. */
-function merge(pieces: readonly ConvertedBatch[], n: number): ConvertedBatch {
-  if (pieces.length === 1) return pieces[0]!;
-  const columns = pieces[0]!.columns.map((_, c) => pieces.flatMap((p) => p.columns[c]!));
-  return { n, columns, extras: pieces.flatMap((p) => p.extras) };
 }
 
 port?.on('message', (msg: ToWorker) => {

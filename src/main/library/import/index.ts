@@ -208,9 +208,9 @@ export async function runImport(
       file,
       plan,
       prepared.headers,
-      async (batch) => {
-        await library.appendImported(id, kind, stored, batch);
-        stored += batch.n;
+      async (part) => {
+        await library.appendImported(id, kind, stored, part.file);
+        stored += part.rows;
         opts.onProgress?.({
           rowsStored: stored,
           rowsTotal: rowsTotal === null ? null : Math.max(0, rowsTotal - plan.headerRow),

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ImportPlan } from '@shared/library/import-contract';
-import type { ConvertedBatch } from './convert';
 import { importFormatOf } from './file-type';
 import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
 import type { FromWorker, RawPreview, RunSummary, ToWorker } from './worker-protocol';
@@ -53,21 +54,27 @@ function workerError(e: Error): Error {
   return e;
 }
 
-/**
- * Ends a worker the caller gave up on. A Parquet file is read by DuckDB, whose native work must not be
- * cut off by ending its thread (that aborts the whole process): such a worker is asked to stop and is
- * ended once it answers that it holds nothing open. Other readers are plain JavaScript, ended at once.
- */
-function abandon(worker: Worker, fileName: string): void {
+/** Whether a worker reading this file for a preview works with DuckDB (a Parquet file is read by it). */
+function previewUsesDuckDb(fileName: string): boolean {
   const format = importFormatOf(fileName);
-  if (!format.ok || format.format !== 'parquet') {
+  return format.ok && format.format === 'parquet';
+}
+
+/**
+ * Ends a worker the caller gave up on. DuckDB's native work (reading a Parquet file, staging an
+ * import's rows) must not be cut off by ending its thread (that aborts the whole process): such a
+ * worker is asked to stop and is ended once it answers that it holds nothing open. A worker that
+ * runs plain JavaScript only (a preview of a CSV or workbook) is ended at once.
+ */
+function abandon(worker: Worker, usesDuckDb: boolean): void {
+  if (!usesDuckDb) {
     void worker.terminate();
     return;
   }
   worker.removeAllListeners('message');
-  // Batches are sent while the file is still open; every other message comes after it is closed.
+  // Parts are sent while DuckDB is still open; every other message comes after it is closed.
   worker.on('message', (msg: FromWorker) => {
-    if (msg.type !== 'batch') void worker.terminate();
+    if (msg.type !== 'part') void worker.terminate();
   });
   worker.unref();
   worker.postMessage({ type: 'stop' } satisfies ToWorker);
@@ -84,7 +91,7 @@ function cancelled(): Error {
  * (which abandons it, letting a DuckDB read close first). Later events are ignored.
  */
 function startSettledOnce(
-  fileName: string,
+  usesDuckDb: boolean,
   signal: AbortSignal | undefined,
   reject: (e: unknown) => void,
 ): { worker: Worker; finish: (f: () => void, abandoned?: boolean) => void; settled: () => boolean } {
@@ -94,7 +101,7 @@ function startSettledOnce(
     if (done) return;
     done = true;
     signal?.removeEventListener('abort', onAbort);
-    if (abandoned) abandon(worker, fileName);
+    if (abandoned) abandon(worker, usesDuckDb);
     else void worker.terminate();
     f();
   };
@@ -113,7 +120,7 @@ export function readPreview(
 ): Promise<RawPreview> {
   return new Promise<RawPreview>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(cancelled());
-    const { worker, finish } = startSettledOnce(fileName, opts.signal, reject);
+    const { worker, finish } = startSettledOnce(previewUsesDuckDb(fileName), opts.signal, reject);
     worker.on('message', (msg: FromWorker) => {
       if (msg.type === 'preview') finish(() => resolve(msg.preview));
       else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message)));
@@ -130,32 +137,53 @@ export function readPreview(
   });
 }
 
+/** Rows the worker staged for the library (row-stage.ts); the file is removed once `store` returns. */
+export interface WorkerPart {
+  file: string;
+  rows: number;
+  rowsRead: number;
+}
+
 /**
- * Reads and converts the whole file in a worker, handing each batch to `store` (awaited before the
- * worker is allowed further ahead). Aborting terminates the worker at once.
+ * Reads and converts the whole file in a worker, handing each staged part to `store` (awaited before
+ * the worker is allowed further ahead). Aborting asks the worker to stop; its staged files are
+ * removed once it has ended.
  */
-export function runInWorker(
+export async function runInWorker(
   path: string,
   fileName: string,
   plan: ImportPlan,
   headers: readonly string[],
-  store: (batch: ConvertedBatch, rowsRead: number) => Promise<void>,
+  store: (part: WorkerPart) => Promise<void>,
   opts: { limits?: ImportLimits; signal?: AbortSignal } = {},
 ): Promise<RunSummary> {
+  if (opts.signal?.aborted) throw cancelled();
+  const stagingDir = await mkdtemp(join(tmpdir(), 'portolan-import-'));
+  const removeStaging = (): void =>
+    void rm(stagingDir, { recursive: true, force: true }).catch(() => undefined);
   return new Promise<RunSummary>((resolve, reject) => {
-    if (opts.signal?.aborted) return reject(cancelled());
-    const { worker, finish, settled } = startSettledOnce(fileName, opts.signal, reject);
+    let started: ReturnType<typeof startSettledOnce>;
+    try {
+      started = startSettledOnce(true, opts.signal, reject);
+    } catch (e) {
+      removeStaging();
+      throw e;
+    }
+    const { worker, finish, settled } = started;
+    // Only once the worker has ended: an abandoned one may still be writing a part.
+    worker.once('exit', removeStaging);
     let queue = Promise.resolve();
     worker.on('message', (msg: FromWorker) => {
       if (settled()) return;
       switch (msg.type) {
-        case 'batch':
+        case 'part':
           queue = queue.then(async () => {
             if (settled()) return;
-            await store(msg.batch, msg.rowsRead);
+            await store({ file: msg.file, rows: msg.rows, rowsRead: msg.rowsRead });
+            await rm(msg.file, { force: true });
             if (!settled()) worker.postMessage({ type: 'ack' } satisfies ToWorker);
           });
-          // The library failed to store a batch: the worker may be mid-read, so it is asked to stop.
+          // The library failed to store a part: the worker may be mid-read, so it is asked to stop.
           queue.catch((e: unknown) => finish(() => reject(e), true));
           break;
         case 'done':
@@ -180,6 +208,7 @@ export function runInWorker(
       plan,
       headers: [...headers],
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
+      stagingDir,
     };
     worker.postMessage(msg);
   });

@@ -1,6 +1,5 @@
 import type { ImportPlan, ImportSheetView, ImportFormat } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
-import type { ConvertedBatch } from './convert';
 import type { ImportLimits, TableSource } from './table-source';
 import type { CellValue } from './xlsx/spreadsheet-xml';
 import type { NumberFormat } from './xlsx/workbook';
@@ -45,6 +44,8 @@ export type ToWorker =
       plan: ImportPlan;
       headers: string[];
       limits: ImportLimits;
+      /** A folder of the main thread's where the worker writes its parts (row-stage.ts). */
+      stagingDir: string;
     }
   | { type: 'ack' }
   /** Stop reading, close the file, answer `stopped`. */
@@ -52,7 +53,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'preview'; preview: RawPreview }
-  | { type: 'batch'; batch: ConvertedBatch; rowsRead: number }
+  /** Converted rows staged as a Parquet file of the row table's shape; the library copies them in. */
+  | { type: 'part'; file: string; rows: number; rowsRead: number }
   | { type: 'done'; summary: RunSummary }
   | { type: 'refused'; message: string }
   /** The worker stopped as asked and holds nothing open: it may be ended. */
