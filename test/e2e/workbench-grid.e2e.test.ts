@@ -174,8 +174,8 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
       })
       .toBe(true);
     // Sort usdFob descending: every row, numerically (as text "9.5" would sort above "10.2").
-    await grid.clickHeader('usdFob');
-    await grid.clickHeader('usdFob');
+    await grid.sortBy('usdFob');
+    await grid.sortBy('usdFob');
     await expect.poll(() => grid.sortOf('usdFob')).toBe('descending');
     const sorted = (await grid.rows(['usdFob', 'hashId'])).map((r) => num(r.usdFob ?? ''));
     const want = expectedRows.map((r) => Number(r.usdFob)).sort((a, b) => b - a);

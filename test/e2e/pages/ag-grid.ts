@@ -97,6 +97,24 @@ export class AgGrid {
     await this.header(colId).locator('.ag-header-cell-label').click();
   }
 
+  /**
+   * Clicks a header and waits for the grid's answer to the new sort. The Search and Library grids read
+   * their rows in blocks: the header shows the sort before the sorted rows arrive, so the wait is on the
+   * grid's count of answered blocks (`data-answered`) and on nothing loading.
+   */
+  async sortBy(colId: string): Promise<void> {
+    const answered = async () => Number(await this.root.getAttribute('data-answered'));
+    const before = await answered();
+    await this.clickHeader(colId);
+    const end = Date.now() + 15_000;
+    while (!((await answered()) > before && (await this.root.getAttribute('data-loading')) === 'false')) {
+      if (Date.now() > end) throw new Error(`the grid did not answer the sort by ${colId} in time`);
+      await this.page.waitForTimeout(25);
+    }
+    // The grid paints the answered block on its next frames.
+    await this.page.waitForTimeout(100);
+  }
+
   async sortOf(colId: string): Promise<string | null> {
     return this.header(colId).getAttribute('aria-sort');
   }

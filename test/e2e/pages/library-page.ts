@@ -86,14 +86,7 @@ export class LibraryPage {
 
   /** Clicks a header and waits for the library's answer to the new sort. */
   async sortBy(colId: string): Promise<void> {
-    const before = Number(await this.attr('data-answered'));
-    await this.grid.locator(`.ag-header-cell[col-id="${colId}"] .ag-header-cell-label`).click();
-    await this.until(
-      async () =>
-        Number(await this.attr('data-answered')) > before && (await this.attr('data-loading')) === 'false',
-    );
-    // The grid paints the answered block on its next frames.
-    await this.page.waitForTimeout(100);
+    await this.table.sortBy(colId);
   }
 
   async columnValues(colId: string, n: number): Promise<string[]> {

@@ -130,21 +130,9 @@ export class SearchWorkbench {
     return this.page.getByTestId('shipments-grid');
   }
 
-  /**
-   * Clicks a header and waits for the library's answer to the new sort: the grid reads its rows in
-   * blocks, so the header shows the sort before the sorted rows arrive.
-   */
+  /** Clicks a header and waits for the library's answer to the new sort. */
   async sortBy(colId: string): Promise<void> {
-    const answered = async () => Number(await this.grid.getAttribute('data-answered'));
-    const before = await answered();
-    await this.grid.locator(`.ag-header-cell[col-id="${colId}"] .ag-header-cell-label`).click();
-    const end = Date.now() + 15_000;
-    while (!((await answered()) > before && (await this.grid.getAttribute('data-loading')) === 'false')) {
-      if (Date.now() > end) throw new Error(`the Search grid did not answer the sort by ${colId} in time`);
-      await this.page.waitForTimeout(25);
-    }
-    // The grid paints the answered block on its next frames.
-    await this.page.waitForTimeout(100);
+    await this.table.sortBy(colId);
   }
 
   /** Text of a column for the first `n` rows in display order. */
