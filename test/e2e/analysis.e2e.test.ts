@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { ShipmentRecord } from '@shared/spec';
@@ -12,6 +13,8 @@ import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
 
 const RECORDS = 3_000;
+/** The project's independent reader of .xlsx files (openpyxl), as the export round-trip tests use it. */
+const XLSX_READER = join(import.meta.dirname, '..', 'export', 'readers', 'xlsx_cells.py');
 /** The page asks for this many groups per firm / port summary. */
 const TOP = 15;
 
@@ -202,6 +205,81 @@ describe('Analysis: summaries of a library dataset, drill-down into the grid, ex
     expect(ws.getRow(1).getCell(1).value).toBe('Name');
     expect(ws.getRow(2).getCell(1).value).toBe(shownRows[0]!.label);
     expect(ws.getRow(2).getCell(4).value).toBe(shownRows[0]!.shipments);
+  });
+
+  it('exports the unit values view to Excel: every cell the view shows, every group, the outlier flag as its quartiles say', async () => {
+    await analysis.open();
+    await analysis.choose(allId);
+    const shown = await analysis.unitValueRows();
+    const summary = (await analysis.page.getByTestId('unit-values-summary').innerText()).replace(/,/g, '');
+    const [, flagged, groups] = /^(\d+) of (\d+) groups flagged/.exec(summary) ?? [];
+    expect(Number(groups)).toBeGreaterThan(0);
+    expect(shown.length).toBe(Math.min(300, Number(groups)));
+    expect(shown.some((r) => r[6] === 'Low' || r[6] === 'High')).toBe(true);
+
+    const file = await analysis.downloadUnitValues('unit-values.xlsx');
+    expect(file.name).toBe('Unit values - Shipments all.xlsx');
+    // Read by openpyxl, independently of the app's code: each cell's type and the text its format gives.
+    const read = execFileSync('/usr/bin/python3', [XLSX_READER, file.path], { maxBuffer: 64 << 20 });
+    const sheets = JSON.parse(read.toString('utf8')) as Record<string, { t: string; text: string }[][]>;
+    const sheet = sheets['Unit values']!;
+    const header = sheet[0]!.map((c) => c.text);
+    expect(header).toEqual([
+      'HS code',
+      'HS description',
+      'Importer',
+      'Importer code',
+      'From',
+      'Shipments',
+      'USD FOB',
+      'Gross weight (kg)',
+      'USD per kg',
+      'HS median USD per kg',
+      'HS Q1',
+      'HS Q3',
+      'HS shipments',
+      'Outlier',
+      'Low shipments',
+      'High shipments',
+    ]);
+    const col = (name: string) => header.indexOf(name);
+    // Every group, then one blank row and the note.
+    const data = sheet.slice(1, 1 + Number(groups));
+    expect(sheet[1 + Number(groups)]!.every((c) => c.t === 'empty')).toBe(true);
+    expect(sheet[2 + Number(groups)]![0]!.text).toMatch(/^USD FOB per kg of gross weight/);
+    expect(data.filter((r) => r[col('Outlier')]!.text !== '')).toHaveLength(Number(flagged));
+
+    const num = (s: string): number => Number(s.replace(/,/g, ''));
+    const dash = (s: string): string => (s === '' ? '—' : s);
+    shown.forEach((view, i) => {
+      const row = data[i]!;
+      const cell = (name: string) => row[col(name)]!;
+      expect(cell('HS code')).toMatchObject({ t: 'text', text: view[0] });
+      expect(dash(cell('Importer').text)).toBe(view[1]);
+      expect(dash(cell('From').text)).toBe(view[2]);
+      expect(cell('Shipments').t).toBe('number');
+      expect(num(cell('Shipments').text)).toBe(num(view[3]!));
+      expect(cell('USD per kg').t).toBe('number');
+      expect(num(cell('USD per kg').text)).toBe(num(view[4]!));
+      expect(cell('HS median USD per kg').t).toBe(view[5] === '—' ? 'empty' : 'number');
+      if (view[5] !== '—') expect(num(cell('HS median USD per kg').text)).toBe(num(view[5]!));
+      expect(cell('Outlier').text).toBe(view[6]);
+    });
+    // The flag follows from the row's own numbers in the file: outside 1.5 × IQR (in logs) of its HS code.
+    let checked = 0;
+    for (const row of data) {
+      const v = (name: string) => num(row[col(name)]!.text);
+      const [uv, q1, q3] = [v('USD per kg'), v('HS Q1'), v('HS Q3')];
+      const lo = q1 * (q1 / q3) ** 1.5;
+      const hi = q3 * (q3 / q1) ** 1.5;
+      const tooFew = v('HS shipments') < 4;
+      // Quartiles are written to 4 decimals: a value that close to a fence is not judged here.
+      if (!tooFew && Math.min(Math.abs(uv - lo) / lo, Math.abs(uv - hi) / hi) < 1e-3) continue;
+      const expected = tooFew ? '' : uv < lo ? 'Low' : uv > hi ? 'High' : '';
+      expect(row[col('Outlier')]!.text, JSON.stringify(row)).toBe(expected);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(Number(groups) * 0.9);
   });
 
   it('one summary per tab: arrows move between tabs, an opened HS chapter stays open, Escape closes the profile', async () => {

@@ -1,7 +1,12 @@
 import ExcelJS from 'exceljs';
 import type { TableExport, TableExportInput } from '@shared/analysis/analysis-contract';
 
-const NUMBER_FORMAT = { integer: '#,##0', decimal: '#,##0.00', percent: '0.00%' } as const;
+const NUMBER_FORMAT = {
+  integer: '#,##0',
+  decimal: '#,##0.00',
+  price: '#,##0.00##',
+  percent: '0.00%',
+} as const;
 
 /** Excel's rule for sheet names: at most 31 characters, none of []:*?/\ . */
 export function sheetName(title: string): string {

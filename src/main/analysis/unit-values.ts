@@ -1,10 +1,14 @@
-import type { FirmRole, UnitValueRow, UnitValues } from '@shared/analysis/analysis-contract';
+import {
+  MIN_SHIPMENTS_FOR_OUTLIERS,
+  type FirmRole,
+  type UnitValueRow,
+  type UnitValues,
+} from '@shared/analysis/analysis-contract';
 import { toNumber, type LibraryReader } from '../library';
 import * as d from './drill';
 import { amount, col, grossWeightKg, hsDigits, textKey } from './sql';
 
-/** Fewest shipments of an HS code with a unit value for its quartiles to flag anything. */
-export const MIN_SHIPMENTS_FOR_OUTLIERS = 4;
+export { MIN_SHIPMENTS_FOR_OUTLIERS };
 /** How far outside the quartiles (in interquartile ranges) a unit value is an outlier. */
 export const IQR_FENCE = 1.5;
 

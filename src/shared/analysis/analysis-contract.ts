@@ -266,6 +266,9 @@ export const unitValuesInputSchema = z.strictObject({
 });
 export type UnitValuesInput = z.output<typeof unitValuesInputSchema>;
 
+/** Fewest shipments of an HS code with a unit value for its quartiles to flag anything. */
+export const MIN_SHIPMENTS_FOR_OUTLIERS = 4;
+
 const cell = z.union([z.string().max(10_000), z.number().finite(), z.null()]);
 export const tableExportInputSchema = z.strictObject({
   title: z.string().trim().min(1).max(100),
@@ -277,7 +280,8 @@ export const tableExportInputSchema = z.strictObject({
     .array(
       z.strictObject({
         header: z.string().min(1).max(200),
-        type: z.enum(['text', 'integer', 'decimal', 'percent']),
+        /** `price`: 2 to 4 decimals, as the unit values view shows USD per kg. */
+        type: z.enum(['text', 'integer', 'decimal', 'price', 'percent']),
       }),
     )
     .min(1)

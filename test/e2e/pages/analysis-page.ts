@@ -243,6 +243,30 @@ export class AnalysisPage {
     return this.saved(download);
   }
 
+  /** The Unit values tab once its table is read: each shown row's cells as the analyst reads them. */
+  async unitValueRows(): Promise<string[][]> {
+    await this.showTab('unitValues');
+    await this.page.locator('[data-testid="analysis-unit-values"][data-loading="false"]').waitFor();
+    await this.page.getByTestId('unit-values-row').first().waitFor();
+    const out: string[][] = [];
+    for (const row of await this.page.getByTestId('unit-values-row').all())
+      // The text itself, not as CSS shows it (a badge's text is drawn in capitals).
+      out.push((await row.locator('td').allTextContents()).map((t) => t.trim()));
+    return out;
+  }
+
+  /** Unit values → Export to Excel: the file the browser saved, kept under the test results as `saveAs`. */
+  async downloadUnitValues(saveAs: string): Promise<{ name: string; path: string }> {
+    await this.showTab('unitValues');
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.page.getByTestId('unit-values-xlsx').click(),
+    ]);
+    const path = join(ARTIFACTS_DIR, saveAs);
+    await download.saveAs(path);
+    return { name: download.suggestedFilename(), path };
+  }
+
   get profile(): Locator {
     return this.page.getByTestId('analysis-profile');
   }

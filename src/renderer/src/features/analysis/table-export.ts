@@ -1,8 +1,9 @@
-import type {
-  SnapshotDiff,
-  SummaryRow,
-  TableExportInput,
-  UnitValues,
+import {
+  MIN_SHIPMENTS_FOR_OUTLIERS,
+  type SnapshotDiff,
+  type SummaryRow,
+  type TableExportInput,
+  type UnitValues,
 } from '@shared/analysis/analysis-contract';
 
 type Column = TableExportInput['columns'][number];
@@ -93,30 +94,39 @@ export function diffTable(title: string, diff: SnapshotDiff, from: TableOrigin =
   };
 }
 
-/** Unit values as export rows, every group (not only the rows shown), flags in words. */
+/**
+ * Unit values as export rows: every group the view is of (not only the rows it shows), its columns
+ * and a few the view leaves out (the firm's code, the sums, the HS code's quartiles and size), USD per
+ * kg with the view's decimals, and the flag in the view's words.
+ */
 export function unitValuesTable(v: UnitValues, datasetName?: string): TableExportInput {
   const role = v.role === 'importer' ? 'Importer' : 'Exporter';
+  const cut =
+    v.groups > v.rows.length
+      ? ` Only the ${v.rows.length.toLocaleString('en-US')} groups furthest from their HS median of ${v.groups.toLocaleString('en-US')} are listed.`
+      : '';
   return {
     title: 'Unit values',
     ...origin({
       ...(datasetName ? { datasetName } : {}),
       note:
         `USD FOB per kg of gross weight; ${v.shipmentsUsed} of ${v.shipments} shipments had a value and a weight. ` +
-        'Outliers lie outside 1.5 × IQR of the log unit values within their HS code.',
+        `Outliers lie outside 1.5 × IQR of the log unit values within their HS code (of ${MIN_SHIPMENTS_FOR_OUTLIERS} shipments or more).${cut}`,
     }),
     columns: [
       { header: 'HS code', type: 'text' },
       { header: 'HS description', type: 'text' },
       { header: role, type: 'text' },
       { header: `${role} code`, type: 'text' },
-      { header: v.role === 'importer' ? 'Exporter country' : 'Importer country', type: 'text' },
+      { header: v.role === 'importer' ? 'From' : 'To', type: 'text' },
       { header: 'Shipments', type: 'integer' },
       { header: 'USD FOB', type: 'decimal' },
       { header: 'Gross weight (kg)', type: 'decimal' },
-      { header: 'USD per kg', type: 'decimal' },
-      { header: 'HS median USD per kg', type: 'decimal' },
-      { header: 'HS Q1', type: 'decimal' },
-      { header: 'HS Q3', type: 'decimal' },
+      { header: 'USD per kg', type: 'price' },
+      { header: 'HS median USD per kg', type: 'price' },
+      { header: 'HS Q1', type: 'price' },
+      { header: 'HS Q3', type: 'price' },
+      { header: 'HS shipments', type: 'integer' },
       { header: 'Outlier', type: 'text' },
       { header: 'Low shipments', type: 'integer' },
       { header: 'High shipments', type: 'integer' },
@@ -134,6 +144,7 @@ export function unitValuesTable(v: UnitValues, datasetName?: string): TableExpor
       r.hsMedian,
       r.hsQ1,
       r.hsQ3,
+      r.hsShipments,
       r.flag === 'low' ? 'Low' : r.flag === 'high' ? 'High' : '',
       r.lowShipments,
       r.highShipments,

@@ -68,6 +68,9 @@ export function UnitValuesPanel() {
         <Text fz="sm" data-testid="unit-values-summary">
           {n(value.flagged)} of {n(value.groups)} groups flagged · {n(value.shipmentsUsed)} of{' '}
           {n(value.shipments)} shipments have a value and a weight
+          {value.groups > shown.length
+            ? ` · the ${n(shown.length)} furthest from their HS median are listed; Export to Excel has every group`
+            : ''}
         </Text>
       )}
       {value && (

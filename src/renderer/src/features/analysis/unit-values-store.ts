@@ -1,4 +1,4 @@
-import type { FirmRole, UnitValues } from '@shared/analysis/analysis-contract';
+import { MAX_SUMMARY_LIMIT, type FirmRole, type UnitValues } from '@shared/analysis/analysis-contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import { getApi } from '../../bridge/api';
 import { useDrillStore } from '../../session';
@@ -11,6 +11,8 @@ export interface UnitValuesData {
   /** HS digits the view is narrowed to ("" for all). */
   hs: string;
   value: UnitValues | null;
+  /** The HS digits `value` was read with (the field may have changed since without Enter). */
+  valueHs: string;
   loading: boolean;
   error: BridgeError | null;
 }
@@ -24,7 +26,7 @@ export interface UnitValuesActions {
 }
 
 export const useUnitValuesStore = defineStore<UnitValuesData, UnitValuesActions>(
-  { role: 'importer', hs: '', value: null, loading: false, error: null },
+  { role: 'importer', hs: '', value: null, valueHs: '', loading: false, error: null },
   (set, get, tools) => {
     const turns = latestWins();
     tools.onReset(() => turns.supersede());
@@ -41,7 +43,11 @@ export const useUnitValuesStore = defineStore<UnitValuesData, UnitValuesActions>
         set({ loading: true, error: null });
         const r = await getApi().analysis.unitValues({ datasetId, role, ...(hs ? { hs } : {}) });
         if (!turn.current) return;
-        set(r.ok ? { value: r.value, loading: false } : { value: null, loading: false, error: r.error });
+        set(
+          r.ok
+            ? { value: r.value, valueHs: hs, loading: false }
+            : { value: null, loading: false, error: r.error },
+        );
       },
       async setRole(role) {
         set({ role });
@@ -55,8 +61,23 @@ export const useUnitValuesStore = defineStore<UnitValuesData, UnitValuesActions>
         if (row) useDrillStore.getState().open(row.drill);
       },
       async exportXlsx() {
-        const v = get().value;
-        if (!v) return;
+        const shown = get().value;
+        if (!shown) return;
+        // The view reads the groups furthest from their median; the file has every group, as many as fit.
+        let v = shown;
+        if (shown.groups > shown.rows.length) {
+          const r = await getApi().analysis.unitValues({
+            datasetId: shown.datasetId,
+            role: shown.role,
+            limit: MAX_SUMMARY_LIMIT,
+            ...(get().valueHs ? { hs: get().valueHs } : {}),
+          });
+          if (!r.ok) {
+            set({ error: r.error });
+            return;
+          }
+          v = r.value;
+        }
         const name = useAnalysisStore.getState().datasets.value?.find((d) => d.id === v.datasetId)?.name;
         await useAnalysisStore.getState().exportTable(unitValuesTable(v, name));
       },
