@@ -4,6 +4,7 @@ import type { AppShell } from './pages/app-shell';
 import { SearchWorkbench } from './pages/search-workbench';
 import { WatchPage } from './pages/watch-page';
 import { CommandPalette } from './pages/command-palette';
+import { LibraryPage } from './pages/library-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
@@ -13,13 +14,13 @@ let browser: Browser;
 let shell: AppShell;
 
 /** The query's records as the service holds them on its day, from the data itself. */
-function published(): Map<string, ShipmentRecord> {
+function published(from = '2025-01-01'): Map<string, ShipmentRecord> {
   const asOf = stack.sim.asOf()!;
   const out = new Map<string, ShipmentRecord>();
   for (let i = 0; i < stack.sim.dataset.size; i++) {
     if (stack.sim.dataset.publishedOn(i) > asOf) continue;
     const r = stack.sim.dataset.record(i);
-    if (r.arrivalDate >= '2025-01-01' && r.arrivalDate <= '2025-12-31') out.set(r.hashId, r);
+    if (r.arrivalDate >= from && r.arrivalDate <= '2025-12-31') out.set(r.hashId, r);
   }
   return out;
 }
@@ -110,5 +111,75 @@ describe('a watched query in the app', () => {
     // A change row opens its arrived shipments in the Library.
     await browser.page.getByTestId('watch-changes-row').first().click();
     await browser.page.getByTestId('library-page').waitFor();
+  });
+
+  it('watches a dataset of the library (its rows the first snapshot, nothing downloaded) and refreshes only what is new', async () => {
+    const search = new SearchWorkbench(browser.page);
+    const library = new LibraryPage(browser.page);
+    const watch = new WatchPage(browser.page);
+    const palette = new CommandPalette(browser.page);
+    const name = 'Shipments · 2025-03-01…2025-12-31';
+    await shell.navigate('search');
+    await search.clearFilter();
+    await search.setDates('2025-03-01', '2025-12-31');
+    await search.setSize(10_000);
+    await search.runFresh();
+    const held = published('2025-03-01');
+    expect((await search.shownAndTotal()).total).toBe(held.size);
+
+    // From the open dataset's header.
+    await shell.navigate('library');
+    await library.open(name);
+    const before = await charged();
+    await library.watch();
+    expect(await shell.currentPage()).toBe('watched');
+    await browser.page.getByTestId('watch-name').filter({ hasText: name }).waitFor();
+    const rows1 = await watch.snapshotRows(1);
+    expect(rows1).toHaveLength(1);
+    expect(rows1[0]![2]).toBe(held.size.toLocaleString('en-US'));
+    expect(rows1[0]![6]).toBe('0');
+    expect(rows1[0]![7]).toMatch(/complete/i);
+    expect(await charged()).toBe(before);
+    // The header now leads to the watch instead.
+    await shell.navigate('library');
+    await library.open(name);
+    await browser.page.locator('[data-testid="library-watch"][data-state="watched"]').waitFor();
+
+    // From the command palette: another search's dataset.
+    await shell.navigate('search');
+    await search.setDates('2025-05-01', '2025-12-31');
+    await search.runFresh();
+    await shell.navigate('library');
+    await library.row('Shipments · 2025-05-01…2025-12-31').waitFor();
+    const beforePalette = await charged();
+    await palette.openByKey();
+    await palette.run('Watch Shipments · 2025-05-01…2025-12-31');
+    await browser.page
+      .getByTestId('watch-name')
+      .filter({ hasText: 'Shipments · 2025-05-01…2025-12-31' })
+      .waitFor();
+    expect(await watch.snapshotRows(1)).toHaveLength(1);
+    expect(await charged()).toBe(beforePalette);
+
+    // The service grows; the refresh of the library's dataset fetches only what is new, at its previewed cost.
+    stack.sim.advance(15);
+    const now = published('2025-03-01');
+    const added = [...now.keys()].filter((h) => !held.has(h));
+    expect(added.length).toBeGreaterThan(0);
+    await palette.openByKey();
+    await palette.run(`Refresh ${name}`);
+    await watch.refreshStartedElsewhere();
+    const previewed = await watch.previewedDownloads();
+    const afterCheck = await charged();
+    await watch.confirmWithEnter();
+    expect((await charged()) - afterCheck).toBe(previewed);
+    const rows2 = await watch.snapshotRows(2);
+    expect(rows2[0]![0]).toBe('2');
+    expect(rows2[0]![2]).toBe(now.size.toLocaleString('en-US'));
+    expect(rows2[0]![3]).toBe(added.length.toLocaleString('en-US'));
+    expect(rows2[0]![4]).toBe('0');
+    // The dataset holds each record once: the overlap fetched again is de-duplicated.
+    await browser.page.getByTestId('watch-open-library').click();
+    expect(await library.waitForRows()).toBe(now.size);
   });
 });

@@ -30,6 +30,7 @@ function setup(platform = 'linux') {
     loadPreset: vi.fn<(id: string) => void>(),
     openDataset: vi.fn<(id: string) => void>(),
     refreshWatch: vi.fn<(id: string) => void>(),
+    watchDataset: vi.fn<(id: string) => void>(),
     setColorScheme: vi.fn(),
   };
   const actions = paletteActions(
@@ -38,8 +39,10 @@ function setup(platform = 'linux') {
       datasets: [
         dataset('d1', 'Steel 2024'),
         dataset('d2', 'Firms DE', { kind: 'firms', storedRows: 1, source: 'import' }),
+        dataset('d3', 'Steel into Turkey'),
+        dataset('d4', 'From a file', { source: 'import' }),
       ],
-      watches: [{ id: 'w1', name: 'Steel into Turkey' }],
+      watches: [{ id: 'w1', name: 'Steel into Turkey', datasetId: 'd3' }],
       platform,
     },
     run,
@@ -105,6 +108,15 @@ describe('command palette entries', () => {
     expect(run.refreshWatch).toHaveBeenCalledWith('w1');
     actions.find((a) => a.id === 'scheme-dark')?.run();
     expect(run.setColorScheme).toHaveBeenCalledWith('dark');
+  });
+
+  it('offers to watch each fetched shipment dataset not watched yet, and nothing else', () => {
+    const { actions, run } = setup();
+    const offered = actions.filter((a) => a.id.startsWith('watch-dataset-'));
+    expect(offered.map((a) => [a.label, a.group])).toEqual([['Watch Steel 2024', 'Watched queries']]);
+    offered[0]!.run();
+    expect(run.watchDataset).toHaveBeenCalledWith('d1');
+    expect(run.refreshWatch).not.toHaveBeenCalled();
   });
 
   it('describes a dataset by kind, size, source and day, and finds it by its tags', () => {

@@ -11,6 +11,7 @@ export type WatchChannel =
   | 'watch.list'
   | 'watch.get'
   | 'watch.preview'
+  | 'watch.adopt'
   | 'watch.refresh'
   | 'watch.rename'
   | 'watch.setOverlap'
@@ -62,6 +63,11 @@ export function createWatchHandlers(ctx: HandlerContext): HandlerSlice<WatchChan
       } finally {
         spent(watchCtx.profileId);
       }
+    },
+    'watch.adopt': async ({ datasetId, name }) => {
+      const d = await (await watches()).adopt(datasetId, name);
+      ctx.deps.events.emit('library.changed', { change: 'updated', datasetId: d.datasetId });
+      return d;
     },
     'watch.refresh': async ({ previewId }, c) => {
       const svc = await watches();

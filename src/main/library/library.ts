@@ -235,8 +235,12 @@ export class Library {
    * One unit of work: everything `work` writes through `tx` commits together, or nothing does (any throw
    * rolls it all back). Units run one at a time, in order; reads never see a unit half done.
    */
-  write<T>(work: (tx: LibraryWriter) => Promise<T>): Promise<T> {
-    return this.db.transaction((conn) => work(new LibraryWriter(conn)));
+  async write<T>(work: (tx: LibraryWriter) => Promise<T>): Promise<T> {
+    const out = await this.db.transaction((conn) => work(new LibraryWriter(conn)));
+    // A unit may change a stored dataset's rows (a watched query's refresh appends and marks them):
+    // no count read before it still stands.
+    this.counts.clear();
+    return out;
   }
 
   /** Folds the write-ahead log into the file; cheap to call when the app is idle. */

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@shared/ipc/errors';
 import type { ShipmentFilter } from '@shared/spec/filter';
-import type {
-  RefreshOutcome,
-  RefreshPreview,
-  SnapshotView,
-  WatchDetail,
-  WatchSummary,
-  WatchTarget,
+import {
+  whyNotWatchable,
+  type RefreshOutcome,
+  type RefreshPreview,
+  type SnapshotView,
+  type WatchDetail,
+  type WatchSummary,
+  type WatchTarget,
 } from '@shared/watch/watch-contract';
 import {
   LOST_COLUMN,
@@ -59,6 +60,12 @@ export interface WatchService {
   detail(watchId: string): Promise<WatchDetail>;
   /** Looks at the windows a refresh (or a first snapshot) would fetch and says what it will cost. */
   preview(target: WatchTarget, ctx: WatchContext, signal?: AbortSignal): Promise<RefreshPreview>;
+  /**
+   * Watches a library dataset a shipment search fetched: its rows become the first snapshot (nothing is
+   * downloaded) and later refreshes fetch only what is new, as for a preset. Refused, in words, for a
+   * dataset with no service query (an imported file), a firm search, or one watched already.
+   */
+  adopt(datasetId: string, name?: string): Promise<WatchDetail>;
   /** Takes the snapshot a preview priced; the preview's records are not fetched again. */
   refresh(previewId: string, ctx: WatchContext, signal?: AbortSignal): Promise<RefreshOutcome>;
   rename(watchId: string, name: string): Promise<WatchDetail>;
@@ -219,6 +226,60 @@ export function createWatchService(
         expires: now() + PREVIEW_TTL_MS,
       });
       return preview;
+    },
+
+    async adopt(datasetId, name) {
+      const meta = await library.get(datasetId);
+      const why = whyNotWatchable(meta);
+      if (why) throw new AppError('InvalidInput', why);
+      const already = await library.watches.byDataset(datasetId);
+      if (already)
+        throw new AppError('InvalidInput', `This dataset is watched already, as "${already.name}".`);
+      const query = stripSize(meta.request);
+      const own = refreshWindows(query, null, DEFAULT_OVERLAP_DAYS);
+      const { records, newestDate } = await library.watches.extent(datasetId);
+      // A dataset that holds only part of what matched (a sample, a stopped fetch) is an incomplete
+      // snapshot: the first refresh fetches its whole query again rather than guess which dates it misses.
+      const incomplete = meta.status === 'partial' ? own : [];
+      const id = randomUUID();
+      const watchName = (name?.trim() || meta.name).slice(0, 300);
+      await library.write(async (tx) => {
+        if (await tx.watch.isWatched(datasetId))
+          throw new AppError('InvalidInput', 'This dataset is watched already.');
+        await tx.watch.createWatch({
+          id,
+          datasetId,
+          name: watchName,
+          request: query as Record<string, unknown>,
+          profileId: meta.profileId,
+          account: meta.account,
+          presetId: null,
+          overlapDays: DEFAULT_OVERLAP_DAYS,
+          createdAt: new Date(now()).toISOString(),
+        });
+        await tx.watch.markArrived(datasetId, 1);
+        await tx.setExtraColumns(datasetId, [
+          ...new Set([...meta.extraColumns, SNAPSHOT_COLUMN, LOST_COLUMN]),
+        ]);
+        if (watchName !== meta.name) await tx.setMeta(datasetId, 'name', watchName);
+        await tx.watch.addSnapshot({
+          watchId: id,
+          no: 1,
+          // The rows are as the service answered when they were fetched, not now.
+          takenAt: meta.fetchedAt,
+          status: meta.status,
+          records,
+          added: records,
+          lost: 0,
+          newestDate,
+          downloads: 0,
+          requests: 0,
+          windows: own,
+          incomplete,
+          reportedTotal: meta.reportedTotal ?? records,
+        });
+      });
+      return detail(id);
     },
 
     async refresh(previewId, ctx, signal) {

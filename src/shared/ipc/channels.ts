@@ -78,6 +78,7 @@ export const CALL_CHANNELS = [
   'watch.list',
   'watch.get',
   'watch.preview',
+  'watch.adopt',
   'watch.refresh',
   'watch.rename',
   'watch.setOverlap',

@@ -146,6 +146,26 @@ export interface SnapshotChanges {
   warnings: string[];
 }
 
+/**
+ * Why a library dataset cannot be watched, in the analyst's words; null when it can. Only a dataset
+ * fetched from the service with a shipment search keeps the query a refresh asks again: an imported
+ * file has none, and a firm search has no arrival dates to refresh by.
+ */
+export function whyNotWatchable(d: {
+  kind: 'shipments' | 'firms';
+  source: 'fetch' | 'import';
+  request: Record<string, unknown>;
+}): string | null {
+  if (d.source === 'import')
+    return 'This dataset was imported from a file, so it has no service query to refresh: run the query on the Search page and watch that instead.';
+  if (d.kind !== 'shipments')
+    return 'Only shipment datasets can be watched: a firm search has no arrival dates to refresh by.';
+  const { size: _size, ...filter } = d.request;
+  if (!shipmentFilterSchema.safeParse(filter).success)
+    return 'The query this dataset was fetched with is not one the service takes today, so it cannot be refreshed.';
+  return null;
+}
+
 export const watchTargetSchema = z.union([
   z.strictObject({ watchId: z.string().min(1).max(200) }),
   z.strictObject({
@@ -163,6 +183,10 @@ export const watchCalls = {
   'watch.get': defineCall<WatchDetail>()(z.strictObject({ id })),
   'watch.preview': defineCall<RefreshPreview>()(watchTargetSchema),
   'watch.refresh': defineCall<RefreshOutcome>()(z.strictObject({ previewId: id })),
+  /** Watches a library dataset fetched by a shipment search: its rows are the first snapshot (nothing is fetched). */
+  'watch.adopt': defineCall<WatchDetail>()(
+    z.strictObject({ datasetId: id, name: z.string().max(300).optional() }),
+  ),
   'watch.rename': defineCall<WatchDetail>()(z.strictObject({ id, name: z.string().max(300) })),
   'watch.setOverlap': defineCall<WatchDetail>()(
     z.strictObject({ id, days: z.number().int().min(0).max(366) }),

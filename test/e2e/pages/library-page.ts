@@ -109,6 +109,18 @@ export class LibraryPage {
     return this.waitForRows();
   }
 
+  /** The open dataset's Watch button: `ready`, `refused` (with its reason) or `watched`. */
+  get watchButton(): Locator {
+    return this.page.getByTestId('library-watch');
+  }
+
+  /** Watches the open dataset from its header and waits for the Watched page to show it. */
+  async watch(): Promise<void> {
+    await this.page.locator('[data-testid="library-watch"][data-state="ready"]').click();
+    await this.page.getByTestId('watched-page').waitFor();
+    await this.page.getByTestId('watch-snapshot-row').first().waitFor();
+  }
+
   /** Opens the header's name, tags and notes when they are folded away. */
   async editHeader(): Promise<void> {
     const toggle = this.page.getByTestId('library-header-toggle');

@@ -46,7 +46,9 @@ export class WatchPage {
   async confirmWithEnter(): Promise<void> {
     await this.page.getByTestId('watch-refresh-confirm').and(this.page.locator(':focus')).waitFor();
     await this.page.keyboard.press('Enter');
-    await this.dialog.waitFor({ state: 'hidden' });
+    // The dialog's root is a portal wrapper without a box of its own ("hidden" at once): its confirm
+    // button is what goes when the snapshot is taken.
+    await this.page.getByTestId('watch-refresh-confirm').waitFor({ state: 'detached', timeout: 60_000 });
   }
 
   /** The snapshots table's cells, newest first, once it lists `count` snapshots. */

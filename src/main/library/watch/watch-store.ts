@@ -140,6 +140,19 @@ export class WatchStore {
     }));
   }
 
+  /** The records a dataset holds (by hashId) and the newest arrival date among them. */
+  async extent(datasetId: string): Promise<{ records: number; newestDate: string | null }> {
+    const r = await this.reader.one(
+      `SELECT count(DISTINCT "hashId") AS n, max(nullif(trim("arrivalDate"), '')) AS d
+         FROM shipment_rows WHERE dataset_id = $1`,
+      [datasetId],
+    );
+    return {
+      records: toNumber(r?.n),
+      newestDate: r?.d === null || r?.d === undefined ? null : String(r.d),
+    };
+  }
+
   /** Rows the dataset holds so far (lost ones included): where the next rows are appended. */
   async rowCount(datasetId: string): Promise<number> {
     const r = await this.reader.one(`SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1`, [
@@ -199,6 +212,23 @@ export class WatchWriter {
         JSON.stringify(s.incomplete),
         s.reportedTotal,
       ],
+    );
+  }
+
+  /** Whether a dataset is some watch's already (read inside the unit of work that would make it one). */
+  async isWatched(datasetId: string): Promise<boolean> {
+    const r = await this.conn.runAndReadAll(`SELECT count(*) AS n FROM watches WHERE dataset_id = $1`, [
+      datasetId,
+    ]);
+    return Number(r.getRowObjectsJson()[0]?.n ?? 0) > 0;
+  }
+
+  /** Every row of a dataset arrived in snapshot `no` (a library dataset taken as a watch's first snapshot). */
+  async markArrived(datasetId: string, no: number): Promise<void> {
+    await this.conn.run(
+      `UPDATE shipment_rows SET "_extra" = json_merge_patch(coalesce("_extra", '{}'), $2)
+        WHERE dataset_id = $1`,
+      [datasetId, JSON.stringify({ [SNAPSHOT_COLUMN]: String(no) })],
     );
   }
 

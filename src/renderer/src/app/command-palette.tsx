@@ -90,6 +90,7 @@ export function CommandPalette() {
               const watch = useWatchStore.getState();
               void watch.select(id).then(() => watch.checkCost());
             },
+            watchDataset: (id) => void useWatchStore.getState().watchDataset(id),
             setColorScheme: setChoice,
           },
         ),

@@ -1,6 +1,7 @@
 import type { AppCommand } from '@shared/app/app-contract';
 import { APP_COMMANDS, shortcutKeys } from '@shared/app/command-table';
 import type { DatasetView } from '@shared/library/library-contract';
+import { whyNotWatchable } from '@shared/watch/watch-contract';
 import { COLOR_SCHEME_CHOICES, type ColorSchemeChoice } from '../theme';
 
 export type PaletteGroup =
@@ -21,8 +22,8 @@ export interface PaletteAction {
 export interface PaletteSources {
   presets: readonly { id: string; name: string }[];
   datasets: readonly DatasetView[];
-  /** The watched queries, each refreshed from the palette. */
-  watches: readonly { id: string; name: string }[];
+  /** The watched queries, each refreshed from the palette; their datasets are not offered to watch again. */
+  watches: readonly { id: string; name: string; datasetId: string }[];
   platform: string;
 }
 
@@ -32,6 +33,8 @@ export interface PaletteRunners {
   openDataset(id: string): void;
   /** Shows the watched query on its page and prices its refresh (nothing is fetched before Confirm). */
   refreshWatch(id: string): void;
+  /** Watches a library dataset (its rows the first snapshot) and shows it on the Watched page. */
+  watchDataset(id: string): void;
   setColorScheme(choice: ColorSchemeChoice): void;
 }
 
@@ -76,6 +79,18 @@ export function paletteActions(src: PaletteSources, run: PaletteRunners): Palett
     keywords: ['watch', 'refresh', 'snapshot', w.name],
     run: () => run.refreshWatch(w.id),
   }));
+  const watched = new Set(src.watches.map((w) => w.datasetId));
+  // Only what can be watched: why another cannot is said by the Library header's Watch button.
+  const toWatch = src.datasets
+    .filter((d) => !watched.has(d.id) && whyNotWatchable(d) === null)
+    .map((d): PaletteAction => ({
+      id: `watch-dataset-${d.id}`,
+      group: 'Watched queries',
+      label: `Watch ${d.name}`,
+      description: `${describeDataset(d)} · its rows are the first snapshot, nothing is downloaded`,
+      keywords: ['watch', 'snapshot', 'dataset', d.name],
+      run: () => run.watchDataset(d.id),
+    }));
   const datasets = src.datasets.map((d): PaletteAction => ({
     id: `dataset-${d.id}`,
     group: 'Datasets',
@@ -97,6 +112,7 @@ export function paletteActions(src: PaletteSources, run: PaletteRunners): Palett
     ...commands.filter((a) => a.group === 'Review queue'),
     ...presets,
     ...watches,
+    ...toWatch,
     ...datasets,
     ...schemes,
   ];

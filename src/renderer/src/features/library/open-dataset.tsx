@@ -23,6 +23,7 @@ import { MAX_NAME_LENGTH, MAX_NOTES_LENGTH } from '@shared/library/dataset-field
 import { ErrorMessage } from '../../components/error-message';
 import { useQuickFilter } from '../../components/grid/quick-filter-store';
 import { ExportButton } from '../export';
+import { WatchDatasetButton } from '../watch';
 import { DatasetGrid, type DatasetGridView } from './dataset-grid';
 import { ageOf, describeRows } from './dataset-list';
 import { useLibraryStore, type EditField, type OpenRequest } from './library-store';
@@ -263,6 +264,7 @@ function DatasetHeader({
               </Text>
             )}
             <VersionsMenu d={d} />
+            <WatchDatasetButton d={d} />
             <span data-testid="library-export-slot" data-view-columns={view?.columns.length ?? 0}>
               <ExportButton
                 source={{ datasetId: d.id, ...(view ? { view } : {}) }}

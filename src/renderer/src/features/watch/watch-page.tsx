@@ -88,8 +88,9 @@ export function WatchPage() {
             <ScrollArea flex={1} type="auto" data-testid="watch-list">
               {loaded && watches.length === 0 && (
                 <Text c="dimmed" fz="sm" data-testid="watch-list-empty">
-                  No watched queries yet. Choose a preset to watch: its first snapshot fetches the whole
-                  query, later refreshes only what is new.
+                  No watched queries yet. Choose a preset to watch (its first snapshot fetches the whole
+                  query), or open a fetched dataset in the Library and press Watch (its rows are the first
+                  snapshot). Later refreshes fetch only what is new.
                 </Text>
               )}
               {watches.map((w) => (

@@ -10,7 +10,8 @@ import type {
   WatchSummary,
 } from '@shared/watch/watch-contract';
 import { getApi } from '../../bridge/api';
-import { showDataset, useDrillStore } from '../../session';
+import { notify } from '../../components/notify';
+import { showDataset, useDrillStore, useSessionStore } from '../../session';
 import { defineStore, latestWins } from '../../store';
 
 export interface WatchData {
@@ -34,6 +35,9 @@ export interface WatchData {
   changes: SnapshotChanges | null;
   changesLoading: boolean;
   changesError: BridgeError | null;
+  /** A library dataset being made a watch, and why the last one could not be. */
+  adopting: string | null;
+  adoptError: { datasetId: string; error: BridgeError } | null;
 }
 
 export interface WatchActions {
@@ -41,6 +45,13 @@ export interface WatchActions {
   select(id: string): Promise<void>;
   /** Opens the dialog and checks what refreshing the selected watch (or watching a new query) costs. */
   checkCost(target?: { request: ShipmentFilter; name: string; presetId: string | null }): Promise<void>;
+  /**
+   * Watches a library dataset (its rows are the first snapshot, nothing is fetched) and shows it on the
+   * Watched page, where Refresh fetches what is new. A refusal is kept in `adoptError` for the dataset.
+   */
+  watchDataset(datasetId: string): Promise<void>;
+  /** Shows a watched query on the Watched page. */
+  show(id: string): Promise<void>;
   /** Takes the snapshot the dialog priced. */
   confirmRefresh(): Promise<void>;
   closeDialog(): void;
@@ -74,6 +85,8 @@ const initialState: WatchData = {
   changes: null,
   changesLoading: false,
   changesError: null,
+  adopting: null,
+  adoptError: null,
 };
 
 const n = (v: number): string => v.toLocaleString('en-US');
@@ -136,6 +149,31 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
       const r = await getApi().watch.preview(target ?? { watchId: id! });
       if (!get().dialogOpen) return;
       set(r.ok ? { checking: false, preview: r.value } : { checking: false, dialogError: r.error });
+    },
+
+    async watchDataset(datasetId) {
+      if (get().adopting) return;
+      set({ adopting: datasetId, adoptError: null });
+      const r = await getApi().watch.adopt({ datasetId });
+      if (!r.ok) {
+        set({ adopting: null, adoptError: { datasetId, error: r.error } });
+        notify({ title: 'This dataset cannot be watched', message: r.error.message, tone: 'error' });
+        return;
+      }
+      const s = r.value.snapshots.at(-1);
+      set({
+        adopting: null,
+        lastOutcome: s
+          ? `Watching: the dataset's ${n(s.records)} record${s.records === 1 ? '' : 's'} are snapshot 1 (nothing downloaded). Refresh fetches what is new.`
+          : null,
+      });
+      await get().show(r.value.id);
+    },
+
+    async show(id) {
+      set({ selectedId: id });
+      useSessionStore.getState().showPage('watched');
+      await get().load();
     },
 
     async confirmRefresh() {
