@@ -153,7 +153,8 @@ describe('a watched query in the app', () => {
     await library.row('Shipments · 2025-05-01…2025-12-31').waitFor();
     const beforePalette = await charged();
     await palette.openByKey();
-    await palette.run('Watch Shipments · 2025-05-01…2025-12-31');
+    const second = await library.idOf('Shipments · 2025-05-01…2025-12-31');
+    await palette.runOnceListed('Watch Shipments · 2025-05-01…2025-12-31', `watch-dataset-${second}`);
     await browser.page
       .getByTestId('watch-name')
       .filter({ hasText: 'Shipments · 2025-05-01…2025-12-31' })

@@ -41,6 +41,17 @@ export class CommandPalette {
       .evaluateAll((ks) => ks.map((k) => (k.textContent ?? '').trim()));
   }
 
+  /**
+   * Types a query, waits for entry `id` among those left (the palette reads the library's datasets
+   * each time it opens), and runs the first with Enter.
+   */
+  async runOnceListed(query: string, id: string): Promise<void> {
+    await this.search.fill(query);
+    await this.action(id).waitFor();
+    await this.page.keyboard.press('Enter');
+    await this.search.waitFor({ state: 'detached' });
+  }
+
   /** Types a query and runs the first entry left with Enter. */
   async run(query: string): Promise<void> {
     await this.search.fill(query);

@@ -11,7 +11,7 @@ const ICON = { size: 14, stroke: 1.6 } as const;
 /** The button's word, shown from the large breakpoint on: a narrower header keeps its room for the name. */
 function Label({ children }: { children: string }) {
   return (
-    <Box component="span" visibleFrom="lg">
+    <Box component="span" visibleFrom="lg" ml={6}>
       {children}
     </Box>
   );
@@ -38,12 +38,12 @@ export function WatchDatasetButton({ d }: { d: DatasetView }) {
         <Button
           variant="light"
           size="xs"
-          leftSection={<IconEyeCheck {...ICON} />}
           data-testid="library-watch"
           data-state="watched"
           aria-label="Watched"
           onClick={() => void show(watch.id)}
         >
+          <IconEyeCheck {...ICON} />
           <Label>Watched</Label>
         </Button>
       </Tooltip>
@@ -64,7 +64,6 @@ export function WatchDatasetButton({ d }: { d: DatasetView }) {
       <Button
         variant="default"
         size="xs"
-        leftSection={<IconEye {...ICON} />}
         data-testid="library-watch"
         data-state={why ? 'refused' : 'ready'}
         data-reason={why ?? ''}
@@ -82,6 +81,7 @@ export function WatchDatasetButton({ d }: { d: DatasetView }) {
           void watchDataset(d.id);
         }}
       >
+        <IconEye {...ICON} />
         <Label>Watch</Label>
       </Button>
     </Tooltip>
