@@ -13,7 +13,6 @@ import {
   isCalendarDay,
   isoDateTimeFromSerial,
   isoDayFromSerial,
-  parseDecimalText,
   parseIsoDay,
   secondsTextFromSerial,
   type DatasetKind,
@@ -21,6 +20,7 @@ import {
 } from '@shared/fields';
 import type { ImportLocale, ImportPlan } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
+import { decimalShadow } from '../shadows';
 import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
 
 export type StoredValue = string | number | null;
@@ -64,6 +64,8 @@ export function epochDecimals(format: NumberFormat | null): number {
 const COMMA_NUMBER = /^([+-]?)(\d{1,3}(?:[. \u00a0\u202f']\d{3})+|\d+)(?:,(\d+))?$/;
 const PARTS_DATE = /^(\d{1,4})([./-])(\d{1,2})\2(\d{1,4})$/;
 const DIGIT = /\d/;
+/** Compared with every cell: a local binding, not a re-exported one read through its module per use. */
+const NO_VALUE: typeof NO_RESULT = NO_RESULT;
 
 /** A number written with a decimal comma ("1.234,5", "12,5") as plain text ("1234.5"); null otherwise. */
 export function fromDecimalComma(text: string): string | null {
@@ -155,8 +157,8 @@ export class RowConverter {
 
   /** Rows after the header row, blank ones skipped, as the library's columns. */
   convert(rows: readonly RawRow[]): ConvertedBatch {
-    const columns: StoredValue[][] = this.fields.map(() => []);
-    const extras: (string | null)[] = [];
+    const columns: StoredValue[][] = this.fields.map(() => new Array<StoredValue>(rows.length));
+    const extras = new Array<string | null>(rows.length);
     let n = 0;
     const width = this.targets.length;
     for (const row of rows) {
@@ -169,7 +171,7 @@ export class RowConverter {
       for (let c = 0; c < width; c++) {
         const raw = row.values[c];
         const target = this.targets[c]!;
-        if (raw === NO_RESULT) this.count(this.formulas, this.headerOf(c), row, '');
+        if (raw === NO_VALUE) this.count(this.formulas, this.headerOf(c), row, '');
         const value = this.value(c, raw, row);
         if (target >= 0) columns[target]![n] = value;
         else if (value !== null && value !== '') (extra ??= {})[this.extraHeaders[c]!] = String(value);
@@ -182,7 +184,8 @@ export class RowConverter {
       extras[n] = extra ? JSON.stringify(extra) : null;
       n += 1;
     }
-    for (const col of columns) if (col.length < n) col.length = n;
+    for (const col of columns) col.length = n;
+    extras.length = n;
     this.rows += n;
     return { n, columns, extras };
   }
@@ -206,7 +209,7 @@ export class RowConverter {
   private value(c: number, raw: CellValue | undefined, row: RawRow): StoredValue {
     const type = c < this.types.length ? this.types[c]! : 'text';
     const field = c < this.targets.length && this.targets[c]! >= 0 ? this.fields[this.targets[c]!]! : null;
-    if (raw === undefined || raw === null || raw === NO_RESULT) return type === 'integer' ? null : '';
+    if (raw === undefined || raw === null || raw === NO_VALUE) return type === 'integer' ? null : '';
     const style = row.styles?.[c];
     let text: string;
     if (typeof raw === 'number') {
@@ -241,14 +244,11 @@ export class RowConverter {
       }
       if (this.hs[c]) this.flagLostZeros(text.trim(), row);
     }
-    if (field !== null && text !== '' && DIGIT.test(text)) {
-      const ok =
-        type === 'date'
-          ? parseIsoDay(text) !== null
-          : type === 'decimal' || type === 'epoch'
-            ? parseDecimalText(text) !== null
-            : true;
-      if (!ok) this.count(this.odd, field, row, text);
+    // Only texts with a digit that do not read as their type are odd ("n/a" is not); checked in the
+    // cheaper order, the value rule first (decimalShadow reads what parseDecimalText does).
+    if (field !== null && text !== '' && (type === 'date' || type === 'decimal' || type === 'epoch')) {
+      const ok = type === 'date' ? parseIsoDay(text) !== null : !Number.isNaN(decimalShadow(text));
+      if (!ok && DIGIT.test(text)) this.count(this.odd, field, row, text);
     }
     return text;
   }

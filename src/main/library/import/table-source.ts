@@ -329,8 +329,24 @@ function lastRecordEnd(text: string, quotesBefore: number): { end: number; quote
   return { end, quotes: endQuotes };
 }
 
-function parsePiece(piece: string, delimiter: string, firstRecord: number): string[][] {
-  const result = Papa.parse<string[]>(piece, { delimiter, quoteChar: '"', skipEmptyLines: false });
+type LineBreak = '\r\n' | '\n' | '\r';
+
+/**
+ * The records of a piece of whole records. `newline` is the line break an earlier piece was read
+ * with: Papa otherwise guesses it again for every piece (a scan of the piece's head each time).
+ */
+function parsePiece(
+  piece: string,
+  delimiter: string,
+  firstRecord: number,
+  newline?: LineBreak,
+): { records: string[][]; newline: LineBreak } {
+  const result = Papa.parse<string[]>(piece, {
+    delimiter,
+    quoteChar: '"',
+    skipEmptyLines: false,
+    ...(newline ? { newline } : {}),
+  });
   const problem = result.errors.find((e) => e.type === 'Quotes');
   if (problem) {
     const where = problem.row !== undefined ? ` (record ${firstRecord + problem.row})` : '';
@@ -340,7 +356,11 @@ function parsePiece(piece: string, delimiter: string, firstRecord: number): stri
         : `unexpected text after a closing quote${where}`,
     );
   }
-  return result.data;
+  const found = result.meta.linebreak;
+  return {
+    records: result.data,
+    newline: found === '\r\n' || found === '\r' ? found : '\n',
+  };
 }
 
 /**
@@ -361,6 +381,7 @@ async function* csvRows(
   let width = -1;
   let skip = skipSepLine;
   let batch: RawRow[] = [];
+  let newline: LineBreak | undefined;
   const take = (records: string[][]): void => {
     for (const cells of records) {
       number += 1;
@@ -377,7 +398,9 @@ async function* csvRows(
           );
         }
       }
-      batch.push({ number, values: cells.map(restoreCsvFormulaText) });
+      // In place: the cells are Papa's fresh array, and a copy per row adds up over millions of cells.
+      for (let i = 0; i < cells.length; i++) cells[i] = restoreCsvFormulaText(cells[i]!);
+      batch.push({ number, values: cells });
     }
   };
   for await (const text of decodedText(path, encoding, bom)) {
@@ -393,14 +416,16 @@ async function* csvRows(
     quotes = q;
     for (let i = 0; i < pending.length; i++) if (pending.charCodeAt(i) === 34) quotes += 1;
     // The piece ends with its line break: Papa would read one empty record after it.
-    const records = parsePiece(piece.replace(/\r?\n$/, ''), delimiter, number + 1);
-    take(records);
+    const parsed = parsePiece(piece.replace(/\r?\n$/, ''), delimiter, number + 1, newline);
+    // Kept once a piece held two records or more: then the break Papa found really separates them.
+    if (newline === undefined && parsed.records.length > 1) newline = parsed.newline;
+    take(parsed.records);
     if (batch.length >= BATCH) {
       yield batch;
       batch = [];
     }
   }
-  if (pending !== '') take(parsePiece(pending, delimiter, number + 1));
+  if (pending !== '') take(parsePiece(pending, delimiter, number + 1, newline).records);
   if (batch.length > 0) yield batch;
 }
 
