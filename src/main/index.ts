@@ -19,7 +19,12 @@ import { createKeytarSecretStore } from './secrets';
 import { createDispatcher, createHandlers, type HandlersHandle } from './handlers';
 import { APP_SCHEME, resolveAppLocation } from './shell/app-location';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './shell/app-protocol';
-import { createEventSender, registerIpcHandlers, type InvokeEventLike } from './shell/ipc-handle';
+import {
+  createEventSender,
+  registerFileDrop,
+  registerIpcHandlers,
+  type InvokeEventLike,
+} from './shell/ipc-handle';
 import { createMainWindow } from './shell/main-window';
 import { createOpenDialog, createSaveDialog } from './shell/file-dialogs';
 import { buildMenuTemplate } from './shell/menu';
@@ -83,13 +88,11 @@ async function start(): Promise<void> {
   });
   handlers = created;
 
-  const dispatch = createDispatcher<InvokeEventLike>({
-    handlers,
-    logger,
-    isTrustedSender: (event) =>
-      isTrustedFrame(event.senderFrame, mainWindow?.webContents.mainFrame, location),
-  });
+  const isTrustedSender = (event: InvokeEventLike) =>
+    isTrustedFrame(event.senderFrame, mainWindow?.webContents.mainFrame, location);
+  const dispatch = createDispatcher<InvokeEventLike>({ handlers, logger, isTrustedSender });
   registerIpcHandlers(ipcMain, dispatch);
+  registerFileDrop(ipcMain, { isTrustedSender, adopt: (path) => created.droppedFiles.adoptImport(path) });
 
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(

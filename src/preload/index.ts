@@ -1,6 +1,6 @@
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { buildApi, type Transport } from '@shared/ipc/build-api';
-import { CALL_CHANNELS, EVENT_CHANNELS, IPC_PREFIX } from '@shared/ipc/channels';
+import { CALL_CHANNELS, EVENT_CHANNELS, FILE_DROP_CHANNEL, IPC_PREFIX } from '@shared/ipc/channels';
 
 const events: readonly string[] = EVENT_CHANNELS;
 
@@ -21,6 +21,23 @@ const transport: Transport = {
     return () => {
       ipcRenderer.removeListener(`${IPC_PREFIX}${event}`, handler);
     };
+  },
+  droppedFiles: {
+    // The path is read here from the dropped File and goes straight to main, which answers with a
+    // handle: the page never sees it and cannot send a path of its own (a File it made has none).
+    async importDropped(file) {
+      let path = '';
+      try {
+        path = webUtils.getPathForFile(file);
+      } catch {
+        // Not a File Electron knows: main refuses the empty path in the analyst's words.
+      }
+      try {
+        return await ipcRenderer.invoke(FILE_DROP_CHANNEL, path);
+      } catch {
+        return { ok: false, error: { kind: 'Internal', message: 'Portolan did not answer the drop.' } };
+      }
+    },
   },
 };
 

@@ -1,5 +1,5 @@
 import { act } from '@testing-library/react';
-import { buildApi, type FileTransfer, type PortolanApi } from '@shared/ipc/build-api';
+import { buildApi, type DroppedFiles, type FileTransfer, type PortolanApi } from '@shared/ipc/build-api';
 import { CALL_CHANNELS, type CallChannel, type EventChannel } from '@shared/ipc/channels';
 import type { CallInput, CallOutput, Events } from '@shared/ipc/contract';
 import type { BridgeResult } from '@shared/ipc/errors';
@@ -18,6 +18,8 @@ export interface FakeBridgeOptions {
   fallback?: (channel: CallChannel, input: unknown) => Promise<BridgeResult<unknown>>;
   /** The browser host's file upload, for pages that pick files themselves. */
   fileTransfer?: FileTransfer;
+  /** The Electron preload's dropped files (main adopts a dropped file's path as an import handle). */
+  droppedFiles?: DroppedFiles;
   /** False for a real backend behind `fallback`: its own dispatcher checks inputs. */
   checkInputs?: boolean;
   /** Where events come from besides `emit` (a real backend's event sink). */
@@ -60,6 +62,7 @@ export function fakeBridge(initial: Handlers = {}, opts: FakeBridgeOptions = {})
   const api = buildApi(CALL_CHANNELS, {
     invoke,
     ...(opts.fileTransfer ? { fileTransfer: opts.fileTransfer } : {}),
+    ...(opts.droppedFiles ? { droppedFiles: opts.droppedFiles } : {}),
     subscribe(event, listener) {
       const set = listeners.get(event) ?? new Set();
       set.add(listener);

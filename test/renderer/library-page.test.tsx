@@ -436,6 +436,86 @@ describe('library page: import', () => {
     );
     expect(lib.callsTo('library.import')).toMatchObject([{ file: `fh_${'d'.repeat(32)}` }]);
   });
+
+  it('in the desktop app, a dropped file is imported by the handle main issued for it; a refusal is said', async () => {
+    const handle = `fh_${'e'.repeat(32)}`;
+    const dropped: File[] = [];
+    let refusal: string | null = 'notes.txt cannot be imported: .txt files are not supported.';
+    setApi(
+      fakeBridge(
+        {},
+        {
+          fallback: (channel, input) => lib.invoke(channel, input),
+          droppedFiles: {
+            importDropped: (file) => {
+              dropped.push(file);
+              if (refusal)
+                return Promise.resolve({ ok: false, error: { kind: 'InvalidInput', message: refusal } });
+              // Main adopted the path behind the File: the page gets a handle, a name and a folder only.
+              lib.dialogChoice = { handle, fileName: file.name, text: '' };
+              return Promise.resolve({
+                ok: true,
+                value: { handle, name: file.name, location: '/home/analyst' },
+              });
+            },
+          },
+        },
+      ).api,
+    );
+    try {
+      store.useLibraryStore.setState({ importPicker: 'dialog' });
+      lib.importAnswer = (file) =>
+        Promise.resolve({
+          ok: true,
+          value: {
+            dataset: dataset('d', { name: file.fileName }),
+            format: 'csv',
+            rows: 7,
+            filterRestored: false,
+          },
+        });
+      await renderPage();
+      const drop = (file: File) =>
+        fireEvent.drop(screen.getByTestId('library-page'), {
+          dataTransfer: { files: [file], types: ['Files'] },
+        });
+
+      drop(new File(['x'], 'notes.txt'));
+      await waitFor(() =>
+        expect(screen.getByTestId('library-import-error').textContent).toContain(
+          'notes.txt cannot be imported: .txt files are not supported.',
+        ),
+      );
+      expect(lib.callsTo('library.previewImport')).toEqual([]);
+
+      refusal = null;
+      drop(new File(['a,b'], 'arrivals.csv', { type: 'text/csv' }));
+      await mappingShown();
+      fireEvent.click(screen.getByTestId('import-confirm'));
+      await waitFor(() =>
+        expect(screen.getByTestId('library-import-status').textContent).toBe(
+          'Imported 7 rows from arrivals.csv',
+        ),
+      );
+      expect(dropped.map((f) => f.name)).toEqual(['notes.txt', 'arrivals.csv']);
+      expect(lib.callsTo('library.import')).toMatchObject([{ file: handle }]);
+      // Nothing was uploaded: the desktop reads the file where it is.
+      expect(lib.uploads).toEqual([]);
+    } finally {
+      setApi(
+        fakeBridge(
+          {},
+          {
+            fallback: (channel, input) => lib.invoke(channel, input),
+            fileTransfer: {
+              upload: (file, fileName) => lib.upload(file, fileName),
+              downloadUrl: (h) => `/files/export/${h}`,
+            },
+          },
+        ).api,
+      );
+    }
+  });
 });
 
 describe('library page: storage trouble', () => {

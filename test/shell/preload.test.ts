@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CALL_CHANNELS, IPC_PREFIX } from '@shared/ipc/channels';
+import { CALL_CHANNELS, FILE_DROP_CHANNEL, IPC_PREFIX } from '@shared/ipc/channels';
 import type { PortolanApi } from '@shared/ipc/build-api';
 
 // Electron itself is the one thing replaced: a recording contextBridge and ipcRenderer.
@@ -7,7 +7,12 @@ const exposed = new Map<string, unknown>();
 const invoked: [string, unknown][] = [];
 const listeners = new Map<string, Set<(...args: unknown[]) => void>>();
 let invokeFails = false;
+/** Paths Electron knows for the Files a drop produced; a File the page made itself has none. */
+const droppedPaths = new WeakMap<object, string>();
 vi.mock('electron', () => ({
+  webUtils: {
+    getPathForFile: (file: object) => droppedPaths.get(file) ?? '',
+  },
   contextBridge: { exposeInMainWorld: (key: string, api: unknown) => void exposed.set(key, api) },
   ipcRenderer: {
     invoke: async (channel: string, input: unknown) => {
@@ -64,5 +69,28 @@ describe('preload bridge', async () => {
     off();
     expect(listeners.get(`${IPC_PREFIX}app.command`)?.size).toBe(0);
     expect(() => api.on('not.an.event' as 'app.command', () => undefined)).toThrow(/unknown event/);
+  });
+
+  it('a dropped file goes to main as its path on the drop message, outside the bridge; the page gets the answer only', async () => {
+    const file = new File(['a,b'], 'arrivals.csv');
+    droppedPaths.set(file, '/home/analyst/arrivals.csv');
+    const r = await api.droppedFiles?.importDropped(file);
+    expect(invoked.at(-1)).toEqual([FILE_DROP_CHANNEL, '/home/analyst/arrivals.csv']);
+    expect(FILE_DROP_CHANNEL.startsWith(IPC_PREFIX)).toBe(false);
+    expect(r).toEqual({ ok: true, value: 'pong' });
+
+    // A File the page built has no path: main is asked with none, and refuses it.
+    await api.droppedFiles?.importDropped(new File(['x'], '/etc/passwd'));
+    expect(invoked.at(-1)).toEqual([FILE_DROP_CHANNEL, '']);
+
+    invokeFails = true;
+    try {
+      expect(await api.droppedFiles?.importDropped(file)).toMatchObject({
+        ok: false,
+        error: { kind: 'Internal' },
+      });
+    } finally {
+      invokeFails = false;
+    }
   });
 });

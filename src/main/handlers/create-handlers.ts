@@ -11,6 +11,7 @@ import { createQueryHandlers } from './query-handlers';
 import { createResolutionHandlers } from './resolution-handlers';
 import { createWatchHandlers } from './watch-handlers';
 import { createHandlerContext } from './handler-context';
+import { createDroppedFiles } from './dropped-files';
 import { createHostFiles } from './host-files';
 import type { HandlerDeps, HandlersHandle } from './types';
 
@@ -37,6 +38,7 @@ export function createHandlers(deps: HandlerDeps): HandlersHandle {
   return {
     ...handlers,
     hostFiles: createHostFiles(deps.dataDir, ctx.files),
+    droppedFiles: createDroppedFiles(ctx.files),
     // Running exports are cancelled first (no half-written files stay behind), then the library closes.
     dispose: async () => {
       await exports.dispose();

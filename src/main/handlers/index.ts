@@ -6,6 +6,7 @@ export {
   type Dispatch,
   type DispatcherOptions,
 } from './dispatcher';
+export { createDroppedFiles, type DroppedFiles } from './dropped-files';
 export { createHostFiles, EXPORTS_FOLDER, IMPORTS_FOLDER, type HostFiles } from './host-files';
 export type {
   CallContext,

@@ -6,6 +6,7 @@ import type { FileHandles } from '../file-handles';
 import type { Logger } from '../log';
 import type { SecretStore } from '../secrets';
 import type { HostFiles } from './host-files';
+import type { DroppedFiles } from './dropped-files';
 
 /** Per-call context: the caller's cancellation signal, when the transport has one. */
 export interface CallContext {
@@ -88,4 +89,9 @@ export type StartSimulator = (options: {
  * createHandlers' result: every call, the browser host's file transfer (uploads in, exports out, by
  * handle), and the release of what the handlers started (the demo simulator, uploaded files).
  */
-export type HandlersHandle = Handlers & { hostFiles: HostFiles; dispose(): Promise<void> };
+export type HandlersHandle = Handlers & {
+  hostFiles: HostFiles;
+  /** The Electron window's dropped files, adopted as import handles (the shell's own message, not a call). */
+  droppedFiles: DroppedFiles;
+  dispose(): Promise<void>;
+};

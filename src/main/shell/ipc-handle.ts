@@ -1,7 +1,14 @@
-import { CALL_CHANNELS, EVENT_CHANNELS, IPC_PREFIX, type EventChannel } from '@shared/ipc/channels';
+import type { ChosenFile } from '@shared/files/file-handle';
+import {
+  CALL_CHANNELS,
+  EVENT_CHANNELS,
+  FILE_DROP_CHANNEL,
+  IPC_PREFIX,
+  type EventChannel,
+} from '@shared/ipc/channels';
 import type { Events } from '@shared/ipc/contract';
 import type { BridgeResult } from '@shared/ipc/errors';
-import type { Dispatch, EventSink } from '../handlers';
+import { toBridgeResultError, type Dispatch, type EventSink } from '../handlers';
 import type { FrameLike } from './trusted-sender';
 
 /** The parts of ipcMain and its invoke event this module uses; tests pass fakes. */
@@ -73,6 +80,36 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, dispatch: Dispatch<Inv
   return () => {
     for (const channel of CALL_CHANNELS) ipcMain.removeHandler(`${IPC_PREFIX}${channel}`);
   };
+}
+
+/**
+ * Main's end of a file dropped on the window: the preload sends the dropped file's path on its own
+ * message (FILE_DROP_CHANNEL, no bridge call), main answers with an import handle. Only the main
+ * window's own page may send it (the same check as every bridge call); the path is checked and kept
+ * by `adopt` (the handlers' dropped files), and only the handle, the name and the folder go back.
+ * Returns a function that removes the handler.
+ */
+export function registerFileDrop(
+  ipcMain: IpcMainLike,
+  deps: {
+    isTrustedSender: (event: InvokeEventLike) => boolean;
+    adopt: (path: unknown) => Promise<ChosenFile>;
+  },
+): () => void {
+  ipcMain.handle(FILE_DROP_CHANNEL, async (event, path): Promise<BridgeResult<ChosenFile>> => {
+    if (!deps.isTrustedSender(event)) {
+      return {
+        ok: false,
+        error: { kind: 'Forbidden', message: 'Only the Portolan window may import files.' },
+      };
+    }
+    try {
+      return { ok: true, value: await deps.adopt(path) };
+    } catch (e) {
+      return { ok: false, error: toBridgeResultError(e) };
+    }
+  });
+  return () => ipcMain.removeHandler(FILE_DROP_CHANNEL);
 }
 
 const KNOWN_EVENTS = new Set<string>(EVENT_CHANNELS);

@@ -14,11 +14,22 @@ export interface FileTransfer {
   downloadUrl(handle: string): string;
 }
 
+/**
+ * Files dropped on the Electron window: the preload reads the dropped file's path itself and main
+ * answers with an import handle, so no path crosses into the page. Absent in the browser host (it
+ * uploads a dropped file through `FileTransfer`).
+ */
+export interface DroppedFiles {
+  /** An import handle for a file the analyst dropped on the window, or why it cannot be imported. */
+  importDropped(file: File): Promise<BridgeResult<ChosenFile>>;
+}
+
 /** How calls and events travel: Electron IPC in the app, HTTP + server-sent events in the browser host. */
 export interface Transport {
   invoke(channel: CallChannel, input: unknown): Promise<BridgeResult<unknown>>;
   subscribe(event: EventChannel, listener: (payload: unknown) => void): () => void;
   fileTransfer?: FileTransfer;
+  droppedFiles?: DroppedFiles;
 }
 
 type Split<S extends string> = S extends `${infer A}.${infer B}` ? [A, B] : never;
@@ -34,6 +45,8 @@ export type PortolanApi = { [N in Namespaces]: MethodsOf<N> } & {
   on<E extends EventChannel>(event: E, listener: (payload: Events[E]) => void): () => void;
   /** Present only where the window moves files itself (the browser host). */
   fileTransfer?: FileTransfer;
+  /** Present only in the Electron window: a dropped file becomes an import handle. */
+  droppedFiles?: DroppedFiles;
 };
 
 /** Builds the API object from a channel list and a transport; identical in both hosts. */
@@ -47,5 +60,6 @@ export function buildApi(channels: readonly CallChannel[], transport: Transport)
   api.on = (event: EventChannel, listener: (payload: unknown) => void) =>
     transport.subscribe(event, listener);
   if (transport.fileTransfer) api.fileTransfer = transport.fileTransfer;
+  if (transport.droppedFiles) api.droppedFiles = transport.droppedFiles;
   return api as PortolanApi;
 }

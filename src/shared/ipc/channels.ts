@@ -106,3 +106,10 @@ export type EventChannel = (typeof EVENT_CHANNELS)[number];
 
 /** Prefix of the Electron IPC channel names, so nothing else on the bus can be mistaken for ours. */
 export const IPC_PREFIX = 'portolan:';
+
+/**
+ * The one Electron message that is not a bridge call: the preload sends the path of a file dropped on
+ * the window (read from the File by Electron's webUtils, never by the page), and main answers with an
+ * import handle. Outside IPC_PREFIX, so no bridge method can reach it with a path of the page's own.
+ */
+export const FILE_DROP_CHANNEL = 'portolan-drop:import';

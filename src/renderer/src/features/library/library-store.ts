@@ -132,7 +132,10 @@ export interface LibraryActions {
   remove(id: string): Promise<BridgeError | null>;
   /** Deletes every version of the dataset's series (the list's Delete). */
   removeAllVersions(id: string): Promise<BridgeError | null>;
-  /** A file dropped on the page: imported as a picked one is, where the page can send files. */
+  /**
+   * A file dropped on the page: uploaded (browser host) or adopted by main from its path (Electron),
+   * then imported as a picked one is.
+   */
   dropFile(file: File): Promise<void>;
   /** The browser host: a file picked in the page, uploaded to the host, then imported by its handle. */
   importFile(file: File): Promise<void>;
@@ -346,6 +349,18 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
       },
       async dropFile(file) {
         if (importPickerOf(get()) === 'upload') return get().importFile(file);
+        const dropped = getApi().droppedFiles;
+        if (dropped) {
+          // Electron: main checks the dropped file and answers with a handle, as its open dialog does.
+          if (get().importStatus.state === 'running' || useImportStore.getState().phase !== 'closed') return;
+          const chosen = await dropped.importDropped(file);
+          if (!chosen.ok) {
+            set({ importStatus: { state: 'error', message: null, error: chosen.error } });
+            return;
+          }
+          await runImport(chosen.value.handle, chosen.value.name);
+          return;
+        }
         set({
           importStatus: {
             state: 'error',
