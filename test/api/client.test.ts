@@ -366,7 +366,7 @@ describe('LimitExceeded (429)', () => {
     expect(e.kind).toBe('LimitExceeded');
     expect(e.status).toBe(429);
     expect(e.retryAfterSeconds).toBe(42);
-    expect(e.message).toBe('Download limit reached (429). Try again in 42 s.');
+    expect(e.message).toBe('Request limit reached (429). Try again in 42 s.');
     expect(server.requests).toHaveLength(1);
   });
 

@@ -3,6 +3,7 @@ import type { UsageSummary } from '@shared/spec';
 import { checkHsCodes } from '../../src/renderer/src/session/limit-check';
 import { emptyDraft } from '../../src/renderer/src/features/filters/filter-model';
 import { searchCheckOf } from '../../src/renderer/src/features/search/search-store';
+import { firmsCheckOf } from '../../src/renderer/src/features/firms/firms-store';
 
 describe('the allowance of distinct HS codes', () => {
   const hs = (current: number, limit: number, notes: string): UsageSummary => ({
@@ -41,5 +42,36 @@ describe('the allowance of distinct HS codes', () => {
     });
     expect(fine.reason).toBeNull();
     expect(fine.hsCodes?.state).toBe('ok');
+  });
+
+  it('firm searches and counts are held to the same allowance: both buttons off, saying why', () => {
+    const summary = hs(2, 3, '8471,8517');
+    const over = firmsCheckOf({ ...emptyDraft(), hs_codes: ['8471', '7208', '3004'] }, summary, {
+      accounts: ['main'],
+    });
+    expect(over.hsCodes).toMatchObject({ state: 'exceeds', fresh: ['7208', '3004'], left: 1 });
+    expect(over.search.reason).toBe(`Cannot run: ${over.hsCodes?.message}`);
+    expect(over.count.reason).toBe(`Cannot run: ${over.hsCodes?.message}`);
+    const fine = firmsCheckOf({ ...emptyDraft(), hs_codes: ['8471', '7208'] }, summary, {
+      accounts: ['main'],
+    });
+    expect(fine.hsCodes).toMatchObject({ state: 'ok', fresh: ['7208'] });
+    expect(fine.search.reason).toBeNull();
+    expect(fine.count.reason).toBeNull();
+    // The account charged is the filter's when it names one: another account's codes do not count.
+    const other: UsageSummary = {
+      ...summary,
+      desk: { searchedHsCodes: { current: 0, limit: 1, notes: '' } },
+    };
+    const desk = firmsCheckOf({ ...emptyDraft(), account_name: 'desk', hs_codes: ['8471', '8517'] }, other, {
+      accounts: ['main', 'desk'],
+    });
+    expect(desk.hsCodes).toMatchObject({
+      state: 'exceeds',
+      account: 'desk',
+      fresh: ['8471', '8517'],
+      left: 1,
+    });
+    expect(desk.search.reason).toContain('Cannot run: HS codes 8471, 8517 are new to account desk');
   });
 });

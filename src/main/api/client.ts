@@ -24,6 +24,7 @@ import {
   authRejectedError,
   badResponseError,
   cancelledError,
+  hsCodesOverrunError,
   invalidRequestError,
   limitExceededError,
   networkError,
@@ -432,6 +433,11 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       const checked = checkRequest(op as BodyOperationName, body);
       if (!checked.ok) throw invalidRequestError(checked.issues);
       request = checked.value;
+      // The service refuses a request naming more new HS codes than the account may still add, whole:
+      // said before it is sent (firm pages, counts, fetch jobs and watches included, not only the
+      // Search page, which warns at its Run button).
+      const overrun = options.usageLedger?.hsCodeOverrun(request);
+      if (overrun) throw hsCodesOverrunError(overrun);
       // Serialised once; these exact bytes are signed and sent on every attempt.
       payload = Buffer.from(JSON.stringify(checked.value), 'utf8');
     }

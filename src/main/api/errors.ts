@@ -109,41 +109,85 @@ export interface LimitRefusal {
   exhausted?: boolean;
 }
 
-/** What to do when a metric's limit is reached, for the analyst. */
-const REMEDIES: Record<string, string> = {
-  'shipments/search':
-    'Too few shipment downloads are left for this request: ask for fewer records (a smaller Size or a narrower filter), or have the limit raised; the Usage page shows what is left.',
-  'firms/search':
-    'Too few firm downloads are left for this page: narrow the filter so fewer firms match, or have the limit raised; the Usage page shows what is left.',
-  'shipments/count': 'The account may count no more shipments: have the limit raised.',
-  'firms/count': 'The account may count no more firms: have the limit raised.',
-  searchedHsCodes:
-    'This request names HS codes the account has not searched before, and it may search no more new ones: search only HS codes it has searched already (the Usage page lists them), or have the limit raised.',
-  dailyRequest:
-    'The account has made all the requests it may make today; the count starts again at 00:00 UTC.',
-  minutelyRequest: 'The account has made all the requests it may make in one minute.',
+/**
+ * What to do when a metric's limit is reached, for the analyst: the remedy that fits the metric. The
+ * request windows pass by themselves (the wait, when the service gives one, is added); the download,
+ * count and HS-code allowances do not (docs/simulator.md: they never reset).
+ */
+const REMEDIES: Record<string, { remedy: string; resets: 'minute' | 'day' | 'never' }> = {
+  'shipments/search': {
+    remedy:
+      'Too few shipment downloads are left for this request: ask for fewer records (a smaller Size or a narrower filter), or have the limit raised; the Usage page shows what is left.',
+    resets: 'never',
+  },
+  'firms/search': {
+    remedy:
+      'Too few firm downloads are left for this page: narrow the filter so fewer firms match, or have the limit raised; the Usage page shows what is left.',
+    resets: 'never',
+  },
+  'shipments/count': {
+    remedy: 'The account may count no more shipments: have the limit raised.',
+    resets: 'never',
+  },
+  'firms/count': { remedy: 'The account may count no more firms: have the limit raised.', resets: 'never' },
+  searchedHsCodes: {
+    remedy:
+      'This request names HS codes the account has not searched before, and it may search no more new ones: search only HS codes it has searched already (the Usage page lists them), or have the limit raised.',
+    resets: 'never',
+  },
+  dailyRequest: {
+    remedy:
+      'The account has made all the requests it may make today: try again tomorrow, when the daily count starts again.',
+    resets: 'day',
+  },
+  minutelyRequest: {
+    remedy: 'The account has made all the requests it may make in one minute.',
+    resets: 'minute',
+  },
 };
+
+/** A request that names more new HS codes than its account may still add, refused before it is sent. */
+export function hsCodesOverrunError(o: {
+  account: string;
+  fresh: readonly string[];
+  left: number;
+  limit: number;
+}): ServiceClientError {
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const many = o.fresh.length !== 1;
+  return new ServiceClientError(
+    'LimitExceeded',
+    `Not sent: HS code${many ? 's' : ''} ${o.fresh.join(', ')} ${many ? 'are' : 'is'} new to account ${o.account}, which may search ${fmt(o.limit)} distinct HS codes and has ${o.left === 0 ? 'none' : fmt(o.left)} left, so the service would refuse this request. ` +
+      `Remove ${fmt(o.fresh.length - o.left)} of the new codes, or use HS codes already searched (the Usage page lists them), or have the limit raised. Nothing was sent or counted.`,
+    { metric: 'searchedHsCodes', exhausted: true },
+  );
+}
 
 export function limitExceededError(
   retryAfterSeconds: number | undefined,
   refusal: LimitRefusal = {},
 ): ServiceClientError {
   const { metric, account, detail, exhausted } = refusal;
-  const what = metric
-    ? `${metricLabel(metric)} limit reached${account ? ` for account ${account}` : ''} (429)`
-    : 'Download limit reached (429)';
-  const remedy = metric ? REMEDIES[metric] : undefined;
+  const known = metric ? REMEDIES[metric] : undefined;
+  // A refusal that names no metric is not about downloads in particular: a wait means a request window.
+  const what = `${metric ? metricLabel(metric) : exhausted ? 'Usage' : 'Request'} limit reached${account ? ` for account ${account}` : ''} (429)`;
   // The service's own words name metrics and fields as the service does: kept only for a metric the app
   // has no words of its own for.
-  const said = detail && !remedy ? ` The service said: ${bodyExcerpt(detail)}.` : '';
+  const said = detail && !known ? ` The service said: ${bodyExcerpt(detail)}.` : '';
   const wait = retryAfterSeconds === undefined ? '' : ` Try again in ${formatWait(retryAfterSeconds)}.`;
-  const when = remedy
-    ? ` ${remedy}${exhausted ? ' Waiting will not help: this limit does not reset by itself.' : wait}`
-    : exhausted
-      ? ' Waiting will not help: this limit does not reset by itself. Ask for fewer records, or have the limit raised; the Usage page shows what is left.'
-      : retryAfterSeconds === undefined
-        ? ' Wait a while and try again; the Usage page shows what is left of your limits.'
-        : wait;
+  let when: string;
+  if (known?.resets === 'never') {
+    when = ` ${known.remedy}${exhausted || !wait ? ' Waiting will not help: this limit does not reset by itself.' : wait}`;
+  } else if (known?.resets === 'minute') {
+    when = ` ${known.remedy}${wait || ' Wait a minute and try again.'}`;
+  } else if (known?.resets === 'day') {
+    when = ` ${known.remedy}${wait}`;
+  } else if (exhausted) {
+    when =
+      " Waiting will not help: this limit does not reset by itself. The Usage page shows which of the account's limits is used up; have it raised.";
+  } else {
+    when = wait || ' Wait a while and try again; the Usage page shows what is left of your limits.';
+  }
   return new ServiceClientError('LimitExceeded', `${what}.${said}${when}`, {
     status: 429,
     ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),

@@ -1,10 +1,22 @@
 import {
+  isUnlimited,
   parseSearchedHsCodes,
+  remaining,
   type MetricSummary,
   type OperationName,
   type UsageMetric,
   type UsageSummary,
 } from '@shared/spec';
+
+/** A request naming more HS codes new to its account than the account may still add. */
+export interface HsCodeOverrun {
+  account: string;
+  /** The codes the request names that the account has not searched yet. */
+  fresh: string[];
+  /** Distinct codes the account may still add. */
+  left: number;
+  limit: number;
+}
 
 /** The service is asked for usage at most this often; in between, the ledger counts what the app spent. */
 export const USAGE_REFRESH_MS = 60_000;
@@ -167,6 +179,26 @@ export class UsageLedger {
       this.codes.set(account, codes);
     }
     this.prune();
+  }
+
+  /**
+   * Whether a request would pass its account's allowance of distinct HS codes (`searchedHsCodes`): the
+   * service counts every code any of the four POST operations names and refuses a request that would
+   * pass it whole. Null when it would not, or when the figures are not known (nothing to go by).
+   */
+  hsCodeOverrun(request: unknown): HsCodeOverrun | null {
+    const hs = field(request, 'hs_codes');
+    if (!Array.isArray(hs) || hs.length === 0) return null;
+    const summary = this.current();
+    if (!summary) return null;
+    const named = field(request, 'account_name');
+    const account = typeof named === 'string' && named ? named : Object.keys(summary)[0];
+    const m = account ? summary[account]?.searchedHsCodes : undefined;
+    if (!account || !m || isUnlimited(m)) return null;
+    const searched = new Set(parseSearchedHsCodes(m.notes));
+    const fresh = [...new Set(hs.filter((c): c is string => typeof c === 'string' && !searched.has(c)))];
+    const left = remaining(m);
+    return fresh.length > left ? { account, fresh, left, limit: m.limit } : null;
   }
 
   /** The service refused a request over a limit the figures said had room: they are read again. */

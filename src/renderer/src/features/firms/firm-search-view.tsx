@@ -19,7 +19,6 @@ import type { FirmRecord, ShipmentFilter } from '@shared/spec';
 import { ErrorMessage } from '../../components/error-message';
 import { FilterForm } from '../filters';
 import { useFilter } from '../filters';
-import { validateDraft } from '../filters';
 import { RunButton, RunReason } from '../filters';
 import { PresetsPanel } from '../presets';
 import { ColumnChooser } from '../../components/grid/column-chooser';
@@ -28,7 +27,7 @@ import { useQuickFilter } from '../../components/grid/quick-filter-store';
 import { describeMetric, useAccountContext, useUsageStore } from '../../session';
 import { useJobsStore } from '../jobs';
 import { firmSearchFilter, openShipmentsOf, type PartyRole } from '../search';
-import { checkPageJump, useFirmsStore } from './firms-store';
+import { checkPageJump, firmsCheckOf, useFirmsStore } from './firms-store';
 import { firmColumnDefs } from '../../components/grid/firm-columns';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -89,8 +88,7 @@ export function FirmSearchView() {
   }, []);
 
   const accounts = useAccountContext();
-  const searchCheck = validateDraft(draft, 'firmSearch', { page: 1, ...accounts });
-  const countCheck = validateDraft(draft, 'firmCount', accounts);
+  const { search: searchCheck, count: countCheck, hsCodes } = firmsCheckOf(draft, summary, accounts);
   // The account charged: the filter's, else the profile's default that main sends.
   const account = draft.account_name.trim() || accounts.defaultAccount;
   // The spec does not say how many firms a page holds, so only the standing of each metric is shown.
@@ -176,6 +174,16 @@ export function FirmSearchView() {
                 />
               </Group>
             </Group>
+            {hsCodes && (
+              <Text
+                fz="sm"
+                c={hsCodes.state === 'exceeds' ? 'red' : 'dimmed'}
+                data-testid="firms-hs-codes"
+                data-state={hsCodes.state}
+              >
+                {hsCodes.message}
+              </Text>
+            )}
             <RunReason testId="firms-run" reason={searchCheck.reason} />
             {countCheck.reason !== searchCheck.reason && (
               <RunReason testId="firms-count" reason={countCheck.reason} />

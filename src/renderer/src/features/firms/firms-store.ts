@@ -1,8 +1,15 @@
-import type { FirmCountRequest, FirmSearchRequest, FirmSearchResponse } from '@shared/spec';
+import type { FirmCountRequest, FirmSearchRequest, FirmSearchResponse, UsageSummary } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
 import { getApi } from '../../bridge/api';
-import { currentFilter, validateCurrent } from '../filters';
-import { currentAccountContext, selectActiveProfile, useSessionStore } from '../../session';
+import { currentFilter, validateCurrent, validateDraft, type FilterDraft, type Validation } from '../filters';
+import {
+  checkHsCodes,
+  currentAccountContext,
+  selectActiveProfile,
+  useSessionStore,
+  type AccountContext,
+  type HsCodeCheck,
+} from '../../session';
 import { defineStore, latestWins } from '../../store';
 
 export interface FirmsData {
@@ -61,6 +68,36 @@ export function checkPageJump(text: string, pages: number): PageJump {
   const last = Math.max(1, pages);
   if (n < 1 || n > last) return { ok: false, message: `Page: between 1 and ${fmtInt(last)}` };
   return { ok: true, page: n, message: null };
+}
+
+/** What the Firms page says before a run: the form's checks for each button, and the HS-code allowance. */
+export interface FirmsCheck {
+  search: Validation;
+  count: Validation;
+  /** New HS codes against the account's allowance of distinct codes; null when none are new or it is unlimited. */
+  hsCodes: HsCodeCheck | null;
+}
+
+/**
+ * Firm searches and counts name HS codes as shipment searches do, and the service counts every new one
+ * against the same allowance: past it, either is refused whole, so both buttons are off and say why.
+ */
+export function firmsCheckOf(
+  draft: FilterDraft,
+  summary: UsageSummary | null,
+  accounts: AccountContext,
+): FirmsCheck {
+  // The account charged: the filter's, else the profile's default that main sends.
+  const account = draft.account_name.trim() || accounts.defaultAccount;
+  const hsCodes = checkHsCodes(summary, account, draft.hs_codes);
+  const blocked = hsCodes?.state === 'exceeds' ? `Cannot run: ${hsCodes.message}` : null;
+  const search = validateDraft(draft, 'firmSearch', { page: 1, ...accounts });
+  const count = validateDraft(draft, 'firmCount', accounts);
+  return {
+    search: { ...search, reason: search.reason ?? blocked },
+    count: { ...count, reason: count.reason ?? blocked },
+    hsCodes,
+  };
 }
 
 /** Lists whose order means nothing to the service (as the library's filter key treats them). */

@@ -346,11 +346,10 @@ export function SearchPage() {
                   The search failed after {(elapsedMs / 1000).toFixed(2)} s.
                 </Text>
               )}
-              {error.kind === 'LimitExceeded' && (
+              {/* The message names the limit and its remedy; a wait the service asked for is repeated here. */}
+              {error.kind === 'LimitExceeded' && error.retryAfterSeconds !== undefined && (
                 <Text fz="sm" data-testid="search-retry-after">
-                  {error.retryAfterSeconds !== undefined
-                    ? `The service asks to wait ${error.retryAfterSeconds} s before trying again.`
-                    : 'The service did not say when to retry.'}
+                  The service asks to wait {error.retryAfterSeconds} s before trying again.
                 </Text>
               )}
               {error.issues?.length ? (
