@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   ActionIcon,
   Badge,
@@ -103,6 +103,14 @@ function EntryRow({ entry, selected }: { entry: LibraryEntry; selected: boolean 
   const d = entry.dataset;
   const { openDataset, askDelete } = useLibraryStore.getState();
   const confirming = useLibraryStore((s) => s.confirmingDelete === d.id);
+  const menuRef = useRef<HTMLButtonElement>(null);
+  const wasConfirming = useRef(false);
+  // The confirmation closes by going away, and the menu item that opened it is gone with its menu:
+  // Keep or Escape puts the focus back on the row's menu button, where the analyst was.
+  useEffect(() => {
+    if (wasConfirming.current && !confirming) menuRef.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
   return (
     <Box
       component="li"
@@ -192,7 +200,12 @@ function EntryRow({ entry, selected }: { entry: LibraryEntry; selected: boolean 
         </UnstyledButton>
         <Menu position="bottom-end" withinPortal shadow="md">
           <Menu.Target>
-            <ActionIcon size="sm" aria-label={`Actions for ${d.name}`} data-testid={`library-menu-${d.id}`}>
+            <ActionIcon
+              ref={menuRef}
+              size="sm"
+              aria-label={`Actions for ${d.name}`}
+              data-testid={`library-menu-${d.id}`}
+            >
               <IconDots {...ICON} />
             </ActionIcon>
           </Menu.Target>
