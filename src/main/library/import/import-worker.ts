@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { RowConverter } from './convert';
-import { RowStage } from './row-stage';
+import { RowStage, type StagedPart } from './row-stage';
 import { ImportRefusal, NO_RESULT, openTableSource, type RawRow, type TableSource } from './table-source';
 import type { FromWorker, PreviewRow, ToWorker } from './worker-protocol';
 
@@ -99,15 +99,18 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     let sent = 0;
     let read = 0;
     let partRows = FIRST_PART_ROWS;
-    const flush = async (): Promise<void> => {
-      const part = await staged.cut();
+    const hand = async (part: StagedPart | null): Promise<void> => {
       if (!part) return;
-      partRows = Math.min(MAX_PART_ROWS, partRows * 2);
       send({ type: 'part', file: part.file, rows: part.rows, rowsRead: read });
       sent += 1;
       // Flow control: never more than a few parts ahead of what the library has stored.
       while (sent - acks > MAX_UNACKED && !stop.signal.aborted)
         await new Promise<void>((resolve) => (wake = resolve));
+    };
+    const flush = async (): Promise<void> => {
+      if (staged.rows === 0) return;
+      partRows = Math.min(MAX_PART_ROWS, partRows * 2);
+      await hand(await staged.cut());
     };
     for await (const rows of source.rows(msg.plan.sheet, stop.signal)) {
       if (stop.signal.aborted) break;
@@ -117,7 +120,10 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       await staged.append(batch);
       if (staged.rows >= partRows) await flush();
     }
-    if (!stop.signal.aborted) await flush();
+    if (!stop.signal.aborted) {
+      await flush();
+      await hand(await staged.drain());
+    }
     answer = stop.signal.aborted
       ? { type: 'stopped' }
       : {
@@ -133,7 +139,7 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
         };
   } finally {
     source.close();
-    stage?.close();
+    await stage?.close();
   }
   // Sent once the source and the stage are closed, as the preview's answer is.
   send(answer);

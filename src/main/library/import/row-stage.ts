@@ -11,7 +11,8 @@ import type { DatasetKind } from '@shared/fields';
 import { ColumnBatchAppender, stagingTableDdl, type ColumnBatch } from '../ingest';
 import { quoteLiteral } from '../parquet-typing';
 
-const TABLE = 'staged';
+/** Two tables: one is filled while the other is written out as a part. */
+const TABLES = ['staged_0', 'staged_1'] as const;
 
 export interface StagedPart {
   /** A Parquet file of the row table's shape, row numbers from 0. */
@@ -19,8 +20,14 @@ export interface StagedPart {
   rows: number;
 }
 
+/**
+ * The worker's stage. Parts are written on a connection of their own while the worker goes on
+ * reading and appending into the other table, so converting and writing overlap.
+ */
 export class RowStage {
   private appender: ColumnBatchAppender | null = null;
+  private filling: 0 | 1 = 0;
+  private writing: Promise<StagedPart> | null = null;
   private parts = 0;
   private closed = false;
   /** Rows appended since the last part was cut. */
@@ -29,6 +36,7 @@ export class RowStage {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly conn: DuckDBConnection,
+    private readonly writer: DuckDBConnection,
     private readonly kind: DatasetKind,
     private readonly dir: string,
   ) {}
@@ -38,8 +46,9 @@ export class RowStage {
     const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '512MB' });
     try {
       const conn = await instance.connect();
-      await conn.run(stagingTableDdl(kind, TABLE));
-      return new RowStage(instance, conn, kind, dir);
+      const writer = await instance.connect();
+      for (const t of TABLES) await conn.run(stagingTableDdl(kind, t));
+      return new RowStage(instance, conn, writer, kind, dir);
     } catch (e) {
       instance.closeSync();
       throw e;
@@ -47,30 +56,55 @@ export class RowStage {
   }
 
   async append(batch: ColumnBatch): Promise<void> {
-    this.appender ??= await ColumnBatchAppender.open(this.conn, TABLE, this.kind, '');
+    this.appender ??= await ColumnBatchAppender.open(this.conn, TABLES[this.filling], this.kind, '');
     this.appender.append(this.rows, batch);
     this.rows += batch.n;
   }
 
-  /** Writes the rows appended so far as the next part and starts an empty one; null when there are none. */
+  /**
+   * Starts writing the rows appended so far as the next part (appending goes on into the other
+   * table meanwhile) and answers the part started before it, once that one is written; null when
+   * there is none.
+   */
   async cut(): Promise<StagedPart | null> {
-    if (this.rows === 0) return null;
+    const previous = await this.drain();
+    if (this.rows === 0) return previous;
     this.appender?.close();
     this.appender = null;
     this.parts += 1;
     const file = join(this.dir, `part-${this.parts}.parquet`);
-    await this.conn.run(`COPY ${TABLE} TO ${quoteLiteral(file)} (FORMAT parquet, COMPRESSION uncompressed)`);
-    // Dropped and made again rather than emptied: the memory of deleted rows is not given back.
-    await this.conn.run(`DROP TABLE ${TABLE}`);
-    await this.conn.run(stagingTableDdl(this.kind, TABLE));
-    const part = { file, rows: this.rows };
+    const table = TABLES[this.filling];
+    const rows = this.rows;
+    const writing = (async (): Promise<StagedPart> => {
+      await this.writer.run(
+        `COPY ${table} TO ${quoteLiteral(file)} (FORMAT parquet, COMPRESSION uncompressed)`,
+      );
+      // Dropped and made again rather than emptied: the memory of deleted rows is not given back.
+      await this.writer.run(`DROP TABLE ${table}`);
+      await this.writer.run(stagingTableDdl(this.kind, table));
+      return { file, rows };
+    })();
+    // Awaited by the next cut or drain; a failure surfaces there, not as an unhandled rejection.
+    writing.catch(() => undefined);
+    this.writing = writing;
+    this.filling = this.filling === 0 ? 1 : 0;
     this.rows = 0;
-    return part;
+    return previous;
   }
 
-  close(): void {
+  /** The part being written, once it is; null when none is. */
+  async drain(): Promise<StagedPart | null> {
+    const writing = this.writing;
+    this.writing = null;
+    return writing ? await writing : null;
+  }
+
+  /** Waits for a part being written, then closes the database (never while DuckDB works for it). */
+  async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.writing?.catch(() => undefined);
+    this.writing = null;
     try {
       this.appender?.close();
     } catch {
@@ -78,6 +112,7 @@ export class RowStage {
     }
     this.appender = null;
     this.conn.closeSync();
+    this.writer.closeSync();
     this.instance.closeSync();
   }
 }
