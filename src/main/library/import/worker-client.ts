@@ -187,7 +187,12 @@ export async function runInWorker(
           queue.catch((e: unknown) => finish(() => reject(e), true));
           break;
         case 'done':
-          void queue.then(() => finish(() => resolve(msg.summary)));
+          // The worker closed its stage before answering: the folder goes before the answer does, so
+          // a process that ends right after the import leaves nothing behind.
+          void queue
+            .then(() => rm(stagingDir, { recursive: true, force: true }))
+            .catch(() => undefined)
+            .then(() => finish(() => resolve(msg.summary)));
           break;
         case 'refused':
           finish(() => reject(new ImportRefusal(msg.message)));
