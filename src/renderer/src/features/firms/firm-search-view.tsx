@@ -24,6 +24,7 @@ import { PresetsPanel } from '../presets';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import { DataGrid } from '../../components/grid/data-grid';
 import { useQuickFilter } from '../../components/grid/quick-filter-store';
+import { QuickFilterInput } from '../../components/grid/quick-filter-input';
 import { describeMetric, useAccountContext, useUsageStore } from '../../session';
 import { useJobsStore } from '../jobs';
 import { firmSearchFilter, openShipmentsOf, type PartyRole } from '../search';
@@ -31,6 +32,7 @@ import { checkPageJump, firmsCheckOf, useFirmsStore } from './firms-store';
 import { firmColumnDefs } from '../../components/grid/firm-columns';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
+const QUICK_KEY = 'firms';
 
 function FirmActions(
   p: ICellRendererParams<FirmRecord> & { role: PartyRole | null; within: ShipmentFilter | null },
@@ -79,7 +81,7 @@ export function FirmSearchView() {
   const { search, goToPage, countFirms } = useFirmsStore.getState();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const summary = useUsageStore((s) => s.summary);
-  const [quick, setQuick] = useQuickFilter('firms');
+  const [quick] = useQuickFilter(QUICK_KEY);
   const [jump, setJump] = useState('');
   const [gridApi, setGridApi] = useState<GridApi<FirmRecord> | null>(null);
 
@@ -310,16 +312,7 @@ export function FirmSearchView() {
                 <IconInfoCircle size={16} stroke={1.6} />
               </ActionIcon>
             </Tooltip>
-            <TextInput
-              type="search"
-              size="xs"
-              w={200}
-              placeholder="Quick filter"
-              aria-label="Quick filter"
-              value={quick}
-              data-testid="firms-quick-filter"
-              onChange={(e) => setQuick(e.currentTarget.value)}
-            />
+            <QuickFilterInput gridKey={QUICK_KEY} testId="firms-quick-filter" />
             <ColumnChooser api={gridApi as GridApi | null} testId="firms-columns" />
           </Group>
         )}

@@ -17,11 +17,12 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconChevronDown, IconChevronRight, IconHistory, IconSearch } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronRight, IconHistory } from '@tabler/icons-react';
 import type { DatasetView } from '@shared/library/library-contract';
 import { MAX_NAME_LENGTH, MAX_NOTES_LENGTH } from '@shared/library/dataset-fields';
 import { ErrorMessage } from '../../components/error-message';
 import { useQuickFilter } from '../../components/grid/quick-filter-store';
+import { QuickFilterInput } from '../../components/grid/quick-filter-input';
 import { ExportButton } from '../export';
 import { WatchDatasetButton } from '../watch';
 import { DatasetGrid, type DatasetGridView } from './dataset-grid';
@@ -302,7 +303,8 @@ function OpenDatasetBody({ open }: { open: OpenRequest }) {
   const openMeta = useLibraryStore((s) => s.openMeta);
   const closeDataset = useLibraryStore((s) => s.closeDataset);
   // Kept while this open lasts (a page change and back), not across another open of it.
-  const [quick, setQuick] = useQuickFilter(`library:${open.id}:${open.seq}`);
+  const quickKey = `library:${open.id}:${open.seq}`;
+  const [quick] = useQuickFilter(quickKey);
   const [view, setView] = useState<DatasetGridView | null>(null);
   const [viewRows, setViewRows] = useState<number | null>(null);
   const [gridError, setGridError] = useState<string | null>(null);
@@ -364,15 +366,11 @@ function OpenDatasetBody({ open }: { open: OpenRequest }) {
         onError={onError}
         height="fill"
         toolbarStart={
-          <TextInput
-            size="xs"
-            w={300}
-            leftSection={<IconSearch size={14} stroke={1.6} />}
+          <QuickFilterInput
+            gridKey={quickKey}
+            testId="library-quick-filter"
             placeholder="Quick filter (all rows, in the library)"
-            aria-label="Quick filter"
-            value={quick}
-            data-testid="library-quick-filter"
-            onChange={(e) => setQuick(e.currentTarget.value)}
+            width={300}
           />
         }
       />

@@ -33,6 +33,7 @@ import { useUsageStore } from '../../session';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import { forgetColumnState } from '../../components/grid/column-state';
 import { useQuickFilter } from '../../components/grid/quick-filter-store';
+import { QuickFilterInput } from '../../components/grid/quick-filter-input';
 import { DataGrid } from '../../components/grid/data-grid';
 import { DatasetGrid } from '../library';
 import {
@@ -214,7 +215,7 @@ export function SearchPage() {
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const datasetId = useSearchStore((s) => s.datasetId);
   const answers = useSearchStore((s) => s.answers);
-  const [quick, setQuick] = useQuickFilter(GRID_ID);
+  const [quick] = useQuickFilter(GRID_ID);
   const [gridApi, setGridApi] = useState<GridApi | null>(null);
   const [gridError, setGridError] = useState<string | null>(null);
   const [partyRow, setPartyRow] = useState<ShipmentRecord | null>(null);
@@ -402,16 +403,7 @@ export function SearchPage() {
                 </Text>
               )}
               <Box flex={1} />
-              <TextInput
-                type="search"
-                size="xs"
-                w={200}
-                placeholder="Quick filter"
-                aria-label="Quick filter"
-                value={quick}
-                data-testid="search-quick-filter"
-                onChange={(e) => setQuick(e.currentTarget.value)}
-              />
+              <QuickFilterInput gridKey={GRID_ID} testId="search-quick-filter" />
               {datasetId && (
                 <ExportButton
                   source={{ datasetId }}
