@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { EventChannel } from '@shared/ipc/channels';
 import type { Events } from '@shared/ipc/contract';
 import type { BridgeResult } from '@shared/ipc/errors';
@@ -134,6 +134,8 @@ describe('start-up', () => {
       await put(join(dataDir, 'tmp', `portolan-parquet-${dead}-AbC123`, 'export.duckdb')),
       await put(join(dataDir, 'exports', '.q1.xlsx.0123456789ab.partial'), 'half', old),
       await put(join(elsewhere, '.q2.csv.0123456789ab.partial'), 'half', old),
+      // An import's staged rows, left in the OS temp folder by a process killed mid-import.
+      await put(join(tmpdir(), `portolan-import-${dead}-AbC123`, 'part-1.parquet')),
     ];
     const kept = [
       await put(join(dataDir, 'imports', `${process.pid}-fedcba9876543210`, 'live.csv')),
@@ -141,7 +143,12 @@ describe('start-up', () => {
       await put(join(dataDir, 'exports', 'q1.xlsx'), 'a finished export'),
       await put(join(elsewhere, 'q2.csv'), 'a finished export'),
       await put(join(dataDir, 'profiles.json'), '{}'),
+      // An import this process is running.
+      await put(join(tmpdir(), `portolan-import-${process.pid}-LiVe12`, 'part-1.parquet')),
     ];
+    onTestFinished(() =>
+      rm(join(tmpdir(), `portolan-import-${process.pid}-LiVe12`), { recursive: true, force: true }),
+    );
     await writeFile(join(dataDir, EXPORT_SETTINGS_FILE), JSON.stringify({ lastFolder: elsewhere }));
 
     const call = open(dataDir);

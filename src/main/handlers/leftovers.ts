@@ -2,18 +2,19 @@ import { chmod, lstat, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PARQUET_SCRATCH_PREFIX, PARTIAL_EXPORT_NAME } from '../export';
+import { IMPORT_STAGING_PREFIX } from '../library';
 import { EXPORTS_FOLDER, IMPORTS_FOLDER, TEMP_FOLDER } from './host-files';
 
 /**
  * What a crash leaves behind, swept at start-up: half-written exports (`.partial`), Parquet scratch
- * databases, uploaded import copies and atomic-write temp files. Something that names its process is
+ * databases, an import's staged rows, uploaded import copies and atomic-write temp files. Something that names its process is
  * removed only when that process is gone; something that does not, only when untouched for a while,
  * so a second Portolan working on the same folders never loses a file it is writing.
  */
 export interface SweepOptions {
   /** The folder of the last export the analyst chose (its `.partial` files are Portolan's too). */
   exportFolders?: readonly string[];
-  /** The OS temp folder (older versions kept Parquet scratch there). */
+  /** The OS temp folder (imports stage their rows there; older versions kept Parquet scratch there). */
   osTempDir?: string;
   isAlive?: (pid: number) => boolean;
   now?: number;
@@ -43,6 +44,8 @@ const ATOMIC_TEMP = /\.tmp-(\d+)-[0-9a-f]{12}$/;
 const UPLOAD_FOLDER = /^(\d+)-[0-9a-f]{16}$/;
 /** `portolan-parquet-<pid>-XXXXXX`, or without the pid from older versions. */
 const PARQUET_SCRATCH = new RegExp(`^${PARQUET_SCRATCH_PREFIX}(?:(\\d+)-)?[A-Za-z0-9]{6}$`);
+/** `portolan-import-<pid>-XXXXXX` in the OS temp folder, or without the pid from older versions. */
+const IMPORT_STAGING = new RegExp(`^${IMPORT_STAGING_PREFIX}(?:(\\d+)-)?[A-Za-z0-9]{6}$`);
 
 async function entries(dir: string): Promise<string[]> {
   try {
@@ -80,7 +83,7 @@ export async function sweepLeftovers(dataDir: string, opts: SweepOptions = {}): 
   }
   for (const dir of [join(dataDir, TEMP_FOLDER), opts.osTempDir ?? tmpdir()]) {
     for (const name of await entries(dir)) {
-      const m = PARQUET_SCRATCH.exec(name);
+      const m = PARQUET_SCRATCH.exec(name) ?? IMPORT_STAGING.exec(name);
       if (m && (await ownerGone(join(dir, name), m[1]))) await remove(join(dir, name));
     }
   }

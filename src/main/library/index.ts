@@ -41,6 +41,7 @@ export {
 export { defaultDatasetName, describeSource, filterKey, seriesKey } from './naming';
 export { MIGRATIONS, SCHEMA_VERSION } from './schema';
 export {
+  IMPORT_STAGING_PREFIX,
   importFile,
   importFormatOf,
   previewImport,

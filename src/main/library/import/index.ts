@@ -16,6 +16,7 @@ export { importFormatOf, type ImportFormat } from './file-type';
 export type { ImportWarningView as ImportWarning } from '@shared/library/library-contract';
 export { previewForPlan, shapeKeyOf, type PreparedImport, type RememberedMapping } from './preview';
 export { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-source';
+export { IMPORT_STAGING_PREFIX } from './worker-client';
 
 export interface ImportResult {
   dataset: DatasetMeta;

@@ -137,6 +137,12 @@ export function readPreview(
   });
 }
 
+/**
+ * The staging folder's name names its process: a process killed mid-import leaves the folder (rows of
+ * the file, in Parquet) behind, and the start-up sweep removes it once that process is gone.
+ */
+export const IMPORT_STAGING_PREFIX = 'portolan-import-';
+
 /** Rows the worker staged for the library (row-stage.ts); the file is removed once `store` returns. */
 export interface WorkerPart {
   file: string;
@@ -158,7 +164,7 @@ export async function runInWorker(
   opts: { limits?: ImportLimits; signal?: AbortSignal } = {},
 ): Promise<RunSummary> {
   if (opts.signal?.aborted) throw cancelled();
-  const stagingDir = await mkdtemp(join(tmpdir(), 'portolan-import-'));
+  const stagingDir = await mkdtemp(join(tmpdir(), `${IMPORT_STAGING_PREFIX}${process.pid}-`));
   const removeStaging = (): void =>
     void rm(stagingDir, { recursive: true, force: true }).catch(() => undefined);
   return new Promise<RunSummary>((resolve, reject) => {
