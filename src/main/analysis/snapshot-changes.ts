@@ -59,13 +59,22 @@ function grouping(by: ChangeGrouping, firms: FirmGrouping): Grouping {
   }
 }
 
-/** The grid filter "the value of `header` is one of from+1 … to" (the grid takes at most 10 conditions). */
+/**
+ * The grid filter "the value of `header` is from+1 … to": the snapshot columns are numbers, filtered
+ * in the grid with its number filter (greater than `from`, at most `to`).
+ */
 function snapshotsBetween(header: string, from: number, to: number): DrillFilterModel | null {
-  if (to - from > 10 || to <= from) return null;
-  const conditions = [];
-  for (let n = from + 1; n <= to; n++)
-    conditions.push({ filterType: 'text' as const, type: 'equals' as const, filter: String(n) });
-  return { [`extra:${header}`]: { filterType: 'text', operator: 'OR', conditions } };
+  if (to <= from) return null;
+  return {
+    [`extra:${header}`]: {
+      filterType: 'number',
+      operator: 'AND',
+      conditions: [
+        { filterType: 'number', type: 'greaterThan', filter: from },
+        { filterType: 'number', type: 'lessThanOrEqual', filter: to },
+      ],
+    },
+  };
 }
 
 const money = (v: unknown): number | null =>

@@ -54,7 +54,7 @@ export function createLibrarySummaryProvider(
         filterModel: view?.filterModel ?? null,
         quickFilter: view?.quickFilter ?? null,
       });
-      const built = buildQuery('shipments', datasetId, q);
+      const built = buildQuery('shipments', datasetId, q, await library.extrasOf(datasetId));
       const from = `(SELECT * FROM shipment_rows WHERE ${built.where})`;
       const tables: SummaryTable[] = [];
       for (const kind of kinds) {

@@ -97,7 +97,13 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
       };
     },
     'library.list': async (input) => (await (await lib()).list(input ?? {})).map(toDatasetView),
-    'library.get': async ({ id }) => toDatasetView(await (await lib()).get(id)),
+    'library.get': async ({ id }) => {
+      const library = await lib();
+      const view = toDatasetView(await library.get(id));
+      return view.extraColumns?.length
+        ? { ...view, extraColumnTypes: (await library.extrasOf(id)).types }
+        : view;
+    },
     'library.rename': async ({ id, name }) => toDatasetView(await (await lib()).rename(id, name)),
     'library.setTags': async ({ id, tags }) => toDatasetView(await (await lib()).setTags(id, tags)),
     'library.setNotes': async ({ id, notes }) => toDatasetView(await (await lib()).setNotes(id, notes)),

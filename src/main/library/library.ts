@@ -19,9 +19,19 @@ import { rowToRecord, type RecordObject } from './ingest';
 import { JobStore } from './job-store';
 import { LibraryWriter, cleanTags, type DatasetFinish } from './library-writer';
 import { filterKey } from './naming';
-import { buildQuery, extraValueSql, parseGridQuery, selectedColumns, type GridQuery } from './query';
+import {
+  buildQuery,
+  extraDateSql,
+  extraNumberSql,
+  extraValueSql,
+  parseGridQuery,
+  selectedColumns,
+  type DatasetExtras,
+  type ExtraColumnType,
+  type GridQuery,
+} from './query';
 import { FirmBook } from './firms/firm-book';
-import { WatchStore } from './watch/watch-store';
+import { LOST_COLUMN, SNAPSHOT_COLUMN, WatchStore } from './watch/watch-store';
 import { firmNameSql } from './firms/firm-sql';
 import { migrate } from './schema';
 import {
@@ -238,8 +248,9 @@ export class Library {
   async write<T>(work: (tx: LibraryWriter) => Promise<T>): Promise<T> {
     const out = await this.db.transaction((conn) => work(new LibraryWriter(conn)));
     // A unit may change a stored dataset's rows (a watched query's refresh appends and marks them):
-    // no count read before it still stands.
+    // no count or column type read before it still stands.
     this.counts.clear();
+    this.extraTypes.clear();
     return out;
   }
 
@@ -470,7 +481,7 @@ export class Library {
   async getRows(id: string, query: GridQuery): Promise<RowsBlock> {
     const meta = await this.get(id);
     const q = parseGridQuery(query);
-    const built = buildQuery(meta.kind, id, q);
+    const built = buildQuery(meta.kind, id, q, await this.extrasOf(id));
     const table = ROW_TABLE[meta.kind];
     const allFields = columnsOf(meta.kind).map((c) => c.field);
     const wanted = q.columns && q.columns.length > 0;
@@ -521,6 +532,47 @@ export class Library {
     };
   }
 
+  private readonly extraTypes = new Map<string, Record<string, ExtraColumnType>>();
+
+  /**
+   * The extra columns of a dataset (an imported file's unmapped columns, a watch's snapshot columns)
+   * with the type their values show: a number when every value reads as one ("1,234.5" too), a day
+   * when every value starts with a yyyy-MM-dd date, text otherwise (and when the column is empty). The
+   * snapshot columns of a watched query are numbers. Read once per dataset until the next write.
+   */
+  async extrasOf(id: string): Promise<DatasetExtras> {
+    const meta = await this.get(id);
+    const headers = meta.extraColumns;
+    if (headers.length === 0) return { headers, types: {} };
+    let types = this.extraTypes.get(id);
+    if (!types) {
+      const table = ROW_TABLE[meta.kind];
+      const items = headers.flatMap((h, i) => {
+        const v = `nullif(trim(${extraValueSql(h)}), '')`;
+        return [
+          `count(${v}) AS n${i}`,
+          `count(${extraNumberSql(v)}) FILTER (WHERE regexp_full_match(${v}, '-?(\\d{1,3}(,\\d{3})+|\\d+)(\\.\\d+)?')) AS num${i}`,
+          `count(${extraDateSql(v)}) FILTER (WHERE regexp_matches(${v}, '^\\d{4}-\\d{2}-\\d{2}')) AS day${i}`,
+        ];
+      });
+      const r = await this.db.one(`SELECT ${items.join(', ')} FROM ${table} WHERE dataset_id = $1`, [id]);
+      types = {};
+      headers.forEach((h, i) => {
+        const n = toNumber(r?.[`n${i}`]);
+        types![h] =
+          h === SNAPSHOT_COLUMN || h === LOST_COLUMN
+            ? 'number'
+            : n > 0 && toNumber(r?.[`num${i}`]) === n
+              ? 'number'
+              : n > 0 && toNumber(r?.[`day${i}`]) === n
+                ? 'date'
+                : 'text';
+      });
+      this.extraTypes.set(id, types);
+    }
+    return { headers, types };
+  }
+
   /** Filtered counts, cached: scrolling asks for the same count with every block. Datasets never change after commit. */
   private readonly counts = new Map<string, number>();
   private async count(table: string, where: string, params: SqlParams, cache = true): Promise<number> {
@@ -548,7 +600,7 @@ export class Library {
   ): AsyncGenerator<unknown[][]> {
     const meta = await this.get(id);
     const q = parseGridQuery({ ...opts.query, startRow: 0, endRow: 0 });
-    const built = buildQuery(meta.kind, id, q);
+    const built = buildQuery(meta.kind, id, q, await this.extrasOf(id));
     const table = ROW_TABLE[meta.kind];
     const firmColumns = meta.kind === 'shipments' && fields.some((f) => isResolvedFirmColumn(f));
     if (built.byFirm || firmColumns) await this.firms.resolve();

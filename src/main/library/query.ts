@@ -91,6 +91,22 @@ export function extraValueSql(header: string, table = ''): string {
   return `json_extract_string(${table}"${EXTRA_COLUMN}", ${literal(pointer)})`;
 }
 
+/** What an extra column's values are, judged from the values themselves: filtered and sorted as such. */
+export type ExtraColumnType = 'number' | 'date' | 'text';
+
+/** The extra columns of a dataset, by header, with the type of each (text when unknown). */
+export interface DatasetExtras {
+  headers: readonly string[];
+  types: Readonly<Record<string, ExtraColumnType>>;
+}
+
+const NO_EXTRAS: DatasetExtras = { headers: [], types: {} };
+
+/** An extra column's value as a number ("1,234.5" is 1234.5), NULL where it is none. */
+export const extraNumberSql = (sql: string): string => `TRY_CAST(replace(trim(${sql}), ',', '') AS DOUBLE)`;
+/** An extra column's value as a day (the first 10 characters of yyyy-MM-dd…), NULL where it is none. */
+export const extraDateSql = (sql: string): string => `TRY_CAST(left(trim(${sql}), 10) AS DATE)`;
+
 function column(kind: DatasetKind, colId: string): QueryColumn {
   const header = extraHeaderOf(colId);
   if (header !== null) {
@@ -136,7 +152,12 @@ export function selectedColumns(
   return { items, byFirm };
 }
 
-export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQuery): BuiltQuery {
+export function buildQuery(
+  kind: DatasetKind,
+  datasetId: string,
+  q: ParsedGridQuery,
+  extras: DatasetExtras = NO_EXTRAS,
+): BuiltQuery {
   const params: DuckDBValue[] = [datasetId];
   const p = (v: DuckDBValue): string => {
     params.push(v);
@@ -158,7 +179,7 @@ export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQu
       }
       clauses.push(firmFilterSql(roles, p(f.firmId)));
       byFirm = true;
-    } else clauses.push(columnFilterSql(column(kind, colId), f, p));
+    } else clauses.push(columnFilterSql(column(kind, colId), f, p, extras));
     filtered = true;
   }
 
@@ -169,15 +190,17 @@ export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQu
     // Lowering a cell leaves ASCII digits and punctuation as they are and never makes them, so a word
     // of only those (a date, a number) matches the cell as it is, without paying for lower().
     const caseless = /^[\x21-\x40\x5b-\x60\x7b-\x7e]+$/.test(w); // printable ASCII but A-Z and a-z
+    // An imported file's extra columns are searched too, as the grid shows them (their text as the file had it).
+    const inExtras = extras.headers.map((h) => `contains(lower(coalesce(${extraValueSql(h)}, '')), ${n})`);
     clauses.push(
-      `(${QUICK_FILTER_FIELDS[kind].map((f) => shownTextContains(column(kind, f), n, caseless)).join(' OR ')})`,
+      `(${[...QUICK_FILTER_FIELDS[kind].map((f) => shownTextContains(column(kind, f), n, caseless)), ...inExtras].join(' OR ')})`,
     );
     filtered = true;
   }
 
   const order = q.sortModel.map((s) => {
     const col = column(kind, s.colId);
-    const by = col.extra ? `${col.sql} COLLATE ${TEXT_COLLATION}` : sortExpression(col);
+    const by = col.extra ? extraSortSql(col, extras) : sortExpression(col);
     return `${by} ${s.sort === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
   });
   order.push('row_no ASC');
@@ -193,16 +216,45 @@ export function buildQuery(kind: DatasetKind, datasetId: string, q: ParsedGridQu
 
 type Param = (v: DuckDBValue) => string;
 
+/** An extra column sorted as its type: numbers by value, days by date, text in the library's collation. */
+function extraSortSql(col: QueryColumn, extras: DatasetExtras): string {
+  const type = extras.types[col.title] ?? 'text';
+  if (type === 'number') return extraNumberSql(col.sql);
+  if (type === 'date') return extraDateSql(col.sql);
+  return `${col.sql} COLLATE ${TEXT_COLLATION}`;
+}
+
 function columnFilterSql(
   col: QueryColumn,
   f: Exclude<ColumnFilter, { filterType: 'firm' }>,
   p: Param,
+  extras: DatasetExtras,
 ): string {
+  const one = (c: Condition): string =>
+    col.extra ? extraConditionSql(col, c, p, extras.types[col.title] ?? 'text') : conditionSql(col, c, p);
   if ('conditions' in f) {
-    const parts = f.conditions.map((c) => conditionSql(col, c, p));
+    const parts = f.conditions.map(one);
     return `(${parts.join(f.operator === 'OR' ? ' OR ' : ' AND ')})`;
   }
-  return conditionSql(col, f, p);
+  return one(f);
+}
+
+/** A condition on an extra column: text as the file had it, numbers and days as the values read as such. */
+function extraConditionSql(col: QueryColumn, c: Condition, p: Param, type: ExtraColumnType): string {
+  if (c.type === 'blank' || c.type === 'empty') return isBlankSql(col);
+  if (c.type === 'notBlank') return `NOT ${isBlankSql(col)}`;
+  switch (c.filterType) {
+    case 'text':
+      return textSql(col, c.type, c.filter ?? '', p);
+    case 'number':
+      if (type !== 'number') throw new AppError('InvalidInput', `${col.title} is not a number column`);
+      return scalarSql(extraNumberSql(col.sql), c.type, c.filter ?? null, c.filterTo ?? null, p);
+    case 'date': {
+      if (type !== 'date') throw new AppError('InvalidInput', `${col.title} is not a date column`);
+      const day = (s: string | null | undefined): string | null => (s ? s.slice(0, 10) : null);
+      return scalarSql(extraDateSql(col.sql), c.type, day(c.dateFrom), day(c.dateTo), p, 'DATE');
+    }
+  }
 }
 
 function isBlankSql(col: QueryColumn): string {

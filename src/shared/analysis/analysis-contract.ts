@@ -31,12 +31,15 @@ export type SummaryKind = (typeof SUMMARY_KINDS)[number];
  */
 export type DrillCondition =
   | { filterType: 'text'; type: 'equals' | 'startsWith' | 'blank'; filter?: string }
-  | { filterType: 'date'; type: 'greaterThanOrEqual' | 'lessThan'; dateFrom: string };
+  | { filterType: 'date'; type: 'greaterThanOrEqual' | 'lessThan'; dateFrom: string }
+  | { filterType: 'number'; type: 'greaterThan' | 'lessThanOrEqual'; filter: number };
 export type DrillColumnFilter =
   | DrillCondition
   | { filterType: 'date'; operator: 'AND'; conditions: DrillCondition[] }
-  /** One of several values (a watched query's rows that arrived in any of some snapshots). */
+  /** One of several values. */
   | { filterType: 'text'; operator: 'OR'; conditions: DrillCondition[] }
+  /** A span of numbers (a watched query's rows that arrived in any of some snapshots). */
+  | { filterType: 'number'; operator: 'AND'; conditions: DrillCondition[] }
   /** On importerFirm, exporterFirm or anyFirm: the rows of every spelling of a resolved firm. */
   | { filterType: 'firm'; firmId: string };
 /** A grid filterModel: column → filter; columns are ANDed. */

@@ -42,6 +42,11 @@ export interface DatasetView {
   /** An import's columns beyond the record's fields, by their headers in the file. */
   extraColumns?: string[];
   /**
+   * What each extra column's values are (numbers, days or text), so the grid filters it as such; sent
+   * with one dataset (`library.get`), not with lists.
+   */
+  extraColumnTypes?: Record<string, 'number' | 'date' | 'text'>;
+  /**
    * The versions this dataset belongs to: every fetch of the same query (same filter, profile and
    * account; a firm search's page apart) shares it, so repeated searches are one dataset with a
    * history. An import is a series of its own. Absent: the dataset's id.

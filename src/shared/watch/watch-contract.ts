@@ -121,7 +121,7 @@ export interface ChangeRow extends ChangeFigures {
   detail: string;
   /** `new`: only in the later snapshot; `lost`: only in the earlier. */
   status: 'new' | 'lost' | 'kept';
-  /** The group's rows that arrived, went, or are there; null when none (or more than 10 snapshots apart). */
+  /** The group's rows that arrived, went, or are there; null when none. */
   drillAdded: Drill | null;
   drillLost: Drill | null;
   drillAll: Drill;

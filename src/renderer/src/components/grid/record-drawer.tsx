@@ -115,11 +115,21 @@ export function RecordDrawer<T>({
                       <Table.Th w={140} fw={500} c="dimmed" style={{ verticalAlign: 'top' }}>
                         {f.label}
                       </Table.Th>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }} data-testid={`${testId}-record-value`}>
-                        {f.text || (
-                          <Text span c="dimmed" fz="sm">
-                            —
+                      <Table.Td
+                        style={{ overflowWrap: 'anywhere' }}
+                        data-testid={`${testId}-record-value`}
+                        data-missing={f.missing ? 'true' : undefined}
+                      >
+                        {f.missing ? (
+                          <Text span c="dimmed" fz="sm" fs="italic">
+                            {f.text}
                           </Text>
+                        ) : (
+                          f.text || (
+                            <Text span c="dimmed" fz="sm">
+                              —
+                            </Text>
+                          )
                         )}
                       </Table.Td>
                     </Table.Tr>

@@ -5,7 +5,16 @@ export interface RecordField {
   colId: string;
   label: string;
   text: string;
+  /** The imported file had no such column: the value is missing, not empty. */
+  missing?: boolean;
 }
+
+/** A column's `context` marking a field the imported file did not have (its cells show a dimmed "—"). */
+export const MISSING_CONTEXT = { missing: true } as const;
+export const MISSING_TEXT = 'missing from the imported file';
+
+const isMissing = (context: unknown): boolean =>
+  typeof context === 'object' && context !== null && 'missing' in context && context.missing === true;
 
 export interface RecordGroup {
   name: string;
@@ -32,6 +41,8 @@ export function readRecord<T>(api: GridApi<T>, row: number, looseTitle: string):
   const field = (def: ColDef<T>): RecordField | null => {
     const colId = def.colId ?? (typeof def.field === 'string' ? def.field : undefined);
     if (!colId || !holdsValue(def) || !api.getColumn(colId)) return null;
+    if (isMissing(def.context))
+      return { colId, label: def.headerName ?? colId, text: MISSING_TEXT, missing: true };
     const shown: unknown = api.getCellValue({ rowNode: node, colKey: colId, useFormatter: true });
     const text =
       shown === null || shown === undefined

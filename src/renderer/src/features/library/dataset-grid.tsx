@@ -32,8 +32,9 @@ import {
 import { gridTheme, useGridThemeMode } from '../../components/grid/grid-theme';
 import { GridStatusBar } from '../../components/grid/grid-status-bar';
 import { RecordDrawer } from '../../components/grid/record-drawer';
+import { MISSING_CONTEXT, MISSING_TEXT } from '../../components/grid/record-view';
 import { useCellRange } from '../../components/grid/use-cell-range';
-import { shipmentColumnDefs } from '../../components/grid/shipment-columns';
+import { parseDay, shipmentColumnDefs } from '../../components/grid/shipment-columns';
 import { firmColumnDefs } from '../../components/grid/firm-columns';
 
 /** What the grid shows right now, for exports of "the view" (I2's ExportButton `source.view`). */
@@ -58,8 +59,11 @@ export interface DatasetGridProps {
   onError?: (message: string | null) => void;
   /** A fixed height, or 'fill': the grid takes what its flex column leaves (the Library's detail). */
   height?: number | string;
-  /** An import's columns beyond the record's fields, by header: shown, sorted and filtered as text. */
+  /** An import's columns beyond the record's fields, by header: shown, sorted and filtered as their values read. */
   extraColumns?: readonly string[];
+  extraColumnTypes?: ExtraColumnTypes;
+  /** Fields the imported file did not have: shown as missing (dimmed "—"), never as empty text. */
+  missingFields?: readonly string[];
   /** Controls at the start of the grid's toolbar row (the quick filter), before the row count. */
   toolbarStart?: ReactNode;
   /** The page shows the grid's controls itself (the Search page): no toolbar row. */
@@ -145,25 +149,93 @@ function resolvedFirmColumn(colId: ResolvedFirmColumn): ColDef<DatasetRow> {
   };
 }
 
+/** How an extra column's values read, by header (text when not known). */
+export type ExtraColumnTypes = Readonly<Record<string, 'number' | 'date' | 'text'>>;
+
+/** An extra column's value as a number ("1,234.5" too), or null. */
+function extraNumber(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v !== 'string' || !/^\s*-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?\s*$/.test(v)) return null;
+  return Number(v.replace(/,/g, ''));
+}
+
 /**
  * An imported file's columns that map to no field, under their headers, in a group of their own at the
- * end: sorted and filtered (as text) in SQL like any column, by their id `extra:<header>`.
+ * end: sorted and filtered in SQL like any column, by their id `extra:<header>`, each with the filter of
+ * what its values are (numbers, days, text). They show as the file had them.
  */
-export function extraColumnDefs(headers: readonly string[]): Cols {
+export function extraColumnDefs(headers: readonly string[], types: ExtraColumnTypes = {}): Cols {
   if (headers.length === 0) return [];
   return [
     {
       groupId: 'Extra',
       headerName: 'From the file',
-      children: headers.map((header): ColDef<DatasetRow> => ({
-        colId: extraColumnId(header),
-        headerName: header,
-        headerTooltip: `“${header}” as the imported file had it (no field of the records)`,
-        valueGetter: (p) => p.data?.[header] ?? null,
-        filter: 'agTextColumnFilter',
-      })),
+      children: headers.map((header): ColDef<DatasetRow> => {
+        const base: ColDef<DatasetRow> = {
+          colId: extraColumnId(header),
+          headerName: header,
+          headerTooltip: `“${header}” as the imported file had it (no field of the records)`,
+        };
+        const raw = (d: DatasetRow | undefined): unknown => d?.[header] ?? null;
+        switch (types[header] ?? 'text') {
+          case 'number':
+            return {
+              ...base,
+              cellDataType: 'number',
+              type: 'rightAligned',
+              filter: 'agNumberColumnFilter',
+              valueGetter: (p) => extraNumber(raw(p.data)),
+              valueFormatter: (p) => String(raw(p.data) ?? ''),
+            };
+          case 'date':
+            return {
+              ...base,
+              cellDataType: 'date',
+              filter: 'agDateColumnFilter',
+              valueGetter: (p) =>
+                parseDay(
+                  String(raw(p.data) ?? '')
+                    .trim()
+                    .slice(0, 10),
+                ),
+              valueFormatter: (p) => String(raw(p.data) ?? ''),
+            };
+          case 'text':
+            return {
+              ...base,
+              cellDataType: 'text',
+              filter: 'agTextColumnFilter',
+              valueGetter: (p) => raw(p.data),
+            };
+        }
+      }),
     },
   ];
+}
+
+/**
+ * Columns of fields the imported file did not have: a dimmed "—" in every cell (the theme's
+ * `portolan-cell-missing`), "missing from the imported file" on hover and in the record view, so a
+ * missing value never reads as an empty one.
+ */
+function markMissing(cols: Cols, missing: ReadonlySet<string>): Cols {
+  if (missing.size === 0) return cols;
+  const mark = (
+    c: ColDef<DatasetRow> | ColGroupDef<DatasetRow>,
+  ): ColDef<DatasetRow> | ColGroupDef<DatasetRow> => {
+    if ('children' in c) return { ...c, children: c.children.map(mark) };
+    const id = c.colId ?? (typeof c.field === 'string' ? c.field : '');
+    if (!missing.has(id)) return c;
+    return {
+      ...c,
+      headerTooltip: `${c.headerTooltip ?? id} — ${MISSING_TEXT}`,
+      cellClass: 'portolan-cell-missing',
+      valueFormatter: () => '—',
+      tooltipValueGetter: () => `${c.headerName ?? id}: ${MISSING_TEXT}`,
+      context: MISSING_CONTEXT,
+    };
+  };
+  return cols.map(mark);
 }
 
 function columnsFor(kind: DatasetKind, resolvedFirms: boolean): Cols {
@@ -209,17 +281,21 @@ export function DatasetGrid(props: DatasetGridProps) {
   const [answered, setAnswered] = useState(0);
   const apiRef = useRef<GridApi<DatasetRow> | null>(null);
   // The headers as one key: a new array of the same headers must not rebuild the columns.
-  const extrasKey = JSON.stringify(props.extraColumns ?? []);
+  const extrasKey = JSON.stringify([
+    props.extraColumns ?? [],
+    props.extraColumnTypes ?? {},
+    props.missingFields ?? [],
+  ]);
   const leading = props.leadingColumns;
   const withFirms = props.resolvedFirmColumns ?? true;
-  const columnDefs = useMemo(
-    () => [
+  const columnDefs = useMemo(() => {
+    const [extras, types, missing] = JSON.parse(extrasKey) as [string[], ExtraColumnTypes, string[]];
+    return [
       ...(leading ?? []),
-      ...columnsFor(kind, withFirms),
-      ...extraColumnDefs(JSON.parse(extrasKey) as string[]),
-    ],
-    [kind, extrasKey, leading, withFirms],
-  );
+      ...markMissing(columnsFor(kind, withFirms), new Set(missing)),
+      ...extraColumnDefs(extras, types),
+    ];
+  }, [kind, extrasKey, leading, withFirms]);
   // Columns and sort are remembered per kind of dataset, filters per dataset (unless the page says).
   const layoutId = props.layoutId ?? `library-${kind}`;
   const filtersId = props.filtersId ?? `library-dataset-${datasetId}`;

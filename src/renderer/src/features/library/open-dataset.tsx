@@ -358,6 +358,8 @@ function OpenDatasetBody({ open }: { open: OpenRequest }) {
         datasetId={d.id}
         kind={d.kind}
         extraColumns={d.extraColumns ?? []}
+        extraColumnTypes={d.extraColumnTypes ?? {}}
+        missingFields={d.missingFields ?? []}
         storedRows={d.storedRows}
         quickFilter={quick}
         initialFilterModel={open.filterModel}
