@@ -80,6 +80,20 @@ describe('a new analyst, without documentation', () => {
     expect(await page.getByTestId('search-empty').count()).toBe(0);
     await shoot('03-search-result');
 
+    // Fetch all, and the jobs tray: Escape closes each, the focus goes back to the button that opened it.
+    const fetchAll = page.getByRole('button', { name: /^Fetch all/ });
+    await fetchAll.click();
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe('search-fetch-all');
+    const jobs = page.getByRole('button', { name: /^Jobs/ });
+    await jobs.click();
+    await page.getByTestId('jobs-panel').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('jobs-panel').waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe(await jobs.getAttribute('data-testid'));
+
     // A preset: the name field and Save, in the side list.
     await page.getByPlaceholder('Name for this filter').fill('Steel, first look');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
