@@ -187,6 +187,13 @@ describe('search page: account names', () => {
 });
 
 describe('search page: the size field', () => {
+  it('is labelled on screen with the name its messages use', async () => {
+    render(<page.SearchPage />);
+    const input = screen.getByLabelText('Records to download');
+    expect(input).toBe(el('search-size-input'));
+    expect(el('search-size-label').textContent).toBe('Records to download');
+  });
+
   it.each([
     ['', 'Records to download: required: a whole number from 10 to 10000'],
     ['0', 'Records to download: at least 10'],

@@ -15,6 +15,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useId } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import type { ColDef, ColGroupDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentRecord } from '@shared/spec';
@@ -71,6 +72,7 @@ function RunBar({ check }: { check: SearchCheck }) {
   const overLimitConfirmed = useSearchStore((s) => s.overLimitConfirmed);
   const { setSize, confirmOverLimit, run } = useSearchStore.getState();
   const [text, setText] = useState(String(size));
+  const sizeId = useId();
   const { limit } = check;
   const sizeMessages = check.validation.bySlot.size;
   return (
@@ -84,13 +86,17 @@ function RunBar({ check }: { check: SearchCheck }) {
           data-testid="search-cost"
           data-limit-state={limit?.state ?? 'invalid-size'}
         >
+          {/* Named on screen as the field messages name it ("Records to download: at least 10"). */}
+          <Text component="label" htmlFor={sizeId} fz="sm" data-testid="search-size-label">
+            Records to download
+          </Text>
           <TextInput
+            id={sizeId}
             type="number"
             min={SHIPMENT_SEARCH_MIN_SIZE}
             max={SHIPMENT_SEARCH_MAX_SIZE}
             step={10}
             w={96}
-            aria-label="Records to download"
             value={text}
             data-testid="search-size-input"
             error={Boolean(sizeMessages?.length)}
@@ -101,7 +107,7 @@ function RunBar({ check }: { check: SearchCheck }) {
               setSize(e.currentTarget.value === '' ? Number.NaN : Number(e.currentTarget.value));
             }}
           />
-          <Button.Group aria-label="Records to download">
+          <Button.Group aria-label="Common numbers of records">
             {SIZE_PRESETS.map((n) => (
               <Button
                 key={n}
