@@ -119,6 +119,14 @@ describe('Firms: resolved firms, their evidence, merge and split, the review que
     expect(await dialog.textContent()).toContain(a.name);
     expect(await dialog.textContent()).toContain(b.name);
     await browser.screenshot('firms-02-merge-confirm');
+    // Escape closes it without merging, the focus back on the Merge button; then the merge for real.
+    const mergeButton = browser.page.getByTestId('firms-merge');
+    await browser.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await mergeButton.and(browser.page.locator(':focus')).waitFor({ timeout: 5_000 });
+    expect(await browser.page.getByTestId('firms-last-change').count()).toBe(0);
+    expect(await browser.page.getByTestId('firms-marked-firm').count()).toBe(2);
+    await mergeButton.click();
     expect(await firms.confirm()).toContain(`Merged 2 firms into “${a.name}”`);
     await firms.search('');
     await firms.waitForTotal(all - 1);
@@ -164,7 +172,16 @@ describe('Firms: resolved firms, their evidence, merge and split, the review que
     await firms.open(0);
     const names = await firms.spellings();
     await browser.page.getByTestId('firm-spelling-tick-1').check();
-    await browser.page.getByTestId('firm-split').click();
+    // Escape closes the confirmation without splitting, the focus back on Split off…, the tick kept.
+    const splitButton = browser.page.getByTestId('firm-split');
+    await splitButton.click();
+    await browser.page.getByRole('dialog').waitFor();
+    await browser.page.keyboard.press('Escape');
+    await browser.page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await splitButton.and(browser.page.locator(':focus')).waitFor({ timeout: 5_000 });
+    expect(await firms.spellings()).toEqual(names);
+    expect(await browser.page.getByTestId('firm-spelling-tick-1').isChecked()).toBe(true);
+    await splitButton.click();
     expect(await firms.confirm()).toContain(`Split “${names[1]}” off “${top.name}”`);
     // The firm keeps the other spellings; the split-off one is a firm of one spelling (out of this view
     // when the firm had two).

@@ -71,6 +71,17 @@ describe('a watched query in the app', () => {
     expect(rows1[0]![2]).toBe(held.size.toLocaleString('en-US'));
     expect(rows1[0]![7]).toMatch(/complete/i);
 
+    // Refresh… then Escape on its cost: nothing is fetched beyond the check, the focus is back on Refresh….
+    const refreshButton = browser.page.getByTestId('watch-refresh');
+    const beforeEscape = await charged();
+    await refreshButton.click();
+    await watch.refreshStartedElsewhere();
+    await browser.page.keyboard.press('Escape');
+    await browser.page.getByTestId('watch-refresh-confirm').waitFor({ state: 'detached' });
+    await refreshButton.and(browser.page.locator(':focus')).waitFor({ timeout: 5_000 });
+    expect((await charged()) - beforeEscape).toBeLessThanOrEqual(10);
+    expect(await watch.snapshotRows(1)).toHaveLength(1);
+
     stack.sim.advance(20);
     const now = published();
     const added = [...now.keys()].filter((h) => !held.has(h));

@@ -24,14 +24,29 @@ function ImportButton() {
   const picker = useLibraryStore(importPickerOf);
   const { importFile, chooseAndImport } = useLibraryStore.getState();
   const input = useRef<HTMLInputElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const openedHere = useRef(false);
+  // The button is disabled while a file is read, mapped and imported, so the focus falls to the page
+  // body and the import dialog has nothing to give it back to: when the import closes (Escape, Cancel
+  // or done), the focus returns to this button if it started it.
+  useEffect(() => {
+    if (running || !openedHere.current) return;
+    openedHere.current = false;
+    button.current?.focus();
+  }, [running]);
   return (
     <>
       <Button
+        ref={button}
         leftSection={<IconFileImport {...ICON} />}
         loading={running}
         data-testid={picker === 'upload' ? 'library-import-button' : 'library-import-choose'}
         title="Excel, CSV, JSON or Parquet, from Portolan or another tool (or drop the file on the page)"
-        onClick={() => (picker === 'upload' ? input.current?.click() : void chooseAndImport())}
+        onClick={() => {
+          openedHere.current = true;
+          if (picker === 'upload') input.current?.click();
+          else void chooseAndImport();
+        }}
       >
         Import a file…
       </Button>
