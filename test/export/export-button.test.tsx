@@ -96,7 +96,7 @@ describe('ExportButton', () => {
       etaSeconds: 3,
     });
     expect(screen.getByTestId('export-progress-text').textContent).toBe('500 of 2,000 rows · about 3 s left');
-    expect(screen.getByRole('progressbar').getAttribute('value')).toBe('25');
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('25');
 
     emit('jobs.finished', {
       kind: 'export',
@@ -175,11 +175,12 @@ describe('ExportButton', () => {
     expect(screen.getByTestId('export-dialog').getAttribute('data-step')).toBe('form');
   });
 
-  it('keyboard: focus moves into the dialog, Tab stays inside, Escape closes it and returns to Export…', () => {
+  it('keyboard: focus moves into the dialog, Tab stays inside, Escape closes it and returns to Export…', async () => {
     render(<button.ExportButton source={{ datasetId: 'ds-1' }} />);
+    screen.getByTestId('export-open').focus();
     fireEvent.click(screen.getByTestId('export-open'));
     const dialog = screen.getByTestId('export-dialog');
-    expect(dialog.contains(document.activeElement)).toBe(true);
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
     const items = [
       ...dialog.querySelectorAll<HTMLElement>(
         'button:not([disabled]), input:not([disabled]), select:not([disabled])',
@@ -192,14 +193,15 @@ describe('ExportButton', () => {
     expect(document.activeElement).toBe(items[items.length - 1]);
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
     expect(screen.queryByTestId('export-dialog')).toBeNull();
-    expect(document.activeElement).toBe(screen.getByTestId('export-open'));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('export-open')));
   });
 
   describe('this view or the whole dataset', () => {
     const columns = ['arrivalDate', 'importerName', 'hsCode', 'usdFob'];
     const started = () =>
       calls.filter((c) => c.channel === 'export.start').map((c) => (c.input as { source: unknown }).source);
-    const scopeText = (id: string) => screen.getByTestId(id).closest('label')?.textContent?.trim();
+    const scopeText = (id: string) =>
+      document.querySelector(`label[for="${screen.getByTestId(id).id}"]`)?.textContent?.trim();
     beforeEach(() => {
       answer = (channel) =>
         channel === 'export.start'

@@ -76,7 +76,8 @@ async function openDataset(): Promise<void> {
   });
 }
 
-const scopeText = (id: string) => screen.getByTestId(id).closest('label')?.textContent?.trim();
+const scopeText = (id: string) =>
+  document.querySelector(`label[for="${screen.getByTestId(id).id}"]`)?.textContent?.trim();
 
 describe('Library page → Export', () => {
   it('offers the whole dataset by default, with all its stored rows, and exports it without a view', async () => {

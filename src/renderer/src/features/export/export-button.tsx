@@ -1,7 +1,18 @@
-import { useEffect, useRef } from 'react';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Code,
+  Group,
+  Modal,
+  Progress,
+  Radio,
+  Stack,
+  Text,
+} from '@mantine/core';
 import type { ExportFormat, ExportSourceRef, ExportView } from '@shared/export/export-contract';
 import { ErrorMessage } from '../../components/error-message';
-import { useDialogFocus } from '../../components/use-dialog-focus';
 import {
   describeDatasetChoice,
   describeProgress,
@@ -28,6 +39,8 @@ const FORMATS: readonly ExportFormat[] = ['xlsx', 'csv', 'parquet'];
 /**
  * "Export…": a small dialog to pick the format, the summary sheets and the file, then a progress bar
  * with cancel, then where the file went. An existing file is replaced only after the user says so.
+ * A Mantine modal like every other dialog: focus moves in and stays there, Escape closes it (not while
+ * the file is being written: Cancel export says what happens to it) and focus goes back to Export….
  */
 export function ExportButton({ source, suggestedName, resolveView, counts }: ExportButtonProps) {
   const {
@@ -48,253 +61,204 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
     keepExisting,
     cancel,
   } = useExportDialog({ source, suggestedName, resolveView, counts });
-  const dialogRef = useRef<HTMLDivElement>(null);
-  useDialogFocus(dialogRef, open, close, { trap: true });
-  // The dialog replaces the button, so focus goes back to the button drawn anew when it closes.
-  const openRef = useRef<HTMLButtonElement>(null);
-  const wasOpen = useRef(false);
-  useEffect(() => {
-    if (!open && wasOpen.current) openRef.current?.focus();
-    wasOpen.current = open;
-  }, [open]);
+  const running = state.step === 'running';
+  const percent = running ? progressPercent(state.progress) : null;
 
-  if (!open) {
-    return (
-      <button ref={openRef} type="button" className="button" data-testid="export-open" onClick={show}>
-        Export…
-      </button>
-    );
-  }
-
-  const percent = state.step === 'running' ? progressPercent(state.progress) : null;
   return (
-    <div
-      ref={dialogRef}
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="export-title"
-      data-testid="export-dialog"
-      data-step={state.step}
-      className="dialog"
-      style={{
-        position: 'fixed',
-        inset: 0,
-        background: '#0006',
-        display: 'grid',
-        placeItems: 'center',
-        zIndex: 50,
-      }}
-    >
-      <div
-        style={{
-          background: 'var(--bg, #fff)',
-          color: 'inherit',
-          padding: 16,
-          borderRadius: 8,
-          minWidth: 380,
-          maxWidth: 560,
-          boxShadow: '0 4px 24px #0005',
-        }}
-      >
-        <h2 id="export-title">Export</h2>
+    <>
+      <Button variant="default" data-testid="export-open" onClick={show}>
+        Export…
+      </Button>
+      <Modal.Root opened={open} onClose={close} closeOnEscape={!running} closeOnClickOutside={!running}>
+        <Modal.Overlay />
+        <Modal.Content data-testid="export-dialog" data-step={state.step} aria-labelledby="export-title">
+          <Modal.Header>
+            <Modal.Title id="export-title" fw={600}>
+              Export
+            </Modal.Title>
+            {!running && <Modal.CloseButton aria-label="Close" />}
+          </Modal.Header>
+          <Modal.Body>
+            <Stack gap="md">
+              {state.step === 'form' && (
+                <>
+                  {scope.view && (
+                    <Radio.Group
+                      label="What to export"
+                      value={scope.scope}
+                      onChange={(v) => scope.setScope(v === 'view' ? 'view' : 'dataset')}
+                      data-testid="export-scope"
+                      data-scope={scope.scope}
+                    >
+                      <Stack gap={6} mt={6}>
+                        <Radio
+                          value="view"
+                          disabled={busy}
+                          data-testid="export-scope-view"
+                          label={describeViewChoice(scope.view, counts)}
+                        />
+                        <Radio
+                          value="dataset"
+                          disabled={busy}
+                          data-testid="export-scope-dataset"
+                          label={describeDatasetChoice(counts)}
+                        />
+                      </Stack>
+                    </Radio.Group>
+                  )}
+                  {counts &&
+                    (nothingToExport ? (
+                      <Alert
+                        color="yellow"
+                        role="alert"
+                        data-testid="export-row-count"
+                        data-rows={scope.rows ?? ''}
+                      >
+                        {describeRowsToExport(scope.scope, counts)}
+                      </Alert>
+                    ) : (
+                      <Text fz="sm" data-testid="export-row-count" data-rows={scope.rows ?? ''}>
+                        {describeRowsToExport(scope.scope, counts)}
+                      </Text>
+                    ))}
+                  <Radio.Group
+                    label="Format"
+                    value={format}
+                    onChange={(v) => {
+                      const f = FORMATS.find((x) => x === v);
+                      if (f) setFormat(f);
+                    }}
+                  >
+                    <Group gap="lg" mt={6}>
+                      {FORMATS.map((f) => (
+                        <Radio
+                          key={f}
+                          value={f}
+                          disabled={busy}
+                          data-testid={`export-format-${f}`}
+                          label={FORMAT_NAMES[f]}
+                        />
+                      ))}
+                    </Group>
+                  </Radio.Group>
+                  <Checkbox
+                    data-testid="export-summaries"
+                    checked={summaries}
+                    disabled={format !== 'xlsx' || busy}
+                    onChange={(e) => setSummaries(e.currentTarget.checked)}
+                    label="Include summary sheets (top importers and exporters, by HS code, by month)"
+                  />
+                  <Group gap="sm" wrap="nowrap">
+                    <Button
+                      variant="default"
+                      data-testid="export-choose"
+                      disabled={busy}
+                      onClick={() => void choose()}
+                    >
+                      Choose file…
+                    </Button>
+                    <Text fz="sm" c={target ? undefined : 'dimmed'} data-testid="export-path" miw={0}>
+                      {target?.location ?? 'No file chosen'}
+                    </Text>
+                  </Group>
+                  {state.error && <ErrorMessage error={state.error} testId="export-error" />}
+                </>
+              )}
 
-        {state.step === 'form' && (
-          <>
-            {scope.view && (
-              <fieldset
-                disabled={busy}
-                data-testid="export-scope"
-                data-scope={scope.scope}
-                style={{ border: 0, padding: 0, marginBottom: 8 }}
-              >
-                <legend>What to export</legend>
-                <label style={{ display: 'block' }}>
-                  <input
-                    type="radio"
-                    name="export-scope"
-                    value="view"
-                    data-testid="export-scope-view"
-                    checked={scope.scope === 'view'}
-                    onChange={() => scope.setScope('view')}
-                  />{' '}
-                  {describeViewChoice(scope.view, counts)}
-                </label>
-                <label style={{ display: 'block' }}>
-                  <input
-                    type="radio"
-                    name="export-scope"
-                    value="dataset"
-                    data-testid="export-scope-dataset"
-                    checked={scope.scope === 'dataset'}
-                    onChange={() => scope.setScope('dataset')}
-                  />{' '}
-                  {describeDatasetChoice(counts)}
-                </label>
-              </fieldset>
-            )}
-            {counts && (
-              <p
-                role={nothingToExport ? 'alert' : undefined}
-                data-testid="export-row-count"
-                data-rows={scope.rows ?? ''}
-                className={nothingToExport ? 'message' : undefined}
-                style={
-                  nothingToExport
-                    ? { margin: '0 0 8px', color: 'var(--warn)', background: 'var(--warn-soft)' }
-                    : { margin: '0 0 8px' }
-                }
-              >
-                {describeRowsToExport(scope.scope, counts)}
-              </p>
-            )}
-            <fieldset disabled={busy} style={{ border: 0, padding: 0 }}>
-              <legend>Format</legend>
-              {FORMATS.map((f) => (
-                <label key={f} style={{ marginRight: 12 }}>
-                  <input
-                    type="radio"
-                    name="export-format"
-                    value={f}
-                    data-testid={`export-format-${f}`}
-                    checked={format === f}
-                    onChange={() => setFormat(f)}
-                  />{' '}
-                  {FORMAT_NAMES[f]}
-                </label>
-              ))}
-            </fieldset>
-            <label style={{ display: 'block', marginTop: 8, opacity: format === 'xlsx' ? 1 : 0.5 }}>
-              <input
-                type="checkbox"
-                data-testid="export-summaries"
-                checked={summaries}
-                disabled={format !== 'xlsx' || busy}
-                onChange={(e) => setSummaries(e.target.checked)}
-              />{' '}
-              Include summary sheets (top importers and exporters, by HS code, by month)
-            </label>
-            <div style={{ marginTop: 8 }}>
-              <button
-                type="button"
-                className="button"
-                data-testid="export-choose"
-                disabled={busy}
-                onClick={() => void choose()}
-              >
-                Choose file…
-              </button>{' '}
-              <span data-testid="export-path">{target?.location ?? 'No file chosen'}</span>
-            </div>
-            {state.error && <ErrorMessage error={state.error} testId="export-error" />}
-          </>
-        )}
+              {state.step === 'confirmReplace' && (
+                <Alert color="yellow" role="alert" data-testid="export-replace-question">
+                  {state.message}
+                </Alert>
+              )}
 
-        {state.step === 'confirmReplace' && (
-          <p role="alert" data-testid="export-replace-question">
-            {state.message}
-          </p>
-        )}
-
-        {state.step === 'running' && (
-          <div
-            data-testid="export-progress"
-            data-done={state.progress?.done ?? 0}
-            data-total={state.progress?.total ?? ''}
-          >
-            <progress
-              max={100}
-              value={percent ?? undefined}
-              style={{ width: '100%' }}
-              aria-label="Export progress"
-            />
-            <p data-testid="export-progress-text">
-              {state.cancelling ? 'Cancelling…' : describeProgress(state.progress)}
-            </p>
-            <p>
-              Writing <span data-testid="export-running-path">{state.path}</span>
-            </p>
-          </div>
-        )}
-
-        {state.step === 'done' && (
-          <div data-testid="export-done" data-outcome={state.outcome}>
-            <p role={state.outcome === 'failed' ? 'alert' : 'status'}>{state.message}</p>
-            {state.outcome === 'succeeded' && (
-              <p>
-                Saved to <code data-testid="export-done-path">{state.path}</code>
-              </p>
-            )}
-            {state.outcome === 'succeeded' && state.downloadUrl && (
-              <p>
-                <a
-                  className="button button--primary"
-                  href={state.downloadUrl}
-                  download
-                  data-testid="export-download"
+              {running && (
+                <Stack
+                  gap="xs"
+                  data-testid="export-progress"
+                  data-done={state.progress?.done ?? 0}
+                  data-total={state.progress?.total ?? ''}
                 >
-                  Download the file
-                </a>
-              </p>
-            )}
-          </div>
-        )}
+                  <Progress
+                    value={percent ?? 100}
+                    animated={percent === null}
+                    striped={percent === null}
+                    aria-label="Export progress"
+                  />
+                  <Text fz="sm" data-testid="export-progress-text">
+                    {state.cancelling ? 'Cancelling…' : describeProgress(state.progress)}
+                  </Text>
+                  <Text fz="sm">
+                    Writing <span data-testid="export-running-path">{state.path}</span>
+                  </Text>
+                </Stack>
+              )}
 
-        <div style={{ display: 'flex', gap: 8, justifyContent: 'flex-end', marginTop: 12 }}>
-          {state.step === 'form' && (
-            <>
-              <button type="button" className="button" data-testid="export-close" onClick={close}>
-                Close
-              </button>
-              <button
-                type="button"
-                className="button button--primary"
-                data-testid="export-start"
-                disabled={busy || nothingToExport}
-                onClick={() => void start(false)}
-              >
-                Export
-              </button>
-            </>
-          )}
-          {state.step === 'confirmReplace' && (
-            <>
-              <button type="button" className="button" data-testid="export-replace-no" onClick={keepExisting}>
-                Keep it
-              </button>
-              <button
-                type="button"
-                className="button button--danger"
-                data-testid="export-replace-yes"
-                disabled={busy}
-                onClick={() => void start(true)}
-              >
-                Replace
-              </button>
-            </>
-          )}
-          {state.step === 'running' && (
-            <button
-              type="button"
-              className="button"
-              data-testid="export-cancel"
-              disabled={state.cancelling}
-              onClick={() => void cancel()}
-            >
-              Cancel export
-            </button>
-          )}
-          {state.step === 'done' && (
-            <button
-              type="button"
-              className="button button--primary"
-              data-testid="export-close"
-              onClick={close}
-            >
-              Close
-            </button>
-          )}
-        </div>
-      </div>
-    </div>
+              {state.step === 'done' && (
+                <Stack gap="xs" data-testid="export-done" data-outcome={state.outcome}>
+                  <Text role={state.outcome === 'failed' ? 'alert' : 'status'}>{state.message}</Text>
+                  {state.outcome === 'succeeded' && (
+                    <Text fz="sm">
+                      Saved to <Code data-testid="export-done-path">{state.path}</Code>
+                    </Text>
+                  )}
+                  {state.outcome === 'succeeded' && state.downloadUrl && (
+                    <Anchor href={state.downloadUrl} download data-testid="export-download">
+                      Download the file
+                    </Anchor>
+                  )}
+                </Stack>
+              )}
+
+              <Group gap="sm" justify="flex-end">
+                {state.step === 'form' && (
+                  <>
+                    <Button variant="default" data-testid="export-close" onClick={close}>
+                      Close
+                    </Button>
+                    <Button
+                      data-testid="export-start"
+                      disabled={busy || nothingToExport}
+                      onClick={() => void start(false)}
+                    >
+                      Export
+                    </Button>
+                  </>
+                )}
+                {state.step === 'confirmReplace' && (
+                  <>
+                    <Button variant="default" data-testid="export-replace-no" onClick={keepExisting}>
+                      Keep it
+                    </Button>
+                    <Button
+                      color="red"
+                      data-testid="export-replace-yes"
+                      disabled={busy}
+                      onClick={() => void start(true)}
+                    >
+                      Replace
+                    </Button>
+                  </>
+                )}
+                {running && (
+                  <Button
+                    variant="default"
+                    data-testid="export-cancel"
+                    disabled={state.cancelling}
+                    onClick={() => void cancel()}
+                  >
+                    Cancel export
+                  </Button>
+                )}
+                {state.step === 'done' && (
+                  <Button data-testid="export-close" onClick={close}>
+                    Close
+                  </Button>
+                )}
+              </Group>
+            </Stack>
+          </Modal.Body>
+        </Modal.Content>
+      </Modal.Root>
+    </>
   );
 }
