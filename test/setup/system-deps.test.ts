@@ -56,9 +56,10 @@ describe('system packages set-up (scripts/system-deps.sh)', () => {
     expect(out).toContain('libsecret-1-dev: keytar (the keychain module) is built against libsecret');
     expect(out).toContain('chromium: the end-to-end tests drive the app in Chromium');
     expect(out).toContain('Installed: libsecret-1-dev chromium');
+    // Both wait for dpkg's lock (another package run may hold it) rather than fail at once.
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([
-      'update -qq',
-      'install -y -qq --no-install-recommends libsecret-1-dev chromium',
+      '-o DPkg::Lock::Timeout=600 update -qq',
+      '-o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends libsecret-1-dev chromium',
     ]);
   });
 
@@ -83,7 +84,7 @@ describe('system packages set-up (scripts/system-deps.sh)', () => {
     });
     expect((await systemDeps('app', bin)).code).toBe(0);
     expect(readFileSync(log, 'utf8')).toContain(
-      '-n apt-get install -y -qq --no-install-recommends gnome-keyring',
+      '-n apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends gnome-keyring',
     );
   });
 
@@ -122,7 +123,7 @@ describe('system packages set-up (scripts/system-deps.sh)', () => {
     const bin = fakeBin(tmp.dir, {
       'dpkg-query': dpkgWithout('chromium'),
       id: 'echo 0',
-      'apt-get': '[ "$1" = "update" ] && exit 0; exit 100',
+      'apt-get': 'case " $* " in *" update "*) exit 0 ;; esac; exit 100',
     });
     const { code, out } = await systemDeps('test', bin);
     expect(code).toBe(1);
