@@ -59,6 +59,8 @@ describe('a library held by another program', () => {
     expect(await error.textContent()).toContain(`process ${holder.pid}`);
     // Said once on the page: the process is named by the message above the list only.
     expect(await browser.page.getByText(`process ${holder.pid}`).count()).toBe(1);
+    // No row is drawn for a list that could not be read (not an empty row with a tick box).
+    expect(await browser.page.getByTestId('firm-list').locator('.ag-row').count()).toBe(0);
     await browser.screenshot('library-locked-01-firms');
 
     // Retry while still held: the same answer, not "Counting firms…" for ever.

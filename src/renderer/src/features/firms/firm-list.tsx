@@ -119,7 +119,9 @@ export function FirmList() {
           .fetchBlock({ offset: params.startRow, limit: params.endRow - params.startRow, sort })
           .then((r) => {
             if ('firms' in r) params.successCallback(r.firms, r.total);
-            else params.failCallback();
+            // The error and its Retry stand above the list; a failed block would stay drawn as an
+            // empty row with a tick box, so the grid is told there is nothing to draw.
+            else params.successCallback([], 0);
           });
       },
     }),
