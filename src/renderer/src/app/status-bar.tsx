@@ -3,6 +3,14 @@ import { errorHeading } from '../components/error-message';
 import { JobsTrayButton } from '../features/jobs';
 import { selectActiveProfile, useSessionStore, type ConnectionState } from '../session';
 
+/**
+ * A banner heading as the status bar's lower-case words: only its first letter is lowered, so an
+ * acronym keeps its capitals ("No API key and secret" → "no API key and secret", not "no api key").
+ */
+function inLine(heading: string): string {
+  return /^[A-Z]{2}/.test(heading) ? heading : heading.charAt(0).toLowerCase() + heading.slice(1);
+}
+
 /** The connection as the analyst reads it: never an internal kind name. */
 export function describeConnection(c: ConnectionState): string {
   switch (c.status) {
@@ -14,7 +22,7 @@ export function describeConnection(c: ConnectionState): string {
       return 'connected';
     case 'failed': {
       const heading = errorHeading(c.kind as Parameters<typeof errorHeading>[0]);
-      return heading ? heading.toLowerCase() : 'connection problem';
+      return heading ? inLine(heading) : 'connection problem';
     }
   }
 }
