@@ -72,6 +72,30 @@ const initialState: SessionData = {
   host: { up: true, downSince: null },
 };
 
+/**
+ * A failure the status bar shows that is about the active profile's credentials: "no API key and secret"
+ * or "sign-in refused". Once the analyst saves the profile or its key and secret, it says something no
+ * longer known, so the connection goes back to "not checked yet" (checking would spend a request) until
+ * the next call tells.
+ */
+function aboutCredentials(connection: ConnectionState): boolean {
+  return (
+    connection.status === 'failed' &&
+    (connection.kind === 'NoCredentials' || connection.kind === 'AuthRejected')
+  );
+}
+
+/** Whether main's list shows the profile changed (a key stored or replaced, a new address). */
+function changed(before: ProfileView | undefined, after: ProfileView | undefined): boolean {
+  if (!after) return false;
+  return (
+    before === undefined ||
+    before.apiKeyMasked !== after.apiKeyMasked ||
+    before.hasSecret !== after.hasSecret ||
+    before.baseUrl !== after.baseUrl
+  );
+}
+
 /** Who is signed in where: the profiles, the active one and its connection, and the page shown. */
 export const useSessionStore = defineStore<SessionData, SessionActions>(initialState, (set, get) => ({
   async boot() {
@@ -100,13 +124,17 @@ export const useSessionStore = defineStore<SessionData, SessionActions>(initialS
   },
 
   applyProfiles(state) {
-    const prevActive = get().activeId;
+    const prev = get();
+    const active = state.profiles.find((p) => p.id === state.activeId);
+    const before = prev.profiles.find((p) => p.id === state.activeId);
     set({
       profiles: state.profiles,
       activeId: state.activeId,
       keychainProblem: state.keychainProblem,
-      // A different active profile has not been checked yet.
-      ...(prevActive !== state.activeId ? { connection: { status: 'unknown' } as ConnectionState } : {}),
+      // A different active profile has not been checked yet; nor have new credentials of this one.
+      ...(prev.activeId !== state.activeId || (aboutCredentials(prev.connection) && changed(before, active))
+        ? { connection: { status: 'unknown' } as ConnectionState }
+        : {}),
     });
   },
 
@@ -118,8 +146,11 @@ export const useSessionStore = defineStore<SessionData, SessionActions>(initialS
   upsertProfile(view) {
     set((s) => {
       const i = s.profiles.findIndex((p) => p.id === view.id);
+      // The analyst saved this profile (or its key and secret, which its view may not show).
+      const outdated = view.id === s.activeId && aboutCredentials(s.connection);
       return {
         profiles: i < 0 ? [...s.profiles, view] : s.profiles.map((p) => (p.id === view.id ? view : p)),
+        ...(outdated ? { connection: { status: 'unknown' } as ConnectionState } : {}),
       };
     });
   },
