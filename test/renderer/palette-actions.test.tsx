@@ -119,6 +119,15 @@ describe('command palette entries', () => {
     expect(run.refreshWatch).not.toHaveBeenCalled();
   });
 
+  it('lists opening a dataset before watching it, and "dataset" finds the datasets, not the watches', () => {
+    const { actions } = setup();
+    const ids = actions.map((a) => a.id);
+    expect(ids.indexOf('dataset-d1')).toBeLessThan(ids.indexOf('watch-dataset-d1'));
+    const findsDataset = actions.filter((a) => a.keywords?.includes('dataset')).map((a) => a.id);
+    expect(findsDataset.length).toBeGreaterThan(0);
+    expect(findsDataset.every((id) => id.startsWith('dataset-'))).toBe(true);
+  });
+
   it('describes a dataset by kind, size, source and day, and finds it by its tags', () => {
     const { actions } = setup();
     expect(actions.find((a) => a.id === 'dataset-d1')).toMatchObject({

@@ -88,7 +88,8 @@ export function paletteActions(src: PaletteSources, run: PaletteRunners): Palett
       group: 'Watched queries',
       label: `Watch ${d.name}`,
       description: `${describeDataset(d)} · its rows are the first snapshot, nothing is downloaded`,
-      keywords: ['watch', 'snapshot', 'dataset', d.name],
+      // Not 'dataset': typing it looks for a dataset to open, and Enter must not start a watch instead.
+      keywords: ['watch', 'snapshot', d.name],
       run: () => run.watchDataset(d.id),
     }));
   const datasets = src.datasets.map((d): PaletteAction => ({
@@ -112,8 +113,9 @@ export function paletteActions(src: PaletteSources, run: PaletteRunners): Palett
     ...commands.filter((a) => a.group === 'Review queue'),
     ...presets,
     ...watches,
-    ...toWatch,
+    // Opening a dataset comes before watching it: a dataset's name finds both, and Enter takes the first.
     ...datasets,
+    ...toWatch,
     ...schemes,
   ];
 }
