@@ -4,6 +4,7 @@ import { whyNotWatchable } from '@shared/watch/watch-contract';
 import { LOST_COLUMN, SNAPSHOT_COLUMN, type RecordObject } from '../../src/main/library';
 import { createWatchService, type WatchService } from '../../src/main/watch';
 import { openSimAndLibrary, type SimAndLibrary } from '../jobs/helpers';
+import { heldRows } from './held-rows';
 
 let env: SimAndLibrary;
 let watch: WatchService;
@@ -32,21 +33,7 @@ function published(from: string): Map<string, ShipmentRecord> {
   return out;
 }
 
-async function rows(
-  datasetId: string,
-): Promise<{ hashId: string; snapshot: string | null; lost: string | null }[]> {
-  const all = await env.lib.reader.all(
-    `SELECT "hashId" AS h, json_extract_string("_extra", '/${SNAPSHOT_COLUMN}') AS s,
-            json_extract_string("_extra", '/${LOST_COLUMN}') AS l
-       FROM shipment_rows WHERE dataset_id = $1`,
-    [datasetId],
-  );
-  return all.map((r) => ({
-    hashId: String(r.h),
-    snapshot: r.s === null ? null : String(r.s),
-    lost: r.l === null ? null : String(r.l),
-  }));
-}
+const rows = (datasetId: string) => heldRows(env.lib, datasetId);
 
 /** A search run and saved as the Search page saves it, with the profile it ran with. */
 async function searched(request: { start_date: string; size: number }, name: string) {

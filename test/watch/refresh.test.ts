@@ -4,6 +4,7 @@ import type { ShipmentRecord } from '@shared/spec/records';
 import { LOST_COLUMN, SNAPSHOT_COLUMN } from '../../src/main/library';
 import { createWatchService, fetchRest, probeWindow, type WatchService } from '../../src/main/watch';
 import { openSimAndLibrary, type SimAndLibrary } from '../jobs/helpers';
+import { heldRows, type HeldRow } from './held-rows';
 
 const QUERY: ShipmentFilter = { start_date: '2025-01-01' };
 
@@ -36,26 +37,10 @@ function published(from = QUERY.start_date!): Map<string, ShipmentRecord> {
   return out;
 }
 
-interface Row {
-  hashId: string;
-  snapshot: string | null;
-  lost: string | null;
-}
-async function rows(datasetId: string): Promise<Row[]> {
-  const all = await env.lib.reader.all(
-    `SELECT "hashId" AS h, json_extract_string("_extra", '/${SNAPSHOT_COLUMN}') AS s,
-            json_extract_string("_extra", '/${LOST_COLUMN}') AS l
-       FROM shipment_rows WHERE dataset_id = $1`,
-    [datasetId],
-  );
-  return all.map((r) => ({
-    hashId: String(r.h),
-    snapshot: r.s === null ? null : String(r.s),
-    lost: r.l === null ? null : String(r.l),
-  }));
-}
+const rows = (datasetId: string) => heldRows(env.lib, datasetId);
 
-const present = (rs: Row[]): Set<string> => new Set(rs.filter((r) => r.lost === null).map((r) => r.hashId));
+const present = (rs: HeldRow[]): Set<string> =>
+  new Set(rs.filter((r) => r.lost === null).map((r) => r.hashId));
 
 describe('a watched query refreshed twice against a service that grows', () => {
   let watchId = '';
