@@ -6,7 +6,7 @@ import {
   type SpotlightSearchProps,
 } from '@mantine/spotlight';
 import { IconSearch } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { usePresetsStore } from '../features/presets';
 import { useWatchStore } from '../features/watch';
 import { showDataset, useSessionStore } from '../session';
@@ -67,12 +67,6 @@ export function CommandPalette() {
   const watches = useWatchStore((s) => s.watches);
   const platform = useSessionStore((s) => s.appInfo?.platform ?? '');
   const { setChoice } = useColorSchemeChoice();
-  // Closed by Escape, the palette gives the focus back where it was; closed by an action, it leaves
-  // the focus to the action (Edit Filter puts it in the filter's first field).
-  const [returnFocus, setReturnFocus] = useState(true);
-  // The chosen entry runs once the palette has closed: run while it closes, an action that moves the
-  // focus (Edit Filter) could lose it to the palette's own focus handling.
-  const [chosen, setChosen] = useState<{ run: () => void } | null>(null);
   const actions = useMemo(
     () =>
       grouped(
@@ -94,10 +88,7 @@ export function CommandPalette() {
             setColorScheme: setChoice,
           },
         ),
-        (run) => {
-          setReturnFocus(false);
-          setChosen({ run });
-        },
+        (run) => usePaletteStore.getState().choose(run),
       ),
     [presets, datasets, watches, platform, setChoice],
   );
@@ -110,15 +101,12 @@ export function CommandPalette() {
       scrollable
       maxHeight={440}
       nothingFound="Nothing matches: try a page, a preset, a dataset or a command"
-      returnFocus={returnFocus}
-      onExitTransitionEnd={() => {
-        setChosen(null);
-        chosen?.run();
-      }}
-      onSpotlightOpen={() => {
-        setReturnFocus(true);
-        void usePaletteStore.getState().refresh();
-      }}
+      // The store gives the focus back where it was when the palette is closed without a choice, and
+      // leaves it to a chosen entry that moves it (Edit Filter puts it in the filter's first field).
+      returnFocus={false}
+      onSpotlightOpen={() => void usePaletteStore.getState().refresh()}
+      onSpotlightClose={() => usePaletteStore.getState().closed()}
+      onExitTransitionEnd={() => usePaletteStore.getState().exited()}
       searchProps={searchProps}
     />
   );

@@ -1,4 +1,4 @@
-import { spotlight } from '@mantine/spotlight';
+import { usePaletteStore } from './palette-store';
 import type { AppCommand } from '@shared/app/app-contract';
 import { commandForKeyEvent } from '@shared/app/command-table';
 import { runReviewAction, useFirmsStore, useResolvedFirmsStore } from '../features/firms';
@@ -33,7 +33,7 @@ export function handleCommand(cmd: AppCommand): void {
       session.requestFilterFocus();
       return;
     case 'command-palette':
-      spotlight.open();
+      usePaletteStore.getState().open();
       return;
     case 'review': {
       // A verdict is given only on a pair the analyst has in front of them: from elsewhere, the

@@ -10,7 +10,7 @@ import {
   Tooltip,
   useMatches,
 } from '@mantine/core';
-import { spotlight } from '@mantine/spotlight';
+import { usePaletteStore } from './palette-store';
 import { IconCommand } from '@tabler/icons-react';
 import { APP_COMMANDS, shortcutText } from '@shared/app/command-table';
 import { PAGES, selectReviewCount, useResolutionStore, useSessionStore } from '../session';
@@ -131,7 +131,7 @@ export function NavBar() {
             variant="subtle"
             aria-label="Command palette"
             data-testid="command-palette-open"
-            onClick={() => spotlight.open()}
+            onClick={() => usePaletteStore.getState().open()}
           >
             <IconCommand size={18} stroke={1.6} />
           </ActionIcon>

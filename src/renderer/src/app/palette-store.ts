@@ -1,3 +1,4 @@
+import { spotlight } from '@mantine/spotlight';
 import type { DatasetView } from '@shared/library/library-contract';
 import { getApi } from '../bridge/api';
 import { usePresetsStore } from '../features/presets';
@@ -10,8 +11,16 @@ export interface PaletteData {
 }
 
 export interface PaletteActions {
+  /** Opens the palette, remembering where the focus was so that Escape can give it back. */
+  open(): void;
   /** Reads what the palette lists afresh: the library's datasets and watched queries, and the presets if not read yet. */
   refresh(): Promise<void>;
+  /** An entry was chosen: it runs once the palette has gone (`exited`), and keeps the focus it moves to. */
+  choose(run: () => void): void;
+  /** The palette began to close: closed without a choice (Escape, a click outside), the focus goes back. */
+  closed(): void;
+  /** The palette has gone from the screen: the chosen entry, if any, runs now. */
+  exited(): void;
 }
 
 /** What the command palette lists besides the command table: read each time it opens. */
@@ -19,8 +28,23 @@ export const usePaletteStore = defineStore<PaletteData, PaletteActions>(
   { datasets: [] },
   (set, _get, { onReset }) => {
     const lists = latestWins();
-    onReset(() => lists.supersede());
+    // The element that had the focus when the palette opened. Mantine's own focus return reads it in an
+    // effect after the open, which on a busy machine can run after the palette's search box has taken the
+    // focus: the palette then gave the focus back to its own, removed, search box.
+    let opener: HTMLElement | null = null;
+    let chosen: (() => void) | null = null;
+    onReset(() => {
+      lists.supersede();
+      opener = null;
+      chosen = null;
+    });
     return {
+      open() {
+        const active = document.activeElement;
+        opener = active instanceof HTMLElement && active !== document.body ? active : null;
+        chosen = null;
+        spotlight.open();
+      },
       async refresh() {
         const presets = usePresetsStore.getState();
         if (!presets.loaded) void presets.load();
@@ -30,6 +54,18 @@ export const usePaletteStore = defineStore<PaletteData, PaletteActions>(
         const turn = lists.begin();
         const r = await getApi().library.list({});
         if (turn.current && r.ok) set({ datasets: r.value });
+      },
+      choose(run) {
+        chosen = run;
+      },
+      closed() {
+        if (chosen === null && opener?.isConnected) opener.focus({ preventScroll: true });
+        opener = null;
+      },
+      exited() {
+        const run = chosen;
+        chosen = null;
+        run?.();
       },
     };
   },

@@ -1,0 +1,66 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { handleCommand } from '../../src/renderer/src/app/commands';
+import { CommandPalette } from '../../src/renderer/src/app/command-palette';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { useSessionStore } from '../../src/renderer/src/session';
+import { resetAllStores } from '../../src/renderer/src/store';
+import { fakeBridge, ok } from './fake-bridge';
+
+const bridge = fakeBridge({
+  'library.list': () => ok([]),
+  'presets.list': () => ok({ presets: [], setAside: null }),
+  'watch.list': () => ok([]),
+});
+
+beforeAll(() => setApi(bridge.api));
+beforeEach(() => {
+  resetAllStores();
+  useSessionStore.setState({ page: 'search', booted: true });
+});
+afterEach(cleanup);
+
+function setup() {
+  render(
+    <>
+      <label>
+        Product description
+        <input />
+      </label>
+      <CommandPalette />
+    </>,
+  );
+  const field = screen.getByLabelText('Product description');
+  field.focus();
+  return field;
+}
+
+async function openPalette(): Promise<HTMLElement> {
+  act(() => handleCommand({ command: 'command-palette' }));
+  return screen.findByTestId('command-palette-search');
+}
+
+describe('command palette focus', () => {
+  it('closed by Escape, gives the focus back to the field it was opened from, even once its search box had it', async () => {
+    const field = setup();
+    const search = await openPalette();
+    // The palette's focus trap moves the focus into its search box; on a busy machine that can happen
+    // before any effect of the open has run.
+    search.focus();
+    expect(document.activeElement).toBe(search);
+    fireEvent.keyDown(search, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('command-palette-search')).toBeNull());
+    expect(document.activeElement).toBe(field);
+  });
+
+  it('an entry chosen runs once the palette has closed and the focus is not pulled back to the field', async () => {
+    const field = setup();
+    const search = await openPalette();
+    fireEvent.change(search, { target: { value: 'Library' } });
+    fireEvent.click(await screen.findByTestId('palette-go-library'));
+    await waitFor(() => expect(useSessionStore.getState().page).toBe('library'));
+    await waitFor(() => expect(screen.queryByTestId('command-palette-search')).toBeNull());
+    expect(document.activeElement).not.toBe(field);
+  });
+});
