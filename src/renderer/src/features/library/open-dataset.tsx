@@ -236,7 +236,8 @@ function DatasetHeader({
           </Tooltip>
           <Box miw={0} flex={1}>
             {/* A long name wraps onto a second line rather than being cut at a narrow window; past
-                that, the tooltip has it whole. */}
+                that, the tooltip has it whole. The size and facts sit under it, not beside it with the
+                actions, so that at 1024 px the name keeps room enough not to break inside a word. */}
             <Title
               order={2}
               lineClamp={2}
@@ -246,24 +247,26 @@ function DatasetHeader({
             >
               {d.name}
             </Title>
-            <Text fz="xs" c="dimmed" lineClamp={2} title={facts.join(' · ')}>
-              {facts.join(' · ')}
-            </Text>
+            <Group gap={6} wrap="wrap" data-testid="library-detail-facts">
+              <Text fz="xs" c="dimmed" data-testid="library-detail-rows">
+                {describeRows(d)}
+              </Text>
+              {d.status === 'partial' && (
+                <Badge size="sm" variant="light" color="orange" tt="none">
+                  partial
+                </Badge>
+              )}
+              <Text fz="xs" c="dimmed" miw={0} style={ellipsis} title={facts.join(' · ')}>
+                {facts.join(' · ')}
+              </Text>
+              {d.tags.length > 0 && !headerOpen && (
+                <Text fz="xs" c="dimmed" maw={200} style={ellipsis} title={d.tags.join(', ')}>
+                  {d.tags.join(', ')}
+                </Text>
+              )}
+            </Group>
           </Box>
           <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
-            <Text fz="sm" c="dimmed" data-testid="library-detail-rows">
-              {describeRows(d)}
-            </Text>
-            {d.status === 'partial' && (
-              <Badge variant="light" color="orange" tt="none">
-                partial
-              </Badge>
-            )}
-            {d.tags.length > 0 && !headerOpen && (
-              <Text fz="xs" c="dimmed" maw={160} style={ellipsis} title={d.tags.join(', ')}>
-                {d.tags.join(', ')}
-              </Text>
-            )}
             <VersionsMenu d={d} />
             <WatchDatasetButton d={d} />
             <span data-testid="library-export-slot" data-view-columns={view?.columns.length ?? 0}>
