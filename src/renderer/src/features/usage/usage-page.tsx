@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { Button, Code, Group, Paper, Progress, Table, Text, Title } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
 import {
   USAGE_METRICS,
   isUnlimited,
@@ -7,58 +9,60 @@ import {
   type MetricSummary,
 } from '@shared/spec';
 import { ErrorMessage } from '../../components/error-message';
+import { Page, PageHeader } from '../../components/page';
 import { refreshUsage, useUsageStore } from '../../session';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const slug = (s: string) => s.replace(/[^A-Za-z0-9]+/g, '-');
 
+/** The theme's warning colours: spent, nearly spent (80 %), else the primary colour. */
+function meterColour(ratio: number): string {
+  return ratio >= 1 ? 'red' : ratio >= 0.8 ? 'orange' : 'blue';
+}
+
 function MetricRow({ account, metric, m }: { account: string; metric: string; m: MetricSummary }) {
   const unlimited = isUnlimited(m);
   const ratio = unlimited || m.limit <= 0 ? 0 : Math.min(1, m.current / m.limit);
-  const colour = ratio >= 1 ? '#c0392b' : ratio >= 0.8 ? '#e67e22' : '#2e86de';
   const codes = metric === 'searchedHsCodes' ? parseSearchedHsCodes(m.notes) : [];
+  const note = metric === 'searchedHsCodes' && codes.length === 0 && m.notes && m.notes !== 'unlimited';
   const id = `usage-${slug(account)}-${slug(metric)}`;
+  const label = metricLabel(metric);
   return (
-    <tr data-testid={id} data-current={m.current} data-limit={m.limit}>
-      <th scope="row" style={{ textAlign: 'left', fontWeight: 'normal' }}>
-        {metricLabel(metric)}
-        <div style={{ fontSize: 11, opacity: 0.7 }}>{metric}</div>
-      </th>
-      <td style={{ width: 280 }}>
-        {unlimited ? (
-          <span data-testid={`${id}-unlimited`}>Unlimited</span>
-        ) : (
-          <div
-            role="meter"
-            aria-valuemin={0}
-            aria-valuemax={m.limit}
-            aria-valuenow={m.current}
-            aria-label={metricLabel(metric)}
-            style={{ height: 10, background: 'var(--track, #ddd)', borderRadius: 5, overflow: 'hidden' }}
-          >
-            <div style={{ width: `${ratio * 100}%`, height: '100%', background: colour }} />
-          </div>
+    <Table.Tr data-testid={id} data-current={m.current} data-limit={m.limit}>
+      <Table.Th scope="row" fw={500}>
+        {label}
+        {codes.length > 0 && (
+          <Group gap={4} mt={4} data-testid={`${id}-codes`} aria-label={`${label}: codes`}>
+            {codes.map((c) => (
+              <Code key={c}>{c}</Code>
+            ))}
+          </Group>
         )}
-      </td>
-      <td data-testid={`${id}-text`} style={{ whiteSpace: 'nowrap', paddingLeft: 8 }}>
+        {note && (
+          <Text fz="xs" c="dimmed" mt={2}>
+            {m.notes}
+          </Text>
+        )}
+      </Table.Th>
+      <Table.Td w={240}>
+        {unlimited ? (
+          <Text fz="sm" c="dimmed" data-testid={`${id}-unlimited`}>
+            Unlimited
+          </Text>
+        ) : (
+          <Progress
+            value={ratio * 100}
+            color={meterColour(ratio)}
+            size="md"
+            aria-label={`${label}: ${fmt(m.current)} of ${fmt(m.limit)} used`}
+          />
+        )}
+      </Table.Td>
+      <Table.Td data-testid={`${id}-text`} ta="right" style={{ whiteSpace: 'nowrap' }}>
         {fmt(m.current)} / {unlimited ? 'unlimited' : fmt(m.limit)}
         {!unlimited && m.limit > 0 ? ` (${fmt(Math.max(0, m.limit - m.current))} left)` : ''}
-      </td>
-      <td style={{ paddingLeft: 8 }}>
-        {codes.length > 0 && (
-          <span data-testid={`${id}-codes`}>
-            {codes.map((c) => (
-              <code key={c} style={{ marginRight: 4 }}>
-                {c}
-              </code>
-            ))}
-          </span>
-        )}
-        {metric === 'searchedHsCodes' && codes.length === 0 && m.notes && m.notes !== 'unlimited'
-          ? m.notes
-          : null}
-      </td>
-    </tr>
+      </Table.Td>
+    </Table.Tr>
   );
 }
 
@@ -72,29 +76,40 @@ export function UsagePage() {
     void refreshUsage();
   }, []);
   return (
-    <section className="page usage-page" data-testid="usage-page">
-      <header style={{ display: 'flex', gap: 12, alignItems: 'center' }}>
-        <h1>Usage</h1>
-        <button
-          type="button"
-          data-testid="usage-refresh"
-          disabled={loading}
-          onClick={() => void refreshUsage()}
-        >
-          {loading ? 'Refreshing…' : 'Refresh'}
-        </button>
-        {refreshedAt && (
-          <small data-testid="usage-refreshed-at">as of {new Date(refreshedAt).toLocaleTimeString()}</small>
-        )}
-      </header>
-      <p data-testid="usage-note">
-        <small>
-          Read from the service at most once a minute (each read is a request it counts); what the app spends
-          in between is counted as its answers arrive.
-        </small>
-      </p>
+    <Page testId="usage-page" narrow aria-labelledby="usage-title">
+      <PageHeader
+        title="Usage"
+        titleId="usage-title"
+        description={
+          <span data-testid="usage-note">
+            Read from the service at most once a minute (each read is a request it counts); what the app
+            spends in between is counted as its answers arrive.
+          </span>
+        }
+        actions={
+          <>
+            {refreshedAt && (
+              <Text fz="sm" c="dimmed" data-testid="usage-refreshed-at">
+                as of {new Date(refreshedAt).toLocaleTimeString()}
+              </Text>
+            )}
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={16} stroke={1.6} />}
+              data-testid="usage-refresh"
+              loading={loading}
+              disabled={loading}
+              onClick={() => void refreshUsage()}
+            >
+              Refresh
+            </Button>
+          </>
+        }
+      />
       {error && <ErrorMessage error={error} testId="usage-error" />}
-      {summary && Object.keys(summary).length === 0 && <p>The service reported no accounts.</p>}
+      {summary && Object.keys(summary).length === 0 && (
+        <Text c="dimmed">The service reported no accounts.</Text>
+      )}
       {summary &&
         Object.entries(summary).map(([account, metrics]) => {
           // Known metrics in the spec's order, then whatever else the service reports.
@@ -103,10 +118,19 @@ export function UsagePage() {
             ...Object.keys(metrics).filter((m) => !(USAGE_METRICS as readonly string[]).includes(m)),
           ];
           return (
-            <div key={account} data-testid={`usage-account-${slug(account)}`}>
-              <h2>Account: {account}</h2>
-              <table style={{ borderSpacing: '0 6px' }}>
-                <tbody>
+            <Paper key={account} p="md" data-testid={`usage-account-${slug(account)}`}>
+              <Title order={2} mb="sm">
+                Account: {account}
+              </Title>
+              <Table verticalSpacing="xs" highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>What is counted</Table.Th>
+                    <Table.Th>Spent</Table.Th>
+                    <Table.Th ta="right">Used / limit</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
                   {names.map((metric) => (
                     <MetricRow
                       key={metric}
@@ -115,11 +139,11 @@ export function UsagePage() {
                       m={metrics[metric] as MetricSummary}
                     />
                   ))}
-                </tbody>
-              </table>
-            </div>
+                </Table.Tbody>
+              </Table>
+            </Paper>
           );
         })}
-    </section>
+    </Page>
   );
 }

@@ -1,0 +1,77 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from './render';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { UsageSummary } from '@shared/spec';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { UsagePage } from '../../src/renderer/src/features/usage';
+import { useSessionStore, useUsageStore } from '../../src/renderer/src/session';
+import { resetAllStores } from '../../src/renderer/src/store';
+import { fakeBridge, ok } from './fake-bridge';
+
+let summary: UsageSummary;
+const bridge = fakeBridge({ 'usage.get': () => ok(summary) });
+
+beforeAll(() => setApi(bridge.api));
+beforeEach(() => {
+  resetAllStores();
+  bridge.log.length = 0;
+  useSessionStore.setState({ activeId: 'p1', page: 'usage', booted: true });
+  summary = {
+    main: {
+      'shipments/search': { current: 149_000, limit: 150_000 },
+      searchedHsCodes: { current: 2, limit: 3, notes: '720810, 720827' },
+      dailyRequest: { current: 12, limit: -1, notes: 'unlimited' },
+    },
+  };
+});
+afterEach(cleanup);
+
+describe('usage page', () => {
+  it('reads the usage when it opens and shows each metric as the app names it, with what is left', async () => {
+    render(<UsagePage />);
+    const row = await screen.findByTestId('usage-main-shipments-search');
+    expect(bridge.callsTo('usage.get')).toHaveLength(1);
+    expect(row.getAttribute('data-current')).toBe('149000');
+    expect(within(row).getByRole('rowheader').textContent).toBe('Shipment search (downloads)');
+    expect(screen.getByTestId('usage-main-shipments-search-text').textContent).toBe(
+      '149,000 / 150,000 (1,000 left)',
+    );
+    // Nearly spent: the meter says how much, in the warning colour of the theme.
+    const meter = within(row).getByRole('progressbar');
+    expect(meter.getAttribute('aria-label')).toBe('Shipment search (downloads): 149,000 of 150,000 used');
+    expect(meter.getAttribute('aria-valuenow')).toBe(String((149_000 / 150_000) * 100));
+    expect(screen.getByTestId('usage-main-dailyRequest-unlimited').textContent).toBe('Unlimited');
+    expect(screen.getByTestId('usage-main-dailyRequest-text').textContent).toBe('12 / unlimited');
+    // The HS codes already counted, as the service listed them.
+    expect(
+      within(screen.getByTestId('usage-main-searchedHsCodes-codes'))
+        .getAllByText(/^\d+$/)
+        .map((c) => c.textContent),
+    ).toEqual(['720810', '720827']);
+    // Service names of metrics stay out of the page.
+    expect(screen.getByTestId('usage-page').textContent).not.toMatch(/shipments\/search|dailyRequest/);
+  });
+
+  it('Refresh reads again and shows the new figures; a failed read says so in words and keeps the last figures', async () => {
+    render(<UsagePage />);
+    await screen.findByTestId('usage-main-shipments-search');
+    summary = { main: { 'shipments/search': { current: 150_000, limit: 150_000 } } };
+    fireEvent.click(screen.getByTestId('usage-refresh'));
+    await waitFor(() =>
+      expect(screen.getByTestId('usage-main-shipments-search-text').textContent).toBe(
+        '150,000 / 150,000 (0 left)',
+      ),
+    );
+    expect(bridge.callsTo('usage.get')).toHaveLength(2);
+    bridge.answer({
+      'usage.get': () => ({ ok: false, error: { kind: 'NetworkError', message: 'connect ECONNREFUSED' } }),
+    });
+    fireEvent.click(screen.getByTestId('usage-refresh'));
+    const error = await screen.findByTestId('usage-error');
+    expect(error.textContent).not.toContain('NetworkError');
+    expect(screen.getByTestId('usage-main-shipments-search')).toBeTruthy();
+    await act(async () => undefined);
+    expect(useUsageStore.getState().loading).toBe(false);
+    expect((screen.getByTestId('usage-refresh') as HTMLButtonElement).disabled).toBe(false);
+  });
+});
