@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as echarts from 'echarts';
 import type { SummaryResult } from '@shared/analysis/analysis-contract';
 import {
   barOption,
@@ -69,6 +70,48 @@ describe('chart data', () => {
     expect(row).toBe(flows.rows[link.rowIndex]);
     expect(`from ${row!.from}`).toBe(link.source);
     expect(rowOfClick(flows, 'sankey', { dataType: 'node', dataIndex: 0, data: data[0] })).toBeNull();
+  });
+
+  it('the flows chart prints no country label over another, at the size its tab has at 1024×700 and at 1440×900', () => {
+    // Forty flows between eighty different countries: the most labels the tab can be given.
+    const codes =
+      'AE AR AU BE BR CA CH CL CN CO DE DK EG ES FI FR GB GR HK HU ID IE IN IT JP KE KR MA MX MY NG NL NO PE PH PL PT RO RU SA SE SG TH TR TW US VN ZA'.split(
+        ' ',
+      );
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      ...flows.rows[i % flows.rows.length]!,
+      from: `${codes[i]!}1`,
+      to: `${codes[i]!}2`,
+      shipments: 1 + ((i * 37) % 23),
+    }));
+    const shown = (width: number, height: number) => {
+      // ECharts' own layout, drawn as SVG text (the app draws the same layout on a canvas).
+      const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
+      chart.setOption(sankeyOption({ ...flows, rows }, 'shipments'));
+      const svg = chart.renderToSVGString();
+      chart.dispose();
+      return [...svg.matchAll(/<text([^>]*)>([^<]*)<\/text>/g)].map((m) => {
+        const at = /translate\(([\d.]+) ([\d.]+)\)/.exec(m[1]!)!;
+        const size = Number(/font-size:(\d+)px/.exec(m[1]!)![1]);
+        return { text: m[2]!, x: Number(at[1]), y: Number(at[2]), size };
+      });
+    };
+    // The tab's chart height is clamp(420px, 64vh, 600px) (summary-section.tsx).
+    for (const [width, height] of [
+      [930, 448],
+      [1150, 576],
+    ] as const) {
+      const labels = shown(width, height);
+      const clashes = labels.flatMap((a, i) =>
+        labels
+          .slice(i + 1)
+          .filter((b) => Math.abs(a.x - b.x) < 2 * a.size && Math.abs(a.y - b.y) < a.size)
+          .map((b) => `${a.text}/${b.text}`),
+      );
+      expect(clashes, `${width}×${height}`).toEqual([]);
+      // Most countries keep their label; the others name themselves on hover and in the table.
+      expect(labels.length, `${width}×${height}`).toBeGreaterThanOrEqual(height > 500 ? 60 : 45);
+    }
   });
 
   it('bar i is row i, and the export keeps unknown sums empty', () => {

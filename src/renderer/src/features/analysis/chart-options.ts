@@ -139,6 +139,12 @@ export function sankeyOption(result: SummaryResult, m: Measure): EChartsCoreOpti
         links,
         emphasis: { focus: 'adjacency' },
         nodeAlign: 'justify',
+        // Forty flows give up to forty countries a side: at 1024×700 their labels would print over
+        // one another. Smaller gaps give each node more room; a label that still has none is left out
+        // (its node names itself on hover, and the table under the chart lists every flow).
+        nodeGap: 4,
+        label: { fontSize: 11 },
+        labelLayout: { hideOverlap: true },
       },
     ],
   };
