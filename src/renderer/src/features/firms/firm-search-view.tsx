@@ -130,9 +130,10 @@ export function FirmSearchView() {
         <Paper p="sm" data-testid="firms-filter-panel" style={{ flexShrink: 0 }}>
           <Stack gap="xs">
             {/* As on the Search page: the fields scroll inside the panel on a small window, so the run
-                bar and the first rows of a result stay in view. */}
+                bar and the first rows of a result stay in view; before there is a result, they have
+                the window's height but for the tabs and the run bar. */}
             <Box
-              mah="max(190px, calc(100dvh - 520px))"
+              mah={result ? 'max(190px, calc(100dvh - 520px))' : 'max(190px, calc(100dvh - 360px))'}
               style={{ overflowY: 'auto', overflowX: 'hidden' }}
               mx={-4}
               px={4}

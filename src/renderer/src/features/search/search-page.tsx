@@ -274,9 +274,10 @@ export function SearchPage() {
                 Shipment search
               </Title>
               {/* The fields scroll inside the panel when "More filters" is open on a small window, so
-                  the run bar under them and the first rows of a result stay in view. */}
+                  the run bar under them and the first rows of a result stay in view; before there is
+                  a result, they have the window's height but for the run bar. */}
               <Box
-                mah="max(180px, calc(100dvh - 440px))"
+                mah={result ? 'max(180px, calc(100dvh - 440px))' : 'max(180px, calc(100dvh - 260px))'}
                 style={{ overflowY: 'auto', overflowX: 'hidden' }}
                 mx={-4}
                 px={4}
