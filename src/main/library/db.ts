@@ -38,7 +38,11 @@ export class Db {
   ) {}
 
   static async open(path: string): Promise<Db> {
-    const instance = await DuckDBInstance.create(path);
+    // A new library file is written in the newest storage format (DuckDB's default stays readable by
+    // v1.0): its string compression reads single rows ~4× faster, which is what a sorted grid block
+    // does (each of its rows sits in another vector of every column). A file written before keeps the
+    // format it has.
+    const instance = await DuckDBInstance.create(path, { storage_compatibility_version: 'latest' });
     const writer = await instance.connect();
     // A 10,000-record response writes ~25 MB of WAL; with the default 16 MB threshold every such
     // commit would also run a full checkpoint inline. Commits stay WAL appends (durable all the
