@@ -22,6 +22,16 @@ const DESK_CSV = [
   '06.01.2026,Delta Ltd,"7,5",720813,Ever Given/1',
 ].join('\n');
 
+/** A long CSV whose trouble sits far below the rows a preview reads: day-first dates, one impossible. */
+function longCsv(rows: number): string {
+  const lines = ['Shipment Date,Consignee,HS'];
+  for (let i = 1; i <= rows; i++) {
+    const day = i === 2_500 || i === 19_000 ? '32.01.2026' : '31.12.2025';
+    lines.push(`${day},Firm ${i},${i === 12_000 ? '30110' : '720810'}`);
+  }
+  return lines.join('\n');
+}
+
 describe('Import a file from another tool: map its columns, see what would not import, use its extra columns', () => {
   let stack: Stack;
   let browser: Browser;
@@ -167,6 +177,63 @@ describe('Import a file from another tool: map its columns, see what would not i
       ['Acme Steel', '1234.50', '2025-12-31', 'MSC Anna/12'],
       ['Gamma Trading', '12,3,4', '32.01.2026', 'MSC Anna/14'],
     ]);
+    expect(browser.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+  it('checks the whole file before anything is stored: counts over every row, with the rows they are in', async () => {
+    const page = browser.page;
+    await shell.navigate('library');
+    await library.root.waitFor();
+    const names = await library.rowNames();
+    await dialog.drop('long desk.csv', longCsv(20_000));
+    await dialog.waitForMapping();
+    // The preview's rows hold nothing odd; the whole file does.
+    await dialog.waitForWholeFileChecked();
+    expect(await dialog.wholeFileCheck()).toEqual({
+      state: 'done',
+      rows: 20_000,
+      text: 'Whole file checked: 20,000 rows.',
+    });
+    expect(await page.getByTestId('import-issues').getAttribute('data-scope')).toBe('file');
+    const issues = await dialog.issues();
+    expect(issues).toHaveLength(2);
+    expect(issues.find((t) => t.startsWith('Arrival Date:'))).toMatch(
+      /^Arrival Date: 2 values are not dates written as yyyy-MM-dd \(first: row 2501, "32\.01\.2026"\).*Rows 2501, 19001\.$/,
+    );
+    expect(issues.find((t) => t.startsWith('HS Code:'))).toMatch(
+      /^HS Code: 1 code has an odd number of digits.*Row 12001\.$/,
+    );
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const size of [
+        { width: 1440, height: 900 },
+        { width: 1024, height: 700 },
+      ]) {
+        await page.setViewportSize(size);
+        await page.mouse.move(1, 1);
+        await page.waitForTimeout(300);
+        await page.screenshot({
+          path: join(
+            ARTIFACTS_DIR,
+            `layout-import-whole-file-${size.width}x${size.height}-${colorScheme}.png`,
+          ),
+        });
+        expect(describeOverlaps(overlaps(await visibleControls(page)))).toBe('');
+        const confirm = await page.getByTestId('import-confirm').boundingBox();
+        expect(confirm && confirm.y + confirm.height <= size.height).toBe(true);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // Another field for a column: checked again under the new mapping.
+    await dialog.mapColumn('HS', 'Vessel Name');
+    await dialog.waitForWholeFileChecked();
+    expect((await dialog.issues()).map((t) => t.split(':')[0])).toEqual(['Arrival Date']);
+
+    // Closed without importing: nothing stored.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('import-form').waitFor({ state: 'detached' });
+    expect(await library.rowNames()).toEqual(names);
     expect(browser.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { CallChannel } from '@shared/ipc/channels';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 import type { ChosenFile } from '@shared/files/file-handle';
-import type { ImportPreviewView } from '@shared/library/import-contract';
+import type { ImportCheckView, ImportPreviewView } from '@shared/library/import-contract';
 import {
   libraryCalls,
   type DatasetView,
@@ -34,6 +34,11 @@ export interface FakeLibrary {
    * CSV of two columns, the first read as the importer's name, the second kept as an extra column.
    */
   previewAnswer: (file: ReceivedFile, choices: Record<string, unknown> | undefined) => ImportPreviewView;
+  /**
+   * Answers `library.checkImport` (the whole-file check) for the file and the check's id; by default
+   * it never answers (a check under way, its progress sent by the test as `library.importCheck`).
+   */
+  checkAnswer: (file: ReceivedFile, checkId: string) => Promise<BridgeResult<ImportCheckView>>;
   /** What `library.chooseImportFile` answers (the desktop's open dialog); by default a cancel. */
   dialogChoice: ReceivedFile | null;
   /** The browser host's upload, as the page's transport calls it. */
@@ -125,6 +130,7 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
     listError: null,
     announce: () => undefined,
     importAnswer: () => new Promise(() => undefined),
+    checkAnswer: () => new Promise(() => undefined),
     previewAnswer: (file, choices) =>
       importPreview({
         fileName: file.fileName,
@@ -136,6 +142,7 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
               })),
             }
           : {}),
+        ...(choices?.locale ? { locale: choices.locale as ImportPreviewView['locale'] } : {}),
       }),
     uploads: [],
     dialogChoice: null,
@@ -247,6 +254,15 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
             value: fake.previewAnswer(file, i.choices as Record<string, unknown> | undefined),
           };
         }
+        case 'library.checkImport': {
+          const file = [...fake.uploads, ...(fake.dialogChoice ? [fake.dialogChoice] : [])].find(
+            (f) => f.handle === i.file,
+          );
+          if (!file) return { ok: false, error: { kind: 'NotFound', message: 'Choose the file again.' } };
+          return fake.checkAnswer(file, String(i.checkId));
+        }
+        case 'library.cancelImportCheck':
+          return { ok: true, value: undefined };
         case 'library.import': {
           const file = [...fake.uploads, ...(fake.dialogChoice ? [fake.dialogChoice] : [])].find(
             (f) => f.handle === i.file,

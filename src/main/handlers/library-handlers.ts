@@ -6,6 +6,7 @@ import type { DatasetKind, DatasetRow, DatasetView } from '@shared/library/libra
 import { SEARCH_HEAD_ROWS } from '@shared/query/query-contract';
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
 import {
+  checkImport,
   defaultDatasetName,
   describeSource,
   previewImport,
@@ -34,6 +35,8 @@ export type LibraryChannel =
   | 'library.chooseImportFile'
   | 'library.import'
   | 'library.previewImport'
+  | 'library.checkImport'
+  | 'library.cancelImportCheck'
   | 'library.cancelImport'
   | 'library.versions';
 
@@ -82,6 +85,8 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
   const importMappings = (): Promise<ImportMappings> =>
     (mappingsLoaded ??= loadImportMappings(ctx.deps.dataDir));
   let runningImport: AbortController | null = null;
+  /** The one whole-file check under way: the dialog checks one plan of one file at a time. */
+  let runningCheck: { id: string; controller: AbortController } | null = null;
   return {
     'library.status': async () => {
       const { recovery } = await lib();
@@ -174,7 +179,47 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
       });
       return prepared.view;
     },
+    'library.checkImport': async ({ file, plan, checkId }, call) => {
+      // A newer plan's check replaces the one before: only what the dialog shows is worth the work.
+      runningCheck?.controller.abort();
+      const controller = new AbortController();
+      const running = { id: checkId, controller };
+      runningCheck = running;
+      const onCallAbort = (): void => controller.abort();
+      call.signal?.addEventListener('abort', onCallAbort, { once: true });
+      try {
+        // Resolved, not used up: the import of the same choice comes after.
+        const chosen = ctx.files.resolve(file, 'import-source');
+        const mappings = await importMappings();
+        const prepared = await previewImport(chosen.path, {
+          fileName: basename(chosen.path),
+          choices: { sheet: plan.sheet, headerRow: plan.headerRow, kind: plan.kind },
+          remembered: (key) => mappings.recall(key),
+          signal: controller.signal,
+        });
+        if (plan.mapping.length > prepared.headers.length) {
+          throw new AppError(
+            'InvalidInput',
+            'The mapping names more columns than the file has; preview the file again.',
+          );
+        }
+        const checked = await checkImport(chosen.path, prepared, {
+          plan,
+          signal: controller.signal,
+          onProgress: (p) => events.emit('library.importCheck', { checkId, ...p, done: false }),
+        });
+        return { checkId, ...checked, done: true };
+      } finally {
+        call.signal?.removeEventListener('abort', onCallAbort);
+        if (runningCheck === running) runningCheck = null;
+      }
+    },
+    'library.cancelImportCheck': async ({ checkId }) => {
+      if (runningCheck?.id === checkId) runningCheck.controller.abort();
+    },
     'library.import': async ({ file, name, plan }, call) => {
+      // The import reads the file itself: a check still under way would only slow it down.
+      runningCheck?.controller.abort();
       if (runningImport)
         throw new AppError('Conflict', 'Another import is running; wait for it to finish or cancel it.');
       // Used up here: one choice of a file is one import, and an uploaded copy goes once it is read.

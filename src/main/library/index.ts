@@ -42,6 +42,7 @@ export { defaultDatasetName, describeSource, filterKey, seriesKey } from './nami
 export { MIGRATIONS, SCHEMA_VERSION } from './schema';
 export {
   IMPORT_STAGING_PREFIX,
+  checkImport,
   importFile,
   importFormatOf,
   previewImport,

@@ -49,6 +49,8 @@ export const CALL_CHANNELS = [
   'library.chooseImportFile',
   'library.import',
   'library.previewImport',
+  'library.checkImport',
+  'library.cancelImportCheck',
   'library.cancelImport',
   'library.versions',
   // jobs
@@ -100,6 +102,7 @@ export const EVENT_CHANNELS = [
   'app.command',
   'usage.changed',
   'library.changed',
+  'library.importCheck',
   'service.connection',
 ] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DATASET_KINDS, type DatasetKind } from '../fields';
+import { fileHandleSchema } from '../files/file-handle';
 import type { ImportWarningView } from './library-contract';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
 
@@ -107,3 +108,38 @@ export type ImportPreviewChoices = z.infer<typeof importPreviewChoicesSchema>;
 export function isDatasetKind(v: unknown): v is DatasetKind {
   return v === 'shipments' || v === 'firms';
 }
+
+/**
+ * The whole-file check of an import plan: the import worker reads every row of the file under the
+ * plan the dialog shows, stores nothing, and counts what would not import as it is. Sent as it goes
+ * (`library.importCheck` events) and once more when it ends (the `library.checkImport` answer).
+ */
+export interface ImportCheckView {
+  /** The dialog's name for this check: a changed plan starts another one. */
+  checkId: string;
+  /** Data rows checked so far (blank lines not counted). */
+  rowsChecked: number;
+  /**
+   * Data rows the file holds, when known: a workbook's sheet says; a CSV's is estimated from the share
+   * of the file read (`totalIsEstimate`). Null when nothing can say yet.
+   */
+  rowsTotal: number | null;
+  totalIsEstimate: boolean;
+  /** Blank lines met so far, which the import skips. */
+  blankRows: number;
+  /** What would not import as it is among the rows checked, counted over them, as the preview says it. */
+  issues: ImportWarningView[];
+  /** Every row was read. */
+  done: boolean;
+}
+
+/** A check's name: made by the dialog, sent back in its events. */
+export const importCheckIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9-]{1,64}$/, { error: 'a check id of letters, digits and dashes' });
+
+export const importCheckInputSchema = z.strictObject({
+  file: fileHandleSchema,
+  plan: importPlanSchema,
+  checkId: importCheckIdSchema,
+});

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { defineCall } from '../define-call';
 import { DATASET_KINDS, type DatasetKind } from '../fields';
-import { importPlanSchema, importPreviewChoicesSchema, type ImportPreviewView } from './import-contract';
+import {
+  importCheckIdSchema,
+  importCheckInputSchema,
+  importPlanSchema,
+  importPreviewChoicesSchema,
+  type ImportCheckView,
+  type ImportPreviewView,
+} from './import-contract';
 import { columnFilterSchema } from './grid-filter';
 import { fileHandleSchema, type ChosenFile } from '../files/file-handle';
 import { firmSearchRequestSchema, shipmentSearchRequestSchema } from '../spec/operations';
@@ -232,6 +239,14 @@ export const libraryCalls = {
     z.strictObject({ file: fileHandleSchema, choices: importPreviewChoicesSchema.optional() }),
   ),
   /**
+   * Reads the whole chosen file under the plan the dialog shows, in the import worker, and counts what
+   * would not import as it is; nothing is stored. Progress arrives as `library.importCheck` events
+   * named by `checkId`; the answer is the finished check. A new check stops the one before it.
+   */
+  'library.checkImport': defineCall<ImportCheckView>()(importCheckInputSchema),
+  /** Stops a whole-file check (the dialog closed, or the plan changed). */
+  'library.cancelImportCheck': defineCall<void>()(z.strictObject({ checkId: importCheckIdSchema })),
+  /**
    * Imports a chosen file as a new dataset, with the plan the analyst confirmed in the preview (or
    * the preview's own); progress arrives as `jobs.progress` events, `library.cancelImport` stops it.
    */
@@ -256,4 +271,6 @@ export interface LibraryChanged {
 
 export interface LibraryEvents {
   'library.changed': LibraryChanged;
+  /** A whole-file check under way (`library.checkImport`): what it has found so far. */
+  'library.importCheck': ImportCheckView;
 }

@@ -79,6 +79,21 @@ export class ImportDialog {
     await this.waitForMapping();
   }
 
+  /** The whole-file check's line: its state (checking, done, failed), rows checked and what it says. */
+  async wholeFileCheck(): Promise<{ state: string; rows: number; text: string }> {
+    const line = this.page.getByTestId('import-check');
+    return {
+      state: (await line.getAttribute('data-state')) ?? '',
+      rows: Number(await line.getAttribute('data-rows-checked')),
+      text: ((await this.page.getByTestId('import-check-status').textContent()) ?? '').trim(),
+    };
+  }
+
+  /** Waits until the whole file has been checked under the plan shown. */
+  async waitForWholeFileChecked(timeout = 30_000): Promise<void> {
+    await this.page.locator('[data-testid="import-check"][data-state="done"]').waitFor({ timeout });
+  }
+
   async issues(): Promise<string[]> {
     return (await this.page.getByTestId('import-issue').allTextContents()).map((t) => t.trim());
   }

@@ -64,6 +64,8 @@ export function epochDecimals(format: NumberFormat | null): number {
 const COMMA_NUMBER = /^([+-]?)(\d{1,3}(?:[. \u00a0\u202f']\d{3})+|\d+)(?:,(\d+))?$/;
 const PARTS_DATE = /^(\d{1,4})([./-])(\d{1,2})\2(\d{1,4})$/;
 const DIGIT = /\d/;
+/** What a decoder puts where bytes are no character of the file's encoding. */
+const REPLACEMENT = '\ufffd';
 /** Compared with every cell: a local binding, not a re-exported one read through its module per use. */
 const NO_VALUE: typeof NO_RESULT = NO_RESULT;
 
@@ -118,6 +120,8 @@ export class RowConverter {
   blankRows = 0;
   private readonly odd = new Map<string, Counter>();
   private readonly formulas = new Map<string, Counter>();
+  /** Texts holding U+FFFD: characters the file's encoding could not give, by column. */
+  private readonly unreadable = new Map<string, Counter>();
   private lostZeros: Counter | null = null;
 
   constructor(
@@ -231,6 +235,7 @@ export class RowConverter {
       text = raw ? 'TRUE' : 'FALSE';
     } else {
       text = raw;
+      if (text.indexOf(REPLACEMENT) >= 0) this.count(this.unreadable, this.headerOf(c), row, text);
       if (type === 'decimal' && this.plan.locale.decimal === ',' && !this.verbatim)
         text = fromDecimalComma(text) ?? text;
       else if (type === 'date' && !this.verbatim && parseIsoDay(text) === null)
@@ -286,6 +291,16 @@ export class RowConverter {
         message:
           `${fieldTitleOf(this.kind, column)}: ${values} no stored result (first: ${c.firstAt}); the file was saved by a program that does not calculate. ` +
           `${c.count === 1 ? 'It is' : 'They are'} imported empty: open the file in Excel or LibreOffice, save it, and import it again to get the values`,
+      });
+    }
+    for (const [column, c] of this.unreadable) {
+      const values = c.count === 1 ? '1 value holds' : `${c.count.toLocaleString('en-US')} values hold`;
+      out.push({
+        field: column,
+        ...c,
+        message:
+          `${fieldTitleOf(this.kind, column)}: ${values} characters that could not be read, shown as \ufffd (first: ${c.firstAt}, "${c.example}"). ` +
+          `${c.count === 1 ? 'It is' : 'They are'} imported as ${c.count === 1 ? 'it is' : 'they are'}: save the file again as UTF-8 in the program that made it, and import that`,
       });
     }
     if (this.lostZeros) {

@@ -3,11 +3,13 @@
  * memory limit, so a file too big or too strange for it stops this worker and never the app. Talks
  * to worker-client.ts through worker-protocol.ts; stores nothing.
  */
+import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import type { ImportPlan } from '@shared/library/import-contract';
 import { RowConverter } from './convert';
 import { RowStage, type StagedPart } from './row-stage';
 import { ImportRefusal, NO_RESULT, openTableSource, type RawRow, type TableSource } from './table-source';
-import type { FromWorker, PreviewRow, ToWorker } from './worker-protocol';
+import type { CheckProgress, FromWorker, PreviewRow, ToWorker } from './worker-protocol';
 
 const port = parentPort;
 /** Rows read for a preview: room for title rows above the header and a screenful of samples. */
@@ -37,6 +39,23 @@ function locateFor(source: TableSource, sheet: number): (row: RawRow) => string 
   if (source.format === 'parquet') return (r) => `row ${r.number - 1}`;
   const name = source.sheets[sheet]?.name ?? '';
   return (r) => `sheet ${name}, row ${r.number}`;
+}
+
+/** The converter of a run or a check: the plan's fields, the source's formats, places named by `locate`. */
+function converterFor(
+  source: TableSource,
+  msg: { plan: ImportPlan; headers: string[] },
+  locate: (row: RawRow) => string,
+): RowConverter {
+  return new RowConverter(
+    msg.plan.kind,
+    msg.plan,
+    msg.headers,
+    (style) => source.numberFormat(style),
+    source.date1904,
+    locate,
+    source.verbatim ?? false,
+  );
 }
 
 async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<void> {
@@ -80,6 +99,76 @@ async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<voi
   send(answer);
 }
 
+/** How often a whole-file check says how far it got: often enough to move, seldom enough to cost nothing. */
+const CHECK_REPORT_MS = 250;
+
+/** Characters a CSV row took in the file, about: its values, their separators and its line break. */
+function rowChars(row: RawRow): number {
+  let n = row.values.length;
+  for (const v of row.values) if (typeof v === 'string') n += v.length;
+  return n;
+}
+
+/**
+ * Reads every row of the file under the plan, converting it as the import will (the same
+ * RowConverter, the preview's "row N" places) and storing nothing, and reports what it has found as
+ * it goes. A workbook's sheet says how many rows it holds; a CSV's count is estimated from the share
+ * of its bytes read so far.
+ */
+async function check(msg: Extract<ToWorker, { type: 'check' }>): Promise<void> {
+  const source = await openTableSource(msg.path, msg.fileName, msg.limits);
+  let answer: FromWorker;
+  try {
+    // Placed as the preview places them ("row N"): the dialog lists them next to its sheet choice.
+    const converter = converterFor(source, msg, (r) => `row ${r.number}`);
+    const sheetRows = source.sheets[msg.plan.sheet]?.rows ?? null;
+    const fileBytes = source.format === 'csv' ? (await stat(msg.path)).size : 0;
+    let lines = 0;
+    let chars = 0;
+    const progress = (): CheckProgress => {
+      let rowsTotal: number | null = null;
+      let totalIsEstimate = false;
+      if (sheetRows !== null) rowsTotal = Math.max(0, sheetRows - msg.plan.headerRow);
+      else if (fileBytes > 0 && chars > 0) {
+        // Lines in the file at the rate read so far, less the rows above the data and the blank ones.
+        const perLine = chars / lines;
+        const share = Math.min(1, lines / Math.max(lines, fileBytes / perLine));
+        rowsTotal = Math.round((converter.rows + converter.blankRows) / share - converter.blankRows);
+        totalIsEstimate = true;
+      }
+      return {
+        rowsChecked: converter.rows,
+        rowsTotal: rowsTotal === null ? null : Math.max(rowsTotal, converter.rows),
+        totalIsEstimate,
+        blankRows: converter.blankRows,
+        issues: converter.warnings(),
+      };
+    };
+    let reported = Date.now();
+    for await (const rows of source.rows(msg.plan.sheet, stop.signal)) {
+      if (stop.signal.aborted) break;
+      if (fileBytes > 0) for (const r of rows) chars += rowChars(r);
+      lines += rows.length;
+      converter.convert(rows);
+      if (Date.now() - reported >= CHECK_REPORT_MS) {
+        reported = Date.now();
+        send({ type: 'checked', progress: progress(), final: false });
+      }
+    }
+    answer = stop.signal.aborted
+      ? { type: 'stopped' }
+      : {
+          type: 'checked',
+          progress: { ...progress(), rowsTotal: converter.rows, totalIsEstimate: false },
+          final: true,
+        };
+  } finally {
+    source.close();
+  }
+  // Answered once the source is closed, as the preview is.
+  send(answer);
+}
+
 async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   const source = await openTableSource(msg.path, msg.fileName, msg.limits);
   let stage: RowStage | null = null;
@@ -87,15 +176,7 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   try {
     stage = await RowStage.open(msg.plan.kind, msg.stagingDir);
     const staged = stage;
-    const converter = new RowConverter(
-      msg.plan.kind,
-      msg.plan,
-      msg.headers,
-      (style) => source.numberFormat(style),
-      source.date1904,
-      locateFor(source, msg.plan.sheet),
-      source.verbatim ?? false,
-    );
+    const converter = converterFor(source, msg, locateFor(source, msg.plan.sheet));
     let sent = 0;
     let read = 0;
     let partRows = FIRST_PART_ROWS;
@@ -154,7 +235,7 @@ port?.on('message', (msg: ToWorker) => {
     w?.();
     return;
   }
-  const work = msg.type === 'preview' ? preview(msg) : run(msg);
+  const work = msg.type === 'preview' ? preview(msg) : msg.type === 'check' ? check(msg) : run(msg);
   work.catch((e: unknown) => {
     if (stop.signal.aborted) send({ type: 'stopped' });
     else if (e instanceof ImportRefusal) send({ type: 'refused', message: e.message });

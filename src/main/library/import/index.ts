@@ -9,14 +9,15 @@ import { defaultDatasetName } from '../naming';
 import { NO_RECORDS, refuse } from './parsed';
 import { prepareImport, type PreparedImport, type RememberedMapping } from './preview';
 import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
-import { readPreview, runInWorker } from './worker-client';
-import type { RawPreview } from './worker-protocol';
+import { checkInWorker, readPreview, runInWorker } from './worker-client';
+import type { CheckProgress, RawPreview } from './worker-protocol';
 
 export { importFormatOf, type ImportFormat } from './file-type';
 export type { ImportWarningView as ImportWarning } from '@shared/library/library-contract';
 export { previewForPlan, shapeKeyOf, type PreparedImport, type RememberedMapping } from './preview';
 export { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-source';
 export { IMPORT_STAGING_PREFIX } from './worker-client';
+export type { CheckProgress as ImportCheckProgress } from './worker-protocol';
 
 export interface ImportResult {
   dataset: DatasetMeta;
@@ -62,6 +63,35 @@ export async function previewImport(
     });
     return prepareImport(raw, file, opts.choices ?? {}, opts.remembered ?? (() => null));
   } catch (e) {
+    throw asAppError(file, e);
+  }
+}
+
+/**
+ * Reads the whole file under a plan (the preview's, or the analyst's changes to it) in the import
+ * worker and counts what would not import as it is, as the import would: nothing is stored. The
+ * preview's caps apply; a file the import would refuse is refused here, in the same words.
+ */
+export async function checkImport(
+  path: string,
+  prepared: PreparedImport,
+  opts: {
+    plan?: ImportPlan;
+    limits?: ImportLimits;
+    signal?: AbortSignal;
+    onProgress?: (p: CheckProgress) => void;
+  } = {},
+): Promise<CheckProgress> {
+  const file = prepared.view.fileName;
+  const plan = opts.plan ?? prepared.plan;
+  try {
+    return await checkInWorker(path, file, plan, prepared.headers, opts.onProgress ?? (() => undefined), {
+      limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  } catch (e) {
+    if (opts.signal?.aborted || (e instanceof Error && e.name === 'AbortError'))
+      throw new AppError('Cancelled', `The check of ${file} was stopped.`);
     throw asAppError(file, e);
   }
 }

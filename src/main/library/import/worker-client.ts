@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { ImportPlan } from '@shared/library/import-contract';
 import { importFormatOf } from './file-type';
 import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
-import type { FromWorker, RawPreview, RunSummary, ToWorker } from './worker-protocol';
+import type { CheckProgress, FromWorker, RawPreview, RunSummary, ToWorker } from './worker-protocol';
 
 /**
  * The worker's heap: an import that needs more (a workbook whose shared strings alone are huge) stops
@@ -72,9 +72,11 @@ function abandon(worker: Worker, usesDuckDb: boolean): void {
     return;
   }
   worker.removeAllListeners('message');
-  // Parts are sent while DuckDB is still open; every other message comes after it is closed.
+  // Parts and a check's progress are sent while DuckDB is still open; every other message comes
+  // after it is closed.
   worker.on('message', (msg: FromWorker) => {
-    if (msg.type !== 'part') void worker.terminate();
+    const working = msg.type === 'part' || (msg.type === 'checked' && !msg.final);
+    if (!working) void worker.terminate();
   });
   worker.unref();
   worker.postMessage({ type: 'stop' } satisfies ToWorker);
@@ -132,6 +134,42 @@ export function readPreview(
       fileName,
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
       ...(opts.sheet !== undefined ? { sheet: opts.sheet } : {}),
+    };
+    worker.postMessage(msg);
+  });
+}
+
+/**
+ * Reads every row of a file under a plan in a worker and counts what would not import as it is;
+ * nothing is stored. `onProgress` hears how far it got as it goes; the answer is the finished check.
+ * Aborting stops the worker (once a Parquet read has closed, as for a preview).
+ */
+export function checkInWorker(
+  path: string,
+  fileName: string,
+  plan: ImportPlan,
+  headers: readonly string[],
+  onProgress: (p: CheckProgress) => void,
+  opts: { limits?: ImportLimits; signal?: AbortSignal } = {},
+): Promise<CheckProgress> {
+  return new Promise<CheckProgress>((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(cancelled());
+    const { worker, finish, settled } = startSettledOnce(previewUsesDuckDb(fileName), opts.signal, reject);
+    worker.on('message', (msg: FromWorker) => {
+      if (settled()) return;
+      if (msg.type === 'checked') {
+        if (msg.final) finish(() => resolve(msg.progress));
+        else onProgress(msg.progress);
+      } else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message)));
+      else if (msg.type === 'failed') finish(() => reject(new Error(msg.message)));
+    });
+    const msg: ToWorker = {
+      type: 'check',
+      path,
+      fileName,
+      plan,
+      headers: [...headers],
+      limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
     };
     worker.postMessage(msg);
   });
@@ -207,6 +245,7 @@ export async function runInWorker(
           finish(() => reject(new Error(msg.message)));
           break;
         case 'preview':
+        case 'checked':
         case 'stopped':
           // A run is never answered with a preview, and `stopped` only after abandon() took over.
           break;

@@ -35,8 +35,26 @@ export interface RunSummary {
   extraColumns: string[];
 }
 
+/** How far a whole-file check has got, and what it found in the rows it read (see ImportCheckView). */
+export interface CheckProgress {
+  rowsChecked: number;
+  rowsTotal: number | null;
+  totalIsEstimate: boolean;
+  blankRows: number;
+  issues: ImportWarningView[];
+}
+
 export type ToWorker =
   | { type: 'preview'; path: string; fileName: string; sheet?: number; limits: ImportLimits }
+  /** Reads every row under the plan and counts what would not import as it is; stores nothing. */
+  | {
+      type: 'check';
+      path: string;
+      fileName: string;
+      plan: ImportPlan;
+      headers: string[];
+      limits: ImportLimits;
+    }
   | {
       type: 'run';
       path: string;
@@ -56,6 +74,8 @@ export type FromWorker =
   /** Converted rows staged as a Parquet file of the row table's shape; the library copies them in. */
   | { type: 'part'; file: string; rows: number; rowsRead: number }
   | { type: 'done'; summary: RunSummary }
+  /** A check's progress (`final`: every row was read, and the source is closed). */
+  | { type: 'checked'; progress: CheckProgress; final: boolean }
   | { type: 'refused'; message: string }
   /** The worker stopped as asked and holds nothing open: it may be ended. */
   | { type: 'stopped' }

@@ -195,21 +195,79 @@ function MappingTable({ p }: { p: ImportPreviewView }) {
   );
 }
 
-/** What would not import as it is, in the first rows, with the rows it is in; or that all is well. */
+/** Where the whole-file check stands, in one line: how far it got, that it is done, or why it failed. */
+function WholeFileStatus() {
+  const whole = useImportStore((s) => s.wholeFile);
+  if (!whole) return null;
+  const v = whole.view;
+  const state = whole.error ? 'failed' : v?.done ? 'done' : 'checking';
+  const total = v?.rowsTotal ?? null;
+  const pct = v && total ? Math.min(100, (v.rowsChecked / Math.max(1, total)) * 100) : null;
+  return (
+    <Group
+      gap="sm"
+      wrap="nowrap"
+      data-testid="import-check"
+      data-state={state}
+      data-rows-checked={v?.rowsChecked ?? 0}
+    >
+      {state === 'checking' && <Loader size={14} />}
+      <Text fz="sm" c={state === 'failed' ? 'orange' : 'dimmed'} data-testid="import-check-status">
+        {state === 'failed'
+          ? `The whole file could not be checked: ${whole.error?.message ?? ''}`
+          : state === 'done'
+            ? `Whole file checked: ${fmt(v?.rowsChecked ?? 0)} ${v?.rowsChecked === 1 ? 'row' : 'rows'}.`
+            : v
+              ? `Checking the whole file: ${fmt(v.rowsChecked)}${total !== null ? ` of ${v.totalIsEstimate ? 'about ' : ''}${fmt(total)}` : ''} rows checked… You can import without waiting.`
+              : 'Checking the whole file… You can import without waiting.'}
+      </Text>
+      {state === 'checking' && (
+        <Progress
+          w={120}
+          size="sm"
+          value={pct ?? 100}
+          animated={pct === null}
+          striped={pct === null}
+          aria-label="Whole file checked"
+        />
+      )}
+    </Group>
+  );
+}
+
+/**
+ * What would not import as it is, with the rows it is in; or that all is well. Counted over the whole
+ * file once its check has read past the preview's rows, over the preview's rows before.
+ */
 function Issues({ p }: { p: ImportPreviewView }) {
-  const shown = p.issues.length > 0;
+  const whole = useImportStore((s) => s.wholeFile);
+  const v = whole?.view ?? null;
+  const wide = v !== null && (v.done || v.rowsChecked >= p.rowsChecked);
+  const issues = wide ? v.issues : p.issues;
+  const blankRows = wide ? v.blankRows : p.blankRows;
+  const rows = wide ? v.rowsChecked : p.rowsChecked;
+  const scope = wide && v.done ? `all ${fmt(rows)} rows` : `the first ${fmt(rows)} rows`;
   const blank =
-    p.blankRows > 0
-      ? ` ${fmt(p.blankRows)} blank ${p.blankRows === 1 ? 'line is' : 'lines are'} skipped.`
-      : '';
-  if (!shown) {
+    blankRows > 0 ? ` ${fmt(blankRows)} blank ${blankRows === 1 ? 'line is' : 'lines are'} skipped.` : '';
+  if (issues.length === 0) {
     return (
-      <Group gap={6} data-testid="import-issues" data-count={0}>
-        <IconCheck size={16} stroke={1.6} color="var(--mantine-color-green-filled)" />
-        <Text fz="sm" c="dimmed">
-          The first {fmt(p.rowsChecked)} rows import as they are.{blank}
-        </Text>
-      </Group>
+      <Stack gap={4}>
+        <Group
+          gap={6}
+          data-testid="import-issues"
+          data-count={0}
+          data-scope={wide && v.done ? 'file' : 'rows'}
+        >
+          <IconCheck size={16} stroke={1.6} color="var(--mantine-color-green-filled)" />
+          <Text fz="sm" c="dimmed">
+            {wide && v.done
+              ? `All ${fmt(rows)} rows import as they are.`
+              : `The first ${fmt(rows)} rows import as they are.`}
+            {blank}
+          </Text>
+        </Group>
+        <WholeFileStatus />
+      </Stack>
     );
   }
   return (
@@ -217,24 +275,30 @@ function Issues({ p }: { p: ImportPreviewView }) {
       color="orange"
       p="xs"
       icon={<IconAlertTriangle size={16} />}
-      title={`Values that will not import as they are (in the first ${fmt(p.rowsChecked)} rows)`}
+      title={`Values that will not import as they are (in ${scope})`}
       data-testid="import-issues"
-      data-count={p.issues.length}
+      data-count={issues.length}
+      data-scope={wide && v.done ? 'file' : 'rows'}
     >
       <Stack gap={4}>
-        {p.issues.map((w, i) => (
-          <Text fz="sm" key={i} data-testid="import-issue" data-field={w.field}>
-            {w.message}.{' '}
-            {w.at && w.at.length > 0 && (
-              <Text span fz="sm" fw={500} data-testid="import-issue-rows">
-                {w.count > w.at.length
-                  ? `Rows ${w.at.map((a) => a.replace(/^row /, '')).join(', ')} and ${fmt(w.count - w.at.length)} more.`
-                  : `${w.at.length === 1 ? 'Row' : 'Rows'} ${w.at.map((a) => a.replace(/^row /, '')).join(', ')}.`}
+        <ScrollArea.Autosize mah={140} type="auto" offsetScrollbars>
+          <Stack gap={4}>
+            {issues.map((w, i) => (
+              <Text fz="sm" key={i} data-testid="import-issue" data-field={w.field} data-count={w.count}>
+                {w.message}.{' '}
+                {w.at && w.at.length > 0 && (
+                  <Text span fz="sm" fw={500} data-testid="import-issue-rows">
+                    {w.count > w.at.length
+                      ? `Rows ${w.at.map((a) => a.replace(/^row /, '')).join(', ')} and ${fmt(w.count - w.at.length)} more.`
+                      : `${w.at.length === 1 ? 'Row' : 'Rows'} ${w.at.map((a) => a.replace(/^row /, '')).join(', ')}.`}
+                  </Text>
+                )}
               </Text>
-            )}
-          </Text>
-        ))}
+            ))}
+          </Stack>
+        </ScrollArea.Autosize>
         {blank && <Text fz="sm">{blank.trim()}</Text>}
+        <WholeFileStatus />
       </Stack>
     </Alert>
   );

@@ -1,6 +1,7 @@
 import { fieldDefsOf, fieldTitleOf, type DatasetKind } from '@shared/fields';
 import type { BridgeError } from '@shared/ipc/errors';
 import type {
+  ImportCheckView,
   ImportLocale,
   ImportPlan,
   ImportPreviewChoices,
@@ -29,9 +30,21 @@ export interface ImportFlowData {
   checking: boolean;
   /** A preview that failed (the file unreadable, refused): said in the dialog. */
   error: BridgeError | null;
+  /**
+   * The whole file read under the plan shown, in the background (nothing stored): how far it got and
+   * what it found, or why it could not be read. Null while a new preview is on its way.
+   */
+  wholeFile: WholeFileCheck | null;
   /** Rows stored so far while it imports, of the rows the file says it holds (when it says). */
   progress: { done: number; total: number | null } | null;
   cancelling: boolean;
+}
+
+export interface WholeFileCheck {
+  checkId: string;
+  /** What main last said of it; null until it first reports. */
+  view: ImportCheckView | null;
+  error: BridgeError | null;
 }
 
 /** How an import ended, for the page to say: done (and the new dataset), cancelled or failed. */
@@ -56,6 +69,8 @@ export interface ImportFlowActions {
   cancel(): void;
   /** A `jobs.progress` of the running import. */
   progressed(done: number, total: number | null): void;
+  /** A `library.importCheck` of the whole-file check under way. */
+  checkProgressed(view: ImportCheckView): void;
 }
 
 export type ImportFlowState = ImportFlowData & ImportFlowActions;
@@ -69,6 +84,7 @@ const initialState: ImportFlowData = {
   name: '',
   checking: false,
   error: null,
+  wholeFile: null,
   progress: null,
   cancelling: false,
 };
@@ -111,7 +127,11 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
   (set, get, { onReset }) => {
     const previews = latestWins();
     let onEnd: (outcome: ImportOutcome) => void = () => undefined;
-    onReset(() => previews.supersede());
+    let checks = 0;
+    onReset(() => {
+      previews.supersede();
+      stopCheck();
+    });
 
     function show(preview: ImportPreviewView): void {
       set({
@@ -122,6 +142,32 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
         checking: false,
         error: null,
       });
+      void checkWholeFile();
+    }
+
+    /** Stops the whole-file check under way (the plan changed, the dialog closed, the import began). */
+    function stopCheck(): void {
+      const running = get().wholeFile;
+      if (!running) return;
+      set({ wholeFile: null });
+      if (!running.view?.done && !running.error)
+        void getApi().library.cancelImportCheck({ checkId: running.checkId });
+    }
+
+    /** Reads the whole file under the plan shown, in main's import worker; the dialog follows its events. */
+    async function checkWholeFile(): Promise<void> {
+      stopCheck();
+      const s = get();
+      const plan = planOf(s);
+      if (!s.file || !plan || planProblem(s)) return;
+      checks += 1;
+      const checkId = `check-${Date.now().toString(36)}-${checks}`;
+      set({ wholeFile: { checkId, view: null, error: null } });
+      const r = await getApi().library.checkImport({ file: s.file.handle, plan, checkId });
+      if (get().wholeFile?.checkId !== checkId) return;
+      if (r.ok) set({ wholeFile: { checkId, view: r.value, error: null } });
+      else if (r.error.kind === 'Cancelled') set({ wholeFile: null });
+      else set({ wholeFile: { checkId, view: get().wholeFile?.view ?? null, error: r.error } });
     }
 
     /** Reads the preview again for changed choices (sheet, header row, kind; with the mapping and locale, or fresh). */
@@ -153,6 +199,7 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
       const file = get().file;
       if (!file) return;
       previews.supersede();
+      stopCheck();
       set({ phase: 'importing', progress: { done: 0, total: null }, cancelling: false, error: null });
       const name = get().name.trim();
       const r = await getApi().library.import({
@@ -195,6 +242,7 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
         const mapping = get().mapping.slice();
         if (column < 0 || column >= mapping.length) return;
         mapping[column] = field;
+        stopCheck();
         set({ mapping });
         void repreview(planChoices());
       },
@@ -202,20 +250,24 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
         const p = get().preview;
         if (!p || p.kind === kind) return;
         // Another kind has other fields: its automatic mapping, not this one's.
+        stopCheck();
         void repreview({ sheet: p.sheet, headerRow: p.headerRow, kind });
       },
       setSheet(sheet) {
         if (get().preview?.sheet === sheet) return;
+        stopCheck();
         void repreview({ sheet });
       },
       setHeaderRow(row) {
         const p = get().preview;
         if (!p || p.headerRow === row || !Number.isInteger(row) || row < 1) return;
+        stopCheck();
         void repreview({ sheet: p.sheet, headerRow: row, kind: p.kind });
       },
       setLocale(locale) {
         const current = get().locale;
         if (!current) return;
+        stopCheck();
         set({ locale: { ...current, ...locale } });
         void repreview(planChoices());
       },
@@ -237,6 +289,7 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
         }
         if (s.phase === 'closed') return;
         previews.supersede();
+        stopCheck();
         const end = onEnd;
         set({ ...initialState });
         end({ kind: 'closed', fileName: s.file?.name ?? '' });
@@ -244,13 +297,26 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
       progressed(done, total) {
         if (get().phase === 'importing') set({ progress: { done, total } });
       },
+      checkProgressed(view) {
+        const running = get().wholeFile;
+        // Events of a check stopped before may still be on their way; a finished one is not undone.
+        if (running?.checkId !== view.checkId || running.view?.done || running.error) return;
+        if (running.view && running.view.rowsChecked > view.rowsChecked) return;
+        set({ wholeFile: { ...running, view } });
+      },
     };
   },
 );
 
 /** The running import's progress, from main's `jobs.progress` (an import's job id starts with `import-`). */
 export function connectImportStore(): () => void {
-  return getApi().on('jobs.progress', (p) => {
+  const api = getApi();
+  const offProgress = api.on('jobs.progress', (p) => {
     if (p.jobId.startsWith('import-')) useImportStore.getState().progressed(p.done, p.total);
   });
+  const offCheck = api.on('library.importCheck', (c) => useImportStore.getState().checkProgressed(c));
+  return () => {
+    offProgress();
+    offCheck();
+  };
 }

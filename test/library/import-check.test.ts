@@ -1,0 +1,232 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventChannel } from '@shared/ipc/channels';
+import type { Events } from '@shared/ipc/contract';
+import type { BridgeResult } from '@shared/ipc/errors';
+import type { ImportCheckView, ImportPreviewView } from '@shared/library/import-contract';
+import { createDispatcher, createHandlers, type HandlersHandle } from '../../src/main/handlers';
+import { checkImport, previewImport } from '../../src/main/library';
+import { nullLogger } from '../../src/main/log';
+import { createMemorySecretStore } from '../../src/main/secrets';
+
+/**
+ * The import dialog's whole-file check, from main's side over the real handlers and the real import
+ * worker: files written by exceljs and as CSV text, whose trouble sits far below the rows a preview
+ * reads; progress as events, cancel, a newer check replacing an older one, the caps, and the input
+ * checked before anything is read.
+ */
+let dir: string;
+let handlers: HandlersHandle;
+let dispatch: ReturnType<typeof createDispatcher<'app'>>;
+const events: { event: EventChannel; payload: unknown }[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'portolan-import-check-'));
+  handlers = createHandlers({
+    dataDir: join(dir, 'data'),
+    resourcesDir: join(dir, 'resources'),
+    logger: nullLogger,
+    events: { emit: (event, payload) => void events.push({ event, payload }) },
+    secrets: createMemorySecretStore(),
+    appInfo: { version: '0.0.0-test', host: 'electron' },
+  });
+  dispatch = createDispatcher<'app'>({ handlers, logger: nullLogger, isTrustedSender: (s) => s === 'app' });
+});
+
+afterAll(async () => {
+  await handlers?.dispose();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const call = <T>(channel: string, input: unknown) =>
+  dispatch(channel, input, 'app') as Promise<BridgeResult<T>>;
+
+async function ok<T>(channel: string, input: unknown): Promise<T> {
+  const r = await call<T>(channel, input);
+  if (!r.ok) throw new Error(`${channel}: ${r.error.kind}: ${r.error.message}`);
+  return r.value;
+}
+
+/** A file as the Library's import flow holds it: a handle, and its preview. */
+async function chosen(path: string): Promise<{ handle: string; preview: ImportPreviewView }> {
+  const file = await handlers.droppedFiles.adoptImport(path);
+  const preview = await ok<ImportPreviewView>('library.previewImport', { file: file.handle });
+  return { handle: file.handle, preview };
+}
+
+const planOf = (p: ImportPreviewView) => ({
+  sheet: p.sheet,
+  headerRow: p.headerRow,
+  kind: p.kind,
+  mapping: p.columns.map((c) => c.field),
+  locale: p.locale,
+});
+
+function checkEvents(checkId: string): Events['library.importCheck'][] {
+  return events
+    .filter((e) => e.event === 'library.importCheck')
+    .map((e) => e.payload as Events['library.importCheck'])
+    .filter((e) => e.checkId === checkId);
+}
+
+/** 3,000 rows whose odd values all sit below the preview's first rows. */
+async function deskWorkbook(): Promise<string> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Data');
+  ws.addRow(['Arrival Date', 'Importer Name', 'HS Code', 'USD FOB']);
+  for (let i = 1; i <= 3000; i++) {
+    const row = ws.addRow(['2025-01-05', `Firm ${i}`, '720810', 100 + i]);
+    if (i === 1000 || i === 2000 || i === 2100) row.getCell(3).value = 30110;
+    if (i === 2500) row.getCell(4).value = { formula: `D${i}*2` } as ExcelJS.CellFormulaValue;
+    if (i === 2999) row.getCell(1).value = '31/02/2025';
+    if (i === 1500) row.getCell(2).value = 'M\ufffdller GmbH';
+  }
+  const path = join(dir, 'desk workbook.xlsx');
+  await wb.xlsx.writeFile(path);
+  return path;
+}
+
+async function bigCsv(rows: number, name = 'big.csv'): Promise<string> {
+  const lines = ['importerName;hsCode;usdFob;arrivalDate'];
+  for (let i = 1; i <= rows; i++) {
+    const date = i % 50_000 === 0 ? '32.13.2025' : '05.01.2025';
+    lines.push(`Firm number ${i};720810;${i},50;${date}`);
+    if (i === 70_000) lines.push('');
+  }
+  const path = join(dir, name);
+  await writeFile(path, lines.join('\n'));
+  return path;
+}
+
+describe('the whole-file check of an import plan', () => {
+  it('counts, over every row of a workbook, what the preview’s first rows do not show, in the dialog’s words', async () => {
+    const { handle, preview } = await chosen(await deskWorkbook());
+    // The preview reads the head only: nothing odd there.
+    expect(preview.issues).toEqual([]);
+    expect(preview.rowsChecked).toBeLessThan(100);
+
+    const checked = await ok<ImportCheckView>('library.checkImport', {
+      file: handle,
+      plan: planOf(preview),
+      checkId: 'check-workbook-1',
+    });
+    expect(checked).toMatchObject({ checkId: 'check-workbook-1', done: true, rowsChecked: 3000 });
+    expect(checked.rowsTotal).toBe(3000);
+    const byField = Object.fromEntries(checked.issues.map((w) => [w.field, w]));
+    expect(byField.hsCode).toMatchObject({ count: 3, at: ['row 1001', 'row 2001', 'row 2101'] });
+    expect(byField.hsCode!.message).toMatch(
+      /^HS Code: 3 codes have an odd number of digits \(first: row 1001, "30110"\)/,
+    );
+    expect(byField.usdFob).toMatchObject({ count: 1, at: ['row 2501'] });
+    expect(byField.usdFob!.message).toMatch(/^USD FOB: 1 formula cell has no stored result/);
+    expect(byField.arrivalDate).toMatchObject({ count: 1, example: '31/02/2025', at: ['row 3000'] });
+    expect(byField.arrivalDate!.message).toMatch(/^Arrival Date: 1 value is not a date/);
+    expect(byField.importerName).toMatchObject({ count: 1, at: ['row 1501'] });
+    expect(byField.importerName!.message).toMatch(
+      /^Importer Name: 1 value holds characters that could not be read/,
+    );
+    // Field titles as the dialog shows them, never the record's names.
+    expect(checked.issues.map((w) => w.message).join('\n')).not.toMatch(
+      /hsCode|usdFob|arrivalDate|importerName/,
+    );
+    // Nothing stored.
+    expect(await ok<unknown[]>('library.list', {})).toEqual([]);
+  }, 60_000);
+
+  it('reports a long CSV’s progress as it reads, with an estimate of its rows, under the analyst’s locale', async () => {
+    const { handle, preview } = await chosen(await bigCsv(120_000));
+    const plan = planOf(preview);
+    expect(plan.mapping).toEqual(['importerName', 'hsCode', 'usdFob', 'arrivalDate']);
+    expect(preview.locale.decimal).toBe(',');
+    const checked = await ok<ImportCheckView>('library.checkImport', {
+      file: handle,
+      plan,
+      checkId: 'check-csv-1',
+    });
+    expect(checked).toMatchObject({ done: true, rowsChecked: 120_000, rowsTotal: 120_000, blankRows: 1 });
+    // Decimal commas are fine under the confirmed locale; two impossible dates are not.
+    expect(checked.issues.map((w) => [w.field, w.count])).toEqual([['arrivalDate', 2]]);
+    expect(checked.issues[0]!.at).toEqual(['row 50001', 'row 100002']);
+
+    const seen = checkEvents('check-csv-1');
+    expect(seen.length).toBeGreaterThan(0);
+    const counts = seen.map((e) => e.rowsChecked);
+    expect([...counts].sort((a, b) => a - b)).toEqual(counts);
+    for (const e of seen) {
+      expect(e.done).toBe(false);
+      expect(e.rowsChecked).toBeLessThan(120_000);
+      // A CSV says not how many rows it holds: estimated from the share of its bytes read.
+      expect(e.totalIsEstimate).toBe(true);
+      expect(e.rowsTotal).toBeGreaterThan(100_000);
+      expect(e.rowsTotal).toBeLessThan(140_000);
+    }
+
+    // The same file read with dots for decimals: every value of USD FOB is odd now.
+    const dots = await ok<ImportCheckView>('library.checkImport', {
+      file: handle,
+      plan: { ...plan, locale: { ...plan.locale, decimal: '.' } },
+      checkId: 'check-csv-2',
+    });
+    expect(dots.issues.find((w) => w.field === 'usdFob')?.count).toBe(120_000);
+  }, 90_000);
+
+  it('stops when asked, and a newer check replaces one still under way', async () => {
+    const { handle, preview } = await chosen(await bigCsv(400_000, 'long.csv'));
+    const plan = planOf(preview);
+    const first = call<ImportCheckView>('library.checkImport', { file: handle, plan, checkId: 'check-a' });
+    await expect.poll(() => checkEvents('check-a').length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const second = call<ImportCheckView>('library.checkImport', { file: handle, plan, checkId: 'check-b' });
+    expect(await first).toMatchObject({ ok: false, error: { kind: 'Cancelled' } });
+    await expect.poll(() => checkEvents('check-b').length, { timeout: 20_000 }).toBeGreaterThan(0);
+    // Another check's id stops nothing; its own does.
+    expect(await call('library.cancelImportCheck', { checkId: 'check-a' })).toEqual({
+      ok: true,
+      value: undefined,
+    });
+    expect(await call('library.cancelImportCheck', { checkId: 'check-b' })).toEqual({
+      ok: true,
+      value: undefined,
+    });
+    expect(await second).toMatchObject({ ok: false, error: { kind: 'Cancelled' } });
+    const last = checkEvents('check-b').at(-1)!;
+    expect(last.rowsChecked).toBeLessThan(400_000);
+  }, 90_000);
+
+  it('refuses a file past the caps as the import would', async () => {
+    const path = await deskWorkbook();
+    const limits = { maxFileBytes: 1e9, maxJsonBytes: 1e8, maxUncompressedBytes: 1e9, maxCells: 4_000 };
+    const prepared = await previewImport(path);
+    await expect(checkImport(path, prepared, { limits })).rejects.toThrow(/more than 4,000 cells/);
+  });
+
+  it('checks its input in main before reading anything', async () => {
+    const { handle, preview } = await chosen(await deskWorkbook());
+    const plan = planOf(preview);
+    for (const input of [
+      { file: handle, plan, checkId: '../../etc' },
+      { file: handle, plan },
+      { file: '/etc/passwd', plan, checkId: 'check-x' },
+      { file: handle, plan: { ...plan, mapping: ['notAField', null, null, null] }, checkId: 'check-x' },
+      { file: handle, plan, checkId: 'check-x', extra: true },
+    ]) {
+      const r = await call('library.checkImport', input);
+      expect(r).toMatchObject({ ok: false, error: { kind: 'InvalidInput' } });
+    }
+    const tooWide = await call('library.checkImport', {
+      file: handle,
+      plan: { ...plan, mapping: [...plan.mapping, null, null] },
+      checkId: 'check-y',
+    });
+    expect(tooWide).toMatchObject({
+      ok: false,
+      error: { kind: 'InvalidInput', message: /more columns than the file has/ },
+    });
+    expect(await call('library.cancelImportCheck', { checkId: '' })).toMatchObject({
+      ok: false,
+      error: { kind: 'InvalidInput' },
+    });
+  });
+});

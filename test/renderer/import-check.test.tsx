@@ -1,0 +1,198 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ImportCheckView } from '@shared/library/import-contract';
+import type { ImportWarningView } from '@shared/library/library-contract';
+import { setApi } from '../../src/renderer/src/bridge/api';
+import { LibraryPage, connectLibraryStore, useLibraryStore } from '../../src/renderer/src/features/library';
+import { useImportStore } from '../../src/renderer/src/features/library/import-store';
+import { fakeBridge, type FakeBridge } from './fake-bridge';
+import { fakeLibrary, importPreview, type FakeLibrary } from './fake-library';
+
+/**
+ * The import dialog's whole-file check: once the dialog shows a file, main reads all of it under the
+ * plan shown; the dialog says how far it got, counts what would not import over the whole file, and
+ * stops the check when the plan changes or the dialog closes. Import stays available throughout.
+ */
+let lib: FakeLibrary = fakeLibrary([]);
+let bridge: FakeBridge;
+let disconnect: () => void = () => undefined;
+
+beforeAll(() => {
+  bridge = fakeBridge(
+    {},
+    {
+      fallback: (channel, input) => lib.invoke(channel, input),
+      fileTransfer: {
+        upload: (file, fileName) => lib.upload(file, fileName),
+        downloadUrl: (handle) => `/files/export/${handle}`,
+      },
+    },
+  );
+  setApi(bridge.api);
+  disconnect = connectLibraryStore();
+});
+afterAll(() => disconnect());
+beforeEach(() => {
+  lib = fakeLibrary([]);
+  useLibraryStore.getState().reset();
+  useImportStore.getState().reset();
+});
+afterEach(cleanup);
+
+const oddDate = (count: number, at: string[]): ImportWarningView => ({
+  field: 'arrivalDate',
+  count,
+  firstAt: at[0]!,
+  example: '32.01.2026',
+  message: `Arrival Date: ${count} values are not dates written as yyyy-MM-dd (first: ${at[0]!}, "32.01.2026")`,
+  at,
+});
+
+function progress(checkId: string, over: Partial<ImportCheckView>): ImportCheckView {
+  return {
+    checkId,
+    rowsChecked: 0,
+    rowsTotal: 100_000,
+    totalIsEstimate: false,
+    blankRows: 0,
+    issues: [],
+    done: false,
+    ...over,
+  };
+}
+
+async function openDialog(): Promise<void> {
+  render(<LibraryPage />);
+  const input = await screen.findByTestId('library-import-input');
+  fireEvent.change(input, { target: { files: [new File(['x'], 'desk.csv', { type: 'text/csv' })] } });
+  await screen.findByTestId('import-mapping');
+}
+
+const checkCalls = () => lib.callsTo('library.checkImport') as { checkId: string; plan: unknown }[];
+
+describe('import dialog: the whole file checked before anything is stored', () => {
+  it('checks the whole file under the plan shown, says how far it got, then counts over every row', async () => {
+    let finish: (v: ImportCheckView) => void = () => undefined;
+    lib.checkAnswer = (_file, checkId) =>
+      new Promise((resolve) => (finish = (v) => resolve({ ok: true, value: { ...v, checkId } })));
+    await openDialog();
+    await waitFor(() => expect(checkCalls()).toHaveLength(1));
+    const { checkId, plan } = checkCalls()[0]!;
+    expect(plan).toEqual({
+      sheet: 0,
+      headerRow: 1,
+      kind: 'shipments',
+      mapping: ['importerName', null],
+      locale: { decimal: '.', dates: 'dmy' },
+    });
+    // Before its first report: the preview's rows, and that the rest is being checked.
+    expect(screen.getByTestId('import-check').getAttribute('data-state')).toBe('checking');
+    expect(screen.getByTestId('import-check-status').textContent).toBe(
+      'Checking the whole file… You can import without waiting.',
+    );
+    expect(screen.getByTestId('import-issues').textContent).toContain('The first 2 rows import as they are.');
+
+    bridge.emit(
+      'library.importCheck',
+      progress(checkId, { rowsChecked: 40_000, issues: [oddDate(3, ['row 41', 'row 900', 'row 39000'])] }),
+    );
+    expect(screen.getByTestId('import-check-status').textContent).toBe(
+      'Checking the whole file: 40,000 of 100,000 rows checked… You can import without waiting.',
+    );
+    const issues = screen.getByTestId('import-issues');
+    expect(issues.getAttribute('data-scope')).toBe('rows');
+    expect(issues.textContent).toContain(
+      'Values that will not import as they are (in the first 40,000 rows)',
+    );
+    expect(screen.getByTestId('import-issue').textContent).toContain('Arrival Date: 3 values are not dates');
+    expect(screen.getByTestId('import-issue-rows').textContent).toBe('Rows 41, 900, 39000.');
+    // Import stays available while it checks.
+    expect((screen.getByTestId('import-confirm') as HTMLButtonElement).disabled).toBe(false);
+
+    // A report of another check (one stopped earlier) changes nothing.
+    bridge.emit('library.importCheck', progress('check-old', { rowsChecked: 90_000 }));
+    expect(screen.getByTestId('import-check').getAttribute('data-rows-checked')).toBe('40000');
+
+    act(() =>
+      finish(
+        progress(checkId, {
+          rowsChecked: 100_000,
+          blankRows: 2,
+          done: true,
+          issues: [oddDate(12, ['row 41', 'row 900', 'row 39000', 'row 60000', 'row 99000'])],
+        }),
+      ),
+    );
+    await waitFor(() => expect(screen.getByTestId('import-check').getAttribute('data-state')).toBe('done'));
+    expect(screen.getByTestId('import-check-status').textContent).toBe('Whole file checked: 100,000 rows.');
+    expect(screen.getByTestId('import-issues').getAttribute('data-scope')).toBe('file');
+    expect(screen.getByTestId('import-issues').textContent).toContain(
+      'Values that will not import as they are (in all 100,000 rows)',
+    );
+    expect(screen.getByTestId('import-issue-rows').textContent).toBe(
+      'Rows 41, 900, 39000, 60000, 99000 and 7 more.',
+    );
+    expect(screen.getByTestId('import-issues').textContent).toContain('2 blank lines are skipped.');
+    // A finished check is not stopped on closing.
+    fireEvent.click(screen.getByTestId('import-cancel'));
+    expect(lib.callsTo('library.cancelImportCheck')).toEqual([]);
+  });
+
+  it('stops the check when the mapping changes and checks again under the new one; stops it on close', async () => {
+    await openDialog();
+    await waitFor(() => expect(checkCalls()).toHaveLength(1));
+    const first = checkCalls()[0]!.checkId;
+    bridge.emit('library.importCheck', progress(first, { rowsChecked: 5_000 }));
+
+    act(() => useImportStore.getState().setField(1, 'vesselName'));
+    expect(lib.callsTo('library.cancelImportCheck')).toEqual([{ checkId: first }]);
+    await waitFor(() => expect(checkCalls()).toHaveLength(2));
+    const second = checkCalls()[1]!;
+    expect(second.checkId).not.toBe(first);
+    expect(second.plan).toMatchObject({ mapping: ['importerName', 'vesselName'] });
+    // The stopped check's late reports are not shown as the new plan's.
+    bridge.emit('library.importCheck', progress(first, { rowsChecked: 6_000 }));
+    expect(screen.getByTestId('import-check').getAttribute('data-rows-checked')).toBe('0');
+
+    act(() => useImportStore.getState().setLocale({ decimal: ',' }));
+    await waitFor(() => expect(checkCalls()).toHaveLength(3));
+    expect(lib.callsTo('library.cancelImportCheck')).toEqual([
+      { checkId: first },
+      { checkId: second.checkId },
+    ]);
+    expect(checkCalls()[2]!.plan).toMatchObject({ locale: { decimal: ',', dates: 'dmy' } });
+
+    // Escape closes the dialog: the check under way stops with it.
+    fireEvent.keyDown(screen.getByTestId('import-name'), { key: 'Escape' });
+    await waitFor(() => expect(useImportStore.getState().phase).toBe('closed'));
+    expect(lib.callsTo('library.cancelImportCheck').at(-1)).toEqual({ checkId: checkCalls()[2]!.checkId });
+  });
+
+  it('imports without waiting for the check, which stops; a file it cannot read is said in words', async () => {
+    lib.previewAnswer = (file) => importPreview({ fileName: file.fileName, format: 'xlsx' });
+    lib.checkAnswer = () =>
+      Promise.resolve({
+        ok: false,
+        error: {
+          kind: 'InvalidInput',
+          message:
+            'Cannot import desk.csv: its sheet holds more than 30,000,000 cells, more than Portolan imports at once. The library was not changed.',
+        },
+      });
+    await openDialog();
+    await waitFor(() => expect(screen.getByTestId('import-check').getAttribute('data-state')).toBe('failed'));
+    expect(screen.getByTestId('import-check-status').textContent).toMatch(
+      /^The whole file could not be checked: Cannot import desk\.csv: its sheet holds more than 30,000,000 cells/,
+    );
+
+    lib.checkAnswer = () => new Promise(() => undefined);
+    act(() => useImportStore.getState().setField(1, 'vesselName'));
+    await waitFor(() => expect(checkCalls()).toHaveLength(2));
+    const running = checkCalls()[1]!.checkId;
+    fireEvent.click(screen.getByTestId('import-confirm'));
+    await waitFor(() => expect(lib.callsTo('library.import')).toHaveLength(1));
+    expect(lib.callsTo('library.cancelImportCheck')).toEqual([{ checkId: running }]);
+    expect(screen.getByTestId('import-progress')).toBeTruthy();
+  });
+});
