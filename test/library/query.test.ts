@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Library, type DatasetMeta } from '../../src/main/library';
+import { TextOrder } from '../../src/main/library/text-order';
 import { firm, shipment, tempDir } from './helpers';
 
 let lib: Library;
@@ -164,6 +165,62 @@ describe('sorting text like a spreadsheet', () => {
         (r) => r.name,
       );
     expect([...(await page(0, 2)), ...(await page(2, 5))]).toEqual(['Alpha', 'beta', 'Ünal', 'Uzun', 'zeta']);
+  });
+});
+
+describe('sorting ids by their bytes where that is the collation order', () => {
+  // Digits, letters of one case and hyphens, in lengths that make prefixes and near ties likely.
+  const ids = (alphabet: string, n: number): string[] => {
+    let x = 7;
+    return Array.from({ length: n }, () => {
+      let s = '';
+      x = (x * 1103515245 + 12345) % 2147483648;
+      for (let len = 1 + (x % 5); len > 0; len--) {
+        x = (x * 1103515245 + 12345) % 2147483648;
+        s += alphabet[x % alphabet.length];
+      }
+      return s;
+    });
+  };
+  const saved = (values: string[]): Promise<DatasetMeta> =>
+    lib.saveShipmentSearch(
+      {},
+      { total: values.length, shipments: values.map((v, i) => shipment(i, { billOfLadingNo: v })) },
+    );
+  const viaGrid = async (d: DatasetMeta, sort: 'asc' | 'desc'): Promise<number[]> =>
+    (
+      await lib.getRows(d.id, { startRow: 0, endRow: 1000, sortModel: [{ colId: 'billOfLadingNo', sort }] })
+    ).rows.map((r) => Number(r._row));
+  const collated = async (d: DatasetMeta, sort: 'asc' | 'desc'): Promise<number[]> =>
+    (
+      await lib.reader.all(
+        `SELECT row_no FROM shipment_rows WHERE dataset_id = $1
+         ORDER BY "billOfLadingNo" COLLATE en ${sort === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, row_no`,
+        [d.id],
+      )
+    ).map((r) => Number(r.row_no));
+  const byteOrdered = async (d: DatasetMeta): Promise<boolean> =>
+    (
+      await new TextOrder(async (sql, params) => lib.reader.one(sql, params)).byteOrdered('shipments', d.id, [
+        'billOfLadingNo',
+      ])
+    ).has('billOfLadingNo');
+
+  it.each([
+    ['digits, lower-case letters and hyphens (by bytes)', '0123456789abcdefghijklmnopqrstuvwxyz-', true],
+    ['digits, upper-case letters and hyphens (by bytes)', '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-', true],
+    ['both cases (collated)', '0123456789abcABC-', false],
+    ['two punctuation marks (collated)', '0123456789ab-_', false],
+  ])('sorts ids of %s in the collation order', async (_, alphabet, bytes) => {
+    const one = alphabet[10]!;
+    const values = [...ids(alphabet, 400), '', one, one, '-'];
+    const d = await saved(values);
+    expect(await byteOrdered(d)).toBe(bytes);
+    for (const sort of ['asc', 'desc'] as const) {
+      const rows = await viaGrid(d, sort);
+      expect(rows).toHaveLength(values.length);
+      expect(rows).toEqual(await collated(d, sort));
+    }
   });
 });
 

@@ -134,9 +134,13 @@ export function textTypedExpression(col: ColumnDef): string {
  */
 export const TEXT_COLLATION = 'en';
 
-/** The SQL expression a column is sorted by. Empty text is stored as NULL and so sorts last. */
-export function sortExpression(col: ColumnDef): string {
-  return col.type === 'text' ? `"${col.field}" COLLATE ${TEXT_COLLATION}` : typedExpression(col);
+/**
+ * The SQL expression a column is sorted by. Empty text is stored as NULL and so sorts last. `bytes`:
+ * a text column whose values order by their bytes exactly as under the collation (text-order.ts).
+ */
+export function sortExpression(col: ColumnDef, bytes = false): string {
+  if (col.type !== 'text') return typedExpression(col);
+  return bytes ? `"${col.field}"` : `"${col.field}" COLLATE ${TEXT_COLLATION}`;
 }
 
 /**

@@ -34,6 +34,7 @@ import { FirmBook } from './firms/firm-book';
 import { LOST_COLUMN, SNAPSHOT_COLUMN, WatchStore } from './watch/watch-store';
 import { firmNameSql } from './firms/firm-sql';
 import { migrate } from './schema';
+import { TextOrder } from './text-order';
 import {
   diskFullError,
   isDamagedLibrary,
@@ -161,12 +162,15 @@ export class Library {
   private readonly saving = new Map<string, Promise<unknown>>();
   /** Saves that failed, by id: a read of the dataset says why instead of "not found". */
   private readonly failedSaves = new Map<string, AppError>();
+  /** Which text fields of a dataset sort by their bytes (cheaper, same order); forgotten on every write. */
+  private readonly textOrder: TextOrder;
 
   private constructor(
     private readonly db: Db,
     readonly path: string,
   ) {
     this.jobs = new JobStore(db);
+    this.textOrder = new TextOrder(async (sql, params) => (await db.all(sql, params))[0]);
     const references = new Map<string, Promise<void>>();
     this.reader = {
       all: (sql, params) => db.select(sql, params),
@@ -251,6 +255,7 @@ export class Library {
     // no count or column type read before it still stands.
     this.counts.clear();
     this.extraTypes.clear();
+    this.textOrder.clear();
     return out;
   }
 
@@ -481,7 +486,7 @@ export class Library {
   async getRows(id: string, query: GridQuery): Promise<RowsBlock> {
     const meta = await this.get(id);
     const q = parseGridQuery(query);
-    const built = buildQuery(meta.kind, id, q, await this.extrasOf(id));
+    const built = buildQuery(meta.kind, id, q, await this.extrasOf(id), await this.byteOrdered(meta, q));
     const table = ROW_TABLE[meta.kind];
     const allFields = columnsOf(meta.kind).map((c) => c.field);
     const wanted = q.columns && q.columns.length > 0;
@@ -530,6 +535,15 @@ export class Library {
       }),
       lastRow,
     };
+  }
+
+  /** The text fields a view sorts by that sort by their bytes in this dataset (see text-order.ts). */
+  private byteOrdered(meta: DatasetMeta, q: ReturnType<typeof parseGridQuery>): Promise<Set<string>> {
+    return this.textOrder.byteOrdered(
+      meta.kind,
+      meta.id,
+      q.sortModel.map((s) => s.colId),
+    );
   }
 
   private readonly extraTypes = new Map<string, Record<string, ExtraColumnType>>();
@@ -600,7 +614,7 @@ export class Library {
   ): AsyncGenerator<unknown[][]> {
     const meta = await this.get(id);
     const q = parseGridQuery({ ...opts.query, startRow: 0, endRow: 0 });
-    const built = buildQuery(meta.kind, id, q, await this.extrasOf(id));
+    const built = buildQuery(meta.kind, id, q, await this.extrasOf(id), await this.byteOrdered(meta, q));
     const table = ROW_TABLE[meta.kind];
     const firmColumns = meta.kind === 'shipments' && fields.some((f) => isResolvedFirmColumn(f));
     if (built.byFirm || firmColumns) await this.firms.resolve();

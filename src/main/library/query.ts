@@ -118,7 +118,6 @@ function column(kind: DatasetKind, colId: string): QueryColumn {
   return { ...col, sql: `"${col.field}"`, extra: false };
 }
 
-/** Builds WHERE and ORDER BY; every value is a positional parameter, every name from the field list. */
 /**
  * The requested columns as SELECT items (all of the kind's when none are named, and the resolved firm
  * columns when asked for), and whether they need the firm resolution. `table` names the row table.
@@ -152,11 +151,17 @@ export function selectedColumns(
   return { items, byFirm };
 }
 
+/**
+ * Builds WHERE and ORDER BY; every value is a positional parameter, every name from the field list.
+ * `byteOrdered`: text fields of this dataset that sort by their bytes in the collation's order
+ * (`TextOrder.byteOrdered`); the rest sort under the collation.
+ */
 export function buildQuery(
   kind: DatasetKind,
   datasetId: string,
   q: ParsedGridQuery,
   extras: DatasetExtras = NO_EXTRAS,
+  byteOrdered: ReadonlySet<string> = new Set(),
 ): BuiltQuery {
   const params: DuckDBValue[] = [datasetId];
   const p = (v: DuckDBValue): string => {
@@ -200,7 +205,7 @@ export function buildQuery(
 
   const order = q.sortModel.map((s) => {
     const col = column(kind, s.colId);
-    const by = col.extra ? extraSortSql(col, extras) : sortExpression(col);
+    const by = col.extra ? extraSortSql(col, extras) : sortExpression(col, byteOrdered.has(col.field));
     return `${by} ${s.sort === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
   });
   order.push('row_no ASC');
