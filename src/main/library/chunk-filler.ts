@@ -8,6 +8,7 @@ export const VECTOR_ROWS = 2048;
 // themselves inline (up to 12) or a 4-byte prefix and a pointer into the vector's string heap.
 const STRING_T_BYTES = 16;
 const INLINE_MAX = 12;
+const encoder = new TextEncoder();
 
 /**
  * Writes whole columns of a data chunk in a few native calls instead of one per value.
@@ -30,7 +31,8 @@ export class ChunkFiller {
   private readonly words = new Uint32Array(this.entries.buffer);
   private readonly validity = new Uint8Array(VECTOR_ROWS / 8);
   private readonly heapRows = new Int32Array(VECTOR_ROWS);
-  private readonly heapText = new Array<string>(VECTOR_ROWS);
+  private readonly heapText = new Array<string>(VECTOR_ROWS).fill('');
+  private block = new Uint8Array(1 << 16);
   private readonly int64s = new BigInt64Array(VECTOR_ROWS);
   private readonly int32s = new Int32Array(VECTOR_ROWS);
 
@@ -85,18 +87,17 @@ export class ChunkFiller {
   /** Writes the entries of the rows in `heapRows` (non-ASCII or longer than 12 characters). */
   private placeText(vector: duckdb.Vector, count: number): void {
     const texts = this.heapText;
-    const block = Buffer.from(texts.slice(0, count).join(''), 'utf8');
-    const ascii = block.length === sumLengths(texts, count);
+    // Encoded into one reused buffer: a fresh Buffer per column and chunk cost more than the encoding.
+    const joined = count === VECTOR_ROWS ? texts.join('') : texts.slice(0, count).join('');
+    const block = this.encode(joined);
+    const ascii = block.length === joined.length;
     let lo = 0;
     let hi = 0;
     if (block.length > INLINE_MAX) {
       // Row 0's entry is only borrowed to get the block onto the heap; every entry is rewritten below.
-      duckdb.vector_assign_string_element_len(vector, 0, block);
-      const copy = duckdb.vector_get_data(vector, STRING_T_BYTES);
-      const head = new DataView(copy.buffer, copy.byteOffset, STRING_T_BYTES);
-      if (head.getUint32(0, true) !== block.length) throw new Error('unexpected DuckDB string layout');
-      lo = head.getUint32(8, true);
-      hi = head.getUint32(12, true);
+      const head = this.borrowHeap(vector, block);
+      lo = head.lo;
+      hi = head.hi;
     }
     const entries = this.entries;
     const words = this.words;
@@ -109,7 +110,7 @@ export class ChunkFiller {
       words[w] = bytes;
       if (bytes <= INLINE_MAX) {
         entries.fill(0, base + 4, base + STRING_T_BYTES);
-        entries.set(block.subarray(offset, offset + bytes), base + 4);
+        for (let k = 0; k < bytes; k++) entries[base + 4 + k] = block[offset + k]!;
       } else {
         entries[base + 4] = block[offset]!;
         entries[base + 5] = block[offset + 1]!;
@@ -121,6 +122,49 @@ export class ChunkFiller {
       }
       offset += bytes;
     }
+  }
+
+  /** `text` as UTF-8 in the reused block buffer (grown when a column's text does not fit). */
+  private encode(text: string): Uint8Array {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.block.length < text.length * 3) this.block = new Uint8Array(text.length * 3);
+    const { written } = encoder.encodeInto(text, this.block);
+    return this.block.subarray(0, written);
+  }
+
+  /**
+   * Copies `block` onto the vector's string heap (through row 0's entry, which every caller rewrites)
+   * and returns where it landed.
+   */
+  private borrowHeap(vector: duckdb.Vector, block: Uint8Array): { lo: number; hi: number } {
+    duckdb.vector_assign_string_element_len(vector, 0, block);
+    const copy = duckdb.vector_get_data(vector, STRING_T_BYTES);
+    const head = new DataView(copy.buffer, copy.byteOffset, STRING_T_BYTES);
+    if (head.getUint32(0, true) !== block.length) throw new Error('unexpected DuckDB string layout');
+    return { lo: head.getUint32(8, true), hi: head.getUint32(12, true) };
+  }
+
+  /**
+   * VARCHAR column holding the same text in every row (a dataset's id): the text goes onto the heap
+   * once and every entry points at it.
+   */
+  constantVarchar(chunk: DuckDBDataChunk, column: number, text: string, n: number): void {
+    const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
+    const block = this.encode(text);
+    const bytes = block.length;
+    const entries = this.entries;
+    const words = this.words;
+    entries.fill(0, 0, STRING_T_BYTES);
+    words[0] = bytes;
+    if (bytes <= INLINE_MAX) entries.set(block, 4);
+    else {
+      const { lo, hi } = this.borrowHeap(vector, block);
+      entries.set(block.subarray(0, 4), 4);
+      words[2] = lo;
+      words[3] = hi;
+    }
+    for (let i = 1; i < n; i++) entries.copyWithin(i * STRING_T_BYTES, 0, STRING_T_BYTES);
+    duckdb.copy_data_to_vector(vector, 0, entries.buffer, 0, n * STRING_T_BYTES);
   }
 
   /** INTEGER column of whole numbers (no NULLs), already laid out as 32-bit integers. */
@@ -196,10 +240,4 @@ export class ChunkFiller {
     duckdb.vector_ensure_validity_writable(vector);
     duckdb.copy_data_to_vector_validity(vector, 0, this.validity.buffer, 0, bytes);
   }
-}
-
-function sumLengths(texts: readonly string[], count: number): number {
-  let sum = 0;
-  for (let j = 0; j < count; j++) sum += texts[j]!.length;
-  return sum;
 }

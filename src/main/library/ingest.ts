@@ -115,7 +115,6 @@ export async function appendRecords(
   const cols = columnsOf(kind);
   const types = rowTypes(kind);
   const filler = new ChunkFiller();
-  const ids = new Array<string>(VECTOR_ROWS).fill(datasetId);
   const rowNos = new Int32Array(VECTOR_ROWS);
   const columns = new RecordColumns(kind, path, checkedRecordList(records));
   const appender = await conn.createAppender(ROW_TABLE[kind]);
@@ -123,7 +122,7 @@ export async function appendRecords(
     for (let off = 0; off < records.length; off += VECTOR_ROWS) {
       const n = Math.min(VECTOR_ROWS, records.length - off);
       const chunk = DuckDBDataChunk.create(types, n);
-      filler.varchar(chunk, 0, ids, n);
+      filler.constantVarchar(chunk, 0, datasetId, n);
       for (let i = 0; i < n; i++) rowNos[i] = firstRowNo + off + i;
       filler.int32(chunk, 1, rowNos, n);
       columns.take(records, off, n);

@@ -46,28 +46,42 @@ export function shadowOf(field: string): ShadowColumn | undefined {
   return byField.get(field);
 }
 
+/** Powers of ten up to 10^15, each exactly a double. */
+const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
+
 /**
  * The number a decimal text stands for under parseDecimalText, NaN where it stands for none. The
- * common shape — an optional minus, digits, at most one point, no more than 20 characters — is read by
- * Number() directly (which reads exactly those texts as the rule does); anything else goes through the
- * rule itself. Ingest reads ~20 of these per record, so the fast path is what keeps it cheap.
+ * common shape — an optional minus, digits, at most one point, no more than 20 characters — is read
+ * here directly: with at most 15 digits in all, the digits make a whole number a double holds exactly,
+ * and dividing it by the exact power of ten of its fraction digits rounds once, to the double nearest
+ * the text — the very number Number() gives (Number() reads those texts as the rule does), for a
+ * fraction of its cost. Longer digit strings go through Number(), anything else through the rule
+ * itself. Ingest reads ~20 of these per record, so the fast path is what keeps it cheap.
  */
 export function decimalShadow(text: unknown): number {
   if (typeof text !== 'string') return NaN;
   const len = text.length;
   if (len === 0) return NaN;
   if (len <= 20) {
-    let i = text.charCodeAt(0) === 45 ? 1 : 0;
+    const negative = text.charCodeAt(0) === 45;
+    let i = negative ? 1 : 0;
     let digits = 0;
-    let point = false;
+    let fraction = -1;
+    let whole = 0;
     for (; i < len; i++) {
       const c = text.charCodeAt(i);
-      if (c >= 48 && c <= 57) digits++;
-      else if (c === 46 && !point) point = true;
+      if (c >= 48 && c <= 57) {
+        whole = whole * 10 + (c - 48);
+        digits++;
+      } else if (c === 46 && fraction < 0) fraction = digits;
       else break;
     }
-    // 20 characters at most: always finite.
-    if (i === len && digits > 0) return Number(text);
+    if (i === len && digits > 0) {
+      // 20 characters at most: always finite.
+      if (digits > 15) return Number(text);
+      const value = fraction < 0 ? whole : whole / POW10[digits - fraction]!;
+      return negative ? -value : value;
+    }
   }
   return parseDecimalText(text) ?? NaN;
 }
