@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Library, type DatasetMeta } from '../../src/main/library';
+import { DEEP_BLOCK_ROW } from '../../src/main/library/sorted-order';
 import { TextOrder } from '../../src/main/library/text-order';
 import { firm, shipment, tempDir } from './helpers';
 
@@ -221,6 +222,51 @@ describe('sorting ids by their bytes where that is the collation order', () => {
       expect(rows).toHaveLength(values.length);
       expect(rows).toEqual(await collated(d, sort));
     }
+  });
+});
+
+describe('deep blocks of a sorted view', () => {
+  const n = DEEP_BLOCK_ROW + 2_000;
+  let big: DatasetMeta;
+  beforeAll(async () => {
+    const rows = Array.from({ length: n }, (_, i) => shipment(i));
+    big = await lib.saveShipmentSearch({}, { total: n, shipments: rows });
+  });
+  // fobValue is (i * 37) % 1000 (helpers.shipment): many ties, kept in stored order.
+  const fob = (i: number): number => (i * 37) % 1000;
+  const expected = (keep: (i: number) => boolean): number[] =>
+    Array.from({ length: n }, (_, i) => i)
+      .filter(keep)
+      .sort((a, b) => fob(b) - fob(a) || a - b);
+  const block = async (startRow: number, endRow: number, filtered = false): Promise<number[]> =>
+    (
+      await lib.getRows(big.id, {
+        startRow,
+        endRow,
+        sortModel: [{ colId: 'fobValue', sort: 'desc' }],
+        ...(filtered
+          ? { filterModel: { fobValue: { filterType: 'number', type: 'lessThan', filter: 900 } } }
+          : {}),
+      })
+    ).rows.map((r) => Number(r._row));
+
+  it('are the sorted order from the first block to the last, before and after a write', async () => {
+    const all = expected(() => true);
+    const at = DEEP_BLOCK_ROW + 500;
+    expect(await block(at, at + 200)).toEqual(all.slice(at, at + 200));
+    expect(await block(at + 200, at + 400)).toEqual(all.slice(at + 200, at + 400));
+    expect(await block(n - 50, n + 50)).toEqual(all.slice(n - 50));
+    expect(await block(0, 200)).toEqual(all.slice(0, 200));
+    await lib.rename(big.id, 'renamed');
+    expect(await block(at, at + 200)).toEqual(all.slice(at, at + 200));
+  });
+
+  it("apply the view's filter", async () => {
+    const kept = expected((i) => fob(i) < 900);
+    const at = DEEP_BLOCK_ROW + 100;
+    expect(kept.length).toBeGreaterThan(at + 200);
+    expect(await block(at, at + 200, true)).toEqual(kept.slice(at, at + 200));
+    expect(await block(0, 100, true)).toEqual(kept.slice(0, 100));
   });
 });
 

@@ -107,6 +107,23 @@ export class Db {
     });
   }
 
+  /**
+   * The first column of a query's rows as integers, read chunk by chunk into one typed array (no row
+   * objects: a million row numbers arrive in a few milliseconds, where row objects took over a second).
+   */
+  integers(sql: string, params?: SqlParams): Promise<Int32Array> {
+    return this.reads.run(async () => {
+      this.assertOpen();
+      const result = await this.reader.run(sql, params);
+      const out = new Int32Array(result.rowCount);
+      let at = 0;
+      for (let i = 0; i < result.chunkCount; i++) {
+        for (const v of result.getChunk(i).getColumnValues(0)) out[at++] = Number(v);
+      }
+      return out;
+    });
+  }
+
   async one(sql: string, params?: SqlParams): Promise<Row | undefined> {
     return (await this.all(sql, params))[0];
   }

@@ -34,6 +34,7 @@ import { FirmBook } from './firms/firm-book';
 import { LOST_COLUMN, SNAPSHOT_COLUMN, WatchStore } from './watch/watch-store';
 import { firmNameSql } from './firms/firm-sql';
 import { migrate } from './schema';
+import { SortedOrders } from './sorted-order';
 import { TextOrder } from './text-order';
 import {
   diskFullError,
@@ -164,6 +165,8 @@ export class Library {
   private readonly failedSaves = new Map<string, AppError>();
   /** Which text fields of a dataset sort by their bytes (cheaper, same order); forgotten on every write. */
   private readonly textOrder: TextOrder;
+  /** The whole order of sorted views scrolled deep into, kept for their later blocks; forgotten on every write. */
+  private readonly orders: SortedOrders;
 
   private constructor(
     private readonly db: Db,
@@ -171,6 +174,7 @@ export class Library {
   ) {
     this.jobs = new JobStore(db);
     this.textOrder = new TextOrder(async (sql, params) => (await db.all(sql, params))[0]);
+    this.orders = new SortedOrders(db);
     const references = new Map<string, Promise<void>>();
     this.reader = {
       all: (sql, params) => db.select(sql, params),
@@ -256,6 +260,7 @@ export class Library {
     this.counts.clear();
     this.extraTypes.clear();
     this.textOrder.clear();
+    this.orders.clear();
     return out;
   }
 
@@ -503,11 +508,7 @@ export class Library {
         [id, q.startRow, q.endRow],
       );
     } else {
-      const keys = await this.db.all(
-        `SELECT row_no FROM ${table} WHERE ${built.where} ORDER BY ${built.orderBy} LIMIT ${limit} OFFSET ${q.startRow}`,
-        built.params,
-      );
-      const order = keys.map((k) => toNumber(k.row_no));
+      const order = await this.orders.block(table, built, q.startRow, limit);
       if (order.length === 0) rows = [];
       else {
         // Row numbers come from the database as integers; they are inlined only after that check.
