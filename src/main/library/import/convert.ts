@@ -108,6 +108,17 @@ const LISTED_PLACES = 5;
 
 const HS_FIELDS: ReadonlySet<string> = new Set(['hsCode', 'hsCodeKeyword']);
 
+/** How one column of the file is converted: the same plan for the row path and DuckDB's CSV reader. */
+export interface ColumnPlan {
+  /** Index of its field among the kind's fields; -1 for an extra column. */
+  target: number;
+  type: FieldType;
+  /** An HS code field (checked for lost leading zeros). */
+  hs: boolean;
+  /** Its name as an extra column; null for a mapped one. */
+  extraHeader: string | null;
+}
+
 /** Converts rows of one file under one plan, batch by batch, and keeps the counts for the report. */
 export class RowConverter {
   readonly fields: readonly string[];
@@ -157,6 +168,16 @@ export class RowConverter {
   /** The extra columns' headers, in file order. */
   get extraColumns(): string[] {
     return this.extraHeaders.filter((h): h is string => h !== null);
+  }
+
+  /** Each column's conversion, in file order. */
+  columnPlan(): ColumnPlan[] {
+    return Array.from(this.targets, (target, c) => ({
+      target,
+      type: this.types[c]!,
+      hs: this.hs[c]!,
+      extraHeader: this.extraHeaders[c] ?? null,
+    }));
   }
 
   /** Rows after the header row, blank ones skipped, as the library's columns. */

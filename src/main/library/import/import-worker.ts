@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { ImportPlan } from '@shared/library/import-contract';
 import { RowConverter } from './convert';
+import { stageCsvNatively } from './csv-native';
 import { RowStage, type StagedPart } from './row-stage';
 import { ImportRefusal, NO_RESULT, openTableSource, type RawRow, type TableSource } from './table-source';
 import type { CheckProgress, FromWorker, PreviewRow, ToWorker } from './worker-protocol';
@@ -23,6 +24,8 @@ const MAX_UNACKED = 2;
  */
 const FIRST_PART_ROWS = 4096;
 const MAX_PART_ROWS = 8192;
+/** Rows per part when DuckDB reads a CSV itself: its parts are written from a table, not built up. */
+const NATIVE_PART_ROWS = 16_384;
 
 function send(msg: FromWorker): void {
   port?.postMessage(msg);
@@ -174,8 +177,6 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   let stage: RowStage | null = null;
   let answer: FromWorker;
   try {
-    stage = await RowStage.open(msg.plan.kind, msg.stagingDir);
-    const staged = stage;
     const converter = converterFor(source, msg, locateFor(source, msg.plan.sheet));
     let sent = 0;
     let read = 0;
@@ -188,29 +189,51 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       while (sent - acks > MAX_UNACKED && !stop.signal.aborted)
         await new Promise<void>((resolve) => (wake = resolve));
     };
-    const flush = async (): Promise<void> => {
-      if (staged.rows === 0) return;
-      partRows = Math.min(MAX_PART_ROWS, partRows * 2);
-      await hand(await staged.cut());
-    };
-    for await (const rows of source.rows(msg.plan.sheet, stop.signal)) {
-      if (stop.signal.aborted) break;
-      read += rows.length;
-      const batch = converter.convert(rows);
-      if (batch.n === 0) continue;
-      await staged.append(batch);
-      if (staged.rows >= partRows) await flush();
-    }
-    if (!stop.signal.aborted) {
-      await flush();
-      await hand(await staged.drain());
+    // A CSV is read by DuckDB's reader when the row path would take its every value as it is.
+    const native = source.csv
+      ? await stageCsvNatively({
+          path: msg.path,
+          layout: source.csv,
+          kind: msg.plan.kind,
+          headerRow: msg.plan.headerRow,
+          decimalComma: msg.plan.locale.decimal === ',',
+          columns: converter.columnPlan(),
+          dir: msg.stagingDir,
+          partRows: NATIVE_PART_ROWS,
+          signal: stop.signal,
+          onPart: async (part, rowsRead) => {
+            read = rowsRead;
+            await hand(part);
+          },
+        })
+      : null;
+    if (!native && !stop.signal.aborted) {
+      stage = await RowStage.open(msg.plan.kind, msg.stagingDir);
+      const staged = stage;
+      const flush = async (): Promise<void> => {
+        if (staged.rows === 0) return;
+        partRows = Math.min(MAX_PART_ROWS, partRows * 2);
+        await hand(await staged.cut());
+      };
+      for await (const rows of source.rows(msg.plan.sheet, stop.signal)) {
+        if (stop.signal.aborted) break;
+        read += rows.length;
+        const batch = converter.convert(rows);
+        if (batch.n === 0) continue;
+        await staged.append(batch);
+        if (staged.rows >= partRows) await flush();
+      }
+      if (!stop.signal.aborted) {
+        await flush();
+        await hand(await staged.drain());
+      }
     }
     answer = stop.signal.aborted
       ? { type: 'stopped' }
       : {
           type: 'done',
           summary: {
-            rows: converter.rows,
+            rows: native ? native.rows : converter.rows,
             blankRows: converter.blankRows,
             warnings: converter.warnings(),
             partOnly: converter.partOnly(),

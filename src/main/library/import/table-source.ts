@@ -12,6 +12,7 @@ import { QUERY_KEYS, QUERY_SHEET_NAME } from '@shared/export/query-sheet-keys';
 import type { ImportFormat, ImportSheetView } from '@shared/library/import-contract';
 import { isPlainObject } from '@shared/spec/records';
 import { restoreCsvFormulaText } from '@shared/csv-formula';
+import type { CsvLayout } from './csv-native';
 import { importFormatOf } from './file-type';
 import { openParquet } from './parquet-source';
 import { ImportRefusal } from './refusal';
@@ -65,6 +66,8 @@ export interface TableSource {
   /** The number format of an xlsx cell style. */
   numberFormat(style: number | undefined): NumberFormat | null;
   rows(sheet: number, signal?: AbortSignal): AsyncGenerator<RawRow[]>;
+  /** How a CSV is written, for DuckDB's reader (csv-native.ts). */
+  csv?: CsvLayout;
   /** A JSON response's `total` and similar facts that are not rows. */
   facts?: { reportedTotal?: number; reported?: Record<string, unknown>; partOnly?: string[] };
   close(): void;
@@ -297,6 +300,7 @@ async function openCsv(path: string): Promise<TableSource> {
     query: null,
     date1904: false,
     numberFormat: () => null,
+    csv: { encoding, delimiter, sepLine: sep !== null },
     rows: (_sheet, signal) => csvRows(path, encoding, bom, delimiter, sep !== null, signal),
     close: () => undefined,
   };
