@@ -267,7 +267,8 @@ export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: numbe
       return null;
     }
     // No rows, no parts: the import then says the file holds no records.
-    if (!existsSync(out) || readdirSync(out).length === 0) return bytes.lines === job.headerRow ? { rows: 0 } : null;
+    if (!existsSync(out) || readdirSync(out).length === 0)
+      return bytes.lines === job.headerRow ? { rows: 0 } : null;
     const counts = await conn.runAndReadAll(
       `SELECT _part, count(*)::BIGINT AS n, count(*) FILTER (WHERE _needs_row_path)::BIGINT AS odd ` +
         `FROM read_parquet(${quoteLiteral(join(out, '*', '*.parquet'))}, hive_partitioning = true) GROUP BY _part ORDER BY _part`,
