@@ -1,4 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDecimalText, parseIsoDay } from '@shared/fields';
@@ -12,6 +13,7 @@ import {
   libraryExportSource,
   shipmentColumns,
   type ExportColumn,
+  type ExportSource,
 } from '../../src/main/export';
 import { importFile } from '../../src/main/library';
 import { generateAccount, startSimulator } from '../../src/main/sim';
@@ -20,6 +22,7 @@ import { makeFirms } from '../helpers/export-records';
 import { useLibrary } from '../helpers/library';
 import { useTempDir } from '../helpers/temp-dir';
 import { readParquetCells, type ParquetCells } from './readers/parquet-cells';
+import { hasPyarrow, readParquetCellsWithPyarrow } from './readers/pyarrow-cells';
 
 const t = useTempDir('portolan-parquet-rt-');
 const l = useLibrary('portolan-parquet-rt-lib-');
@@ -312,6 +315,81 @@ describe('Parquet exports: typed, and read back exactly', () => {
     a.forEach((rec, i) => {
       for (const f of SHIPMENT_FIELDS) expect(b[i]?.[f], `row ${i + 1} ${f}`).toBe(rec[f]);
     });
+  }, 60_000);
+
+  it.skipIf(!hasPyarrow)(
+    'the app’s path read by pyarrow: real types, every cell equal to the source, hyparquet agreeing',
+    async () => {
+      const sim = await simulatorRecords(2_000);
+      const records = [...tricky(sim[2]!), ...sim].map((r) =>
+        Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? ''])),
+      );
+      const saved = await l.lib.saveShipmentSearch(
+        { hs_codes: ['7208'] },
+        { total: records.length, shipments: records },
+      );
+      // A sorted view: the rows leave in the grid's order, not the stored one.
+      const view = { sortModel: [{ colId: 'importerName', sort: 'desc' as const }] };
+      const { source } = await libraryExportSource(l.lib, saved.id, view, '9.9.9');
+      const path = join(t.dir, 'pyarrow.parquet');
+      expect((await exportParquet(source, path)).rowsWritten).toBe(records.length);
+      const sorted = (await l.lib.getRows(saved.id, { startRow: 0, endRow: 5_000, ...view })).rows.map((r) =>
+        Object.fromEntries(SHIPMENT_FIELDS.map((f) => [f, (r[f] as string | null) ?? null])),
+      );
+      const cells = await readParquetCellsWithPyarrow(path);
+      const types = Object.fromEntries(
+        cells.columns.map((c) => [c.name, `${c.physical ?? ''} ${c.logical}`]),
+      );
+      expect(types['usdFob']).toBe('DOUBLE ');
+      expect(types['arrivalDate']).toBe('INT32 Date');
+      expect(types['createdAt']).toMatch(/^INT64 Timestamp\(isAdjustedToUTC=true, timeUnit=microseconds/);
+      expect(types['importerName']).toBe('BYTE_ARRAY String');
+      expect(types['_original_text']).toBe(' MAP');
+      expect(expectCellsEqual(cells, source.columns, sorted)).toBeGreaterThan(0);
+      // The JavaScript reader sees the very same cells (a row without kept texts: no map there).
+      const orNone = (rows: Record<string, unknown>[]) =>
+        rows.map((r) => ({ ...r, _original_text: r['_original_text'] ?? undefined }));
+      expect(orNone((await readParquetCells(path)).rows)).toEqual(orNone(cells.rows));
+    },
+    120_000,
+  );
+
+  it('the library’s COPY writes the cells the rows read into JavaScript would: extras, missing fields, resolved firms, fillers', async () => {
+    const csv = join(t.dir, 'desk.csv');
+    await writeFile(
+      csv,
+      'importerName,usdFob,Remarks,arrivalDate,createdAt\nAcme,"1,234.50",hello,2024-01-05,1714567890.5\nBeta,-,,2023-02-30,\n',
+    );
+    const imported = await importFile(l.lib, csv);
+    const firms = await l.lib.saveRecords(
+      { kind: 'firms', request: { hs_codes: ['7208'] } },
+      makeFirms(50) as unknown as Record<string, unknown>[],
+      { status: 'complete' },
+    );
+    const views = [
+      { id: imported.dataset.id, view: undefined },
+      {
+        id: imported.dataset.id,
+        view: {
+          columns: ['importerName', 'importerFirm', 'usdFob', 'extra:Remarks', 'exporterName', 'createdAt'],
+        },
+      },
+      { id: firms.id, view: { sortModel: [{ colId: 'shipment_count', sort: 'asc' as const }] } },
+    ];
+    for (const { id, view } of views) {
+      const { source } = await libraryExportSource(l.lib, id, view, '9.9.9');
+      expect(source.copyParquet).toBeDefined();
+      const inPlace = join(t.dir, 'in-place.parquet');
+      const appended = join(t.dir, 'appended.parquet');
+      await exportParquet(source, inPlace, { overwrite: true });
+      const rowsRead: ExportSource = { ...source };
+      delete rowsRead.copyParquet;
+      await exportParquet(rowsRead, appended, { overwrite: true });
+      const [a, b] = [await readParquetCells(inPlace), await readParquetCells(appended)];
+      expect(a.columns).toEqual(b.columns);
+      expect(a.rows).toEqual(b.rows);
+      expect(a.rows.length).toBe(source.rowCount);
+    }
   }, 60_000);
 
   it('firms: counts as BIGINT, every value back', async () => {

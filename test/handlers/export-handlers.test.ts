@@ -229,6 +229,29 @@ describe('export.start', () => {
     expect(await readdir(join(t.dir, 'out'))).toEqual([]);
   });
 
+  it('a Parquet export of a library dataset is written by DuckDB in place: progress, then cancel leaves nothing', async () => {
+    const many = Array.from({ length: 60_000 }, (_, i) => shipment(i, { usdFob: `${i}.25` }));
+    const big = await library.saveShipmentSearch(REQUEST, { total: many.length, shipments: many });
+    const done = join(t.dir, 'out', 'done.parquet');
+    const first = await service['export.start'](
+      { source: { datasetId: big.id }, format: 'parquet', target: at(done, 'parquet') },
+      {},
+    );
+    expect((await waitFinished(first.jobId)).outcome).toBe('succeeded');
+    const seen = progress.filter((p) => p.jobId === first.jobId);
+    expect(seen.at(-1)).toMatchObject({ done: 60_000, total: 60_000 });
+    expect(seen.map((p) => p.done)).toEqual([...seen.map((p) => p.done)].sort((a, b) => a - b));
+
+    const path = join(t.dir, 'out', 'cancelled.parquet');
+    const { jobId } = await service['export.start'](
+      { source: { datasetId: big.id }, format: 'parquet', target: at(path, 'parquet') },
+      {},
+    );
+    await service['export.cancel']({ jobId }, {});
+    expect((await waitFinished(jobId)).outcome).toBe('cancelled');
+    expect(await readdir(join(t.dir, 'out'))).toEqual(['done.parquet']);
+  }, 60_000);
+
   it('refuses an unknown dataset and an unknown column', async () => {
     const path = join(t.dir, 'out', 'x.csv');
     await expect(

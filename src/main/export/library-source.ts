@@ -95,6 +95,13 @@ export async function libraryExportSource(
       ...(view ? { view: { ...query, columns: fields } } : {}),
     },
     batches: (signal) => library.streamFieldRows(datasetId, fields, { query, signal }),
+    copyParquet: (path, opts) =>
+      library.writeParquet(
+        datasetId,
+        columns.map((c) => ({ field: c.field, name: c.header, type: c.type })),
+        path,
+        { ...opts, query },
+      ),
   };
   return { source, meta };
 }

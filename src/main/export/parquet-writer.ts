@@ -14,6 +14,7 @@ import {
   shapeStatsSql,
   shapesFromStats,
   typedSelectSql,
+  type ParquetColumnShape,
   type ParquetMeta,
   type ParquetSourceColumn,
 } from '../library';
@@ -60,6 +61,39 @@ export interface ParquetQuerySource {
   query?: QueryInfo;
 }
 
+/** Portolan's description of a file of these columns and shapes, with the Query sheet's rows. */
+function describeFile(
+  source: Pick<ParquetQuerySource, 'kind' | 'columns' | 'query'>,
+  typed: boolean,
+  shapes: ParquetColumnShape[],
+  rows: number,
+): ParquetMeta {
+  const query: [string, string][] = source.query
+    ? queryRows({
+        kind: source.kind,
+        query: source.query,
+        rowsExported: rows,
+        dataSheets: [],
+        rowsPerSheet: 0,
+        cutCells: [],
+        cutCellCount: 0,
+        fieldNames: source.columns.map((c) => c.field),
+        exportedAt: new Date(),
+      }).map(([k, v]) => [k, String(v)])
+    : [
+        ['kind', source.kind],
+        ['field_names', JSON.stringify(source.columns.map((c) => c.field))],
+      ];
+  return {
+    version: PARQUET_META_VERSION,
+    kind: source.kind,
+    rule: PARQUET_RULE,
+    originalTextColumn: typed ? ORIGINAL_TEXT_COLUMN : null,
+    columns: shapes,
+    query,
+  };
+}
+
 /**
  * Writes the rows of `source.sql` to `path` typed (see ../library/parquet-typing.ts): one pass finds
  * each typed column's shape, then DuckDB's COPY writes the typed rows, the original text of the cells
@@ -80,30 +114,12 @@ async function copyTyped(
   }));
   const [stats] = await runCancellable(connection, shapeStatsSql(columns, source.sql), signal);
   const { shapes, rows } = shapesFromStats(columns, stats ?? {});
-  const query: [string, string][] = source.query
-    ? queryRows({
-        kind: source.kind,
-        query: source.query,
-        rowsExported: rows,
-        dataSheets: [],
-        rowsPerSheet: 0,
-        cutCells: [],
-        cutCellCount: 0,
-        fieldNames: source.columns.map((c) => c.field),
-        exportedAt: new Date(),
-      }).map(([k, v]) => [k, String(v)])
-    : [
-        ['kind', source.kind],
-        ['field_names', JSON.stringify(source.columns.map((c) => c.field))],
-      ];
-  const meta: ParquetMeta = {
-    version: PARQUET_META_VERSION,
-    kind: source.kind,
-    rule: PARQUET_RULE,
-    originalTextColumn: columns.some((c) => isTypedField(c.type)) ? ORIGINAL_TEXT_COLUMN : null,
-    columns: shapes,
-    query,
-  };
+  const meta = describeFile(
+    source,
+    columns.some((c) => isTypedField(c.type)),
+    shapes,
+    rows,
+  );
   await runCancellable(
     connection,
     `COPY (${typedSelectSql(columns, shapes, source.sql)}) TO ${quoteLiteral(path)} (${copyOptionsSql(meta)})`,
@@ -112,12 +128,48 @@ async function copyTyped(
   return rows;
 }
 
+/**
+ * A source whose rows sit in DuckDB (a library dataset) is written there by one typed COPY: no row
+ * passes through JavaScript, and the main thread only hears DuckDB's progress.
+ */
+async function exportParquetInPlace(
+  source: ExportSource,
+  copy: NonNullable<ExportSource['copyParquet']>,
+  target: string,
+  options: ExportOptions,
+): Promise<ExportResult> {
+  const { signal } = options;
+  const typed = source.columns.some((c) => isTypedField(c.type));
+  let reported = 0;
+  const { value: rowsWritten, bytes } = await writeAtomically(target, options, async (temp) => {
+    try {
+      const rows = await copy(temp, {
+        ...(signal ? { signal } : {}),
+        onProgress: (fraction) => {
+          const rowsWritten = Math.round(fraction * source.rowCount);
+          if (rowsWritten <= reported) return;
+          reported = rowsWritten;
+          options.onProgress?.({ phase: 'rows', rowsWritten, rowCount: source.rowCount });
+        },
+        describe: (shapes, rows) => describeFile(source, typed, shapes, rows),
+      });
+      options.onProgress?.({ phase: 'finishing', rowsWritten: rows, rowCount: source.rowCount });
+      return rows;
+    } catch (e) {
+      if (signal?.aborted) throw cancelledError();
+      throw e;
+    }
+  });
+  return { path: target, rowsWritten, bytes };
+}
+
 /** A scratch folder's name names its process, so a start-up sweep removes only those of dead processes. */
 export const PARQUET_SCRATCH_PREFIX = 'portolan-parquet-';
 const scratchPrefix = () => `${PARQUET_SCRATCH_PREFIX}${process.pid}-`;
 
 /**
- * Any source to Parquet: rows go as text through an appender into a table of a scratch DuckDB
+ * Any source to Parquet. A library dataset is written in place by DuckDB (exportParquetInPlace);
+ * other sources' rows go as text through an appender into a table of a scratch DuckDB
  * database, then the typed COPY writes the file. The scratch database lives in memory and spills
  * to its folder past `SCRATCH_MEMORY`: with an on-disk one the appender's final (synchronous) flush
  * also wrote every row to the file on the main thread (50,000 × 88 on a loaded machine: the longest
@@ -128,6 +180,7 @@ export async function exportParquet(
   target: string,
   options: ExportOptions = {},
 ): Promise<ExportResult> {
+  if (source.copyParquet) return exportParquetInPlace(source, source.copyParquet, target, options);
   const { signal } = options;
   const columns = source.columns;
   const base = options.scratchDir ?? tmpdir();

@@ -4,6 +4,7 @@
  */
 
 import type { FieldType } from '@shared/fields';
+import type { ParquetColumnShape, ParquetMeta } from '../library';
 
 /** How a column's original text is written to a typed format: the shared field model's type. */
 export type ExportColumnType = FieldType;
@@ -61,6 +62,18 @@ export interface ExportSource {
    */
   batches(signal?: AbortSignal): AsyncIterable<readonly ExportRow[]>;
   query: QueryInfo;
+  /**
+   * Where the rows already sit in DuckDB (a library dataset): writes them to a typed Parquet file there,
+   * by COPY, with `describe`'s metadata, and answers the rows written. Absent: the rows are read.
+   */
+  copyParquet?: (
+    path: string,
+    opts: {
+      signal?: AbortSignal;
+      onProgress?: (fraction: number) => void;
+      describe: (shapes: ParquetColumnShape[], rows: number) => ParquetMeta;
+    },
+  ) => Promise<number>;
 }
 
 export type ExportPhase = 'rows' | 'summaries' | 'finishing';

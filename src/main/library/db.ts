@@ -10,6 +10,9 @@ import type { Json } from '@duckdb/node-api';
 export type SqlParams = DuckDBValue[];
 export type Row = Record<string, Json>;
 
+/** How often a long statement's progress is read while it runs. */
+const PROGRESS_POLL_MS = 200;
+
 /** Runs tasks one at a time, in order; a failed task does not block the next. */
 class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
@@ -149,6 +152,42 @@ export class Db {
         yield chunk.getRows();
       }
     } finally {
+      if (this.streams.delete(conn)) conn.closeSync();
+    }
+  }
+
+  /**
+   * Runs one statement on a connection of its own (a COPY of rows to a file): it reads one snapshot
+   * and never queues the grid's reads or the library's writes behind it. Aborting interrupts it and
+   * rejects with an AbortError; `onProgress` hears DuckDB's estimate of how far it got (0–1).
+   */
+  async runAlone(
+    sql: string,
+    params: SqlParams,
+    opts: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+  ): Promise<Row[]> {
+    this.assertOpen();
+    const { signal, onProgress } = opts;
+    const aborted = (): Error => Object.assign(new Error('cancelled'), { name: 'AbortError' });
+    if (signal?.aborted) throw aborted();
+    const conn = await this.instance.connect();
+    this.streams.add(conn);
+    const onAbort = (): void => conn.interrupt();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const poll = onProgress
+      ? setInterval(() => {
+          const p = conn.progress.percentage;
+          if (p >= 0) onProgress(Math.min(1, p / 100));
+        }, PROGRESS_POLL_MS)
+      : null;
+    try {
+      return (await conn.runAndReadAll(sql, params)).getRowObjectsJson();
+    } catch (e) {
+      if (signal?.aborted) throw aborted();
+      throw e;
+    } finally {
+      if (poll) clearInterval(poll);
+      signal?.removeEventListener('abort', onAbort);
       if (this.streams.delete(conn)) conn.closeSync();
     }
   }
