@@ -13,7 +13,7 @@ import { showDataset, useSessionStore } from '../session';
 import { useColorSchemeChoice } from '../theme';
 import { handleCommand } from './commands';
 import { paletteActions, type PaletteAction } from './palette-actions';
-import { usePaletteStore } from './palette-store';
+import { PALETTE_SEARCH, usePaletteStore } from './palette-store';
 
 function ShortcutKeys({ keys }: { keys: string[] }) {
   return (
@@ -34,7 +34,7 @@ const searchProps: SpotlightSearchProps & TestId = {
   leftSection: <IconSearch size={16} stroke={1.6} />,
   placeholder: 'Go to a page, a preset, a dataset or a command…',
   'aria-label': 'Command palette',
-  'data-testid': 'command-palette-search',
+  'data-testid': PALETTE_SEARCH,
 };
 
 function grouped(actions: PaletteAction[], chosen: (run: () => void) => void): SpotlightActionGroupData[] {

@@ -5,6 +5,9 @@ import { usePresetsStore } from '../features/presets';
 import { useWatchStore } from '../features/watch';
 import { defineStore, latestWins } from '../store';
 
+/** The palette's search box, by which the store finds the palette on the page. */
+export const PALETTE_SEARCH = 'command-palette-search';
+
 export interface PaletteData {
   /** Every dataset of the library (the Library page's list may be narrowed by its own search). */
   datasets: DatasetView[];
@@ -60,12 +63,24 @@ export const usePaletteStore = defineStore<PaletteData, PaletteActions>(
       },
       closed() {
         if (chosen === null && opener?.isConnected) opener.focus({ preventScroll: true });
-        opener = null;
       },
       exited() {
         const run = chosen;
+        const back = opener;
         chosen = null;
-        run?.();
+        opener = null;
+        if (run) {
+          run();
+          return;
+        }
+        // The focus trap's delayed focus can still land in the closing palette after `closed` (its timer runs
+        // late on a busy machine): the palette is about to be removed and the focus with it, so it goes back.
+        const active = document.activeElement;
+        const palette = document
+          .querySelector(`[data-testid="${PALETTE_SEARCH}"]`)
+          ?.closest('[role="dialog"]');
+        const lost = active === null || active === document.body || palette?.contains(active) === true;
+        if (lost && back?.isConnected) back.focus({ preventScroll: true });
       },
     };
   },
