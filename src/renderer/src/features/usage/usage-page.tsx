@@ -98,7 +98,6 @@ export function UsagePage() {
               leftSection={<IconRefresh size={16} stroke={1.6} />}
               data-testid="usage-refresh"
               loading={loading}
-              disabled={loading}
               onClick={() => void refreshUsage()}
             >
               Refresh
