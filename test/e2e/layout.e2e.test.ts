@@ -6,6 +6,7 @@ import { AppShell } from './pages/app-shell';
 import { LibraryPage } from './pages/library-page';
 import { ResolvedFirmsPage } from './pages/firms-page';
 import { SearchWorkbench } from './pages/search-workbench';
+import { SettingsPage } from './pages/settings-page';
 import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { describeOverlaps, overlaps, visibleControls } from './support/layout';
@@ -259,5 +260,83 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
       }
     }
     expect(problems.join('\n\n')).toBe('');
+  });
+
+  it('Settings: profiles with a connection tested, a form with errors, editing, a key and secret, the delete confirmation, no profiles', async () => {
+    const settings = new SettingsPage(browser.page);
+    const page = browser.page;
+    await shell.navigate('settings');
+    const demo = (await page.getByTestId('profile-card').first().getAttribute('data-profile-name')) as string;
+    await settings.testConnection(demo);
+    await settings.createProfile({
+      name: 'Customs desk',
+      baseUrl: 'https://api.example.com/',
+      accountName: 'main',
+    });
+    const problems: string[] = [];
+    /**
+     * Every size and scheme of a state, opened afresh at each (`open`, then `close`): the state's
+     * primary action is in view as it opens, without scrolling.
+     */
+    async function everyWay(
+      name: string,
+      primary: string,
+      open?: () => Promise<void>,
+      close?: () => Promise<void>,
+    ): Promise<void> {
+      for (const colorScheme of SCHEMES) {
+        await page.emulateMedia({ colorScheme });
+        for (const size of SIZES) {
+          await page.setViewportSize(size);
+          await open?.();
+          problems.push(...(await check(`${name}-${size.width}x${size.height}-${colorScheme}`)));
+          const box = await page.getByTestId(primary).boundingBox();
+          expect(box && box.y >= 0 && box.y + box.height <= size.height, `${name}: ${primary}`).toBe(true);
+          await close?.();
+        }
+      }
+    }
+    const cancel = (testId: string) => async () => {
+      await page.getByTestId(testId).click();
+      await page.getByTestId(testId).waitFor({ state: 'detached' });
+    };
+    await everyWay('settings-profiles', 'profile-new');
+    await everyWay(
+      'settings-new-errors',
+      'profile-save',
+      async () => {
+        await settings.submitNewProfile({ name: ' ', baseUrl: 'ftp:/nowhere' });
+        await settings.fieldError('profile-base-url').waitFor();
+      },
+      cancel('profile-cancel'),
+    );
+    await everyWay(
+      'settings-editing',
+      'profile-save',
+      () => settings.card('Customs desk').getByTestId('profile-edit').click(),
+      cancel('profile-cancel'),
+    );
+    await everyWay(
+      'settings-credentials',
+      'credentials-save',
+      () => settings.card('Customs desk').getByTestId('profile-credentials').click(),
+      cancel('credentials-cancel'),
+    );
+    await everyWay(
+      'settings-delete-confirm',
+      'profile-delete-yes',
+      () => settings.askDelete('Customs desk'),
+      async () => {
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog').waitFor({ state: 'hidden' });
+      },
+    );
+
+    await settings.deleteProfile('Customs desk');
+    await settings.deleteProfile(demo);
+    await page.getByTestId('profiles-empty').waitFor();
+    await everyWay('settings-empty', 'profile-new');
+    expect(problems.join('\n\n')).toBe('');
+    expect(browser.errors).toEqual([]);
   });
 });

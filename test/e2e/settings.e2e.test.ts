@@ -127,10 +127,43 @@ describe('Settings → Connection profiles against the simulator', () => {
     await browser.screenshot('04-test-connection-rejected');
   });
 
-  it('deletes a profile only after confirmation', async () => {
+  it('Enter saves the profile form; Escape leaves it unsaved and the focus goes back to Edit', async () => {
+    const page = browser.page;
+    const isFocused = (l: ReturnType<typeof page.getByTestId>) =>
+      l.evaluate((el) => el === el.ownerDocument.activeElement);
+    const edit = settings.card('Simulator').getByTestId('profile-edit');
+    await edit.click();
+    await page.getByTestId('profile-name').fill('Simulator renamed');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('profile-form').waitFor({ state: 'detached' });
+    expect(await isFocused(edit)).toBe(true);
+    expect(await settings.card('Simulator').count()).toBe(1);
+
+    await edit.click();
+    await page.getByTestId('profile-name').fill('Simulator desk');
+    await page.getByTestId('profile-name').press('Enter');
+    await settings.card('Simulator desk').waitFor();
+    await settings.card('Simulator desk').getByTestId('profile-edit').click();
+    await page.getByTestId('profile-name').fill('Simulator');
+    await page.getByTestId('profile-base-url').press('Enter');
+    await settings.card('Simulator').waitFor();
+  });
+
+  it('deletes a profile only after confirmation; Escape keeps it and gives the focus back', async () => {
     const card = settings.card('Simulator');
-    await card.getByTestId('profile-delete').click();
-    await card.getByTestId('profile-delete-no').click();
+    await settings.askDelete('Simulator');
+    expect(await settings.deleteConfirm.getByRole('heading').textContent()).toBe(
+      'Delete the profile “Simulator”?',
+    );
+    await browser.screenshot('05-delete-confirmation');
+    await browser.page.keyboard.press('Escape');
+    await browser.page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await expect
+      .poll(() => card.getByTestId('profile-delete').evaluate((el) => el === el.ownerDocument.activeElement))
+      .toBe(true);
+    await settings.askDelete('Simulator');
+    await browser.page.getByTestId('profile-delete-no').click();
+    await browser.page.getByRole('dialog').waitFor({ state: 'hidden' });
     expect(await card.count()).toBe(1);
     await settings.deleteProfile('Simulator');
     await browser.page.getByTestId('profiles-empty').waitFor();

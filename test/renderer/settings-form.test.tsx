@@ -68,9 +68,11 @@ describe('the profile form', () => {
     await openNewProfile({ name: 'Probe', baseUrl: 'http://127.0.0.1:1', apiKey: 'k', apiSecret: 's' });
     await save('profile-save');
     expect(screen.getByTestId('profile-api-key-error').textContent).toBe(
-      'at least 8 characters: paste the whole API key from the API tab of your account portal',
+      'At least 8 characters: paste the whole API key from the API tab of your account portal',
     );
-    expect(screen.getByTestId('profile-api-secret-error').textContent).toMatch(/^at least 8 characters/);
+    expect(screen.getByTestId('profile-api-secret-error').textContent).toMatch(
+      /^At least 8 characters: paste the whole API secret/,
+    );
     expect(backend.sent).not.toContain('profiles.create');
 
     // A key without its secret is shown at the secret, not sent half.
@@ -78,20 +80,20 @@ describe('the profile form', () => {
     type('profile-api-secret', '');
     await save('profile-save');
     expect(screen.queryByTestId('profile-api-key-error')).toBeNull();
-    expect(screen.getByTestId('profile-api-secret-error').textContent).toBe('the API secret is required');
+    expect(screen.getByTestId('profile-api-secret-error').textContent).toBe('The API secret is required');
     expect(backend.sent).not.toContain('profiles.create');
   });
 
   it('shows a bad service address at its field before saving', async () => {
     const cases: [string, string][] = [
-      ['http://exa mple.com', 'the address must not contain spaces'],
+      ['http://exa mple.com', 'Service address: the address must not contain spaces'],
       [
         'http://user:pw@127.0.0.1:39197/',
-        'leave out the user name and password: the API key and secret go in the keychain instead',
+        'Service address: leave out the user name and password: the API key and secret go in the keychain instead',
       ],
       [
         'http://127.0.0.1:39197/api/v1/',
-        'leave out /api/v1: Portolan adds it to every request (use http://127.0.0.1:39197/)',
+        'Service address: leave out /api/v1: Portolan adds it to every request (use http://127.0.0.1:39197/)',
       ],
     ];
     await openNewProfile({ name: 'Probe', baseUrl: 'https://' });
@@ -111,7 +113,7 @@ describe('the profile form', () => {
     await openNewProfile({ name: '  PROBE ', baseUrl: 'http://127.0.0.1:2' });
     await save('profile-save');
     expect(screen.getByTestId('profile-name-error').textContent).toBe(
-      'another profile already has this name',
+      'Another profile already has this name',
     );
     expect(backend.sent).not.toContain('profiles.create');
   });
@@ -141,7 +143,9 @@ describe('the credentials form', () => {
     type('credentials-api-key', 'ak_live_long_enough_1');
     type('credentials-api-secret', 'abc');
     await save('credentials-save');
-    expect(screen.getByTestId('credentials-api-secret-error').textContent).toMatch(/^at least 8 characters/);
+    expect(screen.getByTestId('credentials-api-secret-error').textContent).toMatch(
+      /^At least 8 characters: paste the whole API secret/,
+    );
     expect(backend.sent).not.toContain('profiles.setCredentials');
 
     type('credentials-api-secret', 'a-secret-long-enough');
@@ -185,5 +189,68 @@ describe('moving a profile to another server', () => {
       value: { profiles: { hasSecret: boolean; baseUrl: string }[] };
     };
     expect(state.value.profiles[0]).toMatchObject({ baseUrl: 'https://other.example.net/', hasSecret: true });
+  });
+});
+
+/** The filled (primary) buttons on the screen (Mantine's default variant sets no attribute): one at a time. */
+const primaryButtons = () =>
+  [
+    ...document.querySelectorAll<HTMLButtonElement>(
+      'button.mantine-Button-root:is([data-variant="filled"], :not([data-variant]))',
+    ),
+  ].map((b) => b.dataset.testid);
+
+describe('keyboard and the one primary action', () => {
+  it('New profile is the one primary action until a form opens; Escape closes the form and gives the focus back', async () => {
+    await backend.invoke('profiles.create', { name: 'Probe', baseUrl: 'http://127.0.0.1:1' });
+    await app.useSessionStore.getState().refreshProfiles();
+    render(<page.SettingsPage />);
+    expect(primaryButtons()).toEqual(['profile-new']);
+
+    const opener = screen.getByTestId('profile-new');
+    opener.focus();
+    fireEvent.click(opener);
+    expect(primaryButtons()).toEqual(['profile-save']);
+    expect(document.activeElement).toBe(screen.getByTestId('profile-name'));
+    fireEvent.keyDown(screen.getByTestId('profile-name'), { key: 'Escape' });
+    expect(screen.queryByTestId('profile-form')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+
+    // The key-and-secret form of a card: the same.
+    const credentials = screen.getByTestId('profile-credentials');
+    credentials.focus();
+    fireEvent.click(credentials);
+    expect(primaryButtons()).toEqual(['credentials-save']);
+    expect(document.activeElement).toBe(screen.getByTestId('credentials-api-key'));
+    fireEvent.keyDown(screen.getByTestId('credentials-api-key'), { key: 'Escape' });
+    expect(screen.queryByTestId('credentials-form')).toBeNull();
+    expect(document.activeElement).toBe(credentials);
+    expect(primaryButtons()).toEqual(['profile-new']);
+    expect(backend.sent).not.toContain('profiles.update');
+    expect(backend.sent).not.toContain('profiles.setCredentials');
+  });
+
+  it('asks before deleting, naming the profile; Escape keeps it and the focus goes back to Delete', async () => {
+    await backend.invoke('profiles.create', { name: 'Probe', baseUrl: 'http://127.0.0.1:1' });
+    await app.useSessionStore.getState().refreshProfiles();
+    backend.sent.length = 0;
+    render(<page.SettingsPage />);
+    const del = screen.getByTestId('profile-delete');
+    del.focus();
+    fireEvent.click(del);
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).toContain('Delete the profile “Probe”?');
+    expect(dialog.textContent).toContain('removed from the keychain');
+    fireEvent.keyDown(document.activeElement ?? dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(del));
+    expect(backend.sent).not.toContain('profiles.delete');
+    expect(screen.getAllByTestId('profile-card')).toHaveLength(1);
+
+    fireEvent.click(del);
+    await save('profile-delete-yes');
+    await waitFor(() => expect(screen.queryByTestId('profile-card')).toBeNull());
+    expect(backend.sent).toContain('profiles.delete');
+    expect(screen.getByTestId('profiles-empty')).toBeTruthy();
   });
 });

@@ -91,10 +91,21 @@ export class SettingsPage {
     return result;
   }
 
+  /** The delete confirmation (a dialog above the page, not inside the card). */
+  get deleteConfirm(): Locator {
+    return this.page.getByTestId('profile-delete-confirm');
+  }
+
+  /** Opens the delete confirmation of a profile and waits for it. */
+  async askDelete(name: string): Promise<void> {
+    await this.card(name).getByTestId('profile-delete').click();
+    await this.page.getByRole('dialog').waitFor();
+  }
+
   async deleteProfile(name: string): Promise<void> {
     const card = this.card(name);
-    await card.getByTestId('profile-delete').click();
-    await card.getByTestId('profile-delete-yes').click();
+    await this.askDelete(name);
+    await this.page.getByTestId('profile-delete-yes').click();
     await card.waitFor({ state: 'detached' });
   }
 }

@@ -1,8 +1,14 @@
+import { useRef } from 'react';
+import { Alert, Box, Divider, Stack, Text } from '@mantine/core';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
-import { TextField } from '../../components/text-field';
+import { FormFooter, KeySecretFields } from './form-parts';
 import { useSettingsStore } from './settings-store';
+import { useInlineForm } from './use-inline-form';
 
-/** Sets or replaces a profile's key and secret. Neither is ever read back: the inputs start empty. */
+/**
+ * Sets or replaces a profile's key and secret. Neither is ever read back: the inputs start empty.
+ * Enter saves, Escape cancels, and the focus goes back to the button that opened the form.
+ */
 export function CredentialsForm({ profile }: { profile: ProfileView }) {
   const creds = useSettingsStore((s) => s.credentials);
   const errors = useSettingsStore((s) => s.credentialErrors);
@@ -11,64 +17,42 @@ export function CredentialsForm({ profile }: { profile: ProfileView }) {
   const save = useSettingsStore((s) => s.saveCredentials);
   const close = useSettingsStore((s) => s.closeCredentials);
   const notice = useSettingsStore((s) => s.credentialsNotice);
+  const ref = useRef<HTMLFormElement>(null);
+  useInlineForm(ref, true, close);
   return (
-    <form
-      className="credentials-form"
+    <Box
+      component="form"
+      ref={ref}
       data-testid="credentials-form"
+      aria-label={`API key and secret of ${profile.name}`}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void save();
       }}
     >
-      {notice ? (
-        <p className="message message--warning" role="status" data-testid="credentials-notice">
-          {notice}
-        </p>
-      ) : (
-        <p className="muted">
-          {profile.hasSecret
-            ? 'Replace the stored key and secret.'
-            : 'Enter the key and secret from the API tab of your account portal.'}
-        </p>
-      )}
-      <div className="form-grid">
-        <TextField
-          label="API key"
-          type="password"
-          value={creds.apiKey}
-          onChange={(v) => setField('apiKey', v)}
-          testId="credentials-api-key"
-          error={errors.apiKey}
-          autoFocus
+      <Divider mb="md" />
+      <Stack gap="md">
+        {notice ? (
+          <Alert color="orange" role="status" data-testid="credentials-notice" py="xs">
+            {notice}
+          </Alert>
+        ) : (
+          <Text c="dimmed">
+            {profile.hasSecret
+              ? 'Replace the stored key and secret. They are kept in the system keychain and never shown again.'
+              : 'Enter the key and secret from the API tab of your account portal. They are kept in the system keychain and never shown again.'}
+          </Text>
+        )}
+        <KeySecretFields testIdPrefix="credentials" values={creds} errors={errors} onChange={setField} />
+        <FormFooter
+          error={errors['']}
+          saving={saving}
+          saveLabel="Save to keychain"
+          onCancel={close}
+          testIds={{ error: 'credentials-error', cancel: 'credentials-cancel', save: 'credentials-save' }}
         />
-        <TextField
-          label="API secret"
-          type="password"
-          value={creds.apiSecret}
-          onChange={(v) => setField('apiSecret', v)}
-          testId="credentials-api-secret"
-          error={errors.apiSecret}
-        />
-      </div>
-      {errors[''] ? (
-        <div className="message message--error" role="alert" data-testid="credentials-error">
-          {errors['']}
-        </div>
-      ) : null}
-      <div className="actions">
-        <button
-          type="submit"
-          className="button button--primary"
-          disabled={saving}
-          data-testid="credentials-save"
-        >
-          {saving ? 'Saving…' : 'Save to keychain'}
-        </button>
-        <button type="button" className="button" onClick={close} data-testid="credentials-cancel">
-          Cancel
-        </button>
-      </div>
-    </form>
+      </Stack>
+    </Box>
   );
 }

@@ -1,13 +1,23 @@
+import { Alert, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+
 /** Shown when the keychain cannot be used: profiles still work, but keys and secrets cannot be stored. */
 export function KeychainBanner({ problem }: { problem: string }) {
   return (
-    <div className="banner banner--warning" role="alert" data-testid="keychain-banner">
-      <strong>Keychain problem</strong>
-      <p data-testid="keychain-problem">{problem}</p>
-      <p>
+    <Alert
+      color="orange"
+      role="alert"
+      title="Keychain problem"
+      icon={<IconAlertTriangle size={16} stroke={1.6} />}
+      data-testid="keychain-banner"
+    >
+      <Text fz="md" data-testid="keychain-problem">
+        {problem}
+      </Text>
+      <Text fz="md" mt="xs">
         Until this is fixed, API keys and secrets cannot be saved or used. Everything else keeps working,
         including the demo workspace.
-      </p>
-    </div>
+      </Text>
+    </Alert>
   );
 }

@@ -1,9 +1,18 @@
+import { useRef } from 'react';
+import { Paper, Stack, Title, SimpleGrid } from '@mantine/core';
 import { TextField } from '../../components/text-field';
 import { useSessionStore } from '../../session';
+import { fieldMessage } from './field-errors';
 import { movesToAnotherServer, useSettingsStore } from './settings-store';
+import { useInlineForm } from './use-inline-form';
+import { FormFooter, KeySecretFields } from './form-parts';
 
-/** Create or edit a profile's metadata; on create the key and secret may be given at once. */
-export function ProfileForm() {
+/**
+ * Create (above the list) or edit (in its card) a profile's metadata; on create the key and secret
+ * may be given at once. Enter saves, Escape cancels, and the focus goes back to the button that
+ * opened the form.
+ */
+export function ProfileForm({ inCard = false }: { inCard?: boolean }) {
   const editor = useSettingsStore((s) => s.editor);
   const draft = useSettingsStore((s) => s.draft);
   const errors = useSettingsStore((s) => s.draftErrors);
@@ -14,85 +23,83 @@ export function ProfileForm() {
   const saved = useSessionStore((s) =>
     editor.mode === 'edit' ? s.profiles.find((p) => p.id === editor.id) : undefined,
   );
+  const ref = useRef<HTMLFormElement>(null);
+  useInlineForm(ref, editor.mode !== 'closed', close);
   if (editor.mode === 'closed') return null;
   const losesCredentials =
     saved !== undefined && saved.hasSecret && movesToAnotherServer(saved, draft.baseUrl);
   const creating = editor.mode === 'create';
   return (
-    <form
-      className="panel profile-form"
+    <Paper
+      component="form"
+      ref={ref}
+      // Inside its profile's card the card is the frame.
+      withBorder={!inCard}
+      p={inCard ? 0 : 'md'}
       data-testid="profile-form"
+      aria-labelledby="profile-form-title"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void save();
       }}
     >
-      <h3>{creating ? 'New connection profile' : `Edit “${draft.name}”`}</h3>
-      <div className="form-grid">
-        <TextField
-          label="Name"
-          value={draft.name}
-          onChange={(v) => setField('name', v)}
-          testId="profile-name"
-          error={errors.name}
-          autoFocus
-        />
+      <Stack gap="md">
+        <Title order={3} id="profile-form-title">
+          {creating
+            ? 'New connection profile'
+            : inCard
+              ? 'Edit profile'
+              : `Edit “${saved?.name ?? draft.name}”`}
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
+          <TextField
+            label="Name"
+            value={draft.name}
+            onChange={(v) => setField('name', v)}
+            testId="profile-name"
+            error={fieldMessage(errors, 'name')}
+          />
+          <TextField
+            label="Account name (optional)"
+            value={draft.accountName}
+            onChange={(v) => setField('accountName', v)}
+            testId="profile-account-name"
+            error={fieldMessage(errors, 'accountName')}
+            hint="The account searches use when they name none."
+          />
+        </SimpleGrid>
         <TextField
           label="Service address"
           type="url"
           value={draft.baseUrl}
           onChange={(v) => setField('baseUrl', v)}
           testId="profile-base-url"
-          error={errors.baseUrl}
+          error={fieldMessage(errors, 'baseUrl')}
           hint={
             losesCredentials
               ? 'This is another server: the saved API key and secret stay with the old one and are removed. You will be asked for them again.'
               : 'The base URL of the Trade Shipment and Firm Query Service, e.g. https://api.example.com'
           }
         />
-        <TextField
-          label="Account name (optional)"
-          value={draft.accountName}
-          onChange={(v) => setField('accountName', v)}
-          testId="profile-account-name"
-          error={errors.accountName}
-        />
         {creating ? (
-          <>
-            <TextField
-              label="API key (optional now)"
-              type="password"
-              value={draft.apiKey}
-              onChange={(v) => setField('apiKey', v)}
-              testId="profile-api-key"
-              error={errors.apiKey}
-            />
-            <TextField
-              label="API secret (optional now)"
-              type="password"
-              value={draft.apiSecret}
-              onChange={(v) => setField('apiSecret', v)}
-              testId="profile-api-secret"
-              error={errors.apiSecret}
-              hint="Stored in the system keychain only; it is never shown again."
-            />
-          </>
+          <KeySecretFields
+            testIdPrefix="profile"
+            values={draft}
+            errors={errors}
+            onChange={setField}
+            optional
+            secretHint="Kept in the system keychain only; it is never shown again."
+          />
         ) : null}
-      </div>
-      {errors[''] ? (
-        <div className="message message--error" role="alert" data-testid="profile-form-error">
-          {errors['']}
-        </div>
-      ) : null}
-      <div className="actions">
-        <button type="submit" className="button button--primary" disabled={saving} data-testid="profile-save">
-          {saving ? 'Saving…' : creating ? 'Create profile' : 'Save changes'}
-        </button>
-        <button type="button" className="button" onClick={close} data-testid="profile-cancel">
-          Cancel
-        </button>
-      </div>
-    </form>
+        <FormFooter
+          error={errors['']}
+          saving={saving}
+          saveLabel={creating ? 'Create profile' : 'Save changes'}
+          onCancel={close}
+          testIds={{ error: 'profile-form-error', cancel: 'profile-cancel', save: 'profile-save' }}
+        />
+      </Stack>
+    </Paper>
   );
 }

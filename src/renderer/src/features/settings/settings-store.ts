@@ -57,6 +57,7 @@ export interface SettingsData {
   savingCredentials: boolean;
 
   confirmDeleteId: string | null;
+  deleting: boolean;
   deleteError: string | null;
   activeError: string | null;
   tests: Partial<Record<string, TestState>>;
@@ -94,6 +95,7 @@ const initialState: SettingsData = {
   credentialErrors: {},
   savingCredentials: false,
   confirmDeleteId: null,
+  deleting: false,
   deleteError: null,
   activeError: null,
   tests: {},
@@ -236,15 +238,17 @@ export const useSettingsStore = defineStore<SettingsData, SettingsActions>(initi
   },
 
   cancelDelete() {
+    if (get().deleting) return;
     set({ confirmDeleteId: null, deleteError: null });
   },
 
   async confirmDelete() {
-    const id = get().confirmDeleteId;
-    if (!id) return;
+    const { confirmDeleteId: id, deleting } = get();
+    if (!id || deleting) return;
+    set({ deleting: true, deleteError: null });
     const r = await getApi().profiles.delete({ id });
     if (!r.ok) {
-      set({ deleteError: r.error.message });
+      set({ deleting: false, deleteError: r.error.message });
       return;
     }
     set((s) => {
@@ -252,6 +256,7 @@ export const useSettingsStore = defineStore<SettingsData, SettingsActions>(initi
       delete tests[id];
       return {
         confirmDeleteId: null,
+        deleting: false,
         tests,
         ...(s.editor.mode === 'edit' && s.editor.id === id ? { editor: { mode: 'closed' } as Editor } : {}),
         ...(s.credentialsFor === id ? { credentialsFor: null } : {}),

@@ -1,8 +1,17 @@
-import { isUnlimited, USAGE_METRICS, type MetricSummary, type UsageSummary } from '@shared/spec/usage';
+import { Alert, Group, Loader, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
+import {
+  isUnlimited,
+  metricLabel,
+  USAGE_METRICS,
+  type MetricSummary,
+  type UsageSummary,
+} from '@shared/spec/usage';
 import { ErrorMessage } from '../../components/error-message';
 import type { TestState } from './settings-store';
 
-const fmt = new Intl.NumberFormat();
+const fmt = (n: number) => n.toLocaleString('en-US');
+const ICON = { size: 16, stroke: 1.6 } as const;
 
 function metricOrder(metrics: Record<string, MetricSummary>): string[] {
   const known = USAGE_METRICS.filter((m) => m in metrics);
@@ -10,50 +19,54 @@ function metricOrder(metrics: Record<string, MetricSummary>): string[] {
   return [...known, ...extra.sort()];
 }
 
-function UsageTable({ usage }: { usage: UsageSummary }) {
+function UsageTables({ usage }: { usage: UsageSummary }) {
   const accounts = Object.keys(usage);
-  if (accounts.length === 0) return <p className="muted">Connected, but the service reported no accounts.</p>;
+  if (accounts.length === 0) return <Text c="dimmed">Connected, but the service reported no accounts.</Text>;
   return (
-    <>
+    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
       {accounts.map((account) => {
         const metrics = usage[account] ?? {};
         return (
-          <table
+          <Table
             key={account}
-            className="usage-table"
+            striped
+            withTableBorder
+            captionSide="top"
             data-testid="test-result-account"
             data-account={account}
           >
-            <caption>
+            <Table.Caption ta="left" mt={0} mb="xs">
               Account <strong>{account}</strong>
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Metric</th>
-                <th scope="col" className="num">
+            </Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Metric</Table.Th>
+                <Table.Th scope="col" ta="right">
                   Used
-                </th>
-                <th scope="col" className="num">
+                </Table.Th>
+                <Table.Th scope="col" ta="right">
                   Limit
-                </th>
-              </tr>
-            </thead>
-            <tbody>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
               {metricOrder(metrics).map((name) => {
                 const m = metrics[name] as MetricSummary;
                 return (
-                  <tr key={name} data-testid="test-result-metric" data-metric={name}>
-                    <th scope="row">{name}</th>
-                    <td className="num">{fmt.format(m.current)}</td>
-                    <td className="num">{isUnlimited(m) ? 'unlimited' : fmt.format(m.limit)}</td>
-                  </tr>
+                  <Table.Tr key={name} data-testid="test-result-metric" data-metric={name}>
+                    <Table.Th scope="row" fw={400}>
+                      {metricLabel(name)}
+                    </Table.Th>
+                    <Table.Td ta="right">{fmt(m.current)}</Table.Td>
+                    <Table.Td ta="right">{isUnlimited(m) ? 'unlimited' : fmt(m.limit)}</Table.Td>
+                  </Table.Tr>
                 );
               })}
-            </tbody>
-          </table>
+            </Table.Tbody>
+          </Table>
         );
       })}
-    </>
+    </SimpleGrid>
   );
 }
 
@@ -73,33 +86,37 @@ export function TestResult({ state, accountName }: { state: TestState | undefine
   if (!state) return null;
   if (state.status === 'running') {
     return (
-      <div className="test-result" data-testid="test-result" data-status="running" aria-live="polite">
-        Testing connection…
-      </div>
+      <Group gap="sm" data-testid="test-result" data-status="running" aria-live="polite">
+        <Loader size="xs" />
+        <Text c="dimmed">Testing connection…</Text>
+      </Group>
     );
   }
   if (state.status === 'failed') {
     return (
-      <div className="test-result" data-testid="test-result" data-status="failed" aria-live="polite">
+      <div data-testid="test-result" data-status="failed" aria-live="polite">
         <ErrorMessage error={state.error} testId="test-result-error" />
       </div>
     );
   }
   const warning = defaultAccountWarning(state.usage, accountName);
   return (
-    <div className="test-result" data-testid="test-result" data-status="passed" aria-live="polite">
-      <div className="message message--ok">Connection works. Usage and limits reported by the service:</div>
+    <Stack gap="sm" data-testid="test-result" data-status="passed" aria-live="polite">
+      <Alert color="green" icon={<IconCircleCheck {...ICON} />} py="xs">
+        Connection works. Usage and limits reported by the service:
+      </Alert>
       {warning && (
-        <div
-          className="message"
+        <Alert
+          color="orange"
+          icon={<IconAlertTriangle {...ICON} />}
           role="alert"
+          py="xs"
           data-testid="test-result-account-warning"
-          style={{ color: 'var(--danger, #c0392b)' }}
         >
           {warning}
-        </div>
+        </Alert>
       )}
-      <UsageTable usage={state.usage} />
-    </div>
+      <UsageTables usage={state.usage} />
+    </Stack>
   );
 }

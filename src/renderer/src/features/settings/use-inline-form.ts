@@ -1,0 +1,15 @@
+import { useEffect, type RefObject } from 'react';
+import { useDialogFocus } from '../../components/use-dialog-focus';
+
+/**
+ * A form that opens in place of what it edits behaves as a dialog: its first field takes the focus,
+ * Escape cancels, the focus goes back to the button that opened it, and the whole form (its Save
+ * included) is scrolled into view, also when it opens low on the page.
+ */
+export function useInlineForm(ref: RefObject<HTMLElement | null>, open: boolean, cancel: () => void): void {
+  useDialogFocus(ref, open, cancel);
+  useEffect(() => {
+    // After the focus moved to the first field (the effect above): 'nearest' then brings the rest in.
+    if (open) ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [ref, open]);
+}
