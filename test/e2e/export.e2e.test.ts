@@ -57,15 +57,22 @@ describe('Export from the library to Excel, through the browser host', () => {
     // An unfiltered grid: the Library's common need, the whole dataset, is what the dialog starts on.
     expect(await dialog.chosenScope()).toBe('dataset');
     expect(await dialog.rowsToExport()).toBe(FETCHED);
-    const chosen = await dialog.chooseFile();
-    expect(chosen).toBe(join(stack.dataDir, 'exports', 'Shipments · all.xlsx'));
+    // The browser host names the file only: where it keeps it is no place the analyst can open.
+    expect(await dialog.chooseFile()).toBe('Shipments · all.xlsx');
+    const chosen = join(stack.dataDir, 'exports', 'Shipments · all.xlsx');
     await browser.screenshot('export-dialog');
-    await dialog.start();
+    // The finished file goes to the browser by itself, under its name.
+    const autoDownload = await dialog.startAndDownload();
+    expect(autoDownload.name).toBe('Shipments · all.xlsx');
     await dialog.waitForStep('done');
     const done = await dialog.outcome();
     expect(done.outcome, done.message).toBe('succeeded');
-    expect(done.message).toContain(`Exported ${FETCHED.toLocaleString('en-US')} rows`);
-    expect(done.path).toBe(chosen);
+    expect(done.message).toContain(
+      `Exported ${FETCHED.toLocaleString('en-US')} rows; your browser downloaded the file as Shipments · all.xlsx`,
+    );
+    expect(done.message).not.toContain(stack.dataDir);
+    expect(done.path).toBeNull();
+    expect(await readFile(autoDownload.path)).toEqual(await readFile(chosen));
     await browser.screenshot('export-done');
 
     // Progress reached the bridge's event stream with rows done against the total.

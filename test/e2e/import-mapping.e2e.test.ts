@@ -163,7 +163,7 @@ describe('Import a file from another tool: map its columns, see what would not i
     await exportDialog.openDialog();
     await exportDialog.chooseFormat('csv');
     await exportDialog.chooseScope('view');
-    const path = await exportDialog.chooseFile();
+    const path = join(stack.dataDir, 'exports', await exportDialog.chooseFile());
     await exportDialog.start();
     await exportDialog.waitForStep('done');
     expect((await exportDialog.outcome()).outcome).toBe('succeeded');

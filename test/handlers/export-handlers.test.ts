@@ -1,6 +1,6 @@
 import { fieldTitleOf } from '@shared/fields';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventChannel } from '@shared/ipc/channels';
@@ -280,8 +280,36 @@ describe('export.start', () => {
       { source: { datasetId: dataset.id }, format: 'parquet' },
       {},
     );
-    expect((await waitFinished(jobId)).outcome).toBe('succeeded');
+    const done = await waitFinished(jobId);
+    expect(done.outcome).toBe('succeeded');
     expect(path.startsWith(join(t.dir, 'data', 'exports'))).toBe(true);
+    // The desktop app's analyst chose that path: the message names it.
+    expect(done.message).toBe(`Exported 500 rows to ${path}`);
+  });
+
+  it('names the downloaded file, never the host path, when the file reaches the analyst as a download', async () => {
+    const downloading = createExportHandlers({
+      files,
+      library: async () => library,
+      dataDir: join(t.dir, 'data'),
+      logger: nullLogger,
+      appVersion: '9.8.7-test',
+      downloads: true,
+      events: {
+        emit<E extends EventChannel>(event: E, payload: Events[E]) {
+          if (event === 'jobs.finished') finished.push(payload as JobFinished);
+        },
+      },
+    });
+    const { jobId, path } = await downloading['export.start'](
+      { source: { datasetId: dataset.id }, format: 'csv' },
+      {},
+    );
+    const done = await waitFinished(jobId);
+    expect(done.outcome, done.message).toBe('succeeded');
+    expect(done.message).toBe(`Exported 500 rows; your browser downloaded the file as ${basename(path)}`);
+    expect(done.message).not.toContain(join(t.dir, 'data'));
+    await downloading.disposeExports();
   });
 });
 

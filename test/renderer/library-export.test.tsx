@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { fakeBridge } from './fake-bridge';
 import type { BridgeResult } from '@shared/ipc/errors';
@@ -107,5 +107,83 @@ describe('Library page → Export', () => {
     fireEvent.click(screen.getByTestId('export-start'));
     await waitFor(() => expect(starts).toHaveLength(1), { timeout: 10_000 });
     expect(starts[0]).toMatchObject({ datasetId: 'ds-1', view: { quickFilter: 'steelworks' } });
+  });
+});
+
+describe('Library page → Export, in the browser host', () => {
+  const HOST_PATH = '/exports/Steel imports.xlsx';
+
+  function exportThroughBrowser(): { bridge: ReturnType<typeof fakeBridge>; clicked: string[] } {
+    const clicked: string[] = [];
+    // A download is a click on a link to the file's URL: jsdom would try to navigate, so only the URL is kept.
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      if (this.hasAttribute('download')) clicked.push(this.href);
+    });
+    const bridge = fakeBridge(
+      {},
+      {
+        fallback: async (c, i) => answer(c, i),
+        fileTransfer: {
+          upload: async () => ({ ok: false, error: { kind: 'NotFound', message: 'no upload here' } }),
+          downloadUrl: (handle) => `http://127.0.0.1:9/files/export/${handle}`,
+        },
+      },
+    );
+    setApi(bridge.api);
+    return { bridge, clicked };
+  }
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+    setApi(fakeBridge({}, { fallback: async (c, i) => answer(c, i) }).api);
+  });
+
+  it('says the file was downloaded by its name, hands it to the browser, and never shows the host path', async () => {
+    const { bridge, clicked } = exportThroughBrowser();
+    await openDataset();
+    fireEvent.click(screen.getByTestId('export-open'));
+    fireEvent.click(screen.getByTestId('export-start'));
+    await waitFor(() => expect(screen.getByTestId('export-dialog').dataset.step).toBe('running'), {
+      timeout: 10_000,
+    });
+    expect(screen.getByTestId('export-running-path').textContent).toBe('Steel imports.xlsx');
+    act(() =>
+      bridge.emit('jobs.finished', {
+        kind: 'export',
+        jobId: 'job-1',
+        outcome: 'succeeded',
+        message: 'Exported 300 rows; your browser downloaded the file as Steel imports.xlsx',
+      }),
+    );
+    const done = await screen.findByTestId('export-done');
+    expect(done.dataset.outcome).toBe('succeeded');
+    expect(done.textContent).toContain('your browser downloaded the file as Steel imports.xlsx');
+    expect(done.textContent).not.toContain(HOST_PATH);
+    expect(screen.queryByTestId('export-done-path')).toBeNull();
+    // The browser got the file at once; the link fetches it again.
+    expect(clicked).toEqual([`http://127.0.0.1:9/files/export/fh_${'e'.repeat(32)}`]);
+    expect(screen.getByTestId('export-download').textContent).toBe('Download Steel imports.xlsx again');
+  });
+
+  it('in the desktop app, names the path the file was saved to', async () => {
+    const bridge = fakeBridge({}, { fallback: async (c, i) => answer(c, i) });
+    setApi(bridge.api);
+    await openDataset();
+    fireEvent.click(screen.getByTestId('export-open'));
+    fireEvent.click(screen.getByTestId('export-start'));
+    await waitFor(() => expect(screen.getByTestId('export-dialog').dataset.step).toBe('running'), {
+      timeout: 10_000,
+    });
+    act(() =>
+      bridge.emit('jobs.finished', {
+        kind: 'export',
+        jobId: 'job-1',
+        outcome: 'succeeded',
+        message: `Exported 300 rows to ${HOST_PATH}`,
+      }),
+    );
+    await screen.findByTestId('export-done');
+    expect(screen.getByTestId('export-done-path').textContent).toBe(HOST_PATH);
+    expect(screen.queryByTestId('export-download')).toBeNull();
   });
 });

@@ -36,6 +36,11 @@ export interface ExportHandlerDeps {
   chooseSavePath?: ChooseSavePath;
   /** Where chosen targets are kept: the window names them by handle only. */
   files: FileHandles;
+  /**
+   * The finished file reaches the analyst as a browser download (the browser host): its path on the
+   * host means nothing to them, so messages name the file only.
+   */
+  downloads?: boolean;
 }
 
 /** Remembers the folder of the last export so the next save dialog opens there. */
@@ -166,7 +171,9 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
             kind: 'export',
             jobId,
             outcome: 'succeeded',
-            message: `Exported ${result.rowsWritten.toLocaleString('en-US')} rows to ${result.path}`,
+            message: deps.downloads
+              ? `Exported ${result.rowsWritten.toLocaleString('en-US')} rows; your browser downloaded the file as ${basename(result.path)}`
+              : `Exported ${result.rowsWritten.toLocaleString('en-US')} rows to ${result.path}`,
           });
         },
         (error: unknown) => {
@@ -222,6 +229,7 @@ export function createExportHandlersFor(ctx: HandlerContext): {
     appVersion: ctx.deps.appInfo.version,
     ...(ctx.deps.chooseSavePath ? { chooseSavePath: ctx.deps.chooseSavePath } : {}),
     files: ctx.files,
+    downloads: ctx.deps.appInfo.host === 'browser',
   });
   return { calls, dispose: disposeExports };
 }

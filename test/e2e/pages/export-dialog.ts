@@ -40,7 +40,10 @@ export class ExportDialog {
     return text === null || text === '' ? null : Number(text);
   }
 
-  /** Asks main for a target (the browser host answers with a path under <dataDir>/exports). */
+  /**
+   * Asks main for a target; the name the dialog shows. The browser host writes it under
+   * `<dataDir>/exports` and shows the file's name only (its path there means nothing to the analyst).
+   */
   async chooseFile(): Promise<string> {
     await this.page.getByTestId('export-choose').click();
     const path = this.page.getByTestId('export-path');
@@ -77,7 +80,15 @@ export class ExportDialog {
     await this.page.getByTestId('export-replace-yes').click();
   }
 
-  /** Browser host: saves the finished file through the dialog's Download link; its local path. */
+  /** Starts the export; the download the browser gets when it has finished: its file name and local path. */
+  async startAndDownload(): Promise<{ name: string; path: string }> {
+    const [file] = await Promise.all([this.page.waitForEvent('download', { timeout: 60_000 }), this.start()]);
+    const path = await file.path();
+    if (!path) throw new Error(`the download failed: ${await file.failure()}`);
+    return { name: file.suggestedFilename(), path };
+  }
+
+  /** Browser host: saves the finished file again through the dialog's Download link; its local path. */
   async download(): Promise<string> {
     const [file] = await Promise.all([
       this.page.waitForEvent('download'),

@@ -18,6 +18,7 @@ import {
   describeProgress,
   describeRowsToExport,
   describeViewChoice,
+  fileNameOf,
   FORMAT_NAMES,
   progressPercent,
   type ExportCounts,
@@ -52,6 +53,7 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
     busy,
     scope,
     nothingToExport,
+    downloads,
     show,
     close,
     setFormat,
@@ -158,7 +160,7 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
                       Choose file…
                     </Button>
                     <Text fz="sm" c={target ? undefined : 'dimmed'} data-testid="export-path" miw={0}>
-                      {target?.location ?? 'No file chosen'}
+                      {target ? (downloads ? target.name : target.location) : 'No file chosen'}
                     </Text>
                   </Group>
                   {state.error && <ErrorMessage error={state.error} testId="export-error" />}
@@ -188,7 +190,10 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
                     {state.cancelling ? 'Cancelling…' : describeProgress(state.progress)}
                   </Text>
                   <Text fz="sm">
-                    Writing <span data-testid="export-running-path">{state.path}</span>
+                    Writing{' '}
+                    <span data-testid="export-running-path">
+                      {downloads ? fileNameOf(state.path) : state.path}
+                    </span>
                   </Text>
                 </Stack>
               )}
@@ -196,14 +201,14 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
               {state.step === 'done' && (
                 <Stack gap="xs" data-testid="export-done" data-outcome={state.outcome}>
                   <Text role={state.outcome === 'failed' ? 'alert' : 'status'}>{state.message}</Text>
-                  {state.outcome === 'succeeded' && (
+                  {state.outcome === 'succeeded' && !downloads && (
                     <Text fz="sm">
                       Saved to <Code data-testid="export-done-path">{state.path}</Code>
                     </Text>
                   )}
                   {state.outcome === 'succeeded' && state.downloadUrl && (
                     <Anchor href={state.downloadUrl} download data-testid="export-download">
-                      Download the file
+                      Download {fileNameOf(state.path)} again
                     </Anchor>
                   )}
                 </Stack>

@@ -24,6 +24,11 @@ export type ExportStep =
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
+/** The file's name from a path of either platform: what a browser download is called. */
+export function fileNameOf(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
 export const FORMAT_NAMES: Record<ExportFormat, string> = { xlsx: 'Excel', csv: 'CSV', parquet: 'Parquet' };
 
 /** "12,000 of 50,000 rows · about 8 s left" */

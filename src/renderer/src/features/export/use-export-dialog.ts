@@ -27,6 +27,11 @@ export interface ExportDialog {
   scope: ExportScopeState;
   /** The chosen scope writes no row: Export is disabled. */
   nothingToExport: boolean;
+  /**
+   * The browser host: the file reaches the analyst as a browser download, so the dialog names the file
+   * only (the host's folder means nothing to them); the desktop app names the path they chose.
+   */
+  downloads: boolean;
   show(): void;
   /** Closes the dialog, except while an export runs (it must be cancelled first). */
   close(): void;
@@ -61,6 +66,14 @@ export function useExportDialog({
   const scope = useExportScope(source, resolveView, counts);
   const jobRef = useRef<string | null>(null);
   const early = useRef(new Map<string, JobFinished>());
+  const downloads = getApi().fileTransfer !== undefined;
+
+  // A finished export in the browser host is handed to the browser at once, as a desktop app's save
+  // would have put it on disk; the dialog's link downloads it again.
+  const succeededUrl = state.step === 'done' && state.outcome === 'succeeded' ? state.downloadUrl : null;
+  useEffect(() => {
+    if (succeededUrl) startDownload(succeededUrl);
+  }, [succeededUrl]);
 
   useEffect(() => {
     const api = getApi();
@@ -177,6 +190,7 @@ export function useExportDialog({
     busy,
     scope,
     nothingToExport: scope.rows === 0,
+    downloads,
     show,
     close,
     setFormat: (f) => {
@@ -190,4 +204,16 @@ export function useExportDialog({
     keepExisting: () => setState({ step: 'form', error: null }),
     cancel,
   };
+}
+
+/** Hands a file URL to the browser as a download (the link's `download` attribute keeps the page where it is). */
+function startDownload(url: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = '';
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
 }
