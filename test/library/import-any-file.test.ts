@@ -179,10 +179,12 @@ describe('large files and caps', () => {
     await libraryIsEmpty();
   });
 
-  it('reports progress as rows are stored', async () => {
+  it('reports progress as rows are stored, part by part on the row path', async () => {
     const path = join(t.dir, 'progress.csv');
     const lines = ['importerName,hsCode,usdFob'];
     for (let i = 0; i < 5_000; i++) lines.push(`Firm ${i},720810,${i}`);
+    // A blank row: the file is read by the row path, which stores it in parts.
+    lines.splice(2_500, 0, ',,');
     await writeFile(path, lines.join('\n'));
     const seen: number[] = [];
     const r = await runImport(l.lib, path, await previewImport(path), {
@@ -191,6 +193,22 @@ describe('large files and caps', () => {
     expect(r.rows).toBe(5_000);
     expect(seen.length).toBeGreaterThan(1);
     expect(seen.at(-1)).toBe(5_000);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+
+  it('reports progress while DuckDB copies a plain CSV into the library in one query', async () => {
+    const path = join(t.dir, 'progress-native.csv');
+    const lines = ['importerName,hsCode,usdFob,arrivalDate,remarks'];
+    for (let i = 0; i < 200_000; i++)
+      lines.push(`Firm ${i},720810,${i}.25,2025-01-${String(1 + (i % 28)).padStart(2, '0')},note ${i}`);
+    await writeFile(path, lines.join('\n') + '\n');
+    const seen: number[] = [];
+    const r = await runImport(l.lib, path, await previewImport(path), {
+      onProgress: (p) => seen.push(p.rowsStored),
+    });
+    expect(r.rows).toBe(200_000);
+    expect(seen.some((n) => n > 0 && n < 200_000)).toBe(true);
+    expect(seen.at(-1)).toBe(200_000);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
   });
 });

@@ -5,6 +5,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { neutraliseCsvFormula } from '../../src/shared/csv-formula';
 import { previewImport } from '../../src/main/library';
+import type { StagedSource } from '../../src/main/library/ingest';
 import { RowConverter } from '../../src/main/library/import/convert';
 import { stageCsvNatively } from '../../src/main/library/import/csv-native';
 import { RowStage } from '../../src/main/library/import/row-stage';
@@ -15,16 +16,15 @@ const t = useTempDir('portolan-import-csv-native-');
 
 type Row = Record<string, unknown>;
 
-/** A part's rows in order, each with its row number in the whole import. */
-async function partRows(files: readonly string[]): Promise<Row[]> {
+/** The parts' rows in order, each with its row number in the whole import. */
+async function partRows(parts: readonly StagedSource[]): Promise<Row[]> {
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
   const out: Row[] = [];
   try {
-    for (const file of files) {
-      const r = await conn.runAndReadAll(
-        `SELECT * FROM read_parquet('${file}', hive_partitioning = false) ORDER BY row_no`,
-      );
+    for (const part of parts) {
+      const from = 'parquet' in part ? `read_parquet('${part.parquet}')` : `(${part.query})`;
+      const r = await conn.runAndReadAll(`SELECT * FROM ${from} ORDER BY row_no`);
       const rows = r.getRowObjectsJson();
       const first = out.length;
       for (const row of rows) {
@@ -62,7 +62,7 @@ async function stageBoth(
     );
   const dir = join(t.dir, `${name}-stage`);
   await mkdir(dir);
-  const nativeFiles: string[] = [];
+  const nativeParts: StagedSource[] = [];
   const staged = await stageCsvNatively({
     path,
     layout: source.csv!,
@@ -71,32 +71,31 @@ async function stageBoth(
     decimalComma: prepared.plan.locale.decimal === ',',
     columns: converter().columnPlan(),
     dir,
-    partRows: 7,
     signal: new AbortController().signal,
     onPart: async (part) => {
-      nativeFiles.push(part.file);
+      nativeParts.push(part.source);
     },
   });
-  if (staged === null) expect(nativeFiles).toEqual([]);
+  if (staged === null) expect(nativeParts).toEqual([]);
   const conv = converter();
   const stage = await RowStage.open(prepared.plan.kind, dir);
-  const files: string[] = [];
+  const files: StagedSource[] = [];
   try {
     for await (const batch of source.rows(0)) {
       const converted = conv.convert(batch);
       if (converted.n > 0) await stage.append(converted);
       const part = await stage.cut();
-      if (part) files.push(part.file);
+      if (part) files.push(part.source);
     }
     const last = await stage.cut();
-    if (last) files.push(last.file);
+    if (last) files.push(last.source);
     const drained = await stage.drain();
-    if (drained) files.push(drained.file);
+    if (drained) files.push(drained.source);
   } finally {
     await stage.close();
   }
   const rows = await partRows(files);
-  const native = staged === null ? null : await partRows(nativeFiles);
+  const native = staged === null ? null : await partRows(nativeParts);
   if (native) expect(staged!.rows).toBe(native.length);
   return { native, rows, warnings: conv.warnings().length, blankRows: conv.blankRows };
 }

@@ -327,24 +327,49 @@ export class ColumnBatchAppender {
 }
 
 /**
- * Copies rows staged by the import worker (a Parquet file of `stagingTableDdl`'s shape, row numbers
- * from 0) into the dataset as rows `firstRowNo…`, inside the caller's transaction. DuckDB reads and
- * inserts them on its own threads: the main thread only waits. Returns the number of rows copied.
+ * Rows the import worker staged, of `stagingTableDdl`'s shape with row numbers from 0: a Parquet file
+ * (or pattern) it wrote, or a query over the imported file itself that DuckDB runs (a plain CSV read by
+ * DuckDB's CSV reader, import/csv-native.ts: nothing written in between, nothing read back).
+ */
+export type StagedSource = { parquet: string } | { query: string };
+
+/** How often a long copy of staged rows reports how far DuckDB has got. */
+const COPY_PROGRESS_MS = 250;
+
+/**
+ * Copies staged rows into the dataset as rows `firstRowNo…`, inside the caller's transaction. DuckDB
+ * reads and inserts them on its own threads: the main thread only waits. `onProgress` hears DuckDB's
+ * own estimate of the share done (0–1) while it works, so that one large copy (a whole CSV) still
+ * shows progress. Returns the number of rows copied.
  */
 export async function appendStagedRows(
   conn: DuckDBConnection,
   kind: DatasetKind,
   datasetId: string,
   firstRowNo: number,
-  file: string,
+  staged: StagedSource,
+  onProgress?: (share: number) => void,
 ): Promise<number> {
   const names = rowColumnNames(kind);
   const select = ['$1', `row_no + $2`, ...names.slice(2)].join(', ');
-  const r = await conn.run(
-    `INSERT INTO ${ROW_TABLE[kind]} (${names.join(', ')}) SELECT ${select} FROM read_parquet(${quoteLiteral(file)})`,
-    [datasetId, firstRowNo],
+  const from = 'parquet' in staged ? `read_parquet(${quoteLiteral(staged.parquet)})` : `(${staged.query})`;
+  const sql = `INSERT INTO ${ROW_TABLE[kind]} (${names.join(', ')}) SELECT ${select} FROM ${from}`;
+  if (!onProgress) return Number((await conn.run(sql, [datasetId, firstRowNo])).rowsChanged);
+  // DuckDB tracks a query's progress only when asked to (and then from its first millisecond).
+  await conn.run(
+    'SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0',
   );
-  return Number(r.rowsChanged);
+  let last = 0;
+  const poll = setInterval(() => {
+    const share = conn.progress.percentage / 100;
+    if (share > last && share < 1) onProgress((last = share));
+  }, COPY_PROGRESS_MS);
+  try {
+    return Number((await conn.run(sql, [datasetId, firstRowNo])).rowsChanged);
+  } finally {
+    clearInterval(poll);
+    await conn.run('RESET enable_progress_bar; RESET enable_progress_bar_print; RESET progress_bar_time');
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { MAX_TAG_LENGTH, MAX_TAGS, uniqueTags } from '@shared/library/dataset-fi
 import type { CoveredWindow, DatasetStatus, NewDataset } from './dataset-types';
 import type { DatasetKind } from './fields';
 import { FirmWriter } from './firms/firm-writer';
-import { RecordIssueError, appendRecords, appendStagedRows } from './ingest';
+import { RecordIssueError, appendRecords, appendStagedRows, type StagedSource } from './ingest';
 import { JobStoreWriter } from './job-store';
 import { readIn } from './db';
 import { defaultDatasetName, filterKey, seriesKey } from './naming';
@@ -166,9 +166,15 @@ export class LibraryWriter {
     }
   }
 
-  /** Copies rows the import worker staged in a Parquet file as rows `firstRowNo…` of the dataset. */
-  appendStagedRows(kind: DatasetKind, datasetId: string, firstRowNo: number, file: string): Promise<number> {
-    return appendStagedRows(this.conn, kind, datasetId, firstRowNo, file);
+  /** Copies rows the import worker staged as rows `firstRowNo…` of the dataset (see `appendStagedRows`). */
+  appendStagedRows(
+    kind: DatasetKind,
+    datasetId: string,
+    firstRowNo: number,
+    staged: StagedSource,
+    onProgress?: (share: number) => void,
+  ): Promise<number> {
+    return appendStagedRows(this.conn, kind, datasetId, firstRowNo, staged, onProgress);
   }
 
   /**

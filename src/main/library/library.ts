@@ -16,7 +16,7 @@ import type {
   RowsBlock,
 } from './dataset-types';
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type DatasetKind } from './fields';
-import { rowToRecord, type RecordObject } from './ingest';
+import { rowToRecord, type RecordObject, type StagedSource } from './ingest';
 import { JobStore } from './job-store';
 import { LibraryWriter, cleanTags, type DatasetFinish } from './library-writer';
 import { filterKey } from './naming';
@@ -386,9 +386,18 @@ export class Library {
     return this.write((tx) => tx.createDataset({ ...d, source: 'import' }));
   }
 
-  /** Stores rows the import worker staged (a Parquet file of the row table's shape) as rows `firstRowNo…`. */
-  appendImported(id: string, kind: DatasetKind, firstRowNo: number, stagedFile: string): Promise<number> {
-    return this.write((tx) => tx.appendStagedRows(kind, id, firstRowNo, stagedFile));
+  /**
+   * Stores rows the import worker staged (of the row table's shape) as rows `firstRowNo…`;
+   * `onProgress` hears the share stored so far while DuckDB works.
+   */
+  appendImported(
+    id: string,
+    kind: DatasetKind,
+    firstRowNo: number,
+    staged: StagedSource,
+    onProgress?: (share: number) => void,
+  ): Promise<number> {
+    return this.write((tx) => tx.appendStagedRows(kind, id, firstRowNo, staged, onProgress));
   }
 
   async finishImport(

@@ -12,7 +12,7 @@
  *   value rules (they are warned about), HS codes that lost a leading zero, decimal commas.
  * Formula-escaped text (`'=…`) is restored as the row path restores it. Runs in the import worker.
  */
-import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetKind, FieldType } from '@shared/fields';
@@ -42,8 +42,6 @@ export interface NativeCsvJob {
   columns: readonly ColumnPlan[];
   /** Where parts are written. */
   dir: string;
-  /** Most rows per part handed to the library (fewer in a small file, so that progress moves). */
-  partRows: number;
   signal: AbortSignal;
   /** Hands a written part on; awaited before the next part is written. */
   onPart: (part: StagedPart, rowsRead: number) => Promise<void>;
@@ -153,10 +151,10 @@ function blank(i: number): string {
 }
 
 /**
- * The SELECT over `read_csv` giving the row table's columns (row numbers from 0 within each part of
- * `partRows`), the part each row goes to, and `_needs_row_path` per row.
+ * The SELECT over `read_csv` giving the row table's columns (row numbers from 0, in the file's order)
+ * and `_needs_row_path` per row.
  */
-function conversionSql(job: NativeCsvJob, source: string, partRows: number): string {
+function conversionSql(job: NativeCsvJob, source: string): string {
   const fields = columnsOf(job.kind);
   const byTarget = new Map<number, number>();
   job.columns.forEach((p, i) => {
@@ -202,8 +200,8 @@ function conversionSql(job: NativeCsvJob, source: string, partRows: number): str
     `FROM (SELECT ${restoredColumns} FROM ${source})`;
   // The shadows read the stored text, as the row path's do.
   return (
-    `SELECT CAST(NULL AS VARCHAR) AS dataset_id, CAST(_n % ${partRows} AS INTEGER) AS row_no, * EXCLUDE (_n), ` +
-    `${shadows.length > 0 ? `${shadows.join(', ')}, ` : ''}_n // ${partRows} AS _part FROM (${converted})`
+    `SELECT CAST(NULL AS VARCHAR) AS dataset_id, CAST(_n AS INTEGER) AS row_no, * EXCLUDE (_n)` +
+    `${shadows.length > 0 ? `, ${shadows.join(', ')}` : ''} FROM (${converted})`
   );
 }
 
@@ -228,17 +226,16 @@ function eligible(job: NativeCsvJob): boolean {
 }
 
 /**
- * Stages the file's rows as Parquet parts of the row table's shape (handed to `onPart` in order) and
- * answers how many rows were stored; null when the file needs the row path (nothing was handed on).
- * The file is read once: the parts are written with a flag per row, and handed on only when no row
- * is flagged.
+ * Checks the file's rows as DuckDB reads and converts them and, when none needs the row path, hands
+ * `onPart` one part: the query that reads and converts the file, for the library's DuckDB to run
+ * straight into the dataset (no Parquet written and read back in between, the costliest steps of a
+ * staged part). Answers how many rows were handed on; null when the file needs the row path (nothing
+ * was handed on).
  */
 export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: number } | null> {
   if (!eligible(job)) return null;
   const bytes = await scanCsvBytes(job.path, job.layout.delimiter);
   if (!bytes.plain || job.signal.aborted) return null;
-  const partRows = Math.min(job.partRows, Math.max(1024, Math.ceil(bytes.lines / 8)));
-  const out = join(job.dir, 'csv-parts');
   const instance = await DuckDBInstance.create(':memory:', {
     threads: '2',
     memory_limit: '512MB',
@@ -249,6 +246,8 @@ export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: numbe
   job.signal.addEventListener('abort', interrupt);
   try {
     conn = await instance.connect();
+    const query = conversionSql(job, readCsvSql(job, job.headerRow));
+    let rows: number;
     try {
       // The header: read at the data's width (a header of another width is refused by the row path)
       // and on one line (a line break in it would shift the lines skipped below).
@@ -257,37 +256,20 @@ export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: numbe
           `FROM ${readCsvSql(job, job.headerRow - 1)} LIMIT 1`,
       );
       if (header.getRows()[0]?.[0] !== false) return null;
-      await conn.run(
-        `COPY (${conversionSql(job, readCsvSql(job, job.headerRow), partRows)}) TO ${quoteLiteral(out)} ` +
-          '(FORMAT parquet, COMPRESSION uncompressed, PARTITION_BY (_part))',
+      const counts = await conn.runAndReadAll(
+        `SELECT count(*)::BIGINT, count(*) FILTER (WHERE _needs_row_path)::BIGINT FROM (${query})`,
       );
+      const [n, odd] = (counts.getRows()[0] ?? []).map((v) => Number(v as bigint));
+      // As many records as lines: no line break inside a quoted field, no blank line skipped.
+      if (n === undefined || odd !== 0 || n + job.headerRow !== bytes.lines) return null;
+      rows = n;
     } catch (e) {
       if (job.signal.aborted) throw e;
       // DuckDB refused a row: the row path reads it and says what is wrong in the analyst's words.
       return null;
     }
-    // No rows, no parts: the import then says the file holds no records.
-    if (!existsSync(out) || readdirSync(out).length === 0)
-      return bytes.lines === job.headerRow ? { rows: 0 } : null;
-    const counts = await conn.runAndReadAll(
-      `SELECT _part, count(*)::BIGINT AS n, count(*) FILTER (WHERE _needs_row_path)::BIGINT AS odd ` +
-        `FROM read_parquet(${quoteLiteral(join(out, '*', '*.parquet'))}, hive_partitioning = true) GROUP BY _part ORDER BY _part`,
-    );
-    const parts = counts.getRows().map(([part, n, odd]) => ({
-      part: Number(part),
-      rows: Number(n as bigint),
-      odd: Number(odd as bigint),
-    }));
-    const rows = parts.reduce((sum, p) => sum + p.rows, 0);
-    // As many records as lines: no line break inside a quoted field, no blank line skipped.
-    if (parts.some((p, k) => p.odd > 0 || p.part !== k) || rows + job.headerRow !== bytes.lines) return null;
-    let read = 0;
-    for (const p of parts) {
-      if (job.signal.aborted) break;
-      read += p.rows;
-      // A part's rows may lie in more than one file: the library reads them as one pattern.
-      await job.onPart({ file: join(out, `_part=${p.part}`, '*.parquet'), rows: p.rows }, read);
-    }
+    // No rows: the import then says the file holds no records.
+    if (rows > 0 && !job.signal.aborted) await job.onPart({ source: { query }, rows }, rows);
     return { rows };
   } finally {
     job.signal.removeEventListener('abort', interrupt);

@@ -24,8 +24,6 @@ const MAX_UNACKED = 2;
  */
 const FIRST_PART_ROWS = 4096;
 const MAX_PART_ROWS = 8192;
-/** Rows per part when DuckDB reads a CSV itself: its parts are written from a table, not built up. */
-const NATIVE_PART_ROWS = 16_384;
 
 function send(msg: FromWorker): void {
   port?.postMessage(msg);
@@ -183,7 +181,7 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     let partRows = FIRST_PART_ROWS;
     const hand = async (part: StagedPart | null): Promise<void> => {
       if (!part) return;
-      send({ type: 'part', file: part.file, rows: part.rows, rowsRead: read });
+      send({ type: 'part', source: part.source, rows: part.rows, rowsRead: read });
       sent += 1;
       // Flow control: never more than a few parts ahead of what the library has stored.
       while (sent - acks > MAX_UNACKED && !stop.signal.aborted)
@@ -199,7 +197,6 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
           decimalComma: msg.plan.locale.decimal === ',',
           columns: converter.columnPlan(),
           dir: msg.stagingDir,
-          partRows: NATIVE_PART_ROWS,
           signal: stop.signal,
           onPart: async (part, rowsRead) => {
             read = rowsRead;

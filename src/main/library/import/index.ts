@@ -240,12 +240,15 @@ export async function runImport(
       plan,
       prepared.headers,
       async (part) => {
-        await library.appendImported(id, kind, stored, part.file);
+        const total = rowsTotal === null ? null : Math.max(0, rowsTotal - plan.headerRow);
+        // A part copied in one long query (a whole CSV read by DuckDB) reports DuckDB's progress in it.
+        const within = opts.onProgress
+          ? (share: number): void =>
+              opts.onProgress?.({ rowsStored: stored + Math.floor(share * part.rows), rowsTotal: total })
+          : undefined;
+        await library.appendImported(id, kind, stored, part.source, within);
         stored += part.rows;
-        opts.onProgress?.({
-          rowsStored: stored,
-          rowsTotal: rowsTotal === null ? null : Math.max(0, rowsTotal - plan.headerRow),
-        });
+        opts.onProgress?.({ rowsStored: stored, rowsTotal: total });
       },
       { limits: opts.limits ?? DEFAULT_IMPORT_LIMITS, ...(opts.signal ? { signal: opts.signal } : {}) },
     );

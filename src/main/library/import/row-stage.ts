@@ -8,15 +8,15 @@
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetKind } from '@shared/fields';
-import { ColumnBatchAppender, stagingTableDdl, type ColumnBatch } from '../ingest';
+import { ColumnBatchAppender, stagingTableDdl, type ColumnBatch, type StagedSource } from '../ingest';
 import { quoteLiteral } from '../parquet-typing';
 
 /** Two tables: one is filled while the other is written out as a part. */
 const TABLES = ['staged_0', 'staged_1'] as const;
 
 export interface StagedPart {
-  /** A Parquet file of the row table's shape, row numbers from 0. */
-  file: string;
+  /** Rows of the row table's shape, row numbers from 0. */
+  source: StagedSource;
   rows: number;
 }
 
@@ -82,7 +82,7 @@ export class RowStage {
       // Dropped and made again rather than emptied: the memory of deleted rows is not given back.
       await this.writer.run(`DROP TABLE ${table}`);
       await this.writer.run(stagingTableDdl(this.kind, table));
-      return { file, rows };
+      return { source: { parquet: file }, rows };
     })();
     // Awaited by the next cut or drain; a failure surfaces there, not as an unhandled rejection.
     writing.catch(() => undefined);

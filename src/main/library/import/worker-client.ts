@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ImportPlan } from '@shared/library/import-contract';
+import type { StagedSource } from '../ingest';
 import { importFormatOf } from './file-type';
 import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
 import type { CheckProgress, FromWorker, RawPreview, RunSummary, ToWorker } from './worker-protocol';
@@ -183,7 +184,7 @@ export const IMPORT_STAGING_PREFIX = 'portolan-import-';
 
 /** Rows the worker staged for the library (row-stage.ts); the file is removed once `store` returns. */
 export interface WorkerPart {
-  file: string;
+  source: StagedSource;
   rows: number;
   rowsRead: number;
 }
@@ -223,8 +224,8 @@ export async function runInWorker(
         case 'part':
           queue = queue.then(async () => {
             if (settled()) return;
-            await store({ file: msg.file, rows: msg.rows, rowsRead: msg.rowsRead });
-            await rm(msg.file, { force: true });
+            await store({ source: msg.source, rows: msg.rows, rowsRead: msg.rowsRead });
+            if ('parquet' in msg.source) await rm(msg.source.parquet, { force: true });
             if (!settled()) worker.postMessage({ type: 'ack' } satisfies ToWorker);
           });
           // The library failed to store a part: the worker may be mid-read, so it is asked to stop.

@@ -1,5 +1,6 @@
 import type { ImportPlan, ImportSheetView, ImportFormat } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
+import type { StagedSource } from '../ingest';
 import type { ImportLimits, TableSource } from './table-source';
 import type { CellValue } from './xlsx/spreadsheet-xml';
 import type { NumberFormat } from './xlsx/workbook';
@@ -71,8 +72,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'preview'; preview: RawPreview }
-  /** Converted rows staged as a Parquet file of the row table's shape; the library copies them in. */
-  | { type: 'part'; file: string; rows: number; rowsRead: number }
+  /** Converted rows staged in the row table's shape; the library copies them in. */
+  | { type: 'part'; source: StagedSource; rows: number; rowsRead: number }
   | { type: 'done'; summary: RunSummary }
   /** A check's progress (`final`: every row was read, and the source is closed). */
   | { type: 'checked'; progress: CheckProgress; final: boolean }
