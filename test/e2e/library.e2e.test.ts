@@ -149,6 +149,30 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
     await view.waitFor({ state: 'detached' });
   });
 
+  it('reads the columns the grid shows; a column shown later fills its cells, sorted and filtered alike', async () => {
+    expect(await library.quickFilter('')).toBe(100);
+    const grid = library.table;
+    const records = new Map<string, ShipmentRecord>();
+    for (const r of stack.sim.dataset.records()) records.set(r.hashId, r);
+    // Sorted by a shown column, then a hidden one (the record id) shown: each row's value is its
+    // record's (read from the record view, which reads the whole row), read again from the library.
+    await library.sortBy('usdCif');
+    await library.waitForRows();
+    expect(await grid.displayedColumns()).not.toContain('hashId');
+    const hashes: string[] = [];
+    for (let row = 0; row < 3; row++) hashes.push(await library.hashOfRow(row));
+    for (const h of hashes) expect(records.has(h)).toBe(true);
+    await library.setColumnVisible('hashId', true);
+    expect(await grid.displayedColumns()).toContain('hashId');
+    await expect.poll(() => library.columnValues('hashId', 3)).toEqual(hashes);
+    await browser.screenshot('library-grid-column-shown');
+    // Hidden again: the grid keeps working on the columns it shows.
+    await library.setColumnVisible('hashId', false);
+    expect(await grid.displayedColumns()).not.toContain('hashId');
+    await library.sortBy('usdCif');
+    expect(await library.waitForRows()).toBe(100);
+  });
+
   it('offers the saved copy before spending again', async () => {
     await shell.navigate('search');
     await search.runButton.click();

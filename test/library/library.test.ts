@@ -451,4 +451,49 @@ describe('datasets', () => {
       lib.getRows(d.id, { startRow: 0, endRow: 2, columns: ['hashId', 'nope'] }),
     ).rejects.toMatchObject({ kind: 'InvalidInput' });
   });
+
+  it('sorts and filters by columns the grid does not show, returning only those it shows', async () => {
+    const ships = Array.from({ length: 30 }, (_, i) => shipment(i + 1));
+    const d = await lib.saveShipmentSearch({}, { total: ships.length, shipments: ships });
+    const view = {
+      sortModel: [{ colId: 'fobValue', sort: 'desc' as const }],
+      filterModel: {
+        importerName: { filterType: 'text' as const, type: 'equals' as const, filter: 'importer 3' },
+      },
+    };
+    const shown = await lib.getRows(d.id, {
+      startRow: 0,
+      endRow: 30,
+      columns: ['hashId', 'hsCode'],
+      ...view,
+    });
+    const whole = await lib.getRows(d.id, { startRow: 0, endRow: 30, ...view });
+    // The same rows in the same order as whole rows give, with the shown columns and the row number only.
+    const expected = ships
+      .filter((r) => r.importerName === 'Importer 3')
+      .sort((a, b) => Number(b.fobValue) - Number(a.fobValue))
+      .map((r) => r.hashId);
+    expect(expected.length).toBeGreaterThan(1);
+    expect(shown.rows.map((r) => r.hashId)).toEqual(expected);
+    expect(whole.rows.map((r) => r.hashId)).toEqual(expected);
+    expect(shown.lastRow).toBe(expected.length);
+    for (const r of shown.rows) expect(Object.keys(r).sort()).toEqual(['_row', 'hashId', 'hsCode']);
+    expect(shown.rows.map((r) => r._row)).toEqual(whole.rows.map((r) => r._row));
+    // Without columns a block holds whole records: exports and the record view read those.
+    expect(Object.keys(whole.rows[0]!)).toEqual(
+      expect.arrayContaining(['fobValue', 'importerName', 'productDetails']),
+    );
+    // A deep block of a sorted view, shown columns only, is the same slice of the same order.
+    const deep = await lib.getRows(d.id, { startRow: 1, endRow: 3, columns: ['hsCode'], ...view });
+    expect(deep.rows.map((r) => r._row)).toEqual(whole.rows.slice(1, 3).map((r) => r._row));
+    expect(deep.rows.every((r) => Object.keys(r).sort().join() === '_row,hsCode')).toBe(true);
+    await expect(
+      lib.getRows(d.id, {
+        startRow: 0,
+        endRow: 2,
+        columns: ['hsCode'],
+        sortModel: [{ colId: 'nope', sort: 'asc' }],
+      }),
+    ).rejects.toMatchObject({ kind: 'InvalidInput' });
+  });
 });

@@ -272,6 +272,8 @@ export class AgGrid {
   /** The open record view's groups and, per group, its fields as label → shown text. */
   async recordGroups(): Promise<{ name: string; fields: Record<string, string> }[]> {
     const id = await this.testId();
+    // A library grid holds the shown columns of a row: the view reads its other fields first.
+    await this.page.locator(`[data-testid="${id}-record-fields"][data-complete="true"]`).waitFor();
     return this.page.getByTestId(`${id}-record-group`).evaluateAll((groups) =>
       groups.map((g) => ({
         name: g.getAttribute('data-group') ?? '',

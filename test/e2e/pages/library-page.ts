@@ -89,6 +89,15 @@ export class LibraryPage {
     await this.table.sortBy(colId);
   }
 
+  /** Shows or hides a column from the grid's column chooser, and closes the chooser. */
+  async setColumnVisible(colId: string, visible: boolean): Promise<void> {
+    const chooser = this.page.getByTestId('library-columns');
+    if (!(await chooser.isVisible())) await this.page.getByTestId('library-columns-toggle').click();
+    await chooser.getByTestId(`library-columns-col-${colId}`).setChecked(visible);
+    await this.page.getByTestId('library-columns-toggle').click();
+    await chooser.waitFor({ state: 'detached' });
+  }
+
   async columnValues(colId: string, n: number): Promise<string[]> {
     const out: string[] = [];
     for (let i = 0; i < n; i++) {

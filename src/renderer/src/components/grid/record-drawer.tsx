@@ -1,6 +1,6 @@
 import { ActionIcon, Drawer, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { GridApi } from 'ag-grid-community';
 import { useGridSelectionStore } from './grid-selection-store';
 import { readRecord } from './record-view';
@@ -17,12 +17,18 @@ export function RecordDrawer<T>({
   testId,
   api,
   looseTitle,
+  completeRow,
 }: {
   gridId: string;
   testId: string;
   api: GridApi<T> | null;
   /** The group of columns outside any column group (a firm grid's fields). */
   looseTitle: string;
+  /**
+   * Reads a row's every field when the grid holds only some (the library grid reads the shown
+   * columns); the record view shows the whole record.
+   */
+  completeRow?: (row: number) => Promise<unknown>;
 }) {
   const row = useGridSelectionStore((s) => (s.record?.gridId === gridId ? s.record.row : null));
   const { openRecord, closeRecord } = useGridSelectionStore.getState();
@@ -35,9 +41,27 @@ export function RecordDrawer<T>({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
+  // Bumped when a row's every field has been read: the record is read from the grid again.
+  const [completed, setCompleted] = useState(0);
+  // The row whose every field is in the grid (what the view shows is then the whole record).
+  const [completeAt, setCompleteAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (!open || row === null || !completeRow) return;
+    let live = true;
+    void completeRow(row).then(() => {
+      if (!live) return;
+      setCompleted((n) => n + 1);
+      setCompleteAt(row);
+    });
+    return () => {
+      live = false;
+    };
+  }, [open, row, completeRow]);
   const groups = useMemo(
     () => (open && row !== null ? readRecord(api, row, looseTitle) : null),
-    [open, api, row, looseTitle],
+    // `completed`: the row's data changed in the grid (every field read), not the row itself.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [open, api, row, looseTitle, completed],
   );
   const total = open ? api.getDisplayedRowCount() : 0;
 
@@ -102,7 +126,11 @@ export function RecordDrawer<T>({
       {groups === null ? (
         <Text c="dimmed">This row is not loaded yet: scroll to it in the grid.</Text>
       ) : (
-        <Stack gap="md" data-testid={`${testId}-record-fields`}>
+        <Stack
+          gap="md"
+          data-testid={`${testId}-record-fields`}
+          data-complete={!completeRow || completeAt === row ? 'true' : 'false'}
+        >
           {groups.map((g) => (
             <section key={g.name} data-testid={`${testId}-record-group`} data-group={g.name}>
               <Title order={4} fz="sm" mb="xs">

@@ -12,6 +12,7 @@ import type {
 import {
   RESOLVED_FIRM_COLUMNS,
   RESOLVED_FIRM_TITLES,
+  columnNameSchema,
   extraColumnId,
   type DatasetKind,
   type DatasetRow,
@@ -262,6 +263,34 @@ function showsResolvedFirms(api: GridApi | null): boolean {
 }
 
 /**
+ * The data columns the grid shows (hidden ones are not read): a block carries only these and its row
+ * number, which makes a sorted block of a wide dataset several times cheaper than whole rows. Columns
+ * of buttons (a page's leading columns) name no field and are left out.
+ */
+export function shownColumns(api: GridApi): string[] {
+  return (api.getColumns() ?? [])
+    .filter((c) => c.isVisible())
+    .map((c) => c.getColId())
+    .filter((id) => columnNameSchema.safeParse(id).success);
+}
+
+/**
+ * The grid's context (`ICellRendererParams.context`): a displayed row with every field, read from the
+ * library when the grid holds only its shown columns — for views of the whole record.
+ */
+export interface DatasetGridContext {
+  wholeRow(index: number): Promise<DatasetRow | null>;
+}
+
+/** The request a block was read with, but its rows and columns: a whole row is read at the same place. */
+interface BlockView {
+  sortModel: GridSortModel;
+  filterModel: GridFilterModel;
+  quickFilter: string;
+  resolvedFirms: boolean;
+}
+
+/**
  * A library dataset in ag-grid's infinite row model: the grid asks for blocks, the library answers
  * each with one SQL query (sort, column filters and quick filter all run there), so a dataset of a
  * million rows scrolls like one of a hundred.
@@ -309,6 +338,17 @@ export function DatasetGrid(props: DatasetGridProps) {
   const [isDrill] = useState(() => props.initialFilterModel !== null);
   // Read by the datasource at each block: firm names are asked for only while a firm column shows.
   const firmsShown = useRef(false);
+  // The columns the newest block was read with (null: whole rows): showing another one reads again.
+  const columnsRead = useRef<ReadonlySet<string> | null>(null);
+  const lastView = useRef<BlockView | null>(null);
+  // Row objects that hold every field (whole-row blocks, the answer's first block, rows completed).
+  const wholeRows = useRef(new WeakSet<DatasetRow>());
+
+  /** Reads the blocks again when a shown column was not among those read, so no cell stays blank. */
+  const readShownColumns = useCallback((g: GridApi) => {
+    const read = columnsRead.current;
+    if (read && shownColumns(g).some((c) => !read.has(c))) g.refreshInfiniteCache();
+  }, []);
 
   const report = useCallback(() => {
     const g = apiRef.current;
@@ -347,19 +387,29 @@ export function DatasetGrid(props: DatasetGridProps) {
             setCount({ rows: storedRows, narrowed: false });
             setAnswered((n) => n + 1);
             setLoading(false);
-            params.successCallback(head.slice(0, end) as DatasetRow[], storedRows);
+            const rows = head.slice(0, end) as DatasetRow[];
+            for (const r of rows) wholeRows.current.add(r);
+            params.successCallback(rows, storedRows);
             return;
           }
         }
+        const sortModel = params.sortModel.map((s) => ({
+          colId: s.colId,
+          sort: s.sort,
+        })) as GridSortModel;
+        lastView.current = { sortModel, filterModel, quickFilter: quick, resolvedFirms: firmsShown.current };
+        const g = apiRef.current;
+        const columns = g ? shownColumns(g) : [];
+        columnsRead.current = columns.length > 0 ? new Set(columns) : null;
         void getApi()
           .library.getRows({
             id: datasetId,
             startRow: params.startRow,
             endRow: params.endRow,
-            sortModel: params.sortModel.map((s) => ({ colId: s.colId, sort: s.sort })),
+            sortModel,
             filterModel,
             ...(quick ? { quickFilter: quick } : {}),
-            ...(firmsShown.current ? { resolvedFirms: true } : {}),
+            ...(columns.length > 0 ? { columns } : firmsShown.current ? { resolvedFirms: true } : {}),
           })
           .then((r) => {
             setLoading(false);
@@ -367,6 +417,7 @@ export function DatasetGrid(props: DatasetGridProps) {
             if (r.ok) {
               if (queryKey === latestQuery.current) setCount({ rows: r.value.lastRow, narrowed });
               onError?.(null);
+              if (columns.length === 0) for (const row of r.value.rows) wholeRows.current.add(row);
               params.successCallback(r.value.rows, r.value.lastRow);
             } else {
               onError?.(r.error.message);
@@ -376,6 +427,38 @@ export function DatasetGrid(props: DatasetGridProps) {
       },
     }),
     [datasetId, quickFilter, onError, drillFilter, head, storedRows],
+  );
+
+  // A view of the whole record (the record drawer, a page's buttons) reads the row's every field once,
+  // at its place in the view the block was read with, and keeps it in the grid's row.
+  const context = useMemo<DatasetGridContext>(
+    () => ({
+      async wholeRow(index) {
+        const g = apiRef.current;
+        const node = g && !g.isDestroyed() ? g.getDisplayedRowAtIndex(index) : undefined;
+        const data = node?.data;
+        if (!node || !data) return null;
+        const view = lastView.current;
+        if (wholeRows.current.has(data) || !view) return data;
+        const r = await getApi().library.getRows({
+          id: datasetId,
+          startRow: index,
+          endRow: index + 1,
+          sortModel: view.sortModel,
+          filterModel: view.filterModel,
+          ...(view.quickFilter ? { quickFilter: view.quickFilter } : {}),
+          ...(view.resolvedFirms || showsResolvedFirms(g) ? { resolvedFirms: true } : {}),
+        });
+        const whole = r.ok ? r.value.rows[0] : undefined;
+        // The view changed meanwhile (another row there now): what the grid holds is all there is.
+        if (!whole || whole._row !== data._row || node.data !== data) return data;
+        const merged = { ...data, ...whole };
+        wholeRows.current.add(merged);
+        node.setData(merged);
+        return merged;
+      },
+    }),
+    [datasetId],
   );
 
   // A merge, split or verdict changes the firms of rows: a grid that shows them (a resolved firm column,
@@ -398,6 +481,8 @@ export function DatasetGrid(props: DatasetGridProps) {
       onApi?.(e.api as GridApi);
       restoreColumnState(layoutId, e.api as GridApi);
       firmsShown.current = showsResolvedFirms(e.api as GridApi);
+      // A block asked for before the analyst's columns were restored may lack some of them.
+      readShownColumns(e.api as GridApi);
       // A drill-down is a view of its own: its conditions, not the filters the dataset was last left with.
       if (isDrill) {
         if (Object.keys(drillFilter.columns).length > 0) e.api.setFilterModel(drillFilter.columns);
@@ -464,6 +549,7 @@ export function DatasetGrid(props: DatasetGridProps) {
           theme={gridTheme}
           rowModelType="infinite"
           datasource={datasource}
+          context={context}
           cacheBlockSize={BLOCK}
           maxBlocksInCache={50}
           blockLoadDebounceMillis={50}
@@ -502,11 +588,9 @@ export function DatasetGrid(props: DatasetGridProps) {
             saveColumnState(layoutId, e.api as GridApi);
             range.onLayoutChanged();
             // Showing a resolved firm column asks the library for the firm names of the rows.
-            const shown = showsResolvedFirms(e.api as GridApi);
-            if (shown !== firmsShown.current) {
-              firmsShown.current = shown;
-              if (shown) e.api.refreshInfiniteCache();
-            }
+            firmsShown.current = showsResolvedFirms(e.api as GridApi);
+            // Blocks hold the shown columns only: a column shown now is read (a hidden one needs nothing).
+            readShownColumns(e.api as GridApi);
             report();
           }}
           onColumnMoved={(e) => {
@@ -538,6 +622,7 @@ export function DatasetGrid(props: DatasetGridProps) {
         testId={testId}
         api={gridApi as GridApi | null}
         looseTitle={kind === 'firms' ? 'Firm' : 'Record'}
+        completeRow={context.wholeRow}
       />
     </>
   );

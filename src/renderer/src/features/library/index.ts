@@ -1,3 +1,3 @@
 export { LibraryPage } from './library-page';
 export { connectLibraryStore, useLibraryStore } from './library-store';
-export { DatasetGrid, type DatasetGridProps } from './dataset-grid';
+export { DatasetGrid, type DatasetGridContext, type DatasetGridProps } from './dataset-grid';

@@ -36,7 +36,7 @@ import { forgetColumnState } from '../../components/grid/column-state';
 import { useQuickFilter } from '../../components/grid/quick-filter-store';
 import { QuickFilterInput } from '../../components/grid/quick-filter-input';
 import { DataGrid } from '../../components/grid/data-grid';
-import { DatasetGrid } from '../library';
+import { DatasetGrid, type DatasetGridContext } from '../library';
 import {
   describeCancelOutcome,
   runSearchCommand,
@@ -171,13 +171,19 @@ function RunBar({ check }: { check: SearchCheck }) {
 function ActionCell(p: ICellRendererParams<DatasetRow> & { onOpen: (row: ShipmentRecord) => void }) {
   if (!p.data) return null;
   // A stored row is the record (every field as the answer had it) and its row number.
-  const row = p.data as unknown as ShipmentRecord;
+  const data = p.data;
+  // The grid holds the shown columns of a row: the parties panel reads the row's every field.
+  const context = p.context as Partial<DatasetGridContext> | undefined;
+  const open = async () => {
+    const whole = (await context?.wholeRow?.(p.node.rowIndex ?? -1)) ?? data;
+    p.onOpen(whole as unknown as ShipmentRecord);
+  };
   return (
     <Button
       size="compact-xs"
       variant="subtle"
       data-testid={`shipment-parties-${p.node.rowIndex ?? 0}`}
-      onClick={() => p.onOpen(row)}
+      onClick={() => void open()}
     >
       Parties
     </Button>
