@@ -150,7 +150,8 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
   });
 
   it('reads the columns the grid shows; a column shown later fills its cells, sorted and filtered alike', async () => {
-    expect(await library.quickFilter('')).toBe(100);
+    // The dataset opened above, its quick filter cleared by the test before.
+    expect(await library.waitForRows()).toBe(100);
     const grid = library.table;
     const records = new Map<string, ShipmentRecord>();
     for (const r of stack.sim.dataset.records()) records.set(r.hashId, r);
