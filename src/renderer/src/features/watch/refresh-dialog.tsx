@@ -15,6 +15,8 @@ export function RefreshDialog() {
   const open = useWatchStore((s) => s.dialogOpen);
   const checking = useWatchStore((s) => s.checking);
   const preview = useWatchStore((s) => s.preview);
+  const hsCodes = useWatchStore((s) => s.hsCodes);
+  const blocked = hsCodes?.state === 'exceeds';
   const refreshing = useWatchStore((s) => s.refreshing);
   const error = useWatchStore((s) => s.dialogError);
   const confirm = useRef<HTMLButtonElement>(null);
@@ -22,11 +24,13 @@ export function RefreshDialog() {
   useEffect(() => {
     if (preview) confirm.current?.focus();
   }, [preview]);
-  const title = preview?.first
-    ? `Watch “${preview.name}”`
-    : preview
-      ? `Refresh “${preview.name}”`
-      : 'Checking the cost…';
+  const title = blocked
+    ? 'Cannot refresh'
+    : preview?.first
+      ? `Watch “${preview.name}”`
+      : preview
+        ? `Refresh “${preview.name}”`
+        : 'Checking the cost…';
   return (
     <Modal
       opened={open}
@@ -52,6 +56,17 @@ export function RefreshDialog() {
             </Group>
           )}
           {error && <ErrorMessage error={error} testId="watch-refresh-error" />}
+          {hsCodes && (
+            // Said before anything is sent: the service refuses a request past the allowance whole.
+            <Alert
+              color={blocked ? 'red' : 'blue'}
+              role={blocked ? 'alert' : 'status'}
+              data-testid="watch-refresh-hs-codes"
+              data-state={hsCodes.state}
+            >
+              {blocked ? `Cannot refresh: ${hsCodes.message}. Nothing was sent.` : hsCodes.message}
+            </Alert>
+          )}
           {preview && (
             <>
               <Text data-testid="watch-refresh-summary">
@@ -98,7 +113,7 @@ export function RefreshDialog() {
               type="submit"
               data-testid="watch-refresh-confirm"
               ref={confirm}
-              disabled={!preview}
+              disabled={!preview || blocked}
               loading={refreshing}
               data-autofocus
             >

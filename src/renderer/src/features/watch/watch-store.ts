@@ -11,7 +11,16 @@ import type {
 } from '@shared/watch/watch-contract';
 import { getApi } from '../../bridge/api';
 import { notify } from '../../components/notify';
-import { showDataset, useDrillStore, useSessionStore } from '../../session';
+import {
+  checkHsCodes,
+  currentAccountContext,
+  showDataset,
+  useDrillStore,
+  useSessionStore,
+  useUsageStore,
+  type AccountContext,
+  type HsCodeCheck,
+} from '../../session';
 import { defineStore, latestWins } from '../../store';
 
 export interface WatchData {
@@ -24,6 +33,12 @@ export interface WatchData {
   dialogOpen: boolean;
   checking: boolean;
   preview: RefreshPreview | null;
+  /**
+   * The query's HS codes the account has not searched yet, against its allowance of distinct codes, as
+   * usage stood when the dialog opened (the cost check searches those codes itself); null when none are
+   * new or the allowance is unlimited. Past the allowance nothing is sent: the service refuses it whole.
+   */
+  hsCodes: HsCodeCheck | null;
   refreshing: boolean;
   dialogError: BridgeError | null;
   /** The last refresh's outcome, in words. */
@@ -75,6 +90,7 @@ const initialState: WatchData = {
   dialogOpen: false,
   checking: false,
   preview: null,
+  hsCodes: null,
   refreshing: false,
   dialogError: null,
   lastOutcome: null,
@@ -145,7 +161,15 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
     async checkCost(target) {
       const id = get().selectedId;
       if (!target && !id) return;
-      set({ dialogOpen: true, checking: true, preview: null, dialogError: null });
+      const detail = get().detail;
+      const request = target?.request ?? (detail && detail.id === id ? detail.request : null);
+      const hsCodes = request ? refreshHsCodes(request as ShipmentFilter) : null;
+      if (hsCodes?.state === 'exceeds') {
+        // The cost check searches the query's codes too: the service would refuse it, and the refresh.
+        set({ dialogOpen: true, checking: false, preview: null, hsCodes, dialogError: null });
+        return;
+      }
+      set({ dialogOpen: true, checking: true, preview: null, hsCodes, dialogError: null });
       const r = await getApi().watch.preview(target ?? { watchId: id! });
       if (!get().dialogOpen) return;
       set(r.ok ? { checking: false, preview: r.value } : { checking: false, dialogError: r.error });
@@ -178,7 +202,7 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
 
     async confirmRefresh() {
       const preview = get().preview;
-      if (!preview || get().refreshing) return;
+      if (!preview || get().refreshing || get().hsCodes?.state === 'exceeds') return;
       set({ refreshing: true, dialogError: null });
       const r = await getApi().watch.refresh({ previewId: preview.previewId });
       if (!r.ok) {
@@ -198,7 +222,7 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
 
     closeDialog() {
       if (get().refreshing) return;
-      set({ dialogOpen: false, preview: null, dialogError: null, checking: false });
+      set({ dialogOpen: false, preview: null, hsCodes: null, dialogError: null, checking: false });
     },
 
     async setChanges(patch) {
@@ -259,3 +283,16 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
     },
   };
 });
+
+/**
+ * The HS codes a refresh of this query would name for the first time, against the account's allowance of
+ * distinct codes (the account the query names, else the profile's default): the Search page's check.
+ */
+export function refreshHsCodes(
+  request: Pick<ShipmentFilter, 'account_name' | 'hs_codes'>,
+  summary = useUsageStore.getState().summary,
+  accounts: AccountContext = currentAccountContext(),
+): HsCodeCheck | null {
+  const account = request.account_name?.trim() || accounts.defaultAccount;
+  return checkHsCodes(summary, account, request.hs_codes ?? []);
+}
