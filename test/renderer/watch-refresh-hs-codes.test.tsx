@@ -121,6 +121,10 @@ describe('the refresh dialog states the allowance of distinct HS codes before Co
     );
     // The only account of the summary is the one a request naming none is counted against.
     expect(el('watch-refresh-hs-codes').getAttribute('data-state')).toBe('exceeds');
+    expect(el('watch-refresh-hs-codes').textContent).toMatch(
+      /^Cannot watch this query: HS codes 03, 04 are new/,
+    );
+    expect(el('watch-refresh-confirm').textContent).toBe('Take first snapshot');
     expect(sent()).toEqual([]);
   });
 

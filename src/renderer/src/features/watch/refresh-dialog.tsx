@@ -17,6 +17,9 @@ export function RefreshDialog() {
   const preview = useWatchStore((s) => s.preview);
   const hsCodes = useWatchStore((s) => s.hsCodes);
   const blocked = hsCodes?.state === 'exceeds';
+  const forNew = useWatchStore((s) => s.dialogForNew);
+  const first = preview?.first ?? forNew;
+  const refusal = first ? 'Cannot watch this query' : 'Cannot refresh';
   const refreshing = useWatchStore((s) => s.refreshing);
   const error = useWatchStore((s) => s.dialogError);
   const confirm = useRef<HTMLButtonElement>(null);
@@ -25,7 +28,7 @@ export function RefreshDialog() {
     if (preview) confirm.current?.focus();
   }, [preview]);
   const title = blocked
-    ? 'Cannot refresh'
+    ? refusal
     : preview?.first
       ? `Watch “${preview.name}”`
       : preview
@@ -64,7 +67,7 @@ export function RefreshDialog() {
               data-testid="watch-refresh-hs-codes"
               data-state={hsCodes.state}
             >
-              {blocked ? `Cannot refresh: ${hsCodes.message}. Nothing was sent.` : hsCodes.message}
+              {blocked ? `${refusal}: ${hsCodes.message}. Nothing was sent.` : hsCodes.message}
             </Alert>
           )}
           {preview && (
@@ -117,7 +120,7 @@ export function RefreshDialog() {
               loading={refreshing}
               data-autofocus
             >
-              {preview?.first ? 'Take first snapshot' : 'Refresh'}
+              {first ? 'Take first snapshot' : 'Refresh'}
             </Button>
           </Group>
         </Stack>

@@ -39,6 +39,8 @@ export interface WatchData {
    * new or the allowance is unlimited. Past the allowance nothing is sent: the service refuses it whole.
    */
   hsCodes: HsCodeCheck | null;
+  /** The dialog is for a query not watched yet (its first snapshot), before any cost is known. */
+  dialogForNew: boolean;
   refreshing: boolean;
   dialogError: BridgeError | null;
   /** The last refresh's outcome, in words. */
@@ -91,6 +93,7 @@ const initialState: WatchData = {
   checking: false,
   preview: null,
   hsCodes: null,
+  dialogForNew: false,
   refreshing: false,
   dialogError: null,
   lastOutcome: null,
@@ -166,10 +169,24 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
       const hsCodes = request ? refreshHsCodes(request as ShipmentFilter) : null;
       if (hsCodes?.state === 'exceeds') {
         // The cost check searches the query's codes too: the service would refuse it, and the refresh.
-        set({ dialogOpen: true, checking: false, preview: null, hsCodes, dialogError: null });
+        set({
+          dialogOpen: true,
+          dialogForNew: target !== undefined,
+          checking: false,
+          preview: null,
+          hsCodes,
+          dialogError: null,
+        });
         return;
       }
-      set({ dialogOpen: true, checking: true, preview: null, hsCodes, dialogError: null });
+      set({
+        dialogOpen: true,
+        dialogForNew: target !== undefined,
+        checking: true,
+        preview: null,
+        hsCodes,
+        dialogError: null,
+      });
       const r = await getApi().watch.preview(target ?? { watchId: id! });
       if (!get().dialogOpen) return;
       set(r.ok ? { checking: false, preview: r.value } : { checking: false, dialogError: r.error });

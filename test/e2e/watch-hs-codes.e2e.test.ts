@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateAccount } from '../../src/main/sim';
+import type { AppShell } from './pages/app-shell';
+import { SearchWorkbench } from './pages/search-workbench';
+import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openConnected } from './support/connected';
+import { startStack, type Stack } from './support/stack';
+
+let stack: Stack;
+let browser: Browser;
+let shell: AppShell;
+
+/** The account's usage as the service reports it. */
+async function usage(): Promise<Record<string, { current: number }>> {
+  const res = await fetch(new URL('api/v1/statistics/usage', stack.sim.url), {
+    headers: {
+      'X-API-KEY': stack.account.apiKey,
+      'X-SIGNATURE': (await import('node:crypto'))
+        .createHmac('sha256', stack.account.apiSecret)
+        .update('')
+        .digest('base64'),
+    },
+  });
+  return Object.values((await res.json()) as Record<string, Record<string, { current: number }>>)[0]!;
+}
+
+beforeAll(async () => {
+  // An account that may search one distinct HS code.
+  stack = await startStack({
+    records: 500,
+    account: { ...generateAccount('e2e-account'), limits: { searchedHsCodes: 1 } },
+  });
+  browser = await launchBrowser();
+  shell = await openConnected(browser, stack);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+screenshotOnFailure(() => browser);
+
+describe('watching a query past the allowance of distinct HS codes', () => {
+  it('says so in the refresh dialog before anything is sent, and Take first snapshot stays disabled', async () => {
+    await shell.navigate('search');
+    const search = new SearchWorkbench(browser.page);
+    await search.typeHsCode('8471');
+    await search.typeHsCode('7208');
+    await search.savePreset('Two codes');
+    await shell.navigate('watched');
+    const before = await usage();
+    const select = browser.page.getByTestId('watch-preset');
+    const option = select.locator('option', { hasText: 'Two codes' });
+    await option.waitFor({ state: 'attached' });
+    await select.selectOption((await option.getAttribute('value')) ?? '');
+    await browser.page.getByTestId('watch-preset-start').click();
+    const line = browser.page.getByTestId('watch-refresh-hs-codes');
+    await line.waitFor();
+    expect(await line.getAttribute('data-state')).toBe('exceeds');
+    expect(await line.innerText()).toMatch(
+      /^Cannot watch this query: HS codes 8471, 7208 are new to account e2e-account, which may search 1 distinct HS codes and has 1 left/,
+    );
+    const confirm = browser.page.getByTestId('watch-refresh-confirm');
+    expect(await confirm.isDisabled()).toBe(true);
+    expect(await confirm.innerText()).toBe('Take first snapshot');
+    await browser.screenshot('watch-refresh-hs-codes');
+    // No cost check was sent: the service counted no search and no HS code (reading usage is a request).
+    const after = await usage();
+    expect(after['shipments/search']).toEqual(before['shipments/search']);
+    expect(after['searchedHsCodes']).toEqual(before['searchedHsCodes']);
+    expect(after['dailyRequest']!.current).toBe(before['dailyRequest']!.current + 1);
+  });
+});
