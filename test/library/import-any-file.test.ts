@@ -211,6 +211,28 @@ describe('large files and caps', () => {
     expect(seen.at(-1)).toBe(200_000);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
   });
+
+  it('stops DuckDB in that one query on cancel: no row is reported stored after it, the library is as it was', async () => {
+    const path = join(t.dir, 'cancel-native.csv');
+    const lines = ['importerName,hsCode,usdFob,arrivalDate,remarks'];
+    for (let i = 0; i < 200_000; i++)
+      lines.push(`Firm ${i},720810,${i}.25,2025-01-${String(1 + (i % 28)).padStart(2, '0')},note ${i}`);
+    await writeFile(path, lines.join('\n') + '\n');
+    const controller = new AbortController();
+    const after: number[] = [];
+    const run = runImport(l.lib, path, await previewImport(path), {
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (controller.signal.aborted) after.push(p.rowsStored);
+        // Cancelled while DuckDB copies: some rows counted, not all.
+        else if (p.rowsStored > 0 && p.rowsStored < 200_000) controller.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ kind: 'Cancelled' });
+    // Left to finish, the copy would have reported all 200,000 rows stored before the cancel was seen.
+    expect(after.filter((n) => n === 200_000)).toEqual([]);
+    expect(await l.lib.list({})).toEqual([]);
+  }, 60_000);
 });
 
 describe('the import preview: the analyst’s mapping and what would not import as it is', () => {

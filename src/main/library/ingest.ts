@@ -340,7 +340,7 @@ const COPY_PROGRESS_MS = 250;
  * Copies staged rows into the dataset as rows `firstRowNo…`, inside the caller's transaction. DuckDB
  * reads and inserts them on its own threads: the main thread only waits. `onProgress` hears DuckDB's
  * own estimate of the share done (0–1) while it works, so that one large copy (a whole CSV) still
- * shows progress. Returns the number of rows copied.
+ * shows progress; `signal` interrupts the copy. Returns the number of rows copied.
  */
 export async function appendStagedRows(
   conn: DuckDBConnection,
@@ -349,12 +349,24 @@ export async function appendStagedRows(
   firstRowNo: number,
   staged: StagedSource,
   onProgress?: (share: number) => void,
+  signal?: AbortSignal,
 ): Promise<number> {
+  signal?.throwIfAborted();
   const names = rowColumnNames(kind);
   const select = ['$1', `row_no + $2`, ...names.slice(2)].join(', ');
   const from = 'parquet' in staged ? `read_parquet(${quoteLiteral(staged.parquet)})` : `(${staged.query})`;
   const sql = `INSERT INTO ${ROW_TABLE[kind]} (${names.join(', ')}) SELECT ${select} FROM ${from}`;
-  if (!onProgress) return Number((await conn.run(sql, [datasetId, firstRowNo])).rowsChanged);
+  // One copy can be a whole file: a cancel stops DuckDB in it rather than waiting for its end.
+  const insert = async (): Promise<number> => {
+    const onAbort = (): void => conn.interrupt();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return Number((await conn.run(sql, [datasetId, firstRowNo])).rowsChanged);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  };
+  if (!onProgress) return insert();
   // DuckDB tracks a query's progress only when asked to (and then from its first millisecond).
   await conn.run(
     'SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0',
@@ -365,7 +377,7 @@ export async function appendStagedRows(
     if (share > last && share < 1) onProgress((last = share));
   }, COPY_PROGRESS_MS);
   try {
-    return Number((await conn.run(sql, [datasetId, firstRowNo])).rowsChanged);
+    return await insert();
   } finally {
     clearInterval(poll);
     await conn.run('RESET enable_progress_bar; RESET enable_progress_bar_print; RESET progress_bar_time');

@@ -173,8 +173,9 @@ export class LibraryWriter {
     firstRowNo: number,
     staged: StagedSource,
     onProgress?: (share: number) => void,
+    signal?: AbortSignal,
   ): Promise<number> {
-    return appendStagedRows(this.conn, kind, datasetId, firstRowNo, staged, onProgress);
+    return appendStagedRows(this.conn, kind, datasetId, firstRowNo, staged, onProgress, signal);
   }
 
   /**

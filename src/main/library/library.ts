@@ -388,7 +388,7 @@ export class Library {
 
   /**
    * Stores rows the import worker staged (of the row table's shape) as rows `firstRowNo…`;
-   * `onProgress` hears the share stored so far while DuckDB works.
+   * `onProgress` hears the share stored so far while DuckDB works; `signal` stops it.
    */
   appendImported(
     id: string,
@@ -396,8 +396,9 @@ export class Library {
     firstRowNo: number,
     staged: StagedSource,
     onProgress?: (share: number) => void,
+    signal?: AbortSignal,
   ): Promise<number> {
-    return this.write((tx) => tx.appendStagedRows(kind, id, firstRowNo, staged, onProgress));
+    return this.write((tx) => tx.appendStagedRows(kind, id, firstRowNo, staged, onProgress, signal));
   }
 
   async finishImport(

@@ -246,7 +246,7 @@ export async function runImport(
           ? (share: number): void =>
               opts.onProgress?.({ rowsStored: stored + Math.floor(share * part.rows), rowsTotal: total })
           : undefined;
-        await library.appendImported(id, kind, stored, part.source, within);
+        await library.appendImported(id, kind, stored, part.source, within, opts.signal);
         stored += part.rows;
         opts.onProgress?.({ rowsStored: stored, rowsTotal: total });
       },
