@@ -4,25 +4,11 @@ import type { AppShell } from './pages/app-shell';
 import { SearchWorkbench } from './pages/search-workbench';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { openConnected } from './support/connected';
-import { startStack, type Stack } from './support/stack';
+import { serviceUsage, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
 let browser: Browser;
 let shell: AppShell;
-
-/** The account's usage as the service reports it. */
-async function usage(): Promise<Record<string, { current: number }>> {
-  const res = await fetch(new URL('api/v1/statistics/usage', stack.sim.url), {
-    headers: {
-      'X-API-KEY': stack.account.apiKey,
-      'X-SIGNATURE': (await import('node:crypto'))
-        .createHmac('sha256', stack.account.apiSecret)
-        .update('')
-        .digest('base64'),
-    },
-  });
-  return Object.values((await res.json()) as Record<string, Record<string, { current: number }>>)[0]!;
-}
 
 beforeAll(async () => {
   // An account that may search one distinct HS code.
@@ -47,7 +33,7 @@ describe('watching a query past the allowance of distinct HS codes', () => {
     await search.typeHsCode('7208');
     await search.savePreset('Two codes');
     await shell.navigate('watched');
-    const before = await usage();
+    const before = await serviceUsage(stack);
     const select = browser.page.getByTestId('watch-preset');
     const option = select.locator('option', { hasText: 'Two codes' });
     await option.waitFor({ state: 'attached' });
@@ -64,7 +50,7 @@ describe('watching a query past the allowance of distinct HS codes', () => {
     expect(await confirm.innerText()).toBe('Take first snapshot');
     await browser.screenshot('watch-refresh-hs-codes');
     // No cost check was sent: the service counted no search and no HS code (reading usage is a request).
-    const after = await usage();
+    const after = await serviceUsage(stack);
     expect(after['shipments/search']).toEqual(before['shipments/search']);
     expect(after['searchedHsCodes']).toEqual(before['searchedHsCodes']);
     expect(after['dailyRequest']!.current).toBe(before['dailyRequest']!.current + 1);

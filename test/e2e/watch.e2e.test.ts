@@ -7,7 +7,7 @@ import { CommandPalette } from './pages/command-palette';
 import { LibraryPage } from './pages/library-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { openConnected } from './support/connected';
-import { startStack, type Stack } from './support/stack';
+import { serviceUsage, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
 let browser: Browser;
@@ -26,17 +26,7 @@ function published(from = '2025-01-01'): Map<string, ShipmentRecord> {
 }
 
 async function charged(): Promise<number> {
-  const res = await fetch(new URL('api/v1/statistics/usage', stack.sim.url), {
-    headers: {
-      'X-API-KEY': stack.account.apiKey,
-      'X-SIGNATURE': (await import('node:crypto'))
-        .createHmac('sha256', stack.account.apiSecret)
-        .update('')
-        .digest('base64'),
-    },
-  });
-  const usage = (await res.json()) as Record<string, Record<string, { current: number }>>;
-  return Object.values(usage)[0]!['shipments/search']!.current;
+  return (await serviceUsage(stack))['shipments/search']!.current;
 }
 
 beforeAll(async () => {

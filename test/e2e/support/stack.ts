@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,4 +69,20 @@ export async function startStack(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The stack's account usage as the service reports it (its one account's metrics), read straight from
+ * the simulator with a signed request: what the analyst was charged, whatever the app shows. The read
+ * itself counts as a request.
+ */
+export async function serviceUsage(stack: Stack): Promise<Record<string, { current: number }>> {
+  const res = await fetch(new URL('api/v1/statistics/usage', stack.sim.url), {
+    headers: {
+      'X-API-KEY': stack.account.apiKey,
+      'X-SIGNATURE': createHmac('sha256', stack.account.apiSecret).update('').digest('base64'),
+    },
+  });
+  const usage = (await res.json()) as Record<string, Record<string, { current: number }>>;
+  return Object.values(usage)[0]!;
 }
