@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgGrid } from './pages/ag-grid';
-import { AppShell } from './pages/app-shell';
+import type { AppShell } from './pages/app-shell';
 import { ExportDialog } from './pages/export-dialog';
 import { ImportDialog } from './pages/import-dialog';
 import { LibraryPage } from './pages/library-page';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openOnDemo } from './support/connected';
 import { describeOverlaps, overlaps, visibleControls } from './support/layout';
 import { ARTIFACTS_DIR } from './support/paths';
 import { startStack, type Stack } from './support/stack';
@@ -43,12 +43,9 @@ describe('Import a file from another tool: map its columns, see what would not i
   beforeAll(async () => {
     stack = await startStack({ records: 0 });
     browser = await launchBrowser();
-    shell = new AppShell(browser.page);
+    shell = await openOnDemo(browser, stack);
     library = new LibraryPage(browser.page);
     dialog = new ImportDialog(browser.page);
-    await shell.open(stack.host.url);
-    await new WelcomePage(browser.page).tryDemo();
-    await browser.page.getByTestId('search-page').waitFor({ timeout: 60_000 });
   }, 120_000);
 
   afterAll(async () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgGrid } from './pages/ag-grid';
-import { AppShell } from './pages/app-shell';
+import type { AppShell } from './pages/app-shell';
 import { ImportDialog } from './pages/import-dialog';
 import { LibraryPage } from './pages/library-page';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openOnDemo } from './support/connected';
 import { describeOverlaps, overlaps, visibleControls } from './support/layout';
 import { startStack, type Stack } from './support/stack';
 
@@ -27,12 +27,9 @@ describe('An imported file in the Library grid: missing fields shown as missing,
   beforeAll(async () => {
     stack = await startStack({ records: 0 });
     browser = await launchBrowser();
-    shell = new AppShell(browser.page);
+    shell = await openOnDemo(browser, stack);
     library = new LibraryPage(browser.page);
     grid = new AgGrid(browser.page, library.grid);
-    await shell.open(stack.host.url);
-    await new WelcomePage(browser.page).tryDemo();
-    await browser.page.getByTestId('search-page').waitFor({ timeout: 60_000 });
     await shell.navigate('library');
     const dialog = new ImportDialog(browser.page);
     await dialog.drop('desk.csv', DESK_CSV);

@@ -20,3 +20,12 @@ export async function openConnected(
   await new SettingsPage(browser.page).addActiveProfile('Sim', stack.sim.url, account);
   return shell;
 }
+
+/** The app opened at the host's address on the demo workspace (Try the demo), once its Search page shows. */
+export async function openOnDemo(browser: Browser, stack: Stack): Promise<AppShell> {
+  const shell = new AppShell(browser.page);
+  await shell.open(stack.host.url);
+  await new WelcomePage(browser.page).tryDemo();
+  await browser.page.getByTestId('search-page').waitFor({ timeout: 60_000 });
+  return shell;
+}
