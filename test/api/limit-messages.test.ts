@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClient, ServiceClientError, UsageLedger } from '../../src/main/api';
+import { hsCodesOverrunError } from '../../src/main/api/errors';
 import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { startStrictServer, type StrictServer } from '../helpers/strict-server';
 
@@ -176,5 +177,16 @@ describe('searched HS codes: every call that names them is checked before it is 
     const after = await served();
     expect(after.dailyRequest!.current).toBe(before.dailyRequest!.current + 1);
     expect(after.searchedHsCodes!.current).toBe(2);
+  });
+});
+
+describe('the HS-code allowance message', () => {
+  it('names an allowance of one code in the singular', () => {
+    const one = hsCodesOverrunError({ account: 'acme', fresh: ['8501', '9403'], left: 1, limit: 1 });
+    expect(one.message).toMatch(/which may search 1 distinct HS code and has 1 left/);
+    const two = hsCodesOverrunError({ account: 'acme', fresh: ['8501'], left: 0, limit: 2 });
+    expect(two.message).toMatch(
+      /^Not sent: HS code 8501 is new to account acme, which may search 2 distinct HS codes and has none left/,
+    );
   });
 });

@@ -43,7 +43,7 @@ describe('watching a query past the allowance of distinct HS codes', () => {
     await line.waitFor();
     expect(await line.getAttribute('data-state')).toBe('exceeds');
     expect(await line.innerText()).toMatch(
-      /^Cannot watch this query: HS codes 8471, 7208 are new to account e2e-account, which may search 1 distinct HS codes and has 1 left/,
+      /^Cannot watch this query: HS codes 8471, 7208 are new to account e2e-account, which may search 1 distinct HS code and has 1 left/,
     );
     const confirm = browser.page.getByTestId('watch-refresh-confirm');
     expect(await confirm.isDisabled()).toBe(true);

@@ -25,6 +25,13 @@ describe('the allowance of distinct HS codes', () => {
     expect(c?.message).toBe('HS code 7208 is new to account main: 0 of 3 distinct HS codes left after this');
   });
 
+  it('names an allowance of one code in the singular', () => {
+    const c = checkHsCodes(hs(0, 1, ''), undefined, ['7208', '3004']);
+    expect(c?.message).toMatch(
+      /^HS codes 7208, 3004 are new to account main, which may search 1 distinct HS code and has 1 left:/,
+    );
+  });
+
   it('warns before the service would refuse, naming the codes and the way out, and Run says why it is off', () => {
     const summary = hs(2, 3, '8471,8517');
     const c = checkHsCodes(summary, undefined, ['8471', '7208', '3004', '3004']);

@@ -157,7 +157,7 @@ export function hsCodesOverrunError(o: {
   const many = o.fresh.length !== 1;
   return new ServiceClientError(
     'LimitExceeded',
-    `Not sent: HS code${many ? 's' : ''} ${o.fresh.join(', ')} ${many ? 'are' : 'is'} new to account ${o.account}, which may search ${fmt(o.limit)} distinct HS codes and has ${o.left === 0 ? 'none' : fmt(o.left)} left, so the service would refuse this request. ` +
+    `Not sent: HS code${many ? 's' : ''} ${o.fresh.join(', ')} ${many ? 'are' : 'is'} new to account ${o.account}, which may search ${fmt(o.limit)} distinct HS code${o.limit === 1 ? '' : 's'} and has ${o.left === 0 ? 'none' : fmt(o.left)} left, so the service would refuse this request. ` +
       `Remove ${fmt(o.fresh.length - o.left)} of the new codes, or use HS codes already searched (the Usage page lists them), or have the limit raised. Nothing was sent or counted.`,
     { metric: 'searchedHsCodes', exhausted: true },
   );

@@ -168,7 +168,7 @@ export function checkHsCodes(
     fresh,
     left,
     message:
-      `${named}, which may search ${fmt(m.limit)} distinct HS codes and has ${left === 0 ? 'none' : fmt(left)} left: ` +
+      `${named}, which may search ${fmt(m.limit)} distinct HS code${m.limit === 1 ? '' : 's'} and has ${left === 0 ? 'none' : fmt(left)} left: ` +
       `the service would refuse this. Remove ${fmt(fresh.length - left)} of the new codes, or use codes already searched (the Usage page lists them)`,
   };
 }
