@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppShell } from './pages/app-shell';
 import { SettingsPage } from './pages/settings-page';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openOnDemo } from './support/connected';
 import { startStack, type Stack } from './support/stack';
 
 describe('first run with the demo workspace', () => {
@@ -22,12 +21,7 @@ describe('first run with the demo workspace', () => {
   });
 
   it('"Try with demo data" lands on Search with the demo profile active', async () => {
-    const shell = new AppShell(browser.page);
-    const welcome = new WelcomePage(browser.page);
-    await shell.open(stack.host.url);
-    await welcome.root.waitFor();
-    await welcome.tryDemo();
-    await browser.page.getByTestId('search-page').waitFor({ timeout: 60_000 });
+    const shell = await openOnDemo(browser, stack);
     expect(await shell.currentPage()).toBe('search');
     expect(await shell.statusProfile.textContent()).toContain('(demo)');
     await browser.screenshot('10-demo-search-dark');

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppShell } from './pages/app-shell';
 import { SettingsPage } from './pages/settings-page';
-import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openOnDemo } from './support/connected';
 import { startHostProcess, type HostProcess } from './support/host-process';
 
 describe('a keychain that cannot be reached', () => {
@@ -24,10 +23,7 @@ describe('a keychain that cannot be reached', () => {
   });
 
   it('is explained in a banner, and the demo workspace still works', async () => {
-    const shell = new AppShell(browser.page);
-    await shell.open(host.url);
-    await new WelcomePage(browser.page).tryDemo();
-    await browser.page.getByTestId('search-page').waitFor({ timeout: 60_000 });
+    const shell = await openOnDemo(browser, host);
 
     await shell.navigate('settings');
     const settings = new SettingsPage(browser.page);

@@ -3,6 +3,7 @@ import { AppShell } from '../pages/app-shell';
 import { SettingsPage } from '../pages/settings-page';
 import { WelcomePage } from '../pages/welcome-page';
 import type { Browser } from './browser';
+import type { HostProcess } from './host-process';
 import type { Stack } from './stack';
 
 /**
@@ -21,10 +22,16 @@ export async function openConnected(
   return shell;
 }
 
-/** The app opened at the host's address on the demo workspace (Try the demo), once its Search page shows. */
-export async function openOnDemo(browser: Browser, stack: Stack): Promise<AppShell> {
+/**
+ * The app opened at the host's address on the demo workspace (Try the demo), once its Search page shows.
+ * The host is a stack's in-process one or a separately started host process (`{ url }`).
+ */
+export async function openOnDemo(
+  browser: Browser,
+  at: Pick<Stack, 'host'> | Pick<HostProcess, 'url'>,
+): Promise<AppShell> {
   const shell = new AppShell(browser.page);
-  await shell.open(stack.host.url);
+  await shell.open('host' in at ? at.host.url : at.url);
   await new WelcomePage(browser.page).tryDemo();
   await browser.page.getByTestId('search-page').waitFor({ timeout: 60_000 });
   return shell;
