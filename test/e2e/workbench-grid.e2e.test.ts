@@ -209,8 +209,10 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     expect(layout.order).toContain('hashId');
     expect(layout.order).not.toContain('usdCif');
     expect(layout.order.filter((c) => c.startsWith('exporter'))).toEqual(['exporterName']);
-    const again = (await after.rows(['usdFob'])).map((r) => num(r.usdFob ?? ''));
-    expect(again).toEqual(want);
+    // The grid reads its blocks again once the restored columns are in place: wait for them.
+    await expect
+      .poll(async () => (await after.rows(['usdFob'])).map((r) => num(r.usdFob ?? '')))
+      .toEqual(want);
     await shot(browser, 'grid-04-layout-after-reload', search.grid);
   });
 
