@@ -18,6 +18,7 @@ interface GetRowsInput {
   quickFilter?: string;
   filterModel?: Record<string, { filter?: string; firmId?: string }> | null;
   resolvedFirms?: boolean;
+  columns?: string[];
 }
 
 const STORED = 500;
