@@ -42,8 +42,9 @@ describe('watching a query past the allowance of distinct HS codes', () => {
     const line = browser.page.getByTestId('watch-refresh-hs-codes');
     await line.waitFor();
     expect(await line.getAttribute('data-state')).toBe('exceeds');
+    expect(await browser.page.getByRole('dialog', { name: 'Cannot watch this query' }).count()).toBe(1);
     expect(await line.innerText()).toMatch(
-      /^Cannot watch this query: HS codes 8471, 7208 are new to account e2e-account, which may search 1 distinct HS code and has 1 left/,
+      /^HS codes 8471, 7208 are new to account e2e-account, which may search 1 distinct HS code and has 1 left/,
     );
     const confirm = browser.page.getByTestId('watch-refresh-confirm');
     expect(await confirm.isDisabled()).toBe(true);

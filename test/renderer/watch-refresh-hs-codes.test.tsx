@@ -91,8 +91,10 @@ describe('the refresh dialog states the allowance of distinct HS codes before Co
   it('names the new codes, sends nothing, and cannot refresh when they pass the allowance', async () => {
     await openRefresh(['84', '01', '02']);
     expect(el('watch-refresh-hs-codes').getAttribute('data-state')).toBe('exceeds');
+    // The dialog's title says the refusal once; the line says why.
+    expect(screen.getByRole('dialog', { name: 'Cannot refresh' })).toBeTruthy();
     expect(el('watch-refresh-hs-codes').textContent).toBe(
-      'Cannot refresh: HS codes 01, 02 are new to account main, which may search 3 distinct HS codes and has 1 left: ' +
+      'HS codes 01, 02 are new to account main, which may search 3 distinct HS codes and has 1 left: ' +
         'the service would refuse this. Remove 1 of the new codes, or use codes already searched (the Usage page lists them). Nothing was sent.',
     );
     expect((el('watch-refresh-confirm') as HTMLButtonElement).disabled).toBe(true);
@@ -121,9 +123,8 @@ describe('the refresh dialog states the allowance of distinct HS codes before Co
     );
     // The only account of the summary is the one a request naming none is counted against.
     expect(el('watch-refresh-hs-codes').getAttribute('data-state')).toBe('exceeds');
-    expect(el('watch-refresh-hs-codes').textContent).toMatch(
-      /^Cannot watch this query: HS codes 03, 04 are new/,
-    );
+    expect(screen.getByRole('dialog', { name: 'Cannot watch this query' })).toBeTruthy();
+    expect(el('watch-refresh-hs-codes').textContent).toMatch(/^HS codes 03, 04 are new/);
     expect(el('watch-refresh-confirm').textContent).toBe('Take first snapshot');
     expect(sent()).toEqual([]);
   });

@@ -67,7 +67,8 @@ export function RefreshDialog() {
               data-testid="watch-refresh-hs-codes"
               data-state={hsCodes.state}
             >
-              {blocked ? `${refusal}: ${hsCodes.message}. Nothing was sent.` : hsCodes.message}
+              {/* The title says the refusal (`Cannot refresh`): the line says why. */}
+              {blocked ? `${hsCodes.message}. Nothing was sent.` : hsCodes.message}
             </Alert>
           )}
           {preview && (
