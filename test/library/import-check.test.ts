@@ -157,7 +157,8 @@ describe('the whole-file check of an import plan', () => {
     expect([...counts].sort((a, b) => a - b)).toEqual(counts);
     for (const e of seen) {
       expect(e.done).toBe(false);
-      expect(e.rowsChecked).toBeLessThan(120_000);
+      // The last one can come once every row is read, before the result is made.
+      expect(e.rowsChecked).toBeLessThanOrEqual(120_000);
       // A CSV says not how many rows it holds: estimated from the share of its bytes read.
       expect(e.totalIsEstimate).toBe(true);
       expect(e.rowsTotal).toBeGreaterThan(100_000);

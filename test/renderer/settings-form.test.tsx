@@ -26,6 +26,10 @@ beforeAll(async () => {
   setApi(fakeBridge({}, { fallback: (c, i) => backend.invoke(c, i), checkInputs: false }).api);
 }, 60_000);
 afterAll(async () => {
+  cleanup();
+  // Mantine gives the focus back 10 ms after a dialog closes (the last test closes one): that timer has
+  // to run while the test document still exists.
+  await new Promise((r) => setTimeout(r, 50));
   await backend?.close();
 });
 
