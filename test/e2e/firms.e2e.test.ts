@@ -109,10 +109,10 @@ describe('Firms: resolved firms, their evidence, merge and split, the review que
     await firms.search(b.name);
     await firms.total();
     await firms.tickFirm(b.id);
-    expect(await browser.page.getByTestId('firms-marked-firm').allTextContents()).toEqual([
-      expect.stringContaining(a.name),
-      expect.stringContaining(b.name),
-    ]);
+    // The ticked list follows the tick as the page re-renders: wait for both.
+    await expect
+      .poll(() => browser.page.getByTestId('firms-marked-firm').allTextContents())
+      .toEqual([expect.stringContaining(a.name), expect.stringContaining(b.name)]);
     await browser.page.getByTestId('firms-merge').click();
     const dialog = browser.page.getByRole('dialog');
     await dialog.waitFor();
