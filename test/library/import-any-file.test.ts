@@ -104,6 +104,21 @@ describe('files other tools wrote', () => {
     ]);
   });
 
+  it('reads a tab-separated .tsv or .txt table as a CSV, its delimiter found in the data', async () => {
+    const text = 'IMPORTER_NAME\tHS_CODE\tVALUE_USD\r\nAcme, Inc.\t720810\t1234.50\r\nBeta\t720851\t99\r\n';
+    for (const name of ['trade-db.tsv', 'trade-db.txt']) {
+      const path = join(t.dir, name);
+      await writeFile(path, text);
+      const r = await importFile(l.lib, path);
+      expect(r.rows).toBe(2);
+      // The comma inside a name stays in the name: the tab is the delimiter.
+      expect((await rowsOf(r.dataset.id)).map((x) => [x.importerName, x.hsCode, x.usdFob])).toEqual([
+        ['Acme, Inc.', '720810', '1234.50'],
+        ['Beta', '720851', '99'],
+      ]);
+    }
+  });
+
   it('imports under the plan the analyst changed: a column mapped elsewhere, another left extra', async () => {
     const path = join(t.dir, 'plan.csv');
     await writeFile(path, 'Buyer,Notes\r\nAcme,fragile\r\n');

@@ -253,10 +253,10 @@ describe('text encodings', () => {
   });
 
   it.each(['le', 'be'] as const)(
-    'imports UTF-16 %s text with its byte order mark (Excel "Unicode text", tab-separated)',
+    'imports UTF-16 %s text with its byte order mark (Excel "Unicode text": tab-separated, saved as .txt)',
     async (order) => {
       const text = `${head.replace(/,/g, '\t')}\r\nPérez Ltd\tEspaña\tES\t1\t3\r\n上海钢铁\tChina\tCN\t2\t\r\n`;
-      const r = await importFile(lib, await file(`u16${order}.csv`, utf16(text, order)));
+      const r = await importFile(lib, await file(`u16${order}.txt`, utf16(text, order)));
       const rows = await rowsOf(r.dataset.id);
       expect(rows.map((x) => [x.name, x.country, x.shipment_count])).toEqual([
         ['Pérez Ltd', 'España', 3],
@@ -311,12 +311,12 @@ describe('files with nothing to import or of the wrong type', () => {
     await libraryIsEmpty();
   });
 
-  it.each(['notes.txt', 'data.dat', 'noextension'])(
+  it.each(['notes.docx', 'data.dat', 'noextension'])(
     'refuses %s by its type, naming the supported types',
     async (name) => {
       const message = await refusal(await file(name, JSON.stringify([shipment(1)])));
       expect(message).toMatch(/not supported|no extension/);
-      expect(message).toMatch(/\.json, \.csv, \.xlsx and \.parquet/);
+      expect(message).toMatch(/\.json, \.csv, \.tsv, \.txt, \.xlsx and \.parquet/);
       await libraryIsEmpty();
     },
   );

@@ -440,7 +440,7 @@ describe('library page: import', () => {
   it('in the desktop app, a dropped file is imported by the handle main issued for it; a refusal is said', async () => {
     const handle = `fh_${'e'.repeat(32)}`;
     const dropped: File[] = [];
-    let refusal: string | null = 'notes.txt cannot be imported: .txt files are not supported.';
+    let refusal: string | null = 'notes.docx cannot be imported: .docx files are not supported.';
     setApi(
       fakeBridge(
         {},
@@ -480,10 +480,10 @@ describe('library page: import', () => {
           dataTransfer: { files: [file], types: ['Files'] },
         });
 
-      drop(new File(['x'], 'notes.txt'));
+      drop(new File(['x'], 'notes.docx'));
       await waitFor(() =>
         expect(screen.getByTestId('library-import-error').textContent).toContain(
-          'notes.txt cannot be imported: .txt files are not supported.',
+          'notes.docx cannot be imported: .docx files are not supported.',
         ),
       );
       expect(lib.callsTo('library.previewImport')).toEqual([]);
@@ -497,7 +497,7 @@ describe('library page: import', () => {
           'Imported 7 rows from arrivals.csv',
         ),
       );
-      expect(dropped.map((f) => f.name)).toEqual(['notes.txt', 'arrivals.csv']);
+      expect(dropped.map((f) => f.name)).toEqual(['notes.docx', 'arrivals.csv']);
       expect(lib.callsTo('library.import')).toMatchObject([{ file: handle }]);
       // Nothing was uploaded: the desktop reads the file where it is.
       expect(lib.uploads).toEqual([]);

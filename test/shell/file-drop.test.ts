@@ -140,7 +140,7 @@ describe('a file dropped on the window (main)', () => {
 
   it('refuses what is not a readable data file, in the analyst’s words', async () => {
     await mkdir(join(dir, 'folder.csv'), { recursive: true });
-    await writeFile(join(dir, 'notes.txt'), 'hello');
+    await writeFile(join(dir, 'notes.docx'), 'hello');
     await writeFile(join(dir, 'old.xls'), 'x');
     const cases: [unknown, RegExp][] = [
       ['', /not a file from a folder on this computer/],
@@ -148,7 +148,7 @@ describe('a file dropped on the window (main)', () => {
       ['relative/arrivals.csv', /not a file from a folder on this computer/],
       [join(dir, 'gone.csv'), /gone\.csv could not be found/],
       [join(dir, 'folder.csv'), /folder\.csv is a folder, not a file/],
-      [join(dir, 'notes.txt'), /notes\.txt cannot be imported: \.txt files are not supported/],
+      [join(dir, 'notes.docx'), /notes\.docx cannot be imported: \.docx files are not supported/],
       [join(dir, 'old.xls'), /old\.xls cannot be imported: old Excel \.xls workbooks are not supported/],
     ];
     for (const [path, message] of cases) {

@@ -12,7 +12,10 @@ const SAVE_FILTERS: Record<'xlsx' | 'csv' | 'parquet', FileFilter> = {
 
 /** What the importer reads; "All files" last so a file with an odd extension can still be tried. */
 const IMPORT_FILTERS: FileFilter[] = [
-  { name: 'Data files (Excel, CSV, JSON, Parquet)', extensions: ['xlsx', 'csv', 'json', 'parquet'] },
+  {
+    name: 'Data files (Excel, CSV, tab-separated text, JSON, Parquet)',
+    extensions: ['xlsx', 'csv', 'tsv', 'txt', 'json', 'parquet'],
+  },
   { name: 'All files', extensions: ['*'] },
 ];
 

@@ -6,11 +6,15 @@ export type { ImportFormat };
 const FORMATS: Readonly<Record<string, ImportFormat>> = {
   '.json': 'json',
   '.csv': 'csv',
+  // Tab-separated and "Unicode Text" tables from spreadsheets and trade databases: the CSV reader
+  // finds the delimiter and the encoding itself.
+  '.tsv': 'csv',
+  '.txt': 'csv',
   '.xlsx': 'xlsx',
   '.parquet': 'parquet',
 };
 
-export const SUPPORTED_TYPES = '.json, .csv, .xlsx and .parquet files';
+export const SUPPORTED_TYPES = '.json, .csv, .tsv, .txt, .xlsx and .parquet files';
 
 /**
  * The format a file is read as, from its extension; or why it is not imported. Decided before a byte
@@ -33,9 +37,5 @@ export function importFormatOf(
   const what = ext
     ? `${ext.slice(0, 20)} files are not supported`
     : 'the file name has no extension, so its type is unknown';
-  const table =
-    ext === '.txt' || ext === '.tsv'
-      ? '; if it is a table saved from Excel, save it as "CSV UTF-8" (.csv) and import that'
-      : '';
-  return { ok: false, problem: `${what} (${supported})${table}` };
+  return { ok: false, problem: `${what} (${supported})` };
 }

@@ -41,7 +41,7 @@ function ImportButton() {
         leftSection={<IconFileImport {...ICON} />}
         loading={running}
         data-testid={picker === 'upload' ? 'library-import-button' : 'library-import-choose'}
-        title="Excel, CSV, JSON or Parquet, from Portolan or another tool (or drop the file on the page)"
+        title="Excel, CSV or tab-separated text, JSON or Parquet, from Portolan or another tool (or drop the file on the page)"
         onClick={() => {
           openedHere.current = true;
           if (picker === 'upload') input.current?.click();
@@ -55,7 +55,7 @@ function ImportButton() {
           ref={input}
           type="file"
           hidden
-          accept=".xlsx,.csv,.json,.parquet,application/json,text/csv"
+          accept=".xlsx,.csv,.tsv,.txt,.json,.parquet,application/json,text/csv,text/tab-separated-values"
           data-testid="library-import-input"
           disabled={running}
           onChange={(e) => {
@@ -145,8 +145,8 @@ function NothingOpen() {
         <IconUpload size={28} stroke={1.4} />
         <Text fw={600}>{any ? 'Open a dataset from the list' : 'Nothing saved yet'}</Text>
         <Text c="dimmed" fz="sm" ta="center" maw={420}>
-          Every search you run is kept here and works offline. Drop an Excel, CSV, JSON or Parquet file on
-          this page to import it.
+          Every search you run is kept here and works offline. Drop an Excel, CSV, tab-separated text, JSON or
+          Parquet file on this page to import it.
         </Text>
       </Stack>
     </Paper>
