@@ -119,6 +119,34 @@ describe('files other tools wrote', () => {
     }
   });
 
+  it('stores HS codes written with dots or spaces as their digits, and says so', async () => {
+    const path = join(t.dir, 'tariff.csv');
+    const lines = ['Importer,HS Code,USD FOB', 'Acme,7208.10.00,5', 'Beta,0301 11,6', 'Gamma,720851,7'];
+    // Many plain rows first: the file goes to DuckDB's reader, which must hand the dotted rows over.
+    for (let i = 0; i < 3000; i++) lines.push(`Firm ${i},720810,${i}`);
+    lines.push('Delta,8471.30.0100,8', 'Echo,72.08,9', 'Foxtrot,7208.1,1');
+    await writeFile(path, lines.join('\r\n'));
+    const r = await importFile(l.lib, path);
+    const codes = new Map(
+      (await l.lib.getRows(r.dataset.id, { startRow: 0, endRow: 4000 })).rows.map((x) => [
+        x.importerName,
+        x.hsCode,
+      ]),
+    );
+    expect([...['Acme', 'Beta', 'Gamma', 'Delta'].map((n) => codes.get(n))]).toEqual([
+      '72081000',
+      '030111',
+      '720851',
+      '8471300100',
+    ]);
+    // Not the shape of a tariff code: kept as written.
+    expect([codes.get('Echo'), codes.get('Foxtrot')]).toEqual(['72.08', '7208.1']);
+    const messages = r.warnings.map((w) => w.message).join('\n');
+    expect(messages).toMatch(
+      /HS Code: 3 codes are written with dots or spaces \(first: row 2, "7208\.10\.00"\)\. They are stored as digits \(72081000\)/,
+    );
+  });
+
   it('imports under the plan the analyst changed: a column mapped elsewhere, another left extra', async () => {
     const path = join(t.dir, 'plan.csv');
     await writeFile(path, 'Buyer,Notes\r\nAcme,fragile\r\n');

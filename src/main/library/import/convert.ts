@@ -108,6 +108,9 @@ const LISTED_PLACES = 5;
 
 const HS_FIELDS: ReadonlySet<string> = new Set(['hsCode', 'hsCodeKeyword']);
 
+/** A heading of 3–4 digits (3: its leading zero lost) then groups of 2 or 4 digits, after a dot or a space. */
+const HS_WITH_SEPARATORS = /^\d{3,4}(?:[. ]\d{2}(?:\d{2})?){1,3}$/;
+
 /** How one column of the file is converted: the same plan for the row path and DuckDB's CSV reader. */
 export interface ColumnPlan {
   /** Index of its field among the kind's fields; -1 for an extra column. */
@@ -134,6 +137,8 @@ export class RowConverter {
   /** Texts holding U+FFFD: characters the file's encoding could not give, by column. */
   private readonly unreadable = new Map<string, Counter>();
   private lostZeros: Counter | null = null;
+  /** HS codes written with separators ("7208.10.00"), stored as their digits. */
+  private dottedCodes: Counter | null = null;
 
   constructor(
     private readonly kind: DatasetKind,
@@ -268,7 +273,10 @@ export class RowConverter {
         this.count(this.odd, field ?? '', row, text);
         return null;
       }
-      if (this.hs[c]) this.flagLostZeros(text.trim(), row);
+      if (this.hs[c]) {
+        if (!this.verbatim) text = this.hsDigits(text, row);
+        this.flagLostZeros(text.trim(), row);
+      }
     }
     // Only texts with a digit that do not read as their type are odd ("n/a" is not); checked in the
     // cheaper order, the value rule first (decimalShadow reads what parseDecimalText does).
@@ -277,6 +285,25 @@ export class RowConverter {
       if (!ok && DIGIT.test(text)) this.count(this.odd, field, row, text);
     }
     return text;
+  }
+
+  /**
+   * An HS code as tariff schedules and many tools write it ("7208.10", "7208 10 00", "8471.30.0100"):
+   * the service writes and filters digits only, so such a code is stored as its digits (and counted for
+   * the report); anything else is left as it is.
+   */
+  private hsDigits(text: string, row: RawRow): string {
+    const t = text.trim();
+    if (!HS_WITH_SEPARATORS.test(t)) return text;
+    const digits = t.replace(/[. ]/g, '');
+    if (this.dottedCodes) {
+      this.dottedCodes.count += 1;
+      if (this.dottedCodes.at.length < LISTED_PLACES) this.dottedCodes.at.push(this.locate(row));
+    } else {
+      const at = this.locate(row);
+      this.dottedCodes = { count: 1, firstAt: at, example: t, at: [at] };
+    }
+    return digits;
   }
 
   /** HS codes have an even number of digits (6, 8, 10); an odd count of digits lost a leading zero. */
@@ -322,6 +349,16 @@ export class RowConverter {
         message:
           `${fieldTitleOf(this.kind, column)}: ${values} characters that could not be read, shown as \ufffd (first: ${c.firstAt}, "${c.example}"). ` +
           `${c.count === 1 ? 'It is' : 'They are'} imported as ${c.count === 1 ? 'it is' : 'they are'}: save the file again as UTF-8 in the program that made it, and import that`,
+      });
+    }
+    if (this.dottedCodes) {
+      const c = this.dottedCodes;
+      out.push({
+        field: 'hsCode',
+        ...c,
+        message:
+          `${fieldTitleOf(this.kind, 'hsCode')}: ${c.count === 1 ? '1 code is' : `${c.count.toLocaleString('en-US')} codes are`} written with dots or spaces (first: ${c.firstAt}, "${c.example}"). ` +
+          `${c.count === 1 ? 'It is' : 'They are'} stored as digits (${c.example.replace(/[. ]/g, '')}), as the service writes HS codes, so HS code filters and the HS breakdown find ${c.count === 1 ? 'it' : 'them'}`,
       });
     }
     if (this.lostZeros) {
