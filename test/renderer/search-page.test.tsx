@@ -361,3 +361,27 @@ describe('search page: keyboard and dates that cannot lie', () => {
     expect(document.body.textContent).not.toMatch(/hs_codes|product_detail|start_date|end_date/);
   });
 });
+
+describe('search page: an answer re-renders the result, not the form', () => {
+  it('keeps the same check (cost, limits, field messages) while its inputs stay, so the memoised form and run bar skip the answer’s render', async () => {
+    const seen: search.SearchCheck[] = [];
+    // Like the page: subscribed to the search's status and result as well as to the check.
+    function Probe() {
+      search.useSearchStore((s) => s.status);
+      search.useSearchStore((s) => s.result);
+      seen.push(search.useSearchCheck());
+      return null;
+    }
+    render(<Probe />);
+    const first = seen.at(-1);
+    // What a search's answer changes on the page: its status and result, not the filter, size or usage.
+    act(() => search.useSearchStore.setState({ status: 'running', startedAt: 1 }));
+    act(() => search.useSearchStore.setState({ status: 'done', result: answer(10, 10), datasetId: 'ds-10' }));
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(seen).size).toBe(1);
+    // A change the check depends on gives a new one.
+    act(() => search.useSearchStore.getState().setSize(100));
+    expect(seen.at(-1)).not.toBe(first);
+    expect(seen.at(-1)?.costText).not.toBe(first?.costText);
+  });
+});

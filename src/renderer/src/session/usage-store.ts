@@ -146,9 +146,23 @@ export interface AccountContext {
   defaultAccount?: string;
 }
 
+let lastContext: {
+  summary: UsageSummary | null;
+  defaultAccount: string | undefined;
+  context: AccountContext;
+} | null = null;
+
+/** The same object while usage and the default account stay, so what pages derive from it can be memoised. */
 function accountContextOf(summary: UsageSummary | null, defaultAccount: string | undefined): AccountContext {
+  if (lastContext?.summary === summary && lastContext.defaultAccount === defaultAccount)
+    return lastContext.context;
   const d = defaultAccount?.trim();
-  return { ...(summary ? { accounts: Object.keys(summary) } : {}), ...(d ? { defaultAccount: d } : {}) };
+  const context = {
+    ...(summary ? { accounts: Object.keys(summary) } : {}),
+    ...(d ? { defaultAccount: d } : {}),
+  };
+  lastContext = { summary, defaultAccount, context };
+  return context;
 }
 
 /** For store actions: the account context right now. */

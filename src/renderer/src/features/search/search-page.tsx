@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   Box,
@@ -24,7 +24,14 @@ import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { ErrorMessage } from '../../components/error-message';
 import { ExportButton } from '../export';
 import { viewFromGrid } from '../export';
-import { FieldMessages, FilterForm, RunButton, RunReason, describeFormIssue } from '../filters';
+import {
+  FieldMessages,
+  FilterForm,
+  RunButton,
+  RunReason,
+  describeFormIssue,
+  type Validation,
+} from '../filters';
 import { Page } from '../../components/page';
 import { PartyPanel } from './party-panel';
 import { useJobsStore } from '../jobs';
@@ -66,7 +73,20 @@ function SearchingElapsed() {
 }
 
 /** The run bar: how many records to download, what that costs the account, and the Run button. */
-function RunBar({ check }: { check: SearchCheck }) {
+/**
+ * The filter panel and the presets beside it, memoised: a search's answer re-renders the result area,
+ * not the form's fields (their render was most of the time between the answer and its first rows).
+ */
+const SearchFilterForm = memo(function SearchFilterForm({ validation }: { validation: Validation }) {
+  return <FilterForm validation={validation} onSubmit={submitSearch} />;
+});
+const SearchPresets = memo(PresetsPanel);
+
+function submitSearch(): void {
+  runSearchCommand();
+}
+
+const RunBar = memo(function RunBar({ check }: { check: SearchCheck }) {
   const size = useSearchStore((s) => s.size);
   const status = useSearchStore((s) => s.status);
   const overLimitConfirmed = useSearchStore((s) => s.overLimitConfirmed);
@@ -166,7 +186,7 @@ function RunBar({ check }: { check: SearchCheck }) {
       <RunReason testId="search-run" reason={check.reason} />
     </Stack>
   );
-}
+});
 
 function ActionCell(p: ICellRendererParams<DatasetRow> & { onOpen: (row: ShipmentRecord) => void }) {
   if (!p.data) return null;
@@ -272,7 +292,7 @@ export function SearchPage() {
   return (
     <Page testId="search-page" layout="fill" data-answers={answers} aria-labelledby="search-title">
       <Group gap="md" align="stretch" wrap="nowrap" flex={1} mih={0}>
-        <PresetsPanel />
+        <SearchPresets />
         <Stack gap="sm" flex={1} miw={0} mih={0}>
           <Paper p="sm" data-testid="search-filter-panel" style={{ flexShrink: 0 }}>
             <Stack gap="xs">
@@ -288,7 +308,7 @@ export function SearchPage() {
                 mx={-4}
                 px={4}
               >
-                <FilterForm validation={validation} onSubmit={() => void runSearchCommand()} />
+                <SearchFilterForm validation={validation} />
               </Box>
               <Divider />
               <RunBar check={check} />

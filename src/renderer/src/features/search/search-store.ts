@@ -4,6 +4,7 @@ import {
   type ShipmentSearchRequest,
   type UsageSummary,
 } from '@shared/spec';
+import { useMemo } from 'react';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
 import type { EquivalentView } from '@shared/library/library-contract';
@@ -428,7 +429,12 @@ export function useSearchCheck(): SearchCheck {
   const confirmed = useSearchStore((s) => s.overLimitConfirmed);
   const summary = useUsageStore((s) => s.summary);
   const accounts = useAccountContext();
-  return searchCheckOf(draft, size, confirmed, summary, accounts);
+  // The same check while its inputs stay: the filter form and the run bar then skip the renders a
+  // search's answer causes on the page.
+  return useMemo(
+    () => searchCheckOf(draft, size, confirmed, summary, accounts),
+    [draft, size, confirmed, summary, accounts],
+  );
 }
 
 /**
