@@ -5,14 +5,16 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { neutraliseCsvFormula } from '../../src/shared/csv-formula';
 import { previewImport } from '../../src/main/library';
-import type { StagedSource } from '../../src/main/library/ingest';
+import { StagedRowsChangedError, type StagedSource } from '../../src/main/library/ingest';
 import { RowConverter } from '../../src/main/library/import/convert';
 import { stageCsvNatively } from '../../src/main/library/import/csv-native';
 import { RowStage } from '../../src/main/library/import/row-stage';
 import { openTableSource } from '../../src/main/library/import/table-source';
+import { useLibrary } from '../helpers/library';
 import { useTempDir } from '../helpers/temp-dir';
 
 const t = useTempDir('portolan-import-csv-native-');
+const l = useLibrary('portolan-import-csv-native-lib-');
 
 type Row = Record<string, unknown>;
 
@@ -217,4 +219,86 @@ describe('a CSV read by DuckDB’s reader', () => {
     }
     expect(native).toBeGreaterThan(2);
   }, 90_000);
+});
+
+describe('a CSV that changes on disk between its check and its copy into the library', () => {
+  /** The query part DuckDB's reader hands on for `text`, checked as the worker checks it. */
+  async function checkedPart(name: string, text: string): Promise<{ path: string; source: StagedSource }> {
+    const path = join(t.dir, name);
+    await writeFile(path, text);
+    const prepared = await previewImport(path);
+    const source = await openTableSource(path, name);
+    const dir = join(t.dir, `${name}-stage`);
+    await mkdir(dir);
+    const parts: StagedSource[] = [];
+    const staged = await stageCsvNatively({
+      path,
+      layout: source.csv!,
+      kind: prepared.plan.kind,
+      headerRow: prepared.plan.headerRow,
+      decimalComma: prepared.plan.locale.decimal === ',',
+      columns: new RowConverter(
+        prepared.plan.kind,
+        prepared.plan,
+        prepared.headers,
+        () => null,
+        false,
+        (r) => `row ${r.number}`,
+      ).columnPlan(),
+      dir,
+      signal: new AbortController().signal,
+      onPart: async (part) => {
+        parts.push(part.source);
+      },
+    });
+    expect(staged?.rows).toBe(3);
+    return { path, source: parts[0]! };
+  }
+
+  const rows = [
+    ['Acme', '720810', '1', '2025-01-05', '', '', ''],
+    ['Beta', '720851', '2', '2025-01-06', '', '', ''],
+    ['Gamma', '720852', '3', '2025-01-07', '', '', ''],
+  ];
+
+  async function copy(source: StagedSource): Promise<{ stored: Promise<number>; id: string }> {
+    const id = await l.lib.beginImport({
+      kind: 'shipments',
+      request: {},
+      name: 'changing',
+      source: 'import',
+    });
+    return { id, stored: l.lib.appendImported(id, 'shipments', 0, source) };
+  }
+
+  async function rowsOf(id: string): Promise<number> {
+    return Number(
+      (await l.lib.reader.one('SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1', [id]))?.n,
+    );
+  }
+
+  it('stores the rows checked when the file is as it was', async () => {
+    const { source } = await checkedPart('same.csv', csv(rows));
+    const { id, stored } = await copy(source);
+    expect(await stored).toBe(3);
+    expect(await rowsOf(id)).toBe(3);
+  });
+
+  it('stores nothing when rows were added after the check', async () => {
+    const { path, source } = await checkedPart('grown.csv', csv(rows));
+    await writeFile(path, csv([...rows, ['Delta', '720853', '4', '2025-01-08', '', '', '']]));
+    const { id, stored } = await copy(source);
+    await expect(stored).rejects.toThrow(StagedRowsChangedError);
+    await expect(stored).rejects.toThrow(/4 rows instead of 3/);
+    expect(await rowsOf(id)).toBe(0);
+  });
+
+  it('stores nothing when a value changed into one the check would not have passed', async () => {
+    const { path, source } = await checkedPart('edited.csv', csv(rows));
+    // The same number of rows; an HS code that lost its leading zero needs the row path's warning.
+    await writeFile(path, csv([rows[0]!, ['Beta', '30110', '2', '2025-01-06', '', '', ''], rows[2]!]));
+    const { id, stored } = await copy(source);
+    await expect(stored).rejects.toThrow(/a row no longer reads as it did/);
+    expect(await rowsOf(id)).toBe(0);
+  });
 });

@@ -329,9 +329,29 @@ export class ColumnBatchAppender {
 /**
  * Rows the import worker staged, of `stagingTableDdl`'s shape with row numbers from 0: a Parquet file
  * (or pattern) it wrote, or a query over the imported file itself that DuckDB runs (a plain CSV read by
- * DuckDB's CSV reader, import/csv-native.ts: nothing written in between, nothing read back).
+ * DuckDB's CSV reader, import/csv-native.ts: nothing written in between, nothing read back). The query
+ * also gives `_needs_row_path`, true on a row its check would have refused, and `rows` is how many rows
+ * the check counted: the file is read again to store it, so what is stored is checked again.
  */
-export type StagedSource = { parquet: string } | { query: string };
+export type StagedSource = { parquet: string } | { query: string; rows: number };
+
+/** The file a staged query reads changed between its check and its copy: nothing of it is stored. */
+export class StagedRowsChangedError extends Error {
+  constructor(
+    readonly checked: number,
+    readonly found: number | null,
+  ) {
+    super(
+      found === null
+        ? 'the file changed after it was checked: a row no longer reads as it did'
+        : `the file changed after it was checked: ${found} rows instead of ${checked}`,
+    );
+    this.name = 'StagedRowsChangedError';
+  }
+}
+
+/** What DuckDB's error() raises in a staged query's copy when a row would not pass the check. */
+const CHANGED_ROW_MARK = 'staged row changed since its check';
 
 /** How often a long copy of staged rows reports how far DuckDB has got. */
 const COPY_PROGRESS_MS = 250;
@@ -354,14 +374,24 @@ export async function appendStagedRows(
   signal?.throwIfAborted();
   const names = rowColumnNames(kind);
   const select = ['$1', `row_no + $2`, ...names.slice(2)].join(', ');
-  const from = 'parquet' in staged ? `read_parquet(${quoteLiteral(staged.parquet)})` : `(${staged.query})`;
+  const from =
+    'parquet' in staged
+      ? `read_parquet(${quoteLiteral(staged.parquet)})`
+      : // A row its check would have refused stops the copy (and the caller's unit rolls back).
+        `(${staged.query}) WHERE CASE WHEN _needs_row_path THEN error(${quoteLiteral(CHANGED_ROW_MARK)}) ELSE true END`;
   const sql = `INSERT INTO ${ROW_TABLE[kind]} (${names.join(', ')}) SELECT ${select} FROM ${from}`;
   // One copy can be a whole file: a cancel stops DuckDB in it rather than waiting for its end.
   const insert = async (): Promise<number> => {
     const onAbort = (): void => conn.interrupt();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return Number((await conn.run(sql, [datasetId, firstRowNo])).rowsChanged);
+      const copied = Number((await conn.run(sql, [datasetId, firstRowNo])).rowsChanged);
+      if ('query' in staged && copied !== staged.rows) throw new StagedRowsChangedError(staged.rows, copied);
+      return copied;
+    } catch (e) {
+      if (e instanceof Error && e.message.includes(CHANGED_ROW_MARK))
+        throw new StagedRowsChangedError('query' in staged ? staged.rows : 0, null);
+      throw e;
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }

@@ -272,7 +272,7 @@ export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: numbe
       return null;
     }
     // No rows: the import then says the file holds no records.
-    if (rows > 0 && !job.signal.aborted) await job.onPart({ source: { query }, rows }, rows);
+    if (rows > 0 && !job.signal.aborted) await job.onPart({ source: { query, rows }, rows }, rows);
     return { rows };
   } finally {
     job.signal.removeEventListener('abort', interrupt);

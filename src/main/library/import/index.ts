@@ -6,6 +6,7 @@ import type { ImportWarningView } from '@shared/library/library-contract';
 import { isPlainObject } from '@shared/spec/records';
 import type { DatasetMeta, DatasetStatus, Library } from '../library';
 import { defaultDatasetName } from '../naming';
+import { StagedRowsChangedError } from '../ingest';
 import { NO_RECORDS, refuse } from './parsed';
 import { prepareImport, type PreparedImport, type RememberedMapping } from './preview';
 import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
@@ -37,6 +38,11 @@ export interface ImportProgress {
 
 function asAppError(file: string, e: unknown): unknown {
   if (e instanceof ImportRefusal) return refuse(file, e.message);
+  if (e instanceof StagedRowsChangedError)
+    return refuse(
+      file,
+      `${e.message}. Another program may still be writing it: import it again once that program has finished`,
+    );
   return e;
 }
 
