@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fieldTitleOf } from '@shared/fields';
 import type { ImportCheckView } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { setApi } from '../../src/renderer/src/bridge/api';
@@ -194,5 +195,34 @@ describe('import dialog: the whole file checked before anything is stored', () =
     await waitFor(() => expect(lib.callsTo('library.import')).toHaveLength(1));
     expect(lib.callsTo('library.cancelImportCheck')).toEqual([{ checkId: running }]);
     expect(screen.getByTestId('import-progress')).toBeTruthy();
+  });
+});
+
+describe('import dialog: the field pickers of the mapping', () => {
+  it('shows each column’s field as a plain control; the one focused becomes the searchable list, and a choice maps it', async () => {
+    await openDialog();
+    const picker = () => screen.getByTestId('import-field-1');
+    // A file can have a hundred columns: none of them is a searchable list until the analyst uses it.
+    expect(picker().tagName).toBe('BUTTON');
+    expect(picker().textContent).toBe('Extra column (kept under its header)');
+    expect(screen.getByTestId('import-field-0').textContent).toBe(fieldTitleOf('shipments', 'importerName'));
+    expect(document.querySelectorAll('input[data-testid^="import-field-"]')).toHaveLength(0);
+
+    // Reached with the keyboard (Tab): the list takes the focus, and typing searches it.
+    fireEvent.focus(picker());
+    const input = picker() as HTMLInputElement;
+    expect(input.tagName).toBe('INPUT');
+    expect(document.activeElement).toBe(input);
+    const vessel = fieldTitleOf('shipments', 'vesselName');
+    fireEvent.change(input, { target: { value: vessel } });
+    fireEvent.click(await screen.findByRole('option', { name: vessel }));
+    expect(useImportStore.getState().mapping[1]).toBe('vesselName');
+    expect(screen.getByTestId('import-field-0').tagName).toBe('BUTTON');
+
+    // Left, it is a plain control again, showing the choice.
+    fireEvent.blur(picker());
+    expect(picker().tagName).toBe('BUTTON');
+    expect(picker().getAttribute('data-field')).toBe('vesselName');
+    expect(picker().textContent).toBe(vessel);
   });
 });

@@ -1,9 +1,11 @@
-import { useMemo } from 'react';
+import { memo, useMemo, useState } from 'react';
 import {
   Alert,
   Box,
   Button,
+  Combobox,
   Group,
+  InputBase,
   Loader,
   Modal,
   NumberInput,
@@ -146,9 +148,76 @@ function LocaleChoices({ p }: { p: ImportPreviewView }) {
 }
 
 /** One row per column of the file: its header, the field it becomes, its first values as they will be stored. */
-function MappingTable({ p }: { p: ImportPreviewView }) {
-  const mapping = useImportStore((s) => s.mapping);
+type FieldOption = { value: string; label: string };
+
+/**
+ * The field a column becomes. A file can have 100 columns: a searchable Select for each (its combobox,
+ * its popover placed on mount) took over half a second of the window's thread to show the mapping.
+ * Each row shows a plain button-like input with the field's title; the one the analyst focuses or
+ * clicks becomes the searchable Select (open at once when clicked), and turns back when it loses the
+ * focus. Each row reads only its own column's field, so a choice re-renders that row alone.
+ */
+const FieldChooser = memo(function FieldChooser({
+  index,
+  header,
+  options,
+}: {
+  index: number;
+  header: string;
+  options: readonly FieldOption[];
+}) {
+  const field = useImportStore((s) => s.mapping[index] ?? null);
   const setField = useImportStore((s) => s.setField);
+  const [active, setActive] = useState<'closed' | 'open' | null>(null);
+  const value = field ?? EXTRA;
+  const label = `Field for the column ${header}`;
+  const testId = `import-field-${index}`;
+  if (active === null) {
+    return (
+      <InputBase
+        component="button"
+        type="button"
+        size="xs"
+        pointer
+        aria-label={label}
+        aria-haspopup="listbox"
+        data-testid={testId}
+        data-field={field ?? ''}
+        rightSection={<Combobox.Chevron size="xs" />}
+        rightSectionPointerEvents="none"
+        onMouseDown={(e) => {
+          e.preventDefault();
+          setActive('open');
+        }}
+        onFocus={() => setActive('closed')}
+        styles={{
+          input: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', textAlign: 'left' },
+        }}
+      >
+        {options.find((o) => o.value === value)?.label ?? value}
+      </InputBase>
+    );
+  }
+  return (
+    <Select
+      size="xs"
+      searchable
+      autoFocus
+      defaultDropdownOpened={active === 'open'}
+      allowDeselect={false}
+      aria-label={label}
+      data-testid={testId}
+      data-field={field ?? ''}
+      value={value}
+      data={options as FieldOption[]}
+      comboboxProps={{ withinPortal: true }}
+      onChange={(v) => setField(index, v === null || v === EXTRA ? null : v)}
+      onBlur={() => setActive(null)}
+    />
+  );
+});
+
+function MappingTable({ p }: { p: ImportPreviewView }) {
   const options = useFieldOptions(p.kind);
   return (
     <Table fz="sm" striped stickyHeader data-testid="import-mapping" verticalSpacing={4}>
@@ -164,18 +233,7 @@ function MappingTable({ p }: { p: ImportPreviewView }) {
           <Table.Tr key={c.index} data-testid={`import-column-${c.index}`} data-header={c.header}>
             <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.header}</Table.Td>
             <Table.Td>
-              <Select
-                size="xs"
-                searchable
-                allowDeselect={false}
-                aria-label={`Field for the column ${c.header}`}
-                data-testid={`import-field-${c.index}`}
-                data-field={mapping[c.index] ?? ''}
-                value={mapping[c.index] ?? EXTRA}
-                data={options}
-                comboboxProps={{ withinPortal: true }}
-                onChange={(v) => setField(c.index, v === null || v === EXTRA ? null : v)}
-              />
+              <FieldChooser index={c.index} header={c.header} options={options} />
             </Table.Td>
             <Table.Td>
               <Text
