@@ -34,6 +34,31 @@ export interface ConvertedBatch {
 
 const PLAIN_FORMAT = /^(#,##0|0)(?:\.(0+))?$/;
 
+/** How a number format writes numbers as text: fixed decimals (grouped or not), or null for the shortest text. */
+type DecimalLayout = { decimals: number; grouped: boolean } | null;
+
+/**
+ * What numberText and epochDecimals read from a format, once per format: a workbook has a handful of
+ * formats and millions of number cells, and reading the code again for every cell cost a tenth of
+ * the conversion.
+ */
+const layouts = new WeakMap<NumberFormat, { layout: DecimalLayout; epochDecimals: number }>();
+
+function readFormat(format: NumberFormat): { layout: DecimalLayout; epochDecimals: number } {
+  let read = layouts.get(format);
+  if (read) return read;
+  const sections = format.code.split(';');
+  const m = PLAIN_FORMAT.exec(sections[0] ?? '');
+  const layout: DecimalLayout =
+    m && sections.length <= 2
+      ? { decimals: (m[2] ?? '').length, grouped: sections.length === 2 && sections[1] === `-${sections[0]}` }
+      : null;
+  const empties = /((?:"")+)$/.exec(format.code);
+  read = { layout, epochDecimals: empties ? empties[1]!.length / 2 - 1 : 6 };
+  layouts.set(format, read);
+  return read;
+}
+
 /**
  * The text a number cell stands for, read through its format: "#,##0.00" gives two decimals. A
  * format with an explicit negative section that repeats the first (`#,##0.00;-#,##0.00`, shown the
@@ -41,14 +66,9 @@ const PLAIN_FORMAT = /^(#,##0|0)(?:\.(0+))?$/;
  * them; anything else is the shortest text of the number.
  */
 export function numberText(n: number, format: NumberFormat | null): string {
-  const code = format?.code ?? 'General';
-  const sections = code.split(';');
-  const m = PLAIN_FORMAT.exec(sections[0] ?? '');
-  if (m && sections.length <= 2 && Number.isFinite(n) && Math.abs(n) < 1e15) {
-    const decimals = (m[2] ?? '').length;
-    const grouped = sections.length === 2 && sections[1] === `-${sections[0]}`;
-    return formatDecimal({ value: n, decimals, grouped });
-  }
+  const layout = format ? readFormat(format).layout : null;
+  if (layout && Number.isFinite(n) && Math.abs(n) < 1e15)
+    return formatDecimal({ value: n, decimals: layout.decimals, grouped: layout.grouped });
   return String(n);
 }
 
@@ -57,8 +77,7 @@ export function numberText(n: number, format: NumberFormat | null): string {
  * service's 6 as that many plus one empty literals (`""`) after the format; otherwise 6.
  */
 export function epochDecimals(format: NumberFormat | null): number {
-  const m = /((?:"")+)$/.exec(format?.code ?? '');
-  return m ? m[1]!.length / 2 - 1 : 6;
+  return format ? readFormat(format).epochDecimals : 6;
 }
 
 const COMMA_NUMBER = /^([+-]?)(\d{1,3}(?:[. \u00a0\u202f']\d{3})+|\d+)(?:,(\d+))?$/;

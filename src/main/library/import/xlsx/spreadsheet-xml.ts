@@ -111,13 +111,152 @@ function elementText(text: string, open: string, close: string, from: number, to
   return null;
 }
 
+/** Cell types (`t`): numbers unless said otherwise; an unknown type is read as a number. */
+const T_NUMBER = 0;
+const T_SHARED = 1;
+const T_STR = 2;
+const T_INLINE = 3;
+const T_BOOL = 4;
+const T_ERROR = 5;
+const T_DATE = 6;
+
+/** The type named by `text[from, to)`, without slicing it out. */
+function cellType(text: string, from: number, to: number): number {
+  const len = to - from;
+  if (len === 1) {
+    const c = text.charCodeAt(from);
+    return c === 115 ? T_SHARED : c === 98 ? T_BOOL : c === 101 ? T_ERROR : c === 100 ? T_DATE : T_NUMBER;
+  }
+  if (len === 3 && text.startsWith('str', from)) return T_STR;
+  if (len === 9 && text.startsWith('inlineStr', from)) return T_INLINE;
+  return T_NUMBER;
+}
+
+/** A `<v>`'s text as the cell's value under its type. */
+function cellValue(type: number, v: string, shared: readonly string[]): CellValue {
+  switch (type) {
+    case T_SHARED:
+      return shared[Number(v)] ?? '';
+    case T_STR:
+      return decodeCellText(v);
+    case T_BOOL:
+      return v.trim() === '1';
+    case T_ERROR:
+      return decodeXmlText(v);
+    case T_DATE:
+      return decodeXmlText(v).trim();
+    default: {
+      const n = Number(v);
+      return v.trim() === '' ? null : Number.isFinite(n) ? n : decodeXmlText(v);
+    }
+  }
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
 /**
  * Parses one row's inner XML into values. `p` is the namespace prefix the sheet uses ("" or "x:"),
  * `shared` resolves `t="s"` indices. Numbers stay numbers (the caller reads them through the style's
- * number format); `t="str"`, inline and shared strings are text. Written with indexOf rather than
- * regular expressions: this loop runs once per cell, millions of times per import.
+ * number format); `t="str"`, inline and shared strings are text.
+ *
+ * This loop runs once per cell, millions of times per import, so the cells every writer we know
+ * produces — `<c r="A1" s="3" t="str"><v>…</v></c>`, in any attribute order, or empty — are read
+ * here in one pass over their characters, slicing out nothing but the value. A row holding any
+ * other shape (a formula, an inline string, CDATA, a `<v>` with attributes) is read again by the
+ * general reader below, cell by cell.
  */
 export function parseRow(inner: string, number: number, shared: readonly string[], p = ''): SheetRow {
+  const values: CellValue[] = [];
+  const styles: number[] = [];
+  const openC = `<${p}c`;
+  const closeC = `</${p}c>`;
+  const openV = `<${p}v>`;
+  const closeV = `</${p}v>`;
+  const len = inner.length;
+  let col = -1;
+  let pos = 0;
+  for (;;) {
+    const at = inner.indexOf(openC, pos);
+    if (at < 0) break;
+    let i = at + openC.length;
+    let ch = inner.charCodeAt(i);
+    if (!(isSpace(ch) || ch === 62 || ch === 47)) return parseRowGeneral(inner, number, shared, p);
+    let addressed = -1;
+    let style = -1;
+    let type = T_NUMBER;
+    // Attributes: name="value" or name='value', names with or without a prefix.
+    for (;;) {
+      while (isSpace(ch)) ch = inner.charCodeAt(++i);
+      if (ch === 62 || ch === 47 || i >= len) break;
+      let local = i;
+      while (i < len && ch !== 61 && !isSpace(ch)) {
+        if (ch === 58) local = i + 1;
+        ch = inner.charCodeAt(++i);
+      }
+      const nameEnd = i;
+      while (isSpace(ch)) ch = inner.charCodeAt(++i);
+      if (ch !== 61) return parseRowGeneral(inner, number, shared, p);
+      ch = inner.charCodeAt(++i);
+      while (isSpace(ch)) ch = inner.charCodeAt(++i);
+      if (ch !== 34 && ch !== 39) return parseRowGeneral(inner, number, shared, p);
+      const valueStart = i + 1;
+      const valueEnd = inner.indexOf(ch === 34 ? '"' : "'", valueStart);
+      if (valueEnd < 0) return parseRowGeneral(inner, number, shared, p);
+      i = valueEnd + 1;
+      ch = inner.charCodeAt(i);
+      if (nameEnd - local !== 1) continue;
+      const name = inner.charCodeAt(local);
+      if (name === 114) {
+        // r: the column's letters ("AB12" → 27); none leaves the cell after the previous one.
+        let n = 0;
+        let k = valueStart;
+        for (; k < valueEnd; k++) {
+          const c = inner.charCodeAt(k) | 32;
+          if (c < 97 || c > 122) break;
+          n = n * 26 + (c - 96);
+        }
+        addressed = k === valueStart ? -1 : n - 1;
+      } else if (name === 115) {
+        let n = 0;
+        for (let k = valueStart; k < valueEnd; k++) {
+          const d = inner.charCodeAt(k) - 48;
+          if (d < 0 || d > 9) return parseRowGeneral(inner, number, shared, p);
+          n = n * 10 + d;
+        }
+        style = n;
+      } else if (name === 116) type = cellType(inner, valueStart, valueEnd);
+    }
+    col = addressed >= 0 ? addressed : col + 1;
+    if (style >= 0) styles[col] = style;
+    if (ch === 47) {
+      // <c .../>: an empty (perhaps styled) cell
+      if (inner.charCodeAt(i + 1) !== 62) return parseRowGeneral(inner, number, shared, p);
+      pos = i + 2;
+      continue;
+    }
+    if (ch !== 62 || type === T_INLINE) return parseRowGeneral(inner, number, shared, p);
+    const content = i + 1;
+    if (inner.startsWith(closeC, content)) {
+      pos = content + closeC.length; // <c …></c>: empty
+      values[col] = null;
+      continue;
+    }
+    if (!inner.startsWith(openV, content)) return parseRowGeneral(inner, number, shared, p);
+    const vStart = content + openV.length;
+    // Text holds no "<" (XML escapes it): the next one is the value's end tag, or CDATA.
+    const vEnd = inner.indexOf('<', vStart);
+    if (vEnd < 0 || !inner.startsWith(closeV, vEnd) || !inner.startsWith(closeC, vEnd + closeV.length))
+      return parseRowGeneral(inner, number, shared, p);
+    pos = vEnd + closeV.length + closeC.length;
+    values[col] = cellValue(type, inner.slice(vStart, vEnd), shared);
+  }
+  return { number, values, styles };
+}
+
+/** parseRow for any shape of cell: the general, slower reading of every cell of a row. */
+function parseRowGeneral(inner: string, number: number, shared: readonly string[], p: string): SheetRow {
   const values: CellValue[] = [];
   const styles: number[] = [];
   const openC = `<${p}c`;
@@ -160,27 +299,7 @@ export function parseRow(inner: string, number: number, shared: readonly string[
       values[col] = f >= 0 && f < end ? NO_RESULT : null;
       continue;
     }
-    switch (t) {
-      case 's':
-        values[col] = shared[Number(v)] ?? '';
-        break;
-      case 'str':
-        values[col] = decodeCellText(v);
-        break;
-      case 'b':
-        values[col] = v.trim() === '1';
-        break;
-      case 'e':
-        values[col] = decodeXmlText(v);
-        break;
-      case 'd':
-        values[col] = decodeXmlText(v).trim();
-        break;
-      default: {
-        const n = Number(v);
-        values[col] = v.trim() === '' ? null : Number.isFinite(n) ? n : decodeXmlText(v);
-      }
-    }
+    values[col] = cellValue(cellType(t, 0, t.length), v, shared);
   }
   return { number, values, styles };
 }
