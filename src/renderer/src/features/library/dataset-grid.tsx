@@ -21,6 +21,7 @@ import {
   type ResolvedFirmColumn,
 } from '@shared/library/library-contract';
 import { getApi } from '../../bridge/api';
+import { blockRequest, blockView, narrowsRows, type BlockView } from './block-request';
 import { useResolutionStore } from '../../session';
 import { ColumnChooser } from '../../components/grid/column-chooser';
 import {
@@ -282,14 +283,6 @@ export interface DatasetGridContext {
   wholeRow(index: number): Promise<DatasetRow | null>;
 }
 
-/** The request a block was read with, but its rows and columns: a whole row is read at the same place. */
-interface BlockView {
-  sortModel: GridSortModel;
-  filterModel: GridFilterModel;
-  quickFilter: string;
-  resolvedFirms: boolean;
-}
-
 /**
  * A library dataset in ag-grid's infinite row model: the grid asks for blocks, the library answers
  * each with one SQL query (sort, column filters and quick filter all run there), so a dataset of a
@@ -374,12 +367,11 @@ export function DatasetGrid(props: DatasetGridProps) {
     () => ({
       getRows(params: IGetRowsParams) {
         setLoading(true);
-        const filterModel = { ...(params.filterModel as GridFilterModel), ...drillFilter.pinned };
-        const quick = quickFilter.trim();
-        const narrowed = quick.length > 0 || Object.keys(filterModel ?? {}).length > 0;
-        const queryKey = JSON.stringify([filterModel, quick]);
+        const view = blockView(params, drillFilter.pinned, quickFilter, firmsShown.current);
+        const narrowed = narrowsRows(view);
+        const queryKey = JSON.stringify([view.filterModel, view.quickFilter]);
         latestQuery.current = queryKey;
-        const sorted = params.sortModel.length > 0;
+        const sorted = view.sortModel.length > 0;
         if (head && !narrowed && !sorted && !firmsShown.current && params.startRow === 0) {
           const end = Math.min(params.endRow, storedRows);
           if (head.length >= end) {
@@ -393,24 +385,12 @@ export function DatasetGrid(props: DatasetGridProps) {
             return;
           }
         }
-        const sortModel = params.sortModel.map((s) => ({
-          colId: s.colId,
-          sort: s.sort,
-        })) as GridSortModel;
-        lastView.current = { sortModel, filterModel, quickFilter: quick, resolvedFirms: firmsShown.current };
+        lastView.current = view;
         const g = apiRef.current;
         const columns = g ? shownColumns(g) : [];
         columnsRead.current = columns.length > 0 ? new Set(columns) : null;
         void getApi()
-          .library.getRows({
-            id: datasetId,
-            startRow: params.startRow,
-            endRow: params.endRow,
-            sortModel,
-            filterModel,
-            ...(quick ? { quickFilter: quick } : {}),
-            ...(columns.length > 0 ? { columns } : firmsShown.current ? { resolvedFirms: true } : {}),
-          })
+          .library.getRows(blockRequest(datasetId, view, params, columns))
           .then((r) => {
             setLoading(false);
             setAnswered((n) => n + 1);
@@ -440,15 +420,13 @@ export function DatasetGrid(props: DatasetGridProps) {
         if (!node || !data) return null;
         const view = lastView.current;
         if (wholeRows.current.has(data) || !view) return data;
-        const r = await getApi().library.getRows({
-          id: datasetId,
-          startRow: index,
-          endRow: index + 1,
-          sortModel: view.sortModel,
-          filterModel: view.filterModel,
-          ...(view.quickFilter ? { quickFilter: view.quickFilter } : {}),
-          ...(view.resolvedFirms || showsResolvedFirms(g) ? { resolvedFirms: true } : {}),
-        });
+        const r = await getApi().library.getRows(
+          blockRequest(
+            datasetId,
+            { ...view, resolvedFirms: view.resolvedFirms || showsResolvedFirms(g) },
+            { startRow: index, endRow: index + 1 },
+          ),
+        );
         const whole = r.ok ? r.value.rows[0] : undefined;
         // The view changed meanwhile (another row there now): what the grid holds is all there is.
         if (!whole || whole._row !== data._row || node.data !== data) return data;
