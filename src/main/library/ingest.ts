@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import {
   BIGINT,
   DATE,
@@ -326,32 +327,64 @@ export class ColumnBatchAppender {
   }
 }
 
-/**
- * Rows the import worker staged, of `stagingTableDdl`'s shape with row numbers from 0: a Parquet file
- * (or pattern) it wrote, or a query over the imported file itself that DuckDB runs (a plain CSV read by
- * DuckDB's CSV reader, import/csv-native.ts: nothing written in between, nothing read back). The query
- * also gives `_needs_row_path`, true on a row its check would have refused, and `rows` is how many rows
- * the check counted: the file is read again to store it, so what is stored is checked again.
- */
-export type StagedSource = { parquet: string } | { query: string; rows: number };
+/** Which version of a file was read: a file saved again in between differs in one of these. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
 
-/** The file a staged query reads changed between its check and its copy: nothing of it is stored. */
+export async function fileStamp(path: string): Promise<FileStamp> {
+  const s = await stat(path);
+  return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino };
+}
+
+/**
+ * A plain CSV's rows as DuckDB's CSV reader reads and converts them (import/csv-native.ts): the query
+ * over the file itself (row table's shape, row numbers from 0, and `_needs_row_path` per row), the
+ * rows it must give (one per line after the header) and the version of the file the worker looked at.
+ * The library runs it straight into the dataset, reading the file once: the rows are checked in that
+ * same read, and the file's version after it, so nothing unchecked is kept.
+ */
+export interface NativeCsvPart {
+  query: string;
+  rows: number;
+  file: { path: string; stamp: FileStamp };
+}
+
+/**
+ * Rows the import worker staged: a Parquet file (or pattern) it wrote, of `stagingTableDdl`'s shape
+ * with row numbers from 0, or a plain CSV read by DuckDB's reader (nothing written in between, nothing
+ * read back).
+ */
+export type StagedSource = { parquet: string } | { csv: NativeCsvPart };
+
+/**
+ * A plain CSV part the library did not keep: a row needs the row path (a value it would warn about, a
+ * blank row, a line break in a quoted value) or DuckDB's reader refused a row. Its transaction is
+ * rolled back; the worker reads the file again on the row path, which checks every row as it reads it.
+ */
+export class NativeCsvDeclined extends Error {
+  constructor(reason: string) {
+    super(`the CSV is read row by row: ${reason}`);
+    this.name = 'NativeCsvDeclined';
+  }
+}
+
+/**
+ * The file of a plain CSV part changed after the worker looked at it (saved again, still being
+ * written): nothing of it is stored, and the import is refused rather than read from a moving file.
+ */
 export class StagedRowsChangedError extends Error {
-  constructor(
-    readonly checked: number,
-    readonly found: number | null,
-  ) {
-    super(
-      found === null
-        ? 'the file changed after it was checked: a row no longer reads as it did'
-        : `the file changed after it was checked: ${found} rows instead of ${checked}`,
-    );
+  constructor() {
+    super('the file changed while it was being imported');
     this.name = 'StagedRowsChangedError';
   }
 }
 
-/** What DuckDB's error() raises in a staged query's copy when a row would not pass the check. */
-const CHANGED_ROW_MARK = 'staged row changed since its check';
+/** Errors of DuckDB's CSV reader over the file (a row of another width, a quote that never ends, bad UTF-8). */
+const CSV_READ_ERROR = /CSV Error|unicode|UTF-?8|Could not convert|Error when sniffing|No such file/i;
 
 /** How often a long copy of staged rows reports how far DuckDB has got. */
 const COPY_PROGRESS_MS = 250;
@@ -360,7 +393,10 @@ const COPY_PROGRESS_MS = 250;
  * Copies staged rows into the dataset as rows `firstRowNo…`, inside the caller's transaction. DuckDB
  * reads and inserts them on its own threads: the main thread only waits. `onProgress` hears DuckDB's
  * own estimate of the share done (0–1) while it works, so that one large copy (a whole CSV) still
- * shows progress; `signal` interrupts the copy. Returns the number of rows copied.
+ * shows progress; `signal` interrupts the copy. Returns the number of rows copied. A plain CSV part
+ * keeps only rows that need no row path; it is refused (`StagedRowsChangedError`) when the file is no
+ * longer the version the worker looked at, and declined (`NativeCsvDeclined`) unless every line after
+ * the header gave a row. Either way the caller's unit rolls back.
  */
 export async function appendStagedRows(
   conn: DuckDBConnection,
@@ -377,41 +413,65 @@ export async function appendStagedRows(
   const from =
     'parquet' in staged
       ? `read_parquet(${quoteLiteral(staged.parquet)})`
-      : // A row its check would have refused stops the copy (and the caller's unit rolls back).
-        `(${staged.query}) WHERE CASE WHEN _needs_row_path THEN error(${quoteLiteral(CHANGED_ROW_MARK)}) ELSE true END`;
+      : `(${staged.csv.query}) WHERE NOT _needs_row_path`;
   const sql = `INSERT INTO ${ROW_TABLE[kind]} (${names.join(', ')}) SELECT ${select} FROM ${from}`;
   // One copy can be a whole file: a cancel stops DuckDB in it rather than waiting for its end.
   const insert = async (): Promise<number> => {
     const onAbort = (): void => conn.interrupt();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const copied = Number((await conn.run(sql, [datasetId, firstRowNo])).rowsChanged);
-      if ('query' in staged && copied !== staged.rows) throw new StagedRowsChangedError(staged.rows, copied);
-      return copied;
+      return Number((await conn.run(sql, [datasetId, firstRowNo])).rowsChanged);
     } catch (e) {
-      if (e instanceof Error && e.message.includes(CHANGED_ROW_MARK))
-        throw new StagedRowsChangedError('query' in staged ? staged.rows : 0, null);
+      if (!signal?.aborted && 'csv' in staged && e instanceof Error && CSV_READ_ERROR.test(e.message))
+        throw new NativeCsvDeclined('DuckDB’s reader refused a row');
       throw e;
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
   };
-  if (!onProgress) return insert();
-  // DuckDB tracks a query's progress only when asked to (and then from its first millisecond).
-  await conn.run(
-    'SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0',
-  );
-  let last = 0;
-  const poll = setInterval(() => {
-    const share = conn.progress.percentage / 100;
-    if (share > last && share < 1) onProgress((last = share));
-  }, COPY_PROGRESS_MS);
+  let copied: number | null = null;
+  let declined: NativeCsvDeclined | null = null;
   try {
-    return await insert();
-  } finally {
-    clearInterval(poll);
-    await conn.run('RESET enable_progress_bar; RESET enable_progress_bar_print; RESET progress_bar_time');
+    copied = await (async (): Promise<number> => {
+      if (!onProgress) return insert();
+      // DuckDB tracks a query's progress only when asked to (and then from its first millisecond).
+      await conn.run(
+        'SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0',
+      );
+      let last = 0;
+      const poll = setInterval(() => {
+        const share = conn.progress.percentage / 100;
+        if (share > last && share < 1) onProgress((last = share));
+      }, COPY_PROGRESS_MS);
+      try {
+        return await insert();
+      } finally {
+        clearInterval(poll);
+        await conn.run('RESET enable_progress_bar; RESET enable_progress_bar_print; RESET progress_bar_time');
+      }
+    })();
+  } catch (e) {
+    if (!(e instanceof NativeCsvDeclined)) throw e;
+    declined = e;
   }
+  if ('csv' in staged) {
+    // What was read must be the version the worker looked at: a moving file is not imported.
+    const now = await fileStamp(staged.csv.file.path).catch(() => null);
+    const then = staged.csv.file.stamp;
+    if (
+      !now ||
+      now.size !== then.size ||
+      now.mtimeMs !== then.mtimeMs ||
+      now.ctimeMs !== then.ctimeMs ||
+      now.ino !== then.ino
+    )
+      throw new StagedRowsChangedError();
+    if (declined) throw declined;
+    // Fewer rows than lines: a row needed the row path, or a line break sat in a quoted value.
+    if (copied !== staged.csv.rows) throw new NativeCsvDeclined('a row needs the row path');
+  }
+  if (declined || copied === null) throw declined ?? new Error('nothing was copied');
+  return copied;
 }
 
 /**

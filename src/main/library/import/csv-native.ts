@@ -19,6 +19,7 @@ import type { DatasetKind, FieldType } from '@shared/fields';
 import { EXTRA_COLUMN, columnsOf, dateExpression, decimalExpression } from '../fields';
 import { quoteIdentifier, quoteLiteral } from '../parquet-typing';
 import { SHIPMENT_SHADOWS } from '../shadows';
+import { fileStamp } from '../ingest';
 import type { ColumnPlan } from './convert';
 import type { StagedPart } from './row-stage';
 
@@ -43,8 +44,8 @@ export interface NativeCsvJob {
   /** Where parts are written. */
   dir: string;
   signal: AbortSignal;
-  /** Hands a written part on; awaited before the next part is written. */
-  onPart: (part: StagedPart, rowsRead: number) => Promise<void>;
+  /** Hands the part on to be stored; answers whether the library kept it (see `NativeCsvDeclined`). */
+  onPart: (part: StagedPart, rowsRead: number) => Promise<boolean>;
 }
 
 /** What the bytes say: lines, and whether anything in them needs the row path. */
@@ -228,19 +229,25 @@ function eligible(job: NativeCsvJob): boolean {
 }
 
 /**
- * Checks the file's rows as DuckDB reads and converts them and, when none needs the row path, hands
- * `onPart` one part: the query that reads and converts the file, for the library's DuckDB to run
- * straight into the dataset (no Parquet written and read back in between, the costliest steps of a
- * staged part). Answers how many rows were handed on; null when the file needs the row path (nothing
- * was handed on).
+ * Hands `onPart` the file as one part when its bytes are ones DuckDB's reader reads as the row path
+ * does: the query that reads, converts and checks it, for the library's DuckDB to run straight into the
+ * dataset. The rows are checked in that one read (`appendStagedRows` keeps a part only when no row
+ * needs the row path and every line gave a row of the file as it was here), so the file is read once
+ * and never kept unchecked. Answers how many rows were stored; null when the file needs the row path
+ * (nothing was stored).
  */
 export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: number } | null> {
   if (!eligible(job)) return null;
+  // Before the bytes are looked at: a file saved again after this is not kept (see appendStagedRows).
+  const stamp = await fileStamp(job.path);
   const bytes = await scanCsvBytes(job.path, job.layout.delimiter);
   if (!bytes.plain || job.signal.aborted) return null;
+  const rows = bytes.lines - job.headerRow;
+  // No rows: the import then says the file holds no records.
+  if (rows <= 0) return { rows: 0 };
   const instance = await DuckDBInstance.create(':memory:', {
-    threads: '2',
-    memory_limit: '512MB',
+    threads: '1',
+    memory_limit: '64MB',
     temp_directory: join(job.dir, 'csv-spill'),
   });
   let conn: DuckDBConnection | null = null;
@@ -248,8 +255,6 @@ export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: numbe
   job.signal.addEventListener('abort', interrupt);
   try {
     conn = await instance.connect();
-    const query = conversionSql(job, readCsvSql(job, job.headerRow));
-    let rows: number;
     try {
       // The header: read at the data's width (a header of another width is refused by the row path)
       // and on one line (a line break in it would shift the lines skipped below).
@@ -258,24 +263,21 @@ export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: numbe
           `FROM ${readCsvSql(job, job.headerRow - 1)} LIMIT 1`,
       );
       if (header.getRows()[0]?.[0] !== false) return null;
-      const counts = await conn.runAndReadAll(
-        `SELECT count(*)::BIGINT, count(*) FILTER (WHERE _needs_row_path)::BIGINT FROM (${query})`,
-      );
-      const [n, odd] = (counts.getRows()[0] ?? []).map((v) => Number(v as bigint));
-      // As many records as lines: no line break inside a quoted field, no blank line skipped.
-      if (n === undefined || odd !== 0 || n + job.headerRow !== bytes.lines) return null;
-      rows = n;
     } catch (e) {
       if (job.signal.aborted) throw e;
-      // DuckDB refused a row: the row path reads it and says what is wrong in the analyst's words.
+      // DuckDB refused the header: the row path reads it and says what is wrong in the analyst's words.
       return null;
     }
-    // No rows: the import then says the file holds no records.
-    if (rows > 0 && !job.signal.aborted) await job.onPart({ source: { query, rows }, rows }, rows);
-    return { rows };
   } finally {
     job.signal.removeEventListener('abort', interrupt);
     conn?.closeSync();
     instance.closeSync();
   }
+  if (job.signal.aborted) return null;
+  const query = conversionSql(job, readCsvSql(job, job.headerRow));
+  const kept = await job.onPart(
+    { source: { csv: { query, rows, file: { path: job.path, stamp } } }, rows },
+    rows,
+  );
+  return kept ? { rows } : null;
 }

@@ -30,6 +30,8 @@ function send(msg: FromWorker): void {
 }
 
 let acks = 0;
+/** The library declined the last plain CSV part handed on (worker-protocol.ts: ack). */
+let declined = false;
 let wake: (() => void) | null = null;
 /** Aborted when the main thread asks the worker to stop (see worker-client.ts: Parquet's DuckDB). */
 const stop = new AbortController();
@@ -201,6 +203,12 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
           onPart: async (part, rowsRead) => {
             read = rowsRead;
             await hand(part);
+            // The library's answer decides: rows kept, or the row path reads the file.
+            while (acks < sent && !stop.signal.aborted)
+              await new Promise<void>((resolve) => (wake = resolve));
+            if (!declined) return !stop.signal.aborted;
+            read = 0;
+            return false;
           },
         })
       : null;
@@ -248,8 +256,10 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
 
 port?.on('message', (msg: ToWorker) => {
   if (msg.type === 'ack' || msg.type === 'stop') {
-    if (msg.type === 'ack') acks += 1;
-    else stop.abort();
+    if (msg.type === 'ack') {
+      acks += 1;
+      if (msg.declined) declined = true;
+    } else stop.abort();
     const w = wake;
     wake = null;
     w?.();

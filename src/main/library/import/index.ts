@@ -6,7 +6,7 @@ import type { ImportWarningView } from '@shared/library/library-contract';
 import { isPlainObject } from '@shared/spec/records';
 import type { DatasetMeta, DatasetStatus, Library } from '../library';
 import { defaultDatasetName } from '../naming';
-import { StagedRowsChangedError } from '../ingest';
+import { NativeCsvDeclined, StagedRowsChangedError } from '../ingest';
 import { NO_RECORDS, refuse } from './parsed';
 import { prepareImport, type PreparedImport, type RememberedMapping } from './preview';
 import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
@@ -252,9 +252,17 @@ export async function runImport(
           ? (share: number): void =>
               opts.onProgress?.({ rowsStored: stored + Math.floor(share * part.rows), rowsTotal: total })
           : undefined;
-        await library.appendImported(id, kind, stored, part.source, within, opts.signal);
+        try {
+          await library.appendImported(id, kind, stored, part.source, within, opts.signal);
+        } catch (e) {
+          if (!(e instanceof NativeCsvDeclined)) throw e;
+          // Rolled back: the worker reads the file again row by row (and says what it finds).
+          opts.onProgress?.({ rowsStored: stored, rowsTotal: total });
+          return false;
+        }
         stored += part.rows;
         opts.onProgress?.({ rowsStored: stored, rowsTotal: total });
+        return true;
       },
       { limits: opts.limits ?? DEFAULT_IMPORT_LIMITS, ...(opts.signal ? { signal: opts.signal } : {}) },
     );

@@ -199,7 +199,8 @@ export async function runInWorker(
   fileName: string,
   plan: ImportPlan,
   headers: readonly string[],
-  store: (part: WorkerPart) => Promise<void>,
+  /** Answers whether the part was kept (a plain CSV's may be declined: the worker then reads it row by row). */
+  store: (part: WorkerPart) => Promise<boolean>,
   opts: { limits?: ImportLimits; signal?: AbortSignal } = {},
 ): Promise<RunSummary> {
   if (opts.signal?.aborted) throw cancelled();
@@ -224,9 +225,12 @@ export async function runInWorker(
         case 'part':
           queue = queue.then(async () => {
             if (settled()) return;
-            await store({ source: msg.source, rows: msg.rows, rowsRead: msg.rowsRead });
+            const kept = await store({ source: msg.source, rows: msg.rows, rowsRead: msg.rowsRead });
             if ('parquet' in msg.source) await rm(msg.source.parquet, { force: true });
-            if (!settled()) worker.postMessage({ type: 'ack' } satisfies ToWorker);
+            if (!settled())
+              worker.postMessage(
+                (kept ? { type: 'ack' } : { type: 'ack', declined: true }) satisfies ToWorker,
+              );
           });
           // The library failed to store a part: the worker may be mid-read, so it is asked to stop.
           queue.catch((e: unknown) => finish(() => reject(e), true));

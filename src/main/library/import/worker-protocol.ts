@@ -66,7 +66,8 @@ export type ToWorker =
       /** A folder of the main thread's where the worker writes its parts (row-stage.ts). */
       stagingDir: string;
     }
-  | { type: 'ack' }
+  /** A part was stored, or (`declined`, a plain CSV: NativeCsvDeclined) not: read the file on the row path. */
+  | { type: 'ack'; declined?: boolean }
   /** Stop reading, close the file, answer `stopped`. */
   | { type: 'stop' };
 
