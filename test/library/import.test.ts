@@ -245,6 +245,35 @@ describe('text encodings', () => {
     expect(JSON.stringify(rows)).not.toContain('\uFFFD');
   });
 
+  it('reads a large UTF-8 CSV as UTF-8 whatever byte its pieces are cut at, and one bad byte deep in it as Windows-1252', async () => {
+    // Plain rows up to a four-byte character that straddles the end of the first 1 MiB piece read,
+    // then rows of two-, three- and four-byte characters.
+    const plain = [`${head}\n`];
+    let bytes = plain[0]!.length;
+    for (let i = 0; bytes < 1024 * 1024 - 200; i++) {
+      plain.push(`Acme ${i},Spain,ES,1,${i}\n`);
+      bytes += plain[plain.length - 1]!.length;
+    }
+    let text = `${plain.join('')}${'a'.repeat(1024 * 1024 - 2 - bytes)}😀,Spain,ES,1,1\n`;
+    expect(
+      Buffer.from(text)
+        .subarray(1024 * 1024 - 2, 1024 * 1024 + 2)
+        .toString(),
+    ).toBe('😀');
+    for (let i = 0; i < 2000; i++) text += `Pérez ${i} ⟨€⟩ 😀 ${'é'.repeat(i % 5)},Spain,ES,1,${i}\n`;
+    const utf8 = await previewImport(await file('big-utf8.csv', Buffer.from(text)));
+    expect(utf8.view.notices.join(' ')).not.toMatch(/not UTF-8/);
+    const bad = Buffer.from(text);
+    bad[bad.length - 3] = 0xe9;
+    const ansi = await previewImport(await file('big-ansi.csv', bad));
+    expect(ansi.view.notices.join(' ')).toMatch(/not UTF-8.*Windows-1252/);
+    // A character cut off by the file's end.
+    const cut = await previewImport(
+      await file('cut.csv', Buffer.from(`${head}\nP,Spain,ES,1,€`).subarray(0, -1)),
+    );
+    expect(cut.view.notices.join(' ')).toMatch(/not UTF-8/);
+  });
+
   it('refuses a JSON file that is not UTF-8 and stores nothing', async () => {
     const bytes = Buffer.from(JSON.stringify([firm(1, { name: 'P#rez' }), firm(2)]), 'utf8');
     bytes[bytes.indexOf('#')] = 0xe9;
