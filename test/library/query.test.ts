@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Library, type DatasetMeta } from '../../src/main/library';
-import { DEEP_BLOCK_ROW } from '../../src/main/library/sorted-order';
+import { DEEP_BLOCK_ROW, rowNumberFilter } from '../../src/main/library/sorted-order';
 import { TextOrder } from '../../src/main/library/text-order';
 import { firm, shipment, tempDir } from './helpers';
 
@@ -267,6 +267,57 @@ describe('deep blocks of a sorted view', () => {
     expect(kept.length).toBeGreaterThan(at + 200);
     expect(await block(at, at + 200, true)).toEqual(kept.slice(at, at + 200));
     expect(await block(0, 100, true)).toEqual(kept.slice(0, 100));
+  });
+
+  it('carry the very rows and values a plain read of the same order gives, shown columns and whole rows', async () => {
+    // The plain read: the view's order in SQL, every field of each row, by LIMIT and OFFSET. Other
+    // datasets of the library hold the same row numbers: only this dataset's rows may come back.
+    const plain = async (offset: number, limit: number): Promise<Record<string, unknown>[]> =>
+      lib.reader.all(
+        `SELECT * FROM shipment_rows WHERE dataset_id = $1 ORDER BY "fobValue__typed" DESC NULLS LAST, row_no LIMIT ${limit} OFFSET ${offset}`,
+        [big.id],
+      );
+    for (const at of [DEEP_BLOCK_ROW + 700, 20, n - 3]) {
+      const want = await plain(at, 100);
+      const view = {
+        startRow: at,
+        endRow: at + 100,
+        sortModel: [{ colId: 'fobValue', sort: 'desc' as const }],
+      };
+      const whole = (await lib.getRows(big.id, view)).rows;
+      const shownCols = (
+        await lib.getRows(big.id, { ...view, columns: ['hashId', 'importerName', 'fobValue'] })
+      ).rows;
+      expect(whole.map((r) => r._row)).toEqual(want.map((r) => Number(r.row_no)));
+      expect(
+        whole.map((r) => [r.hashId, r.importerName, r.fobValue, r.productDetails, r.arrivalDate]),
+      ).toEqual(want.map((r) => [r.hashId, r.importerName, r.fobValue, r.productDetails, r.arrivalDate]));
+      expect(shownCols).toEqual(
+        want.map((r) => ({
+          _row: Number(r.row_no),
+          hashId: r.hashId,
+          importerName: r.importerName,
+          fobValue: r.fobValue,
+        })),
+      );
+    }
+  });
+});
+
+describe('the condition a block of scattered rows is read by', () => {
+  it('keeps exactly the given row numbers, in any order, one or many, near or far apart', () => {
+    const one = rowNumberFilter([42]);
+    expect(one.params).toEqual([42, 42, '1']);
+    const some = rowNumberFilter([7, 3, 12, 3]);
+    expect(some.params).toEqual([3, 12, '1000100001']);
+    expect(rowNumberFilter([0, 999_999]).params[2]).toHaveLength(1_000_000);
+  });
+
+  it('refuses what is no row number, and a block of no rows', () => {
+    expect(() => rowNumberFilter([1, 2.5])).toThrow();
+    expect(() => rowNumberFilter([-1])).toThrow();
+    expect(() => rowNumberFilter([Number.NaN])).toThrow();
+    expect(() => rowNumberFilter([])).toThrow();
   });
 });
 

@@ -35,7 +35,7 @@ import { FirmBook } from './firms/firm-book';
 import { LOST_COLUMN, SNAPSHOT_COLUMN, WatchStore } from './watch/watch-store';
 import { firmNameSql } from './firms/firm-sql';
 import { migrate } from './schema';
-import { SortedOrders } from './sorted-order';
+import { SortedOrders, rowNumberFilter } from './sorted-order';
 import { TextOrder } from './text-order';
 import {
   copyOptionsSql,
@@ -532,11 +532,10 @@ export class Library {
       const order = await this.orders.block(table, built, q.startRow, limit);
       if (order.length === 0) rows = [];
       else {
-        // Row numbers come from the database as integers; they are inlined only after that check.
-        if (!order.every((n) => Number.isInteger(n))) throw new Error('unexpected row number');
+        const rowsOf = rowNumberFilter(order);
         const fetched = await this.db.all(
-          `SELECT row_no, ${select} FROM ${table} WHERE dataset_id = $1 AND row_no IN (${order.join(', ')})`,
-          [id],
+          `SELECT row_no, ${select} FROM ${table} WHERE dataset_id = $1 AND ${rowsOf.sql}`,
+          [id, ...rowsOf.params],
         );
         const byNo = new Map(fetched.map((r) => [toNumber(r.row_no), r]));
         rows = order.map((n) => byNo.get(n)).filter((r): r is Row => r !== undefined);

@@ -57,3 +57,31 @@ export class SortedOrders {
     this.kept.clear();
   }
 }
+
+/**
+ * The WHERE condition that keeps exactly the rows of a block, given their row numbers (its
+ * parameters come after the dataset id, `$1`). A block of a sorted view holds rows from anywhere in
+ * the dataset; DuckDB takes `row_no IN (…)` only as a hint for skipping row groups and tests it after
+ * the scan, so every requested column of every row of the dataset was read. A range of row numbers and
+ * one bit per row number in it are tested inside the scan instead: the scan reads row_no, and the
+ * other columns only at the rows that pass.
+ */
+export function rowNumberFilter(rowNumbers: readonly number[]): {
+  sql: string;
+  params: [number, number, string];
+} {
+  if (rowNumbers.length === 0) throw new Error('a block of no rows');
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const n of rowNumbers) {
+    if (!Number.isInteger(n) || n < 0) throw new Error('unexpected row number');
+    if (n < lo) lo = n;
+    if (n > hi) hi = n;
+  }
+  const bits = new Uint8Array(hi - lo + 1).fill(0x30); // '0'
+  for (const n of rowNumbers) bits[n - lo] = 0x31; // '1'
+  return {
+    sql: 'row_no BETWEEN CAST($2 AS INTEGER) AND CAST($3 AS INTEGER) AND get_bit(CAST($4 AS BIT), row_no - CAST($2 AS INTEGER)) = 1',
+    params: [lo, hi, new TextDecoder('latin1').decode(bits)],
+  };
+}
