@@ -246,13 +246,8 @@ export class RowConverter {
 
   private count(map: Map<string, Counter>, key: string, row: RawRow, example: string): void {
     const hit = map.get(key);
-    if (hit) {
-      hit.count += 1;
-      if (hit.at.length < LISTED_PLACES) hit.at.push(this.locate(row));
-    } else {
-      const at = this.locate(row);
-      map.set(key, { count: 1, firstAt: at, example: example.slice(0, 40), at: [at] });
-    }
+    if (hit) this.tally(hit, row, example);
+    else map.set(key, this.tally(null, row, example.slice(0, 40)));
   }
 
   private value(c: number, raw: CellValue | undefined, row: RawRow): StoredValue {
@@ -314,28 +309,25 @@ export class RowConverter {
   private hsDigits(text: string, row: RawRow): string {
     const t = text.trim();
     if (!HS_WITH_SEPARATORS.test(t)) return text;
-    const digits = t.replace(/[. ]/g, '');
-    if (this.dottedCodes) {
-      this.dottedCodes.count += 1;
-      if (this.dottedCodes.at.length < LISTED_PLACES) this.dottedCodes.at.push(this.locate(row));
-    } else {
-      const at = this.locate(row);
-      this.dottedCodes = { count: 1, firstAt: at, example: t, at: [at] };
-    }
-    return digits;
+    this.dottedCodes = this.tally(this.dottedCodes, row, t);
+    return t.replace(/[. ]/g, '');
   }
 
   /** HS codes have an even number of digits (6, 8, 10); an odd count of digits lost a leading zero. */
   private flagLostZeros(text: string, row: RawRow): void {
-    if (/^\d+$/.test(text) && text.length % 2 === 1 && text.length >= 5) {
-      if (this.lostZeros) {
-        this.lostZeros.count += 1;
-        if (this.lostZeros.at.length < LISTED_PLACES) this.lostZeros.at.push(this.locate(row));
-      } else {
-        const at = this.locate(row);
-        this.lostZeros = { count: 1, firstAt: at, example: text, at: [at] };
-      }
+    if (/^\d+$/.test(text) && text.length % 2 === 1 && text.length >= 5)
+      this.lostZeros = this.tally(this.lostZeros, row, text);
+  }
+
+  /** One more place of a problem counted once per file: the first one's example, the first few places. */
+  private tally(c: Counter | null, row: RawRow, example: string): Counter {
+    if (!c) {
+      const at = this.locate(row);
+      return { count: 1, firstAt: at, example, at: [at] };
     }
+    c.count += 1;
+    if (c.at.length < LISTED_PLACES) c.at.push(this.locate(row));
+    return c;
   }
 
   /**
