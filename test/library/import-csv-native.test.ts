@@ -14,7 +14,7 @@ import {
 } from '../../src/main/library/ingest';
 import { RowConverter } from '../../src/main/library/import/convert';
 import { stageCsvNatively } from '../../src/main/library/import/csv-native';
-import { RowStage } from '../../src/main/library/import/row-stage';
+import { RowStage, type StagedPart } from '../../src/main/library/import/row-stage';
 import { openTableSource } from '../../src/main/library/import/table-source';
 import { useLibrary } from '../helpers/library';
 import { useTempDir } from '../helpers/temp-dir';
@@ -80,14 +80,8 @@ async function storeNative(source: StagedSource, before?: () => Promise<void>): 
   }
 }
 
-/**
- * Stages a CSV both ways in this process: DuckDB's reader (null when it sends the file to the row
- * path) and the row path (Papa Parse, the row converter, the row stage), under the preview's plan.
- */
-async function stageBoth(
-  name: string,
-  text: string,
-): Promise<{ native: Row[] | null; rows: Row[]; warnings: number; blankRows: number }> {
+/** A CSV written as `name` and what the import prepares for it: its plan, its table source, a staging folder. */
+async function prepareCsv(name: string, text: string) {
   const path = join(t.dir, name);
   await writeFile(path, text);
   const prepared = await previewImport(path);
@@ -101,11 +95,19 @@ async function stageBoth(
       false,
       (r) => `row ${r.number}`,
     );
+  // Made again when a test stages the same file name twice.
   const dir = join(t.dir, `${name}-stage`);
-  await mkdir(dir);
-  const stored: { rows: Row[] | null } = { rows: null };
-  let handed = 0;
-  const staged = await stageCsvNatively({
+  await mkdir(dir, { recursive: true });
+  return { path, prepared, source, converter, dir };
+}
+
+/** DuckDB's reader over a prepared CSV, as the worker runs it; `onPart` answers whether the part was kept. */
+function stageNatively(
+  csvFile: Awaited<ReturnType<typeof prepareCsv>>,
+  onPart: (part: StagedPart) => Promise<boolean>,
+): ReturnType<typeof stageCsvNatively> {
+  const { path, prepared, source, converter, dir } = csvFile;
+  return stageCsvNatively({
     path,
     layout: source.csv!,
     kind: prepared.plan.kind,
@@ -114,11 +116,26 @@ async function stageBoth(
     columns: converter().columnPlan(),
     dir,
     signal: new AbortController().signal,
-    onPart: async (part) => {
-      handed += 1;
-      stored.rows = await storeNative(part.source);
-      return stored.rows !== null;
-    },
+    onPart,
+  });
+}
+
+/**
+ * Stages a CSV both ways in this process: DuckDB's reader (null when it sends the file to the row
+ * path) and the row path (Papa Parse, the row converter, the row stage), under the preview's plan.
+ */
+async function stageBoth(
+  name: string,
+  text: string,
+): Promise<{ native: Row[] | null; rows: Row[]; warnings: number; blankRows: number }> {
+  const csvFile = await prepareCsv(name, text);
+  const { prepared, source, converter, dir } = csvFile;
+  const stored: { rows: Row[] | null } = { rows: null };
+  let handed = 0;
+  const staged = await stageNatively(csvFile, async (part) => {
+    handed += 1;
+    stored.rows = await storeNative(part.source);
+    return stored.rows !== null;
   });
   expect(handed).toBeLessThanOrEqual(1);
   const conv = converter();
@@ -213,40 +230,21 @@ describe('a CSV read by DuckDB’s reader', () => {
   });
 
   it('keeps nothing of a file saved again between the look at its bytes and its read', async () => {
-    const path = join(t.dir, 'changed.csv');
-    await writeFile(path, csv([['Acme', '720810', '1', '2025-01-05', '', '3', '']]));
-    const prepared = await previewImport(path);
-    const source = await openTableSource(path, 'changed.csv');
-    const converter = new RowConverter(
-      prepared.plan.kind,
-      prepared.plan,
-      prepared.headers,
-      () => null,
-      false,
-      (r) => `row ${r.number}`,
+    const csvFile = await prepareCsv(
+      'changed.csv',
+      csv([['Acme', '720810', '1', '2025-01-05', '', '3', '']]),
     );
-    const dir = join(t.dir, 'changed-stage');
-    await mkdir(dir);
+    const { path } = csvFile;
     let refused = 0;
-    const staged = await stageCsvNatively({
-      path,
-      layout: source.csv!,
-      kind: prepared.plan.kind,
-      headerRow: prepared.plan.headerRow,
-      decimalComma: false,
-      columns: converter.columnPlan(),
-      dir,
-      signal: new AbortController().signal,
-      onPart: async (part) => {
-        // Saved again, as many lines: blanks before a quote, which DuckDB's reader reads otherwise.
-        await expect(
-          storeNative(part.source, () =>
-            writeFile(path, `${HEADER.join(',')}\nAcme, "720810",1,2025-01-05,,3,\n`),
-          ),
-        ).rejects.toThrow(StagedRowsChangedError);
-        refused += 1;
-        return false;
-      },
+    const staged = await stageNatively(csvFile, async (part) => {
+      // Saved again, as many lines: blanks before a quote, which DuckDB's reader reads otherwise.
+      await expect(
+        storeNative(part.source, () =>
+          writeFile(path, `${HEADER.join(',')}\nAcme, "720810",1,2025-01-05,,3,\n`),
+        ),
+      ).rejects.toThrow(StagedRowsChangedError);
+      refused += 1;
+      return false;
     });
     expect(refused).toBe(1);
     expect(staged).toBeNull();
@@ -311,36 +309,14 @@ describe('a CSV read by DuckDB’s reader', () => {
 describe('a CSV that changes on disk between the look at its bytes and its copy into the library', () => {
   /** The part DuckDB’s reader hands on for `text`, as the worker hands it on. */
   async function checkedPart(name: string, text: string): Promise<{ path: string; source: StagedSource }> {
-    const path = join(t.dir, name);
-    await writeFile(path, text);
-    const prepared = await previewImport(path);
-    const source = await openTableSource(path, name);
-    const dir = join(t.dir, `${name}-stage`);
-    await mkdir(dir);
+    const csvFile = await prepareCsv(name, text);
     const parts: StagedSource[] = [];
-    const staged = await stageCsvNatively({
-      path,
-      layout: source.csv!,
-      kind: prepared.plan.kind,
-      headerRow: prepared.plan.headerRow,
-      decimalComma: prepared.plan.locale.decimal === ',',
-      columns: new RowConverter(
-        prepared.plan.kind,
-        prepared.plan,
-        prepared.headers,
-        () => null,
-        false,
-        (r) => `row ${r.number}`,
-      ).columnPlan(),
-      dir,
-      signal: new AbortController().signal,
-      onPart: async (part) => {
-        parts.push(part.source);
-        return true;
-      },
+    const staged = await stageNatively(csvFile, async (part) => {
+      parts.push(part.source);
+      return true;
     });
     expect(staged?.rows).toBe(3);
-    return { path, source: parts[0]! };
+    return { path: csvFile.path, source: parts[0]! };
   }
 
   const rows = [
