@@ -13,17 +13,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { chromium } from 'playwright-core';
-import { createMemorySource, exportCsv, exportXlsx, shipmentColumns } from '../src/main/export';
 import { Library, importFile } from '../src/main/library';
 import { createLogger, createMemorySink } from '../src/main/log';
 import { createMemorySecretStore } from '../src/main/secrets';
-import { generateAccount, startSimulator } from '../src/main/sim';
 import { createWebHost } from '../src/main/web-host';
 import { AppShell } from '../test/e2e/pages/app-shell';
 import { LibraryPage } from '../test/e2e/pages/library-page';
 import { WelcomePage } from '../test/e2e/pages/welcome-page';
 import { RENDERER_DIR, RESOURCES_DIR } from '../test/e2e/support/paths';
+import { launchBenchBrowser, writeOwnExports } from './bench-fixtures';
 
 const ROWS = 100_000;
 const GOAL_MS = 100;
@@ -52,22 +50,8 @@ async function libraryImport(file: string): Promise<number> {
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'portolan-bench-import-window-'));
-  const sim = await startSimulator({ port: 0, records: ROWS, seed: 5, accounts: [generateAccount('b')] });
-  const rows = [...sim.dataset.records()];
-  await sim.close();
-  const query = {
-    profile: 'bench',
-    account: 'bench',
-    filter: { hs_codes: ['7208'] },
-    fetchedAt: new Date(0).toISOString(),
-    totalReported: rows.length,
-    appVersion: 'bench',
-  };
-  const files = { csv: join(work, 'shipments.csv'), xlsx: join(work, 'shipments.xlsx') };
-  const source = () => createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query });
-  await exportCsv(source(), files.csv);
-  await exportXlsx(source(), files.xlsx);
-  rows.length = 0;
+  const files = await writeOwnExports(work, ROWS);
+  files.rows.length = 0;
 
   const logger = createLogger({ sink: createMemorySink(), level: 'info' });
   const host = await createWebHost({
@@ -81,14 +65,8 @@ async function main(): Promise<void> {
       version: 'bench',
     },
   });
-  const profileDir = await mkdtemp(join(tmpdir(), 'portolan-bench-chromium-'));
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1440, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const browser = await launchBenchBrowser({ width: 1440, height: 900 });
+  const { page } = browser;
   let worst = 0;
   try {
     const shell = new AppShell(page);
@@ -132,8 +110,7 @@ async function main(): Promise<void> {
       `longest stall of the window or the main thread during an import: ${worst.toFixed(0)} ms (goal < ${GOAL_MS} ms: ${worst < GOAL_MS ? 'MET' : 'NOT MET'})`,
     );
   } finally {
-    await context.close();
-    await rm(profileDir, { recursive: true, force: true });
+    await browser.close();
     await host.close();
     await rm(work, { recursive: true, force: true });
   }

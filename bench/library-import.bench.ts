@@ -18,9 +18,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
 import yauzl from 'yauzl';
-import { createMemorySource, exportCsv, exportXlsx, shipmentColumns } from '../src/main/export';
+import { createMemorySource, exportXlsx, shipmentColumns } from '../src/main/export';
 import { Library, importFile } from '../src/main/library';
-import { generateAccount, startSimulator } from '../src/main/sim';
+import { BENCH_QUERY, writeOwnExports } from './bench-fixtures';
 
 interface CaseResult {
   seconds: number;
@@ -113,29 +113,8 @@ async function main(): Promise<void> {
   }
   const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-import-'));
   try {
-    const sim = await startSimulator({
-      port: 0,
-      records: 100_000,
-      seed: 5,
-      accounts: [generateAccount('b')],
-    });
-    const rows = [...sim.dataset.records()];
-    await sim.close();
-    const query = {
-      profile: 'bench',
-      account: 'bench',
-      filter: { hs_codes: ['7208'] },
-      fetchedAt: new Date(0).toISOString(),
-      totalReported: rows.length,
-      appVersion: 'bench',
-    };
-    const xlsx = join(dir, 'shipments.xlsx');
-    const csv = join(dir, 'shipments.csv');
-    await exportXlsx(
-      createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query }),
-      xlsx,
-    );
-    await exportCsv(createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query }), csv);
+    const { csv, xlsx, rows } = await writeOwnExports(dir, 100_000);
+    const query = { ...BENCH_QUERY, totalReported: rows.length };
     // 500,000 rows × 20 columns (10 M cells), cycling the records.
     const wide = join(dir, 'wide.xlsx');
     const twenty = shipmentColumns().slice(0, 20);

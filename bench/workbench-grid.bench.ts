@@ -13,7 +13,6 @@
  *   npm run build && npm run bench -- workbench-grid
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServiceClient } from '../src/main/api';
@@ -26,6 +25,7 @@ import { SearchWorkbench } from '../test/e2e/pages/search-workbench';
 import { SettingsPage } from '../test/e2e/pages/settings-page';
 import { WelcomePage } from '../test/e2e/pages/welcome-page';
 import { RENDERER_DIR, RESOURCES_DIR } from '../test/e2e/support/paths';
+import { launchBenchBrowser } from './bench-fixtures';
 
 const RECORDS = 30_000;
 const SIZE = 10_000;
@@ -86,23 +86,8 @@ async function main(): Promise<void> {
       version: 'bench',
     },
   });
-  // Launched here rather than through test/e2e/support/browser, which depends on the test runner.
-  const profileDir = await mkdtemp(join(tmpdir(), 'portolan-bench-chromium-'));
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1280, height: 860 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const browser = await launchBenchBrowser({ width: 1280, height: 860 });
+  const { page } = browser;
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   try {
@@ -186,8 +171,7 @@ async function main(): Promise<void> {
     );
     if (errors.length) console.log(`page errors: ${errors.join(' | ')}`);
   } finally {
-    await context.close();
-    await rm(profileDir, { recursive: true, force: true });
+    await browser.close();
     await host.close();
     await sim.close();
     await rm(dataDir, { recursive: true, force: true });
