@@ -21,7 +21,8 @@ import { AppShell } from '../test/e2e/pages/app-shell';
 import { LibraryPage } from '../test/e2e/pages/library-page';
 import { WelcomePage } from '../test/e2e/pages/welcome-page';
 import { RENDERER_DIR, RESOURCES_DIR } from '../test/e2e/support/paths';
-import { launchBenchBrowser, writeOwnExports } from './bench-fixtures';
+import { launchBenchBrowser } from './bench-browser';
+import { writeOwnExports } from './own-exports';
 
 const ROWS = 100_000;
 const GOAL_MS = 100;

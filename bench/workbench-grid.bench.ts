@@ -25,7 +25,7 @@ import { SearchWorkbench } from '../test/e2e/pages/search-workbench';
 import { SettingsPage } from '../test/e2e/pages/settings-page';
 import { WelcomePage } from '../test/e2e/pages/welcome-page';
 import { RENDERER_DIR, RESOURCES_DIR } from '../test/e2e/support/paths';
-import { launchBenchBrowser } from './bench-fixtures';
+import { launchBenchBrowser } from './bench-browser';
 
 const RECORDS = 30_000;
 const SIZE = 10_000;
