@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { previewImport, runImport } from '../../src/main/library';
-import { importFile } from '../../src/main/library/import';
+import { importFile, REREAD_STEP, type ImportProgress } from '../../src/main/library/import';
 import { useLibrary } from '../helpers/library';
 import { useTempDir } from '../helpers/temp-dir';
 
@@ -253,6 +253,34 @@ describe('large files and caps', () => {
     expect(seen.some((n) => n > 0 && n < 200_000)).toBe(true);
     expect(seen.at(-1)).toBe(200_000);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+
+  it('says why the rows stored go back to 0 when a plain CSV is read again row by row', async () => {
+    const path = join(t.dir, 'progress-reread.csv');
+    const lines = ['importerName,hsCode,usdFob,arrivalDate,remarks'];
+    for (let i = 0; i < 200_000; i++)
+      lines.push(`Firm ${i},720810,${i}.25,2025-01-${String(1 + (i % 28)).padStart(2, '0')},note ${i}`);
+    // The last row's HS code lost its leading zero: DuckDB's one-query insert is rolled back, and the
+    // row path reads the file again to say so.
+    lines.push('Firm last,30110,1,2025-01-05,note');
+    await writeFile(path, lines.join('\n') + '\n');
+    const seen: ImportProgress[] = [];
+    const r = await runImport(l.lib, path, await previewImport(path), { onProgress: (p) => seen.push(p) });
+    expect(r.rows).toBe(200_001);
+    expect(r.warnings.length).toBeGreaterThan(0);
+    // DuckDB's copy got under way, the count went back to 0 with the reason, then climbed to the end.
+    const reread = seen.findIndex((p) => p.step !== null);
+    expect(reread).toBeGreaterThan(0);
+    expect(seen.slice(0, reread).some((p) => p.rowsStored > 0)).toBe(true);
+    expect(seen.slice(0, reread).every((p) => p.step === null && p.rowsTotal === 200_001)).toBe(true);
+    expect(seen[reread]).toEqual({ rowsStored: 0, rowsTotal: 200_001, step: REREAD_STEP });
+    const after = seen.slice(reread).map((p) => p.rowsStored);
+    expect([...after].sort((a, b) => a - b)).toEqual(after);
+    expect(seen.slice(reread).every((p) => p.step === REREAD_STEP)).toBe(true);
+    expect(seen.at(-1)?.rowsStored).toBe(200_001);
+    // The count only ever went down where the reason was given.
+    for (let i = 1; i < seen.length; i++)
+      if (seen[i]!.rowsStored < seen[i - 1]!.rowsStored) expect(i).toBe(reread);
   });
 
   it('stops DuckDB in that one query on cancel: no row is reported stored after it, the library is as it was', async () => {

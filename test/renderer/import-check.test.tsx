@@ -198,6 +198,38 @@ describe('import dialog: the whole file checked before anything is stored', () =
   });
 });
 
+describe('import dialog: the progress of the import', () => {
+  it('counts the rows stored of the lines a CSV has, and says why the count starts again when the file is read row by row', async () => {
+    await openDialog();
+    fireEvent.click(screen.getByTestId('import-confirm'));
+    await waitFor(() => expect(lib.callsTo('library.import')).toHaveLength(1));
+    const progress = (done: number, step: string | null) =>
+      bridge.emit('jobs.progress', {
+        kind: 'import',
+        jobId: 'import-1',
+        label: step ? `Import of desk.csv: ${step}` : 'Import of desk.csv',
+        done,
+        total: 200_001,
+        unit: 'rows',
+        etaSeconds: null,
+        step,
+      });
+    const shown = () => screen.getByTestId('import-progress');
+    act(() => progress(150_000, null));
+    expect(shown().textContent).toContain('150,000 of about 200,001 rows stored');
+    expect(screen.queryByTestId('import-step')).toBeNull();
+
+    act(() => progress(0, 'some rows need a closer look, so the file is read again row by row'));
+    expect(screen.getByTestId('import-step').textContent).toBe(
+      'Some rows need a closer look, so the file is read again row by row.',
+    );
+    expect(shown().textContent).toContain('0 of about 200,001 rows stored');
+    act(() => progress(40_000, 'some rows need a closer look, so the file is read again row by row'));
+    expect(shown().getAttribute('data-done')).toBe('40000');
+    expect(screen.getByTestId('import-step')).toBeTruthy();
+  });
+});
+
 describe('import dialog: the field pickers of the mapping', () => {
   it('shows each column’s field as a plain control; the one focused becomes the searchable list, and a choice maps it', async () => {
     await openDialog();

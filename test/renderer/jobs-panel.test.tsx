@@ -129,6 +129,7 @@ describe('JobsPanel', () => {
       total: 20_000,
       unit: 'rows',
       etaSeconds: null,
+      step: null,
     });
     emit('jobs.progress', {
       kind: 'firms',

@@ -255,11 +255,12 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
             events.emit('jobs.progress', {
               kind: 'import',
               jobId,
-              label,
+              label: p.step ? `${label}: ${p.step}` : label,
               done: p.rowsStored,
               total: p.rowsTotal,
               unit: 'rows',
               etaSeconds: null,
+              step: p.step,
             }),
         });
         // A mapping the analyst confirmed is offered again for files with the same columns.

@@ -52,6 +52,8 @@ export interface ImportProgressEvent {
   total: number | null;
   unit: 'rows';
   etaSeconds: number | null;
+  /** What the import is doing beyond storing rows (the file read again row by row), or null. */
+  step: string | null;
 }
 
 export type JobProgress = FetchProgress | ExportProgressEvent | ImportProgressEvent;

@@ -32,9 +32,17 @@ export interface ImportResult {
 
 export interface ImportProgress {
   rowsStored: number;
-  /** Rows the file says it holds (xlsx dimension), when it says. */
+  /** Rows the file says it holds (xlsx dimension, or a plain CSV's lines), when it says. */
   rowsTotal: number | null;
+  /** What the import is doing beyond storing rows, in the analyst's words; null when nothing more. */
+  step: string | null;
 }
+
+/**
+ * Said while a plain CSV is read again on the row path after DuckDB's one-query insert was rolled back:
+ * the rows stored go back to 0 and climb again, and this says why.
+ */
+export const REREAD_STEP = 'some rows need a closer look, so the file is read again row by row';
 
 function asAppError(file: string, e: unknown): unknown {
   if (e instanceof ImportRefusal) return refuse(file, e.message);
@@ -239,6 +247,10 @@ export async function runImport(
   });
   let stored = 0;
   const rowsTotal = raw.sheets[plan.sheet]?.rows ?? null;
+  // An xlsx says how many rows it holds; a plain CSV read by DuckDB in one query, how many lines.
+  let total = rowsTotal === null ? null : Math.max(0, rowsTotal - plan.headerRow);
+  let step: string | null = null;
+  const report = (rowsStored: number): void => opts.onProgress?.({ rowsStored, rowsTotal: total, step });
   try {
     const summary = await runInWorker(
       path,
@@ -246,22 +258,23 @@ export async function runImport(
       plan,
       prepared.headers,
       async (part) => {
-        const total = rowsTotal === null ? null : Math.max(0, rowsTotal - plan.headerRow);
+        if ('csv' in part.source) total ??= part.rows;
         // A part copied in one long query (a whole CSV read by DuckDB) reports DuckDB's progress in it.
         const within = opts.onProgress
-          ? (share: number): void =>
-              opts.onProgress?.({ rowsStored: stored + Math.floor(share * part.rows), rowsTotal: total })
+          ? (share: number): void => report(stored + Math.floor(share * part.rows))
           : undefined;
         try {
           await library.appendImported(id, kind, stored, part.source, within, opts.signal);
         } catch (e) {
           if (!(e instanceof NativeCsvDeclined)) throw e;
-          // Rolled back: the worker reads the file again row by row (and says what it finds).
-          opts.onProgress?.({ rowsStored: stored, rowsTotal: total });
+          // Rolled back: the worker reads the file again row by row (and says what it finds). The count
+          // shown goes back to what is really stored, with the reason beside it.
+          step = REREAD_STEP;
+          report(stored);
           return false;
         }
         stored += part.rows;
-        opts.onProgress?.({ rowsStored: stored, rowsTotal: total });
+        report(stored);
         return true;
       },
       { limits: opts.limits ?? DEFAULT_IMPORT_LIMITS, ...(opts.signal ? { signal: opts.signal } : {}) },

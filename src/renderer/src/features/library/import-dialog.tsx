@@ -440,10 +440,16 @@ function Importing() {
   const cancel = useImportStore((s) => s.cancel);
   const done = progress?.done ?? 0;
   const total = progress?.total ?? null;
+  const step = progress?.step ?? null;
   const pct = total ? Math.min(100, (done / total) * 100) : null;
   return (
     <Stack gap="sm" data-testid="import-progress" data-done={done} data-total={total ?? ''}>
       <Progress value={pct ?? 100} animated={pct === null} striped={pct === null} />
+      {step && !cancelling && (
+        <Text fz="sm" data-testid="import-step">
+          {step.charAt(0).toUpperCase() + step.slice(1)}.
+        </Text>
+      )}
       <Group justify="space-between" wrap="nowrap">
         <Text fz="sm" c="dimmed">
           {cancelling

@@ -35,8 +35,11 @@ export interface ImportFlowData {
    * what it found, or why it could not be read. Null while a new preview is on its way.
    */
   wholeFile: WholeFileCheck | null;
-  /** Rows stored so far while it imports, of the rows the file says it holds (when it says). */
-  progress: { done: number; total: number | null } | null;
+  /**
+   * Rows stored so far while it imports, of the rows the file says it holds (when it says), and what
+   * it is doing beyond storing rows (the file read again row by row), when it is.
+   */
+  progress: { done: number; total: number | null; step: string | null } | null;
   cancelling: boolean;
 }
 
@@ -68,7 +71,7 @@ export interface ImportFlowActions {
   /** Closes the dialog before the import; during it, asks main to stop (the library stays as it was). */
   cancel(): void;
   /** A `jobs.progress` of the running import. */
-  progressed(done: number, total: number | null): void;
+  progressed(done: number, total: number | null, step: string | null): void;
   /** A `library.importCheck` of the whole-file check under way. */
   checkProgressed(view: ImportCheckView): void;
 }
@@ -200,7 +203,12 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
       if (!file) return;
       previews.supersede();
       stopCheck();
-      set({ phase: 'importing', progress: { done: 0, total: null }, cancelling: false, error: null });
+      set({
+        phase: 'importing',
+        progress: { done: 0, total: null, step: null },
+        cancelling: false,
+        error: null,
+      });
       const name = get().name.trim();
       const r = await getApi().library.import({
         file: file.handle,
@@ -294,8 +302,8 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
         set({ ...initialState });
         end({ kind: 'closed', fileName: s.file?.name ?? '' });
       },
-      progressed(done, total) {
-        if (get().phase === 'importing') set({ progress: { done, total } });
+      progressed(done, total, step) {
+        if (get().phase === 'importing') set({ progress: { done, total, step } });
       },
       checkProgressed(view) {
         const running = get().wholeFile;
@@ -312,7 +320,7 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
 export function connectImportStore(): () => void {
   const api = getApi();
   const offProgress = api.on('jobs.progress', (p) => {
-    if (p.jobId.startsWith('import-')) useImportStore.getState().progressed(p.done, p.total);
+    if (p.kind === 'import') useImportStore.getState().progressed(p.done, p.total, p.step);
   });
   const offCheck = api.on('library.importCheck', (c) => useImportStore.getState().checkProgressed(c));
   return () => {
