@@ -104,6 +104,85 @@ describe('files other tools wrote', () => {
     ]);
   });
 
+  it('finds a CSV’s header under a title block of other widths, and still refuses a cut row below it', async () => {
+    const title = [
+      '"Trade report, steel imports Q1 2025"',
+      'Prepared by,trade desk',
+      '',
+      'Source: customs declarations',
+    ];
+    const header = 'Importer,HS Code,Value USD';
+    const path = join(t.dir, 'report.csv');
+    await writeFile(path, [...title, header, 'Acme,720810,12.5', 'Beta,720851,99', ''].join('\r\n'));
+    const prepared = await previewImport(path);
+    expect(prepared.view.headerRow).toBe(5);
+    expect(prepared.plan.mapping).toEqual(['importerName', 'hsCode', 'usdFob']);
+    const r = await runImport(l.lib, path, prepared);
+    expect((await rowsOf(r.dataset.id)).map((x) => [x.importerName, x.hsCode, x.usdFob])).toEqual([
+      ['Acme', '720810', '12.5'],
+      ['Beta', '720851', '99'],
+    ]);
+
+    // Below the header every row is held to its width: in the preview's head, and past it on import.
+    const cutInHead = join(t.dir, 'cut-head.csv');
+    await writeFile(cutInHead, [...title, header, 'Acme,720810,12.5', 'Beta,720851', ''].join('\r\n'));
+    await expect(previewImport(cutInHead)).rejects.toThrow(/row 7 has 2 cells but the header has 3/);
+    const rows = Array.from({ length: 500 }, (_, i) => `Firm ${i},720810,${i}`);
+    rows[400] = 'Firm 400,720810,4,00';
+    const cutLater = join(t.dir, 'cut-later.csv');
+    await writeFile(cutLater, [...title, header, ...rows, ''].join('\r\n'));
+    const before = (await l.lib.list()).length;
+    await expect(runImport(l.lib, cutLater, await previewImport(cutLater))).rejects.toThrow(
+      /row 406 has 4 cells but the header has 3/,
+    );
+    expect(await l.lib.list()).toHaveLength(before);
+  });
+
+  it('leaves out the rows of a file’s totals and says so, but keeps a record named "Total"', async () => {
+    const path = join(t.dir, 'with-totals.csv');
+    await writeFile(
+      path,
+      [
+        'Importer,HS Code,Value USD,Country',
+        'Acme,720810,12.5,DE',
+        // Records, whatever their names: an HS code, a country beside the numbers.
+        'TOTAL,720851,7,FR',
+        'Total,,3,FR',
+        'Subtotal,,"22.50",',
+        'Beta,720851,"1,000",IT',
+        'Grand total:,,"$1,022.50",',
+        '',
+      ].join('\r\n'),
+    );
+    const r = await importFile(l.lib, path);
+    expect((await rowsOf(r.dataset.id)).map((x) => [x.importerName, x.usdFob])).toEqual([
+      ['Acme', '12.5'],
+      ['TOTAL', '7'],
+      ['Total', '3'],
+      ['Beta', '1,000'],
+    ]);
+    const totals = r.warnings.find((w) => /totals/.test(w.message));
+    expect(totals).toMatchObject({ field: 'importerName', count: 2, firstAt: 'row 5', example: 'Subtotal' });
+    expect(totals?.message).toBe(
+      '2 rows hold the file\'s totals, not shipments (first: row 5, "Subtotal"). They are left out, so their sums are not counted twice in totals and summaries',
+    );
+
+    // A workbook's totals row of formulas, its label in the second column.
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Report');
+    ws.addRow(['Importer', 'HS Code', 'USD FOB']);
+    ws.addRow(['Acme', '720810', 5]);
+    ws.addRow(['Beta', '720851', 6]);
+    ws.addRow([null, 'Total', { formula: 'SUM(C2:C3)', result: 11 }]);
+    const xlsx = join(t.dir, 'with-totals.xlsx');
+    await wb.xlsx.writeFile(xlsx);
+    const w = await importFile(l.lib, xlsx);
+    expect((await rowsOf(w.dataset.id)).map((x) => x.importerName)).toEqual(['Acme', 'Beta']);
+    expect(w.warnings.map((x) => x.message).join('\n')).toMatch(
+      /1 row holds the file's totals, not a shipment \(first: sheet Report, row 4, "Total"\)\. It is left out/,
+    );
+  });
+
   it('reads a tab-separated .tsv or .txt table as a CSV, its delimiter found in the data', async () => {
     const text = 'IMPORTER_NAME\tHS_CODE\tVALUE_USD\r\nAcme, Inc.\t720810\t1234.50\r\nBeta\t720851\t99\r\n';
     for (const name of ['trade-db.tsv', 'trade-db.txt']) {

@@ -213,6 +213,13 @@ describe('a CSV read by DuckDB’s reader', () => {
     ['a number that is not one', csv([['a', '7208', '12,5', '', '', '', '']])],
     ['a day that is not one', csv([['a', '7208', '1', '31.12.2025', '', '', '']])],
     ['an HS code that lost a leading zero', csv([['a', '30110', '1', '', '', '', '']])],
+    [
+      'a totals row',
+      csv([
+        ['a', '7208', '1', '', '', '', ''],
+        ['', ' Grand Total: ', '1', '', '', '', ''],
+      ]),
+    ],
     ['a row of another width', `${HEADER.join(',')}\na,7208,1,,,,,extra\n`],
     ['a quote that never ends', `${HEADER.join(',')}\n"a,7208,1,,,,\n`],
     ['old Mac line breaks', csv([['a', '7208', '1', '', '', '', '']]).replace(/\n/g, '\r')],

@@ -3,7 +3,8 @@
  * its field's text (numbers read through their cell format, spreadsheet dates into yyyy-MM-dd or Unix
  * seconds, decimal commas and day-first dates under the confirmed locale), every other column into
  * an extra column. Counts what the analyst must hear about (odd values, formulas without a stored
- * result, HS codes that lost their leading zeros, blank lines skipped). Runs in the import worker.
+ * result, HS codes that lost their leading zeros, blank lines skipped, the file's totals rows left
+ * out). Runs in the import worker.
  */
 import {
   fieldDefsOf,
@@ -33,6 +34,12 @@ export interface ConvertedBatch {
 }
 
 const PLAIN_FORMAT = /^(#,##0|0)(?:\.(0+))?$/;
+
+/** The label of a totals row: "Total", "Totals:", "Grand total", "Subtotal", "Sub-total", "Sum". */
+export const TOTALS_LABEL = /^\s*(?:(?:grand\s+|sub-?\s*)?totals?|sum)\s*:?\s*$/i;
+
+/** Text that is a number as a report writes one: signs, currency, grouping, percent, parentheses. */
+const NUMBER_TEXT = /^\s*[(+-]?\s*[$€£¥]?\s*\d[\d.,' \u00a0]*\s*%?\)?\s*$/;
 
 /** How a number format writes numbers as text: fixed decimals (grouped or not), or null for the shortest text. */
 type DecimalLayout = { decimals: number; grouped: boolean } | null;
@@ -158,6 +165,8 @@ export class RowConverter {
   private lostZeros: Counter | null = null;
   /** HS codes written with separators ("7208.10.00"), stored as their digits. */
   private dottedCodes: Counter | null = null;
+  /** Rows of the file's totals ("Total", then sums), left out; keyed by the column of the label. */
+  private totals: { column: string; counter: Counter } | null = null;
 
   constructor(
     private readonly kind: DatasetKind,
@@ -216,6 +225,13 @@ export class RowConverter {
         this.blankRows += 1;
         continue;
       }
+      const label = this.totalsLabel(row.values);
+      if (label >= 0) {
+        const text = String(row.values[label]).trim();
+        if (this.totals) this.tally(this.totals.counter, row, text);
+        else this.totals = { column: this.headerOf(label), counter: this.tally(null, row, text) };
+        continue;
+      }
       let extra: Record<string, string> | null = null;
       for (let c = 0; c < width; c++) {
         const raw = row.values[c];
@@ -237,6 +253,27 @@ export class RowConverter {
     extras.length = n;
     this.rows += n;
     return { n, columns, extras };
+  }
+
+  /**
+   * The column of the label when the row is the file's totals rather than a record: its first
+   * filled cell says "Total" (or "Grand total", "Subtotal", "Sum"), no HS code column holds a value,
+   * and every other filled cell is a number. A firm named "Total" has a country, a shipment an HS code
+   * or text beside its numbers, so neither is taken for one. -1 for any other row.
+   */
+  private totalsLabel(values: readonly CellValue[]): number {
+    let label = -1;
+    for (let c = 0; c < values.length; c++) {
+      const v = values[c];
+      if (v === null || v === undefined || v === NO_VALUE) continue;
+      if (typeof v === 'string' && v.trim() === '') continue;
+      if (label < 0) {
+        if (typeof v !== 'string' || !TOTALS_LABEL.test(v)) return -1;
+        label = c;
+      } else if (this.hs[c] || !(typeof v === 'number' || (typeof v === 'string' && NUMBER_TEXT.test(v))))
+        return -1;
+    }
+    return label;
   }
 
   private headerOf(c: number): string {
@@ -370,6 +407,18 @@ export class RowConverter {
         message:
           `${fieldTitleOf(this.kind, 'hsCode')}: ${c.count === 1 ? '1 code is' : `${c.count.toLocaleString('en-US')} codes are`} written with dots or spaces (first: ${c.firstAt}, "${c.example}"). ` +
           `${c.count === 1 ? 'It is' : 'They are'} stored as digits (${c.example.replace(/[. ]/g, '')}), as the service writes HS codes, so HS code filters and the HS breakdown find ${c.count === 1 ? 'it' : 'them'}`,
+      });
+    }
+    if (this.totals) {
+      const { column, counter: c } = this.totals;
+      const one = c.count === 1;
+      const record = this.kind === 'firms' ? 'firm' : 'shipment';
+      out.push({
+        field: column,
+        ...c,
+        message:
+          `${one ? '1 row holds' : `${c.count.toLocaleString('en-US')} rows hold`} the file's totals, not ${one ? `a ${record}` : `${record}s`} (first: ${c.firstAt}, "${c.example}"). ` +
+          `${one ? 'It is' : 'They are'} left out, so ${one ? 'its' : 'their'} sums are not counted twice in totals and summaries`,
       });
     }
     if (this.lostZeros) {

@@ -105,6 +105,9 @@ export async function scanCsvBytes(path: string, delimiter: string): Promise<Csv
 /** Whitespace as JavaScript's trim() takes it, and more (a row blank here may not be blank there). */
 const BLANK = String.raw`[\s\x{0b}\p{Z}\x{feff}]*`;
 
+/** convert.ts's TOTALS_LABEL in RE2, with BLANK's wider whitespace: it flags every label that one takes. */
+const TOTALS_LABEL_SQL = String.raw`(?i)${BLANK}(?:(?:grand[\s\x{0b}\p{Z}\x{feff}]+|sub-?${BLANK})?totals?|sum)${BLANK}:?${BLANK}`;
+
 /** The text of column `i` after undoing the export's formula escaping (csv-formula.ts). */
 function restored(i: number): string {
   const c = `c${i}`;
@@ -196,6 +199,11 @@ function conversionSql(job: NativeCsvJob, source: string): string {
   // A blank row: the other columns are looked at only when the first one is blank.
   const rest = job.columns.slice(1).map((_, i) => blank(i + 1));
   flags.push(`(CASE WHEN ${blank(0)} THEN ${rest.length > 0 ? rest.join(' AND ') : 'true'} ELSE false END)`);
+  // A row whose first filled cell says "Total" may be the file's totals, which the row path leaves out.
+  const firstFilled = job.columns.map((_, i) => `CASE WHEN NOT ${blank(i)} THEN r${i} END`);
+  flags.push(
+    `coalesce(regexp_full_match(coalesce(${firstFilled.join(', ')}), '${TOTALS_LABEL_SQL}'), false)`,
+  );
   const restoredColumns = job.columns.map((_, i) => `${restored(i)} AS r${i}`).join(', ');
   const n = '(row_number() OVER () - 1)';
   const converted =

@@ -148,7 +148,7 @@ async function check(msg: Extract<ToWorker, { type: 'check' }>): Promise<void> {
       };
     };
     let reported = Date.now();
-    for await (const rows of source.rows(msg.plan.sheet, stop.signal)) {
+    for await (const rows of source.rows(msg.plan.sheet, stop.signal, msg.plan.headerRow)) {
       if (stop.signal.aborted) break;
       if (fileBytes > 0) for (const r of rows) chars += rowChars(r);
       lines += rows.length;
@@ -220,7 +220,7 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
         partRows = Math.min(MAX_PART_ROWS, partRows * 2);
         await hand(await staged.cut());
       };
-      for await (const rows of source.rows(msg.plan.sheet, stop.signal)) {
+      for await (const rows of source.rows(msg.plan.sheet, stop.signal, msg.plan.headerRow)) {
         if (stop.signal.aborted) break;
         read += rows.length;
         const batch = converter.convert(rows);

@@ -18,7 +18,7 @@ import { isDatasetKind } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { RowConverter } from './convert';
 import { autoMapping, findHeaderRow, guessKind, guessLocale, headerKey, headerNames } from './mapping';
-import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
+import { NO_RESULT, csvWidthRefusal, type CellValue, type NumberFormat, type RawRow } from './table-source';
 import type { PreviewRow, RawPreview } from './worker-protocol';
 
 const SAMPLES = 5;
@@ -107,6 +107,15 @@ export function prepareImport(
   if (headerIndex < 0)
     headerIndex = raw.format === 'parquet' ? 0 : findHeaderRow(rows.map((r) => r.values.map(text)));
   const headerRow = rows[headerIndex] ?? { number: 1, values: [] };
+  // A CSV's head was read without knowing its header (a title block above it may be of any width):
+  // the rows below the header are held to its width here, as the import holds every row.
+  if (raw.format === 'csv') {
+    for (const r of rows.slice(headerIndex + 1)) {
+      const blank = r.values.length === 1 && (r.values[0] === '' || r.values[0] === null);
+      const refusal = blank ? null : csvWidthRefusal(r.number, r.values, headerRow.values.length);
+      if (refusal) throw refusal;
+    }
+  }
   const width = Math.max(
     headerRow.values.length,
     ...rows.slice(headerIndex + 1, headerIndex + 20).map((r) => r.values.length),

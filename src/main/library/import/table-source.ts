@@ -66,7 +66,13 @@ export interface TableSource {
   verbatim?: boolean;
   /** The number format of an xlsx cell style. */
   numberFormat(style: number | undefined): NumberFormat | null;
-  rows(sheet: number, signal?: AbortSignal): AsyncGenerator<RawRow[]>;
+  /**
+   * The sheet's rows in batches. A CSV's rows from `headerRow` on must all be as wide as the header
+   * (a row that is not means a cut-off file or an unquoted separator, and is refused); the lines
+   * above it, a title block, may be of any width. Without `headerRow` (the preview's head, read
+   * before the header is known) no width is checked here: `csvWidthRefusal` is applied once it is.
+   */
+  rows(sheet: number, signal?: AbortSignal, headerRow?: number): AsyncGenerator<RawRow[]>;
   /** How a CSV is written, for DuckDB's reader (csv-native.ts). */
   csv?: CsvLayout;
   /** A JSON response's `total` and similar facts that are not rows. */
@@ -319,7 +325,8 @@ async function openCsv(path: string): Promise<TableSource> {
     date1904: false,
     numberFormat: () => null,
     csv: { encoding, delimiter, sepLine: sep !== null },
-    rows: (_sheet, signal) => csvRows(path, encoding, bom, delimiter, sep !== null, signal),
+    rows: (_sheet, signal, headerRow) =>
+      csvRows(path, encoding, bom, delimiter, sep !== null, headerRow ?? null, signal),
     close: () => undefined,
   };
 }
@@ -386,8 +393,25 @@ function parsePiece(
 }
 
 /**
+ * Why a CSV row (not blank) after the header is refused: it is not as wide as the header, so the file
+ * is cut off or a value holds an unquoted separator; null when it is as wide.
+ */
+export function csvWidthRefusal(
+  number: number,
+  cells: readonly unknown[],
+  width: number,
+): ImportRefusal | null {
+  if (cells.length === width || cells.every((c) => c === '' || c === null)) return null;
+  return new ImportRefusal(
+    `row ${number} has ${cells.length} cells but the header has ${width}; the file may be cut off, or a value holds an unquoted separator`,
+  );
+}
+
+/**
  * The CSV's records in batches, read in pieces of whole records (cut after a line break outside
- * quotes) so memory stays flat and Papa Parse still reports a quoted field that never ends.
+ * quotes) so memory stays flat and Papa Parse still reports a quoted field that never ends. From
+ * `headerRow` on, every row must be as wide as the header; rows above it (a title block) need not
+ * be, and with `headerRow` null no width is checked (see `TableSource.rows`).
  */
 async function* csvRows(
   path: string,
@@ -395,6 +419,7 @@ async function* csvRows(
   bom: number,
   delimiter: string,
   skipSepLine: boolean,
+  headerRow: number | null,
   signal?: AbortSignal,
 ): AsyncGenerator<RawRow[]> {
   let pending = '';
@@ -412,12 +437,11 @@ async function* csvRows(
         continue;
       }
       const blank = cells.length === 1 && cells[0] === '';
-      if (!blank) {
+      if (!blank && headerRow !== null && number >= headerRow) {
         if (width < 0) width = cells.length;
-        else if (cells.length !== width && !cells.every((c) => c === '')) {
-          throw new ImportRefusal(
-            `row ${number} has ${cells.length} cells but the header has ${width}; the file may be cut off, or a value holds an unquoted separator`,
-          );
+        else {
+          const refusal = csvWidthRefusal(number, cells, width);
+          if (refusal) throw refusal;
         }
       }
       // In place: the cells are Papa's fresh array, and a copy per row adds up over millions of cells.
