@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { previewImport, runImport } from '../../src/main/library';
 import { importFile, REREAD_STEP, type ImportProgress } from '../../src/main/library/import';
@@ -181,6 +182,100 @@ describe('files other tools wrote', () => {
     expect(w.warnings.map((x) => x.message).join('\n')).toMatch(
       /1 row holds the file's totals, not a shipment \(first: sheet Report, row 4, "Total"\)\. It is left out/,
     );
+  });
+
+  it('reads JSON Lines (.jsonl, .ndjson, or a .json written so) and names a bad line by its number', async () => {
+    const lines =
+      [
+        { importerName: 'Acme', hsCode: '720810', usdFob: '5' },
+        { importerName: 'Beta', hsCode: '720851', usdFob: '6', remarks: 'late' },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n\n';
+    for (const name of ['lines.jsonl', 'lines.ndjson', 'lines.json']) {
+      const path = join(t.dir, name);
+      await writeFile(path, lines);
+      const r = await importFile(l.lib, path);
+      expect((await rowsOf(r.dataset.id)).map((x) => [x.importerName, x.hsCode, x.usdFob])).toEqual([
+        ['Acme', '720810', '5'],
+        ['Beta', '720851', '6'],
+      ]);
+      expect(r.dataset.extraColumns).toEqual(['remarks']);
+    }
+    const bad = join(t.dir, 'bad.jsonl');
+    await writeFile(bad, '{"importerName":"Acme"}\n{"importerName": "Be\n');
+    await expect(previewImport(bad)).rejects.toThrow(
+      /Cannot import bad\.jsonl: line 2 is not valid JSON; in a JSON Lines file every line holds one record/,
+    );
+    const notRecord = join(t.dir, 'numbers.jsonl');
+    await writeFile(notRecord, '{"importerName":"Acme"}\n[1, 2]\n');
+    await expect(previewImport(notRecord)).rejects.toThrow(/line 2 is not a JSON object \(a record\)/);
+  });
+
+  it('reads a macro-enabled workbook (.xlsm) as a workbook, its macros never read', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Data');
+    ws.addRow(['Importer', 'HS Code', 'USD FOB']);
+    ws.addRow(['Acme', '720810', 5]);
+    // Saved as Excel saves a macro-enabled workbook: its own content type and a VBA project part.
+    const zip = await JSZip.loadAsync(await wb.xlsx.writeBuffer());
+    const types = await zip.file('[Content_Types].xml')!.async('string');
+    zip.file(
+      '[Content_Types].xml',
+      types.replace(
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml',
+        'application/vnd.ms-excel.sheet.macroEnabled.main+xml',
+      ),
+    );
+    zip.file('xl/vbaProject.bin', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
+    const path = join(t.dir, 'desk.xlsm');
+    await writeFile(path, await zip.generateAsync({ type: 'nodebuffer' }));
+    const r = await importFile(l.lib, path);
+    expect((await rowsOf(r.dataset.id)).map((x) => [x.importerName, x.hsCode, x.usdFob])).toEqual([
+      ['Acme', '720810', '5'],
+    ]);
+    const damaged = join(t.dir, 'damaged.xlsm');
+    await writeFile(damaged, 'not a zip');
+    await expect(previewImport(damaged)).rejects.toThrow(/it is not a readable \.xlsm workbook/);
+  });
+
+  it('reads days with midnight after them (pandas, databases) as days; another time stays as written', async () => {
+    const path = join(t.dir, 'pandas.csv');
+    await writeFile(
+      path,
+      [
+        ',importer_name,hs_code,arrival_date',
+        '0,Acme,720810,2025-01-05 00:00:00',
+        '1,Beta,720851,2025-01-06T00:00:00.000Z',
+        '2,Gamma,720851,2025-01-07 14:30:00',
+        '',
+      ].join('\n'),
+    );
+    const r = await importFile(l.lib, path);
+    expect((await rowsOf(r.dataset.id)).map((x) => x.arrivalDate)).toEqual([
+      '2025-01-05',
+      '2025-01-06',
+      '2025-01-07 14:30:00',
+    ]);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      'Arrival Date: 1 value is not a date written as yyyy-MM-dd (first: row 4, "2025-01-07 14:30:00"). It is imported as text: it sorts last and is left out by date filters',
+    ]);
+  });
+
+  it('says how to import a spreadsheet of another program', async () => {
+    for (const [name, what] of [
+      ['sheet.ods', 'OpenDocument .ods spreadsheets'],
+      ['sheet.numbers', 'Apple Numbers spreadsheets'],
+      ['sheet.xlsb', 'Excel binary .xlsb workbooks'],
+    ]) {
+      const path = join(t.dir, name!);
+      await writeFile(path, 'x');
+      await expect(previewImport(path)).rejects.toThrow(
+        new RegExp(
+          `${what!.replace('.', '\\.')}.* are not supported .*save it as an Excel Workbook \\(\\.xlsx\\) and import that`,
+        ),
+      );
+    }
   });
 
   it('reads a tab-separated .tsv or .txt table as a CSV, its delimiter found in the data', async () => {

@@ -103,9 +103,19 @@ export function fromDecimalComma(text: string): string | null {
   return `${m[1] === '-' ? '-' : ''}${whole}${m[3] !== undefined ? `.${m[3]}` : ''}`;
 }
 
-/** A date in a regional order ("31.12.2025", "12/31/25", "2025/12/31") as yyyy-MM-dd; null otherwise. */
+/**
+ * Midnight written after a day, as pandas, databases and spreadsheets write a date column holding
+ * timestamps ("2025-01-05 00:00:00", "2025-01-05T00:00:00.000Z", "31.12.2025 00:00"): without a zone
+ * or at UTC only, so the day is the one written.
+ */
+const MIDNIGHT = /[ T]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?$/;
+
+/**
+ * A date in a regional order ("31.12.2025", "12/31/25", "2025/12/31"), or any day with midnight after
+ * it ("2025-01-05 00:00:00"), as yyyy-MM-dd; null otherwise. A day at another time stays as written.
+ */
 export function fromRegionalDate(text: string, order: ImportLocale['dates']): string | null {
-  const m = PARTS_DATE.exec(text.trim());
+  const m = PARTS_DATE.exec(text.trim().replace(MIDNIGHT, ''));
   if (!m) return null;
   const [a, b, c] = [m[1]!, m[3]!, m[4]!];
   let y: number;

@@ -95,7 +95,7 @@ export async function openTableSource(
     throw new ImportRefusal(`the file is larger than ${Math.round(limits.maxFileBytes / 1024 / 1024)} MB`);
   switch (type.format) {
     case 'xlsx':
-      return openXlsx(path, limits);
+      return openXlsx(path, limits, /\.xlsm$/i.test(fileName) ? '.xlsm' : '.xlsx');
     case 'csv':
       return openCsv(path);
     case 'parquet':
@@ -105,7 +105,7 @@ export async function openTableSource(
         throw new ImportRefusal(
           `a JSON file is read whole and this one is larger than ${Math.round(limits.maxJsonBytes / 1024 / 1024)} MB; export it as CSV`,
         );
-      return openJson(path);
+      return openJson(path, /\.(jsonl|ndjson)$/i.test(fileName));
     default:
       throw new ImportRefusal(`${type.format} files are not read here`);
   }
@@ -113,20 +113,20 @@ export async function openTableSource(
 
 // ---- xlsx ----
 
-function xlsxRefusal(e: WorkbookRefusal): ImportRefusal {
+function xlsxRefusal(e: WorkbookRefusal, ext: string): ImportRefusal {
   if (e.reason === 'too-large') return new ImportRefusal(e.message);
   return new ImportRefusal(
-    'it is not a readable .xlsx workbook: the file is damaged or cut off, or it is another kind of file with an .xlsx name. ' +
+    `it is not a readable ${ext} workbook: the file is damaged or cut off, or it is another kind of file with an ${ext} name. ` +
       'If it opens in Excel, save it again as an Excel Workbook (.xlsx) and import that',
   );
 }
 
-async function openXlsx(path: string, limits: ImportLimits): Promise<TableSource> {
+async function openXlsx(path: string, limits: ImportLimits, ext: string): Promise<TableSource> {
   let wb: StreamingWorkbook;
   try {
     wb = await StreamingWorkbook.open(path, { ...limits, maxSharedChars: 256 * 1024 * 1024 });
   } catch (e) {
-    throw e instanceof WorkbookRefusal ? xlsxRefusal(e) : e;
+    throw e instanceof WorkbookRefusal ? xlsxRefusal(e, ext) : e;
   }
   try {
     const query = await readQuerySheet(wb);
@@ -170,14 +170,14 @@ async function openXlsx(path: string, limits: ImportLimits): Promise<TableSource
             }
           }
         } catch (e) {
-          throw e instanceof WorkbookRefusal ? xlsxRefusal(e) : e;
+          throw e instanceof WorkbookRefusal ? xlsxRefusal(e, ext) : e;
         }
       },
       close: () => wb.close(),
     };
   } catch (e) {
     wb.close();
-    throw e instanceof WorkbookRefusal ? xlsxRefusal(e) : e;
+    throw e instanceof WorkbookRefusal ? xlsxRefusal(e, ext) : e;
   }
 }
 
@@ -481,7 +481,42 @@ function wholeNumber(v: unknown): number | null {
   return Number.isInteger(v) ? (v as number) : null;
 }
 
-async function openJson(path: string): Promise<TableSource> {
+/**
+ * JSON Lines (.jsonl, .ndjson, or a .json file written so, as pandas, BigQuery and log tools do): one
+ * record per line. Blank lines are skipped; a line that is not a JSON object is refused by its number.
+ */
+function jsonLines(text: string): unknown[] {
+  const records: unknown[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === '') continue;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      throw new ImportRefusal(
+        `line ${i + 1} is not valid JSON; in a JSON Lines file every line holds one record`,
+      );
+    }
+    if (!isPlainObject(record)) throw new ImportRefusal(`line ${i + 1} is not a JSON object (a record)`);
+    records.push(record);
+  }
+  return records;
+}
+
+/** Whether text that is not one JSON value is JSON Lines: its first line is a whole JSON object. */
+function looksLikeJsonLines(text: string): boolean {
+  const first = /^\s*(\{[^\n]*\})\s*\r?\n\s*\{/.exec(text)?.[1];
+  if (first === undefined) return false;
+  try {
+    return isPlainObject(JSON.parse(first));
+  } catch {
+    return false;
+  }
+}
+
+async function openJson(path: string, linesByName: boolean): Promise<TableSource> {
   const bytes = await readFile(path);
   const { encoding, bom } = detectEncoding(bytes);
   let text: string;
@@ -493,13 +528,19 @@ async function openJson(path: string): Promise<TableSource> {
     );
   }
   let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (e) {
-    const at = /position (\d+)/.exec((e as Error).message)?.[1];
-    throw new ImportRefusal(
-      `it is not valid JSON${at === undefined ? '' : ` (at character ${Number(at) + 1})`}; it may be cut off`,
-    );
+  if (linesByName) body = jsonLines(text);
+  else {
+    try {
+      body = JSON.parse(text);
+    } catch (e) {
+      if (looksLikeJsonLines(text)) body = jsonLines(text);
+      else {
+        const at = /position (\d+)/.exec((e as Error).message)?.[1];
+        throw new ImportRefusal(
+          `it is not valid JSON${at === undefined ? '' : ` (at character ${Number(at) + 1})`}; it may be cut off`,
+        );
+      }
+    }
   }
   let list: unknown = body;
   const facts: NonNullable<TableSource['facts']> = {};
