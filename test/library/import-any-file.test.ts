@@ -262,6 +262,21 @@ describe('files other tools wrote', () => {
     ]);
   });
 
+  it('reads dates with the month written by name, whatever the file’s day order', async () => {
+    const path = join(t.dir, 'us-export.csv');
+    await writeFile(
+      path,
+      'Importer,HS Code,Arrival Date\r\nAcme,720810,5-Jan-25\r\nBeta,720851,"Jan 6, 2025"\r\nGamma,720851,31/12/2025\r\n',
+    );
+    const r = await importFile(l.lib, path);
+    expect((await rowsOf(r.dataset.id)).map((x) => x.arrivalDate)).toEqual([
+      '2025-01-05',
+      '2025-01-06',
+      '2025-12-31',
+    ]);
+    expect(r.warnings).toEqual([]);
+  });
+
   it('says how to import a spreadsheet of another program', async () => {
     for (const [name, what] of [
       ['sheet.ods', 'OpenDocument .ods spreadsheets'],

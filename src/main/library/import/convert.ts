@@ -110,20 +110,54 @@ export function fromDecimalComma(text: string): string | null {
  */
 const MIDNIGHT = /[ T]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?$/;
 
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** A month written by its English name or abbreviation ("Jan", "Sept.", "January"). */
+const MONTH_NAME = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+
+/** "5-Jan-25", "05 Jan 2025", "5 January 2025": the day, then the month by name, then the year. */
+const DAY_MONTH_NAME = new RegExp(String.raw`^(\d{1,2})[-\s/]+${MONTH_NAME}[-\s/,]+(\d{2}|\d{4})$`, 'i');
+/** "Jan 6 2025", "January 6, 2025", "Jan-06-2025": the month by name, then the day, then the year. */
+const MONTH_NAME_DAY = new RegExp(
+  String.raw`^${MONTH_NAME}[-\s/]+(\d{1,2})(?:st|nd|rd|th)?[-\s/,]+(\d{2}|\d{4})$`,
+  'i',
+);
+
+function fullYear(y: string): number {
+  return y.length === 2 ? 2000 + Number(y) - (Number(y) >= 70 ? 100 : 0) : Number(y);
+}
+
+/** A date with its month written by name, in either order, as yyyy-MM-dd; null otherwise. */
+function fromMonthName(text: string): string | null {
+  let d: number;
+  let month: string;
+  let y: number;
+  const dm = DAY_MONTH_NAME.exec(text);
+  const md = dm ? null : MONTH_NAME_DAY.exec(text);
+  if (dm) [d, month, y] = [Number(dm[1]), dm[2]!, fullYear(dm[3]!)];
+  else if (md) [month, d, y] = [md[1]!, Number(md[2]), fullYear(md[3]!)];
+  else return null;
+  const mo = MONTHS.indexOf(month.slice(0, 3).toLowerCase()) + 1;
+  if (mo === 0 || !isCalendarDay(y, mo, d)) return null;
+  return `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
 /**
- * A date in a regional order ("31.12.2025", "12/31/25", "2025/12/31"), or any day with midnight after
- * it ("2025-01-05 00:00:00"), as yyyy-MM-dd; null otherwise. A day at another time stays as written.
+ * A date in a regional order ("31.12.2025", "12/31/25", "2025/12/31"), with its month written by name
+ * ("5-Jan-25", "Jan 6, 2025"), or any of these with midnight after it ("2025-01-05 00:00:00"), as
+ * yyyy-MM-dd; null otherwise. A day at another time stays as written.
  */
 export function fromRegionalDate(text: string, order: ImportLocale['dates']): string | null {
-  const m = PARTS_DATE.exec(text.trim().replace(MIDNIGHT, ''));
-  if (!m) return null;
+  const day = text.trim().replace(MIDNIGHT, '');
+  const m = PARTS_DATE.exec(day);
+  if (!m) return fromMonthName(day);
   const [a, b, c] = [m[1]!, m[3]!, m[4]!];
   let y: number;
   let mo: number;
   let d: number;
   if (a.length === 4) [y, mo, d] = [Number(a), Number(b), Number(c)];
   else if (c.length === 2 || c.length === 4) {
-    y = c.length === 2 ? 2000 + Number(c) - (Number(c) >= 70 ? 100 : 0) : Number(c);
+    y = fullYear(c);
     [d, mo] = order === 'dmy' ? [Number(a), Number(b)] : [Number(b), Number(a)];
   } else return null;
   if (!isCalendarDay(y, mo, d)) return null;
