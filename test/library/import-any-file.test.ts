@@ -277,6 +277,40 @@ describe('files other tools wrote', () => {
     expect(r.warnings).toEqual([]);
   });
 
+  it('reads a header of two rows, columns grouped under a heading, and stores no row of it', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Report');
+    ws.addRow(['Customs report, steel']);
+    ws.addRow(['Importer', 'Value', null, 'Arrival Date']);
+    ws.addRow([null, 'USD FOB', 'Quantity', null]);
+    ws.addRow(['Acme', 1234.5, 12, new Date(Date.UTC(2025, 0, 5))]);
+    ws.addRow(['Beta', 99, 3, new Date(Date.UTC(2025, 0, 6))]);
+    const path = join(t.dir, 'grouped.xlsx');
+    await wb.xlsx.writeFile(path);
+    const prepared = await previewImport(path);
+    expect(prepared.view.headerRow).toBe(3);
+    expect(prepared.headers).toEqual(['Importer', 'USD FOB', 'Quantity', 'Arrival Date']);
+    expect(prepared.plan.mapping).toEqual(['importerName', 'usdFob', 'quantity', 'arrivalDate']);
+    // Chosen in the dialog (the preview asked again with the row it showed), it reads the same.
+    const again = await previewImport(path, { choices: { sheet: prepared.plan.sheet, headerRow: 3 } });
+    expect(again.headers).toEqual(prepared.headers);
+    expect(again.plan.mapping).toEqual(prepared.plan.mapping);
+    const r = await runImport(l.lib, path, prepared);
+    expect(
+      (await rowsOf(r.dataset.id)).map((x) => [x.importerName, x.usdFob, x.quantity, x.arrivalDate]),
+    ).toEqual([
+      ['Acme', '1234.5', '12', '2025-01-05'],
+      ['Beta', '99', '3', '2025-01-06'],
+    ]);
+
+    // A first record of text only is a record, not a second header row.
+    const firms = join(t.dir, 'firms.csv');
+    await writeFile(firms, 'Importer,Exporter,,Country\r\nAcme,Beta,urgent,Germany\r\n');
+    const p2 = await previewImport(firms);
+    expect(p2.view.headerRow).toBe(1);
+    expect((await runImport(l.lib, firms, p2)).rows).toBe(1);
+  });
+
   it('says how to import a spreadsheet of another program', async () => {
     for (const [name, what] of [
       ['sheet.ods', 'OpenDocument .ods spreadsheets'],

@@ -207,8 +207,7 @@ export function findHeaderRow(rows: readonly (readonly unknown[])[]): number {
   let bestScore = 0;
   const limit = Math.min(rows.length, 30);
   for (let i = 0; i < limit; i++) {
-    const headers = (rows[i] ?? []).map(cellText);
-    const score = Math.max(...DATASET_KINDS.map((k) => autoMapping(k, headers).filter((f) => f).length));
+    const score = fieldsNamed((rows[i] ?? []).map(cellText));
     if (score > bestScore) {
       best = i;
       bestScore = score;
@@ -221,6 +220,35 @@ export function findHeaderRow(rows: readonly (readonly unknown[])[]): number {
     if (filled.length >= 2 && filled.every((v) => typeof v === 'string')) return i;
   }
   return 0;
+}
+
+/** The most fields a row of headers names, under either kind. */
+function fieldsNamed(headers: readonly string[]): number {
+  return Math.max(...DATASET_KINDS.map((k) => autoMapping(k, headers).filter((f) => f).length));
+}
+
+/**
+ * A header of two rows, as reports group columns ("Value" over "USD FOB" and "Quantity"): the row
+ * under the header holds only text, names some columns the header leaves empty, and the two together
+ * name more fields than either alone. Its cells are the names where it has one, the header's
+ * elsewhere; null when the row under the header is not part of it.
+ */
+export function twoRowHeader(top: readonly unknown[], under: readonly unknown[]): string[] | null {
+  const width = Math.max(top.length, under.length);
+  let fillsGap = false;
+  const merged: string[] = [];
+  for (let c = 0; c < width; c++) {
+    const v = under[c];
+    const sub = cellText(v);
+    if (v !== null && v !== undefined && v !== '' && (typeof v !== 'string' || /^[\s\d.,:/()%+-]*$/.test(v)))
+      return null;
+    const head = cellText(top[c]);
+    if (sub && !head) fillsGap = true;
+    merged.push(sub || head);
+  }
+  if (!fillsGap) return null;
+  const alone = Math.max(fieldsNamed(top.map(cellText)), fieldsNamed(under.map(cellText)));
+  return fieldsNamed(merged) > alone ? merged : null;
 }
 
 /** Headers as shown and stored for extra columns: trimmed, never empty, never twice. */

@@ -17,7 +17,15 @@ import type {
 import { isDatasetKind } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { RowConverter } from './convert';
-import { autoMapping, findHeaderRow, guessKind, guessLocale, headerKey, headerNames } from './mapping';
+import {
+  autoMapping,
+  findHeaderRow,
+  guessKind,
+  guessLocale,
+  headerKey,
+  headerNames,
+  twoRowHeader,
+} from './mapping';
 import { NO_RESULT, csvWidthRefusal, type CellValue, type NumberFormat, type RawRow } from './table-source';
 import type { PreviewRow, RawPreview } from './worker-protocol';
 
@@ -106,7 +114,17 @@ export function prepareImport(
   // A Parquet file's header is its column names (row 1), never a guess among the values.
   if (headerIndex < 0)
     headerIndex = raw.format === 'parquet' ? 0 : findHeaderRow(rows.map((r) => r.values.map(text)));
-  const headerRow = rows[headerIndex] ?? { number: 1, values: [] };
+  // A header of two rows (columns grouped under a heading) is known by its second row, the last one
+  // above the records: found here, or chosen in the dialog, it is read with the row above it.
+  const twoRows = (top: RawRow | undefined, under: RawRow | undefined): string[] | null =>
+    top && under && raw.format !== 'parquet' && top.number === under.number - 1
+      ? twoRowHeader(top.values, under.values)
+      : null;
+  if (choices.headerRow === undefined && twoRows(rows[headerIndex], rows[headerIndex + 1])) headerIndex += 1;
+  const merged = twoRows(rows[headerIndex - 1], rows[headerIndex]);
+  const headerRow = merged
+    ? { number: rows[headerIndex]!.number, values: merged }
+    : (rows[headerIndex] ?? { number: 1, values: [] });
   // A CSV's head was read without knowing its header (a title block above it may be of any width):
   // the rows below the header are held to its width here, as the import holds every row.
   if (raw.format === 'csv') {
