@@ -155,6 +155,10 @@ describe('files other tools wrote', () => {
         '',
       ].join('\r\n'),
     );
+    // The preview counts the totals rows among the rows it read, and lists them.
+    const prepared = await previewImport(path);
+    expect(prepared.view.rowsChecked).toBe(6);
+    expect(prepared.view.issues.map((w) => w.at)).toEqual([['row 5', 'row 7']]);
     const r = await importFile(l.lib, path);
     expect((await rowsOf(r.dataset.id)).map((x) => [x.importerName, x.usdFob])).toEqual([
       ['Acme', '12.5'],

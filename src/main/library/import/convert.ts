@@ -212,6 +212,11 @@ export class RowConverter {
   /** Rows of the file's totals ("Total", then sums), left out; keyed by the column of the label. */
   private totals: { column: string; counter: Counter } | null = null;
 
+  /** Rows read after the header, blank ones aside: the records and the totals rows left out. */
+  get rowsRead(): number {
+    return this.rows + (this.totals?.counter.count ?? 0);
+  }
+
   constructor(
     private readonly kind: DatasetKind,
     private readonly plan: ImportPlan,

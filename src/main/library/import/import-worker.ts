@@ -136,12 +136,12 @@ async function check(msg: Extract<ToWorker, { type: 'check' }>): Promise<void> {
         // Lines in the file at the rate read so far, less the rows above the data and the blank ones.
         const perLine = chars / lines;
         const share = Math.min(1, lines / Math.max(lines, fileBytes / perLine));
-        rowsTotal = Math.round((converter.rows + converter.blankRows) / share - converter.blankRows);
+        rowsTotal = Math.round((converter.rowsRead + converter.blankRows) / share - converter.blankRows);
         totalIsEstimate = true;
       }
       return {
-        rowsChecked: converter.rows,
-        rowsTotal: rowsTotal === null ? null : Math.max(rowsTotal, converter.rows),
+        rowsChecked: converter.rowsRead,
+        rowsTotal: rowsTotal === null ? null : Math.max(rowsTotal, converter.rowsRead),
         totalIsEstimate,
         blankRows: converter.blankRows,
         issues: converter.warnings(),

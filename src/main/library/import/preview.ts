@@ -247,7 +247,7 @@ export function checkPlan(
   return {
     columns,
     issues: converter.warnings(),
-    rowsChecked: converter.rows,
+    rowsChecked: converter.rowsRead,
     blankRows: converter.blankRows,
   };
 }
