@@ -286,7 +286,7 @@ describe('files other tools wrote', () => {
     const ws = wb.addWorksheet('Report');
     ws.addRow(['Customs report, steel']);
     ws.addRow(['Importer', 'Value', null, 'Arrival Date']);
-    ws.addRow([null, 'USD FOB', 'Quantity', null]);
+    ws.addRow([' ', 'USD FOB', 'Quantity', null]);
     ws.addRow(['Acme', 1234.5, 12, new Date(Date.UTC(2025, 0, 5))]);
     ws.addRow(['Beta', 99, 3, new Date(Date.UTC(2025, 0, 6))]);
     const path = join(t.dir, 'grouped.xlsx');

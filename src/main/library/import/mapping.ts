@@ -240,7 +240,12 @@ export function twoRowHeader(top: readonly unknown[], under: readonly unknown[])
   for (let c = 0; c < width; c++) {
     const v = under[c];
     const sub = cellText(v);
-    if (v !== null && v !== undefined && v !== '' && (typeof v !== 'string' || /^[\s\d.,:/()%+-]*$/.test(v)))
+    // A number, or text of digits and signs only ("2025", "12.5%"), is a record's, not a heading's.
+    if (
+      v !== null &&
+      v !== undefined &&
+      (typeof v !== 'string' || (sub !== '' && /^[\d.,:/()%+-]+$/.test(sub)))
+    )
       return null;
     const head = cellText(top[c]);
     if (sub && !head) fillsGap = true;
