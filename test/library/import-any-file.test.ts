@@ -315,6 +315,74 @@ describe('files other tools wrote', () => {
     expect((await runImport(l.lib, firms, p2)).rows).toBe(1);
   });
 
+  it('maps the headers of customs data in Spanish, French, German and Turkish by themselves', async () => {
+    const files: [string, string, (string | null)[]][] = [
+      [
+        'aduana.csv',
+        'Fecha;Importador;Exportador;Partida Arancelaria;Descripción de la mercancía;País de Origen;Cantidad;Unidad;Peso Bruto;Valor FOB USD\r\n' +
+          '05/01/2025;Acme SA;Beta Ltd;720810;Acero;China;12;TON;12000;5400,50\r\n',
+        [
+          'arrivalDate',
+          'importerName',
+          'exporterName',
+          'hsCode',
+          'productDetails',
+          'countryOfOrigin',
+          'quantity',
+          'quantityUnit',
+          'grossWeight',
+          'usdFob',
+        ],
+      ],
+      [
+        'douane.csv',
+        "Date d'arrivée,Importateur,Exportateur,Code SH,Quantité,Poids net,Valeur FOB USD,Pays d'origine\r\n" +
+          '2025-01-05,Acme SARL,Beta Ltd,720810,12,11000,5400.50,Chine\r\n',
+        [
+          'arrivalDate',
+          'importerName',
+          'exporterName',
+          'hsCode',
+          'quantity',
+          'netWeight',
+          'usdFob',
+          'countryOfOrigin',
+        ],
+      ],
+      [
+        'zoll.csv',
+        'Datum;Importeur;Exporteur;Warennummer;Warenbeschreibung;Menge;Ursprungsland\r\n' +
+          '05.01.2025;Acme GmbH;Beta Ltd;72081000;Stahl;12;China\r\n',
+        [
+          'arrivalDate',
+          'importerName',
+          'exporterName',
+          'hsCode',
+          'productDetails',
+          'quantity',
+          'countryOfOrigin',
+        ],
+      ],
+      [
+        'gumruk.csv',
+        'Tarih;İthalatçı Firma;İhracatçı Firma;GTİP;Miktar;Menşe Ülke\r\n' +
+          '05.01.2025;Acme AŞ;Beta Ltd;720810000000;12;Çin\r\n',
+        ['arrivalDate', 'importerName', 'exporterName', 'hsCode', 'quantity', 'countryOfOrigin'],
+      ],
+      [
+        'empresas.csv',
+        'Empresa,País,Teléfono\r\nAcme SA,España,+34 91 000 0000\r\n',
+        ['name', 'country', 'tel'],
+      ],
+    ];
+    for (const [name, text, mapping] of files) {
+      const path = join(t.dir, name);
+      await writeFile(path, text);
+      const prepared = await previewImport(path);
+      expect(prepared.plan.mapping, name).toEqual(mapping);
+    }
+  });
+
   it('says how to import a spreadsheet of another program', async () => {
     for (const [name, what] of [
       ['sheet.ods', 'OpenDocument .ods spreadsheets'],
