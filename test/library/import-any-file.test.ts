@@ -124,6 +124,11 @@ describe('files other tools wrote', () => {
       ['Beta', '720851', '99'],
     ]);
 
+    // A title line chosen as the header in the dialog is said to be one.
+    await expect(previewImport(path, { choices: { headerRow: 2 } })).rejects.toThrow(
+      /row 4 has 1 cell but row 2, chosen as the header row, has 2; choose the row that holds the column names/,
+    );
+
     // Below the header every row is held to its width: in the preview's head, and past it on import.
     const cutInHead = join(t.dir, 'cut-head.csv');
     await writeFile(cutInHead, [...title, header, 'Acme,720810,12.5', 'Beta,720851', ''].join('\r\n'));
@@ -170,6 +175,18 @@ describe('files other tools wrote', () => {
     expect(totals).toMatchObject({ field: 'importerName', count: 2, firstAt: 'row 5', example: 'Subtotal' });
     expect(totals?.message).toBe(
       '2 rows hold the file\'s totals, not shipments (first: row 5, "Subtotal"). They are left out, so their sums are not counted twice in totals and summaries',
+    );
+
+    // A line per importer, numbers only: "TOTAL" is a firm whose numbers are not the sums above it.
+    const summary = join(t.dir, 'per-importer.csv');
+    await writeFile(
+      summary,
+      'Importer,Shipments,Value USD,Weight kg\r\nAcme,3,1200,500\r\nTOTAL,5,"2,400",900\r\nBeta,1,50,20\r\nTotal,9,"3,650",1420\r\n',
+    );
+    const s = await importFile(l.lib, summary);
+    expect((await rowsOf(s.dataset.id)).map((x) => x.importerName)).toEqual(['Acme', 'TOTAL', 'Beta']);
+    expect(s.warnings.map((w) => w.message).join('\n')).toMatch(
+      /1 row holds the file's totals, not a shipment \(first: row 5, "Total"\)/,
     );
 
     // A workbook's totals row of formulas, its label in the second column.
@@ -266,6 +283,29 @@ describe('files other tools wrote', () => {
     ]);
   });
 
+  it('reads the day order of timestamps at midnight as it reads plain days', async () => {
+    for (const [name, days] of [
+      ['slashes.csv', ['13/01/2025 00:00:00', '05/01/2025 00:00:00']],
+      ['dots.csv', ['31.12.2025 00:00', '05.01.2025 00:00']],
+    ] as const) {
+      const path = join(t.dir, name);
+      await writeFile(
+        path,
+        ['Importer,HS Code,Arrival Date', `Acme,720810,${days[0]}`, `Beta,720851,${days[1]}`, ''].join(
+          '\r\n',
+        ),
+      );
+      const prepared = await previewImport(path);
+      expect(prepared.plan.locale.dates, name).toBe('dmy');
+      const r = await runImport(l.lib, path, prepared);
+      expect(
+        (await rowsOf(r.dataset.id)).map((x) => x.arrivalDate),
+        name,
+      ).toEqual(name === 'dots.csv' ? ['2025-12-31', '2025-01-05'] : ['2025-01-13', '2025-01-05']);
+      expect(r.warnings, name).toEqual([]);
+    }
+  });
+
   it('reads dates with the month written by name, whatever the file’s day order', async () => {
     const path = join(t.dir, 'us-export.csv');
     await writeFile(
@@ -305,6 +345,32 @@ describe('files other tools wrote', () => {
     ).toEqual([
       ['Acme', '1234.5', '12', '2025-01-05'],
       ['Beta', '99', '3', '2025-01-06'],
+    ]);
+
+    // A heading over the empty cells to its right names each column under it with its sub-heading.
+    const parties = new ExcelJS.Workbook();
+    const ps = parties.addWorksheet('Report');
+    ps.addRow(['Arrival Date', 'Importer', null, 'HS Code', 'Value', null]);
+    ps.addRow([null, 'Name', 'Country', null, 'USD FOB', 'Quantity']);
+    ps.addRow([new Date(Date.UTC(2025, 0, 5)), 'Acme', 'Germany', '720810', 1234.5, 12]);
+    const grouped2 = join(t.dir, 'parties.xlsx');
+    await parties.xlsx.writeFile(grouped2);
+    const p3 = await previewImport(grouped2);
+    expect(p3.headers).toEqual([
+      'Arrival Date',
+      'Importer Name',
+      'Importer Country',
+      'HS Code',
+      'USD FOB',
+      'Quantity',
+    ]);
+    expect(p3.plan.mapping).toEqual([
+      'arrivalDate',
+      'importerName',
+      'importerCountry',
+      'hsCode',
+      'usdFob',
+      'quantity',
     ]);
 
     // A first record of text only is a record, not a second header row.

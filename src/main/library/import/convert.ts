@@ -22,6 +22,7 @@ import {
 import type { ImportLocale, ImportPlan } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { decimalShadow } from '../shadows';
+import { withoutMidnight } from './mapping';
 import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
 
 export type StoredValue = string | number | null;
@@ -40,6 +41,19 @@ export const TOTALS_LABEL = /^\s*(?:(?:grand\s+|sub-?\s*)?totals?|sum)\s*:?\s*$/
 
 /** Text that is a number as a report writes one: signs, currency, grouping, percent, parentheses. */
 const NUMBER_TEXT = /^\s*[(+-]?\s*[$€£¥]?\s*\d[\d.,' \u00a0]*\s*%?\)?\s*$/;
+
+/** What a report writes in a cell it has no number for: a dash, "n/a". */
+const FILLER = /^\s*(?:[-\u2013\u2014]|n\/?a)\s*$/i;
+
+/** The number a report's text stands for ("$1,022.50", "(12)", "1.234,5" with decimal commas); NaN if none. */
+function reportNumber(text: string, decimal: ImportLocale['decimal']): number {
+  let t = text.replace(/[\s$€£¥'%\u00a0]/g, '');
+  const negative = /^\(.*\)$/.test(t);
+  if (negative) t = t.slice(1, -1);
+  t = decimal === ',' ? (fromDecimalComma(t) ?? t) : t.replace(/,/g, '');
+  const n = Number(t);
+  return negative ? -n : n;
+}
 
 /** How a number format writes numbers as text: fixed decimals (grouped or not), or null for the shortest text. */
 type DecimalLayout = { decimals: number; grouped: boolean } | null;
@@ -103,13 +117,6 @@ export function fromDecimalComma(text: string): string | null {
   return `${m[1] === '-' ? '-' : ''}${whole}${m[3] !== undefined ? `.${m[3]}` : ''}`;
 }
 
-/**
- * Midnight written after a day, as pandas, databases and spreadsheets write a date column holding
- * timestamps ("2025-01-05 00:00:00", "2025-01-05T00:00:00.000Z", "31.12.2025 00:00"): without a zone
- * or at UTC only, so the day is the one written.
- */
-const MIDNIGHT = /[ T]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?$/;
-
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /** A month written by its English name or abbreviation ("Jan", "Sept.", "January"). */
@@ -148,7 +155,8 @@ function fromMonthName(text: string): string | null {
  * yyyy-MM-dd; null otherwise. A day at another time stays as written.
  */
 export function fromRegionalDate(text: string, order: ImportLocale['dates']): string | null {
-  const day = text.trim().replace(MIDNIGHT, '');
+  // The day order comes from the same text (guessLocale reads it without the midnight too).
+  const day = withoutMidnight(text);
   const m = PARTS_DATE.exec(day);
   if (!m) return fromMonthName(day);
   const [a, b, c] = [m[1]!, m[3]!, m[4]!];
@@ -211,6 +219,12 @@ export class RowConverter {
   private dottedCodes: Counter | null = null;
   /** Rows of the file's totals ("Total", then sums), left out; keyed by the column of the label. */
   private totals: { column: string; counter: Counter } | null = null;
+  /**
+   * Each column's sum of the records' numbers (cells that are numbers, and the text of decimal fields):
+   * since the last totals row, and over the whole file. A totals row gives one of them back.
+   */
+  private sectionSums: Float64Array;
+  private fileSums: Float64Array;
 
   /** Rows read after the header, blank ones aside: the records and the totals rows left out. */
   get rowsRead(): number {
@@ -245,6 +259,8 @@ export class RowConverter {
       this.extraHeaders[c] = null;
     });
     this.missingFields = this.fields.filter((f) => !used.has(f));
+    this.sectionSums = new Float64Array(headers.length);
+    this.fileSums = new Float64Array(headers.length);
   }
 
   /** The extra columns' headers, in file order. */
@@ -279,6 +295,7 @@ export class RowConverter {
         const text = String(row.values[label]).trim();
         if (this.totals) this.tally(this.totals.counter, row, text);
         else this.totals = { column: this.headerOf(label), counter: this.tally(null, row, text) };
+        this.sectionSums.fill(0);
         continue;
       }
       let extra: Record<string, string> | null = null;
@@ -312,17 +329,33 @@ export class RowConverter {
    */
   private totalsLabel(values: readonly CellValue[]): number {
     let label = -1;
+    let sums = false;
     for (let c = 0; c < values.length; c++) {
       const v = values[c];
       if (v === null || v === undefined || v === NO_VALUE) continue;
-      if (typeof v === 'string' && v.trim() === '') continue;
+      if (typeof v === 'string' && (v.trim() === '' || FILLER.test(v))) continue;
       if (label < 0) {
         if (typeof v !== 'string' || !TOTALS_LABEL.test(v)) return -1;
         label = c;
       } else if (this.hs[c] || !(typeof v === 'number' || (typeof v === 'string' && NUMBER_TEXT.test(v))))
         return -1;
+      else sums ||= this.isSum(c, v);
     }
-    return label;
+    return sums ? label : -1;
+  }
+
+  /** Whether a totals row's cell is the sum of its column, over the rows since the last totals or all. */
+  private isSum(c: number, v: string | number): boolean {
+    if (c >= this.fileSums.length) return false;
+    const n = typeof v === 'number' ? v : reportNumber(v, this.plan.locale.decimal);
+    const near = (sum: number): boolean => Math.abs(n - sum) <= 0.005 + 1e-9 * Math.abs(sum);
+    return Number.isFinite(n) && (near(this.sectionSums[c]!) || near(this.fileSums[c]!));
+  }
+
+  private addToSums(c: number, n: number): void {
+    if (c >= this.fileSums.length || !Number.isFinite(n)) return;
+    this.sectionSums[c]! += n;
+    this.fileSums[c]! += n;
   }
 
   private headerOf(c: number): string {
@@ -343,6 +376,7 @@ export class RowConverter {
     const style = row.styles?.[c];
     let text: string;
     if (typeof raw === 'number') {
+      this.addToSums(c, raw);
       const format = this.numberFormat(style);
       if (this.hs[c] && !format?.date) this.flagLostZeros(String(raw), row);
       if (type === 'integer') {
@@ -369,7 +403,10 @@ export class RowConverter {
       else if (type === 'integer') {
         const t = text.trim();
         if (t === '') return null;
-        if (/^[+-]?\d{1,15}$/.test(t)) return Number(t);
+        if (/^[+-]?\d{1,15}$/.test(t)) {
+          this.addToSums(c, Number(t));
+          return Number(t);
+        }
         this.count(this.odd, field ?? '', row, text);
         return null;
       }
@@ -381,7 +418,9 @@ export class RowConverter {
     // Only texts with a digit that do not read as their type are odd ("n/a" is not); checked in the
     // cheaper order, the value rule first (decimalShadow reads what parseDecimalText does).
     if (field !== null && text !== '' && (type === 'date' || type === 'decimal' || type === 'epoch')) {
-      const ok = type === 'date' ? parseIsoDay(text) !== null : !Number.isNaN(decimalShadow(text));
+      const n = type === 'date' ? NaN : decimalShadow(text);
+      if (type === 'decimal' && typeof raw === 'string') this.addToSums(c, n);
+      const ok = type === 'date' ? parseIsoDay(text) !== null : !Number.isNaN(n);
       if (!ok && DIGIT.test(text)) this.count(this.odd, field, row, text);
     }
     return text;

@@ -162,7 +162,7 @@ async function check(msg: Extract<ToWorker, { type: 'check' }>): Promise<void> {
       ? { type: 'stopped' }
       : {
           type: 'checked',
-          progress: { ...progress(), rowsTotal: converter.rows, totalIsEstimate: false },
+          progress: { ...progress(), rowsTotal: converter.rowsRead, totalIsEstimate: false },
           final: true,
         };
   } finally {

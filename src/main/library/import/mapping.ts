@@ -379,12 +379,15 @@ function fieldsNamed(headers: readonly string[]): number {
 /**
  * A header of two rows, as reports group columns ("Value" over "USD FOB" and "Quantity"): the row
  * under the header holds only text, names some columns the header leaves empty, and the two together
- * name more fields than either alone. Its cells are the names where it has one, the header's
- * elsewhere; null when the row under the header is not part of it.
+ * name more fields than either alone. A column's name is its heading and sub-heading together when
+ * that names a field ("Importer Name"), else the sub-heading when it does ("USD FOB"), else both;
+ * the header's own name where nothing is under it. Null when the row under the header is not part of it.
  */
 export function twoRowHeader(top: readonly unknown[], under: readonly unknown[]): string[] | null {
   const width = Math.max(top.length, under.length);
+  const names = (name: string): boolean => DATASET_KINDS.some((k) => fieldForHeader(k, name) !== null);
   let fillsGap = false;
+  let heading = '';
   const merged: string[] = [];
   for (let c = 0; c < width; c++) {
     const v = under[c];
@@ -397,8 +400,15 @@ export function twoRowHeader(top: readonly unknown[], under: readonly unknown[])
     )
       return null;
     const head = cellText(top[c]);
+    // A heading spans the empty cells to its right ("Importer" over "Name" and "Country").
+    if (head) heading = head;
     if (sub && !head) fillsGap = true;
-    merged.push(sub || head);
+    if (!sub) merged.push(head);
+    else {
+      // "Importer" + "Name" names a field; "Value" + "USD FOB" does not, but "USD FOB" does.
+      const joined = heading ? `${heading} ${sub}` : sub;
+      merged.push(names(joined) || !names(sub) ? joined : sub);
+    }
   }
   if (!fillsGap) return null;
   const alone = Math.max(fieldsNamed(top.map(cellText)), fieldsNamed(under.map(cellText)));
@@ -435,6 +445,18 @@ const COMMA_DECIMAL = /^[+-]?(?:\d{1,3}(?:[. \u00a0\u202f']\d{3})+,\d+|\d+,\d{1,
 const DOT_DECIMAL = /^[+-]?(?:\d{1,3}(?:,\d{3})+\.\d+|\d+\.\d{1,2}|\d+\.\d{4,})$/;
 const SLASH_OR_DOT_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{2}|\d{4})$/;
 
+/**
+ * Midnight written after a day, as pandas, databases and spreadsheets write a date column holding
+ * timestamps ("2025-01-05 00:00:00", "2025-01-05T00:00:00.000Z", "31.12.2025 00:00"): without a zone
+ * or at UTC only, so the day is the one written.
+ */
+const MIDNIGHT = /[ T]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?$/;
+
+/** A day's text without the midnight written after it, trimmed: what the day order is read from. */
+export function withoutMidnight(text: string): string {
+  return text.trim().replace(MIDNIGHT, '');
+}
+
 export interface LocaleEvidence {
   locale: ImportLocale;
   /** A value that proves the decimal separator or the day order, to show the analyst; null when guessed. */
@@ -464,7 +486,7 @@ export function guessLocale(
         if (COMMA_DECIMAL.test(t)) commaProof ??= t;
         else if (DOT_DECIMAL.test(t)) dotProof ??= t;
       } else if (s.type === 'date') {
-        const m = SLASH_OR_DOT_DATE.exec(t);
+        const m = SLASH_OR_DOT_DATE.exec(withoutMidnight(t));
         if (!m) continue;
         if (m[2] === '.') dotted = true;
         if (Number(m[1]) > 12) dayFirst ??= t;

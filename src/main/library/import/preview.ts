@@ -130,7 +130,9 @@ export function prepareImport(
   if (raw.format === 'csv') {
     for (const r of rows.slice(headerIndex + 1)) {
       const blank = r.values.length === 1 && (r.values[0] === '' || r.values[0] === null);
-      const refusal = blank ? null : csvWidthRefusal(r.number, r.values, headerRow.values.length);
+      const refusal = blank
+        ? null
+        : csvWidthRefusal(r.number, r.values, headerRow.values.length, choices.headerRow);
       if (refusal) throw refusal;
     }
   }

@@ -400,10 +400,18 @@ export function csvWidthRefusal(
   number: number,
   cells: readonly unknown[],
   width: number,
+  /** The header row the analyst chose: a narrower row than the table's is more likely a title line. */
+  chosenHeader?: number,
 ): ImportRefusal | null {
   if (cells.length === width || cells.every((c) => c === '' || c === null)) return null;
+  const has = `row ${number} has ${cells.length} ${cells.length === 1 ? 'cell' : 'cells'}`;
+  if (chosenHeader !== undefined)
+    return new ImportRefusal(
+      `${has} but row ${chosenHeader}, chosen as the header row, has ${width}; ` +
+        'choose the row that holds the column names (or the file may be cut off, or a value hold an unquoted separator)',
+    );
   return new ImportRefusal(
-    `row ${number} has ${cells.length} cells but the header has ${width}; the file may be cut off, or a value holds an unquoted separator`,
+    `${has} but the header has ${width}; the file may be cut off, or a value holds an unquoted separator`,
   );
 }
 
