@@ -21,7 +21,7 @@ import { AppShell } from '../test/e2e/pages/app-shell';
 import { LibraryPage } from '../test/e2e/pages/library-page';
 import { WelcomePage } from '../test/e2e/pages/welcome-page';
 import { RENDERER_DIR, RESOURCES_DIR } from '../test/e2e/support/paths';
-import { launchBenchBrowser } from './bench-browser';
+import { launchChromium } from '../test/e2e/support/chromium';
 import { writeOwnExports } from './own-exports';
 
 const ROWS = 100_000;
@@ -66,7 +66,10 @@ async function main(): Promise<void> {
       version: 'bench',
     },
   });
-  const browser = await launchBenchBrowser({ width: 1440, height: 900 });
+  const browser = await launchChromium({
+    viewport: { width: 1440, height: 900 },
+    profilePrefix: 'portolan-bench-chromium-',
+  });
   const { page } = browser;
   let worst = 0;
   try {

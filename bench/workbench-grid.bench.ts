@@ -25,7 +25,7 @@ import { SearchWorkbench } from '../test/e2e/pages/search-workbench';
 import { SettingsPage } from '../test/e2e/pages/settings-page';
 import { WelcomePage } from '../test/e2e/pages/welcome-page';
 import { RENDERER_DIR, RESOURCES_DIR } from '../test/e2e/support/paths';
-import { launchBenchBrowser } from './bench-browser';
+import { launchChromium } from '../test/e2e/support/chromium';
 
 const RECORDS = 30_000;
 const SIZE = 10_000;
@@ -86,7 +86,10 @@ async function main(): Promise<void> {
       version: 'bench',
     },
   });
-  const browser = await launchBenchBrowser({ width: 1280, height: 860 });
+  const browser = await launchChromium({
+    viewport: { width: 1280, height: 860 },
+    profilePrefix: 'portolan-bench-chromium-',
+  });
   const { page } = browser;
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));

@@ -1,8 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { beforeEach } from 'vitest';
+import { launchChromium } from './chromium';
 import { ARTIFACTS_DIR } from './paths';
 
 export interface Browser {
@@ -14,25 +13,13 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Debian's Chromium, headless, in a fresh profile dir, with the flags that keep it off the network. */
+/** Debian's Chromium, headless, in a fresh profile dir (launchChromium), its page's errors kept. */
 export async function launchBrowser(opts: { colorScheme?: 'light' | 'dark' } = {}): Promise<Browser> {
-  const profileDir = await mkdtemp(join(tmpdir(), 'portolan-chromium-'));
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
+  const { context, page, close } = await launchChromium({
     viewport: { width: 1280, height: 860 },
     colorScheme: opts.colorScheme ?? 'light',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    profilePrefix: 'portolan-chromium-',
   });
-  const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
@@ -47,10 +34,7 @@ export async function launchBrowser(opts: { colorScheme?: 'light' | 'dark' } = {
       await page.screenshot({ path, fullPage: true });
       return path;
     },
-    async close() {
-      await context.close();
-      await rm(profileDir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 

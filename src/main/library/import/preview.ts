@@ -129,10 +129,8 @@ export function prepareImport(
   // the rows below the header are held to its width here, as the import holds every row.
   if (raw.format === 'csv') {
     for (const r of rows.slice(headerIndex + 1)) {
-      const blank = r.values.length === 1 && (r.values[0] === '' || r.values[0] === null);
-      const refusal = blank
-        ? null
-        : csvWidthRefusal(r.number, r.values, headerRow.values.length, choices.headerRow);
+      // A blank line (all cells empty) passes, as csvRows lets it.
+      const refusal = csvWidthRefusal(r.number, r.values, headerRow.values.length, choices.headerRow);
       if (refusal) throw refusal;
     }
   }

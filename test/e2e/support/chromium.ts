@@ -4,18 +4,21 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /**
- * Debian's Chromium, headless, in a profile of its own, as the browser-host benchmarks drive it
- * (launched here rather than through test/e2e/support/browser, which depends on the test runner).
+ * Debian's Chromium, headless, in a fresh profile dir, with the flags that keep it off the network.
+ * Free of the test runner, so the browser-host benchmarks launch it as the e2e tests do.
  */
-export async function launchBenchBrowser(viewport: {
-  width: number;
-  height: number;
+export async function launchChromium(opts: {
+  viewport: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+  /** Names the profile dir under the system's temp dir. */
+  profilePrefix: string;
 }): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
-  const profileDir = await mkdtemp(join(tmpdir(), 'portolan-bench-chromium-'));
+  const profileDir = await mkdtemp(join(tmpdir(), opts.profilePrefix));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    viewport,
+    viewport: opts.viewport,
+    ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',
