@@ -22,6 +22,14 @@ const DESK_CSV = [
   '06.01.2026,Delta Ltd,"7,5",720813,Ever Given/1',
 ].join('\n');
 
+/** `df.to_csv()` of pandas: the frame's index in a first column without a name. */
+const PANDAS_CSV = [
+  ',Importer Name,HS Code,USD FOB',
+  '0,Acme Steel,720810,12.5',
+  '1,Beta Metals,720811,900',
+  '2,Gamma Trading,720812,7.5',
+].join('\n');
+
 /** A long CSV whose trouble sits far below the rows a preview reads: day-first dates, one impossible. */
 function longCsv(rows: number): string {
   const lines = ['Shipment Date,Consignee,HS'];
@@ -231,6 +239,53 @@ describe('Import a file from another tool: map its columns, see what would not i
     await page.keyboard.press('Escape');
     await page.getByTestId('import-form').waitFor({ state: 'detached' });
     expect(await library.rowNames()).toEqual(names);
+    expect(browser.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+
+  it('leaves out the row index a pandas CSV carries, says so, and imports the rows without it', async () => {
+    const page = browser.page;
+    await shell.navigate('library');
+    await library.root.waitFor();
+    await dialog.drop('pandas export.csv', PANDAS_CSV);
+    await dialog.waitForMapping();
+    const index = dialog.column('Column A').locator('[data-testid^="import-field-"]');
+    expect(await index.getAttribute('data-left-out')).toBe('true');
+    expect(await index.textContent()).toBe('Leave out (not imported)');
+    expect(await dialog.samplesOf('Column A')).toBe('0 · 1 · 2');
+    expect(await page.getByTestId('import-notice').allTextContents()).toEqual([
+      expect.stringMatching(/^Column A has no name in the header and holds only row numbers/),
+    ]);
+    expect(await page.getByTestId('import-reason').textContent()).toBe('1 column is left out.');
+    for (const [colorScheme, size] of [
+      ['light', { width: 1440, height: 900 }],
+      ['dark', { width: 1024, height: 700 }],
+    ] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(size);
+      await page.mouse.move(1, 1);
+      await page.waitForTimeout(300);
+      await page.screenshot({
+        path: join(ARTIFACTS_DIR, `layout-import-left-out-${size.width}x${size.height}-${colorScheme}.png`),
+      });
+      expect(describeOverlaps(overlaps(await visibleControls(page)))).toBe('');
+      const confirm = await page.getByTestId('import-confirm').boundingBox();
+      expect(confirm && confirm.y + confirm.height <= size.height).toBe(true);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    await dialog.confirm();
+    await page.getByTestId('library-detail').waitFor();
+    expect(await page.getByTestId('library-import-status').textContent()).toBe(
+      'Imported 3 rows from pandas export.csv',
+    );
+    expect(await library.waitForRows()).toBe(3);
+    expect(await library.columnValues('importerName', 3)).toEqual([
+      'Acme Steel',
+      'Beta Metals',
+      'Gamma Trading',
+    ]);
+    expect(await new AgGrid(page, library.grid).header('extra:Column A').count()).toBe(0);
     expect(browser.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
 });

@@ -522,6 +522,101 @@ describe('files other tools wrote', () => {
     });
   });
 
+  it('leaves out the row index pandas writes, says so, and imports it when the analyst asks', async () => {
+    const path = join(t.dir, 'pandas.csv');
+    // df.to_csv() of a filtered frame: an unnamed first column of the rows' index, growing with gaps.
+    await writeFile(
+      path,
+      ',Importer,HS Code,Value USD\n3,Acme,720810,12.5\n7,Beta,720851,99\n12,Gamma,7208,1\n',
+    );
+    const prepared = await previewImport(path);
+    expect(prepared.view.columns.map((c) => [c.header, c.field, c.leftOut])).toEqual([
+      ['Column A', null, true],
+      ['Importer', 'importerName', false],
+      ['HS Code', 'hsCode', false],
+      ['Value USD', 'usdFob', false],
+    ]);
+    // The dialog still shows what is left out, in the rows the other columns show.
+    expect(prepared.view.columns[0]!.samples).toEqual(['3', '7', '12']);
+    expect(prepared.view.notices.join('\n')).toMatch(
+      /Column A has no name in the header and holds only row numbers \(the index pandas and other tools write\), so it is left out\. To import it, choose a field or "Extra column" under "Imported as"\./,
+    );
+    expect(prepared.plan.leftOut).toEqual([0]);
+    const r = await runImport(l.lib, path, prepared);
+    expect(r.rows).toBe(3);
+    expect(r.dataset.extraColumns).toEqual([]);
+    expect((await rowsOf(r.dataset.id)).map((row) => [row.importerName, row._extra ?? null])).toEqual([
+      ['Acme', null],
+      ['Beta', null],
+      ['Gamma', null],
+    ]);
+    // Kept as an extra column when the analyst chooses so.
+    const kept = await runImport(l.lib, path, prepared, { plan: { ...prepared.plan, leftOut: [] } });
+    expect(kept.dataset.extraColumns).toEqual(['Column A']);
+  });
+
+  it('takes for a row index only an unnamed column of growing whole numbers', async () => {
+    const leftOutOf = async (name: string, text: string) => {
+      const path = join(t.dir, name);
+      await writeFile(path, text);
+      const { view } = await previewImport(path);
+      return { leftOut: view.columns.filter((c) => c.leftOut).map((c) => c.header), notices: view.notices };
+    };
+    // Read back by pandas and written again: "Unnamed: 0".
+    expect(
+      (await leftOutOf('unnamed.csv', 'Unnamed: 0,Importer,HS Code\n0,Acme,7208\n1,Beta,7208\n')).leftOut,
+    ).toEqual(['Unnamed: 0']);
+    // A named serial number, numbers that do not grow, text, or a single row: kept as they are.
+    for (const [name, text] of [
+      ['serial.csv', 'No.,Importer,HS Code\n1,Acme,7208\n2,Beta,7208\n'],
+      ['unsorted.csv', ',Importer,HS Code\n2,Acme,7208\n1,Beta,7208\n'],
+      ['codes.csv', ',Importer,HS Code\nA1,Acme,7208\nA2,Beta,7208\n'],
+      ['one-row.csv', ',Importer,HS Code\n0,Acme,7208\n'],
+    ]) {
+      const r = await leftOutOf(name!, text!);
+      expect(r.leftOut, name).toEqual([]);
+      expect(r.notices.join(''), name).not.toMatch(/row numbers/);
+    }
+  });
+
+  it('reads a workbook pandas wrote with its index: the index left out, a totals row under it found', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Sheet1');
+    ws.addRow([null, 'Importer', 'HS Code', 'Value USD']);
+    ws.addRow([0, 'Acme', '720810', 10]);
+    ws.addRow([1, 'Beta', '720851', 5]);
+    ws.addRow([2, 'Total', null, 15]);
+    const path = join(t.dir, 'pandas.xlsx');
+    await wb.xlsx.writeFile(path);
+    const prepared = await previewImport(path);
+    expect(prepared.plan.leftOut).toEqual([0]);
+    const r = await runImport(l.lib, path, prepared);
+    expect(r.rows).toBe(2);
+    expect(r.dataset.extraColumns).toEqual([]);
+    expect(r.warnings.map((w) => w.message).join('\n')).toMatch(/1 row holds the file's totals/);
+  });
+
+  it('checks and stores nothing of a column the analyst leaves out, and remembers it with the mapping', async () => {
+    const path = join(t.dir, 'left-out.csv');
+    await writeFile(path, 'Importer,Value USD,Internal code\r\nAcme,12.5,x\ufffdy\r\nBeta,99,z\r\n');
+    const prepared = await previewImport(path);
+    const plan = { ...prepared.plan, mapping: ['importerName', 'usdFob', null], leftOut: [2] };
+    const view = await previewImport(path, { choices: { ...plan } });
+    expect(view.view.columns[2]).toMatchObject({ field: null, leftOut: true, samples: ['x\ufffdy', 'z'] });
+    expect(view.view.issues).toEqual([]);
+    const r = await runImport(l.lib, path, prepared, { plan });
+    expect(r.dataset.extraColumns).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    const again = await previewImport(path, {
+      remembered: (key) =>
+        key === prepared.shapeKey
+          ? { kind: 'shipments', mapping: plan.mapping, leftOut: [2], locale: plan.locale }
+          : null,
+    });
+    expect(again.view.remembered).toBe(true);
+    expect(again.plan.leftOut).toEqual([2]);
+  });
+
   it('offers a mapping confirmed for files with the same columns', async () => {
     const path = join(t.dir, 'same.csv');
     await writeFile(path, 'Buyer,Notes\r\nAcme,fragile\r\n');

@@ -230,4 +230,41 @@ describe('the whole-file check of an import plan', () => {
       error: { kind: 'InvalidInput' },
     });
   });
+
+  it('checks and imports without a column the analyst leaves out, and offers that again for the same columns', async () => {
+    const path = join(dir, 'left-out.csv');
+    const lines = ['Arrival Date,Importer Name,Internal ref'];
+    for (let i = 1; i <= 500; i++) lines.push(`2025-01-05,Firm ${i},${i === 400 ? '32.01.2026' : 'ref'}`);
+    await writeFile(path, lines.join('\n'));
+    const first = await chosen(path);
+    const plan = planOf(first.preview);
+    // Read as a number, the reference column would not import as it is; left out, it is not looked at.
+    const asNumber = await ok<ImportCheckView>('library.checkImport', {
+      file: first.handle,
+      plan: { ...plan, mapping: ['arrivalDate', 'importerName', 'usdFob'] },
+      checkId: 'check-as-number',
+    });
+    expect(asNumber.issues.map((i) => i.message)).toEqual([
+      expect.stringMatching(/^USD FOB: 1 value .*row 401/),
+    ]);
+    const leftOut = { ...plan, mapping: ['arrivalDate', 'importerName', null], leftOut: [2] };
+    const checked = await ok<ImportCheckView>('library.checkImport', {
+      file: first.handle,
+      plan: leftOut,
+      checkId: 'check-left-out',
+    });
+    expect(checked).toMatchObject({ rowsChecked: 500, issues: [], done: true });
+    const imported = await ok<{ rows: number; dataset: { extraColumns: string[] } }>('library.import', {
+      file: first.handle,
+      plan: leftOut,
+    });
+    expect(imported).toMatchObject({ rows: 500, dataset: { extraColumns: [] } });
+    const again = await chosen(path);
+    expect(again.preview.remembered).toBe(true);
+    expect(again.preview.columns.map((c) => [c.field, c.leftOut])).toEqual([
+      ['arrivalDate', false],
+      ['importerName', false],
+      [null, true],
+    ]);
+  });
 });

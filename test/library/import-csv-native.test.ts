@@ -236,6 +236,32 @@ describe('a CSV read by DuckDB’s reader', () => {
     if (rowPath) expect(rowPath.native).toBeNull();
   });
 
+  it('leaves out a row index as the row path does: not stored, and a row filled only there is blank', async () => {
+    const indexed = (rows: unknown[][]) =>
+      Papa.unparse([['', ...HEADER], ...rows.map((r, i) => [i, ...r])], { newline: '\n' }) + '\n';
+    const plain = await stageBoth(
+      'pandas.csv',
+      indexed([
+        ['Acme', '720810', '1', '2025-01-05', 'urgent', '3', ''],
+        ['Beta', '7208', '2', '2025-01-06', '', '', ''],
+      ]),
+    );
+    expect(plain.native).not.toBeNull();
+    expect(plain.native).toEqual(plain.rows);
+    expect(plain.rows.map((r) => r._extra)).toEqual([JSON.stringify({ Remarks: 'urgent' }), null]);
+    const onlyIndex = await stageBoth(
+      'pandas-blank.csv',
+      indexed([
+        ['Acme', '720810', '1', '', '', '', ''],
+        ['', '', '', '', '', '', ''],
+        ['Beta', '7208', '2', '', '', '', ''],
+      ]),
+    );
+    expect(onlyIndex.native).toBeNull();
+    expect(onlyIndex.rows.map((r) => r.importerName)).toEqual(['Acme', 'Beta']);
+    expect(onlyIndex.blankRows).toBe(1);
+  });
+
   it('keeps nothing of a file saved again between the look at its bytes and its read', async () => {
     const csvFile = await prepareCsv(
       'changed.csv',

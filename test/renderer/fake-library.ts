@@ -75,8 +75,8 @@ export function importPreview(overrides: Partial<ImportPreviewView> = {}): Impor
     headerRow: 1,
     kind: 'shipments',
     columns: [
-      { index: 0, header: 'Consignee', field: 'importerName', samples: ['Acme', 'Beta'] },
-      { index: 1, header: 'Remarks', field: null, samples: ['urgent', ''] },
+      { index: 0, header: 'Consignee', field: 'importerName', leftOut: false, samples: ['Acme', 'Beta'] },
+      { index: 1, header: 'Remarks', field: null, leftOut: false, samples: ['urgent', ''] },
     ],
     locale: { decimal: '.', dates: 'dmy' },
     localeProof: { decimal: null, dates: null },
@@ -139,6 +139,7 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
               columns: importPreview().columns.map((c, i) => ({
                 ...c,
                 field: (choices.mapping as (string | null)[])[i] ?? null,
+                leftOut: ((choices.leftOut ?? []) as number[]).includes(i),
               })),
             }
           : {}),

@@ -257,4 +257,51 @@ describe('import dialog: the field pickers of the mapping', () => {
     expect(picker().getAttribute('data-field')).toBe('vesselName');
     expect(picker().textContent).toBe(vessel);
   });
+
+  it('leaves a column out when the analyst chooses so, says so, and imports without it', async () => {
+    await openDialog();
+    const picker = () => screen.getByTestId('import-field-1');
+    const reason = () => screen.getByTestId('import-reason').textContent;
+    expect(reason()).toMatch(/1 column is kept as extra column/);
+    fireEvent.mouseDown(picker());
+    fireEvent.click(await screen.findByRole('option', { name: 'Leave out (not imported)' }));
+    expect(useImportStore.getState()).toMatchObject({ mapping: ['importerName', null], leftOut: [1] });
+    // The new preview is asked for with the column left out, and shows it so.
+    await waitFor(() => expect(reason()).toBe('1 column is left out.'));
+    const previews = lib.callsTo('library.previewImport') as { choices?: { leftOut?: number[] } }[];
+    expect(previews.at(-1)?.choices?.leftOut).toEqual([1]);
+    fireEvent.blur(picker());
+    expect(picker().textContent).toBe('Leave out (not imported)');
+    expect(picker().getAttribute('data-left-out')).toBe('true');
+    lib.importAnswer = () => new Promise(() => undefined);
+    fireEvent.click(screen.getByTestId('import-confirm'));
+    await waitFor(() => expect(lib.callsTo('library.import')).toHaveLength(1));
+    const [call] = lib.callsTo('library.import') as { plan: { mapping: unknown[]; leftOut?: number[] } }[];
+    expect(call!.plan).toMatchObject({ mapping: ['importerName', null], leftOut: [1] });
+  });
+
+  it('imports a column left out by the preview again when the analyst picks a field for it', async () => {
+    lib.previewAnswer = (file, choices) => {
+      const leftOut = (choices?.leftOut as number[] | undefined) ?? (choices?.mapping ? [] : [1]);
+      const mapping = (choices?.mapping as (string | null)[] | undefined) ?? ['importerName', null];
+      return importPreview({
+        fileName: file.fileName,
+        columns: importPreview().columns.map((c, i) => ({
+          ...c,
+          field: mapping[i] ?? null,
+          leftOut: leftOut.includes(i),
+        })),
+      });
+    };
+    await openDialog();
+    expect(useImportStore.getState().leftOut).toEqual([1]);
+    expect(screen.getByTestId('import-field-1').textContent).toBe('Leave out (not imported)');
+    act(() => useImportStore.getState().setField(1, null));
+    expect(useImportStore.getState().leftOut).toEqual([]);
+    await waitFor(() =>
+      expect(screen.getByTestId('import-reason').textContent).toMatch(/1 column is kept as extra/),
+    );
+    const previews = lib.callsTo('library.previewImport') as { choices?: { leftOut?: number[] } }[];
+    expect(previews.at(-1)?.choices?.leftOut).toEqual([]);
+  });
 });

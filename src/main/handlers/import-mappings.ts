@@ -18,6 +18,7 @@ const fileSchema = z.object({
     z.object({
       kind: z.enum(DATASET_KINDS),
       mapping: z.array(z.string().max(200).nullable()).max(16_384),
+      leftOut: z.array(z.number().int().min(0)).max(16_384).optional(),
       locale: importLocaleSchema,
     }),
   ),

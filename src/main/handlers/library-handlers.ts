@@ -266,7 +266,12 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
         // A mapping the analyst confirmed is offered again for files with the same columns.
         if (plan && !prepared.view.fromPortolan) {
           await mappings
-            .remember(prepared.shapeKey, { kind: plan.kind, mapping: plan.mapping, locale: plan.locale })
+            .remember(prepared.shapeKey, {
+              kind: plan.kind,
+              mapping: plan.mapping,
+              ...(plan.leftOut?.length ? { leftOut: plan.leftOut } : {}),
+              locale: plan.locale,
+            })
             .catch((error: unknown) => log.warn('import mapping not remembered', { error }));
         }
         events.emit('jobs.finished', {

@@ -30,8 +30,10 @@ export interface ImportColumnView {
   index: number;
   /** The header as the file writes it (a name made up for an empty header: "Column F"). */
   header: string;
-  /** The field it is imported as; null keeps it as an extra column under its header. */
+  /** The field it is imported as; null keeps it as an extra column under its header (unless left out). */
   field: string | null;
+  /** The column is not imported at all (a row index another tool wrote, a column the analyst left out). */
+  leftOut: boolean;
   /** The first few values as they will be stored (after the locale is applied), "" for empty. */
   samples: string[];
 }
@@ -81,12 +83,15 @@ export const importLocaleSchema = z.strictObject({
   decimal: z.enum(['.', ',']),
   dates: z.enum(['dmy', 'mdy']),
 });
+const leftOutSchema = z.array(z.number().int().min(0).max(16_383)).max(16_384);
 export const importPlanSchema = z.strictObject({
   sheet: z.number().int().min(0).max(10_000),
   headerRow: z.number().int().min(1).max(1_048_576),
   kind: z.enum(DATASET_KINDS),
   /** One entry per column of the file, in order: the field it becomes, or null for an extra column. */
   mapping: z.array(knownField.nullable()).max(16_384),
+  /** Columns (0-based) not imported at all; their mapping entry is null. */
+  leftOut: leftOutSchema.optional(),
   locale: importLocaleSchema,
 });
 export type ImportPlan = z.infer<typeof importPlanSchema>;
@@ -101,6 +106,8 @@ export const importPreviewChoicesSchema = z.strictObject({
    * samples and the issues under them (ignored when its length is not the file's column count).
    */
   mapping: z.array(knownField.nullable()).max(16_384).optional(),
+  /** With the mapping: the columns the analyst leaves out. */
+  leftOut: leftOutSchema.optional(),
   locale: importLocaleSchema.optional(),
 });
 export type ImportPreviewChoices = z.infer<typeof importPreviewChoicesSchema>;

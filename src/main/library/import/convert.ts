@@ -32,6 +32,8 @@ export interface ConvertedBatch {
   n: number;
   columns: StoredValue[][];
   extras: (string | null)[];
+  /** The row of the file each record came from (the preview shows a left-out column's cells by them). */
+  rowNumbers: number[];
 }
 
 const PLAIN_FORMAT = /^(#,##0|0)(?:\.(0+))?$/;
@@ -196,8 +198,10 @@ export interface ColumnPlan {
   type: FieldType;
   /** An HS code field (checked for lost leading zeros). */
   hs: boolean;
-  /** Its name as an extra column; null for a mapped one. */
+  /** Its name as an extra column; null for a mapped one or one left out. */
   extraHeader: string | null;
+  /** Not imported at all: its cells are neither stored nor looked at. */
+  leftOut: boolean;
 }
 
 /** Converts rows of one file under one plan, batch by batch, and keeps the counts for the report. */
@@ -207,6 +211,8 @@ export class RowConverter {
   private readonly types: FieldType[];
   private readonly hs: boolean[];
   private readonly extraHeaders: (string | null)[];
+  /** 1 for a column the plan leaves out. */
+  private readonly leftOut: Uint8Array;
   readonly missingFields: string[];
   rows = 0;
   blankRows = 0;
@@ -248,10 +254,16 @@ export class RowConverter {
     this.types = headers.map(() => 'text' as FieldType);
     this.hs = headers.map(() => false);
     this.extraHeaders = headers.map((h) => h);
+    this.leftOut = new Uint8Array(headers.length);
+    for (const c of plan.leftOut ?? []) {
+      if (c >= headers.length) continue;
+      this.leftOut[c] = 1;
+      this.extraHeaders[c] = null;
+    }
     const used = new Set<string>();
     headers.forEach((_, c) => {
       const field = plan.mapping[c] ?? null;
-      if (field === null || used.has(field) || !index.has(field)) return;
+      if (field === null || this.leftOut[c] || used.has(field) || !index.has(field)) return;
       used.add(field);
       this.targets[c] = index.get(field)!;
       this.types[c] = fieldTypeOf(kind, field);
@@ -275,6 +287,7 @@ export class RowConverter {
       type: this.types[c]!,
       hs: this.hs[c]!,
       extraHeader: this.extraHeaders[c] ?? null,
+      leftOut: this.leftOut[c] === 1,
     }));
   }
 
@@ -282,11 +295,12 @@ export class RowConverter {
   convert(rows: readonly RawRow[]): ConvertedBatch {
     const columns: StoredValue[][] = this.fields.map(() => new Array<StoredValue>(rows.length));
     const extras = new Array<string | null>(rows.length);
+    const rowNumbers: number[] = [];
     let n = 0;
     const width = this.targets.length;
     for (const row of rows) {
       if (row.number <= this.plan.headerRow) continue;
-      if (isBlank(row.values)) {
+      if (this.isBlank(row.values)) {
         this.blankRows += 1;
         continue;
       }
@@ -300,6 +314,7 @@ export class RowConverter {
       }
       let extra: Record<string, string> | null = null;
       for (let c = 0; c < width; c++) {
+        if (this.leftOut[c]) continue;
         const raw = row.values[c];
         const target = this.targets[c]!;
         if (raw === NO_VALUE) this.count(this.formulas, this.headerOf(c), row, '');
@@ -313,12 +328,13 @@ export class RowConverter {
         if (v !== null && v !== '') (extra ??= {})[`Column ${c + 1}`] = String(v);
       }
       extras[n] = extra ? JSON.stringify(extra) : null;
+      rowNumbers.push(row.number);
       n += 1;
     }
     for (const col of columns) col.length = n;
     extras.length = n;
     this.rows += n;
-    return { n, columns, extras };
+    return { n, columns, extras, rowNumbers };
   }
 
   /**
@@ -332,7 +348,7 @@ export class RowConverter {
     let sums = false;
     for (let c = 0; c < values.length; c++) {
       const v = values[c];
-      if (v === null || v === undefined || v === NO_VALUE) continue;
+      if (v === null || v === undefined || v === NO_VALUE || this.leftOut[c]) continue;
       if (typeof v === 'string' && (v.trim() === '' || FILLER.test(v))) continue;
       if (label < 0) {
         if (typeof v !== 'string' || !TOTALS_LABEL.test(v)) return -1;
@@ -528,15 +544,17 @@ export class RowConverter {
     for (const c of this.formulas.values()) formulas += c.count;
     return formulas > 0 ? [`${formulas.toLocaleString('en-US')} formula cell(s) had no stored result`] : [];
   }
-}
 
-function isBlank(values: readonly CellValue[]): boolean {
-  for (const v of values) {
-    if (v === null || v === undefined) continue;
-    if (typeof v === 'string' && v.trim() === '') continue;
-    return false;
+  /** A row with nothing in it but blanks, the columns left out aside. */
+  private isBlank(values: readonly CellValue[]): boolean {
+    for (let c = 0; c < values.length; c++) {
+      const v = values[c];
+      if (v === null || v === undefined || this.leftOut[c]) continue;
+      if (typeof v === 'string' && v.trim() === '') continue;
+      return false;
+    }
+    return true;
   }
-  return true;
 }
 
 function oddMessage(type: FieldType, title: string, c: Counter): string {

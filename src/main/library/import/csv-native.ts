@@ -196,14 +196,19 @@ function conversionSql(job: NativeCsvJob, source: string): string {
   const flags = job.columns
     .map((p, i) => needsRowPath(p, `r${i}`, job.decimalComma))
     .filter((c): c is string => c !== null);
+  // The row path looks at the columns it imports only: a row filled only where a column is left out
+  // (a row index) is a blank row, and a totals row's label is its first filled cell among the others.
+  const kept = job.columns.flatMap((p, i) => (p.leftOut ? [] : [i]));
   // A blank row: the other columns are looked at only when the first one is blank.
-  const rest = job.columns.slice(1).map((_, i) => blank(i + 1));
-  flags.push(`(CASE WHEN ${blank(0)} THEN ${rest.length > 0 ? rest.join(' AND ') : 'true'} ELSE false END)`);
+  const [head, ...rest] = kept.map(blank);
+  if (head !== undefined)
+    flags.push(`(CASE WHEN ${head} THEN ${rest.length > 0 ? rest.join(' AND ') : 'true'} ELSE false END)`);
   // A row whose first filled cell says "Total" may be the file's totals, which the row path leaves out.
-  const firstFilled = job.columns.map((_, i) => `CASE WHEN NOT ${blank(i)} THEN r${i} END`);
-  flags.push(
-    `coalesce(regexp_full_match(coalesce(${firstFilled.join(', ')}), '${TOTALS_LABEL_SQL}'), false)`,
-  );
+  const firstFilled = kept.map((i) => `CASE WHEN NOT ${blank(i)} THEN r${i} END`);
+  if (firstFilled.length > 0)
+    flags.push(
+      `coalesce(regexp_full_match(coalesce(${firstFilled.join(', ')}), '${TOTALS_LABEL_SQL}'), false)`,
+    );
   const restoredColumns = job.columns.map((_, i) => `${restored(i)} AS r${i}`).join(', ');
   const n = '(row_number() OVER () - 1)';
   const converted =

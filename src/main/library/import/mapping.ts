@@ -415,6 +415,36 @@ export function twoRowHeader(top: readonly unknown[], under: readonly unknown[])
   return fieldsNamed(merged) > alone ? merged : null;
 }
 
+/** A header another tool writes over a column it made up: none, or pandas' "Unnamed: 0" read back. */
+const UNNAMED = /^(?:Unnamed: \d+)?$/;
+
+/**
+ * The leading columns that are a row index another tool wrote, not data: no name in the header row
+ * (or pandas' "Unnamed: 0") over whole numbers from 0 or up that only grow, in every row below (as
+ * pandas writes a DataFrame's index, filtered or not). At least two rows must show it.
+ */
+export function rowIndexColumns(header: readonly unknown[], rows: readonly (readonly unknown[])[]): number[] {
+  const out: number[] = [];
+  const filled = rows.filter((r) => r.some((v) => cellText(v) !== '' || typeof v === 'number'));
+  if (filled.length < 2) return out;
+  for (let c = 0; c < header.length; c++) {
+    const name = header[c];
+    if (!(name === null || name === undefined || (typeof name === 'string' && UNNAMED.test(name.trim()))))
+      break;
+    let last = -1;
+    const grows = filled.every((r) => {
+      const v = r[c];
+      const n = typeof v === 'number' ? v : /^\d{1,15}$/.test(cellText(v)) ? Number(cellText(v)) : NaN;
+      if (!Number.isSafeInteger(n) || n <= last) return false;
+      last = n;
+      return true;
+    });
+    if (!grows) break;
+    out.push(c);
+  }
+  return out;
+}
+
 /** Headers as shown and stored for extra columns: trimmed, never empty, never twice. */
 export function headerNames(row: readonly unknown[], width: number): string[] {
   const seen = new Map<string, number>();

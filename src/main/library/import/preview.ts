@@ -24,6 +24,7 @@ import {
   guessLocale,
   headerKey,
   headerNames,
+  rowIndexColumns,
   twoRowHeader,
 } from './mapping';
 import { NO_RESULT, csvWidthRefusal, type CellValue, type NumberFormat, type RawRow } from './table-source';
@@ -35,6 +36,8 @@ const SAMPLES = 5;
 export interface RememberedMapping {
   kind: DatasetKind;
   mapping: (string | null)[];
+  /** The columns left out (none when absent: mappings kept before columns could be left out). */
+  leftOut?: number[];
   locale: ImportLocale;
 }
 
@@ -74,6 +77,21 @@ function asRawRows(head: readonly PreviewRow[]): { rows: RawRow[]; formats: (Num
 
 function text(v: CellValue | undefined): string {
   return typeof v === 'string' ? v.trim() : '';
+}
+
+/** A cell as the file writes it, for a column shown but not imported. */
+function rawText(v: CellValue | undefined): string {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
+/** What the dialog says of the row index columns it leaves out. */
+function rowIndexNotice(headers: readonly string[]): string {
+  const one = headers.length === 1;
+  return (
+    `${headers.join(' and ')} ${one ? 'has' : 'have'} no name in the header and ${one ? 'holds' : 'hold'} ` +
+    `only row numbers (the index pandas and other tools write), so ${one ? 'it is' : 'they are'} left out. ` +
+    `To import ${one ? 'it' : 'them'}, choose a field or "Extra column" under "Imported as".`
+  );
 }
 
 export function shapeKeyOf(format: string, headers: readonly string[]): string {
@@ -148,12 +166,16 @@ export function prepareImport(
   const memory = ours ? null : remembered(shapeKey);
   let kind: DatasetKind;
   let mapping: (string | null)[];
+  let leftOut: number[] = [];
+  const notices = [...raw.notices];
+  const dataRows = rows.slice(headerIndex + 1);
   const chosen = choices.mapping?.length === width ? choices.mapping : null;
   if (chosen) {
     // The analyst's own mapping: fields of another kind are not read (kept as extra columns).
     kind = choices.kind ?? ours?.kind ?? memory?.kind ?? guessKind(headers);
     const k = kind;
     mapping = chosen.map((f) => (f !== null && findFieldDef(k, f) ? f : null));
+    leftOut = choices.leftOut ?? [];
   } else if (ours && (choices.kind === undefined || choices.kind === ours.kind)) {
     kind = ours.kind;
     mapping = ours.fields;
@@ -164,11 +186,19 @@ export function prepareImport(
   ) {
     kind = memory.kind;
     mapping = memory.mapping;
+    leftOut = memory.leftOut ?? [];
   } else {
     kind = choices.kind ?? guessKind(headers);
     mapping = autoMapping(kind, headers);
+    if (raw.format !== 'parquet' && raw.format !== 'json') {
+      leftOut = rowIndexColumns(
+        headerRow.values,
+        dataRows.map((r) => r.values),
+      ).filter((c) => mapping[c] === null);
+      if (leftOut.length > 0) notices.push(rowIndexNotice(leftOut.map((c) => headers[c]!)));
+    }
   }
-  const dataRows = rows.slice(headerIndex + 1);
+  leftOut = [...new Set(leftOut)].filter((c) => c < width && mapping[c] === null).sort((a, b) => a - b);
   // A dataset's exact text (Portolan's own Parquet) proves no locale and is read without one.
   const evidence = guessLocale(
     (raw.verbatim ? [] : mapping)
@@ -177,7 +207,14 @@ export function prepareImport(
       .map(({ field, c }) => ({ type: fieldTypeOf(kind, field), values: dataRows.map((r) => r.values[c]) })),
   );
   const locale = choices.locale ?? (memory && !ours ? memory.locale : evidence.locale);
-  const plan: ImportPlan = { sheet: raw.sheet, headerRow: headerRow.number, kind, mapping, locale };
+  const plan: ImportPlan = {
+    sheet: raw.sheet,
+    headerRow: headerRow.number,
+    kind,
+    mapping,
+    ...(leftOut.length > 0 ? { leftOut } : {}),
+    locale,
+  };
   const checked = checkPlan(plan, headers, rows, formats, raw.date1904, raw.verbatim);
   const view: ImportPreviewView = {
     fileName,
@@ -189,7 +226,7 @@ export function prepareImport(
     columns: checked.columns,
     locale,
     localeProof: { decimal: evidence.decimalProof, dates: evidence.dateProof },
-    notices: raw.notices,
+    notices,
     remembered: memory !== null && !ours && mapping === memory.mapping,
     fromPortolan: ours !== null && mapping === ours.fields,
     verbatim: raw.verbatim,
@@ -235,14 +272,26 @@ export function checkPlan(
   const extras = batch.extras
     .slice(0, SAMPLES)
     .map((e) => (e ? (JSON.parse(e) as Record<string, string>) : {}));
+  const leftOut = new Set(plan.leftOut ?? []);
+  // A column left out shows its first values as the file writes them, in the rows the others show.
+  const byNumber = new Map(rows.map((r) => [r.number, r]));
+  const shown = batch.rowNumbers.slice(0, SAMPLES).map((n) => byNumber.get(n)!);
   const columns = headers.map((header, c) => {
+    if (leftOut.has(c))
+      return {
+        index: c,
+        header,
+        field: null,
+        leftOut: true,
+        samples: shown.map((r) => rawText(r.values[c])),
+      };
     const field = plan.mapping[c] ?? null;
     const at = field === null ? undefined : fieldIndex.get(field);
     const samples =
       at === undefined
         ? extras.map((e) => e[header] ?? '')
         : (batch.columns[at] ?? []).slice(0, SAMPLES).map((v) => (v === null ? '' : String(v)));
-    return { index: c, header, field: at === undefined ? null : field, samples };
+    return { index: c, header, field: at === undefined ? null : field, leftOut: false, samples };
   });
   return {
     columns,

@@ -28,12 +28,15 @@ import { localeMatters, planProblem, useImportStore } from './import-store';
 const fmt = (n: number) => n.toLocaleString('en-US');
 /** The value of the field picker for "no field": the column is kept as an extra column. */
 const EXTRA = '';
+/** The value of the field picker for a column not imported at all (no field has a space in its name). */
+const LEAVE_OUT = 'leave out';
 
-/** The fields of a kind as the picker lists them: the grid's titles, "keep as extra column" first. */
+/** The fields of a kind as the picker lists them: the grid's titles after "extra column" and "leave out". */
 function useFieldOptions(kind: DatasetKind) {
   return useMemo(
     () => [
       { value: EXTRA, label: 'Extra column (kept under its header)' },
+      { value: LEAVE_OUT, label: 'Leave out (not imported)' },
       ...fieldDefsOf(kind).map((d) => ({ value: d.field, label: d.title })),
     ],
     [kind],
@@ -167,9 +170,11 @@ const FieldChooser = memo(function FieldChooser({
   options: readonly FieldOption[];
 }) {
   const field = useImportStore((s) => s.mapping[index] ?? null);
+  const leftOut = useImportStore((s) => s.leftOut.includes(index));
   const setField = useImportStore((s) => s.setField);
+  const leaveOut = useImportStore((s) => s.leaveOut);
   const [active, setActive] = useState<'closed' | 'open' | null>(null);
-  const value = field ?? EXTRA;
+  const value = leftOut ? LEAVE_OUT : (field ?? EXTRA);
   const label = `Field for the column ${header}`;
   const testId = `import-field-${index}`;
   if (active === null) {
@@ -183,6 +188,7 @@ const FieldChooser = memo(function FieldChooser({
         aria-haspopup="listbox"
         data-testid={testId}
         data-field={field ?? ''}
+        data-left-out={leftOut}
         rightSection={<Combobox.Chevron size="xs" />}
         rightSectionPointerEvents="none"
         onMouseDown={(e) => {
@@ -208,10 +214,13 @@ const FieldChooser = memo(function FieldChooser({
       aria-label={label}
       data-testid={testId}
       data-field={field ?? ''}
+      data-left-out={leftOut}
       value={value}
       data={options as FieldOption[]}
       comboboxProps={{ withinPortal: true }}
-      onChange={(v) => setField(index, v === null || v === EXTRA ? null : v)}
+      onChange={(v) =>
+        v === LEAVE_OUT ? leaveOut(index) : setField(index, v === null || v === EXTRA ? null : v)
+      }
       onBlur={() => setActive(null)}
     />
   );
@@ -362,12 +371,25 @@ function Issues({ p }: { p: ImportPreviewView }) {
   );
 }
 
+/** What becomes of the columns not read as fields, in one sentence. */
+function mappingSummary(extras: number, leftOut: number): string {
+  const kept =
+    extras > 0
+      ? `${fmt(extras)} ${extras === 1 ? 'column is' : 'columns are'} kept as extra ${extras === 1 ? 'column' : 'columns'}: shown, filterable and exported with the dataset.`
+      : '';
+  const out = leftOut > 0 ? `${fmt(leftOut)} ${leftOut === 1 ? 'column is' : 'columns are'} left out.` : '';
+  return [kept, out].filter(Boolean).join(' ') || 'Every column is read as a field.';
+}
+
 function Mapping({ p }: { p: ImportPreviewView }) {
   const name = useImportStore((s) => s.name);
   const error = useImportStore((s) => s.error);
   const problem = useImportStore(planProblem);
   const checking = useImportStore((s) => s.checking);
-  const extras = useImportStore((s) => s.mapping.filter((f) => f === null).length);
+  const extras = useImportStore(
+    (s) => s.mapping.filter((f, c) => f === null && !s.leftOut.includes(c)).length,
+  );
+  const leftOut = useImportStore((s) => s.leftOut.length);
   const { setName, confirm, cancel } = useImportStore.getState();
   return (
     <Box
@@ -400,10 +422,7 @@ function Mapping({ p }: { p: ImportPreviewView }) {
         <Issues p={p} />
         {error && <ErrorMessage error={error} testId="import-error" />}
         <Text fz="sm" c={problem ? 'red' : 'dimmed'} data-testid="import-reason">
-          {problem ??
-            (extras > 0
-              ? `${fmt(extras)} ${extras === 1 ? 'column is' : 'columns are'} kept as extra ${extras === 1 ? 'column' : 'columns'}: shown, filterable and exported with the dataset.`
-              : 'Every column is read as a field.')}
+          {problem ?? mappingSummary(extras, leftOut)}
         </Text>
         <Group gap="sm" align="flex-end" wrap="nowrap">
           <TextInput

@@ -23,6 +23,8 @@ export interface ImportFlowData {
   preview: ImportPreviewView | null;
   /** The analyst's plan, as edited: one field (or null, an extra column) per column of the file. */
   mapping: (string | null)[];
+  /** Columns not imported at all (their mapping is null), in file order. */
+  leftOut: number[];
   locale: ImportLocale | null;
   /** The dataset's name; empty: Portolan names it after the file. */
   name: string;
@@ -60,7 +62,10 @@ export type ImportOutcome =
 export interface ImportFlowActions {
   /** Reads the head of a file main holds and previews it; Portolan's own export is imported at once. */
   begin(file: { handle: string; name: string }, onEnd: (outcome: ImportOutcome) => void): Promise<void>;
+  /** Imports the column as a field, or (null) keeps it as an extra column. */
   setField(column: number, field: string | null): void;
+  /** Leaves the column out of the import. */
+  leaveOut(column: number): void;
   setKind(kind: DatasetKind): void;
   setSheet(sheet: number): void;
   setHeaderRow(row: number): void;
@@ -83,6 +88,7 @@ const initialState: ImportFlowData = {
   file: null,
   preview: null,
   mapping: [],
+  leftOut: [],
   locale: null,
   name: '',
   checking: false,
@@ -119,10 +125,19 @@ export function localeMatters(s: Pick<ImportFlowData, 'preview' | 'mapping'>): b
 }
 
 /** The plan the dialog shows, as main takes it. */
-export function planOf(s: Pick<ImportFlowData, 'preview' | 'mapping' | 'locale'>): ImportPlan | null {
+export function planOf(
+  s: Pick<ImportFlowData, 'preview' | 'mapping' | 'leftOut' | 'locale'>,
+): ImportPlan | null {
   const p = s.preview;
   if (!p || !s.locale) return null;
-  return { sheet: p.sheet, headerRow: p.headerRow, kind: p.kind, mapping: s.mapping, locale: s.locale };
+  return {
+    sheet: p.sheet,
+    headerRow: p.headerRow,
+    kind: p.kind,
+    mapping: s.mapping,
+    ...(s.leftOut.length > 0 ? { leftOut: s.leftOut } : {}),
+    locale: s.locale,
+  };
 }
 
 export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
@@ -141,6 +156,7 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
         phase: 'mapping',
         preview,
         mapping: preview.columns.map((c) => c.field),
+        leftOut: preview.columns.filter((c) => c.leftOut).map((c) => c.index),
         locale: preview.locale,
         checking: false,
         error: null,
@@ -194,6 +210,7 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
         headerRow: p.headerRow,
         kind: p.kind,
         mapping: s.mapping,
+        leftOut: s.leftOut,
         ...(s.locale ? { locale: s.locale } : {}),
       };
     }
@@ -251,7 +268,16 @@ export const useImportStore = defineStore<ImportFlowData, ImportFlowActions>(
         if (column < 0 || column >= mapping.length) return;
         mapping[column] = field;
         stopCheck();
-        set({ mapping });
+        set({ mapping, leftOut: get().leftOut.filter((c) => c !== column) });
+        void repreview(planChoices());
+      },
+      leaveOut(column) {
+        const s = get();
+        if (column < 0 || column >= s.mapping.length || s.leftOut.includes(column)) return;
+        const mapping = s.mapping.slice();
+        mapping[column] = null;
+        stopCheck();
+        set({ mapping, leftOut: [...s.leftOut, column].sort((a, b) => a - b) });
         void repreview(planChoices());
       },
       setKind(kind) {
