@@ -120,4 +120,28 @@ describe('serviceError advice', () => {
     expect(serviceError(422, '', 1).message).toContain('check the filter values');
     expect(serviceError(503, '', 2).message).toContain('after 2 attempts. The service is having trouble');
   });
+
+  it('gives the words of a JSON error body, never its keys and braces', () => {
+    const m = serviceError(
+      503,
+      '{"error":"service_unavailable","message":"simulated server failure"}',
+      4,
+    ).message;
+    expect(m).toContain('It said: “simulated server failure”.');
+    expect(m).not.toMatch(/[{}"]|service_unavailable/);
+    expect(
+      serviceError(400, '{"error":{"code":"E12","message":"Date range too long."}}', 1).message,
+    ).toContain('It said: “Date range too long”.');
+    expect(serviceError(400, '{"error":"The size is out of range"}', 1).message).toContain(
+      'It said: “The size is out of range”.',
+    );
+  });
+
+  it('says nothing of a JSON body without words, and excerpts a body that is not JSON', () => {
+    const m = serviceError(500, '{"error":"internal_error","code":17}', 1).message;
+    expect(m).toMatch(/try again later\.$/);
+    expect(serviceError(502, '<html>Bad gateway</html>', 1).message).toContain(
+      'It said: “<html>Bad gateway</html>”.',
+    );
+  });
 });

@@ -218,6 +218,35 @@ export function bodyExcerpt(body: string, max = 200): string {
   return redact(flat.length > max ? `${flat.slice(0, max)}…` : flat);
 }
 
+/**
+ * What a refusal's body says, for a person: an error body in JSON gives its message (`message`,
+ * `detail`, `error_description`, or an `error` that is words rather than a code), never the JSON
+ * itself with its keys and braces; a body that is not JSON is excerpted as it is.
+ */
+export function bodySaying(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return bodyExcerpt(body);
+  }
+  const record = (v: unknown): Record<string, unknown> | null =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  const top = record(parsed);
+  if (!top) return typeof parsed === 'string' ? bodyExcerpt(parsed) : '';
+  // `{"error": {"message": …}}` is as common as a flat body.
+  for (const obj of [top, record(top.error)]) {
+    if (!obj) continue;
+    for (const key of ['message', 'detail', 'error_description', 'error']) {
+      const v = obj[key];
+      // A code (`service_unavailable`, `E-12`) is the service's name for the case, not words for the analyst.
+      if (typeof v === 'string' && v.trim() && !/^[A-Za-z0-9]+([_.-][A-Za-z0-9]+)+$/.test(v.trim()))
+        return bodyExcerpt(v);
+    }
+  }
+  return '';
+}
+
 export function serviceError(status: number, body: string, attempts: number): ServiceClientError {
   const name = STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : '';
   // 404/405: every operation the client sends is in the spec, so the address does not lead to the service.
@@ -228,10 +257,10 @@ export function serviceError(status: number, body: string, attempts: number): Se
         ? 'There is no such operation at this address: check the base address in Settings → Profiles (it should be the address the service documents, without /api/v1/).'
         : 'The service refused the request; check the filter values.';
   const after = attempts > 1 ? ` after ${attempts} attempts` : '';
-  const excerpt = bodyExcerpt(body);
+  const said = bodySaying(body);
   return new ServiceClientError(
     'ServiceError',
-    `The service answered with status ${status}${name}${after}. ${advice}${excerpt ? ` It said: ${excerpt}` : ''}`,
+    `The service answered with status ${status}${name}${after}. ${advice}${said ? ` It said: “${said.replace(/[.\s]+$/, '')}”.` : ''}`,
     { status, attempts },
   );
 }
