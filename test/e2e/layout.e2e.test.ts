@@ -13,7 +13,7 @@ import { SettingsPage } from './pages/settings-page';
 import { WatchPage } from './pages/watch-page';
 import { WelcomePage } from './pages/welcome-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
-import { describeOverlaps, overlaps, visibleControls } from './support/layout';
+import { cutOffControls, describeOverlaps, overlaps, visibleControls } from './support/layout';
 import { ARTIFACTS_DIR } from './support/paths';
 import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
@@ -63,12 +63,12 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
     );
   }
 
-  async function check(name: string): Promise<string[]> {
+  async function check(name: string, scope?: string): Promise<string[]> {
     // The pointer rests where it shows no tooltip, as a user's would while reading.
     await browser.page.mouse.move(1, 1);
     await settle();
     await browser.page.screenshot({ path: join(ARTIFACTS_DIR, `layout-${name}.png`) });
-    const found = overlaps(await visibleControls(browser.page));
+    const found = overlaps(await visibleControls(browser.page, scope));
     return found.length ? [`${name}:\n${describeOverlaps(found)}`] : [];
   }
 
@@ -178,6 +178,28 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
         // The run bar stays in view: the fields scroll inside the panel.
         const run = await search().runButton.boundingBox();
         expect(run && run.y + run.height <= size.height).toBe(true);
+      }
+    }
+    expect(problems.join('\n\n')).toBe('');
+  });
+
+  it("the Search result's column chooser: inside the window, its rows whole, nothing overlapping", async () => {
+    await shell.navigate('search');
+    const problems: string[] = [];
+    for (const colorScheme of SCHEMES) {
+      await browser.page.emulateMedia({ colorScheme });
+      for (const size of SIZES) {
+        await browser.page.setViewportSize(size);
+        await search().openChooser();
+        const name = `search-columns-${size.width}x${size.height}-${colorScheme}`;
+        problems.push(...(await check(name, '[data-testid="shipments-columns"]')));
+        const { outsideWindow, cut } = await cutOffControls(
+          browser.page,
+          '[data-testid="shipments-columns"]',
+        );
+        if (outsideWindow) problems.push(`${name}: the chooser leaves the window`);
+        if (cut.length) problems.push(`${name}: cut off at the chooser's edge:\n${cut.join('\n')}`);
+        await search().closeChooser();
       }
     }
     expect(problems.join('\n\n')).toBe('');

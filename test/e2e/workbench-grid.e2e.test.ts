@@ -105,9 +105,7 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     const chooser = await search.openChooser();
     await expect
       .poll(() =>
-        chooser
-          .locator('legend')
-          .evaluateAll((els) => els.map((e) => (e.firstChild?.textContent ?? '').trim())),
+        chooser.getByRole('group').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? '')),
       )
       .toEqual(['Importer', 'Exporter', 'Goods', 'Values', 'Logistics', 'Record']);
     expect(await grid.rowCount()).toBe(SIZE);

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from './render';
+import { cleanup, fireEvent, render, screen, waitFor, within } from './render';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { fakeBridge } from './fake-bridge';
@@ -219,7 +219,7 @@ describe('DatasetGrid', () => {
     fireEvent.click(screen.getByTestId('library-columns-toggle'));
     const box = (await screen.findByTestId('library-columns-col-importerFirm')) as HTMLInputElement;
     expect(box.checked).toBe(false);
-    expect(box.closest('label')?.textContent).toContain('Importer Firm (resolved)');
+    expect(screen.getByLabelText('Importer Firm (resolved)')).toBe(box);
     const before = asked.length;
     fireEvent.click(box);
     // The blocks are asked again, with the names.
@@ -229,6 +229,21 @@ describe('DatasetGrid', () => {
     await waitFor(() => expect(views.at(-1)?.columns).toContain('importerFirm'));
     fireEvent.click(screen.getByTestId('library-columns-reset'));
     await waitFor(() => expect(views.at(-1)?.columns).not.toContain('importerFirm'), { timeout: 10_000 });
+  });
+
+  it('column chooser names each column as its header does, never by its field', async () => {
+    render(<Grid />);
+    await waitFor(() => expect(countText()).toBe('500 rows'), { timeout: 10_000 });
+    fireEvent.click(screen.getByTestId('library-columns-toggle'));
+    const chooser = await screen.findByTestId('library-columns');
+    const box = screen.getByTestId('library-columns-col-importerTaxId') as HTMLInputElement;
+    expect(within(within(chooser).getByRole('group', { name: 'Importer' })).getByLabelText('Tax ID')).toBe(
+      box,
+    );
+    // The fields' own names (importerTaxId, hsCode…) mean nothing to an analyst.
+    expect(chooser.textContent).not.toMatch(/importerTaxId|importerName|hsCode|arrivalDate/);
+    const pin = within(within(chooser).getByRole('group', { name: 'Importer' })).getByLabelText('Pin Tax ID');
+    expect(pin).toHaveProperty('value', '');
   });
 
   it('column chooser by keyboard: focus goes to its search box, Escape closes it and returns to the toggle', async () => {

@@ -22,9 +22,9 @@ export interface Overlap {
  * clipping ancestors and by the window, so what is scrolled away does not count. Controls inside ag-grid are the grid's own business and left out; the
  * grid itself counts as one box.
  */
-export async function visibleControls(page: Page): Promise<ControlBox[]> {
+export async function visibleControls(page: Page, scope?: string): Promise<ControlBox[]> {
   // Evaluated on the body element: this file is compiled without the DOM's global names.
-  return page.locator('body').evaluate((body) => {
+  return page.locator('body').evaluate((body, scope) => {
     const doc = body.ownerDocument;
     const win = doc.defaultView;
     if (!win) return [];
@@ -54,7 +54,9 @@ export async function visibleControls(page: Page): Promise<ControlBox[]> {
     const boxes: { name: string; x: number; y: number; width: number; height: number; el: El }[] = [];
     // A modal dialog takes the window for itself: what lies under its overlay cannot be reached.
     const modal = doc.querySelector('[role="dialog"][aria-modal="true"]');
-    const all: El[] = Array.from((modal ?? doc).querySelectorAll(SELECTOR));
+    // A popover (scope) covers what lies under it: only its own controls are looked at.
+    const root = scope ? doc.querySelector(scope) : modal;
+    const all: El[] = Array.from((root ?? doc).querySelectorAll(SELECTOR));
     for (const el of all) {
       if (el.closest('.ag-root-wrapper') && !el.matches('.ag-root-wrapper')) continue;
       // A button drawn inside a field's box (a calendar, a clear button: Mantine's input sections) is
@@ -99,6 +101,41 @@ export async function visibleControls(page: Page): Promise<ControlBox[]> {
     return boxes
       .filter((b) => !boxes.some((o) => o !== b && o.el.contains(b.el)))
       .map(({ name, x, y, width, height }) => ({ name, x, y, width, height }));
+  }, scope);
+}
+
+/**
+ * The controls inside `container` (a CSS selector) that reach past its left or right edge, clipped
+ * where the analyst would see them cut; and whether the container itself leaves the window. A list
+ * that scrolls inside the container is fine upwards and downwards, never sideways.
+ */
+export async function cutOffControls(
+  page: Page,
+  container: string,
+): Promise<{ outsideWindow: boolean; cut: string[] }> {
+  return page.locator(container).evaluate((box) => {
+    const win = box.ownerDocument.defaultView;
+    const outer = box.getBoundingClientRect();
+    const outsideWindow =
+      !win ||
+      outer.left < 0 ||
+      outer.top < 0 ||
+      outer.right > win.innerWidth ||
+      outer.bottom > win.innerHeight;
+    const cut: string[] = [];
+    const controls: (typeof box)[] = Array.from(
+      box.querySelectorAll('button, input, select, textarea, [role="button"]'),
+    );
+    for (const el of controls) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if (r.left < outer.left - 1 || r.right > outer.right + 1)
+        cut.push(
+          `${el.getAttribute('data-testid') ?? el.getAttribute('aria-label') ?? el.tagName} ` +
+            `${Math.round(r.left)}–${Math.round(r.right)} in ${Math.round(outer.left)}–${Math.round(outer.right)}`,
+        );
+    }
+    return { outsideWindow, cut };
   });
 }
 

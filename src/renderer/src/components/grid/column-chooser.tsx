@@ -1,6 +1,18 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import {
+  Box,
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  Popover,
+  Stack,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
 import type { Column, GridApi } from 'ag-grid-community';
-import { useDialogFocus } from '../use-dialog-focus';
 
 interface ChooserGroup {
   id: string;
@@ -9,6 +21,12 @@ interface ChooserGroup {
 }
 
 type Pin = 'left' | 'right' | null;
+
+const PIN_CHOICES = [
+  { value: '', label: 'Not pinned' },
+  { value: 'left', label: 'Pin left' },
+  { value: 'right', label: 'Pin right' },
+];
 
 function readGroups(api: GridApi): ChooserGroup[] {
   const groups = new Map<string, ChooserGroup>();
@@ -33,7 +51,9 @@ function readGroups(api: GridApi): ChooserGroup[] {
 
 /**
  * Community ag-grid has neither a columns tool panel nor a column menu (so no "Pin column" either):
- * this is a small replacement, grouped like the grid, that shows, hides and pins.
+ * this is a small replacement, grouped like the grid, that shows, hides and pins. It is a Mantine
+ * popover: it keeps to the window (its list scrolls inside it), focus goes to its search box and comes
+ * back to the button, Escape closes it. Columns are named as their headers are, never by their fields.
  */
 export function ColumnChooser({
   api,
@@ -45,8 +65,6 @@ export function ColumnChooser({
   onReset?: () => void;
 }) {
   const [open, setOpen] = useState(false);
-  const popupRef = useRef<HTMLDivElement>(null);
-  useDialogFocus(popupRef, open, () => setOpen(false));
   const [groups, setGroups] = useState<ChooserGroup[]>([]);
   const [filter, setFilter] = useState('');
   useEffect(() => {
@@ -70,121 +88,148 @@ export function ColumnChooser({
     api?.setColumnsPinned([col], to);
   };
   const q = filter.trim().toLowerCase();
+  const shown = groups
+    .map((g) => ({
+      ...g,
+      columns: g.columns.filter(
+        (c) => !q || c.name.toLowerCase().includes(q) || c.id.toLowerCase().includes(q),
+      ),
+    }))
+    .filter((g) => g.columns.length > 0);
   return (
-    <div className="column-chooser" style={{ position: 'relative' }}>
-      <button
-        type="button"
-        data-testid={`${testId}-toggle`}
-        aria-expanded={open}
-        disabled={!api}
-        onClick={() => setOpen((o) => !o)}
-      >
-        Columns…
-      </button>
-      {open && (
-        <div
-          ref={popupRef}
-          data-testid={testId}
-          role="dialog"
-          aria-label="Choose columns"
-          style={{
-            position: 'absolute',
-            zIndex: 20,
-            right: 0,
-            top: '100%',
-            width: 400,
-            maxHeight: 420,
-            overflowY: 'auto',
-            background: 'var(--surface, #fff)',
-            color: 'var(--text, inherit)',
-            border: '1px solid var(--border, #999)',
-            borderRadius: 'var(--radius, 4px)',
-            padding: 8,
-            boxShadow: '0 4px 12px rgba(0,0,0,.2)',
-          }}
+    <Popover
+      opened={open}
+      onChange={setOpen}
+      position="bottom-end"
+      width={380}
+      shadow="md"
+      trapFocus
+      returnFocus
+      closeOnEscape
+      // The list may be longer than the window has room for: the popover keeps to the window and
+      // its list scrolls (the size middleware gives it the room that is left as its max height).
+      middlewares={{
+        flip: true,
+        shift: { padding: 8 },
+        size: {
+          padding: 8,
+          apply: ({ availableHeight, elements }) => {
+            elements.floating.style.maxHeight = `${Math.max(160, Math.min(480, availableHeight))}px`;
+          },
+        },
+      }}
+    >
+      <Popover.Target>
+        <Button
+          variant="default"
+          data-testid={`${testId}-toggle`}
+          aria-expanded={open}
+          disabled={!api}
+          onClick={() => setOpen((o) => !o)}
         >
-          <input
+          Columns…
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown
+        data-testid={testId}
+        aria-label="Choose columns"
+        p="sm"
+        style={{ display: 'flex', flexDirection: 'column', gap: 'var(--mantine-spacing-sm)' }}
+      >
+        <Group gap="sm" wrap="nowrap">
+          <TextInput
+            flex={1}
+            data-autofocus
             type="search"
             placeholder="Find a column"
+            aria-label="Find a column"
+            leftSection={<IconSearch size={16} stroke={1.6} />}
             value={filter}
             data-testid={`${testId}-search`}
-            onChange={(e) => setFilter(e.target.value)}
-            style={{ width: '100%' }}
+            onChange={(e) => setFilter(e.currentTarget.value)}
           />
           {onReset && (
-            <button type="button" data-testid={`${testId}-reset`} onClick={onReset}>
+            <Button variant="subtle" data-testid={`${testId}-reset`} onClick={onReset}>
               Reset to defaults
-            </button>
+            </Button>
           )}
-          {groups.map((g) => {
-            const cols = g.columns.filter(
-              (c) => !q || c.name.toLowerCase().includes(q) || c.id.toLowerCase().includes(q),
-            );
-            if (!cols.length) return null;
-            return (
-              <fieldset key={g.id} style={{ margin: '6px 0' }}>
-                <legend>
-                  {g.name}{' '}
-                  <button
-                    type="button"
+        </Group>
+        <Box style={{ flex: '1 1 auto', minHeight: 0, overflowY: 'auto', overflowX: 'hidden' }}>
+          <Stack gap="md">
+            {shown.length === 0 && (
+              <Text fz="sm" c="dimmed" data-testid={`${testId}-none-found`}>
+                No column is called “{filter.trim()}”.
+              </Text>
+            )}
+            {shown.map((g) => (
+              <Stack key={g.id} gap="xs" role="group" aria-label={g.name}>
+                <Group gap="xs" wrap="nowrap">
+                  <Text fw={600} fz="sm" flex={1} truncate>
+                    {g.name}
+                  </Text>
+                  <UnstyledButton
+                    fz="xs"
+                    c="blue"
                     data-testid={`${testId}-all-${g.id}`}
+                    aria-label={`Show every ${g.name} column${q ? ' listed' : ''}`}
                     onClick={() =>
                       set(
-                        cols.map((c) => c.id),
+                        g.columns.map((c) => c.id),
                         true,
                       )
                     }
                   >
-                    all
-                  </button>{' '}
-                  <button
-                    type="button"
+                    Show all
+                  </UnstyledButton>
+                  <Text fz="xs" c="dimmed" aria-hidden>
+                    ·
+                  </Text>
+                  <UnstyledButton
+                    fz="xs"
+                    c="blue"
                     data-testid={`${testId}-none-${g.id}`}
+                    aria-label={`Hide every ${g.name} column${q ? ' listed' : ''}`}
                     onClick={() =>
                       set(
-                        cols.map((c) => c.id),
+                        g.columns.map((c) => c.id),
                         false,
                       )
                     }
                   >
-                    none
-                  </button>
-                </legend>
-                {cols.map((c) => (
-                  <div key={c.id} style={{ display: 'flex', alignItems: 'center', gap: 4 }}>
-                    <label style={{ flex: 1, minWidth: 0 }}>
-                      <input
-                        type="checkbox"
-                        checked={c.visible}
-                        data-testid={`${testId}-col-${c.id}`}
-                        onChange={(e) => set([c.id], e.target.checked)}
-                      />{' '}
-                      {c.name} <small style={{ opacity: 0.6 }}>{c.id}</small>
-                    </label>
-                    <select
+                    Hide all
+                  </UnstyledButton>
+                </Group>
+                {g.columns.map((c) => (
+                  <Group key={c.id} gap="sm" wrap="nowrap" justify="space-between">
+                    <Checkbox
+                      flex={1}
+                      miw={0}
+                      size="xs"
+                      label={c.name}
+                      checked={c.visible}
+                      data-testid={`${testId}-col-${c.id}`}
+                      onChange={(e) => set([c.id], e.currentTarget.checked)}
+                    />
+                    <NativeSelect
+                      size="xs"
+                      w={104}
                       aria-label={`Pin ${c.name}`}
                       title="Pin the column to an edge of the grid"
+                      data={PIN_CHOICES}
                       value={c.pinned ?? ''}
                       data-testid={`${testId}-pin-${c.id}`}
-                      onChange={(e) =>
-                        pin(
-                          c.id,
-                          e.target.value === 'left' || e.target.value === 'right' ? e.target.value : null,
-                        )
-                      }
-                      style={{ padding: '1px 4px', fontSize: 12 }}
-                    >
-                      <option value="">not pinned</option>
-                      <option value="left">pin left</option>
-                      <option value="right">pin right</option>
-                    </select>
-                  </div>
+                      onChange={(e) => {
+                        const to = e.currentTarget.value;
+                        pin(c.id, to === 'left' || to === 'right' ? to : null);
+                      }}
+                    />
+                  </Group>
                 ))}
-              </fieldset>
-            );
-          })}
-        </div>
-      )}
-    </div>
+              </Stack>
+            ))}
+          </Stack>
+        </Box>
+      </Popover.Dropdown>
+    </Popover>
   );
 }
