@@ -15,7 +15,9 @@ afterEach(cleanup);
 /** The form and a run button wired the way the pages wire them, around a store of the test's own. */
 function Harness({ store, size }: { store: FilterStore; size: number }) {
   const draft = useFilter((s) => s.draft, store);
-  const v = validateDraft(draft, 'shipmentSearch', { size });
+  const typed = useFilter((s) => s.typed, store);
+  const refused = useFilter((s) => s.refused, store);
+  const v = validateDraft(draft, 'shipmentSearch', { size, typed, refused });
   return (
     <>
       <FilterForm validation={v} store={store} />
@@ -123,10 +125,50 @@ describe('country and HS pickers: what may be added', () => {
       'ZZ is not a country code in the reference list: pick a country from the list, or ALL.',
     );
     expect((screen.getByTestId('filter-importer_countries-input') as HTMLInputElement).value).toBe('zz');
-    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(false);
+    // The text stays in the field, so the run waits for it: the field says why once, by the refusal.
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByTestId('filter-importer_countries-error')).toBeNull();
     enter('filter-importer_countries-input', 'de');
     expect(store.getState().draft.importer_countries).toEqual(['DE']);
     expect(screen.queryByTestId('filter-importer_countries-refused')).toBeNull();
+  });
+
+  it('text typed in a list field and not added blocks the run, in the form’s words, until it is added or cleared', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    type('filter-importer_countries-input', 'Germ');
+    const message =
+      'Importer countries: “Germ” is typed but not added: pick it from the list (or press Enter), or clear it';
+    expect(screen.getByTestId('filter-importer_countries-error').textContent).toBe(message);
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('run-reason').textContent).toBe(`Cannot run: ${message}`);
+    fireEvent.keyDown(screen.getByTestId('filter-importer_countries-input'), { key: 'Enter' });
+    expect(store.getState().draft.importer_countries).toEqual(['DE']);
+    expect((screen.getByTestId('filter-importer_countries-input') as HTMLInputElement).value).toBe('');
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(false);
+
+    type('filter-hs_codes-input', 'steel');
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(true);
+    type('filter-hs_codes-input', '  ');
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('Clear filter and a loaded preset empty the text typed in the list fields with the rest', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    type('filter-exporter_countries-input', 'Narnia');
+    fireEvent.keyDown(screen.getByTestId('filter-exporter_countries-input'), { key: 'Enter' });
+    type('filter-hs_codes-input', '84');
+    fireEvent.click(screen.getByTestId('filter-reset'));
+    expect((screen.getByTestId('filter-exporter_countries-input') as HTMLInputElement).value).toBe('');
+    expect((screen.getByTestId('filter-hs_codes-input') as HTMLInputElement).value).toBe('');
+    expect(screen.queryByTestId('filter-exporter_countries-refused')).toBeNull();
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(false);
+
+    type('filter-importer_countries-input', 'fra');
+    act(() => store.getState().load({ exporter_countries: ['DE'] }));
+    expect((screen.getByTestId('filter-importer_countries-input') as HTMLInputElement).value).toBe('');
+    expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('drops a refusal as soon as the typed text changes or is cleared: an error goes with its cause', () => {

@@ -12,7 +12,8 @@ export function CountryMultiSelect(props: {
   onAdd: (code: string) => boolean;
   onRemove: (index: number) => void;
   onBlur: () => void;
-  onQueryChange: () => void;
+  query: string;
+  onQueryChange: (text: string) => void;
   error?: ReactNode;
 }) {
   return (
@@ -59,6 +60,7 @@ export function CountryMultiSelect(props: {
       onAdd={props.onAdd}
       onRemove={props.onRemove}
       onBlur={props.onBlur}
+      query={props.query}
       onQueryChange={props.onQueryChange}
       error={props.error}
     />

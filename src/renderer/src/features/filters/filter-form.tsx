@@ -52,6 +52,7 @@ export function FilterForm({
   const draft = useFilter((s) => s.draft, store);
   const notice = useFilter((s) => s.notice, store);
   const refused = useFilter((s) => s.refused, store);
+  const typed = useFilter((s) => s.typed, store);
   const moreOpen = useFilter((s) => s.moreOpen, store);
   const actions = store.getState();
   const msgs = validation.bySlot;
@@ -125,7 +126,8 @@ export function FilterForm({
           onAdd={(c) => actions.addTag('importer_countries', c)}
           onRemove={(i) => actions.removeTag('importer_countries', i)}
           onBlur={() => actions.touch('importer_countries')}
-          onQueryChange={() => actions.clearRefused('importer_countries')}
+          query={typed.importer_countries ?? ''}
+          onQueryChange={(text) => actions.setTyped('importer_countries', text)}
           error={fieldError('importer_countries', msgs.importer_countries, refused.importer_countries)}
         />
         <CountryMultiSelect
@@ -135,7 +137,8 @@ export function FilterForm({
           onAdd={(c) => actions.addTag('exporter_countries', c)}
           onRemove={(i) => actions.removeTag('exporter_countries', i)}
           onBlur={() => actions.touch('exporter_countries')}
-          onQueryChange={() => actions.clearRefused('exporter_countries')}
+          query={typed.exporter_countries ?? ''}
+          onQueryChange={(text) => actions.setTyped('exporter_countries', text)}
           error={fieldError('exporter_countries', msgs.exporter_countries, refused.exporter_countries)}
         />
         <HsCodePicker
@@ -143,7 +146,8 @@ export function FilterForm({
           onAdd={(c) => actions.addTag('hs_codes', c)}
           onRemove={(i) => actions.removeTag('hs_codes', i)}
           onBlur={() => actions.touch('hs_codes')}
-          onQueryChange={() => actions.clearRefused('hs_codes')}
+          query={typed.hs_codes ?? ''}
+          onQueryChange={(text) => actions.setTyped('hs_codes', text)}
           error={fieldError('hs_codes', msgs.hs_codes, refused.hs_codes)}
         />
         <DateRangeField

@@ -195,6 +195,24 @@ export interface ValidationExtra {
   accounts?: readonly string[];
   /** The active profile's default account, which main sends when the filter names none. */
   defaultAccount?: string;
+  /** Text typed into a list's picker and not (yet) added as an entry. */
+  typed?: Partial<Record<ListField, string>>;
+  /** Lists whose typed text was refused; the field says why already (`FilterState.refused`). */
+  refused?: Partial<Record<ListField, string>>;
+}
+
+/**
+ * Text left typed in a list field ("Germ" in Importer countries, never picked): the analyst sees it in
+ * the field, so a run without it would silently search something else. It blocks the run until it is
+ * added or cleared.
+ */
+export function typedIssues(typed: ValidationExtra['typed']): SpecIssue[] {
+  return Object.entries(typed ?? {})
+    .filter(([, text]) => text !== undefined && text.trim() !== '')
+    .map(([field, text]) => ({
+      path: field,
+      message: `“${(text as string).trim()}” is typed but not added: pick it from the list (or press Enter), or clear it`,
+    }));
 }
 
 /**
@@ -240,10 +258,14 @@ export function validateDraft(d: FilterDraft, kind: RunKind, extra: ValidationEx
         : kind === 'firmSearch'
           ? checkRequest('firmSearch', { ...filter, page: extra.page ?? 1 })
           : checkRequest('firmCount', filter);
-  const all = [...(checked.ok ? [] : checked.issues), ...referenceIssues(d, extra)];
+  const typed = typedIssues(extra.typed);
+  const all = [...(checked.ok ? [] : checked.issues), ...referenceIssues(d, extra), ...typed];
   if (all.length === 0) return { valid: true, bySlot: {}, issues: [], reason: null };
   const bySlot: Partial<Record<FormSlot, string[]>> = {};
   for (const issue of all) {
+    // A refused entry is said at its field by the refusal (why it cannot be added); saying it is not
+    // added as well would only repeat it.
+    if (typed.includes(issue) && extra.refused?.[issue.path as ListField]) continue;
     (bySlot[slotOf(issue.path)] ??= []).push(describeFormIssue(issue, d));
   }
   // A rule of the whole form ("Firm search needs at least one filter") has no field to be said at:

@@ -25,6 +25,11 @@ export interface FilterState {
   notice: string | null;
   /** Why the last tag typed into a list was not added; shown until the list or the typed text changes. */
   refused: Partial<Record<ListField, string>>;
+  /**
+   * What is typed in a list's picker and not added yet: kept here, not in the field, so the run's
+   * check sees it (it blocks the run) and Clear filter or a loaded preset empties it with the rest.
+   */
+  typed: Partial<Record<ListField, string>>;
   /** "More filters" is open: the less common fields are shown. */
   moreOpen: boolean;
   setMoreOpen(open: boolean): void;
@@ -34,7 +39,7 @@ export interface FilterState {
   addTag(field: ListField, value: string): boolean;
   removeTag(field: ListField, index: number): void;
   /** The text typed into a list's picker changed: a refusal of the earlier text no longer applies. */
-  clearRefused(field: ListField): void;
+  setTyped(field: ListField, text: string): void;
   touch(field: keyof FilterDraft): void;
   reset(): void;
   load(filter: ShipmentFilter, notice?: string | null): void;
@@ -51,6 +56,7 @@ export function createFilterStore(initial: FilterDraft = emptyDraft()): FilterSt
       draft: initial,
       touched: {},
       refused: {},
+      typed: {},
       version: 0,
       notice: null,
       moreOpen: false,
@@ -71,22 +77,34 @@ export function createFilterStore(initial: FilterDraft = emptyDraft()): FilterSt
         if (refusal) return false;
         // A repeated tag would only waste one of the ten allowed slots.
         change((d) => (d[field].includes(v) ? d : { ...d, [field]: [...d[field], v] }));
+        set((s) => ({ typed: { ...s.typed, [field]: undefined } }));
         return true;
       },
       removeTag: (field, index) => {
         set((s) => ({ refused: { ...s.refused, [field]: undefined } }));
         change((d) => ({ ...d, [field]: d[field].filter((_, i) => i !== index) }));
       },
-      clearRefused: (field) =>
-        set((s) => (s.refused[field] ? { refused: { ...s.refused, [field]: undefined } } : s)),
+      setTyped: (field, text) =>
+        set((s) => ({
+          typed: { ...s.typed, [field]: text },
+          refused: s.refused[field] ? { ...s.refused, [field]: undefined } : s.refused,
+        })),
       touch: (field) => set((s) => (s.touched[field] ? s : { touched: { ...s.touched, [field]: true } })),
       reset: () =>
-        set((s) => ({ draft: emptyDraft(), touched: {}, refused: {}, version: s.version + 1, notice: null })),
+        set((s) => ({
+          draft: emptyDraft(),
+          touched: {},
+          refused: {},
+          typed: {},
+          version: s.version + 1,
+          notice: null,
+        })),
       load: (filter, notice = null) =>
         set((s) => ({
           draft: filterToDraft(filter),
           touched: {},
           refused: {},
+          typed: {},
           version: s.version + 1,
           notice,
         })),
@@ -111,5 +129,6 @@ export function validateCurrent(
   extra: ValidationExtra = {},
   store: FilterStore = filterStore,
 ): Validation {
-  return validateDraft(store.getState().draft, kind, extra);
+  const { draft, typed, refused } = store.getState();
+  return validateDraft(draft, kind, { typed, refused, ...extra });
 }

@@ -23,7 +23,8 @@ export function HsCodePicker(props: {
   onAdd: (code: string) => boolean;
   onRemove: (index: number) => void;
   onBlur: () => void;
-  onQueryChange: () => void;
+  query: string;
+  onQueryChange: (text: string) => void;
   error?: ReactNode;
 }) {
   const index = useHsIndex();
@@ -67,6 +68,7 @@ export function HsCodePicker(props: {
       onAdd={props.onAdd}
       onRemove={props.onRemove}
       onBlur={props.onBlur}
+      query={props.query}
       onQueryChange={props.onQueryChange}
       error={props.error}
     />

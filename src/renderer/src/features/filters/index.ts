@@ -6,6 +6,7 @@ export {
   validateDraft,
   type FilterDraft,
   type Validation,
+  type ValidationExtra,
 } from './filter-model';
 export {
   createFilterStore,

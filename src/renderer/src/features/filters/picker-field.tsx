@@ -31,14 +31,17 @@ export function PickerField(props: {
   defaultActive: (query: string, options: PickerOption[]) => number;
   /** What Enter takes when no option is highlighted (a typed code, or text to be refused), or null. */
   enterUnhighlighted: (query: string, options: PickerOption[]) => string | null;
+  /** The text typed and not added yet (kept by the filter store, which the run's check reads). */
+  query: string;
+  onQueryChange: (text: string) => void;
+  /** Adds the entry (and empties the typed text); false when it was refused and the text stays. */
   onAdd: (value: string) => boolean;
   onRemove: (index: number) => void;
   onBlur: () => void;
-  onQueryChange: () => void;
   /** Why the last entry was refused, and the field's messages from the validation. */
   error?: ReactNode;
 }) {
-  const [query, setQuery] = useState('');
+  const query = props.query;
   const [open, setOpen] = useState(false);
   // Moved by the arrows or the pointer; null follows the typed text (`defaultActive`).
   const [moved, setMoved] = useState<number | null>(null);
@@ -54,7 +57,6 @@ export function PickerField(props: {
   }, [active, activeValue]);
   const pick = (value: string) => {
     if (!props.onAdd(value)) return;
-    setQuery('');
     setMoved(null);
     setOpen(false);
   };
@@ -96,10 +98,9 @@ export function PickerField(props: {
         error={props.error}
         errorProps={{ 'data-testid': `filter-${props.field}-message`, role: 'alert' }}
         onChange={(e) => {
-          setQuery(e.currentTarget.value);
+          props.onQueryChange(e.currentTarget.value);
           setMoved(null);
           setOpen(true);
-          props.onQueryChange();
         }}
         onFocus={() => setOpen(true)}
         onBlur={() => {

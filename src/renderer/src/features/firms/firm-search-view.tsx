@@ -71,6 +71,8 @@ function FirmActions(
 /** The service's firm search with paging, firm count, and the way from a firm to its shipments. */
 export function FirmSearchView() {
   const draft = useFilter((s) => s.draft);
+  const typed = useFilter((s) => s.typed);
+  const refused = useFilter((s) => s.refused);
   const status = useFirmsStore((s) => s.status);
   const result = useFirmsStore((s) => s.result);
   const resultRequest = useFirmsStore((s) => s.resultRequest);
@@ -90,7 +92,14 @@ export function FirmSearchView() {
   }, []);
 
   const accounts = useAccountContext();
-  const { search: searchCheck, count: countCheck, hsCodes } = firmsCheckOf(draft, summary, accounts);
+  const {
+    search: searchCheck,
+    count: countCheck,
+    hsCodes,
+  } = firmsCheckOf(draft, summary, accounts, {
+    typed,
+    refused,
+  });
   // The account charged: the filter's, else the profile's default that main sends.
   const account = draft.account_name.trim() || accounts.defaultAccount;
   // The spec does not say how many firms a page holds, so only the standing of each metric is shown.

@@ -1,7 +1,14 @@
 import type { FirmCountRequest, FirmSearchRequest, FirmSearchResponse, UsageSummary } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
 import { getApi } from '../../bridge/api';
-import { currentFilter, validateCurrent, validateDraft, type FilterDraft, type Validation } from '../filters';
+import {
+  currentFilter,
+  validateCurrent,
+  validateDraft,
+  type FilterDraft,
+  type Validation,
+  type ValidationExtra,
+} from '../filters';
 import {
   checkHsCodes,
   currentAccountContext,
@@ -86,13 +93,15 @@ export function firmsCheckOf(
   draft: FilterDraft,
   summary: UsageSummary | null,
   accounts: AccountContext,
+  /** What is typed in the list fields and not added (the filter store's `typed`, `refused`). */
+  entries: Pick<ValidationExtra, 'typed' | 'refused'> = {},
 ): FirmsCheck {
   // The account charged: the filter's, else the profile's default that main sends.
   const account = draft.account_name.trim() || accounts.defaultAccount;
   const hsCodes = checkHsCodes(summary, account, draft.hs_codes);
   const blocked = hsCodes?.state === 'exceeds' ? `Cannot run: ${hsCodes.message}` : null;
-  const search = validateDraft(draft, 'firmSearch', { page: 1, ...accounts });
-  const count = validateDraft(draft, 'firmCount', accounts);
+  const search = validateDraft(draft, 'firmSearch', { page: 1, ...accounts, ...entries });
+  const count = validateDraft(draft, 'firmCount', { ...accounts, ...entries });
   return {
     search: { ...search, reason: search.reason ?? blocked },
     count: { ...count, reason: count.reason ?? blocked },

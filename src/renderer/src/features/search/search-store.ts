@@ -31,6 +31,7 @@ import {
   validateDraft,
   type FilterDraft,
   type Validation,
+  type ValidationExtra,
 } from '../filters';
 
 export type SearchStatus = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
@@ -405,8 +406,10 @@ export function searchCheckOf(
   confirmed: boolean,
   summary: UsageSummary | null,
   accounts: AccountContext,
+  /** What is typed in the list fields and not added (the filter store's `typed`, `refused`). */
+  entries: Pick<ValidationExtra, 'typed' | 'refused'> = {},
 ): SearchCheck {
-  const validation = validateDraft(draft, 'shipmentSearch', { size, ...accounts });
+  const validation = validateDraft(draft, 'shipmentSearch', { size, ...accounts, ...entries });
   const sizeValid = !validation.bySlot.size?.length;
   const account = draft.account_name.trim() || accounts.defaultAccount;
   const limit = sizeValid ? checkLimit(summary, account, 'shipments/search', size) : null;
@@ -425,6 +428,8 @@ export function searchCheckOf(
 
 export function useSearchCheck(): SearchCheck {
   const draft = useFilter((s) => s.draft);
+  const typed = useFilter((s) => s.typed);
+  const refused = useFilter((s) => s.refused);
   const size = useSearchStore((s) => s.size);
   const confirmed = useSearchStore((s) => s.overLimitConfirmed);
   const summary = useUsageStore((s) => s.summary);
@@ -432,8 +437,8 @@ export function useSearchCheck(): SearchCheck {
   // The same check while its inputs stay: the filter form and the run bar then skip the renders a
   // search's answer causes on the page.
   return useMemo(
-    () => searchCheckOf(draft, size, confirmed, summary, accounts),
-    [draft, size, confirmed, summary, accounts],
+    () => searchCheckOf(draft, size, confirmed, summary, accounts, { typed, refused }),
+    [draft, size, confirmed, summary, accounts, typed, refused],
   );
 }
 
@@ -444,12 +449,14 @@ export function useSearchCheck(): SearchCheck {
 export function runSearchCommand(): boolean {
   const s = useSearchStore.getState();
   if (s.status === 'running') return false;
+  const { draft, typed, refused } = filterStore.getState();
   const check = searchCheckOf(
-    filterStore.getState().draft,
+    draft,
     s.size,
     s.overLimitConfirmed,
     useUsageStore.getState().summary,
     currentAccountContext(),
+    { typed, refused },
   );
   if (check.reason) return false;
   void s.run();
