@@ -205,6 +205,68 @@ describe('files other tools wrote', () => {
     );
   });
 
+  it('leaves out the notes under a table ("Source: …") and says so, but keeps a line of text the table goes on after', async () => {
+    const path = join(t.dir, 'with-notes.csv');
+    await writeFile(
+      path,
+      [
+        'Importer,HS Code,Value USD',
+        'Acme,720810,12.5',
+        '',
+        // Alone in the first column, but the table goes on below it: a record.
+        'Beta Metals,,',
+        'Gamma,720851,7',
+        '',
+        'Source: customs declarations, 2025',
+        '',
+        '"Note: values in US dollars, FOB"',
+      ].join('\r\n'),
+    );
+    // The preview read the whole file, so it knows the notes end it.
+    const prepared = await previewImport(path);
+    expect(prepared.view.rowsChecked).toBe(5);
+    expect(prepared.view.issues.map((w) => w.message)).toEqual([
+      '2 lines of text below the table are notes, not shipments (first: row 7, "Source: customs declarations, 2025"). They are left out',
+    ]);
+    const r = await importFile(l.lib, path);
+    expect((await rowsOf(r.dataset.id)).map((x) => x.importerName)).toEqual(['Acme', 'Beta Metals', 'Gamma']);
+    expect(r.warnings.map((w) => w.message)).toEqual(prepared.view.issues.map((w) => w.message));
+
+    // A line of another width is a note only where the file ends with it: the table going on below
+    // it means the file is cut or holds an unquoted separator, as before.
+    const goesOn = join(t.dir, 'goes-on.csv');
+    await writeFile(
+      goesOn,
+      'Importer,HS Code,Value USD\nAcme,720810,12.5\n\nSee below, please\nGamma,720851,7\n',
+    );
+    await expect(previewImport(goesOn)).rejects.toThrow(/row 4 has 2 cells but the header has 3/);
+    const long = ['Importer,HS Code,Value USD', ...Array.from({ length: 100 }, (_, i) => `Firm ${i},7208,1`)];
+    long.splice(80, 0, '', 'See below, please');
+    const longPath = join(t.dir, 'goes-on-long.csv');
+    await writeFile(longPath, long.join('\n'));
+    const longPrepared = await previewImport(longPath);
+    await expect(runImport(l.lib, longPath, longPrepared)).rejects.toThrow(
+      /row 82 has 2 cells but the header has 3/,
+    );
+
+    // A workbook's note under its table, past the rows a preview reads: found by the import.
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Report');
+    ws.addRow(['Importer', 'HS Code', 'USD FOB']);
+    for (let i = 1; i <= 80; i++) ws.addRow([`Firm ${i}`, '720810', i]);
+    ws.addRow([]);
+    ws.addRow(['Prepared by the trade desk']);
+    const xlsx = join(t.dir, 'with-notes.xlsx');
+    await wb.xlsx.writeFile(xlsx);
+    const head = await previewImport(xlsx);
+    expect(head.view.issues).toEqual([]);
+    const w = await importFile(l.lib, xlsx);
+    expect(w.rows).toBe(80);
+    expect(w.warnings.map((x) => x.message)).toEqual([
+      '1 line of text below the table is a note, not a shipment (first: sheet Report, row 83, "Prepared by the trade desk"). It is left out',
+    ]);
+  });
+
   it('reads JSON Lines (.jsonl, .ndjson, or a .json written so) and names a bad line by its number', async () => {
     const lines =
       [

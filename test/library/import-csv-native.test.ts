@@ -142,7 +142,7 @@ async function stageBoth(
   const stage = await RowStage.open(prepared.plan.kind, dir);
   const files: StagedSource[] = [];
   try {
-    for await (const batch of source.rows(0)) {
+    for await (const batch of source.rows(0, undefined, prepared.plan.headerRow)) {
       const converted = conv.convert(batch);
       if (converted.n > 0) await stage.append(converted);
       const part = await stage.cut();
@@ -234,6 +234,16 @@ describe('a CSV read by DuckDB’s reader', () => {
       // The row path refuses some of these files (the import says why); DuckDB's reader must not take them either.
     }
     if (rowPath) expect(rowPath.native).toBeNull();
+  });
+
+  it('leaves a file with notes under its table (lines of other widths below a blank line) to the row path, which leaves them out', async () => {
+    const r = await stageBoth(
+      'notes.csv',
+      csv([['a', '7208', '1', '', '', '', '']]) + '\nSource: customs declarations, 2025\nNote: in USD\n',
+    );
+    expect(r.native).toBeNull();
+    expect(r.rows.map((x) => x.importerName)).toEqual(['a']);
+    expect(r.blankRows).toBe(1);
   });
 
   it('leaves out a row index as the row path does: not stored, and a row filled only there is blank', async () => {

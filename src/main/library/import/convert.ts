@@ -223,6 +223,14 @@ export class RowConverter {
   private lostZeros: Counter | null = null;
   /** HS codes written with separators ("7208.10.00"), stored as their digits. */
   private dottedCodes: Counter | null = null;
+  /** A blank row came after the table's rows: lines of text alone may be notes under it. */
+  private afterBlank = false;
+  /** The number of the last row read, to see the empty rows a sheet leaves out. */
+  private lastNumber = -1;
+  /** Lines of text alone below a blank row, not yet known to be notes or records. */
+  private held: RawRow[] = [];
+  /** Notes under the table ("Source: …"), left out once the file ended with them. */
+  private notes: Counter | null = null;
   /** Rows of the file's totals ("Total", then sums), left out; keyed by the column of the label. */
   private totals: { column: string; counter: Counter } | null = null;
   /**
@@ -232,9 +240,9 @@ export class RowConverter {
   private sectionSums: Float64Array;
   private fileSums: Float64Array;
 
-  /** Rows read after the header, blank ones aside: the records and the totals rows left out. */
+  /** Rows read after the header, blank ones aside: the records, and the totals and notes left out or held. */
   get rowsRead(): number {
-    return this.rows + (this.totals?.counter.count ?? 0);
+    return this.rows + (this.totals?.counter.count ?? 0) + this.held.length + (this.notes?.count ?? 0);
   }
 
   constructor(
@@ -291,18 +299,40 @@ export class RowConverter {
     }));
   }
 
-  /** Rows after the header row, blank ones skipped, as the library's columns. */
+  /**
+   * Rows after the header row, blank ones skipped, as the library's columns. Lines of text alone in
+   * the first column below a blank row are held back: notes under the table ("Source: …") when the
+   * file ends with them (`endOfFile`), records after all when the table goes on.
+   */
   convert(rows: readonly RawRow[]): ConvertedBatch {
-    const columns: StoredValue[][] = this.fields.map(() => new Array<StoredValue>(rows.length));
-    const extras = new Array<string | null>(rows.length);
-    const rowNumbers: number[] = [];
-    let n = 0;
-    const width = this.targets.length;
+    const batch: ConvertedBatch = {
+      n: 0,
+      columns: this.fields.map(() => new Array<StoredValue>(rows.length)),
+      extras: new Array<string | null>(rows.length),
+      rowNumbers: [],
+    };
     for (const row of rows) {
       if (row.number <= this.plan.headerRow) continue;
+      // A sheet leaves its empty rows out: a row number skipped is a blank row between.
+      const skipped = this.lastNumber >= 0 && row.number > this.lastNumber + 1;
+      this.lastNumber = row.number;
+      if (skipped && (this.rows > 0 || this.held.length > 0)) this.afterBlank = true;
       if (this.isBlank(row.values)) {
         this.blankRows += 1;
+        this.afterBlank = this.rows > 0 || this.held.length > 0;
         continue;
+      }
+      if (this.afterBlank && this.isNoteLike(row)) {
+        this.held.push(row);
+        continue;
+      }
+      // A row of another width is only ever a note: the table going on after it refuses the file.
+      if (row.ragged) throw row.ragged;
+      this.afterBlank = false;
+      if (this.held.length > 0) {
+        for (const h of this.held) if (h.ragged) throw h.ragged;
+        for (const h of this.held) this.record(h, batch);
+        this.held = [];
       }
       const label = this.totalsLabel(row.values);
       if (label >= 0) {
@@ -312,29 +342,83 @@ export class RowConverter {
         this.sectionSums.fill(0);
         continue;
       }
-      let extra: Record<string, string> | null = null;
-      for (let c = 0; c < width; c++) {
-        if (this.leftOut[c]) continue;
-        const raw = row.values[c];
-        const target = this.targets[c]!;
-        if (raw === NO_VALUE) this.count(this.formulas, this.headerOf(c), row, '');
-        const value = this.value(c, raw, row);
-        if (target >= 0) columns[target]![n] = value;
-        else if (value !== null && value !== '') (extra ??= {})[this.extraHeaders[c]!] = String(value);
-      }
-      // Cells past the header row's width have no header: kept as extras named by column.
-      for (let c = width; c < row.values.length; c++) {
-        const v = this.value(c, row.values[c], row);
-        if (v !== null && v !== '') (extra ??= {})[`Column ${c + 1}`] = String(v);
-      }
-      extras[n] = extra ? JSON.stringify(extra) : null;
-      rowNumbers.push(row.number);
-      n += 1;
+      this.record(row, batch);
     }
-    for (const col of columns) col.length = n;
-    extras.length = n;
-    this.rows += n;
-    return { n, columns, extras, rowNumbers };
+    for (const col of batch.columns) col.length = batch.n;
+    batch.extras.length = batch.n;
+    return batch;
+  }
+
+  /**
+   * The file has no more rows: the lines of text held back below the table are its notes, left out
+   * and reported. Not called on a preview of the file's head, which cannot tell.
+   */
+  endOfFile(): void {
+    for (const row of this.held) {
+      const text = this.noteText(row);
+      if (this.notes) this.tally(this.notes, row, text);
+      else this.notes = this.tally(null, row, text.slice(0, 60));
+    }
+    this.held = [];
+  }
+
+  /** Adds a record to the batch: each column's value, and the extra columns as JSON text. */
+  private record(row: RawRow, batch: ConvertedBatch): void {
+    const n = batch.n;
+    const width = this.targets.length;
+    let extra: Record<string, string> | null = null;
+    for (let c = 0; c < width; c++) {
+      if (this.leftOut[c]) continue;
+      const raw = row.values[c];
+      const target = this.targets[c]!;
+      if (raw === NO_VALUE) this.count(this.formulas, this.headerOf(c), row, '');
+      const value = this.value(c, raw, row);
+      if (target >= 0) batch.columns[target]![n] = value;
+      else if (value !== null && value !== '') (extra ??= {})[this.extraHeaders[c]!] = String(value);
+    }
+    // Cells past the header row's width have no header: kept as extras named by column.
+    for (let c = width; c < row.values.length; c++) {
+      const v = this.value(c, row.values[c], row);
+      if (v !== null && v !== '') (extra ??= {})[`Column ${c + 1}`] = String(v);
+    }
+    batch.extras[n] = extra ? JSON.stringify(extra) : null;
+    batch.rowNumbers.push(row.number);
+    batch.n = n + 1;
+    this.rows += 1;
+  }
+
+  /** The first column read (the first not left out): where a note under a table is written. */
+  private get firstColumn(): number {
+    const c = this.leftOut.indexOf(0);
+    return c < 0 ? 0 : c;
+  }
+
+  /**
+   * A line of text alone in the first column, with a letter in it ("Source: customs, 2025"); in a
+   * CSV, the text may run on into other cells past an unquoted comma (the row then has another width).
+   */
+  private isNoteLike(row: RawRow): boolean {
+    const { values } = row;
+    const first = this.firstColumn;
+    const v = values[first];
+    if (typeof v !== 'string' || !/\p{L}/u.test(v)) return false;
+    if (row.ragged) return true;
+    for (let c = 0; c < values.length; c++) {
+      if (c === first || this.leftOut[c]) continue;
+      const o = values[c];
+      if (o === null || o === undefined || (typeof o === 'string' && o.trim() === '')) continue;
+      return false;
+    }
+    return true;
+  }
+
+  /** A note's text as written: a CSV line's cells joined again where an unquoted comma split it. */
+  private noteText(row: RawRow): string {
+    const cells = row.ragged ? row.values.slice(this.firstColumn) : [row.values[this.firstColumn]];
+    return cells
+      .filter((v) => v !== null && v !== undefined && String(v).trim() !== '')
+      .map((v) => String(v).trim())
+      .join(', ');
   }
 
   /**
@@ -523,6 +607,18 @@ export class RowConverter {
         message:
           `${one ? '1 row holds' : `${c.count.toLocaleString('en-US')} rows hold`} the file's totals, not ${one ? `a ${record}` : `${record}s`} (first: ${c.firstAt}, "${c.example}"). ` +
           `${one ? 'It is' : 'They are'} left out, so ${one ? 'its' : 'their'} sums are not counted twice in totals and summaries`,
+      });
+    }
+    if (this.notes) {
+      const c = this.notes;
+      const one = c.count === 1;
+      const record = this.kind === 'firms' ? 'firm' : 'shipment';
+      out.push({
+        field: this.headerOf(this.firstColumn),
+        ...c,
+        message:
+          `${one ? '1 line' : `${c.count.toLocaleString('en-US')} lines`} of text below the table ${one ? 'is a note' : 'are notes'}, not ${one ? `a ${record}` : `${record}s`} (first: ${c.firstAt}, "${c.example}"). ` +
+          `${one ? 'It is' : 'They are'} left out`,
       });
     }
     if (this.lostZeros) {

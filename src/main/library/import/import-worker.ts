@@ -67,9 +67,13 @@ async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<voi
   try {
     const sheet = msg.sheet ?? source.defaultSheet;
     const head: PreviewRow[] = [];
+    let whole = true;
     for await (const batch of source.rows(sheet, stop.signal)) {
       for (const r of batch) {
-        if (head.length >= PREVIEW_ROWS) break;
+        if (head.length >= PREVIEW_ROWS) {
+          whole = false;
+          break;
+        }
         head.push({
           number: r.number,
           values: r.values.map((v) => (v === NO_RESULT ? { formula: true as const } : (v ?? null))),
@@ -78,7 +82,7 @@ async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<voi
           ),
         });
       }
-      if (head.length >= PREVIEW_ROWS) break;
+      if (!whole) break;
     }
     answer = {
       type: 'preview',
@@ -87,6 +91,7 @@ async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<voi
         sheets: source.sheets,
         sheet,
         head,
+        whole: whole && !stop.signal.aborted,
         notices: source.notices,
         query: source.query ? [...source.query] : null,
         facts: source.facts ?? null,
@@ -158,6 +163,7 @@ async function check(msg: Extract<ToWorker, { type: 'check' }>): Promise<void> {
         send({ type: 'checked', progress: progress(), final: false });
       }
     }
+    if (!stop.signal.aborted) converter.endOfFile();
     answer = stop.signal.aborted
       ? { type: 'stopped' }
       : {
@@ -229,6 +235,7 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
         if (staged.rows >= partRows) await flush();
       }
       if (!stop.signal.aborted) {
+        converter.endOfFile();
         await flush();
         await hand(await staged.drain());
       }

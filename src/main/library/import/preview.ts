@@ -146,15 +146,22 @@ export function prepareImport(
   // A CSV's head was read without knowing its header (a title block above it may be of any width):
   // the rows below the header are held to its width here, as the import holds every row.
   if (raw.format === 'csv') {
+    let gap = false;
     for (const r of rows.slice(headerIndex + 1)) {
-      // A blank line (all cells empty) passes, as csvRows lets it.
+      // A blank line (all cells empty) passes, as csvRows lets it; below one, a row of another width
+      // is left to the row converter, as on import: a note under the table, or the refusal.
+      if (r.values.every((v) => typeof v !== 'string' || v.trim() === '')) gap = true;
       const refusal = csvWidthRefusal(r.number, r.values, headerRow.values.length, choices.headerRow);
-      if (refusal) throw refusal;
+      if (refusal && !gap) throw refusal;
+      if (refusal) r.ragged = refusal;
     }
   }
   const width = Math.max(
     headerRow.values.length,
-    ...rows.slice(headerIndex + 1, headerIndex + 20).map((r) => r.values.length),
+    ...rows
+      .slice(headerIndex + 1, headerIndex + 20)
+      .filter((r) => !r.ragged)
+      .map((r) => r.values.length),
     0,
   );
   const headers = headerNames(
@@ -215,7 +222,7 @@ export function prepareImport(
     ...(leftOut.length > 0 ? { leftOut } : {}),
     locale,
   };
-  const checked = checkPlan(plan, headers, rows, formats, raw.date1904, raw.verbatim);
+  const checked = checkPlan(plan, headers, rows, formats, raw.date1904, raw.verbatim, raw.whole);
   const view: ImportPreviewView = {
     fileName,
     format: raw.format,
@@ -257,6 +264,8 @@ export function checkPlan(
   formats: readonly (NumberFormat | null)[],
   date1904: boolean,
   verbatim = false,
+  /** The rows are the whole sheet, so lines of text held back at their end are notes under it. */
+  whole = false,
 ): CheckedPlan {
   const converter = new RowConverter(
     plan.kind,
@@ -268,6 +277,7 @@ export function checkPlan(
     verbatim,
   );
   const batch = converter.convert(rows.filter((r) => r.number > plan.headerRow));
+  if (whole) converter.endOfFile();
   const fieldIndex = new Map(converter.fields.map((f, i) => [f, i]));
   const extras = batch.extras
     .slice(0, SAMPLES)

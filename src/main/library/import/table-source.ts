@@ -29,6 +29,11 @@ export interface RawRow {
   values: CellValue[];
   /** Style index per cell (xlsx only); the source's `format` turns it into a number format. */
   styles?: number[];
+  /**
+   * A CSV row below a blank line whose width is not the header's: a note under the table (a line of
+   * text with a comma in it), or, when the table goes on after it, why the file is refused.
+   */
+  ragged?: ImportRefusal;
 }
 
 export interface ImportLimits {
@@ -434,6 +439,8 @@ async function* csvRows(
   let quotes = 0;
   let number = 0;
   let width = -1;
+  /** A blank line came after the header: a row of another width may be a note under the table. */
+  let gap = false;
   let skip = skipSepLine;
   let batch: RawRow[] = [];
   let newline: LineBreak | undefined;
@@ -445,16 +452,20 @@ async function* csvRows(
         continue;
       }
       const blank = cells.length === 1 && cells[0] === '';
-      if (!blank && headerRow !== null && number >= headerRow) {
+      let ragged: ImportRefusal | undefined;
+      if (headerRow !== null && number > headerRow && cells.every((c) => c.trim() === '')) gap = width >= 0;
+      else if (!blank && headerRow !== null && number >= headerRow) {
         if (width < 0) width = cells.length;
         else {
           const refusal = csvWidthRefusal(number, cells, width);
-          if (refusal) throw refusal;
+          // Below a blank line, the row converter decides: a note under the table, or the refusal.
+          if (refusal && !gap) throw refusal;
+          if (refusal) ragged = refusal;
         }
       }
       // In place: the cells are Papa's fresh array, and a copy per row adds up over millions of cells.
       for (let i = 0; i < cells.length; i++) cells[i] = restoreCsvFormulaText(cells[i]!);
-      batch.push({ number, values: cells });
+      batch.push(ragged ? { number, values: cells, ragged } : { number, values: cells });
     }
   };
   for await (const text of decodedText(path, encoding, bom)) {

@@ -19,6 +19,8 @@ export interface RawPreview {
   sheet: number;
   /** The first rows of the sheet (header candidates and samples). */
   head: PreviewRow[];
+  /** The head is the whole sheet: what ends it ends the file. */
+  whole: boolean;
   notices: string[];
   query: [string, string][] | null;
   facts: TableSource['facts'] | null;
