@@ -205,6 +205,16 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
     expect(problems.join('\n\n')).toBe('');
   });
 
+  it("a shipment's parties in their drawer; Escape closes it", async () => {
+    await shell.navigate('search');
+    const panel = await search().openParties(0);
+    const problems = await dialogEveryWay('search-parties', panel.getByTestId('party-importer-open'));
+    await browser.page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    expect(problems.join('\n\n')).toBe('');
+    expect(browser.errors).toEqual([]);
+  });
+
   it('every tab of Analysis and the firm profile drawer', async () => {
     const analysis = new AnalysisPage(browser.page);
     await shell.navigate('analysis');

@@ -268,7 +268,7 @@ describe('firms page → search: a firm’s shipments', () => {
       'Shipments of importer “Gulf Al Noor General Trading FZE”',
     );
     expect(el('filter-notice').textContent).toContain('dates 2024-01-01 to 2024-03-31');
-    expect(el('filter-notice').textContent).toContain('exporter countries CN');
+    expect(el('filter-notice').textContent).toContain('Exporter countries CN');
     expect(filters.currentFilter()).toEqual({
       ...QA_FILTER,
       importer_firm: 'Gulf Al Noor General Trading FZE',

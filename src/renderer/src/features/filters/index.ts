@@ -1,6 +1,7 @@
 export { FieldMessages } from './field-messages';
 export { FilterForm } from './filter-form';
 export {
+  FIELD_LABELS,
   describeFormIssue,
   draftToFilter,
   validateDraft,

@@ -60,7 +60,7 @@ function FirmActions(
         variant="subtle"
         disabled
         data-testid={`firm-count-${i}`}
-        title="A firm record has no UrlCode, which shipment count needs. Count from a shipment's importer or exporter instead (Search → Parties)."
+        title="A firm record has no firm code, which counting its shipments needs. Count from a shipment's importer or exporter instead (Search → Parties)."
       >
         Count
       </Button>
@@ -316,7 +316,7 @@ export function FirmSearchView() {
               multiline
               w={360}
               withinPortal
-              label="Counting a firm's shipments needs its UrlCode, which firm records do not carry. Use “Parties” on a shipment in Search to count an importer's or exporter's shipments; “Shipments” here searches by the firm's name instead."
+              label="Counting a firm's shipments needs its firm code, which firm records do not carry. Use “Parties” on a shipment in Search to count an importer's or exporter's shipments; “Shipments” here searches by the firm's name instead."
             >
               <ActionIcon variant="subtle" aria-label="Why Count is off" data-testid="firms-urlcode-note">
                 <IconInfoCircle size={16} stroke={1.6} />

@@ -7,7 +7,7 @@ import {
 import type { BridgeResult } from '@shared/ipc/errors';
 import { getApi } from '../../bridge/api';
 import { useSessionStore } from '../../session';
-import { filterStore, type FilterStore } from '../filters';
+import { FIELD_LABELS, filterStore, type FilterStore } from '../filters';
 import { useSearchStore } from './search-store';
 
 export type PartyRole = 'importer' | 'exporter';
@@ -36,13 +36,14 @@ function describeCarried(f: ShipmentFilter, field: 'importer_firm' | 'exporter_f
           : `until ${f.end_date}`,
     );
   const imp = fmtList(f.importer_countries);
-  if (imp) parts.push(`importer countries ${imp}`);
+  if (imp) parts.push(`${FIELD_LABELS.importer_countries} ${imp}`);
   const exp = fmtList(f.exporter_countries);
-  if (exp) parts.push(`exporter countries ${exp}`);
+  if (exp) parts.push(`${FIELD_LABELS.exporter_countries} ${exp}`);
   const hs = fmtList(f.hs_codes);
-  if (hs) parts.push(`HS ${hs}`);
+  if (hs) parts.push(`${FIELD_LABELS.hs_codes} ${hs}`);
   const types = fmtList(f.firm_filter);
-  if (types) parts.push(`firm types ${types}${f.search_type ? ` (${f.search_type})` : ''}`);
+  if (types)
+    parts.push(`${FIELD_LABELS.firm_filter} ${types}${f.search_type ? ` (as ${f.search_type})` : ''}`);
   for (const k of [
     'product_detail',
     'importer_firm',
@@ -51,9 +52,10 @@ function describeCarried(f: ShipmentFilter, field: 'importer_firm' | 'exporter_f
     'arrival_port',
     'departure_port',
   ] as const) {
-    if (k !== field && f[k]) parts.push(`${k} “${f[k]}”`);
+    // Named as the form labels them (Product description “steel”), never by the service's field names.
+    if (k !== field && f[k]) parts.push(`${FIELD_LABELS[k]} “${f[k]}”`);
   }
-  if (f.account_name) parts.push(`account ${f.account_name}`);
+  if (f.account_name) parts.push(`${FIELD_LABELS.account_name} ${f.account_name}`);
   return parts;
 }
 
@@ -78,7 +80,7 @@ export function openShipmentsOf(
     .getState()
     .load(
       { ...opts.within, [field]: trimmed },
-      `Shipments of ${role} “${trimmed}”: the service cannot search by firm code, so this filter matches the ${role} name (${field}), which can also match other firms with similar names.` +
+      `Shipments of ${role} “${trimmed}”: the service cannot search by firm code, so this filter matches the ${role} name (${FIELD_LABELS[field]}), which can also match other firms with similar names.` +
         (carried.length ? ` Kept from the firm search: ${carried.join('; ')}.` : '') +
         (short
           ? ` The name is shorter than ${MIN_KEYWORD_LENGTH} characters, which the service does not accept: add to it or use another filter.`

@@ -501,7 +501,7 @@ export function SearchPage() {
                 <NoSearchYet />
               ) : null}
             </Box>
-            {partyRow && <PartyPanel row={partyRow} onClose={() => setPartyRow(null)} />}
+            <PartyPanel row={partyRow} onClose={() => setPartyRow(null)} />
           </Group>
         </Stack>
       </Group>
