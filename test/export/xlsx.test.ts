@@ -315,6 +315,23 @@ describe('exportXlsx', () => {
     expect(monthTotal).toBe(600);
   });
 
+  it('sizes columns from the first 500 rows however small the source’s batches are', async () => {
+    // Short names in the first rows, 40 characters from row 100 on, 200 past row 500: the width is
+    // that of the 40-character names (the sample's 90th percentile), not of the first batch alone,
+    // and nothing past the sample widens the column.
+    const name = (i: number): string => (i < 100 ? 'ab' : i < 500 ? 'n'.repeat(40) : 'w'.repeat(200));
+    const rows = Array.from({ length: 700 }, (_, i) => ({ importerName: name(i), usdFob: String(i) }));
+    const columns = shipmentColumns(['importerName', 'usdFob']);
+    const out = join(t.dir, 'widths.xlsx');
+    const source = createMemorySource({ kind: 'shipments', columns, rows, query: sampleQuery, batchSize: 7 });
+    expect((await exportXlsx(source, out)).rowsWritten).toBe(700);
+    const ws = (await readWorkbook(out)).getWorksheet('Shipments') as ExcelJS.Worksheet;
+    expect(ws.getColumn(1).width).toBe(42);
+    expect(ws.rowCount).toBe(701);
+    expect(ws.getRow(701).values).toEqual([undefined, 'w'.repeat(200), 699]);
+    expect(ws.getRow(2).values).toEqual([undefined, 'ab', 0]);
+  });
+
   it('writes a header-only sheet for an empty source', async () => {
     const out = join(t.dir, 'empty.xlsx');
     const result = await exportXlsx(

@@ -206,9 +206,12 @@ async function writeDataSheets(
     return ws;
   };
 
-  for await (const batch of source.batches(signal)) {
+  // The widths come from the first WIDTH_SAMPLE_ROWS rows, whatever the size of the source's batches.
+  const rest = await afterSample(source.batches(signal), WIDTH_SAMPLE_ROWS, (sample) => {
+    widths = columnWidths(columns, sample);
+  });
+  for await (const batch of rest) {
     throwIfAborted(signal);
-    if (widths === null) widths = columnWidths(columns, batch.slice(0, WIDTH_SAMPLE_ROWS));
     for (let b = 0; b < batch.length; b++) {
       if (sheet === null || rowsInSheet >= rowsPerSheet) {
         if (sheet !== null) {
@@ -259,15 +262,59 @@ async function writeDataSheets(
   }
   throwIfAborted(signal);
   // An empty result still gets its header row, so the file shows what was asked.
-  if (sheet === null) {
-    widths = columnWidths(columns, []);
-    sheet = openSheet();
-  }
+  sheet ??= openSheet();
   flush();
   sheet.commit();
   await relieve(sheetStream(sheet), signal, failure);
   report({ phase: 'rows', rowsWritten: state.rowsWritten, rowCount: source.rowCount }, true);
   return state;
+}
+
+/**
+ * Hands `onSample` the first `rows` rows of `batches` (fewer if it ends first), then answers every
+ * batch from the start again, the sampled ones first. Stopping the answer early stops `batches` too.
+ */
+async function afterSample<T>(
+  batches: AsyncIterable<readonly T[]>,
+  rows: number,
+  onSample: (sample: readonly T[]) => void,
+): Promise<AsyncIterable<readonly T[]>> {
+  const iterator = batches[Symbol.asyncIterator]();
+  const head: (readonly T[])[] = [];
+  let taken = 0;
+  let ended = false;
+  try {
+    while (taken < rows) {
+      const next = await iterator.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      head.push(next.value);
+      taken += next.value.length;
+    }
+  } catch (err) {
+    await iterator.return?.();
+    throw err;
+  }
+  onSample(head.flat().slice(0, rows));
+  async function* all(): AsyncGenerator<readonly T[]> {
+    try {
+      // Let go of each sampled batch as it is handed out, so its rows die with their turn.
+      for (let batch = head.shift(); batch !== undefined; batch = head.shift()) yield batch;
+      while (!ended) {
+        const next = await iterator.next();
+        if (next.done) {
+          ended = true;
+          return;
+        }
+        yield next.value;
+      }
+    } finally {
+      if (!ended) await iterator.return?.();
+    }
+  }
+  return all();
 }
 
 /**

@@ -10,6 +10,8 @@ import type { Json } from '@duckdb/node-api';
 export type SqlParams = DuckDBValue[];
 export type Row = Record<string, Json>;
 
+/** Rows per batch of `streamRows`: an eighth of a DuckDB data chunk (see there). */
+const STREAM_BATCH_ROWS = 256;
 /** How often a long statement's progress is read while it runs. */
 const PROGRESS_POLL_MS = 200;
 
@@ -132,9 +134,9 @@ export class Db {
   }
 
   /**
-   * A query's rows as arrays, one data chunk (up to 2,048 rows) at a time, read on a connection of
-   * its own: a long export reads the table in one pass (no OFFSET re-scans) and never queues the
-   * grid's reads behind it. Stopping the iteration (or aborting) releases the connection.
+   * A query's rows as arrays, in batches of up to STREAM_BATCH_ROWS rows, read on a connection of its
+   * own: a long export reads the table in one pass (no OFFSET re-scans) and never queues the grid's
+   * reads behind it. Stopping the iteration (or aborting) releases the connection.
    */
   async *streamRows(sql: string, params: SqlParams, signal?: AbortSignal): AsyncGenerator<DuckDBValue[][]> {
     this.assertOpen();
@@ -149,7 +151,26 @@ export class Db {
         this.assertOpen();
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) return;
-        yield chunk.getRows();
+        // A data chunk's 2,048 rows, read into JavaScript at once, stay alive while the consumer works
+        // through them (an export: tens of ms with awaits), so they outlive two scavenges and are
+        // promoted to the old space, which fills with their garbage up to the next full collection
+        // (measured at 100,000 × 88: the heap grew to ~210 MB around ~40 MB of live objects). Read a
+        // slice at a time, each slice's values die young.
+        const rows = chunk.rowCount;
+        const vectors = Array.from({ length: chunk.columnCount }, (_, c) => chunk.getColumnVector(c));
+        for (let from = 0; from < rows && !signal?.aborted; from += STREAM_BATCH_ROWS) {
+          if (from > 0) this.assertOpen();
+          const count = Math.min(STREAM_BATCH_ROWS, rows - from);
+          // A slice of a vector caches the values it hands out; the whole vector is never asked.
+          const slices = vectors.map((v) => v.slice(from, count));
+          const batch = new Array<DuckDBValue[]>(count);
+          for (let r = 0; r < count; r++) batch[r] = slices.map((s) => s.getItem(r));
+          yield batch;
+        }
+        // The chunk's text lives in native memory that would only be released when the garbage
+        // collector finalizes the chunk's wrapper, unaware of its size: tens of chunks' worth (~5 MB
+        // each for a row of 88 fields as JSON) piled up that way. Release it now.
+        chunk.reset();
       }
     } finally {
       if (this.streams.delete(conn)) conn.closeSync();
