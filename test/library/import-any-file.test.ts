@@ -368,6 +368,64 @@ describe('files other tools wrote', () => {
     }
   });
 
+  it('reads amounts with a currency sign, and days as .NET, US Excel and ERP systems write them', async () => {
+    // Excel's "Save as CSV" of currency-formatted cells, .NET's and US Excel's date-times at midnight.
+    const us = join(t.dir, 'us-desk.csv');
+    await writeFile(
+      us,
+      [
+        'Importer,USD FOB,Arrival Date',
+        'Acme,"$1,500.00",1/13/2025 12:00:00 AM',
+        'Beta,$900.00,1/5/2025 12:00:00 AM',
+        'Gamma,USD 75,1/6/2025 9:30:00 AM',
+      ].join('\r\n'),
+    );
+    const prepared = await previewImport(us);
+    expect(prepared.view.locale).toEqual({ decimal: '.', dates: 'mdy' });
+    expect(prepared.view.localeProof.dates).toBe('1/13/2025 12:00:00 AM');
+    const r = await runImport(l.lib, us, prepared);
+    expect((await rowsOf(r.dataset.id)).map((x) => [x.usdFob, x.arrivalDate])).toEqual([
+      ['1,500.00', '2025-01-13'],
+      ['900.00', '2025-01-05'],
+      // Another time of day stays as written, and is reported as before.
+      ['75', '1/6/2025 9:30:00 AM'],
+    ]);
+    const messages = r.warnings.map((w) => w.message);
+    expect(messages).toContain(
+      'USD FOB: 3 values are written with a currency sign (first: row 2, "$1,500.00"). They are stored as numbers without it ("1,500.00")',
+    );
+    // Sorted and filtered as numbers: the typed column reads the amount.
+    const sorted = await l.lib.getRows(r.dataset.id, {
+      startRow: 0,
+      endRow: 3,
+      sortModel: [{ colId: 'usdFob', sort: 'desc' }],
+    });
+    expect(sorted.rows.map((x) => x.importerName)).toEqual(['Acme', 'Beta', 'Gamma']);
+
+    // A European amount with its sign after it, and days as ERP systems export them.
+    const erp = join(t.dir, 'erp.csv');
+    await writeFile(
+      erp,
+      [
+        'Importer;USD FOB;Arrival Date',
+        'Acme;1.500,00 €;20250105',
+        'Beta;"12,50 USD";45658',
+        'Gamma;7;2025-01-07',
+      ].join('\n'),
+    );
+    const e = await previewImport(erp);
+    expect(e.view.locale.decimal).toBe(',');
+    expect(e.view.columns.map((c) => c.samples)).toEqual([
+      ['Acme', 'Beta', 'Gamma'],
+      ['1500.00', '12.50', '7'],
+      ['2025-01-05', '2025-01-01', '2025-01-07'],
+    ]);
+    expect(e.view.issues.map((w) => w.message)).toEqual([
+      'USD FOB: 2 values are written with a currency sign (first: row 2, "1.500,00 €"). They are stored as numbers without it ("1.500,00"). The signs differ (€, $): check that USD FOB holds one currency',
+      'Arrival Date: 1 value is a spreadsheet day number (first: row 3, "45658"), as a date column formatted as a number saves it. It is read as the day it counts (2025-01-01)',
+    ]);
+  });
+
   it('reads dates with the month written by name, whatever the file’s day order', async () => {
     const path = join(t.dir, 'us-export.csv');
     await writeFile(

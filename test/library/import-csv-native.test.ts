@@ -212,6 +212,10 @@ describe('a CSV read by DuckDB’s reader', () => {
     ['blanks before a quoted value', `${HEADER.join(',')}\na, "7208",1,,,,\n`],
     ['a number that is not one', csv([['a', '7208', '12,5', '', '', '', '']])],
     ['a day that is not one', csv([['a', '7208', '1', '31.12.2025', '', '', '']])],
+    ['an amount with a currency sign', csv([['a', '7208', '$1,500.00', '', '', '', '']])],
+    ['a day written as yyyyMMdd', csv([['a', '7208', '1', '20250105', '', '', '']])],
+    ['a day number', csv([['a', '7208', '1', '45658', '', '', '']])],
+    ['a day at midnight written with AM', csv([['a', '7208', '1', '1/5/2025 12:00:00 AM', '', '', '']])],
     ['an HS code that lost a leading zero', csv([['a', '30110', '1', '', '', '', '']])],
     [
       'a totals row',

@@ -22,6 +22,12 @@ describe('dates as other tools write them, read as yyyy-MM-dd on import', () => 
     ['2025-01-05T00:00+00:00', 'mdy', '2025-01-05'],
     ['31.12.2025 00:00', 'dmy', '2025-12-31'],
     ['5-Jan-25 00:00:00', 'dmy', '2025-01-05'],
+    // .NET's and US Excel's midnight.
+    ['1/13/2025 12:00:00 AM', 'mdy', '2025-01-13'],
+    ['13/1/2025 12:00 am', 'dmy', '2025-01-13'],
+    // yyyyMMdd, as ERP and customs systems export days.
+    ['20250105', 'dmy', '2025-01-05'],
+    ['19991231', 'mdy', '1999-12-31'],
   ] as const)('%s (%s) → %s', (text, order, day) => {
     expect(fromRegionalDate(text, order)).toBe(day);
   });
@@ -37,6 +43,11 @@ describe('dates as other tools write them, read as yyyy-MM-dd on import', () => 
     // Not a date at all.
     ['Mayday 5 2025', 'mdy'],
     ['5 Jan', 'dmy'],
+    // Noon is not midnight; eight digits that are not a day of the calendar, or not yyyyMMdd.
+    ['1/13/2025 12:00:00 PM', 'mdy'],
+    ['20251305', 'dmy'],
+    ['05012025', 'dmy'],
+    ['18991231', 'dmy'],
   ] as const)('%s (%s) stays as written', (text, order) => {
     expect(fromRegionalDate(text, order)).toBeNull();
   });

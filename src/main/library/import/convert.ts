@@ -22,7 +22,7 @@ import {
 import type { ImportLocale, ImportPlan } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { decimalShadow } from '../shadows';
-import { withoutMidnight } from './mapping';
+import { withoutCurrency, withoutMidnight } from './mapping';
 import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
 
 export type StoredValue = string | number | null;
@@ -119,6 +119,11 @@ export function fromDecimalComma(text: string): string | null {
   return `${m[1] === '-' ? '-' : ''}${whole}${m[3] !== undefined ? `.${m[3]}` : ''}`;
 }
 
+/** A day written as yyyyMMdd ("20250105"), as ERP and customs systems export dates. */
+const COMPACT_DATE = /^(19\d\d|20\d\d|2100)(\d\d)(\d\d)$/;
+/** A spreadsheet's day number saved as text (a date column formatted as a number): 1954 to 2119. */
+const SERIAL_DAY = /^[2-7]\d{4}$/;
+
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /** A month written by its English name or abbreviation ("Jan", "Sept.", "January"). */
@@ -159,6 +164,11 @@ function fromMonthName(text: string): string | null {
 export function fromRegionalDate(text: string, order: ImportLocale['dates']): string | null {
   // The day order comes from the same text (guessLocale reads it without the midnight too).
   const day = withoutMidnight(text);
+  const compact = COMPACT_DATE.exec(day);
+  if (compact) {
+    const [y, mo, d] = [Number(compact[1]), Number(compact[2]), Number(compact[3])];
+    return isCalendarDay(y, mo, d) ? `${compact[1]}-${compact[2]}-${compact[3]}` : null;
+  }
   const m = PARTS_DATE.exec(day);
   if (!m) return fromMonthName(day);
   const [a, b, c] = [m[1]!, m[3]!, m[4]!];
@@ -223,6 +233,10 @@ export class RowConverter {
   private lostZeros: Counter | null = null;
   /** HS codes written with separators ("7208.10.00"), stored as their digits. */
   private dottedCodes: Counter | null = null;
+  /** Amounts written with a currency sign, stored without it, by field: the signs seen and the first amount. */
+  private readonly currencies = new Map<string, { counter: Counter; signs: Set<string>; amount: string }>();
+  /** Spreadsheet day numbers in date fields, read as days, by field: the first one's day. */
+  private readonly serialDays = new Map<string, { counter: Counter; day: string }>();
   /** A blank row came after the table's rows: lines of text alone may be notes under it. */
   private afterBlank = false;
   /** The number of the last row read, to see the empty rows a sheet leaves out. */
@@ -496,9 +510,14 @@ export class RowConverter {
     } else {
       text = raw;
       if (text.indexOf(REPLACEMENT) >= 0) this.count(this.unreadable, this.headerOf(c), row, text);
-      if (type === 'decimal' && this.plan.locale.decimal === ',' && !this.verbatim)
-        text = fromDecimalComma(text) ?? text;
-      else if (type === 'date' && !this.verbatim && parseIsoDay(text) === null)
+      if (type === 'decimal' && !this.verbatim) {
+        const bare = field !== null && DIGIT.test(text) ? withoutCurrency(text) : null;
+        if (bare) {
+          this.countCurrency(field!, row, text, bare);
+          text = bare.amount;
+        }
+        if (this.plan.locale.decimal === ',') text = fromDecimalComma(text) ?? text;
+      } else if (type === 'date' && !this.verbatim && parseIsoDay(text) === null)
         text = fromRegionalDate(text, this.plan.locale.dates) ?? text;
       else if (type === 'integer') {
         const t = text.trim();
@@ -515,6 +534,16 @@ export class RowConverter {
         this.flagLostZeros(text.trim(), row);
       }
     }
+    // A day number in a date column (a spreadsheet's date saved as a plain number): the day it counts.
+    if (type === 'date' && field !== null && !this.verbatim && SERIAL_DAY.test(text.trim())) {
+      const day = isoDayFromSerial(Number(text.trim()), this.date1904);
+      if (day !== null) {
+        const hit = this.serialDays.get(field);
+        if (hit) this.tally(hit.counter, row, text.trim());
+        else this.serialDays.set(field, { counter: this.tally(null, row, text.trim()), day });
+        text = day;
+      }
+    }
     // Only texts with a digit that do not read as their type are odd ("n/a" is not); checked in the
     // cheaper order, the value rule first (decimalShadow reads what parseDecimalText does).
     if (field !== null && text !== '' && (type === 'date' || type === 'decimal' || type === 'epoch')) {
@@ -524,6 +553,24 @@ export class RowConverter {
       if (!ok && DIGIT.test(text)) this.count(this.odd, field, row, text);
     }
     return text;
+  }
+
+  private countCurrency(
+    field: string,
+    row: RawRow,
+    text: string,
+    bare: { amount: string; sign: string },
+  ): void {
+    const hit = this.currencies.get(field);
+    if (hit) {
+      this.tally(hit.counter, row, text);
+      hit.signs.add(bare.sign);
+    } else
+      this.currencies.set(field, {
+        counter: this.tally(null, row, text.trim().slice(0, 40)),
+        signs: new Set([bare.sign]),
+        amount: bare.amount,
+      });
   }
 
   /**
@@ -607,6 +654,30 @@ export class RowConverter {
         message:
           `${one ? '1 row holds' : `${c.count.toLocaleString('en-US')} rows hold`} the file's totals, not ${one ? `a ${record}` : `${record}s`} (first: ${c.firstAt}, "${c.example}"). ` +
           `${one ? 'It is' : 'They are'} left out, so ${one ? 'its' : 'their'} sums are not counted twice in totals and summaries`,
+      });
+    }
+    for (const [field, { counter: c, signs, amount }] of this.currencies) {
+      const one = c.count === 1;
+      const differ =
+        signs.size > 1
+          ? `. The signs differ (${[...signs].join(', ')}): check that ${fieldTitleOf(this.kind, field)} holds one currency`
+          : '';
+      out.push({
+        field,
+        ...c,
+        message:
+          `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} written with a currency sign (first: ${c.firstAt}, "${c.example}"). ` +
+          `${one ? 'It is' : 'They are'} stored as ${one ? 'a number' : 'numbers'} without it ("${amount}")${differ}`,
+      });
+    }
+    for (const [field, { counter: c, day }] of this.serialDays) {
+      const one = c.count === 1;
+      out.push({
+        field,
+        ...c,
+        message:
+          `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is a' : `${c.count.toLocaleString('en-US')} values are`} spreadsheet day ${one ? 'number' : 'numbers'} (first: ${c.firstAt}, "${c.example}"), as a date column formatted as a number saves ${one ? 'it' : 'them'}. ` +
+          `${one ? 'It is' : 'They are'} read as the ${one ? 'day it counts' : 'days they count'} (${day})`,
       });
     }
     if (this.notes) {

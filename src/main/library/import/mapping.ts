@@ -471,16 +471,49 @@ export function columnLetters(index: number): string {
   return s;
 }
 
+/** A currency sign or code written with an amount ("$1,500.00", "1.500,00 €", "USD 1,500"). */
+const CURRENCY_SIGN = String.raw`US\$|[$€£¥₹₺₽]|USD|EUR|GBP|JPY|CNY|RMB|INR|TRY|RUB|BRL|MXN|CAD|AUD|CHF|KRW|ZAR|AED|SAR`;
+const AMOUNT = String.raw`[+-]?\d[\d.,\s\u00a0\u202f']*?`;
+const WITH_CURRENCY = new RegExp(
+  String.raw`^\s*([+-]?)\s*(?:(${CURRENCY_SIGN})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY_SIGN}))\s*$`,
+  'i',
+);
+
+/** A code and the sign written for the same currency, so that "$1,500" and "USD 900" are one currency. */
+const SAME_CURRENCY: Readonly<Record<string, string>> = {
+  US$: '$',
+  USD: '$',
+  EUR: '€',
+  GBP: '£',
+  INR: '₹',
+  TRY: '₺',
+  RUB: '₽',
+  JPY: '¥',
+  CNY: '¥',
+  RMB: '¥',
+};
+
+/** An amount written with one currency sign or code, without it ("$1,500.00" → "1,500.00"); null otherwise. */
+export function withoutCurrency(text: string): { amount: string; sign: string } | null {
+  const m = WITH_CURRENCY.exec(text);
+  if (!m) return null;
+  const amount = (m[3] ?? m[4]!).trim();
+  const written = (m[2] ?? m[5]!).toUpperCase();
+  const sign = SAME_CURRENCY[written] ?? written;
+  if (m[1] === '-' && /^[+-]/.test(amount)) return null;
+  return { amount: `${m[1] === '-' ? '-' : ''}${amount}`, sign };
+}
+
 const COMMA_DECIMAL = /^[+-]?(?:\d{1,3}(?:[. \u00a0\u202f']\d{3})+,\d+|\d+,\d{1,2}|\d+,\d{4,})$/;
 const DOT_DECIMAL = /^[+-]?(?:\d{1,3}(?:,\d{3})+\.\d+|\d+\.\d{1,2}|\d+\.\d{4,})$/;
 const SLASH_OR_DOT_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{2}|\d{4})$/;
 
 /**
  * Midnight written after a day, as pandas, databases and spreadsheets write a date column holding
- * timestamps ("2025-01-05 00:00:00", "2025-01-05T00:00:00.000Z", "31.12.2025 00:00"): without a zone
- * or at UTC only, so the day is the one written.
+ * timestamps ("2025-01-05 00:00:00", "2025-01-05T00:00:00.000Z", "31.12.2025 00:00", and in .NET's and
+ * US Excel's way "1/5/2025 12:00:00 AM"): without a zone or at UTC only, so the day is the one written.
  */
-const MIDNIGHT = /[ T]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?$/;
+const MIDNIGHT = /(?:[ T]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?|\s+12:00(?::00)?\s*(?:AM|A\.M\.))$/i;
 
 /** A day's text without the midnight written after it, trimmed: what the day order is read from. */
 export function withoutMidnight(text: string): string {
@@ -513,8 +546,10 @@ export function guessLocale(
       if (typeof v !== 'string') continue;
       const t = v.trim();
       if (s.type === 'decimal') {
-        if (COMMA_DECIMAL.test(t)) commaProof ??= t;
-        else if (DOT_DECIMAL.test(t)) dotProof ??= t;
+        // "1.500,00 €" proves decimal commas as "1.500,00" does.
+        const amount = withoutCurrency(t)?.amount ?? t;
+        if (COMMA_DECIMAL.test(amount)) commaProof ??= t;
+        else if (DOT_DECIMAL.test(amount)) dotProof ??= t;
       } else if (s.type === 'date') {
         const m = SLASH_OR_DOT_DATE.exec(withoutMidnight(t));
         if (!m) continue;
