@@ -143,6 +143,27 @@ export function summariesComputing(s: AnalysisState): number {
 }
 
 /** A chosen dataset without rows has nothing to summarise: the page says so once instead of seven empty sections. */
+/**
+ * What to say when a firm summary counted as written holds shipments whose firm gives no firm code (an
+ * imported file's rows usually give none): they are all one row, "(no firm code)", so the analyst is
+ * told and offered Resolved, which counts firms by their names. Null when there are none, or firms are
+ * resolved.
+ */
+export function uncodedFirmNote(result: SummaryResult | null): string | null {
+  if (!result || result.firms !== 'asWritten') return null;
+  if (result.kind !== 'importers' && result.kind !== 'exporters') return null;
+  const n = result.rows.find((r) => r.key === null)?.shipments ?? 0;
+  if (n === 0) return null;
+  const total = result.totals.shipments;
+  const who =
+    n < total
+      ? `${num(n)} of the ${num(total)} shipments give no firm code`
+      : n === 1
+        ? 'The shipment gives no firm code'
+        : `None of the ${num(n)} shipments gives a firm code`;
+  return `${who} (an imported file rarely does), so “As written” counts their ${result.kind} as one firm, “(no firm code)”. Resolved counts firms by their names.`;
+}
+
 export function chosenDatasetIsEmpty(s: AnalysisState): boolean {
   return chosenDataset(s)?.storedRows === 0;
 }

@@ -1,9 +1,9 @@
-import { ActionIcon, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useMemo, useRef } from 'react';
 import type { ECharts } from 'echarts/core';
 import type { Measure, SummaryKind, SummaryResult, SummaryRow } from '@shared/analysis/analysis-contract';
 import { ErrorMessage } from '../../components/error-message';
-import { useAnalysisStore } from './analysis-store';
+import { uncodedFirmNote, useAnalysisStore } from './analysis-store';
 import {
   MEASURE_LABELS,
   barOption,
@@ -232,6 +232,7 @@ export function SummarySection({ kind }: { kind: SummaryKind }) {
     if (result && chart) drillDown(rowOfClick(result, chart, e));
   };
   const title = TITLES[kind];
+  const uncoded = uncodedFirmNote(result);
   return (
     <Stack gap="sm" component="section" data-testid={`analysis-section-${kind}`}>
       <Group gap="md" align="baseline" wrap="nowrap">
@@ -285,6 +286,22 @@ export function SummarySection({ kind }: { kind: SummaryKind }) {
         </Group>
       )}
       {slot?.error && <ErrorMessage error={slot.error} testId={`analysis-error-${kind}`} />}
+      {uncoded !== null && (
+        <Alert color="orange" role="note" data-testid={`analysis-uncoded-${kind}`}>
+          <Group gap="md" justify="space-between" wrap="nowrap">
+            <Text fz="sm">{uncoded}</Text>
+            <Button
+              variant="default"
+              size="xs"
+              style={{ flexShrink: 0 }}
+              data-testid={`analysis-uncoded-resolve-${kind}`}
+              onClick={() => void useAnalysisStore.getState().setFirms('resolved')}
+            >
+              Count firms resolved
+            </Button>
+          </Group>
+        </Alert>
+      )}
       {option && (
         <EChart
           option={option}
