@@ -157,6 +157,23 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
             // The primary action and the first rows of the result need no scrolling.
             const run = await search.runButton.boundingBox();
             expect(run && run.y + run.height <= size.height).toBe(true);
+            // The grid's tools sit together on one line, ending at the grid's right edge.
+            const tools = await Promise.all(
+              ['search-quick-filter', 'export-open', 'shipments-columns-toggle'].map(
+                async (t) => (await browser.page.getByTestId(t).boundingBox())!,
+              ),
+            );
+            const middles = tools.map((b) => b.y + b.height / 2);
+            expect(
+              Math.max(...middles) - Math.min(...middles),
+              `tools on one line at ${size.width}`,
+            ).toBeLessThan(4);
+            // …at most one line under the summary, so the result's header leaves the rows their room.
+            const summary = (await search.summary.boundingBox())!;
+            expect(tools[0]!.y - summary.y, `result header at ${size.width}`).toBeLessThan(50);
+            const grid = (await search.grid.boundingBox())!;
+            const last = tools[2]!;
+            expect(Math.abs(last.x + last.width - (grid.x + grid.width))).toBeLessThan(3);
           }
         }
       }

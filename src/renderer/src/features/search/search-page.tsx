@@ -410,6 +410,8 @@ export function SearchPage() {
           )}
           {result && (
             <Group gap="sm" wrap="wrap" style={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
+              {/* What came back on the left; the grid's tools together on the right (on a line of
+                  their own, still at the right, when the window is too narrow for both). */}
               <Text fw={600} fz="sm" data-testid="search-summary" data-shown={shown} data-total={total}>
                 {shown < total
                   ? `Showing ${fmt(shown)} of ${fmt(total)} matching records`
@@ -435,24 +437,25 @@ export function SearchPage() {
                   in {(elapsedMs / 1000).toFixed(2)} s
                 </Text>
               )}
-              <Box flex={1} />
-              <QuickFilterInput gridKey={GRID_ID} testId="search-quick-filter" />
-              {datasetId && (
-                <ExportButton
-                  source={{ datasetId }}
-                  suggestedName="Shipments"
-                  resolveView={() => (gridApi ? viewFromGrid(gridApi, quick, SHIPMENT_FIELDS) : undefined)}
+              <Group gap="sm" wrap="nowrap" ml="auto" data-testid="search-result-tools">
+                <QuickFilterInput gridKey={GRID_ID} testId="search-quick-filter" />
+                {datasetId && (
+                  <ExportButton
+                    source={{ datasetId }}
+                    suggestedName="Shipments"
+                    resolveView={() => (gridApi ? viewFromGrid(gridApi, quick, SHIPMENT_FIELDS) : undefined)}
+                  />
+                )}
+                <ColumnChooser
+                  api={gridApi as GridApi | null}
+                  testId="shipments-columns"
+                  onReset={() => {
+                    forgetColumnState(GRID_ID);
+                    gridApi?.resetColumnState();
+                    gridApi?.setFilterModel(null);
+                  }}
                 />
-              )}
-              <ColumnChooser
-                api={gridApi as GridApi | null}
-                testId="shipments-columns"
-                onReset={() => {
-                  forgetColumnState(GRID_ID);
-                  gridApi?.resetColumnState();
-                  gridApi?.setFilterModel(null);
-                }}
-              />
+              </Group>
             </Group>
           )}
           {result?.unsaved && (
