@@ -585,6 +585,50 @@ describe('files other tools wrote', () => {
     }
   });
 
+  it('reads what an .xls name holds: text as a table, an .xlsx as a workbook; an old workbook or a web page is refused with what to do', async () => {
+    // Trade databases' "Excel" downloads: tab-separated text, here UTF-16 as Excel's "Unicode Text" saves it.
+    const text = join(t.dir, 'trade map.xls');
+    const table = 'Importer\tHS Code\tValue USD\r\nAcme\t720810\t12.5\r\nBeta\t720851\t7\r\n';
+    await writeFile(text, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(table, 'utf16le')]));
+    const r = await importFile(l.lib, text);
+    expect((await rowsOf(r.dataset.id)).map((x) => [x.importerName, x.hsCode, x.usdFob])).toEqual([
+      ['Acme', '720810', '12.5'],
+      ['Beta', '720851', '7'],
+    ]);
+    // An .xlsx saved under an .xls name.
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Data').addRows([
+      ['Importer', 'HS Code'],
+      ['Gamma', '720810'],
+    ]);
+    const renamed = join(t.dir, 'renamed.xls');
+    await wb.xlsx.writeFile(renamed);
+    const x = await previewImport(renamed);
+    expect(x.view.format).toBe('xlsx');
+    expect(x.view.columns.map((c) => c.samples[0])).toEqual(['Gamma', '720810']);
+    for (const [name, bytes, problem] of [
+      [
+        'old.xls',
+        Buffer.from('d0cf11e0a1b11ae10000000000000000', 'hex'),
+        /old Excel \.xls workbooks \(Excel 97–2003\) are not supported .*save it as an Excel Workbook \(\.xlsx\) and import that/,
+      ],
+      [
+        'portal.xls',
+        Buffer.from('<!DOCTYPE html><html><table><tr><td>HS</td></tr></table></html>'),
+        /this \.xls file is a web page \(an HTML table\) under an Excel name, as some web portals export tables; open it in Excel, save it as an Excel Workbook/,
+      ],
+      [
+        'xml2003.xls',
+        Buffer.from('<?xml version="1.0"?>\n<Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet">'),
+        /this \.xls file is an Excel 2003 XML spreadsheet under an Excel name/,
+      ],
+    ] as const) {
+      const path = join(t.dir, name);
+      await writeFile(path, bytes);
+      await expect(previewImport(path)).rejects.toThrow(problem);
+    }
+  });
+
   it('reads a tab-separated .tsv or .txt table as a CSV, its delimiter found in the data', async () => {
     const text = 'IMPORTER_NAME\tHS_CODE\tVALUE_USD\r\nAcme, Inc.\t720810\t1234.50\r\nBeta\t720851\t99\r\n';
     for (const name of ['trade-db.tsv', 'trade-db.txt']) {

@@ -141,7 +141,12 @@ describe('a file dropped on the window (main)', () => {
   it('refuses what is not a readable data file, in the analyst’s words', async () => {
     await mkdir(join(dir, 'folder.csv'), { recursive: true });
     await writeFile(join(dir, 'notes.docx'), 'hello');
-    await writeFile(join(dir, 'old.xls'), 'x');
+    // An Excel 97–2003 workbook begins with the compound file's signature.
+    await writeFile(join(dir, 'old.xls'), Buffer.from('d0cf11e0a1b11ae1000000000000000000', 'hex'));
+    await writeFile(
+      join(dir, 'portal.xls'),
+      '\ufeff<html><body><table><tr><td>HS</td></tr></table></body></html>',
+    );
     const cases: [unknown, RegExp][] = [
       ['', /not a file from a folder on this computer/],
       [42, /not a file from a folder on this computer/],
@@ -149,7 +154,14 @@ describe('a file dropped on the window (main)', () => {
       [join(dir, 'gone.csv'), /gone\.csv could not be found/],
       [join(dir, 'folder.csv'), /folder\.csv is a folder, not a file/],
       [join(dir, 'notes.docx'), /notes\.docx cannot be imported: \.docx files are not supported/],
-      [join(dir, 'old.xls'), /old\.xls cannot be imported: old Excel \.xls workbooks are not supported/],
+      [
+        join(dir, 'old.xls'),
+        /old\.xls cannot be imported: old Excel \.xls workbooks \(Excel 97–2003\) are not supported/,
+      ],
+      [
+        join(dir, 'portal.xls'),
+        /portal\.xls cannot be imported: this \.xls file is a web page \(an HTML table\)/,
+      ],
     ];
     for (const [path, message] of cases) {
       const r = await drop(path);

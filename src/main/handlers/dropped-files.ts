@@ -4,7 +4,7 @@ import { basename, dirname, isAbsolute } from 'node:path';
 import type { ChosenFile } from '@shared/files/file-handle';
 import { AppError } from '@shared/ipc/errors';
 import type { FileHandles } from '../file-handles';
-import { importFormatOf } from '../library';
+import { importFormatOf, xlsContent } from '../library';
 
 /** Files dropped on the Electron window, checked before the window may name them by handle. */
 export interface DroppedFiles {
@@ -37,6 +37,11 @@ export function createDroppedFiles(handles: FileHandles): DroppedFiles {
         () => false,
       );
       if (!readable) throw refuse(`${name} cannot be read: this user has no permission to open it.`);
+      // An .xls name says little: an old workbook or a web page is refused here, text is read.
+      if (/\.xls$/i.test(path)) {
+        const content = await xlsContent(path);
+        if (content.kind === 'refused') throw refuse(`${name} cannot be imported: ${content.problem}.`);
+      }
       // The analyst's own file, read where it is (not copied): the handle is used up by the import.
       const handle = handles.issue({ purpose: 'import-source', path, owned: false });
       return { handle, name, location: dirname(path), size: info.size };

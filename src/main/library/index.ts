@@ -45,6 +45,7 @@ export {
   checkImport,
   importFile,
   importFormatOf,
+  xlsContent,
   previewImport,
   runImport,
   type ImportResult,

@@ -14,7 +14,7 @@ const SAVE_FILTERS: Record<'xlsx' | 'csv' | 'parquet', FileFilter> = {
 const IMPORT_FILTERS: FileFilter[] = [
   {
     name: 'Data files (Excel, CSV, tab-separated text, JSON, Parquet)',
-    extensions: ['xlsx', 'xlsm', 'csv', 'tsv', 'txt', 'json', 'jsonl', 'ndjson', 'parquet'],
+    extensions: ['xlsx', 'xlsm', 'xls', 'csv', 'tsv', 'txt', 'json', 'jsonl', 'ndjson', 'parquet'],
   },
   { name: 'All files', extensions: ['*'] },
 ];

@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { ImportFormat } from '@shared/library/import-contract';
 
@@ -17,17 +18,59 @@ const FORMATS: Readonly<Record<string, ImportFormat>> = {
   // A macro-enabled workbook holds its sheets as an .xlsx does; its macros are never read.
   '.xlsm': 'xlsx',
   '.parquet': 'parquet',
+  // Web portals and trade databases save tab-separated text (and web pages) under an .xls name:
+  // read as text unless its bytes say otherwise (`xlsContent`).
+  '.xls': 'csv',
 };
 
 export const SUPPORTED_TYPES = '.xlsx, .xlsm, .csv, .tsv, .txt, .json, .jsonl and .parquet files';
 
 /** Spreadsheets of other programs, which save an .xlsx or a CSV when asked. */
 const OTHER_SPREADSHEETS: Readonly<Record<string, string>> = {
-  '.xls': 'old Excel .xls workbooks',
   '.xlsb': 'Excel binary .xlsb workbooks',
   '.ods': 'OpenDocument .ods spreadsheets (LibreOffice, OpenOffice)',
   '.numbers': 'Apple Numbers spreadsheets',
 };
+
+const SAVE_AS_XLSX = 'open it in Excel, save it as an Excel Workbook (.xlsx) and import that';
+
+/** What an .xls file holds, by its first bytes: only its text is read as it is (as a CSV). */
+export type XlsContent =
+  | { kind: 'text' }
+  /** An .xlsx workbook under an .xls name. */
+  | { kind: 'xlsx' }
+  | { kind: 'refused'; problem: string };
+
+/** Looks at the first bytes of an .xls file: an old binary workbook, a web page, Excel 2003 XML, an .xlsx, or text. */
+export async function xlsContent(path: string): Promise<XlsContent> {
+  const file = await open(path, 'r');
+  let head: Buffer;
+  try {
+    const buf = Buffer.alloc(1024);
+    const { bytesRead } = await file.read(buf, 0, buf.length, 0);
+    head = buf.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+  // The compound file of Excel 97–2003 workbooks.
+  if (head.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])))
+    return {
+      kind: 'refused',
+      problem: `old Excel .xls workbooks (Excel 97–2003) are not supported (Portolan imports ${SUPPORTED_TYPES}); ${SAVE_AS_XLSX}`,
+    };
+  if (head.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) return { kind: 'xlsx' };
+  const text = head
+    .toString('latin1')
+    .replace(/^(?:\xef\xbb\xbf|\xff\xfe|\xfe\xff)/, '')
+    .trimStart();
+  if (text.startsWith('<')) {
+    const what = /urn:schemas-microsoft-com:office:spreadsheet|<Workbook/i.test(text)
+      ? 'an Excel 2003 XML spreadsheet under an Excel name'
+      : 'a web page (an HTML table) under an Excel name, as some web portals export tables';
+    return { kind: 'refused', problem: `this .xls file is ${what}; ${SAVE_AS_XLSX}` };
+  }
+  return { kind: 'text' };
+}
 
 /**
  * The format a file is read as, from its extension; or why it is not imported. Decided before a byte

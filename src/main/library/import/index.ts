@@ -13,7 +13,7 @@ import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table
 import { checkInWorker, readPreview, runInWorker } from './worker-client';
 import type { CheckProgress, RawPreview } from './worker-protocol';
 
-export { importFormatOf, type ImportFormat } from './file-type';
+export { importFormatOf, xlsContent, type ImportFormat } from './file-type';
 export type { ImportWarningView as ImportWarning } from '@shared/library/library-contract';
 export { previewForPlan, shapeKeyOf, type PreparedImport, type RememberedMapping } from './preview';
 export { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-source';

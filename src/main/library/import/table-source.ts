@@ -14,7 +14,7 @@ import type { ImportFormat, ImportSheetView } from '@shared/library/import-contr
 import { isPlainObject } from '@shared/spec/records';
 import { restoreCsvFormulaText } from '@shared/csv-formula';
 import type { CsvLayout } from './csv-native';
-import { importFormatOf } from './file-type';
+import { importFormatOf, xlsContent } from './file-type';
 import { openParquet } from './parquet-source';
 import { ImportRefusal } from './refusal';
 import { StreamingWorkbook, WorkbookRefusal, type NumberFormat, type SheetInfo } from './xlsx/workbook';
@@ -98,6 +98,11 @@ export async function openTableSource(
   if (!info?.isFile()) throw new ImportRefusal('the file does not exist');
   if (info.size > limits.maxFileBytes)
     throw new ImportRefusal(`the file is larger than ${Math.round(limits.maxFileBytes / 1024 / 1024)} MB`);
+  if (/\.xls$/i.test(fileName)) {
+    const content = await xlsContent(path);
+    if (content.kind === 'refused') throw new ImportRefusal(content.problem);
+    if (content.kind === 'xlsx') return openXlsx(path, limits, '.xlsx');
+  }
   switch (type.format) {
     case 'xlsx':
       return openXlsx(path, limits, /\.xlsm$/i.test(fileName) ? '.xlsm' : '.xlsx');
