@@ -291,7 +291,8 @@ export function DatasetList() {
           <Text fz="sm" c="dimmed" data-testid="library-empty" py="sm">
             {narrowed
               ? 'No dataset matches.'
-              : 'Nothing saved yet: every search you run is kept here, and works offline.'}
+              : // The page beside the list says what fills it; the list does not repeat it.
+                'No datasets yet.'}
           </Text>
         ) : (
           <ScrollArea flex={1} mih={0} type="auto" offsetScrollbars>

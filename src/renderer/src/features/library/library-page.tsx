@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { Alert, Box, Button, Group, Overlay, Paper, Stack, Text } from '@mantine/core';
-import { IconFileImport, IconUpload } from '@tabler/icons-react';
+import { Alert, Box, Button, EmptyState, Group, Overlay, Paper, Stack, Text } from '@mantine/core';
+import { IconFileImport, IconSearch, IconUpload } from '@tabler/icons-react';
 import { ErrorMessage } from '../../components/error-message';
 import { Page, PageHeader } from '../../components/page';
-import { useDrillStore } from '../../session';
+import { useDrillStore, useSessionStore } from '../../session';
 import { useJobsStore } from '../jobs';
 import { DatasetList } from './dataset-list';
 import { OpenDataset } from './open-dataset';
@@ -141,14 +141,27 @@ function NothingOpen() {
   if (unread) return <Paper flex={1} miw={0} data-testid="library-nothing-open" />;
   return (
     <Paper flex={1} miw={0} p="xl" data-testid="library-nothing-open">
-      <Stack align="center" justify="center" h="100%" gap="xs">
-        <IconUpload size={28} stroke={1.4} />
-        <Text fw={600}>{any ? 'Open a dataset from the list' : 'Nothing saved yet'}</Text>
-        <Text c="dimmed" fz="sm" ta="center" maw={420}>
-          Every search you run is kept here and works offline. Drop an Excel, CSV, tab-separated text, JSON or
-          Parquet file on this page to import it.
-        </Text>
-      </Stack>
+      <EmptyState
+        h="100%"
+        icon={<IconUpload size={24} stroke={1.6} />}
+        withIndicatorBackground
+        title={any ? 'Open a dataset from the list' : 'Nothing saved yet'}
+        description="Every search you run is kept here and works offline. Drop an Excel, CSV, tab-separated text, JSON or Parquet file on this page to import it."
+      >
+        {/* An empty library is filled by a search (Import a file… is the header's action). */}
+        {!any && (
+          <EmptyState.Actions>
+            <Button
+              variant="default"
+              leftSection={<IconSearch size={16} stroke={1.6} />}
+              data-testid="library-go-search"
+              onClick={() => useSessionStore.getState().navigate('search')}
+            >
+              Search shipments
+            </Button>
+          </EmptyState.Actions>
+        )}
+      </EmptyState>
     </Paper>
   );
 }

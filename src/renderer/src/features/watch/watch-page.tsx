@@ -2,6 +2,7 @@ import {
   Badge,
   Box,
   Button,
+  EmptyState,
   Group,
   NativeSelect,
   NavLink,
@@ -12,8 +13,10 @@ import {
   Title,
 } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { IconEye, IconSearch } from '@tabler/icons-react';
 import { ErrorMessage } from '../../components/error-message';
 import { Page, PageHeader } from '../../components/page';
+import { useSessionStore } from '../../session';
 import { usePresetsStore } from '../presets';
 import { ChangesPanel } from './changes-panel';
 import { RefreshDialog } from './refresh-dialog';
@@ -88,9 +91,7 @@ export function WatchPage() {
             <ScrollArea flex={1} type="auto" data-testid="watch-list">
               {loaded && watches.length === 0 && (
                 <Text c="dimmed" fz="sm" data-testid="watch-list-empty">
-                  No watched queries yet. Choose a preset to watch (its first snapshot fetches the whole
-                  query), or open a fetched dataset in the Library and press Watch (its rows are the first
-                  snapshot). Later refreshes fetch only what is new.
+                  No watched queries yet.
                 </Text>
               )}
               {watches.map((w) => (
@@ -115,6 +116,33 @@ export function WatchPage() {
         </Box>
         <Box flex={1} miw={0}>
           <ScrollArea h="100%" type="auto" offsetScrollbars>
+            {!detail && loaded && watches.length === 0 && (
+              <EmptyState
+                pt="xl"
+                data-testid="watch-empty"
+                icon={<IconEye size={24} stroke={1.6} />}
+                withIndicatorBackground
+                title="No watched queries yet"
+                description={
+                  presets.length
+                    ? 'Choose a preset and Watch… (its first snapshot fetches the whole query), or open a fetched dataset in the Library and press Watch (its rows are the first snapshot). Each refresh then fetches only what is new and shows what changed.'
+                    : 'A watch follows a saved preset: save one on the Search page, then choose it here and Watch… Or open a fetched dataset in the Library and press Watch. Each refresh then fetches only what is new and shows what changed.'
+                }
+              >
+                {presets.length === 0 && (
+                  <EmptyState.Actions>
+                    <Button
+                      variant="default"
+                      leftSection={<IconSearch size={16} stroke={1.6} />}
+                      data-testid="watch-go-search"
+                      onClick={() => useSessionStore.getState().navigate('search')}
+                    >
+                      Go to Search
+                    </Button>
+                  </EmptyState.Actions>
+                )}
+              </EmptyState>
+            )}
             {detail && (
               <Stack gap="lg" data-testid="watch-detail">
                 <Group justify="space-between" align="flex-start" wrap="nowrap">
