@@ -31,7 +31,10 @@ describe('empty states: said once, with the action that fills them', () => {
   });
 
   it('Watched, with nothing watched and no preset saved, says what a watch follows and leads to Search', async () => {
-    setApi(fakeBridge({ 'watch.list': () => ok([]), 'presets.list': () => ok({ presets: [] }) }).api);
+    setApi(
+      fakeBridge({ 'watch.list': () => ok([]), 'presets.list': () => ok({ presets: [], setAside: null }) })
+        .api,
+    );
     usePresetsStore.setState({ presets: [] });
     render(<WatchPage />);
     const empty = await screen.findByTestId('watch-empty');
@@ -53,9 +56,11 @@ describe('empty states: said once, with the action that fills them', () => {
                 id: 'p1',
                 name: 'Steel TR',
                 filter: { hs_codes: ['7208'] },
-                savedAt: '2026-01-01T00:00:00.000Z',
+                createdAt: '2026-01-01T00:00:00.000Z',
+                updatedAt: '2026-01-01T00:00:00.000Z',
               },
             ],
+            setAside: null,
           }),
       }).api,
     );
