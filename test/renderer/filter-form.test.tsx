@@ -171,6 +171,17 @@ describe('country and HS pickers: what may be added', () => {
     expect((screen.getByTestId('run') as HTMLButtonElement).disabled).toBe(false);
   });
 
+  it('refuses a country name it does not know in the words typed, not as an upper-cased code', () => {
+    const store = createFilterStore();
+    render(<Harness store={store} size={100} />);
+    type('filter-importer_countries-input', 'Narnia');
+    fireEvent.keyDown(screen.getByTestId('filter-importer_countries-input'), { key: 'Enter' });
+    expect(store.getState().draft.importer_countries).toEqual([]);
+    const refused = screen.getByTestId('filter-importer_countries-refused').textContent ?? '';
+    expect(refused).toMatch(/^No country is called “Narnia”: pick a country from the list/);
+    expect(refused).not.toContain('NARNIA');
+  });
+
   it('drops a refusal as soon as the typed text changes or is cleared: an error goes with its cause', () => {
     const store = createFilterStore();
     render(<Harness store={store} size={100} />);

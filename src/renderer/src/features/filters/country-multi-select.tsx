@@ -54,8 +54,8 @@ export function CountryMultiSelect(props: {
         // and clears the text.
         const best = searchCountryMatches(q, 1)[0];
         if (best?.close && props.values.includes(best.code)) return best.code;
-        // Text matching nothing goes to the store to be refused with a reason.
-        return options.length === 0 ? typed : null;
+        // Text matching nothing goes to the store, as typed, to be refused with a reason in its words.
+        return options.length === 0 ? q.trim() : null;
       }}
       onAdd={props.onAdd}
       onRemove={props.onRemove}

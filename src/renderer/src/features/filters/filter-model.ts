@@ -297,13 +297,23 @@ const LIST_NOUN: Record<ListField, string> = {
  * Why a tag may not be added, or null. Refused at the picker rather than reported after the fact:
  * an 11th country or an unknown code would only make the run button refuse later.
  */
-export function tagRefusal(field: ListField, value: string, current: readonly string[]): string | null {
+export function tagRefusal(
+  field: ListField,
+  value: string,
+  current: readonly string[],
+  /** The text as the analyst typed it (`value` is a country list's upper-cased code). */
+  typed: string = value,
+): string | null {
   if (current.includes(value)) return null;
   if (CAPPED.has(field) && current.length >= MAX_LIST_ITEMS) {
     return `At most ${MAX_LIST_ITEMS} ${LIST_NOUN[field]}: remove one before adding ${value}.`;
   }
   if ((field === 'importer_countries' || field === 'exporter_countries') && !isKnownCountryCode(value)) {
-    return `${value} is not a country code in the reference list: pick a country from the list, or ALL.`;
+    // Two or three letters were meant as a code; anything longer was a name, said back as it was typed
+    // ("Narnia", not "NARNIA is not a country code").
+    return /^[A-Z]{2,3}$/.test(value)
+      ? `${value} is not a country code in the reference list: pick a country from the list, or ALL.`
+      : `No country is called “${typed}”: pick a country from the list (names, aliases such as UK or USA, and ISO codes are found there), or ALL.`;
   }
   return null;
 }

@@ -69,7 +69,7 @@ export function createFilterStore(initial: FilterDraft = emptyDraft()): FilterSt
             ? value.trim().toUpperCase()
             : value.trim();
         if (!v) return false;
-        const refusal = tagRefusal(field, v, get().draft[field]);
+        const refusal = tagRefusal(field, v, get().draft[field], value.trim());
         set((s) => ({
           refused: { ...s.refused, [field]: refusal ?? undefined },
           touched: { ...s.touched, [field]: true },
