@@ -28,4 +28,32 @@ describe('ErrorMessage', () => {
       'The service reported a problem: The service failed. (HTTP 503)',
     );
   });
+
+  it('says the status once: not again after a message that names it', () => {
+    render(
+      <ErrorMessage
+        error={{
+          kind: 'LimitExceeded',
+          message: 'Request limit reached for account main (429). Try again in 1 s.',
+          status: 429,
+        }}
+        testId="limit"
+      />,
+    );
+    expect(screen.getByTestId('limit').textContent).toBe(
+      'Limit reached: Request limit reached for account main (429). Try again in 1 s.',
+    );
+    render(
+      <ErrorMessage
+        error={{
+          kind: 'ServiceError',
+          message: 'The service answered with status 503 Service Unavailable after 4 attempts.',
+          status: 503,
+        }}
+        testId="503"
+      />,
+    );
+    expect(screen.getByTestId('503').textContent).not.toContain('HTTP 503');
+    expect(screen.getByTestId('503').textContent?.match(/503/g)).toHaveLength(1);
+  });
 });

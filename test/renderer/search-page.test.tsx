@@ -232,6 +232,26 @@ describe('search page: a failed search', () => {
   });
 });
 
+describe('search page: a refused search', () => {
+  it('says the wait the service asked for once, in the message, and the status once', async () => {
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    await searchWith({
+      ok: false,
+      error: {
+        kind: 'LimitExceeded',
+        message: 'Request limit reached for account main (429). Try again in 1 s.',
+        status: 429,
+        retryAfterSeconds: 1,
+      },
+    });
+    const text = el('search-error-box').textContent ?? '';
+    expect(text.match(/again in 1 s|wait 1 s/g)).toHaveLength(1);
+    expect(text.match(/429/g)).toHaveLength(1);
+    expect(screen.queryByTestId('search-retry-after')).toBeNull();
+  });
+});
+
 describe('search page: cancel', () => {
   async function startAndCancel(): Promise<Pending> {
     render(<page.SearchPage />);

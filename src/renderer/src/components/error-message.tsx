@@ -31,9 +31,19 @@ export function errorHeading(kind: ErrorKind): string | null {
   return HEADINGS[kind];
 }
 
+/**
+ * The HTTP status to add after the message, or null when the message names it already ("…status 503
+ * Service Unavailable…", "…limit reached (429)…"): said once, not twice.
+ */
+export function statusSuffix(error: Pick<BridgeError, 'message' | 'status'>): string | null {
+  if (!error.status) return null;
+  return new RegExp(`\\b${error.status}\\b`).test(error.message) ? null : ` (HTTP ${error.status})`;
+}
+
 /** A failed bridge call as a person reads it: what went wrong, and the message main wrote. */
 export function ErrorMessage({ error, testId }: { error: BridgeError; testId: string }) {
   const heading = HEADINGS[error.kind];
+  const status = statusSuffix(error);
   return (
     <Alert
       color="red"
@@ -45,7 +55,7 @@ export function ErrorMessage({ error, testId }: { error: BridgeError; testId: st
     >
       {heading && <strong className="message__kind">{heading}: </strong>}
       <span className="message__text">{error.message}</span>
-      {error.status ? <span className="message__status"> (HTTP {error.status})</span> : null}
+      {status ? <span className="message__status">{status}</span> : null}
     </Alert>
   );
 }

@@ -380,12 +380,6 @@ export function SearchPage() {
                   The search failed after {(elapsedMs / 1000).toFixed(2)} s.
                 </Text>
               )}
-              {/* The message names the limit and its remedy; a wait the service asked for is repeated here. */}
-              {error.kind === 'LimitExceeded' && error.retryAfterSeconds !== undefined && (
-                <Text fz="sm" data-testid="search-retry-after">
-                  The service asks to wait {error.retryAfterSeconds} s before trying again.
-                </Text>
-              )}
               {error.issues?.length ? (
                 <ul>
                   {error.issues.map((i) => (
