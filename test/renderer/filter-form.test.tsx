@@ -180,6 +180,10 @@ describe('country and HS pickers: what may be added', () => {
     const refused = screen.getByTestId('filter-importer_countries-refused').textContent ?? '';
     expect(refused).toMatch(/^No country is called “Narnia”: pick a country from the list/);
     expect(refused).not.toContain('NARNIA');
+    // The run bar says why by the refusal too: Enter would only refuse the text again.
+    expect(screen.getByTestId('run-reason').textContent).toMatch(
+      /^Cannot run: Importer countries: No country is called “Narnia”: pick a country from the list/,
+    );
   });
 
   it('drops a refusal as soon as the typed text changes or is cleared: an error goes with its cause', () => {

@@ -206,12 +206,18 @@ export interface ValidationExtra {
  * the field, so a run without it would silently search something else. It blocks the run until it is
  * added or cleared.
  */
-export function typedIssues(typed: ValidationExtra['typed']): SpecIssue[] {
+export function typedIssues(
+  typed: ValidationExtra['typed'],
+  refused: ValidationExtra['refused'] = {},
+): SpecIssue[] {
   return Object.entries(typed ?? {})
     .filter(([, text]) => text !== undefined && text.trim() !== '')
     .map(([field, text]) => ({
       path: field,
-      message: `“${(text as string).trim()}” is typed but not added: pick it from the list (or press Enter), or clear it`,
+      // Text Enter already refused is said by its refusal (Enter would only refuse it again).
+      message:
+        refused[field as ListField]?.replace(/\.$/, '') ??
+        `“${(text as string).trim()}” is typed but not added: pick it from the list (or press Enter), or clear it`,
     }));
 }
 
@@ -258,7 +264,7 @@ export function validateDraft(d: FilterDraft, kind: RunKind, extra: ValidationEx
         : kind === 'firmSearch'
           ? checkRequest('firmSearch', { ...filter, page: extra.page ?? 1 })
           : checkRequest('firmCount', filter);
-  const typed = typedIssues(extra.typed);
+  const typed = typedIssues(extra.typed, extra.refused);
   const all = [...(checked.ok ? [] : checked.issues), ...referenceIssues(d, extra), ...typed];
   if (all.length === 0) return { valid: true, bySlot: {}, issues: [], reason: null };
   const bySlot: Partial<Record<FormSlot, string[]>> = {};
