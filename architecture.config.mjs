@@ -104,7 +104,15 @@ export const LAYERS = [
     paths: ['src/main/library'],
     what: 'Offline library on DuckDB, the only module that runs SQL on its tables: one unit of work (`library.write(tx => …)`) for every write, the job store, and a read-only reader (SELECT only) for analysis and export; file import (`import/`); firm resolution (`firms/`: parties grouped into firms by evidence, the review queue, decisions); the watch tables (`watch/`: watched queries, their snapshots, which records arrived and went in which).',
     imports: ['shared'],
-    packages: ['@duckdb/node-api', '@duckdb/node-bindings', 'exceljs', 'papaparse', 'yauzl', 'zod'],
+    packages: [
+      '@duckdb/node-api',
+      '@duckdb/node-bindings',
+      'exceljs',
+      'htmlparser2',
+      'papaparse',
+      'yauzl',
+      'zod',
+    ],
     node: NODE,
   },
   {

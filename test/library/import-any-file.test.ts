@@ -585,7 +585,7 @@ describe('files other tools wrote', () => {
     }
   });
 
-  it('reads what an .xls name holds: text as a table, an .xlsx as a workbook; an old workbook or a web page is refused with what to do', async () => {
+  it('reads what an .xls name holds: text as a table, an .xlsx as a workbook, a web page’s table; an old workbook is refused with what to do', async () => {
     // Trade databases' "Excel" downloads: tab-separated text, here UTF-16 as Excel's "Unicode Text" saves it.
     const text = join(t.dir, 'trade map.xls');
     const table = 'Importer\tHS Code\tValue USD\r\nAcme\t720810\t12.5\r\nBeta\t720851\t7\r\n';
@@ -606,6 +606,33 @@ describe('files other tools wrote', () => {
     const x = await previewImport(renamed);
     expect(x.view.format).toBe('xlsx');
     expect(x.view.columns.map((c) => c.samples[0])).toEqual(['Gamma', '720810']);
+    // A web portal's export: an HTML table under an .xls name, in Windows-1252 as it declares.
+    const portal = join(t.dir, 'portal.xls');
+    await writeFile(
+      portal,
+      Buffer.from(
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><body>' +
+          '<table><tr><td>Menu</td></tr></table>' +
+          '<table border=1><tr><th colspan=2>Parties</th><th>Goods</th></tr>' +
+          '<tr><th>Importer</th><th>Country</th><th>HS Code</th><th>Value USD</th></tr>' +
+          '<tr><td>Soci\xe9t\xe9 G\xe9n\xe9rale &amp; Fils</td><td>France</td><td>720810</td><td>1,234.50</td></tr>' +
+          '<tr><td>Beta<br>Metals</td><td>Italy</td><td>720851</td><td>7</td></tr>' +
+          '</table></body></html>',
+        'latin1',
+      ),
+    );
+    const h = await previewImport(portal);
+    expect(h.view.format).toBe('html');
+    expect(h.view.sheets.map((sh) => [sh.name, sh.rows])).toEqual([
+      ['Table 1', 1],
+      ['Table 2', 4],
+    ]);
+    expect(h.view.sheet).toBe(1);
+    const imported = await runImport(l.lib, portal, h);
+    expect((await rowsOf(imported.dataset.id)).map((x) => [x.importerName, x.hsCode, x.usdFob])).toEqual([
+      ['Société Générale & Fils', '720810', '1,234.50'],
+      ['Beta Metals', '720851', '7'],
+    ]);
     for (const [name, bytes, problem] of [
       [
         'old.xls',
@@ -613,15 +640,11 @@ describe('files other tools wrote', () => {
         /old Excel \.xls workbooks \(Excel 97–2003\) are not supported .*save it as an Excel Workbook \(\.xlsx\) and import that/,
       ],
       [
-        'portal.xls',
-        Buffer.from('<!DOCTYPE html><html><table><tr><td>HS</td></tr></table></html>'),
-        /this \.xls file is a web page \(an HTML table\) under an Excel name, as some web portals export tables; open it in Excel, save it as an Excel Workbook/,
-      ],
-      [
         'xml2003.xls',
         Buffer.from('<?xml version="1.0"?>\n<Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet">'),
         /this \.xls file is an Excel 2003 XML spreadsheet under an Excel name/,
       ],
+      ['empty-page.html', Buffer.from('<html><body><p>No data</p></body></html>'), /the page holds no table/],
     ] as const) {
       const path = join(t.dir, name);
       await writeFile(path, bytes);

@@ -345,7 +345,7 @@ describe('files with nothing to import or of the wrong type', () => {
     async (name) => {
       const message = await refusal(await file(name, JSON.stringify([shipment(1)])));
       expect(message).toMatch(/not supported|no extension/);
-      expect(message).toMatch(/\.xlsx, \.xlsm, \.csv, \.tsv, \.txt, \.json, \.jsonl and \.parquet/);
+      expect(message).toMatch(/\.xlsx, \.xlsm, \.csv, \.tsv, \.txt, \.json, \.jsonl, \.parquet and \.html/);
       await libraryIsEmpty();
     },
   );

@@ -144,8 +144,8 @@ describe('a file dropped on the window (main)', () => {
     // An Excel 97–2003 workbook begins with the compound file's signature.
     await writeFile(join(dir, 'old.xls'), Buffer.from('d0cf11e0a1b11ae1000000000000000000', 'hex'));
     await writeFile(
-      join(dir, 'portal.xls'),
-      '\ufeff<html><body><table><tr><td>HS</td></tr></table></body></html>',
+      join(dir, 'xml2003.xls'),
+      '<?xml version="1.0"?><Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet">',
     );
     const cases: [unknown, RegExp][] = [
       ['', /not a file from a folder on this computer/],
@@ -159,8 +159,8 @@ describe('a file dropped on the window (main)', () => {
         /old\.xls cannot be imported: old Excel \.xls workbooks \(Excel 97–2003\) are not supported/,
       ],
       [
-        join(dir, 'portal.xls'),
-        /portal\.xls cannot be imported: this \.xls file is a web page \(an HTML table\)/,
+        join(dir, 'xml2003.xls'),
+        /xml2003\.xls cannot be imported: this \.xls file is an Excel 2003 XML spreadsheet under an Excel name/,
       ],
     ];
     for (const [path, message] of cases) {

@@ -37,7 +37,7 @@ export function createDroppedFiles(handles: FileHandles): DroppedFiles {
         () => false,
       );
       if (!readable) throw refuse(`${name} cannot be read: this user has no permission to open it.`);
-      // An .xls name says little: an old workbook or a web page is refused here, text is read.
+      // An .xls name says little: an old workbook is refused here; text, a web page or an .xlsx is read.
       if (/\.xls$/i.test(path)) {
         const content = await xlsContent(path);
         if (content.kind === 'refused') throw refuse(`${name} cannot be imported: ${content.problem}.`);

@@ -13,8 +13,21 @@ const SAVE_FILTERS: Record<'xlsx' | 'csv' | 'parquet', FileFilter> = {
 /** What the importer reads; "All files" last so a file with an odd extension can still be tried. */
 const IMPORT_FILTERS: FileFilter[] = [
   {
-    name: 'Data files (Excel, CSV, tab-separated text, JSON, Parquet)',
-    extensions: ['xlsx', 'xlsm', 'xls', 'csv', 'tsv', 'txt', 'json', 'jsonl', 'ndjson', 'parquet'],
+    name: 'Data files (Excel, CSV, tab-separated text, JSON, Parquet, web page tables)',
+    extensions: [
+      'xlsx',
+      'xlsm',
+      'xls',
+      'csv',
+      'tsv',
+      'txt',
+      'json',
+      'jsonl',
+      'ndjson',
+      'parquet',
+      'html',
+      'htm',
+    ],
   },
   { name: 'All files', extensions: ['*'] },
 ];

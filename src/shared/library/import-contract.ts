@@ -9,7 +9,7 @@ import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
  * confirms (sheet, header row, kind, column → field mapping, locale) and what an import reports.
  */
 
-export type ImportFormat = 'json' | 'csv' | 'xlsx' | 'parquet';
+export type ImportFormat = 'json' | 'csv' | 'xlsx' | 'parquet' | 'html';
 
 /** How numbers and dates are written in a file: the decimal separator, and the day order of dates. */
 export interface ImportLocale {

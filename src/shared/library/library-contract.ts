@@ -94,7 +94,7 @@ export interface ImportWarningView {
 
 export interface ImportResultView {
   dataset: DatasetView;
-  format: 'json' | 'csv' | 'xlsx' | 'parquet';
+  format: 'json' | 'csv' | 'xlsx' | 'parquet' | 'html';
   rows: number;
   filterRestored: boolean;
   /** Optional so older callers and fixtures stay valid; the main process always sends it (empty when all is well). */

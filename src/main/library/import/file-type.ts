@@ -21,9 +21,12 @@ const FORMATS: Readonly<Record<string, ImportFormat>> = {
   // Web portals and trade databases save tab-separated text (and web pages) under an .xls name:
   // read as text unless its bytes say otherwise (`xlsContent`).
   '.xls': 'csv',
+  // A web page's tables, as Excel opens them.
+  '.html': 'html',
+  '.htm': 'html',
 };
 
-export const SUPPORTED_TYPES = '.xlsx, .xlsm, .csv, .tsv, .txt, .json, .jsonl and .parquet files';
+export const SUPPORTED_TYPES = '.xlsx, .xlsm, .csv, .tsv, .txt, .json, .jsonl, .parquet and .html files';
 
 /** Spreadsheets of other programs, which save an .xlsx or a CSV when asked. */
 const OTHER_SPREADSHEETS: Readonly<Record<string, string>> = {
@@ -39,6 +42,8 @@ export type XlsContent =
   | { kind: 'text' }
   /** An .xlsx workbook under an .xls name. */
   | { kind: 'xlsx' }
+  /** A web page's tables (HTML), as web portals export them. */
+  | { kind: 'html' }
   | { kind: 'refused'; problem: string };
 
 /** Looks at the first bytes of an .xls file: an old binary workbook, a web page, Excel 2003 XML, an .xlsx, or text. */
@@ -64,10 +69,12 @@ export async function xlsContent(path: string): Promise<XlsContent> {
     .replace(/^(?:\xef\xbb\xbf|\xff\xfe|\xfe\xff)/, '')
     .trimStart();
   if (text.startsWith('<')) {
-    const what = /urn:schemas-microsoft-com:office:spreadsheet|<Workbook/i.test(text)
-      ? 'an Excel 2003 XML spreadsheet under an Excel name'
-      : 'a web page (an HTML table) under an Excel name, as some web portals export tables';
-    return { kind: 'refused', problem: `this .xls file is ${what}; ${SAVE_AS_XLSX}` };
+    if (/urn:schemas-microsoft-com:office:spreadsheet|<Workbook/i.test(text))
+      return {
+        kind: 'refused',
+        problem: `this .xls file is an Excel 2003 XML spreadsheet under an Excel name; ${SAVE_AS_XLSX}`,
+      };
+    return { kind: 'html' };
   }
   return { kind: 'text' };
 }

@@ -41,6 +41,9 @@ function locateFor(source: TableSource, sheet: number): (row: RawRow) => string 
   if (source.format === 'json') return (r) => `record ${r.number - 1}`;
   if (source.format === 'parquet') return (r) => `row ${r.number - 1}`;
   const name = source.sheets[sheet]?.name ?? '';
+  // A web page's tables are named "Table 2"; with one table, its rows are the page's rows.
+  if (source.format === 'html')
+    return source.sheets.length > 1 ? (r) => `${name}, row ${r.number}` : (r) => `row ${r.number}`;
   return (r) => `sheet ${name}, row ${r.number}`;
 }
 

@@ -15,6 +15,7 @@ import { isPlainObject } from '@shared/spec/records';
 import { restoreCsvFormulaText } from '@shared/csv-formula';
 import type { CsvLayout } from './csv-native';
 import { importFormatOf, xlsContent } from './file-type';
+import { openHtml } from './html-source';
 import { openParquet } from './parquet-source';
 import { ImportRefusal } from './refusal';
 import { StreamingWorkbook, WorkbookRefusal, type NumberFormat, type SheetInfo } from './xlsx/workbook';
@@ -102,6 +103,7 @@ export async function openTableSource(
     const content = await xlsContent(path);
     if (content.kind === 'refused') throw new ImportRefusal(content.problem);
     if (content.kind === 'xlsx') return openXlsx(path, limits, '.xlsx');
+    if (content.kind === 'html') return openHtmlCapped(path, info.size, limits);
   }
   switch (type.format) {
     case 'xlsx':
@@ -116,9 +118,20 @@ export async function openTableSource(
           `a JSON file is read whole and this one is larger than ${Math.round(limits.maxJsonBytes / 1024 / 1024)} MB; export it as CSV`,
         );
       return openJson(path, /\.(jsonl|ndjson)$/i.test(fileName));
+    case 'html':
+      return openHtmlCapped(path, info.size, limits);
     default:
       throw new ImportRefusal(`${type.format} files are not read here`);
   }
+}
+
+/** A web page is read whole, as a JSON file is: capped alike. */
+function openHtmlCapped(path: string, size: number, limits: ImportLimits): Promise<TableSource> {
+  if (size > limits.maxJsonBytes)
+    throw new ImportRefusal(
+      `a web page is read whole and this one is larger than ${Math.round(limits.maxJsonBytes / 1024 / 1024)} MB; save it as an Excel Workbook (.xlsx) or CSV`,
+    );
+  return openHtml(path);
 }
 
 // ---- xlsx ----

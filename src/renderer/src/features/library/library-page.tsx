@@ -55,7 +55,7 @@ function ImportButton() {
           ref={input}
           type="file"
           hidden
-          accept=".xlsx,.xlsm,.xls,.csv,.tsv,.txt,.json,.jsonl,.ndjson,.parquet,application/json,text/csv,text/tab-separated-values"
+          accept=".xlsx,.xlsm,.xls,.html,.htm,.csv,.tsv,.txt,.json,.jsonl,.ndjson,.parquet,application/json,text/csv,text/tab-separated-values"
           data-testid="library-import-input"
           disabled={running}
           onChange={(e) => {
