@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DatasetView } from '@shared/library/library-contract';
 import { handleCommand } from '../../src/renderer/src/app/commands';
 import { CommandPalette } from '../../src/renderer/src/app/command-palette';
 import { PALETTE_SEARCH, usePaletteStore } from '../../src/renderer/src/app/palette-store';
@@ -8,15 +9,19 @@ import { setApi } from '../../src/renderer/src/bridge/api';
 import { useSessionStore } from '../../src/renderer/src/session';
 import { resetAllStores } from '../../src/renderer/src/store';
 import { fakeBridge, ok } from './fake-bridge';
+import { dataset } from './fake-library';
 
+/** What `library.list` answers: the palette reads the library's datasets each time it opens. */
+let datasets: Promise<ReturnType<typeof ok<DatasetView[]>>> = Promise.resolve(ok([]));
 const bridge = fakeBridge({
-  'library.list': () => ok([]),
+  'library.list': () => datasets,
   'presets.list': () => ok({ presets: [], setAside: null }),
   'watch.list': () => ok([]),
 });
 
 beforeAll(() => setApi(bridge.api));
 beforeEach(() => {
+  datasets = Promise.resolve(ok([]));
   resetAllStores();
   useSessionStore.setState({ page: 'search', booted: true });
 });
@@ -87,5 +92,17 @@ describe('command palette focus', () => {
     await waitFor(() => expect(useSessionStore.getState().page).toBe('library'));
     await waitFor(() => expect(screen.queryByTestId('command-palette-search')).toBeNull());
     expect(document.activeElement).not.toBe(field);
+  });
+
+  it('Enter runs the first entry when the entries the analyst typed for arrive after the typing', async () => {
+    let answer: (r: ReturnType<typeof ok<DatasetView[]>>) => void = () => undefined;
+    datasets = new Promise((resolve) => (answer = resolve));
+    setup();
+    const search = await openPalette();
+    fireEvent.change(search, { target: { value: 'Customs desk' } });
+    await act(async () => answer(ok([dataset('d7', { name: 'Customs desk, January' })])));
+    await screen.findByTestId('palette-dataset-d7');
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter' });
+    await waitFor(() => expect(useSessionStore.getState().page).toBe('library'));
   });
 });

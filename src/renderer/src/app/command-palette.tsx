@@ -35,6 +35,15 @@ const searchProps: SpotlightSearchProps & TestId = {
   placeholder: 'Go to a page, a preset, a dataset or a command…',
   'aria-label': 'Command palette',
   'data-testid': PALETTE_SEARCH,
+  // Spotlight selects the first entry only as the query changes, so entries listed after the analyst
+  // typed (the library's datasets are read as the palette opens) had none selected and Enter did
+  // nothing: it runs the first entry listed then, as it would have once they were there.
+  onKeyDown: (event) => {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+    const palette = event.currentTarget.closest('[role="dialog"]');
+    if (!palette || palette.querySelector('[data-selected]')) return;
+    palette.querySelector<HTMLElement>('[data-action]')?.click();
+  },
 };
 
 function grouped(actions: PaletteAction[], chosen: (run: () => void) => void): SpotlightActionGroupData[] {
