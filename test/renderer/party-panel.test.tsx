@@ -32,6 +32,8 @@ describe('the shipment parties panel', () => {
     const onClose = vi.fn();
     render(<PartyPanel row={row} onClose={onClose} />);
     const dialog = screen.getByRole('dialog', { name: 'Shipment parties' });
+    // One heading names it (not a heading inside the drawer's own title heading).
+    expect(within(dialog).getAllByRole('heading', { name: 'Shipment parties' })).toHaveLength(1);
     expect(within(dialog).getByTestId('party-importer-name').textContent).toBe('Acme Steel Imports');
     expect(within(dialog).getByTestId('party-importer-urlcode').textContent).toBe('163glk11tws1');
     expect(dialog.textContent).toContain('firm code');

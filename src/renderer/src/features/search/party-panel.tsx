@@ -87,8 +87,14 @@ export function PartyPanel({ row, onClose }: { row: ShipmentRecord | null; onClo
       opened={row !== null}
       onClose={onClose}
       position="right"
-      size={420}
-      title={<Title order={2}>Shipment parties</Title>}
+      // Wide enough for a party's two actions side by side.
+      size={460}
+      // The drawer's title is a heading already: the Title only styles it.
+      title={
+        <Title order={2} component="span">
+          Shipment parties
+        </Title>
+      }
       // On the panel itself (the drawer's root has no box of its own).
       attributes={{ content: { 'data-testid': 'party-panel' } }}
       closeButtonProps={
