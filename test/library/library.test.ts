@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkedRecordList, parseResponse } from '@shared/spec';
 import { Library } from '../../src/main/library';
+import { Db } from '../../src/main/library/db';
 import { changeLibraryFile, firm, shipment, tempDir } from './helpers';
 
 let dir: string;
@@ -409,6 +410,85 @@ describe('datasets', () => {
         .filter((i) => i % 7 === 3)
         .map((i) => `b${i}`),
     );
+  }, 120_000);
+
+  /**
+   * A view of a dataset larger than a sorted export's page, sorted by text (as a spreadsheet sorts it)
+   * and by a decimal (by its value), with many ties, and filtered.
+   */
+  async function sortedView() {
+    const texts = ['b', 'A', 'a', 'B', '10', '9', '', 'a'];
+    const recs = Array.from({ length: 20_000 }, (_, i) =>
+      shipment(i, { productDetails: texts[i % texts.length]!, fobValue: String((i * 7) % 13) }),
+    );
+    const d = await lib.saveShipmentSearch({}, { total: recs.length, shipments: recs });
+    const query = {
+      sortModel: [
+        { colId: 'productDetails', sort: 'asc' as const },
+        { colId: 'fobValue', sort: 'desc' as const },
+      ],
+      filterModel: {
+        importerName: { filterType: 'text' as const, type: 'notEqual' as const, filter: 'importer 3' },
+      },
+    };
+    return { recs, id: d.id, query };
+  }
+
+  it('exports every row of a sorted, filtered view in the grid’s order, ties in row order', async () => {
+    const { recs, id, query } = await sortedView();
+    const exported: string[] = [];
+    for await (const rows of lib.streamFieldRows(id, ['hashId'], { query }))
+      exported.push(...rows.map((r) => r[0] as string));
+
+    // The grid's own rows of the same view, block by block.
+    const shown: string[] = [];
+    for (let at = 0; ; at += 5_000) {
+      const block = await lib.getRows(id, { ...query, startRow: at, endRow: at + 5_000 });
+      shown.push(...block.rows.map((r) => String(r.hashId)));
+      if (at + 5_000 >= block.lastRow) break;
+    }
+    expect(shown).toHaveLength(recs.filter((r) => r.importerName !== 'Importer 3').length);
+    expect(exported).toEqual(shown);
+    // Independently of the grid: the sort keys never go backwards, and rows that tie on both keep
+    // row order. Case only breaks ties between equal letters; digits are text; empty text sorts last.
+    const byId = new Map(recs.map((r) => [r.hashId!, r]));
+    const rank = (t: string): number => ['10', '9', 'a', 'A', 'b', 'B', ''].indexOf(t);
+    let ties = 0;
+    for (let i = 1; i < exported.length; i++) {
+      const a = byId.get(exported[i - 1]!)!;
+      const b = byId.get(exported[i]!)!;
+      const cmp =
+        rank(a.productDetails!) - rank(b.productDetails!) || Number(b.fobValue) - Number(a.fobValue);
+      if (cmp === 0) {
+        ties += 1;
+        expect(a.hashId! < b.hashId!).toBe(true);
+      } else expect(cmp).toBeLessThan(0);
+    }
+    expect(ties).toBeGreaterThan(10_000);
+  }, 120_000);
+
+  it('exports a sorted view a page of its order at a time, never sorting its whole rows in one query', async () => {
+    const { id, query } = await sortedView();
+    const statements: string[] = [];
+    const streamRows = Db.prototype.streamRows;
+    const stream = vi.spyOn(Db.prototype, 'streamRows').mockImplementation(function (
+      this: Db,
+      ...args: Parameters<Db['streamRows']>
+    ) {
+      statements.push(args[0]);
+      return streamRows.apply(this, args);
+    });
+    let rows = 0;
+    try {
+      for await (const batch of lib.streamFieldRows(id, ['hashId', 'fobValue'], { query }))
+        rows += batch.length;
+    } finally {
+      stream.mockRestore();
+    }
+    expect(rows).toBe(17_143);
+    // Each page's rows are picked by their row numbers (a range and a bit per row).
+    expect(statements.length).toBeGreaterThan(1);
+    for (const sql of statements) expect(sql).toMatch(/get_bit/);
   }, 120_000);
 
   it('stops a stream early without holding the library up', async () => {

@@ -30,25 +30,43 @@ export class SortedOrders {
   constructor(private readonly db: Db) {}
 
   async block(table: string, view: ViewSql, startRow: number, rows: number): Promise<number[]> {
-    const key = JSON.stringify([table, view.where, view.orderBy, view.params]);
-    const hit = view.byFirm ? undefined : this.kept.get(key);
+    const hit = this.keptOrder(table, view);
+    if (hit) return Array.from(hit.subarray(startRow, startRow + rows));
+    if (startRow < DEEP_BLOCK_ROW || view.byFirm) {
+      return Array.from(
+        await this.db.integers(`${orderSql(table, view)} LIMIT ${rows} OFFSET ${startRow}`, view.params),
+      );
+    }
+    return Array.from((await this.whole(table, view)).subarray(startRow, startRow + rows));
+  }
+
+  /**
+   * The row numbers of every row of a view, in its order (the grid's, ties by row number): DuckDB
+   * sorts only the sort keys and row numbers. Kept like a deep block's order, so that an export of a
+   * view the analyst scrolled through, or scrolling after an export, does not sort it again.
+   */
+  async whole(table: string, view: ViewSql): Promise<Int32Array> {
+    const hit = this.keptOrder(table, view);
+    if (hit) return hit;
+    const generation = this.generation;
+    const order = await this.db.integers(orderSql(table, view), view.params);
+    if (generation === this.generation && !view.byFirm) {
+      if (this.kept.size >= KEPT_ORDERS) this.kept.delete(this.kept.keys().next().value!);
+      this.kept.set(keyOf(table, view), order);
+    }
+    return order;
+  }
+
+  private keptOrder(table: string, view: ViewSql): Int32Array | undefined {
+    if (view.byFirm) return undefined;
+    const key = keyOf(table, view);
+    const hit = this.kept.get(key);
     if (hit) {
       // Most recently used last, so the oldest goes first.
       this.kept.delete(key);
       this.kept.set(key, hit);
-      return Array.from(hit.subarray(startRow, startRow + rows));
     }
-    const from = `SELECT row_no FROM ${table} WHERE ${view.where} ORDER BY ${view.orderBy}`;
-    if (startRow < DEEP_BLOCK_ROW || view.byFirm) {
-      return Array.from(await this.db.integers(`${from} LIMIT ${rows} OFFSET ${startRow}`, view.params));
-    }
-    const generation = this.generation;
-    const order = await this.db.integers(from, view.params);
-    if (generation === this.generation) {
-      if (this.kept.size >= KEPT_ORDERS) this.kept.delete(this.kept.keys().next().value!);
-      this.kept.set(key, order);
-    }
-    return Array.from(order.subarray(startRow, startRow + rows));
+    return hit;
   }
 
   /** Forgets every order: rows were written. */
@@ -56,6 +74,14 @@ export class SortedOrders {
     this.generation += 1;
     this.kept.clear();
   }
+}
+
+function keyOf(table: string, view: ViewSql): string {
+  return JSON.stringify([table, view.where, view.orderBy, view.params]);
+}
+
+function orderSql(table: string, view: ViewSql): string {
+  return `SELECT row_no FROM ${table} WHERE ${view.where} ORDER BY ${view.orderBy}`;
 }
 
 /**
@@ -66,7 +92,7 @@ export class SortedOrders {
  * one bit per row number in it are tested inside the scan instead: the scan reads row_no, and the
  * other columns only at the rows that pass.
  */
-export function rowNumberFilter(rowNumbers: readonly number[]): {
+export function rowNumberFilter(rowNumbers: readonly number[] | Int32Array): {
   sql: string;
   params: [number, number, string];
 } {
