@@ -24,10 +24,13 @@ const DESK_CSV = [
 
 /** `df.to_csv()` of pandas: the frame's index in a first column without a name. */
 const PANDAS_CSV = [
-  ',Importer Name,HS Code,USD FOB',
-  '0,Acme Steel,720810,12.5',
-  '1,Beta Metals,720811,900',
-  '2,Gamma Trading,720812,7.5',
+  ',Importer Name,HS Code,USD FOB,Arrival Date',
+  '0,Acme Steel,7208.10.00,"$12.50",45658',
+  '1,Beta Metals,7208.11.00,"$900.00",45659',
+  '2,Gamma Trading,7208.12.00,"$7.50",45660',
+  '',
+  'Source: customs declarations, 2025',
+  'Note: values FOB, in US dollars',
 ].join('\n');
 
 /** A long CSV whose trouble sits far below the rows a preview reads: day-first dates, one impossible. */
@@ -256,6 +259,13 @@ describe('Import a file from another tool: map its columns, see what would not i
       expect.stringMatching(/^Column A has no name in the header and holds only row numbers/),
     ]);
     expect(await page.getByTestId('import-reason').textContent()).toBe('1 column is left out.');
+    // What changes on the way in is listed; the foot of the dialog stays in view under it.
+    expect((await dialog.issues()).map((t) => t.split(':')[0])).toEqual([
+      'HS Code',
+      'USD FOB',
+      'Arrival Date',
+      '2 lines of text below the table are notes, not shipments (first',
+    ]);
     for (const [colorScheme, size] of [
       ['light', { width: 1440, height: 900 }],
       ['dark', { width: 1024, height: 700 }],

@@ -740,6 +740,20 @@ describe('files other tools wrote', () => {
     // Kept as an extra column when the analyst chooses so.
     const kept = await runImport(l.lib, path, prepared, { plan: { ...prepared.plan, leftOut: [] } });
     expect(kept.dataset.extraColumns).toEqual(['Column A']);
+
+    // Notes under the table are written in the index's column: still notes, and the index still found.
+    const noted = join(t.dir, 'pandas-noted.csv');
+    await writeFile(
+      noted,
+      ',Importer,HS Code,Value USD\n0,Acme,720810,12.5\n1,Beta,720851,99\n\nSource: customs declarations, 2025\nNote: FOB values\n',
+    );
+    const n = await previewImport(noted);
+    expect(n.plan.leftOut).toEqual([0]);
+    const r2 = await runImport(l.lib, noted, n);
+    expect(r2.rows).toBe(2);
+    expect(r2.warnings.map((w) => w.message)).toEqual([
+      '2 lines of text below the table are notes, not shipments (first: row 5, "Source: customs declarations, 2025"). They are left out',
+    ]);
   });
 
   it('takes for a row index only an unnamed column of growing whole numbers', async () => {

@@ -331,13 +331,14 @@ export class RowConverter {
       const skipped = this.lastNumber >= 0 && row.number > this.lastNumber + 1;
       this.lastNumber = row.number;
       if (skipped && (this.rows > 0 || this.held.length > 0)) this.afterBlank = true;
+      // Looked at before the blank rows: a note may stand in a column left out (a row index's).
+      if (this.afterBlank && this.isNoteLike(row)) {
+        this.held.push(row);
+        continue;
+      }
       if (this.isBlank(row.values)) {
         this.blankRows += 1;
         this.afterBlank = this.rows > 0 || this.held.length > 0;
-        continue;
-      }
-      if (this.afterBlank && this.isNoteLike(row)) {
-        this.held.push(row);
         continue;
       }
       // A row of another width is only ever a note: the table going on after it refuses the file.
@@ -408,29 +409,26 @@ export class RowConverter {
   }
 
   /**
-   * A line of text alone in the first column, with a letter in it ("Source: customs, 2025"); in a
-   * CSV, the text may run on into other cells past an unquoted comma (the row then has another width).
+   * A line of text alone in its row, with a letter in it ("Source: customs, 2025"), whichever column
+   * it is in (a row index left out included); in a CSV, the text may run on into the next cells past
+   * an unquoted comma (the row then has another width).
    */
   private isNoteLike(row: RawRow): boolean {
     const { values } = row;
-    const first = this.firstColumn;
+    const first = firstFilled(values);
     const v = values[first];
     if (typeof v !== 'string' || !/\p{L}/u.test(v)) return false;
     if (row.ragged) return true;
-    for (let c = 0; c < values.length; c++) {
-      if (c === first || this.leftOut[c]) continue;
-      const o = values[c];
-      if (o === null || o === undefined || (typeof o === 'string' && o.trim() === '')) continue;
-      return false;
-    }
+    for (let c = first + 1; c < values.length; c++) if (!this.leftOut[c] && filled(values[c])) return false;
     return true;
   }
 
   /** A note's text as written: a CSV line's cells joined again where an unquoted comma split it. */
   private noteText(row: RawRow): string {
-    const cells = row.ragged ? row.values.slice(this.firstColumn) : [row.values[this.firstColumn]];
+    const first = firstFilled(row.values);
+    const cells = row.ragged ? row.values.slice(first) : [row.values[first]];
     return cells
-      .filter((v) => v !== null && v !== undefined && String(v).trim() !== '')
+      .filter((v) => filled(v as CellValue))
       .map((v) => String(v).trim())
       .join(', ');
   }
@@ -722,6 +720,16 @@ export class RowConverter {
     }
     return true;
   }
+}
+
+function filled(v: CellValue | undefined): boolean {
+  return v !== null && v !== undefined && !(typeof v === 'string' && v.trim() === '');
+}
+
+/** The first cell of a row that holds something; -1 for a blank row. */
+function firstFilled(values: readonly CellValue[]): number {
+  for (let c = 0; c < values.length; c++) if (filled(values[c])) return c;
+  return -1;
 }
 
 function oddMessage(type: FieldType, title: string, c: Counter): string {

@@ -425,7 +425,12 @@ const UNNAMED = /^(?:Unnamed: \d+)?$/;
  */
 export function rowIndexColumns(header: readonly unknown[], rows: readonly (readonly unknown[])[]): number[] {
   const out: number[] = [];
-  const filled = rows.filter((r) => r.some((v) => cellText(v) !== '' || typeof v === 'number'));
+  // The table's rows: up to a blank row below them (notes under a table are not indexed).
+  const filled: (readonly unknown[])[] = [];
+  for (const r of rows) {
+    if (r.some((v) => cellText(v) !== '' || typeof v === 'number')) filled.push(r);
+    else if (filled.length > 0) break;
+  }
   if (filled.length < 2) return out;
   for (let c = 0; c < header.length; c++) {
     const name = header[c];

@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useMemo, useState, type CSSProperties } from 'react';
 import {
   Alert,
   Box,
@@ -371,6 +371,17 @@ function Issues({ p }: { p: ImportPreviewView }) {
   );
 }
 
+const MODAL_PADDING = 'var(--mb-padding, var(--mantine-spacing-md))';
+const STICKY_FOOTER: CSSProperties = {
+  position: 'sticky',
+  bottom: `calc(-1 * ${MODAL_PADDING})`,
+  marginBottom: `calc(-1 * ${MODAL_PADDING})`,
+  paddingBottom: MODAL_PADDING,
+  background: 'var(--mantine-color-body)',
+  borderTop: '1px solid var(--mantine-color-default-border)',
+  zIndex: 1,
+};
+
 /** What becomes of the columns not read as fields, in one sentence. */
 function mappingSummary(extras: number, leftOut: number): string {
   const kept =
@@ -421,33 +432,38 @@ function Mapping({ p }: { p: ImportPreviewView }) {
         </ScrollArea.Autosize>
         <Issues p={p} />
         {error && <ErrorMessage error={error} testId="import-error" />}
-        <Text fz="sm" c={problem ? 'red' : 'dimmed'} data-testid="import-reason">
-          {problem ?? mappingSummary(extras, leftOut)}
-        </Text>
-        <Group gap="sm" align="flex-end" wrap="nowrap">
-          <TextInput
-            label="Dataset name"
-            placeholder={`Imported ${p.kind} · ${p.fileName}`}
-            flex={1}
-            miw={0}
-            maxLength={MAX_NAME_LENGTH}
-            value={name}
-            data-testid="import-name"
-            onChange={(e) => setName(e.currentTarget.value)}
-          />
-          <Button variant="default" data-testid="import-cancel" onClick={cancel}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            data-testid="import-confirm"
-            disabled={Boolean(problem)}
-            loading={checking}
-            title={problem ?? 'Import the file with this mapping (Enter)'}
-          >
-            Import
-          </Button>
-        </Group>
+        {/* Kept in view at the foot of the dialog, as Mantine keeps its header at the top: a long list of
+            notes above never pushes Import off screen. It reaches down over the body's padding so that
+            nothing scrolls past below it. */}
+        <Stack gap="md" pt="sm" data-testid="import-footer" style={STICKY_FOOTER}>
+          <Text fz="sm" c={problem ? 'red' : 'dimmed'} data-testid="import-reason">
+            {problem ?? mappingSummary(extras, leftOut)}
+          </Text>
+          <Group gap="sm" align="flex-end" wrap="nowrap">
+            <TextInput
+              label="Dataset name"
+              placeholder={`Imported ${p.kind} · ${p.fileName}`}
+              flex={1}
+              miw={0}
+              maxLength={MAX_NAME_LENGTH}
+              value={name}
+              data-testid="import-name"
+              onChange={(e) => setName(e.currentTarget.value)}
+            />
+            <Button variant="default" data-testid="import-cancel" onClick={cancel}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              data-testid="import-confirm"
+              disabled={Boolean(problem)}
+              loading={checking}
+              title={problem ?? 'Import the file with this mapping (Enter)'}
+            >
+              Import
+            </Button>
+          </Group>
+        </Stack>
       </Stack>
     </Box>
   );
