@@ -712,12 +712,7 @@ export class RowConverter {
 
   /** A row with nothing in it but blanks, the columns left out aside. */
   private isBlank(values: readonly CellValue[]): boolean {
-    for (let c = 0; c < values.length; c++) {
-      const v = values[c];
-      if (v === null || v === undefined || this.leftOut[c]) continue;
-      if (typeof v === 'string' && v.trim() === '') continue;
-      return false;
-    }
+    for (let c = 0; c < values.length; c++) if (!this.leftOut[c] && filled(values[c])) return false;
     return true;
   }
 }

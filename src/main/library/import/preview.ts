@@ -27,7 +27,7 @@ import {
   rowIndexColumns,
   twoRowHeader,
 } from './mapping';
-import { NO_RESULT, csvWidthRefusal, type CellValue, type NumberFormat, type RawRow } from './table-source';
+import { CsvWidthGuard, NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
 import type { PreviewRow, RawPreview } from './worker-protocol';
 
 const SAMPLES = 5;
@@ -146,14 +146,10 @@ export function prepareImport(
   // A CSV's head was read without knowing its header (a title block above it may be of any width):
   // the rows below the header are held to its width here, as the import holds every row.
   if (raw.format === 'csv') {
-    let gap = false;
+    const guard = new CsvWidthGuard(headerRow.values.length, choices.headerRow);
     for (const r of rows.slice(headerIndex + 1)) {
-      // A blank line (all cells empty) passes, as csvRows lets it; below one, a row of another width
-      // is left to the row converter, as on import: a note under the table, or the refusal.
-      if (r.values.every((v) => typeof v !== 'string' || v.trim() === '')) gap = true;
-      const refusal = csvWidthRefusal(r.number, r.values, headerRow.values.length, choices.headerRow);
-      if (refusal && !gap) throw refusal;
-      if (refusal) r.ragged = refusal;
+      const ragged = guard.check(r.number, r.values);
+      if (ragged) r.ragged = ragged;
     }
   }
   const width = Math.max(

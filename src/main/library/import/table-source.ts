@@ -416,6 +416,32 @@ function parsePiece(
 }
 
 /**
+ * Holds a CSV's rows below its header to the header's width, as the preview and the import both do.
+ * A row of another width is refused, unless a blank line came before it: there it may be a note
+ * under the table, and the row converter decides (it is handed on as the row's `ragged`).
+ */
+export class CsvWidthGuard {
+  private gap = false;
+
+  constructor(
+    private readonly width: number,
+    /** The header row the analyst chose (csvWidthRefusal words its refusal for it). */
+    private readonly chosenHeader?: number,
+  ) {}
+
+  /** The refusal a row below a blank line carries on; throws it for a row above one. */
+  check(number: number, cells: readonly unknown[]): ImportRefusal | undefined {
+    if (cells.every((c) => c === null || c === undefined || (typeof c === 'string' && c.trim() === ''))) {
+      this.gap = true;
+      return undefined;
+    }
+    const refusal = csvWidthRefusal(number, cells, this.width, this.chosenHeader);
+    if (refusal && !this.gap) throw refusal;
+    return refusal ?? undefined;
+  }
+}
+
+/**
  * Why a CSV row (not blank) after the header is refused: it is not as wide as the header, so the file
  * is cut off or a value holds an unquoted separator; null when it is as wide.
  */
@@ -456,9 +482,7 @@ async function* csvRows(
   let pending = '';
   let quotes = 0;
   let number = 0;
-  let width = -1;
-  /** A blank line came after the header: a row of another width may be a note under the table. */
-  let gap = false;
+  let guard: CsvWidthGuard | null = null;
   let skip = skipSepLine;
   let batch: RawRow[] = [];
   let newline: LineBreak | undefined;
@@ -469,18 +493,15 @@ async function* csvRows(
         skip = false;
         continue;
       }
-      const blank = cells.length === 1 && cells[0] === '';
       let ragged: ImportRefusal | undefined;
-      if (headerRow !== null && number > headerRow && cells.every((c) => c.trim() === '')) gap = width >= 0;
-      else if (!blank && headerRow !== null && number >= headerRow) {
-        if (width < 0) width = cells.length;
-        else {
-          const refusal = csvWidthRefusal(number, cells, width);
-          // Below a blank line, the row converter decides: a note under the table, or the refusal.
-          if (refusal && !gap) throw refusal;
-          if (refusal) ragged = refusal;
-        }
-      }
+      if (guard) ragged = guard.check(number, cells);
+      // The header: the first line from `headerRow` on that is not empty (below it, not only blanks).
+      else if (
+        headerRow !== null &&
+        number >= headerRow &&
+        (number === headerRow ? !(cells.length === 1 && cells[0] === '') : cells.some((c) => c.trim() !== ''))
+      )
+        guard = new CsvWidthGuard(cells.length);
       // In place: the cells are Papa's fresh array, and a copy per row adds up over millions of cells.
       for (let i = 0; i < cells.length; i++) cells[i] = restoreCsvFormulaText(cells[i]!);
       batch.push(ragged ? { number, values: cells, ragged } : { number, values: cells });
