@@ -182,6 +182,37 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
     expect(browser.errors).toEqual([]);
   });
 
+  it('the saved-copy offer on Search: dismissed from its first line, the first rows still in view', async () => {
+    await shell.navigate('search');
+    // The same question again: the library answers before the account pays twice.
+    await search().runButton.click();
+    const offer = browser.page.getByTestId('search-saved-offer');
+    await offer.waitFor();
+    const problems: string[] = [];
+    for (const colorScheme of SCHEMES) {
+      await browser.page.emulateMedia({ colorScheme });
+      for (const size of SIZES) {
+        await browser.page.setViewportSize(size);
+        const name = `search-offer-${size.width}x${size.height}-${colorScheme}`;
+        problems.push(...(await check(name)));
+        const text = (await browser.page.getByTestId('search-saved-offer-text').boundingBox())!;
+        const dismiss = (await browser.page.getByTestId('search-saved-offer-dismiss').boundingBox())!;
+        const box = (await offer.boundingBox())!;
+        // The dismiss button sits on the sentence's first line at the offer's right, not on a line of its own.
+        if (Math.abs(dismiss.y - text.y) > 8 || dismiss.x < text.x + text.width)
+          problems.push(`${name}: the dismiss button is not on the offer's first line`);
+        if (box.x + box.width - (dismiss.x + dismiss.width) > 24)
+          problems.push(`${name}: the dismiss button is not at the offer's right`);
+        const row = await search().grid.locator('.ag-row[row-index="2"]').boundingBox();
+        if (!row || row.y + row.height > size.height) problems.push(`${name}: the third row needs scrolling`);
+      }
+    }
+    await browser.page.getByTestId('search-saved-offer-dismiss').click();
+    await offer.waitFor({ state: 'detached' });
+    expect(problems.join('\n\n')).toBe('');
+    expect(browser.errors).toEqual([]);
+  });
+
   it('the Search page with "More filters" open and a preset saved', async () => {
     await shell.navigate('search');
     await search().savePreset('Layout check');

@@ -9,6 +9,7 @@ import * as jobs from '../../src/renderer/src/features/jobs/jobs-store';
 import * as library from '../../src/renderer/src/features/library/library-store';
 import * as page from '../../src/renderer/src/features/search/search-page';
 import * as search from '../../src/renderer/src/features/search/search-store';
+import { SavedCopyOffer } from '../../src/renderer/src/components/saved-copy-offer';
 import { dataset, fakeLibrary, type FakeLibrary } from './fake-library';
 
 /**
@@ -100,5 +101,29 @@ describe('saved-copy offer', () => {
     await act(() => jobs.useJobsStore.getState().openSaved());
     expect(library.useLibraryStore.getState().open?.id).toBe('older');
     expect(jobs.useJobsStore.getState().dialog).toBeNull();
+  });
+
+  it('says how much of the answer the copy holds, in words, and is dismissed by a labelled button', () => {
+    let dismissed = 0;
+    const show = (storedRows: number, reportedTotal: number | null) => {
+      cleanup();
+      render(
+        <SavedCopyOffer
+          testId="offer"
+          offer={{ dataset: dataset('d', { name: 'Steel', storedRows, reportedTotal }), ageSeconds: 60 }}
+          cost={100}
+          onOpen={() => undefined}
+          onFetchAgain={() => undefined}
+          onDismiss={() => dismissed++}
+        />,
+      );
+      return screen.getByTestId('offer-text').textContent;
+    };
+    expect(show(3000, 3000)).toContain('“Steel” with all 3,000 records is already in the library');
+    expect(show(2000, 5000)).toContain('“Steel” with 2,000 of 5,000 records is already');
+    expect(show(40, null)).toContain('“Steel” with 40 records is already');
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(dismissed).toBe(1);
+    expect(screen.getByTestId('offer-refetch').textContent).toBe('Fetch again (costs 100 downloads)');
   });
 });

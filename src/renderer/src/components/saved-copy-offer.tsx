@@ -1,3 +1,5 @@
+import { Alert, Button, CloseButton, Group, Text } from '@mantine/core';
+import { IconDatabase } from '@tabler/icons-react';
 import type { EquivalentView } from '@shared/library/library-contract';
 import { describeAge } from './format';
 
@@ -14,6 +16,14 @@ export interface SavedCopyOfferProps {
   testId: string;
 }
 
+/** How much of the answer the copy holds: "all 3,000 records", "2,000 of 5,000 records". */
+function describeHeld(d: EquivalentView['dataset']): string {
+  const unit = d.kind === 'firms' ? 'firms' : 'records';
+  if (d.reportedTotal === null) return `${fmt(d.storedRows)} ${unit}`;
+  if (d.storedRows >= d.reportedTotal) return `all ${fmt(d.reportedTotal)} ${unit}`;
+  return `${fmt(d.storedRows)} of ${fmt(d.reportedTotal)} ${unit}`;
+}
+
 /** "Saved 3 h ago — open saved copy / fetch again (costs N downloads)": the library answers before the account pays again. */
 export function SavedCopyOffer({
   offer,
@@ -26,28 +36,41 @@ export function SavedCopyOffer({
   if (!offer) return null;
   const d = offer.dataset;
   return (
-    <div
+    <Alert
+      color="blue"
       role="status"
-      className="message"
+      icon={<IconDatabase size={16} />}
+      py="xs"
       data-testid={testId}
       data-dataset-id={d.id}
       data-age-seconds={offer.ageSeconds}
-      style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap', margin: '8px 0' }}
+      // In a column that gives the grid what is left, the offer keeps its own height.
+      style={{ flexShrink: 0 }}
     >
-      <span data-testid={`${testId}-text`}>
-        Saved {describeAge(offer.ageSeconds)}: “{d.name}” with {fmt(d.storedRows)}{' '}
-        {d.kind === 'firms' ? 'firms' : 'records'}
-        {d.reportedTotal !== null ? ` of ${fmt(d.reportedTotal)}` : ''} is already in the library.
-      </span>
-      <button type="button" data-testid={`${testId}-open`} onClick={onOpen}>
-        Open saved copy
-      </button>
-      <button type="button" data-testid={`${testId}-refetch`} onClick={onFetchAgain}>
-        Fetch again{cost !== null ? ` (costs ${fmt(cost)} downloads)` : ' (costs downloads)'}
-      </button>
-      <button type="button" data-testid={`${testId}-dismiss`} onClick={onDismiss} aria-label="Dismiss">
-        ×
-      </button>
-    </div>
+      {/* The sentence and its two actions wrap as one when the window is narrow; the dismiss button
+          stays at the right of the first line, never on a line of its own. */}
+      <Group gap="sm" wrap="nowrap" align="flex-start">
+        <Group gap="xs" wrap="wrap" flex={1} miw={0}>
+          <Text fz="sm" data-testid={`${testId}-text`}>
+            Saved {describeAge(offer.ageSeconds)}: “{d.name}” with {describeHeld(d)} is already in the
+            library.
+          </Text>
+          <Group gap="xs" wrap="nowrap" data-testid={`${testId}-actions`}>
+            <Button size="compact-sm" variant="default" data-testid={`${testId}-open`} onClick={onOpen}>
+              Open saved copy
+            </Button>
+            <Button
+              size="compact-sm"
+              variant="default"
+              data-testid={`${testId}-refetch`}
+              onClick={onFetchAgain}
+            >
+              Fetch again{cost !== null ? ` (costs ${fmt(cost)} downloads)` : ' (costs downloads)'}
+            </Button>
+          </Group>
+        </Group>
+        <CloseButton size="sm" aria-label="Dismiss" data-testid={`${testId}-dismiss`} onClick={onDismiss} />
+      </Group>
+    </Alert>
   );
 }
