@@ -204,7 +204,9 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
       expect(await cancelled.textContent()).toContain(
         '10 records were downloaded and counted against the account, and saved to the Library',
       );
-      expect(await browser.page.getByTestId('search-truncated').textContent()).toContain('requested size 20');
+      expect(await browser.page.getByTestId('search-truncated').textContent()).toBe(
+        '(Records to download: 20)',
+      );
     } finally {
       stack.sim.setFaults(undefined);
     }

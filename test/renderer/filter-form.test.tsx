@@ -78,7 +78,7 @@ describe('filter form', () => {
   it('rejects an out-of-range size through the same run button', () => {
     render(<Harness store={createFilterStore()} size={20_000} />);
     expect(screen.getByTestId('run-reason').textContent).toBe(
-      'Cannot run: Records to download: at most 10000',
+      'Cannot run: Records to download: at most 10,000',
     );
   });
 

@@ -67,7 +67,7 @@ describe('run button reasons', () => {
     expect(small.bySlot.size).toEqual(['Records to download: at least 10']);
     expect(small.reason).toBe('Cannot run: Records to download: at least 10');
     expect(validateDraft(draft({}), 'shipmentSearch', { size: 10_001 }).bySlot.size).toEqual([
-      'Records to download: at most 10000',
+      'Records to download: at most 10,000',
     ]);
   });
 

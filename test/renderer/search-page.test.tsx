@@ -195,17 +195,19 @@ describe('search page: the size field', () => {
   });
 
   it.each([
-    ['', 'Records to download: required: a whole number from 10 to 10000'],
+    ['', 'Records to download: required: a whole number from 10 to 10,000'],
     ['0', 'Records to download: at least 10'],
     ['-10', 'Records to download: at least 10'],
     ['15.5', 'Records to download: must be a whole number'],
-    ['99999999999999999999', 'Records to download: at most 10000'],
+    ['99999999999999999999', 'Records to download: at most 10,000'],
   ])('%j shows no cost, and says %j at the field', async (text, message) => {
     render(<page.SearchPage />);
     await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
     type('search-size-input', text);
     expect(el('filter-size-error').textContent).toBe(message);
-    expect(el('search-cost-text').textContent).toBe('Downloads — (enter a size from 10 to 10,000 records)');
+    expect(el('search-cost-text').textContent).toBe(
+      'Downloads — (enter from 10 to 10,000 records to download)',
+    );
     expect(el('search-cost-text').textContent).not.toMatch(/NaN|99999|-10|15\.5/);
     expect(el('search-cost').getAttribute('data-limit-state')).toBe('invalid-size');
     expect(runButton().disabled).toBe(true);

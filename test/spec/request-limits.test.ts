@@ -48,12 +48,12 @@ describe('size (shipment search): min 10, max 10000', () => {
 
 describe('size: one message per bad value, the range before wholeness', () => {
   it.each([
-    [1e20, 'at most 10000'],
+    [1e20, 'at most 10,000'],
     [Number.POSITIVE_INFINITY, 'must be a whole number'],
-    [10_000.5, 'at most 10000'],
+    [10_000.5, 'at most 10,000'],
     [15.5, 'must be a whole number'],
     [9.5, 'at least 10'],
-    [Number.NaN, 'required: a whole number from 10 to 10000'],
+    [Number.NaN, 'required: a whole number from 10 to 10,000'],
   ])('%d: %s', (size, message) => {
     expect(issues('shipmentSearch', { size })).toEqual([{ path: 'size', message }]);
   });

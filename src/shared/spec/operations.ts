@@ -18,6 +18,9 @@ const wholeNumber = (what: string) =>
     .number({ error: missingOr(`required: a whole number (${what})`, 'must be a whole number') })
     .int({ error: 'must be a whole number' });
 
+/** A count as the form shows counts (10,000), so a message about the field reads as the field does. */
+const count = (n: number) => n.toLocaleString('en-US');
+
 /**
  * `size`: the range is judged before wholeness, so a huge entry (1e20, which is no safe integer) is
  * told the allowed range rather than "must be a whole number", and each bad value gets one message.
@@ -29,14 +32,14 @@ const shipmentSize = z
       iss.input === undefined
         ? 'required: a whole number (size)'
         : typeof iss.input === 'number' && Number.isNaN(iss.input)
-          ? `required: a whole number from ${SHIPMENT_SEARCH_MIN_SIZE} to ${SHIPMENT_SEARCH_MAX_SIZE}`
+          ? `required: a whole number from ${count(SHIPMENT_SEARCH_MIN_SIZE)} to ${count(SHIPMENT_SEARCH_MAX_SIZE)}`
           : 'must be a whole number',
   })
   .superRefine((n, ctx) => {
     if (n < SHIPMENT_SEARCH_MIN_SIZE)
-      ctx.addIssue({ code: 'custom', message: `at least ${SHIPMENT_SEARCH_MIN_SIZE}` });
+      ctx.addIssue({ code: 'custom', message: `at least ${count(SHIPMENT_SEARCH_MIN_SIZE)}` });
     else if (n > SHIPMENT_SEARCH_MAX_SIZE)
-      ctx.addIssue({ code: 'custom', message: `at most ${SHIPMENT_SEARCH_MAX_SIZE}` });
+      ctx.addIssue({ code: 'custom', message: `at most ${count(SHIPMENT_SEARCH_MAX_SIZE)}` });
     else if (!Number.isInteger(n)) ctx.addIssue({ code: 'custom', message: 'must be a whole number' });
   });
 

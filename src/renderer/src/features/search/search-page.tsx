@@ -413,7 +413,7 @@ export function SearchPage() {
               </Text>
               {shown < total && (
                 <Text fz="sm" c="orange" data-testid="search-truncated">
-                  (truncated to the requested size {fmt(request?.size ?? shown)})
+                  (Records to download: {fmt(request?.size ?? shown)})
                 </Text>
               )}
               {shown < total && request && (

@@ -394,7 +394,7 @@ export interface SearchCheck {
  */
 export function describeSearchCost(limit: LimitCheck | null, size: number): string {
   if (!limit)
-    return `Downloads — (enter a size from ${fmt(SHIPMENT_SEARCH_MIN_SIZE)} to ${fmt(SHIPMENT_SEARCH_MAX_SIZE)} records)`;
+    return `Downloads — (enter from ${fmt(SHIPMENT_SEARCH_MIN_SIZE)} to ${fmt(SHIPMENT_SEARCH_MAX_SIZE)} records to download)`;
   const head = limit.state === 'unknown' ? `up to ${fmt(size)} records — ${limit.message}` : limit.message;
   return `Downloads ${head}${limit.account ? ` (account ${limit.account})` : ''}`;
 }
