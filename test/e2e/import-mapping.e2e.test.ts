@@ -123,6 +123,11 @@ describe('Import a file from another tool: map its columns, see what would not i
         });
         const found = overlaps(await visibleControls(browser.page));
         expect(describeOverlaps(found)).toBe('');
+        // "Records" is labelled as "Header row" is: the label above its choice, not beside it.
+        const kindLabel = browser.page.locator('.mantine-InputWrapper-label', { hasText: /^Records$/ });
+        const labelBox = (await kindLabel.boundingBox())!;
+        const kindBox = (await browser.page.getByTestId('import-kind').boundingBox())!;
+        expect(labelBox.y + labelBox.height).toBeLessThanOrEqual(kindBox.y + 1);
         // The primary action needs no scrolling.
         const confirm = await browser.page.getByTestId('import-confirm').boundingBox();
         expect(confirm && confirm.y + confirm.height <= size.height).toBe(true);

@@ -152,6 +152,10 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
             // The first rows of the first summary need no scrolling either.
             const row = await browser.page.getByTestId('analysis-row-importers-2').boundingBox();
             expect(row && row.y + row.height <= size.height).toBe(true);
+            // The Firms choice sits under its label, as Dataset and Measure sit under theirs.
+            const label = (await browser.page.locator('#analysis-firms-label').boundingBox())!;
+            const choice = (await browser.page.getByTestId('analysis-firms').boundingBox())!;
+            expect(label.y + label.height, 'Firms label above its choice').toBeLessThanOrEqual(choice.y + 1);
           }
           if (id === 'search') {
             // The primary action and the first rows of the result need no scrolling.

@@ -305,3 +305,12 @@ describe('import dialog: the field pickers of the mapping', () => {
     expect(previews.at(-1)?.choices?.leftOut).toEqual([]);
   });
 });
+
+describe('import dialog: its controls', () => {
+  it('labels its choices as Mantine labels its fields, so "Records" reads as "Header row" does', async () => {
+    await openDialog();
+    const label = (text: string) => screen.getByText(text, { selector: '.mantine-InputWrapper-label' });
+    expect(label('Header row')).toBeTruthy();
+    expect(label('Records')).toBeTruthy();
+  });
+});

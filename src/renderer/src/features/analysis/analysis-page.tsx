@@ -12,6 +12,7 @@ import {
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { MEASURES, type FirmGrouping, type Measure } from '@shared/analysis/analysis-contract';
+import { ChoiceField } from '../../components/choice-field';
 import { ErrorMessage } from '../../components/error-message';
 import { Page, PageHeader } from '../../components/page';
 import {
@@ -102,23 +103,25 @@ export function AnalysisPage() {
           onChange={(e) => void setMeasure(e.currentTarget.value as Measure)}
           data={MEASURES.map((m) => ({ value: m, label: MEASURE_LABELS[m] }))}
         />
-        <Stack gap={2}>
-          <Group gap={4} wrap="nowrap">
-            <Text fz="sm" fw={500} component="span" id="analysis-firms-label">
+        <ChoiceField
+          labelId="analysis-firms-label"
+          label={
+            <Group gap={4} wrap="nowrap" component="span">
               Firms
-            </Text>
-            <Tooltip label={FIGURES_NOTE} multiline w={340} withArrow>
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                size="xs"
-                aria-label="How firms and figures are counted"
-                data-testid="analysis-figures-note"
-              >
-                <IconInfoCircle size={14} />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
+              <Tooltip label={FIGURES_NOTE} multiline w={340} withArrow>
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  size="xs"
+                  aria-label="How firms and figures are counted"
+                  data-testid="analysis-figures-note"
+                >
+                  <IconInfoCircle size={14} />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+          }
+        >
           <SegmentedControl
             data-testid="analysis-firms"
             aria-labelledby="analysis-firms-label"
@@ -126,7 +129,7 @@ export function AnalysisPage() {
             onChange={(v) => void setFirms(v as FirmGrouping)}
             data={FIRM_GROUPINGS}
           />
-        </Stack>
+        </ChoiceField>
       </Group>
       {datasets.error && <ErrorMessage error={datasets.error} testId="analysis-datasets-error" />}
       {exportError && <ErrorMessage error={exportError} testId="analysis-export-error" />}

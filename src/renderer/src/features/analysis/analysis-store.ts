@@ -137,6 +137,18 @@ export function chosenDataset(s: AnalysisState): AnalysisDataset | null {
   return s.datasets.value?.find((d) => d.id === s.datasetId) ?? null;
 }
 
+/**
+ * Why Compare cannot run yet, in the analyst's words (null once a dataset to compare with is chosen):
+ * a disabled button alone does not say that a second dataset is needed, or where it comes from.
+ */
+export function selectDiffHint(s: AnalysisData): string | null {
+  if (s.diff.compareId) return null;
+  const others = (s.datasets.value ?? []).filter((d) => d.id !== s.datasetId);
+  return others.length === 0
+    ? 'Compare needs a second shipments dataset in the Library: run the same search again later, or another one, or import a file; then choose it here.'
+    : 'Choose the dataset to compare with (the later one), then Compare.';
+}
+
 /** How many of the page's summaries are still being computed (0 once every one has its answer). */
 export function summariesComputing(s: AnalysisState): number {
   return PAGE_SUMMARIES.filter((k) => s.summaries[k]?.loading).length;

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { ErrorMessage } from '../../components/error-message';
-import { useAnalysisStore } from './analysis-store';
+import { selectDiffHint, useAnalysisStore } from './analysis-store';
 import { num } from './format';
 import { diffTable } from './table-export';
 
@@ -10,6 +10,7 @@ export function DiffPanel() {
   const datasets = useAnalysisStore((s) => s.datasets.value) ?? [];
   const datasetId = useAnalysisStore((s) => s.datasetId);
   const diff = useAnalysisStore((s) => s.diff);
+  const hint = useAnalysisStore(selectDiffHint);
   const others = datasets.filter((d) => d.id !== datasetId);
   const nameOf = (id: string | null) => datasets.find((d) => d.id === id)?.name ?? '';
   return (
@@ -66,6 +67,11 @@ export function DiffPanel() {
           Excel
         </Button>
       </Group>
+      {hint && (
+        <Text fz="sm" c="dimmed" data-testid="analysis-diff-hint">
+          {hint}
+        </Text>
+      )}
       {diff.error && <ErrorMessage error={diff.error} testId="analysis-diff-error" />}
       {diff.value && (
         <>

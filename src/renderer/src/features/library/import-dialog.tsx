@@ -22,6 +22,7 @@ import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import { fieldDefsOf, type DatasetKind } from '@shared/fields';
 import type { ImportPreviewView } from '@shared/library/import-contract';
 import { MAX_NAME_LENGTH } from '@shared/library/dataset-fields';
+import { ChoiceField } from '../../components/choice-field';
 import { ErrorMessage } from '../../components/error-message';
 import { localeMatters, planProblem, useImportStore } from './import-store';
 
@@ -75,10 +76,7 @@ function FileChoices({ p }: { p: ImportPreviewView }) {
           onChange={(v) => typeof v === 'number' && setHeaderRow(v)}
         />
       )}
-      <Box>
-        <Text fz="sm" fw={500} mb={4}>
-          Records
-        </Text>
+      <ChoiceField label="Records">
         <SegmentedControl
           data-testid="import-kind"
           aria-label="Records"
@@ -90,7 +88,7 @@ function FileChoices({ p }: { p: ImportPreviewView }) {
           ]}
           onChange={(v) => setKind(v === 'firms' ? 'firms' : 'shipments')}
         />
-      </Box>
+      </ChoiceField>
     </Group>
   );
 }
@@ -104,10 +102,10 @@ function LocaleChoices({ p }: { p: ImportPreviewView }) {
   if (!matters || !locale) return null;
   return (
     <Group gap="md" align="flex-start" wrap="wrap" data-testid="import-locale">
-      <Box>
-        <Text fz="sm" fw={500} mb={4}>
-          Numbers are written
-        </Text>
+      <ChoiceField
+        label="Numbers are written"
+        description={p.localeProof.decimal ? `The file has “${p.localeProof.decimal}”` : undefined}
+      >
         <SegmentedControl
           data-testid="import-decimal"
           aria-label="Numbers are written"
@@ -119,16 +117,11 @@ function LocaleChoices({ p }: { p: ImportPreviewView }) {
           ]}
           onChange={(v) => setLocale({ decimal: v === ',' ? ',' : '.' })}
         />
-        {p.localeProof.decimal && (
-          <Text fz="xs" c="dimmed" mt={2}>
-            The file has “{p.localeProof.decimal}”
-          </Text>
-        )}
-      </Box>
-      <Box>
-        <Text fz="sm" fw={500} mb={4}>
-          Dates are written
-        </Text>
+      </ChoiceField>
+      <ChoiceField
+        label="Dates are written"
+        description={p.localeProof.dates ? `The file has “${p.localeProof.dates}”` : undefined}
+      >
         <SegmentedControl
           data-testid="import-dates"
           aria-label="Dates are written"
@@ -140,12 +133,7 @@ function LocaleChoices({ p }: { p: ImportPreviewView }) {
           ]}
           onChange={(v) => setLocale({ dates: v === 'mdy' ? 'mdy' : 'dmy' })}
         />
-        {p.localeProof.dates && (
-          <Text fz="xs" c="dimmed" mt={2}>
-            The file has “{p.localeProof.dates}”
-          </Text>
-        )}
-      </Box>
+      </ChoiceField>
     </Group>
   );
 }
