@@ -41,6 +41,8 @@ describe('fetching beyond the 10,000-record cap', () => {
       onProgress: (p) => progress.push(p),
     });
     expect(out.status).toBe('succeeded');
+    // The tray and the toast say how much arrived.
+    expect(out.message).toBe(`Fetched ${expected.size.toLocaleString('en-US')} records.`);
 
     const stored = await storedHashIds(out.datasetId!);
     expect(new Set(stored).size).toBe(stored.length); // no duplicates
@@ -165,6 +167,7 @@ describe('firm search', () => {
     const meta = await lib.get(out.datasetId!);
     expect(meta.kind).toBe('firms');
     expect(meta.storedRows).toBe(count);
+    expect(out.message).toBe(`Fetched ${count.toLocaleString('en-US')} firms.`);
     expect(meta.reported).toMatchObject({
       total_pages: first.total_pages,
       total_shipment: first.total_shipment,

@@ -109,11 +109,11 @@ describe('JobsPanel', () => {
       kind: 'shipments',
       jobId: 'fetch-1',
       outcome: 'succeeded',
-      message: 'Fetched.',
+      message: 'Fetched 2,400 records.',
       datasetId: 'ds-9',
     });
     expect(screen.getByTestId('job-finished-text-fetch-1').textContent).toBe(
-      'Shipments · TR steel: Fetched.',
+      'Shipments · TR steel: Fetched 2,400 records.',
     );
     expect(screen.getByTestId('job-open-fetch-1')).toBeTruthy();
   });

@@ -332,7 +332,10 @@ export class JobRunner {
         status: 'succeeded',
         datasetId: job.datasetId,
         stats: this.shipmentStats(state),
-        message: partial ? 'Fetched, but some windows could not be fetched whole.' : 'Fetched.',
+        // How much arrived, in the tray and the toast: "Fetched." alone leaves the analyst to open the dataset to know.
+        message: partial
+          ? `Fetched ${fmt(state.stored)} records, but some date windows could not be fetched whole.`
+          : `Fetched ${fmt(state.stored)} records.`,
       };
     } catch (e) {
       return this.stopped(job, e, run, this.shipmentStats(state));
@@ -395,7 +398,7 @@ export class JobRunner {
         status: 'succeeded',
         datasetId: job.datasetId,
         stats: stats(),
-        message: 'Fetched.',
+        message: `Fetched ${fmt(state.stored)} ${state.stored === 1 ? 'firm' : 'firms'}.`,
       };
     } catch (e) {
       return this.stopped(job, e, run, stats());
