@@ -533,6 +533,34 @@ describe('other behaviour', () => {
     );
   });
 
+  it('reads an answer in any script, after a byte-order mark, as its text says', async () => {
+    const shipments = [
+      { importerName: 'Acme Boru Sanayi A.Ş.', productDetail: 'Çelik boru, İzmir' },
+      { importerName: '上海不锈钢管有限公司', productDetail: 'pipes 🚢 by sea' },
+    ];
+    const body = Buffer.from(JSON.stringify({ total: 2, shipments }), 'utf8');
+    server.script({ raw: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) });
+    const res = await client().shipmentSearch({ size: 10 });
+    expect(res.shipments.map((r) => [r.importerName, r.productDetail])).toEqual(
+      shipments.map((r) => [r.importerName, r.productDetail]),
+    );
+  });
+
+  it('refuses as not JSON a backslash escaping a character beyond ASCII', async () => {
+    // An escaped backslash, then é: JSON.
+    server.script({
+      raw: Buffer.from(String.raw`{"total": 1, "shipments": [{"importerName": "A\\é"}]}`, 'utf8'),
+    });
+    expect((await client().shipmentSearch({ size: 10 })).shipments[0]!.importerName).toBe(String.raw`A\é`);
+    // A backslash escaping é: not JSON.
+    server.script({
+      raw: Buffer.from(String.raw`{"total": 1, "shipments": [{"importerName": "A\é"}]}`, 'utf8'),
+    });
+    const e = await failure(client().shipmentSearch({ size: 10 }));
+    expect(e.kind).toBe('BadResponse');
+    expect(e.message).toContain('not JSON');
+  });
+
   it('sends the User-Agent it is given', async () => {
     await client({ userAgent: 'Portolan-test/9' }).usage();
     expect(server.requests[0]!.headers['user-agent']).toBe('Portolan-test/9');
