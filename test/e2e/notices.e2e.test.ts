@@ -80,6 +80,10 @@ describe('jobs tray, toasts and connection state', () => {
   it('a service that stops answering is said in the status bar, and cleared when it answers again', async () => {
     const connection = page().getByTestId('status-connection');
     const port = stack.sim.port;
+    // The Usage page read just before: main keeps those figures for a minute.
+    await shell.navigate('usage');
+    await page().getByTestId('usage-refreshed-at').waitFor();
+    await shell.navigate('search');
     await stack.sim.close();
     // A search not asked before (an asked one would be offered from the library, sending nothing).
     await search.setDates('2024-01-01', '2024-06-30');
@@ -89,6 +93,14 @@ describe('jobs tray, toasts and connection state', () => {
       .waitFor({ timeout: 30_000 });
     expect(await connection.textContent()).toBe('no connection to the service');
     await browser.screenshot('notices-03-service-down');
+    // The Usage page's figures come from what main keeps (read at most once a minute): they open
+    // without reaching the service, and say nothing of it being back.
+    await shell.navigate('usage');
+    await page().getByTestId('usage-refreshed-at').waitFor();
+    await page().waitForTimeout(1_000);
+    expect(await connection.getAttribute('data-status')).toBe('failed');
+    expect(await connection.textContent()).toBe('no connection to the service');
+    await shell.navigate('search');
     // The same simulator comes back on its address: main's probe finds it, no search needed.
     stack.sim = await startSimulator({ port, records: RECORDS, seed: 7, accounts: [stack.account] });
     const back = Date.now();

@@ -54,3 +54,35 @@ describe('the status bar’s connection after the analyst saves credentials', ()
     expect(state().connection).toMatchObject({ status: 'failed', kind: 'NetworkError' });
   });
 });
+
+describe('the status bar’s connection after a page’s call', () => {
+  beforeEach(() => {
+    state().reset();
+    state().applyProfiles({ profiles: [profile()], activeId: 'p1', keychainProblem: null });
+  });
+  const answered = () => state().reportCallOutcome('p1', { status: 'connected', checkedAt: Date.now() });
+
+  it('a call that succeeds says the connection works', () => {
+    answered();
+    expect(state().connection.status).toBe('connected');
+    fail('AuthRejected');
+    answered();
+    expect(state().connection.status).toBe('connected');
+  });
+
+  it('“no connection to the service” stays through a call main answered without the service, until main finds it back', () => {
+    fail('NetworkError');
+    // The Usage page's figures, kept by main for a minute: no request reached the service.
+    answered();
+    expect(state().connection).toMatchObject({ status: 'failed', kind: 'NetworkError' });
+    // A request that reached it, or main's probe (service.connection).
+    state().reportConnection('p1', { status: 'connected', checkedAt: Date.now() });
+    expect(state().connection.status).toBe('connected');
+  });
+
+  it('a call that fails says so, whatever was shown before', () => {
+    answered();
+    state().reportCallOutcome('p1', { status: 'failed', kind: 'NetworkError', message: 'refused' });
+    expect(state().connection).toMatchObject({ status: 'failed', kind: 'NetworkError' });
+  });
+});

@@ -7,13 +7,13 @@ import { commandForKey, handleCommand } from './commands';
 /** Loads app info and profiles once; follows menu commands and service outcomes while the app is mounted. */
 export function useAppBoot(): void {
   useEffect(() => {
-    const { boot, reportConnection } = useSessionStore.getState();
+    const { boot, reportCallOutcome } = useSessionStore.getState();
     const offCommands = getApi().on('app.command', (cmd) => handleCommand(cmd));
     // Any page's service call tells the status bar whether the active profile's connection works.
     const offOutcomes = onServiceOutcome((o) => {
       const id = o.profileId ?? useSessionStore.getState().activeId;
       if (id === null) return;
-      reportConnection(
+      reportCallOutcome(
         id,
         o.ok
           ? { status: 'connected', checkedAt: Date.now() }

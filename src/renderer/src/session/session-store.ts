@@ -49,6 +49,11 @@ export interface SessionActions {
   /** Puts a created or changed profile into the list at once, before the full list is re-read. */
   upsertProfile(view: ProfileView): void;
   reportConnection(profileId: string, outcome: ConnectionState): void;
+  /**
+   * A page's service call came back: its outcome tells the status bar whether the connection works,
+   * except that a success does not clear "no connection to the service" (see the implementation).
+   */
+  reportCallOutcome(profileId: string, outcome: ConnectionState): void;
   /** The transport's news of the host: down as soon as it stops answering, up when it is back. */
   reportHost(up: boolean): void;
   startDemo(): Promise<void>;
@@ -157,6 +162,15 @@ export const useSessionStore = defineStore<SessionData, SessionActions>(initialS
 
   reportConnection(profileId, outcome) {
     if (profileId === get().activeId) set({ connection: outcome });
+  },
+
+  reportCallOutcome(profileId, outcome) {
+    // A call main answered from what it keeps (the usage figures, read from the service at most once a
+    // minute) succeeds without reaching the service. Once the service was found unreachable, only
+    // main's own news (service.connection: a request that reached it, or its probe) says it is back.
+    const now = get().connection;
+    if (outcome.status === 'connected' && now.status === 'failed' && now.kind === 'NetworkError') return;
+    get().reportConnection(profileId, outcome);
   },
 
   reportHost(up) {
