@@ -18,7 +18,8 @@ import { IconArrowBackUp, IconTableShortcut, IconX } from '@tabler/icons-react';
 import { EVIDENCE_LABELS, type FirmDetailView } from '@shared/resolution/resolution-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { describeEvidence, linksBySpelling, spellingNames } from './evidence-text';
-import { splitReason, useResolvedFirmsStore } from './resolved-firms-store';
+import { useShallow } from 'zustand/react/shallow';
+import { selectEmptyList, splitReason, useResolvedFirmsStore } from './resolved-firms-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many: string) => `${fmt(n)} ${n === 1 ? one : many}`;
@@ -35,14 +36,15 @@ function savedAt(iso: string): string {
 export function FirmDetail() {
   const openId = useResolvedFirmsStore((s) => s.openId);
   const detail = useResolvedFirmsStore((s) => s.detail);
+  const empty = useResolvedFirmsStore(useShallow(selectEmptyList));
   if (!openId) {
     return (
-      <Paper withBorder p="md" h="100%" data-testid="firm-detail-empty">
+      <Paper withBorder p="md" h="100%" data-testid="firm-detail-empty" data-list-empty={empty !== null}>
         <Stack gap="xs">
-          <Title order={2}>No firm open</Title>
+          <Title order={2}>{empty?.title ?? 'No firm open'}</Title>
           <Text c="dimmed">
-            Click a firm in the list (or press Enter on it) to see its spellings, the evidence that joined
-            them and its shipments. Tick two or more firms to merge them.
+            {empty?.text ??
+              'Click a firm in the list (or press Enter on it) to see its spellings, the evidence that joined them and its shipments. Tick two or more firms to merge them.'}
           </Text>
         </Stack>
       </Paper>

@@ -162,6 +162,34 @@ export function splitReason(detail: FirmDetailView | null, splitIds: readonly st
   return null;
 }
 
+/**
+ * What the detail panel says while the list has nothing to open (null while it has firms, or is still
+ * counting): an empty library, a dataset without firms, or filters nothing matches, each in words.
+ */
+export function selectEmptyList(
+  s: Pick<ResolvedFirmsData, 'total' | 'search' | 'mergedOnly' | 'datasetId'>,
+): { title: string; text: string } | null {
+  if (s.total !== 0) return null;
+  const where = s.datasetId ? 'the chosen dataset' : 'the library';
+  const search = s.search.trim();
+  if (search)
+    return {
+      title: 'No firm found',
+      text: `No firm in ${where} is written like “${search}”${s.mergedOnly ? ' and written several ways' : ''}. Check the spelling, or search by firm code.`,
+    };
+  if (s.mergedOnly)
+    return {
+      title: 'No firm written several ways',
+      text: `Every firm in ${where} is written one way. Clear “Only firms written several ways” to see them all.`,
+    };
+  if (s.datasetId)
+    return { title: 'No firms in this dataset', text: 'Its records name no firm. Choose the whole library.' };
+  return {
+    title: 'No firms yet',
+    text: 'Firms come from the records you keep: run a search on the Search page, or import a file in the Library. Every spelling of a firm then shows here as one firm.',
+  };
+}
+
 export const useResolvedFirmsStore = defineStore<ResolvedFirmsData, ResolvedFirmsActions>(
   initialState,
   (set, get, { onReset }) => {
