@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { AnalysisPage } from '../../src/renderer/src/features/analysis/analysis-page';
 import { DiffPanel } from '../../src/renderer/src/features/analysis/diff-panel';
+import { useSessionStore } from '../../src/renderer/src/session';
 import { fakeBridge } from './fake-bridge';
 import { useAnalysisStore } from '../../src/renderer/src/features/analysis/analysis-store';
 
@@ -63,5 +64,18 @@ describe('the Analysis page header', () => {
     const firms = label('Firms').closest('.mantine-InputWrapper-label');
     expect(firms?.id).toBe('analysis-firms-label');
     expect(firms?.querySelector('[data-testid="analysis-figures-note"]')).not.toBeNull();
+  });
+});
+
+describe('the Analysis page with no shipments dataset', () => {
+  it('says what it needs and leads to the Search page', async () => {
+    setApi(fakeBridge({ 'analysis.datasets': async () => ({ ok: true, value: [] }) }).api);
+    act(() => useSessionStore.setState({ page: 'analysis' }));
+    render(<AnalysisPage />);
+    const empty = await screen.findByTestId('analysis-empty');
+    expect(empty.textContent).toContain('Nothing to analyse yet');
+    expect(empty.textContent).toContain('run a shipment search');
+    fireEvent.click(screen.getByTestId('analysis-go-search'));
+    expect(useSessionStore.getState().page).toBe('search');
   });
 });

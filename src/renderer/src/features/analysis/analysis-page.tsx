@@ -1,5 +1,7 @@
 import {
   ActionIcon,
+  Button,
+  EmptyState,
   Group,
   NativeSelect,
   ScrollArea,
@@ -9,12 +11,13 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
-import { IconInfoCircle } from '@tabler/icons-react';
+import { IconChartBar, IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { MEASURES, type FirmGrouping, type Measure } from '@shared/analysis/analysis-contract';
 import { ChoiceField } from '../../components/choice-field';
 import { ErrorMessage } from '../../components/error-message';
 import { Page, PageHeader } from '../../components/page';
+import { useSessionStore } from '../../session';
 import {
   ANALYSIS_TABS,
   TAB_SUMMARIES,
@@ -134,9 +137,25 @@ export function AnalysisPage() {
       {datasets.error && <ErrorMessage error={datasets.error} testId="analysis-datasets-error" />}
       {exportError && <ErrorMessage error={exportError} testId="analysis-export-error" />}
       {datasets.value && list.length === 0 && (
-        <Text c="dimmed" data-testid="analysis-empty">
-          No shipment datasets in the library yet. Run a shipment search first.
-        </Text>
+        <EmptyState
+          pt="xl"
+          data-testid="analysis-empty"
+          icon={<IconChartBar size={24} stroke={1.6} />}
+          withIndicatorBackground
+          title="Nothing to analyse yet"
+          description="Analysis summarises a shipments dataset of the Library: run a shipment search (it is kept there), or import a file in the Library."
+        >
+          <EmptyState.Actions>
+            <Button
+              variant="default"
+              leftSection={<IconSearch size={16} stroke={1.6} />}
+              data-testid="analysis-go-search"
+              onClick={() => useSessionStore.getState().navigate('search')}
+            >
+              Search shipments
+            </Button>
+          </EmptyState.Actions>
+        </EmptyState>
       )}
       {datasetId && empty && (
         <Text c="dimmed" data-testid="analysis-dataset-empty">
