@@ -3,8 +3,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeResult } from '@shared/ipc/errors';
-import { SHIPMENT_FIELDS, type UsageSummary } from '@shared/spec';
+import { SHIPMENT_FIELDS, type ShipmentRecord, type UsageSummary } from '@shared/spec';
 import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
+import type { DatasetView } from '@shared/library/library-contract';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import * as filters from '../../src/renderer/src/features/filters/filter-store';
 import * as page from '../../src/renderer/src/features/search/search-page';
@@ -102,6 +103,7 @@ beforeEach(async () => {
       notice: null,
       cancelOutcome: null,
       datasetId: null,
+      saveFailure: null,
       size: 1000,
       overLimitConfirmed: false,
     });
@@ -405,5 +407,137 @@ describe('search page: an answer re-renders the result, not the form', () => {
     act(() => search.useSearchStore.getState().setSize(100));
     expect(seen.at(-1)).not.toBe(first);
     expect(seen.at(-1)?.costText).not.toBe(first?.costText);
+  });
+});
+
+const dataset = (id: string): DatasetView => ({
+  id,
+  name: 'Shipments',
+  kind: 'shipments',
+  request: { size: 1000 },
+  profileId: 'pa',
+  profileName: 'Head office',
+  account: 'main',
+  fetchedAt: '2026-01-01T00:00:00.000Z',
+  reportedTotal: 30,
+  storedRows: 30,
+  notes: '',
+  tags: [],
+  status: 'complete',
+  windows: null,
+  reported: null,
+  source: 'fetch',
+});
+
+describe('search page: an answer the library could not save', () => {
+  const reason =
+    'Portolan may not write to its data folder: the folder or its library file was made read-only, or its permissions changed.';
+  const failed = (datasetId: string, records: number) =>
+    bridge.emit('library.saveFailed', { datasetId, reason, records });
+  const keptRecords = Array.from(
+    { length: 30 },
+    (_, i) => ({ ...record, hashId: `kept${i}` }) as ShipmentRecord,
+  );
+  afterEach(() =>
+    bridge.answer({
+      'library.saveAgain': () => ({ ok: false, error: { kind: 'NotFound', message: 'not kept' } }),
+      'library.keptRecords': () => ({ ok: false, error: { kind: 'NotFound', message: 'not kept' } }),
+    }),
+  );
+
+  it('says what happened and that saving again costs nothing; Save again retries until it is stored', async () => {
+    render(<page.SearchPage />);
+    await waitFor(() => expect(runButton().disabled).toBe(false));
+    await searchWith({ ok: true, value: answer(30, 30) });
+    expect(screen.queryByTestId('search-save-failed')).toBeNull();
+    failed('ds-30', 30);
+
+    const text = el('search-save-failed-text').textContent ?? '';
+    expect(text).toContain('Its 30 records were downloaded and counted against the account');
+    expect(text).toContain(reason);
+    expect(text).toContain('saving them again downloads nothing and costs nothing');
+    // The library grid has nothing to read, so it is not offered (nor its read errors).
+    expect(screen.queryByTestId('shipments-grid')).toBeNull();
+    expect(screen.queryByTestId('export-open')).toBeNull();
+
+    let attempts = 0;
+    bridge.answer({
+      'library.saveAgain': () =>
+        ++attempts === 1
+          ? {
+              ok: false,
+              error: {
+                kind: 'DiskFull',
+                message: 'It still could not be saved, and it is still kept. The disk is full.',
+              },
+            }
+          : ok({ ...dataset('ds-30'), storedRows: 30 }),
+    });
+    fireEvent.click(el('search-save-again'));
+    await waitFor(() =>
+      expect(el('search-save-failed-error').textContent).toBe(
+        'It still could not be saved, and it is still kept. The disk is full.',
+      ),
+    );
+    expect(el('search-save-again')).toBeTruthy();
+
+    fireEvent.click(el('search-save-again'));
+    await waitFor(() => expect(screen.queryByTestId('search-save-failed')).toBeNull());
+    expect(bridge.callsTo('library.saveAgain')).toEqual([{ id: 'ds-30' }, { id: 'ds-30' }]);
+    expect(el('search-notice').textContent).toBe(
+      'Saved to the Library: the 30 records are now read from it, and nothing was downloaded again.',
+    );
+    // Read from the library again, as any saved answer.
+    expect(el('shipments-grid')).toBeTruthy();
+    expect(pending).toEqual([]);
+  });
+
+  it('shows the kept records from memory, with Export, when saving keeps failing', async () => {
+    render(<page.SearchPage />);
+    await waitFor(() => expect(runButton().disabled).toBe(false));
+    // The announcement may come before the answer it is about (the browser host's events travel apart).
+    failed('ds-45', 30);
+    await searchWith({ ok: true, value: answer(30, 45) });
+    expect(el('search-save-failed')).toBeTruthy();
+
+    bridge.answer({ 'library.keptRecords': () => ok(keptRecords) });
+    fireEvent.click(el('search-show-kept'));
+    await waitFor(() => expect(el('search-save-failed').getAttribute('data-shown')).toBe('yes'));
+    expect(bridge.callsTo('library.keptRecords')).toEqual([{ id: 'ds-45' }]);
+    expect(el('search-save-failed-text').textContent).toContain('They are shown below from memory');
+    expect(screen.queryByTestId('search-show-kept')).toBeNull();
+    expect(el('shipments-grid')).toBeTruthy();
+    await waitFor(() => expect(el('shipments-grid').getAttribute('data-row-count')).toBe('30'));
+    expect(el('export-open')).toBeTruthy();
+    // Save again stays on offer.
+    expect(el('search-save-again')).toBeTruthy();
+  });
+
+  it('says when main no longer keeps the answer', async () => {
+    render(<page.SearchPage />);
+    await waitFor(() => expect(runButton().disabled).toBe(false));
+    await searchWith({ ok: true, value: answer(30, 60) });
+    failed('ds-60', 30);
+    bridge.answer({
+      'library.keptRecords': () => ({
+        ok: false,
+        error: {
+          kind: 'NotFound',
+          message: 'This answer is no longer kept in memory. Search again to fetch it.',
+        },
+      }),
+    });
+    fireEvent.click(el('search-show-kept'));
+    await waitFor(() =>
+      expect(el('search-save-failed-error').textContent).toContain('Search again to fetch it.'),
+    );
+  });
+
+  it('ignores a failure of an answer not on the page', async () => {
+    render(<page.SearchPage />);
+    await waitFor(() => expect(runButton().disabled).toBe(false));
+    await searchWith({ ok: true, value: answer(30, 70) });
+    failed('ds-other', 30);
+    expect(screen.queryByTestId('search-save-failed')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { ExportFormat } from '@shared/export/export-contract';
+import type { ExportFormat, ExportView } from '@shared/export/export-contract';
 import { AppError } from '@shared/ipc/errors';
 import {
   exportCsv,
@@ -10,16 +10,22 @@ import {
   type ExportProgress,
   type ExportResult,
   createLibrarySummaryProvider,
+  createMemorySource,
+  createMemorySummaryProvider,
   libraryExportSource,
+  shipmentColumns,
+  type ExportSource,
+  type SummaryProvider,
   checkTargetPath,
   exportFileName,
   exportsFolderPath,
 } from '../export';
 import type { FileHandles } from '../file-handles';
-import { storageError, type Library } from '../library';
+import { Library, defaultDatasetName, storageError } from '../library';
 import type { Logger } from '../log';
 import { writeFileAtomic } from '../fs';
 import type { HandlerContext } from './handler-context';
+import type { KeptAnswer } from './kept-answers';
 import { TEMP_FOLDER } from './host-files';
 import type { ChooseSavePath, EventSink, HandlerSlice } from './types';
 
@@ -41,6 +47,41 @@ export interface ExportHandlerDeps {
    * host means nothing to them, so messages name the file only.
    */
   downloads?: boolean;
+  /**
+   * A search's answer the library could not store, kept in memory: exported from there (whole, as
+   * answered), so the analyst can keep the records while saving keeps failing.
+   */
+  kept?: (datasetId: string) => KeptAnswer | undefined;
+}
+
+/** What an export writes and what it is called, from the library or from an answer kept in memory. */
+interface ResolvedSource {
+  source: ExportSource;
+  name: string;
+  kind: 'shipments' | 'firms';
+  summaries: () => SummaryProvider;
+}
+
+function keptExportSource(kept: KeptAnswer, appVersion: string): ResolvedSource {
+  const records = kept.response.shipments;
+  return {
+    source: createMemorySource({
+      kind: 'shipments',
+      columns: shipmentColumns(Library.columns('shipments')),
+      rows: records,
+      query: {
+        profile: kept.provenance.profileName ?? '',
+        account: kept.provenance.account ?? '',
+        filter: kept.request,
+        fetchedAt: kept.fetchedAt,
+        totalReported: kept.response.total,
+        appVersion,
+      },
+    }),
+    name: defaultDatasetName('shipments', kept.request),
+    kind: 'shipments',
+    summaries: () => createMemorySummaryProvider(records),
+  };
 }
 
 /** Remembers the folder of the last export so the next save dialog opens there. */
@@ -78,6 +119,17 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
   const log = deps.logger.child('export');
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
+  async function fromLibrary(datasetId: string, view: ExportView | undefined): Promise<ResolvedSource> {
+    const library = await deps.library();
+    const { source, meta } = await libraryExportSource(library, datasetId, view, deps.appVersion);
+    return {
+      source,
+      name: meta.name,
+      kind: meta.kind,
+      summaries: () => createLibrarySummaryProvider(library, meta.id, view),
+    };
+  }
+
   return {
     async 'export.chooseTarget'({ suggestedName, format }) {
       const name = exportFileName(suggestedName, format);
@@ -107,11 +159,16 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
           `That file was chosen for a ${FORMAT_LABEL[chosen.format ?? format]} export. Choose the file again.`,
         );
       }
-      const library = await deps.library();
-      const { source, meta } = await libraryExportSource(library, ref.datasetId, ref.view, deps.appVersion);
+      const kept = deps.kept?.(ref.datasetId);
+      const {
+        source,
+        name,
+        kind,
+        summaries: summaryProvider,
+      } = kept ? keptExportSource(kept, deps.appVersion) : await fromLibrary(ref.datasetId, ref.view);
       const target = chosen
         ? await checkTargetPath(chosen.path, format)
-        : await exportsFolderPath(deps.dataDir, meta.name, format);
+        : await exportsFolderPath(deps.dataDir, name, format);
       const handle =
         targetHandle ?? deps.files.issue({ purpose: 'export-target', path: target, format, owned: false });
       // Asked up front so the renderer can ask "Replace?" before any work; the writer checks again at the end.
@@ -127,7 +184,7 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
 
       const jobId = randomUUID();
       const controller = new AbortController();
-      const label = `${FORMAT_LABEL[format]} export of ${meta.name}`;
+      const label = `${FORMAT_LABEL[format]} export of ${name}`;
       const startedAt = Date.now();
       const onProgress = (p: ExportProgress): void => {
         const total = p.rowCount > 0 ? p.rowCount : source.rowCount;
@@ -154,12 +211,10 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
       const work = async (): Promise<ExportResult> => {
         if (format === 'csv') return exportCsv(source, target, options);
         if (format === 'parquet') return exportParquet(source, target, options);
-        const wantSummaries = summaries === true && meta.kind === 'shipments';
+        const wantSummaries = summaries === true && kind === 'shipments';
         return exportXlsx(source, target, {
           ...options,
-          ...(wantSummaries
-            ? { summaries: { provider: createLibrarySummaryProvider(library, meta.id, ref.view) } }
-            : {}),
+          ...(wantSummaries ? { summaries: { provider: summaryProvider() } } : {}),
         });
       };
 
@@ -230,6 +285,7 @@ export function createExportHandlersFor(ctx: HandlerContext): {
     ...(ctx.deps.chooseSavePath ? { chooseSavePath: ctx.deps.chooseSavePath } : {}),
     files: ctx.files,
     downloads: ctx.deps.appInfo.host === 'browser',
+    kept: (datasetId) => ctx.kept.get(datasetId),
   });
   return { calls, dispose: disposeExports };
 }

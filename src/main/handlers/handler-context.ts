@@ -9,6 +9,7 @@ import { createProfileStore, type Profile, type ProfileStore } from '../profiles
 import { createMemorySecretStore, type Credentials, type SecretStore } from '../secrets';
 import { boundTo, createCredentialGuard } from './credential-guard';
 import { createDemoRuntime, type DemoRuntime } from './demo-runtime';
+import { createKeptAnswers, type KeptAnswers } from './kept-answers';
 import { createLibraryHandle } from './library-handle';
 import { lastFolder } from './export-handlers';
 import { makeDataPrivate, sweepLeftovers } from './leftovers';
@@ -45,6 +46,8 @@ export interface HandlerContext {
   files: FileHandles;
   /** The app's one offline library at `<dataDir>`, opened on first use (needs neither network nor keychain). */
   library(): Promise<Library>;
+  /** Search answers the library could not store, kept in memory to be saved again (kept-answers.ts). */
+  kept: KeptAnswers;
   /** Whether each profile's service answers, announced as `service.connection` when it changes. */
   connection: ConnectionMonitor;
   /** What each profile has spent, kept from the service's answers (usage-ledgers.ts). */
@@ -147,6 +150,7 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
     demo,
     files,
     library: () => library.get(),
+    kept: createKeptAnswers(),
     connection,
     usage,
     async dispose() {

@@ -12,11 +12,14 @@ import {
   previewImport,
   runImport,
   seriesKey,
+  storageError,
+  whyNotStored,
   type DatasetMeta,
   type Library,
   type Provenance,
 } from '../library';
 import { loadImportMappings, type ImportMappings } from './import-mappings';
+import type { KeptAnswer } from './kept-answers';
 import type { HandlerContext } from './handler-context';
 import { openProfileSession, type ProfileSession } from './profile-session';
 import type { QueryHandlers } from './query-handlers';
@@ -38,7 +41,14 @@ export type LibraryChannel =
   | 'library.checkImport'
   | 'library.cancelImportCheck'
   | 'library.cancelImport'
-  | 'library.versions';
+  | 'library.versions'
+  | 'library.saveAgain'
+  | 'library.keptRecords';
+
+/** Said when an answer is asked for that main no longer keeps (saved since, pushed out, or the app restarted). */
+const NOT_KEPT =
+  'This answer is no longer kept in memory: Portolan keeps the last two answers it could not save, until it ' +
+  'closes. Search again to fetch it.';
 
 /** The library's metadata is already JSON-safe; this pins the bridge shape to it. */
 export function toDatasetView(m: DatasetMeta): DatasetView {
@@ -85,6 +95,27 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
   const importMappings = (): Promise<ImportMappings> =>
     (mappingsLoaded ??= loadImportMappings(ctx.deps.dataDir));
   let runningImport: AbortController | null = null;
+  /** "Save again" under way by dataset id: a second press waits for the first instead of storing twice. */
+  const savingAgain = new Map<string, Promise<DatasetView>>();
+  async function saveAgain(kept: KeptAnswer): Promise<DatasetView> {
+    const library = await lib();
+    try {
+      const meta = await library.saveShipmentSearch(kept.request, kept.response, {
+        ...kept.provenance,
+        id: kept.datasetId,
+        fetchedAt: kept.fetchedAt,
+      });
+      ctx.kept.drop(kept.datasetId);
+      events.emit('library.changed', { change: 'saved', datasetId: kept.datasetId });
+      return toDatasetView(meta);
+    } catch (e) {
+      const typed = e instanceof AppError ? e : storageError(e);
+      throw new AppError(
+        typed?.kind ?? 'Conflict',
+        `It still could not be saved, and it is still kept. ${whyNotStored(e)}`,
+      );
+    }
+  }
   /** The one whole-file check under way: the dialog checks one plan of one file at a time. */
   let runningCheck: { id: string; controller: AbortController } | null = null;
   return {
@@ -306,6 +337,27 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
       // Newest first, as the list is: the dataset's metadata only, a few hundred rows at most.
       return (await library.list({})).filter((d) => seriesKey(d) === series).map(toDatasetView);
     },
+    'library.saveAgain': async ({ id }) => {
+      const kept = ctx.kept.get(id);
+      if (!kept) {
+        // Saved already (a second press after the first succeeded): the stored dataset is the answer.
+        const stored = await (await lib()).get(id).catch(() => null);
+        if (stored) return toDatasetView(stored);
+        throw new AppError('NotFound', NOT_KEPT);
+      }
+      const running = savingAgain.get(id) ?? saveAgain(kept);
+      savingAgain.set(id, running);
+      try {
+        return await running;
+      } finally {
+        savingAgain.delete(id);
+      }
+    },
+    'library.keptRecords': async ({ id }) => {
+      const kept = ctx.kept.get(id);
+      if (!kept) throw new AppError('NotFound', NOT_KEPT);
+      return kept.response.shipments;
+    },
   };
 }
 
@@ -326,8 +378,10 @@ function headRows(records: readonly Record<string, unknown>[]): DatasetRow[] {
  *
  * A shipment search answers as soon as the service has: its dataset id is given before the save ends,
  * with the first block of rows, and the save goes on (a read of the dataset waits for it); the
- * library announces the dataset once it is stored. Only when the library cannot be opened at all do
- * the records themselves cross, so what was paid for is still shown.
+ * library announces the dataset once it is stored. When that save fails, the answer is kept in main
+ * (kept-answers.ts) and `library.saveFailed` says so: the window offers "Save again" (`library.saveAgain`)
+ * and the records from memory (`library.keptRecords`). Only when the library cannot be opened at all do
+ * the records themselves cross with the answer, so what was paid for is still shown.
  */
 export function withLibrarySaving(
   ctx: HandlerContext,
@@ -370,7 +424,14 @@ export function withLibrarySaving(
         return { ...answer, datasetId: null, head: [], unsaved: response.shipments };
       }
       const datasetId = randomUUID();
-      const saving = library.saveShipmentSearch({ ...input.request }, response, {
+      const kept: KeptAnswer = {
+        datasetId,
+        request: { ...input.request },
+        response,
+        provenance: session.provenance,
+        fetchedAt: new Date().toISOString(),
+      };
+      const saving = library.saveShipmentSearch(kept.request, response, {
         ...session.provenance,
         id: datasetId,
         // Stored only once this answer has gone out: converting the records is work on this thread.
@@ -378,7 +439,16 @@ export function withLibrarySaving(
       });
       void saving.then(
         () => ctx.deps.events.emit('library.changed', { change: 'saved', datasetId }),
-        (e: unknown) => warn(e),
+        (e: unknown) => {
+          warn(e);
+          // Paid for and stored nowhere: kept for "Save again", and the window told why.
+          ctx.kept.keep(kept);
+          ctx.deps.events.emit('library.saveFailed', {
+            datasetId,
+            reason: whyNotStored(e),
+            records: response.shipments.length,
+          });
+        },
       );
       return { ...answer, datasetId, head: headRows(response.shipments) };
     },

@@ -14,7 +14,7 @@ export {
   type LibraryRecovery,
   LIBRARY_FILE,
 } from './library';
-export { storageError, isDiskFull, diskFullError } from './storage-errors';
+export { storageError, isDiskFull, diskFullError, whyNotStored } from './storage-errors';
 export { type GridQuery, gridQuerySchema, MAX_BLOCK_ROWS, buildQuery, parseGridQuery } from './query';
 export {
   type DatasetKind,

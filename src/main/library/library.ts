@@ -53,6 +53,7 @@ import {
   isDiskFull,
   libraryLockedError,
   lockHolder,
+  whyNotStored,
 } from './storage-errors';
 
 export type {
@@ -335,6 +336,8 @@ export class Library {
     options: Partial<Provenance> & {
       name?: string;
       id?: string;
+      /** When the answer arrived, if it is saved later (saved again after a failed save); now otherwise. */
+      fetchedAt?: string;
       /** Awaited before the records are converted (a caller that answers first lets its answer go out). */
       startAfter?: () => Promise<void>;
     } = {},
@@ -353,8 +356,10 @@ export class Library {
         response.shipments,
         { status: complete ? 'complete' : 'partial' },
       );
-    const saved = startAfter ? startAfter().then(store) : store();
     const id = provenance.id;
+    // Saving again an answer whose save failed (kept in main): reads wait for this save, not the old failure.
+    if (id !== undefined) this.failedSaves.delete(id);
+    const saved = startAfter ? startAfter().then(store) : store();
     if (id === undefined) return saved;
     this.saving.set(id, saved);
     return saved.then(
@@ -364,12 +369,11 @@ export class Library {
       },
       (e: unknown) => {
         this.saving.delete(id);
-        const why = e instanceof AppError ? e.message : 'the library could not store it';
         this.failedSaves.set(
           id,
           new AppError(
-            e instanceof AppError ? e.kind : 'Internal',
-            `This search's answer was downloaded but could not be saved to the library: ${why}`,
+            e instanceof AppError ? e.kind : isDiskFull(e) ? 'DiskFull' : 'Internal',
+            `This search's answer was downloaded but could not be saved to the library. ${whyNotStored(e)}`,
           ),
         );
         throw e;

@@ -11,6 +11,9 @@ const DAMAGED =
   /not a valid DuckDB database file|Corrupt|checksum|Serialization Error|Failure while replaying WAL|WAL file|INTERNAL Error/i;
 const DISK_FULL_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT']);
 const DISK_FULL = /No space left on device|Disk quota exceeded|\bENOSPC\b|\bEDQUOT\b|disk is full/i;
+const NOT_WRITABLE_CODES: ReadonlySet<string> = new Set(['EACCES', 'EPERM', 'EROFS']);
+const NOT_WRITABLE =
+  /Permission denied|Operation not permitted|Read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b/i;
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : typeof e === 'string' ? e : '';
@@ -39,6 +42,27 @@ export function isDiskFull(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true;
   return DISK_FULL.test(messageOf(e));
+}
+
+/** Whether a write failed because the file or its folder may not be written (read-only, permissions). */
+export function isNotWritable(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && NOT_WRITABLE_CODES.has(code)) return true;
+  return NOT_WRITABLE.test(messageOf(e));
+}
+
+/**
+ * Why the library could not store something, as one sentence in the analyst's words (DuckDB's own
+ * text names files and internals the analyst cannot act on).
+ */
+export function whyNotStored(e: unknown): string {
+  if (e instanceof AppError) return e.message;
+  const holder = lockHolder(e);
+  if (holder) return libraryLockedError(holder).message;
+  if (isDiskFull(e)) return "The disk that holds Portolan's data is full.";
+  if (isNotWritable(e))
+    return 'Portolan may not write to its data folder: the folder or its library file was made read-only, or its permissions changed.';
+  return 'The library refused to store it.';
 }
 
 /** What a full disk means for the step that met it. */

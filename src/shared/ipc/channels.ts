@@ -53,6 +53,8 @@ export const CALL_CHANNELS = [
   'library.cancelImportCheck',
   'library.cancelImport',
   'library.versions',
+  'library.saveAgain',
+  'library.keptRecords',
   // jobs
   'jobs.estimate',
   'jobs.start',
@@ -103,6 +105,7 @@ export const EVENT_CHANNELS = [
   'usage.changed',
   'library.changed',
   'library.importCheck',
+  'library.saveFailed',
   'service.connection',
 ] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];

@@ -12,7 +12,7 @@ import {
 import { columnFilterSchema } from './grid-filter';
 import { fileHandleSchema, type ChosenFile } from '../files/file-handle';
 import { firmSearchRequestSchema, shipmentSearchRequestSchema } from '../spec/operations';
-import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
+import { FIRM_FIELDS, SHIPMENT_FIELDS, type ShipmentRecord } from '../spec/records';
 import {
   MAX_NAME_LENGTH,
   MAX_NOTES_LENGTH,
@@ -261,7 +261,33 @@ export const libraryCalls = {
   'library.cancelImport': defineCall<void>()(z.undefined()),
   /** Every version of a dataset (the fetches of its query, `series`), newest first, itself included. */
   'library.versions': defineCall<DatasetView[]>()(z.strictObject({ id })),
+  /**
+   * Stores again a search's answer whose save failed (`library.saveFailed`), from the copy main kept,
+   * under the same dataset id: nothing is downloaded again. The stored dataset, or why it still failed.
+   */
+  'library.saveAgain': defineCall<DatasetView>()(z.strictObject({ id })),
+  /** The records of an answer main kept because its save failed, to show (and export) without the library. */
+  'library.keptRecords': defineCall<ShipmentRecord[]>()(z.strictObject({ id })),
 };
+
+/**
+ * How many answers whose save failed main keeps in memory for "Save again" (the newest ones): each
+ * holds up to 10,000 records, so the count is what bounds the memory they take.
+ */
+export const KEPT_ANSWERS_LIMIT = 2;
+
+/**
+ * Main could not store a search's answer in the library (it was already shown under `datasetId`).
+ * Its records are kept in memory (the newest KEPT_ANSWERS_LIMIT such answers), so they can be saved
+ * again (`library.saveAgain`) or shown and exported without the library (`library.keptRecords`).
+ */
+export interface SaveFailed {
+  datasetId: string;
+  /** Why, in the analyst's words ("The disk is full…", "Portolan may not write to its data folder…"). */
+  reason: string;
+  /** How many records the answer holds. */
+  records: number;
+}
 
 /** Main announces that the library changed: a dataset was saved (a search, an import, a finished job), edited or deleted. */
 export interface LibraryChanged {
@@ -273,4 +299,5 @@ export interface LibraryEvents {
   'library.changed': LibraryChanged;
   /** A whole-file check under way (`library.checkImport`): what it has found so far. */
   'library.importCheck': ImportCheckView;
+  'library.saveFailed': SaveFailed;
 }

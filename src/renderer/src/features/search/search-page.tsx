@@ -34,6 +34,7 @@ import {
 } from '../filters';
 import { Page } from '../../components/page';
 import { PartyPanel } from './party-panel';
+import { SaveFailedAlert } from './save-failed-alert';
 import { useJobsStore } from '../jobs';
 import { SavedCopyOffer } from '../../components/saved-copy-offer';
 import { PresetsPanel } from '../presets';
@@ -247,6 +248,9 @@ export function SearchPage() {
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const datasetId = useSearchStore((s) => s.datasetId);
   const answers = useSearchStore((s) => s.answers);
+  // The answer is not in the library (its save failed): the library grid has nothing to read.
+  const notStored = useSearchStore((s) => s.saveFailure !== null);
+  const kept = useSearchStore((s) => s.saveFailure?.shown ?? null);
   const [quick] = useQuickFilter(GRID_ID);
   const [gridApi, setGridApi] = useState<GridApi | null>(null);
   const [gridError, setGridError] = useState<string | null>(null);
@@ -280,7 +284,7 @@ export function SearchPage() {
     ],
     [],
   );
-  // Only when the library could not be opened: the records came with the answer and are shown as they are.
+  // When the library could not store them: the records came from main's memory and are shown as they are.
   const unsavedColumns = useMemo<(ColDef<ShipmentRecord> | ColGroupDef<ShipmentRecord>)[]>(
     () => [...(actionColumns as unknown as ColDef<ShipmentRecord>[]), ...shipmentColumnDefs()],
     [actionColumns],
@@ -433,11 +437,14 @@ export function SearchPage() {
               )}
               <Group gap="sm" wrap="nowrap" ml="auto" data-testid="search-result-tools">
                 <QuickFilterInput gridKey={GRID_ID} testId="search-quick-filter" />
-                {datasetId && (
+                {datasetId && (notStored ? kept : true) && (
                   <ExportButton
                     source={{ datasetId }}
                     suggestedName="Shipments"
-                    resolveView={() => (gridApi ? viewFromGrid(gridApi, quick, SHIPMENT_FIELDS) : undefined)}
+                    // Records shown from memory are exported whole, as answered (main holds them, not SQL).
+                    resolveView={() =>
+                      gridApi && !kept ? viewFromGrid(gridApi, quick, SHIPMENT_FIELDS) : undefined
+                    }
                   />
                 )}
                 <ColumnChooser
@@ -458,7 +465,8 @@ export function SearchPage() {
               next search. Export it to keep it.
             </Alert>
           )}
-          {gridError && result?.datasetId && (
+          <SaveFailedAlert />
+          {gridError && result?.datasetId && !notStored && (
             <Text role="alert" c="red" fz="sm" data-testid="shipments-grid-error" style={{ flexShrink: 0 }}>
               {gridError}
             </Text>
@@ -466,7 +474,17 @@ export function SearchPage() {
           {/* The first rows of a result show without scrolling: the grid takes what is left of the window. */}
           <Group gap="sm" align="stretch" wrap="nowrap" flex={1} mih={result ? 180 : 0}>
             <Box flex={1} miw={0} style={{ display: 'flex', flexDirection: 'column' }}>
-              {result?.datasetId ? (
+              {kept ? (
+                // Saving failed and the analyst chose to see the records anyway: main's kept copy.
+                <DataGrid<ShipmentRecord>
+                  gridId={GRID_ID}
+                  testId="shipments-grid"
+                  rows={kept}
+                  columnDefs={unsavedColumns}
+                  quickFilter={quick}
+                  onApi={(api) => setGridApi(api as GridApi | null)}
+                />
+              ) : result?.datasetId && !notStored ? (
                 // The answer is read from the library in blocks: sort, filters and quick filter run in SQL.
                 <DatasetGrid
                   datasetId={result.datasetId}

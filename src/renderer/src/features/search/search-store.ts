@@ -7,7 +7,8 @@ import {
 import { useMemo } from 'react';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
-import type { EquivalentView } from '@shared/library/library-contract';
+import { KEPT_ANSWERS_LIMIT, type EquivalentView, type SaveFailed } from '@shared/library/library-contract';
+import type { ShipmentRecord } from '@shared/spec/records';
 import { getApi } from '../../bridge/api';
 import {
   checkHsCodes,
@@ -60,6 +61,20 @@ export type CancelOutcome =
   /** The request ended with an error of its own. */
   | { state: 'failed'; error: BridgeError };
 
+/**
+ * The shown answer could not be stored in the library (main said so with `library.saveFailed`): main
+ * keeps its records, so the page offers "Save again" (nothing is downloaded again) and the records from
+ * memory, to see and export while saving keeps failing.
+ */
+export interface SaveFailure extends SaveFailed {
+  /** What is under way: storing the kept answer again, or fetching its records to show. */
+  busy: 'saving' | 'loading' | null;
+  /** Why the last "Save again" (or showing the records) failed, in the analyst's words. */
+  error: string | null;
+  /** The kept records, once the analyst chose to see them without the library. */
+  shown: ShipmentRecord[] | null;
+}
+
 export interface SearchData {
   size: number;
   status: SearchStatus;
@@ -87,6 +102,8 @@ export interface SearchData {
   cancelOutcome: CancelOutcome | null;
   /** A note about the page's state that is not an error, e.g. why the result disappeared. */
   notice: string | null;
+  /** Set while the shown answer is not in the library because its save failed. */
+  saveFailure: SaveFailure | null;
 }
 
 export interface SearchActions {
@@ -109,6 +126,12 @@ export interface SearchActions {
   filterReplaced(question: string): void;
   /** Another profile became active: results of the old one must not pass for the new one's. */
   activeProfileChanged(previous: { id: string; name: string } | null, activeId: string | null): void;
+  /** Main could not store an answer (`library.saveFailed`): the page says so if it is the one shown. */
+  saveFailed(failure: SaveFailed): void;
+  /** Stores the kept answer again under the same dataset id; on success the grid reads it from the library. */
+  saveAgain(): Promise<void>;
+  /** Shows the kept records from memory (and lets them be exported) while they are not in the library. */
+  showKeptRecords(): Promise<void>;
 }
 
 export type SearchState = SearchData & SearchActions;
@@ -148,6 +171,7 @@ const initialState: SearchData = {
   answers: 0,
   cancelOutcome: null,
   notice: null,
+  saveFailure: null,
 };
 
 export const useSearchStore = defineStore<SearchData, SearchActions>(
@@ -156,10 +180,21 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
     const runs = latestWins();
     /** The run in flight, if any. */
     let inFlight: Run | null = null;
+    /**
+     * Failed saves main announced, newest last: the announcement may come before the answer it is
+     * about (the browser host carries events and answers on separate connections), or for a late answer.
+     */
+    const failedSaves = new Map<string, SaveFailed>();
     onReset(() => {
       runs.supersede();
       inFlight = null;
+      failedSaves.clear();
     });
+    /** The failure to show with the answer stored as `datasetId`, if its save failed. */
+    const failureOf = (datasetId: string | null): SaveFailure | null => {
+      const f = datasetId ? failedSaves.get(datasetId) : undefined;
+      return f ? { ...f, busy: null, error: null, shown: null } : null;
+    };
 
     /** The cancelled run's call ended: say honestly what it cost. */
     function settleCancelled(
@@ -257,6 +292,7 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
             answers: get().answers + 1,
             // Main saved the answer to the library while answering (and announced it).
             datasetId: r.value.datasetId ?? null,
+            saveFailure: failureOf(r.value.datasetId ?? null),
           });
         } else {
           set({ status: 'error', error: r.error, elapsedMs, answers: get().answers + 1 });
@@ -285,6 +321,7 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
           request,
           result,
           datasetId,
+          saveFailure: failureOf(datasetId),
           resultProfileId: profileId,
           error: null,
           cancelOutcome: null,
@@ -296,11 +333,12 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
         // An answer on its way belongs to the old filter: Cancel keeps it (it may be charged) without showing it here.
         if (get().status === 'running') get().cancel();
         const had = get().result !== null;
-        const saved = had && get().datasetId !== null;
+        const saved = had && get().datasetId !== null && get().saveFailure === null;
         set({
           result: null,
           request: null,
           datasetId: null,
+          saveFailure: null,
           resultProfileId: null,
           error: null,
           elapsedMs: null,
@@ -320,8 +358,11 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
         if (!previous) return;
         if (get().status === 'running') get().cancel();
         const had = get().result !== null && get().resultProfileId !== activeId;
+        const saved = get().saveFailure === null;
         set({
-          ...(had ? { result: null, request: null, datasetId: null, resultProfileId: null } : {}),
+          ...(had
+            ? { result: null, request: null, datasetId: null, resultProfileId: null, saveFailure: null }
+            : {}),
           error: null,
           offer: null,
           offerNotice: null,
@@ -330,8 +371,47 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
           cancelOutcome: get().cancelOutcome?.state === 'spent' ? null : get().cancelOutcome,
           status: get().status === 'cancelled' ? 'cancelled' : 'idle',
           notice: had
-            ? `The result of profile “${previous.name}” was cleared because another profile is now active. It is kept in the Library.`
+            ? `The result of profile “${previous.name}” was cleared because another profile is now active.${saved ? ' It is kept in the Library.' : ''}`
             : null,
+        });
+      },
+      saveFailed(failure) {
+        failedSaves.delete(failure.datasetId);
+        failedSaves.set(failure.datasetId, failure);
+        // Main keeps as many; older announcements are of answers it no longer holds.
+        for (const id of failedSaves.keys()) {
+          if (failedSaves.size <= KEPT_ANSWERS_LIMIT) break;
+          failedSaves.delete(id);
+        }
+        if (get().datasetId === failure.datasetId) set({ saveFailure: failureOf(failure.datasetId) });
+      },
+      async saveAgain() {
+        const failure = get().saveFailure;
+        if (!failure || failure.busy) return;
+        set({ saveFailure: { ...failure, busy: 'saving', error: null } });
+        const r = await getApi().library.saveAgain({ id: failure.datasetId });
+        const now = get().saveFailure;
+        // Another answer (or none) is shown by now: this one's outcome is the Library's to show.
+        if (now?.datasetId !== failure.datasetId) return;
+        if (r.ok) {
+          failedSaves.delete(failure.datasetId);
+          set({
+            saveFailure: null,
+            notice: `Saved to the Library: the ${fmt(r.value.storedRows)} record${r.value.storedRows === 1 ? ' is' : 's are'} now read from it, and nothing was downloaded again.`,
+          });
+        } else set({ saveFailure: { ...now, busy: null, error: r.error.message } });
+      },
+      async showKeptRecords() {
+        const failure = get().saveFailure;
+        if (!failure || failure.busy || failure.shown) return;
+        set({ saveFailure: { ...failure, busy: 'loading', error: null } });
+        const r = await getApi().library.keptRecords({ id: failure.datasetId });
+        const now = get().saveFailure;
+        if (now?.datasetId !== failure.datasetId) return;
+        set({
+          saveFailure: r.ok
+            ? { ...now, busy: null, shown: r.value }
+            : { ...now, busy: null, error: r.error.message },
         });
       },
     };
@@ -356,9 +436,11 @@ export function connectSearchStore(): () => void {
   const offRemoved = onDatasetRemoved((id) => {
     if (useSearchStore.getState().offer?.dataset.id === id) void useSearchStore.getState().recheckOffer();
   });
+  const offFailed = getApi().on('library.saveFailed', (f) => useSearchStore.getState().saveFailed(f));
   return () => {
     offProfiles();
     offRemoved();
+    offFailed();
   };
 }
 

@@ -1,0 +1,70 @@
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { IconDeviceFloppy } from '@tabler/icons-react';
+import { useSearchStore } from './search-store';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The shown answer is not in the Library because its save failed: what happened, that nothing is
+ * spent again, and what to do. "Save again" stores the copy main kept; while saving keeps failing,
+ * the records can be shown from memory (and exported) instead.
+ */
+export function SaveFailedAlert() {
+  const failure = useSearchStore((s) => s.saveFailure);
+  const { saveAgain, showKeptRecords } = useSearchStore.getState();
+  if (!failure) return null;
+  const records = `${fmt(failure.records)} record${failure.records === 1 ? '' : 's'}`;
+  return (
+    <Alert
+      color="orange"
+      role="status"
+      py="xs"
+      icon={<IconDeviceFloppy size={16} />}
+      title="This search's answer is not saved in the Library"
+      data-testid="search-save-failed"
+      data-busy={failure.busy ?? ''}
+      data-shown={failure.shown ? 'yes' : 'no'}
+      style={{ flexShrink: 0 }}
+    >
+      <Stack gap={6}>
+        <Text fz="sm" data-testid="search-save-failed-text">
+          Its {records} were downloaded and counted against the account, but Portolan could not save them.{' '}
+          {failure.reason}{' '}
+          {failure.shown
+            ? 'They are shown below from memory until Portolan closes: export them to keep a copy, or choose Save again once the cause is fixed.'
+            : 'Portolan keeps them in memory until it closes, so saving them again downloads nothing and costs nothing. Fix the cause, then choose Save again, or show them here without saving.'}
+        </Text>
+        {failure.error && (
+          <Text fz="sm" c="red" role="alert" data-testid="search-save-failed-error">
+            {failure.error}
+          </Text>
+        )}
+        <Group gap="xs" wrap="wrap">
+          <Button
+            size="compact-sm"
+            variant="light"
+            color="orange"
+            data-testid="search-save-again"
+            loading={failure.busy === 'saving'}
+            disabled={failure.busy === 'loading'}
+            onClick={() => void saveAgain()}
+          >
+            Save again
+          </Button>
+          {!failure.shown && (
+            <Button
+              size="compact-sm"
+              variant="default"
+              data-testid="search-show-kept"
+              loading={failure.busy === 'loading'}
+              disabled={failure.busy === 'saving'}
+              onClick={() => void showKeptRecords()}
+            >
+              Show the records without saving
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}
