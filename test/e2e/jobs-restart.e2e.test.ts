@@ -150,7 +150,7 @@ describe('fetch jobs survive a restart of the app', () => {
     expect(p.done).toBeLessThan(keptHashIds.size);
     expect(p.windowsKnown).toBeGreaterThan(p.windowsDone as number);
     expect(await jobs.detail(keptJobId).textContent()).toMatch(
-      /of [\d,]+ records \(\d+%\) · windows \d+\/\d+/,
+      /of [\d,]+ records \(\d+%\) · date range \d+ of \d+/,
     );
     await browser.screenshot('jobs-02-running');
   });

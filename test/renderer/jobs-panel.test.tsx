@@ -160,4 +160,29 @@ describe('JobsPanel', () => {
     await waitFor(() => expect(bridge.callsTo('library.cancelImport')).toHaveLength(1));
     expect(bridge.callsTo('jobs.cancel')).toHaveLength(1);
   });
+
+  it('says how far a records fetch is through its date ranges, and a firm fetch by its pages alone', () => {
+    render(<panel.JobsPanel />);
+    const fetch = (kind: 'shipments' | 'firms', jobId: string, unit: 'records' | 'pages') =>
+      emit('jobs.progress', {
+        kind,
+        jobId,
+        label: jobId,
+        done: 4,
+        total: 12,
+        unit,
+        etaSeconds: null,
+        windowsDone: 4,
+        windowsKnown: 12,
+        recordsStored: 400,
+        requestsUsed: 4,
+        downloadsUsed: 400,
+      });
+    fetch('shipments', 'fetch-records', 'records');
+    fetch('firms', 'fetch-firms', 'pages');
+    const detail = (id: string) => screen.getByTestId(`job-detail-${id}`).textContent ?? '';
+    expect(detail('fetch-records')).toMatch(/^4 of 12 records \(33%\) · date range 4 of 12/);
+    expect(detail('fetch-firms')).toMatch(/^4 of 12 pages \(33%\) · 400 records stored/);
+    expect(detail('fetch-records') + detail('fetch-firms')).not.toContain('windows');
+  });
 });

@@ -334,7 +334,7 @@ export class JobRunner {
         stats: this.shipmentStats(state),
         // How much arrived, in the tray and the toast: "Fetched." alone leaves the analyst to open the dataset to know.
         message: partial
-          ? `Fetched ${fmt(state.stored)} records, but some date windows could not be fetched whole.`
+          ? `Fetched ${fmt(state.stored)} records, but some date ranges could not be fetched whole.`
           : `Fetched ${fmt(state.stored)} records.`,
       };
     } catch (e) {

@@ -18,6 +18,7 @@ import { ErrorMessage } from '../../components/error-message';
 import { showDataset, useSessionStore } from '../../session';
 import {
   describeFinished,
+  describeSlices,
   describeTimeLeft,
   describeSeconds,
   isFetch,
@@ -134,7 +135,7 @@ function JobRowView({ job }: { job: RunningJob }) {
         {fmt(job.done)} {job.total !== null ? `of ${fmt(job.total)} ` : ''}
         {job.unit}
         {pct !== null ? ` (${pct}%)` : ''}
-        {job.windowsKnown ? ` · windows ${fmt(job.windowsDone ?? 0)}/${fmt(job.windowsKnown)}` : ''}
+        {describeSlices(job)}
         {job.recordsStored !== null && job.unit !== 'records'
           ? ` · ${fmt(job.recordsStored)} records stored`
           : ''}

@@ -521,6 +521,17 @@ function cancelCall(
   }
 }
 
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * How far a records fetch is through the date ranges it is cut into (the service gives at most 10,000
+ * records a request): " · date range 2 of 5". A firm fetch goes page by page, which its count says already.
+ */
+export function describeSlices(job: Pick<RunningJob, 'unit' | 'windowsDone' | 'windowsKnown'>): string {
+  if (job.unit !== 'records' || !job.windowsKnown) return '';
+  return ` · date range ${fmt(Math.min(job.windowsDone ?? 0, job.windowsKnown))} of ${fmt(job.windowsKnown)}`;
+}
+
 /** What the tray shows beyond done/total: a fetch's windows, records and rate-limit wait; nothing for the others. */
 function progressDetail(
   p: JobProgress,
