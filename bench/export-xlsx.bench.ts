@@ -21,6 +21,7 @@ import { DEFAULT_SHIPMENT_COLUMNS } from '../src/shared/fields';
 import { exportCsv, exportXlsx, libraryExportSource, shipmentColumns } from '../src/main/export';
 import { toExcelValue } from '../src/main/export/cell-values';
 import { Library } from '../src/main/library';
+import { POOL, buildPooledLibrary } from './library-file';
 
 interface CaseResult {
   name: string;
@@ -38,42 +39,9 @@ interface CaseResult {
   warmMs: number;
 }
 
-const POOL = 1_000;
 /** A grid view sorted by a column (every column shown): DuckDB sorts the whole dataset before the first row. */
 const SORTED = 'all-sorted';
 const WARM_UP_ROWS = 5_000;
-/** Rows appended per unit of work while the bench builds its library. */
-const APPEND = 10_000;
-
-/**
- * Builds the library the cases export from: one dataset per size, its rows cycling through a fixed pool
- * of realistic records (the rows' content, not their number, sets the writer's work per row).
- */
-async function buildLibrary(dir: string, sizes: readonly number[]): Promise<Record<number, string>> {
-  const { makeShipments } = await import('../test/helpers/export-records');
-  const pool = makeShipments(POOL, 11);
-  const lib = await Library.open(dir);
-  const ids: Record<number, string> = {};
-  try {
-    for (const rows of sizes) {
-      const id = await lib.write((tx) =>
-        tx.createDataset({ kind: 'shipments', request: { hs_codes: ['8471'] }, name: `bench ${rows}` }),
-      );
-      for (let at = 0; at < rows; at += APPEND) {
-        const n = Math.min(APPEND, rows - at);
-        const chunk = Array.from({ length: n }, (_, i) => pool[(at + i) % POOL]!);
-        await lib.write((tx) => tx.appendRecords('shipments', id, at, chunk));
-      }
-      await lib.write((tx) => tx.finishDataset(id, { status: 'complete', storedRows: rows }));
-      ids[rows] = id;
-    }
-    await lib.checkpoint();
-  } finally {
-    await lib.close();
-  }
-  return ids;
-}
-
 /** The app's export of a library dataset, as the export handler runs it. */
 async function exportDataset(
   lib: Library,
@@ -225,7 +193,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-library-'));
   try {
     const built0 = performance.now();
-    const built = { dir, ids: await buildLibrary(dir, [WARM_UP_ROWS, 20_000, ...sizes]) };
+    const built = { dir, ids: await buildPooledLibrary(dir, [WARM_UP_ROWS, 20_000, ...sizes]) };
     console.log(
       `library with ${sizes.join(' and ')} rows built in ${((performance.now() - built0) / 1000).toFixed(1)} s`,
     );

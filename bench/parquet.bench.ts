@@ -10,7 +10,14 @@
  * Each line prints the time, the ratio to its baseline, the peak RSS and the main thread's longest
  * event-loop stall (goal < 100 ms).
  *
+ * With --full, also the memory of the app's Parquet export at 100,000 and 1,000,000 × 88 (a library
+ * of pooled records, as the export-xlsx bench builds it), in stored order and in a grid view sorted by
+ * USD FOB, each next to the app's CSV export of the same view in the same run; each case in a fresh
+ * process after a 5,000-row warm-up export, its peak the kernel's maxRSS (goal: roughly flat, ≤ ~1 GB).
+ *
  *   npm run bench -- parquet
+ *   npm run bench -- parquet --full
+ *   npm run bench -- parquet --only-full     (just the --full cases)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -21,8 +28,28 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { exportCsv, exportParquet, libraryExportSource, type ExportSource } from '../src/main/export';
 import { Library, importFile, quoteIdentifier, quoteLiteral } from '../src/main/library';
 import { generateAccount, startSimulator } from '../src/main/sim';
+import { buildPooledLibrary } from './library-file';
 
 const ROWS = 100_000;
+/** The --full cases: dataset sizes, and the warm-up export's size before each measured export. */
+const FULL_SIZES = [100_000, 1_000_000];
+const WARM_UP_ROWS = 5_000;
+const VIEWS = {
+  stored: undefined,
+  sorted: { sortModel: [{ colId: 'usdFob', sort: 'asc' as const }] },
+};
+type ViewName = keyof typeof VIEWS;
+
+interface SizeResult {
+  kind: 'parquet' | 'csv';
+  rows: number;
+  view: ViewName;
+  seconds: number;
+  cpuSeconds: number;
+  peakRssMb: number;
+  baseRssMb: number;
+  fileMb: number;
+}
 
 interface CaseResult {
   seconds: number;
@@ -120,12 +147,134 @@ function show(label: string, r: CaseResult, base?: CaseResult): void {
   );
 }
 
+/** One export of a --full case as the export job runs it, after a warm-up export of the same view. */
+async function runSizeCase(
+  kind: SizeResult['kind'],
+  libDir: string,
+  ids: Record<number, string>,
+  rows: number,
+  view: ViewName,
+): Promise<SizeResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-parquet-out-'));
+  const lib = await Library.open(libDir);
+  const run = async (id: string, out: string): Promise<void> => {
+    const { source } = await libraryExportSource(lib, id, VIEWS[view], 'bench');
+    if (kind === 'parquet') await exportParquet(source, out, { scratchDir: dir });
+    else await exportCsv(source, out);
+  };
+  try {
+    await run(ids[WARM_UP_ROWS]!, join(dir, `warm.${kind}`));
+    (globalThis as { gc?: () => void }).gc?.();
+    const baseRss = process.memoryUsage.rss();
+    let peak = baseRss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 10);
+    const out = join(dir, `out.${kind}`);
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    await run(ids[rows]!, out);
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    clearInterval(sampler);
+    // The kernel's own peak for the process catches what falls between samples.
+    peak = Math.max(peak, process.resourceUsage().maxRSS * 1024);
+    return {
+      kind,
+      rows,
+      view,
+      seconds,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      peakRssMb: peak / 1e6,
+      baseRssMb: baseRss / 1e6,
+      fileMb: (await stat(out)).size / 1e6,
+    };
+  } finally {
+    await lib.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function spawnSizeCase(
+  libDir: string,
+  ids: Record<number, string>,
+  args: [string, number, ViewName],
+): SizeResult {
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      import.meta.filename,
+      '--size-case',
+      libDir,
+      JSON.stringify(ids),
+      ...args.map(String),
+    ],
+    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) throw new Error(`case ${args.join(' ')} failed: ${r.stderr.slice(-2000)}`);
+  return JSON.parse(line.slice(7)) as SizeResult;
+}
+
+/** --full: the app's Parquet and CSV exports of both views at each size, and how the peaks grow. */
+async function fullCases(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-parquet-full-'));
+  try {
+    const ids = await buildPooledLibrary(dir, [WARM_UP_ROWS, ...FULL_SIZES]);
+    const peaks = new Map<string, number>();
+    console.log(
+      `\nthe app's export, ${FULL_SIZES.map((n) => n.toLocaleString('en-US')).join(' and ')} × 88 (pooled records):`,
+    );
+    for (const rows of FULL_SIZES) {
+      for (const view of Object.keys(VIEWS) as ViewName[]) {
+        const csv = spawnSizeCase(dir, ids, ['csv', rows, view]);
+        const parquet = spawnSizeCase(dir, ids, ['parquet', rows, view]);
+        peaks.set(`${rows} ${view}`, parquet.peakRssMb);
+        for (const r of [csv, parquet]) {
+          console.log(
+            `${r.kind.padEnd(8)} ${view.padEnd(7)} ${r.rows.toLocaleString('en-US').padStart(9)} rows ` +
+              `${r.seconds.toFixed(1).padStart(6)} s (cpu ${r.cpuSeconds.toFixed(1)} s)  peak RSS ${r.peakRssMb.toFixed(0).padStart(5)} MB ` +
+              `(before ${r.baseRssMb.toFixed(0)} MB)  file ${r.fileMb.toFixed(1)} MB` +
+              (r === parquet
+                ? `  = ${(r.seconds / csv.seconds).toFixed(2)}× CSV (cpu ${(r.cpuSeconds / csv.cpuSeconds).toFixed(2)}×)`
+                : ''),
+          );
+        }
+      }
+    }
+    for (const view of Object.keys(VIEWS)) {
+      const [small, big] = FULL_SIZES.map((n) => peaks.get(`${n} ${view}`) ?? 0);
+      console.log(
+        `Parquet memory, ${view}: peak ${small!.toFixed(0)} MB at ${FULL_SIZES[0]!.toLocaleString('en-US')} rows, ` +
+          `${big!.toFixed(0)} MB at ${FULL_SIZES[1]!.toLocaleString('en-US')} (${(big! / small!).toFixed(2)}×; flat is ≈ 1; ` +
+          `goal ≤ ~1 GB: ${big! <= 1000 ? 'met' : 'NOT met'})`,
+      );
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--case') {
     console.log(`RESULT ${JSON.stringify(await runCase(args[1]!, args[2]!, args[3] ?? ''))}`);
     return;
   }
+  if (args[0] === '--size-case') {
+    const [libDir, ids, kind, rows, view] = args.slice(1);
+    const result = await runSizeCase(
+      kind as SizeResult['kind'],
+      libDir!,
+      JSON.parse(ids!) as Record<number, string>,
+      Number(rows),
+      view as ViewName,
+    );
+    console.log(`RESULT ${JSON.stringify(result)}`);
+    return;
+  }
+  if (args.includes('--only-full')) return fullCases();
   const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-parquet-'));
   try {
     const sim = await startSimulator({ port: 0, records: ROWS, seed: 5, accounts: [generateAccount('b')] });
@@ -166,6 +315,7 @@ async function main(): Promise<void> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+  if (args.includes('--full')) await fullCases();
 }
 
 void main().catch((err: unknown) => {

@@ -128,9 +128,22 @@ async function copyTyped(
   return rows;
 }
 
+/** A scratch folder's name names its process, so a start-up sweep removes only those of dead processes. */
+export const PARQUET_SCRATCH_PREFIX = 'portolan-parquet-';
+const scratchPrefix = () => `${PARQUET_SCRATCH_PREFIX}${process.pid}-`;
+
+/** A new scratch folder under the export's scratch folder (or the OS temp folder), private to the user. */
+async function makeScratch(options: ExportOptions): Promise<string> {
+  const base = options.scratchDir ?? tmpdir();
+  await mkdir(base, { recursive: true, mode: 0o700 });
+  return mkdtemp(join(base, scratchPrefix()));
+}
+
 /**
- * A source whose rows sit in DuckDB (a library dataset) is written there by one typed COPY: no row
- * passes through JavaScript, and the main thread only hears DuckDB's progress.
+ * A source whose rows sit in DuckDB (a library dataset) is written there by typed COPYs, page by page
+ * into a scratch folder and then joined (Library.writeParquet): no row passes through JavaScript, and
+ * the main thread only hears DuckDB's progress. The scratch folder goes whatever happens; one left by
+ * a crash is swept at the next start (it names its process).
  */
 async function exportParquetInPlace(
   source: ExportSource,
@@ -141,31 +154,34 @@ async function exportParquetInPlace(
   const { signal } = options;
   const typed = source.columns.some((c) => isTypedField(c.type));
   let reported = 0;
-  const { value: rowsWritten, bytes } = await writeAtomically(target, options, async (temp) => {
-    try {
-      const rows = await copy(temp, {
-        ...(signal ? { signal } : {}),
-        onProgress: (fraction) => {
-          const rowsWritten = Math.round(fraction * source.rowCount);
-          if (rowsWritten <= reported) return;
-          reported = rowsWritten;
-          options.onProgress?.({ phase: 'rows', rowsWritten, rowCount: source.rowCount });
-        },
-        describe: (shapes, rows) => describeFile(source, typed, shapes, rows),
-      });
-      options.onProgress?.({ phase: 'finishing', rowsWritten: rows, rowCount: source.rowCount });
-      return rows;
-    } catch (e) {
-      if (signal?.aborted) throw cancelledError();
-      throw e;
-    }
-  });
-  return { path: target, rowsWritten, bytes };
+  throwIfAborted(signal);
+  const scratch = await makeScratch(options);
+  try {
+    const { value: rowsWritten, bytes } = await writeAtomically(target, options, async (temp) => {
+      try {
+        const rows = await copy(temp, {
+          ...(signal ? { signal } : {}),
+          onProgress: (fraction) => {
+            const rowsWritten = Math.round(fraction * source.rowCount);
+            if (rowsWritten <= reported) return;
+            reported = rowsWritten;
+            options.onProgress?.({ phase: 'rows', rowsWritten, rowCount: source.rowCount });
+          },
+          describe: (shapes, rows) => describeFile(source, typed, shapes, rows),
+          scratchDir: scratch,
+        });
+        options.onProgress?.({ phase: 'finishing', rowsWritten: rows, rowCount: source.rowCount });
+        return rows;
+      } catch (e) {
+        if (signal?.aborted) throw cancelledError();
+        throw e;
+      }
+    });
+    return { path: target, rowsWritten, bytes };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
-
-/** A scratch folder's name names its process, so a start-up sweep removes only those of dead processes. */
-export const PARQUET_SCRATCH_PREFIX = 'portolan-parquet-';
-const scratchPrefix = () => `${PARQUET_SCRATCH_PREFIX}${process.pid}-`;
 
 /**
  * Any source to Parquet. A library dataset is written in place by DuckDB (exportParquetInPlace);
@@ -183,9 +199,7 @@ export async function exportParquet(
   if (source.copyParquet) return exportParquetInPlace(source, source.copyParquet, target, options);
   const { signal } = options;
   const columns = source.columns;
-  const base = options.scratchDir ?? tmpdir();
-  await mkdir(base, { recursive: true, mode: 0o700 });
-  const scratch = await mkdtemp(join(base, scratchPrefix()));
+  const scratch = await makeScratch(options);
   const instance = await DuckDBInstance.create(':memory:', {
     memory_limit: SCRATCH_MEMORY,
     temp_directory: scratch,

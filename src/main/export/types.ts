@@ -72,6 +72,8 @@ export interface ExportSource {
       signal?: AbortSignal;
       onProgress?: (fraction: number) => void;
       describe: (shapes: ParquetColumnShape[], rows: number) => ParquetMeta;
+      /** An empty scratch folder for the writer's part files and spills, removed by the caller. */
+      scratchDir: string;
     },
   ) => Promise<number>;
 }

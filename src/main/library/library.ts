@@ -134,6 +134,19 @@ const EXPORT_PAGE_ROWS = 4_096;
  * larger pages are faster, smaller ones hold less (see src/main/export/README.md for the figures).
  */
 const EXPORT_SORTED_PAGE_ROWS = 8_192;
+/**
+ * Rows per page of a Parquet export, each page COPYed to a part file of its own (see writeParquet).
+ * What a page's COPY holds grows with it: at 1,000,000 × 88, pages of 16,384 rows peaked at ~600 MB,
+ * of 65,536 at ~1.1 GB, of 122,880 at ~1.7 GB (src/main/export/README.md).
+ */
+const PARQUET_PAGE_ROWS = 16_384;
+/**
+ * Rows per row group of an exported Parquet file. DuckDB's writer holds a row group whole before it
+ * writes it: joining 1,000,000 × 88 rows held ~300 MB at 32,768 rows, ~780 MB at DuckDB's default 122,880.
+ */
+const PARQUET_ROW_GROUP_ROWS = 32_768;
+/** Shares of a Parquet export's progress: the shapes' pass, the pages, then joining them into the file. */
+const PARQUET_PROGRESS = { shapes: 0.2, pages: 0.65 } as const;
 
 /** The in-memory catalog reference tables live in: attached to the library's instance, never written to its file. */
 export const REFERENCE_CATALOG = 'portolan_ref';
@@ -729,10 +742,13 @@ export class Library {
 
   /**
    * Writes the named fields of every matching row, in the view's order, to a typed Parquet file
-   * (./parquet-typing.ts) with DuckDB's own COPY, on a connection of its own: no row passes through
-   * JavaScript. One pass finds each typed column's shape, then COPY writes the typed rows, the text of
-   * the cells their typed value does not give back, and `describe`'s metadata. `onProgress` hears the
-   * share done (0–1, DuckDB's estimate); aborting interrupts DuckDB. Answers the rows written.
+   * (./parquet-typing.ts) with DuckDB's own COPY: no row passes through JavaScript. One pass finds each
+   * typed column's shape; then the view is written a page at a time, each page COPYed (typed rows, the
+   * text of the cells their typed value does not give back) to a part file in `scratchDir`, on a
+   * connection of its own; last, a scratch instance joins the parts in order into `path` with
+   * `describe`'s metadata. One COPY of the whole view held the whole view: DuckDB sorted every row
+   * whole, and its Parquet writer ran ahead of the file with as much again (5.6 GB at 1,000,000 × 88).
+   * `onProgress` hears the share done (0–1); aborting interrupts DuckDB. Answers the rows written.
    */
   async writeParquet(
     id: string,
@@ -743,8 +759,11 @@ export class Library {
       signal?: AbortSignal;
       onProgress?: (fraction: number) => void;
       describe: (shapes: ParquetColumnShape[], rows: number) => ParquetMeta;
+      /** An empty folder of the caller's for the part files and what DuckDB spills; the caller removes it. */
+      scratchDir: string;
     },
   ): Promise<number> {
+    const { signal, onProgress } = opts;
     const fields = columns.map((c) => c.field);
     const { table, select, built } = await this.fieldRowsQuery(id, fields, opts.query, 'text');
     const sources: ParquetSourceColumn[] = columns.map((c, i) => ({
@@ -753,25 +772,92 @@ export class Library {
       field: c.field,
       type: c.type,
     }));
-    const rowsSql = (ordered: boolean): string =>
-      `SELECT ${select.map((e, i) => `${e} AS c${i}`).join(', ')} FROM ${table} WHERE ${built.where}` +
+    const rowsSql = (where: string, ordered: boolean): string =>
+      `SELECT ${select.map((e, i) => `${e} AS c${i}`).join(', ')} FROM ${table} WHERE ${where}` +
       (ordered ? ` ORDER BY ${built.orderBy}` : '');
-    // The shapes' pass needs no order; it is about a third of the work, the COPY the rest.
-    const [stats] = await this.db.runAlone(shapeStatsSql(sources, rowsSql(false)), built.params, {
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.onProgress ? { onProgress: (f: number) => opts.onProgress?.(f / 3) } : {}),
-    });
-    const { shapes, rows } = shapesFromStats(sources, stats ?? {});
-    const meta = opts.describe(shapes, rows);
-    await this.db.runAlone(
-      `COPY (${typedSelectSql(sources, shapes, rowsSql(true))}) TO ${quoteLiteral(path)} (${copyOptionsSql(meta)})`,
+    const [stats] = await this.db.runAlone(
+      shapeStatsSql(sources, rowsSql(built.where, false)),
       built.params,
       {
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        ...(opts.onProgress ? { onProgress: (f: number) => opts.onProgress?.(1 / 3 + (2 * f) / 3) } : {}),
+        ...(signal ? { signal } : {}),
+        ...(onProgress ? { onProgress: (f: number) => onProgress(f * PARQUET_PROGRESS.shapes) } : {}),
       },
     );
-    return rows;
+    const { shapes, rows } = shapesFromStats(sources, stats ?? {});
+    const pages = await this.parquetPages(id, table, built);
+    const parts: string[] = [];
+    let written = 0;
+    for (const page of pages) {
+      if (signal?.aborted) break;
+      const part = join(opts.scratchDir, `part-${parts.length}.parquet`);
+      const sql = typedSelectSql(sources, shapes, rowsSql(page.where, page.ordered));
+      const [copied] = await this.db.runAlone(
+        `COPY (${sql}) TO ${quoteLiteral(part)} (FORMAT parquet, COMPRESSION snappy)`,
+        page.params,
+        signal ? { signal } : {},
+      );
+      parts.push(part);
+      written += toNumber(copied?.['Count']);
+      onProgress?.(
+        PARQUET_PROGRESS.shapes + PARQUET_PROGRESS.pages * Math.min(1, written / Math.max(1, rows)),
+      );
+    }
+    if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+    const rest = 1 - PARQUET_PROGRESS.shapes - PARQUET_PROGRESS.pages;
+    await Db.concatParquet(
+      parts,
+      path,
+      `${copyOptionsSql(opts.describe(shapes, written))}, ROW_GROUP_SIZE ${PARQUET_ROW_GROUP_ROWS}`,
+      {
+        tempDir: opts.scratchDir,
+        ...(signal ? { signal } : {}),
+        ...(onProgress ? { onProgress: (f: number) => onProgress(1 - rest + rest * f) } : {}),
+      },
+    );
+    return written;
+  }
+
+  /**
+   * The pages a view's rows are written to Parquet in, in its order: SQL conditions on the row table
+   * (with their parameters), each page's rows to be ordered by the view's ORDER BY where `ordered`.
+   * A sorted view is paged as its export to rows is (streamFieldRows): a slice of the grid's order
+   * each. In stored order, a page is a range of row numbers; where the dataset's rows lie in the
+   * table in row-number order (as the library writes them), a page's scan already gives them in that
+   * order (DuckDB keeps a table's order through WHERE and projections), so DuckDB sorts nothing.
+   */
+  private async parquetPages(
+    id: string,
+    table: string,
+    built: ReturnType<typeof buildQuery>,
+  ): Promise<{ where: string; params: SqlParams; ordered: boolean }[]> {
+    const pages: { where: string; params: SqlParams; ordered: boolean }[] = [];
+    if (built.sorted) {
+      const order = await this.orders.whole(table, built);
+      for (let at = 0; at < order.length; at += PARQUET_PAGE_ROWS) {
+        const page = rowNumberFilter(order.subarray(at, at + PARQUET_PAGE_ROWS));
+        pages.push({ where: `dataset_id = $1 AND ${page.sql}`, params: [id, ...page.params], ordered: true });
+      }
+      return pages;
+    }
+    // `rowid` is a row's place in the table: a row number below one stored before it means the stored
+    // order is not the row numbers', and each page is sorted.
+    const [found] = await this.db.select(
+      `SELECT max(row_no) AS last, count(*) FILTER (WHERE row_no < before) AS out_of_order
+         FROM (SELECT row_no, lag(row_no) OVER (ORDER BY rowid) AS before FROM ${table} WHERE dataset_id = $1)`,
+      [id],
+    );
+    const last = toNumber(found?.['last']);
+    const ordered = toNumber(found?.['out_of_order']) > 0;
+    const lo = `$${built.params.length + 1}`;
+    const hi = `$${built.params.length + 2}`;
+    for (let from = 0; from <= last; from += PARQUET_PAGE_ROWS) {
+      pages.push({
+        where: `${built.where} AND row_no >= ${lo} AND row_no < ${hi}`,
+        params: [...built.params, from, from + PARQUET_PAGE_ROWS],
+        ordered,
+      });
+    }
+    return pages;
   }
 
   /**
