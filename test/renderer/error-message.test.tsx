@@ -3,6 +3,7 @@ import { cleanup, render, screen } from './render';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_KINDS } from '@shared/ipc/errors';
 import { ErrorMessage } from '../../src/renderer/src/components/error-message';
+import { KeychainBanner } from '../../src/renderer/src/features/settings/keychain-banner';
 
 afterEach(cleanup);
 
@@ -55,5 +56,20 @@ describe('ErrorMessage', () => {
     );
     expect(screen.getByTestId('503').textContent).not.toContain('HTTP 503');
     expect(screen.getByTestId('503').textContent?.match(/503/g)).toHaveLength(1);
+  });
+
+  it('shows a command written between backticks as code to type, without the backticks', () => {
+    const message =
+      'The system keychain cannot be used. Over SSH, start one with `dbus-run-session` and `gnome-keyring-daemon --unlock`.';
+    render(<ErrorMessage error={{ kind: 'KeychainUnavailable', message }} testId="err" />);
+    render(<KeychainBanner problem={message} />);
+    for (const box of [screen.getByTestId('err'), screen.getByTestId('keychain-problem')]) {
+      expect(box.textContent).not.toContain('`');
+      expect(box.textContent).toContain('start one with dbus-run-session and gnome-keyring-daemon --unlock.');
+      expect([...box.querySelectorAll('code')].map((c) => c.textContent)).toEqual([
+        'dbus-run-session',
+        'gnome-keyring-daemon --unlock',
+      ]);
+    }
   });
 });

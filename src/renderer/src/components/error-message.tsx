@@ -1,6 +1,7 @@
 import { Alert } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { BridgeError, ErrorKind } from '@shared/ipc/errors';
+import { MessageText } from './message-text';
 
 /**
  * Each kind of failure in the analyst's words: a heading for an error banner, or null where the
@@ -54,7 +55,9 @@ export function ErrorMessage({ error, testId }: { error: BridgeError; testId: st
       my="xs"
     >
       {heading && <strong className="message__kind">{heading}: </strong>}
-      <span className="message__text">{error.message}</span>
+      <span className="message__text">
+        <MessageText text={error.message} />
+      </span>
       {status ? <span className="message__status">{status}</span> : null}
     </Alert>
   );

@@ -1,5 +1,6 @@
 import { Alert, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
+import { MessageText } from '../../components/message-text';
 
 /** Shown when the keychain cannot be used: profiles still work, but keys and secrets cannot be stored. */
 export function KeychainBanner({ problem }: { problem: string }) {
@@ -12,7 +13,7 @@ export function KeychainBanner({ problem }: { problem: string }) {
       data-testid="keychain-banner"
     >
       <Text fz="md" data-testid="keychain-problem">
-        {problem}
+        <MessageText text={problem} />
       </Text>
       <Text fz="md" mt="xs">
         Until this is fixed, API keys and secrets cannot be saved or used. Everything else keeps working,
