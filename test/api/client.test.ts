@@ -246,7 +246,7 @@ describe('AuthRejected', () => {
     expect(e.kind).toBe('AuthRejected');
     expect(e.status).toBe(401);
     expect(e.message).toBe(
-      'The service rejected the API key or signature (401). Check the key and secret in Settings → Profiles.',
+      'The service rejected the API key or signature (401). Check the key and secret in Settings → Connection profiles.',
     );
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.signatureValid).toBe(false);

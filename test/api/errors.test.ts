@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@shared/ipc/errors';
 import { parseBaseUrl, parseRetryAfter, ServiceClientError, toBridgeError } from '../../src/main/api';
-import { serviceError } from '../../src/main/api/errors';
+import { networkError, serviceError } from '../../src/main/api/errors';
 import { registerSecret } from '../../src/main/log';
 import { toBridgeResultError } from '../../src/main/handlers';
 
@@ -111,8 +111,17 @@ describe('parseBaseUrl', () => {
 });
 
 describe('serviceError advice', () => {
-  it('points a 404 at the base address, not at the filter', () => {
-    expect(serviceError(404, '', 1).message).toContain('check the base address in Settings → Profiles');
+  it('names the place to look as Settings names it: "Service address" in "Connection profiles"', () => {
+    for (const reason of ['refused', 'dns', 'other'] as const)
+      expect(networkError(reason, 'api.example.com').message).toContain(
+        'Check the service address in Settings → Connection profiles',
+      );
+  });
+
+  it('points a 404 at the service address, not at the filter', () => {
+    expect(serviceError(404, '', 1).message).toContain(
+      'check the service address in Settings → Connection profiles',
+    );
     expect(serviceError(404, '', 1).message).not.toContain('filter');
   });
 

@@ -85,7 +85,7 @@ describe('credentials that are too short to be real', () => {
     const tested = await call('profiles.testConnection', { id: old.id });
     expect(!tested.ok && tested.error.kind).toBe('NoCredentials');
     expect(!tested.ok && tested.error.message).toBe(
-      'The API key or secret saved for "Old" is too short to be a real one. Enter both again in Settings → Profiles.',
+      'The API key or secret saved for "Old" is too short to be a real one. Enter both again in Settings → Connection profiles.',
     );
 
     const other = mustOk(

@@ -172,7 +172,7 @@ describe('moving a profile to another server', () => {
     fireEvent.click(screen.getByTestId('profile-edit'));
     // Same server, another path: nothing to warn about.
     type('profile-base-url', 'https://api.example.com/v2/');
-    expect(screen.getByText(/^The base URL of the Trade Shipment/)).toBeTruthy();
+    expect(screen.getByText(/^The address of the Trade Shipment/)).toBeTruthy();
     type('profile-base-url', 'https://other.example.net/');
     expect(
       screen.getByText(/This is another server: the saved API key and secret stay with the old one/),

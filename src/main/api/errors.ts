@@ -86,7 +86,7 @@ export function invalidRequestError(issues: SpecIssue[]): ServiceClientError {
 export function authRejectedError(): ServiceClientError {
   return new ServiceClientError(
     'AuthRejected',
-    'The service rejected the API key or signature (401). Check the key and secret in Settings → Profiles.',
+    'The service rejected the API key or signature (401). Check the key and secret in Settings → Connection profiles.',
     { status: 401 },
   );
 }
@@ -254,7 +254,7 @@ export function serviceError(status: number, body: string, attempts: number): Se
     status >= 500
       ? 'The service is having trouble; try again later.'
       : status === 404 || status === 405
-        ? 'There is no such operation at this address: check the base address in Settings → Profiles (it should be the address the service documents, without /api/v1/).'
+        ? 'There is no such operation at this address: check the service address in Settings → Connection profiles (it should be the address the service documents, without /api/v1/).'
         : 'The service refused the request; check the filter values.';
   const after = attempts > 1 ? ` after ${attempts} attempts` : '';
   const said = bodySaying(body);
@@ -276,10 +276,10 @@ export function networkError(
       what = `The service at ${host} did not answer within ${formatMs(detail.timeoutMs ?? 0)} (timed out). Try again, or narrow the query so the answer is smaller.`;
       break;
     case 'refused':
-      what = `Could not connect to the service at ${host} (connection refused). Check the base URL in Settings → Profiles.`;
+      what = `Could not connect to the service at ${host} (connection refused). Check the service address in Settings → Connection profiles.`;
       break;
     case 'dns':
-      what = `The service's host name ${host} could not be resolved. Check the base URL in Settings → Profiles and your network.`;
+      what = `The service's host name ${host} could not be resolved. Check the service address in Settings → Connection profiles and your network.`;
       break;
     case 'reset':
       what = `The connection to the service at ${host} was closed before it answered. Try again.`;
@@ -288,7 +288,7 @@ export function networkError(
       what = `The service at ${host} cannot be reached from this network. Check your network connection.`;
       break;
     case 'other':
-      what = `Could not reach the service at ${host}. Check the base URL in Settings → Profiles and your network.`;
+      what = `Could not reach the service at ${host}. Check the service address in Settings → Connection profiles and your network.`;
   }
   return new ServiceClientError('NetworkError', what, { reason });
 }

@@ -56,7 +56,7 @@ export function createCredentialGuard(): CredentialGuard {
     if (!creds || !creds.apiKey || !creds.apiSecret) {
       throw new AppError(
         'NoCredentials',
-        `The profile "${profile.name}" has no API key and secret yet. Add them in Settings → Profiles.`,
+        `The profile "${profile.name}" has no API key and secret yet. Add them in Settings → Connection profiles.`,
       );
     }
     // Stored before the minimum existed: the redactor cannot mask a value this short, so it is not used.
@@ -66,7 +66,7 @@ export function createCredentialGuard(): CredentialGuard {
     ) {
       throw new AppError(
         'NoCredentials',
-        `The API key or secret saved for "${profile.name}" is too short to be a real one. Enter both again in Settings → Profiles.`,
+        `The API key or secret saved for "${profile.name}" is too short to be a real one. Enter both again in Settings → Connection profiles.`,
       );
     }
     // Bound to the origin they were saved for: a profile whose address moved never sends them elsewhere.
@@ -75,7 +75,7 @@ export function createCredentialGuard(): CredentialGuard {
     if (origin === null || (creds.origin !== undefined && creds.origin !== origin)) {
       throw new AppError(
         'NoCredentials',
-        `The API key and secret of "${profile.name}" were saved for ${creds.origin ?? 'another address'}, not for ${origin ?? profile.baseUrl}. Enter them again in Settings → Profiles.`,
+        `The API key and secret of "${profile.name}" were saved for ${creds.origin ?? 'another address'}, not for ${origin ?? profile.baseUrl}. Enter them again in Settings → Connection profiles.`,
       );
     }
     protect(profile.id, creds);

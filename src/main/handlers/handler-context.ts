@@ -80,14 +80,14 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
     if (id === null) {
       throw new AppError(
         'NoCredentials',
-        'No connection profile is selected. Create one in Settings → Profiles, or start the demo workspace.',
+        'No connection profile is selected. Create one in Settings → Connection profiles, or start the demo workspace.',
       );
     }
     const p = await profiles.get(id);
     if (!p)
       throw new AppError(
         'NotFound',
-        'That connection profile no longer exists. Choose another one in Settings → Profiles.',
+        'That connection profile no longer exists. Choose another one in Settings → Connection profiles.',
       );
     return p;
   }

@@ -79,7 +79,7 @@ export function ProfileForm({ inCard = false }: { inCard?: boolean }) {
           hint={
             losesCredentials
               ? 'This is another server: the saved API key and secret stay with the old one and are removed. You will be asked for them again.'
-              : 'The base URL of the Trade Shipment and Firm Query Service, e.g. https://api.example.com'
+              : 'The address of the Trade Shipment and Firm Query Service, e.g. https://api.example.com'
           }
         />
         {creating ? (
