@@ -504,7 +504,9 @@ describe('search page: an answer the library could not save', () => {
     fireEvent.click(el('search-show-kept'));
     await waitFor(() => expect(el('search-save-failed').getAttribute('data-shown')).toBe('yes'));
     expect(bridge.callsTo('library.keptRecords')).toEqual([{ id: 'ds-45' }]);
-    expect(el('search-save-failed-text').textContent).toContain('They are shown below from memory');
+    expect(el('search-save-failed-text').textContent).toContain(
+      'these 30 records are shown from memory until Portolan closes',
+    );
     expect(screen.queryByTestId('search-show-kept')).toBeNull();
     expect(el('shipments-grid')).toBeTruthy();
     await waitFor(() => expect(el('shipments-grid').getAttribute('data-row-count')).toBe('30'));

@@ -172,6 +172,26 @@ export class SearchWorkbench {
     await this.grid.locator('.ag-row[row-index="0"]').first().waitFor();
   }
 
+  // An answer the library could not store
+  get saveFailed(): Locator {
+    return this.page.getByTestId('search-save-failed');
+  }
+
+  get saveAgainButton(): Locator {
+    return this.page.getByTestId('search-save-again');
+  }
+
+  get saveFailedError(): Locator {
+    return this.page.getByTestId('search-save-failed-error');
+  }
+
+  /** Shows the kept records from memory and waits for their first row. */
+  async showKeptRecords(): Promise<void> {
+    await this.page.getByTestId('search-show-kept').click();
+    await this.page.locator('[data-testid="search-save-failed"][data-shown="yes"]').waitFor();
+    await this.grid.locator('.ag-row[row-index="0"]').first().waitFor();
+  }
+
   // Column chooser
   get chooser(): Locator {
     return this.page.getByTestId('shipments-columns');

@@ -435,7 +435,14 @@ export function SearchPage() {
                   in {(elapsedMs / 1000).toFixed(2)} s
                 </Text>
               )}
-              <Group gap="sm" wrap="nowrap" ml="auto" data-testid="search-result-tools">
+              {/* The grid's tools, while there is a grid: not for an answer neither stored nor shown. */}
+              <Group
+                gap="sm"
+                wrap="nowrap"
+                ml="auto"
+                data-testid="search-result-tools"
+                display={notStored && !kept ? 'none' : undefined}
+              >
                 <QuickFilterInput gridKey={GRID_ID} testId="search-quick-filter" />
                 {datasetId && (notStored ? kept : true) && (
                   <ExportButton
