@@ -594,6 +594,8 @@ describe('library page: versions of one query', () => {
     );
     expect(screen.getByTestId('library-history').textContent).toBe('Version 1 of 3');
     expect(screen.getByTestId('library-detail-rows').textContent).toBe('100 rows');
+    // The size and the facts read as one line, a dot between them.
+    expect(screen.getByTestId('library-detail-line').textContent).toMatch(/^100 rows · \S/);
     // The list's entry stays selected while an older version is open.
     expect(screen.getByTestId('library-row-v3').getAttribute('aria-selected')).toBe('true');
   });

@@ -248,17 +248,24 @@ function DatasetHeader({
               {d.name}
             </Title>
             <Group gap={6} wrap="wrap" data-testid="library-detail-facts">
-              <Text fz="xs" c="dimmed" data-testid="library-detail-rows">
-                {describeRows(d)}
+              {/* One line of facts, the size first: "4 rows · Shipments · HS 8471 · fetched …", never
+                  "4 rows Shipments" side by side; a long line is cut at its end, the size kept. */}
+              <Text
+                fz="xs"
+                c="dimmed"
+                miw={0}
+                style={ellipsis}
+                title={[describeRows(d), ...facts].join(' · ')}
+                data-testid="library-detail-line"
+              >
+                <span data-testid="library-detail-rows">{describeRows(d)}</span>
+                {facts.length > 0 ? ` · ${facts.join(' · ')}` : ''}
               </Text>
               {d.status === 'partial' && (
-                <Badge size="sm" variant="light" color="orange" tt="none">
+                <Badge size="sm" variant="light" color="orange" tt="none" style={{ flexShrink: 0 }}>
                   partial
                 </Badge>
               )}
-              <Text fz="xs" c="dimmed" miw={0} style={ellipsis} title={facts.join(' · ')}>
-                {facts.join(' · ')}
-              </Text>
               {d.tags.length > 0 && !headerOpen && (
                 <Text fz="xs" c="dimmed" maw={200} style={ellipsis} title={d.tags.join(', ')}>
                   {d.tags.join(', ')}
