@@ -313,4 +313,22 @@ describe('import dialog: its controls', () => {
     expect(label('Header row')).toBeTruthy();
     expect(label('Records')).toBeTruthy();
   });
+
+  it('refuses a file with nothing below its header, or nothing at all, in words, with Import off', async () => {
+    lib.previewAnswer = (file) => importPreview({ fileName: file.fileName, rowsChecked: 0 });
+    await openDialog();
+    const reason = screen.getByTestId('import-reason');
+    expect(reason.textContent).toBe('Nothing to import: desk.csv has no rows below its header row (row 1)');
+    expect((screen.getByTestId('import-confirm') as HTMLButtonElement).disabled).toBe(true);
+    // No good news about zero rows.
+    expect(screen.getByTestId('import-dialog').textContent).not.toMatch(/0 rows import as they are/);
+    cleanup();
+    useImportStore.getState().reset();
+    lib.previewAnswer = (file) => importPreview({ fileName: file.fileName, columns: [], rowsChecked: 0 });
+    await openDialog();
+    expect(screen.getByTestId('import-reason').textContent).toBe(
+      'Nothing to import: desk.csv has no columns and no rows',
+    );
+    expect((screen.getByTestId('import-confirm') as HTMLButtonElement).disabled).toBe(true);
+  });
 });

@@ -304,6 +304,8 @@ function Issues({ p }: { p: ImportPreviewView }) {
   const scope = wide && v.done ? `all ${fmt(rows)} rows` : `the first ${fmt(rows)} rows`;
   const blank =
     blankRows > 0 ? ` ${fmt(blankRows)} blank ${blankRows === 1 ? 'line is' : 'lines are'} skipped.` : '';
+  // No rows at all: the reason Import is off says so; "all 0 rows import" would read as good news.
+  if (issues.length === 0 && rows === 0) return null;
   if (issues.length === 0) {
     return (
       <Stack gap={4}>

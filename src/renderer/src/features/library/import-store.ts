@@ -102,6 +102,12 @@ const initialState: ImportFlowData = {
 export function planProblem(s: Pick<ImportFlowData, 'preview' | 'mapping'>): string | null {
   const p = s.preview;
   if (!p) return 'The file is still being read';
+  // An empty file, or a header row chosen below the last row, would import an empty dataset.
+  if (p.columns.length === 0) return `Nothing to import: ${p.fileName} has no columns and no rows`;
+  if (p.rowsChecked === 0)
+    return p.format === 'parquet' || p.format === 'json'
+      ? `Nothing to import: ${p.fileName} has no rows`
+      : `Nothing to import: ${p.fileName} has no rows below its header row (row ${p.headerRow.toLocaleString('en-US')})`;
   if (s.mapping.every((f) => f === null))
     return `Choose which column holds which ${p.kind === 'firms' ? 'firm' : 'shipment'} field: none is chosen`;
   const columnsOf = new Map<string, string[]>();
