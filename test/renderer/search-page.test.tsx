@@ -515,6 +515,46 @@ describe('search page: an answer the library could not save', () => {
     expect(el('search-save-again')).toBeTruthy();
   });
 
+  it('an answer that came with its records (the library could not be opened) is shown, exported and saved again', async () => {
+    render(<page.SearchPage />);
+    await waitFor(() => expect(runButton().disabled).toBe(false));
+    const locked =
+      "Another program has Portolan's library open (duckdb, process 4242): often a second Portolan, or a tool reading library.duckdb. Close it first.";
+    await searchWith({
+      ok: true,
+      value: {
+        total: 80,
+        returned: 30,
+        head: [],
+        datasetId: null,
+        unsaved: keptRecords,
+        saveFailed: { datasetId: 'kept-80', reason: locked, records: 30 },
+      },
+    });
+    expect(el('search-save-failed').getAttribute('data-shown')).toBe('yes');
+    expect(el('search-save-failed-text').textContent).toBe(
+      `Not saved in the Library: these 30 records are shown from memory until Portolan closes. ${locked} Export them to keep a copy, or choose Save again once the cause is fixed.`,
+    );
+    await waitFor(() => expect(el('shipments-grid').getAttribute('data-row-count')).toBe('30'));
+    expect(el('export-open')).toBeTruthy();
+
+    bridge.answer({
+      'library.saveAgain': () => ok({ ...dataset('kept-80'), storedRows: 30 }),
+      'library.getRows': ({ startRow, endRow }) =>
+        ok({
+          lastRow: 30,
+          rows: keptRecords.slice(startRow, endRow).map((r, i) => ({ ...r, _row: startRow + i })),
+        }),
+    });
+    fireEvent.click(el('search-save-again'));
+    await waitFor(() => expect(screen.queryByTestId('search-save-failed')).toBeNull());
+    expect(bridge.callsTo('library.saveAgain')).toEqual([{ id: 'kept-80' }]);
+    // Read from the library now, under the id main kept it by.
+    expect(search.useSearchStore.getState().datasetId).toBe('kept-80');
+    expect(search.useSearchStore.getState().result?.unsaved).toBeUndefined();
+    await waitFor(() => expect(bridge.callsTo('library.getRows').some((c) => c.id === 'kept-80')).toBe(true));
+  });
+
   it('says when main no longer keeps the answer', async () => {
     render(<page.SearchPage />);
     await waitFor(() => expect(runButton().disabled).toBe(false));

@@ -98,8 +98,9 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
   /** "Save again" under way by dataset id: a second press waits for the first instead of storing twice. */
   const savingAgain = new Map<string, Promise<DatasetView>>();
   async function saveAgain(kept: KeptAnswer): Promise<DatasetView> {
-    const library = await lib();
     try {
+      // Inside: a library that still cannot be opened is a save that still failed.
+      const library = await lib();
       const meta = await library.saveShipmentSearch(kept.request, kept.response, {
         ...kept.provenance,
         id: kept.datasetId,
@@ -416,13 +417,6 @@ export function withLibrarySaving(
         profileId: session.profile.id,
       });
       const answer = { total: response.total, returned: response.shipments.length };
-      let library: Library;
-      try {
-        library = await ctx.library();
-      } catch (e) {
-        warn(e);
-        return { ...answer, datasetId: null, head: [], unsaved: response.shipments };
-      }
       const datasetId = randomUUID();
       const kept: KeptAnswer = {
         datasetId,
@@ -431,6 +425,16 @@ export function withLibrarySaving(
         provenance: session.provenance,
         fetchedAt: new Date().toISOString(),
       };
+      let library: Library;
+      try {
+        library = await ctx.library();
+      } catch (e) {
+        warn(e);
+        // Kept as a failed save is, so it can be saved once the library opens, and exported meanwhile.
+        ctx.kept.keep(kept);
+        const saveFailed = { datasetId, reason: whyNotStored(e), records: answer.returned };
+        return { ...answer, datasetId: null, head: [], unsaved: response.shipments, saveFailed };
+      }
       const saving = library.saveShipmentSearch(kept.request, response, {
         ...session.provenance,
         id: datasetId,

@@ -25,11 +25,14 @@ export function lockHolder(e: unknown): { program: string; pid: number } | null 
   return m ? { program: basename(m[1] ?? '') || 'another program', pid: Number(m[2]) } : null;
 }
 
+/** What the locked-library message asks of the analyst where the window offers Retry. */
+const LOCKED_ADVICE = 'Close it, then choose Retry.';
+
 export function libraryLockedError(holder: { program: string; pid: number }): AppError {
   return new AppError(
     'StorageLocked',
     `Another program has Portolan's library open (${holder.program}, process ${holder.pid}): often a second ` +
-      'Portolan, or a tool reading library.duckdb. Close it, then choose Retry.',
+      `Portolan, or a tool reading library.duckdb. ${LOCKED_ADVICE}`,
   );
 }
 
@@ -56,9 +59,11 @@ export function isNotWritable(e: unknown): boolean {
  * text names files and internals the analyst cannot act on).
  */
 export function whyNotStored(e: unknown): string {
-  if (e instanceof AppError) return e.message;
+  // Said beside "Save again", which is what is chosen once the other program lets go.
+  if (e instanceof AppError)
+    return e.kind === 'StorageLocked' ? e.message.replace(LOCKED_ADVICE, 'Close it first.') : e.message;
   const holder = lockHolder(e);
-  if (holder) return libraryLockedError(holder).message;
+  if (holder) return libraryLockedError(holder).message.replace(LOCKED_ADVICE, 'Close it first.');
   if (isDiskFull(e)) return "The disk that holds Portolan's data is full.";
   if (isNotWritable(e))
     return 'Portolan may not write to its data folder: the folder or its library file was made read-only, or its permissions changed.';

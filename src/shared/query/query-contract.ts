@@ -8,7 +8,7 @@ import {
 import type { FirmCountResponse, FirmSearchResponse, ShipmentCountResponse } from '../spec/responses';
 import type { UsageSummary } from '../spec/usage';
 import type { ShipmentRecord } from '../spec/records';
-import type { DatasetRow } from '../library/library-contract';
+import type { DatasetRow, SaveFailed } from '../library/library-contract';
 import { defineCall } from '../define-call';
 
 /** The service's own operations, signed in main with the chosen profile's credentials. */
@@ -40,6 +40,11 @@ export interface ShipmentSearchAnswer extends SavedToLibrary {
    * shown (in memory, for this page alone).
    */
   unsaved?: ShipmentRecord[];
+  /**
+   * With `unsaved`: main keeps the answer under this id, so it can be saved again once the library
+   * opens (`library.saveAgain`) and exported meanwhile (an export of `saveFailed.datasetId`).
+   */
+  saveFailed?: SaveFailed;
 }
 
 /** Which profile a call uses; defaults to the active one. */

@@ -49,8 +49,8 @@ export function SaveFailedAlert() {
         <Stack gap={4}>
           <Group gap="sm" wrap="nowrap" align="center">
             <Text fz="sm" flex={1} miw={0} data-testid="search-save-failed-text">
-              Not saved in the Library: these {records} are shown from memory until Portolan closes. Export
-              them to keep a copy, or choose Save again once the cause is fixed.
+              Not saved in the Library: these {records} are shown from memory until Portolan closes.{' '}
+              {failure.reason} Export them to keep a copy, or choose Save again once the cause is fixed.
             </Text>
             {saveButton}
           </Group>

@@ -246,11 +246,14 @@ export function SearchPage() {
   const notice = useSearchStore((s) => s.notice);
   const { run, cancel, dismissOffer, openOffer, showLateAnswer } = useSearchStore.getState();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
-  const datasetId = useSearchStore((s) => s.datasetId);
   const answers = useSearchStore((s) => s.answers);
   // The answer is not in the library (its save failed): the library grid has nothing to read.
   const notStored = useSearchStore((s) => s.saveFailure !== null);
   const kept = useSearchStore((s) => s.saveFailure?.shown ?? null);
+  // What Export writes: the library's dataset, or the answer main keeps while it is not stored.
+  const exportId = useSearchStore((s) =>
+    s.saveFailure ? (s.saveFailure.shown ? s.saveFailure.datasetId : null) : s.datasetId,
+  );
   const [quick] = useQuickFilter(GRID_ID);
   const [gridApi, setGridApi] = useState<GridApi | null>(null);
   const [gridError, setGridError] = useState<string | null>(null);
@@ -444,9 +447,9 @@ export function SearchPage() {
                 display={notStored && !kept ? 'none' : undefined}
               >
                 <QuickFilterInput gridKey={GRID_ID} testId="search-quick-filter" />
-                {datasetId && (notStored ? kept : true) && (
+                {exportId && (
                   <ExportButton
-                    source={{ datasetId }}
+                    source={{ datasetId: exportId }}
                     suggestedName="Shipments"
                     // Records shown from memory are exported whole, as answered (main holds them, not SQL).
                     resolveView={() =>
@@ -466,7 +469,7 @@ export function SearchPage() {
               </Group>
             </Group>
           )}
-          {result?.unsaved && (
+          {result?.unsaved && !notStored && (
             <Alert color="orange" role="status" data-testid="search-unsaved" style={{ flexShrink: 0 }}>
               The library could not be opened, so this answer was not saved: it is shown here only, until the
               next search. Export it to keep it.

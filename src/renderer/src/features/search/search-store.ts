@@ -190,9 +190,14 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
       inFlight = null;
       failedSaves.clear();
     });
-    /** The failure to show with the answer stored as `datasetId`, if its save failed. */
-    const failureOf = (datasetId: string | null): SaveFailure | null => {
-      const f = datasetId ? failedSaves.get(datasetId) : undefined;
+    /**
+     * The failure to show with an answer: one that came with its records because the library could not
+     * be opened, or one main announced for its dataset.
+     */
+    const failureOf = (answer: ShipmentSearchAnswer | null): SaveFailure | null => {
+      if (answer?.saveFailed && answer.unsaved)
+        return { ...answer.saveFailed, busy: null, error: null, shown: answer.unsaved };
+      const f = answer?.datasetId ? failedSaves.get(answer.datasetId) : undefined;
       return f ? { ...f, busy: null, error: null, shown: null } : null;
     };
 
@@ -292,7 +297,7 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
             answers: get().answers + 1,
             // Main saved the answer to the library while answering (and announced it).
             datasetId: r.value.datasetId ?? null,
-            saveFailure: failureOf(r.value.datasetId ?? null),
+            saveFailure: failureOf(r.value),
           });
         } else {
           set({ status: 'error', error: r.error, elapsedMs, answers: get().answers + 1 });
@@ -321,7 +326,7 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
           request,
           result,
           datasetId,
-          saveFailure: failureOf(datasetId),
+          saveFailure: failureOf(result),
           resultProfileId: profileId,
           error: null,
           cancelOutcome: null,
@@ -383,7 +388,7 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
           if (failedSaves.size <= KEPT_ANSWERS_LIMIT) break;
           failedSaves.delete(id);
         }
-        if (get().datasetId === failure.datasetId) set({ saveFailure: failureOf(failure.datasetId) });
+        if (get().datasetId === failure.datasetId) set({ saveFailure: failureOf(get().result) });
       },
       async saveAgain() {
         const failure = get().saveFailure;
@@ -395,7 +400,15 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
         if (now?.datasetId !== failure.datasetId) return;
         if (r.ok) {
           failedSaves.delete(failure.datasetId);
+          const result = get().result;
           set({
+            // An answer that came with its records (no library then) is now read from the library too.
+            ...(result?.unsaved
+              ? {
+                  result: { total: result.total, returned: result.returned, head: [], datasetId: r.value.id },
+                  datasetId: r.value.id,
+                }
+              : {}),
             saveFailure: null,
             notice: `Saved to the Library: the ${fmt(r.value.storedRows)} record${r.value.storedRows === 1 ? ' is' : 's are'} now read from it, and nothing was downloaded again.`,
           });
