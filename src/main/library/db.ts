@@ -274,6 +274,12 @@ async function runInterruptible(
 ): Promise<Row[]> {
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError();
+  // DuckDB tracks a statement's progress only when asked to (the connection is the statement's own).
+  if (onProgress) {
+    await conn.run(
+      'SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0',
+    );
+  }
   const onAbort = (): void => conn.interrupt();
   signal?.addEventListener('abort', onAbort, { once: true });
   const poll = onProgress
