@@ -51,6 +51,31 @@ function setup(platform = 'linux') {
 }
 
 describe('command palette entries', () => {
+  it("offers Search's Save again only while an answer is kept unsaved", () => {
+    const saveAgain = vi.fn();
+    const run = {
+      command: vi.fn(),
+      loadPreset: vi.fn(),
+      openDataset: vi.fn(),
+      refreshWatch: vi.fn(),
+      watchDataset: vi.fn(),
+      setColorScheme: vi.fn(),
+      saveAgain,
+    };
+    const base = { presets: [], datasets: [], watches: [], platform: 'linux' };
+    expect(paletteActions(base, run).find((a) => a.id === 'search-save-again')).toBeUndefined();
+    const entry = paletteActions({ ...base, unsavedRecords: 2500 }, run).find(
+      (a) => a.id === 'search-save-again',
+    );
+    expect(entry).toMatchObject({
+      group: 'Commands',
+      label: "Save the search's answer again",
+      description: 'Stores the 2,500 records kept in memory in the Library; nothing is downloaded again',
+    });
+    entry?.run();
+    expect(saveAgain).toHaveBeenCalledTimes(1);
+  });
+
   it('lists pages, then commands, presets, datasets and the theme, in that order', () => {
     const { actions } = setup();
     const groups = [...new Set(actions.map((a) => a.group))];

@@ -8,6 +8,7 @@ import {
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { usePresetsStore } from '../features/presets';
+import { useSearchStore } from '../features/search';
 import { useWatchStore } from '../features/watch';
 import { showDataset, useSessionStore } from '../session';
 import { useColorSchemeChoice } from '../theme';
@@ -75,12 +76,13 @@ export function CommandPalette() {
   const datasets = usePaletteStore((s) => s.datasets);
   const watches = useWatchStore((s) => s.watches);
   const platform = useSessionStore((s) => s.appInfo?.platform ?? '');
+  const unsavedRecords = useSearchStore((s) => s.saveFailure?.records ?? null);
   const { setChoice } = useColorSchemeChoice();
   const actions = useMemo(
     () =>
       grouped(
         paletteActions(
-          { presets, datasets, watches, platform },
+          { presets, datasets, watches, platform, unsavedRecords },
           {
             command: handleCommand,
             loadPreset: (id) => {
@@ -95,11 +97,15 @@ export function CommandPalette() {
             },
             watchDataset: (id) => void useWatchStore.getState().watchDataset(id),
             setColorScheme: setChoice,
+            saveAgain: () => {
+              useSessionStore.getState().showPage('search');
+              void useSearchStore.getState().saveAgain();
+            },
           },
         ),
         (run) => usePaletteStore.getState().choose(run),
       ),
-    [presets, datasets, watches, platform, setChoice],
+    [presets, datasets, watches, platform, unsavedRecords, setChoice],
   );
   return (
     <Spotlight

@@ -25,6 +25,8 @@ export interface PaletteSources {
   /** The watched queries, each refreshed from the palette; their datasets are not offered to watch again. */
   watches: readonly { id: string; name: string; datasetId: string }[];
   platform: string;
+  /** The Search answer's records kept in memory because the library could not store them, if any. */
+  unsavedRecords?: number | null;
 }
 
 export interface PaletteRunners {
@@ -36,6 +38,8 @@ export interface PaletteRunners {
   /** Watches a library dataset (its rows the first snapshot) and shows it on the Watched page. */
   watchDataset(id: string): void;
   setColorScheme(choice: ColorSchemeChoice): void;
+  /** Stores the kept Search answer again (Search's "Save again"). */
+  saveAgain?(): void;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -63,6 +67,21 @@ export function paletteActions(src: PaletteSources, run: PaletteRunners): Palett
       run: () => run.command(c.command),
     }),
   );
+  // Offered while there is something to save: the same as the Search page's Save again.
+  const saveAgain = run.saveAgain;
+  const unsaved =
+    src.unsavedRecords && saveAgain
+      ? [
+          {
+            id: 'search-save-again',
+            group: 'Commands' as const,
+            label: "Save the search's answer again",
+            description: `Stores the ${fmt(src.unsavedRecords)} records kept in memory in the Library; nothing is downloaded again`,
+            keywords: ['save', 'again', 'retry', 'library', 'unsaved'],
+            run: saveAgain,
+          },
+        ]
+      : [];
   const presets = src.presets.map((p): PaletteAction => ({
     id: `preset-${p.id}`,
     group: 'Presets',
@@ -110,6 +129,7 @@ export function paletteActions(src: PaletteSources, run: PaletteRunners): Palett
   return [
     ...commands.filter((a) => a.group === 'Pages'),
     ...commands.filter((a) => a.group === 'Commands'),
+    ...unsaved,
     ...commands.filter((a) => a.group === 'Review queue'),
     ...presets,
     ...watches,
