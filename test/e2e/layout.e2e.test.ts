@@ -453,6 +453,17 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
       },
       cancel('profile-cancel'),
     );
+    // Fields side by side keep their inputs on one line, a hint (API secret, Account name) under its input.
+    await settings.submitNewProfile({ name: ' ', baseUrl: 'ftp:/nowhere' });
+    for (const [left, right] of [
+      ['profile-name', 'profile-account-name'],
+      ['profile-api-key', 'profile-api-secret'],
+    ] as const) {
+      const a = (await page.getByTestId(left).boundingBox())!;
+      const b = (await page.getByTestId(right).boundingBox())!;
+      expect(Math.abs(a.y - b.y), `${left} and ${right} on one line`).toBeLessThan(2);
+    }
+    await cancel('profile-cancel')();
     await everyWay(
       'settings-editing',
       'profile-save',

@@ -14,6 +14,17 @@ export interface TextFieldProps {
 }
 
 /**
+ * The hint goes under the input, as the error does: fields side by side keep their inputs on one line
+ * whether or not one of them has a hint.
+ */
+const HINT_BELOW: ('label' | 'input' | 'description' | 'error')[] = [
+  'label',
+  'input',
+  'description',
+  'error',
+];
+
+/**
  * A labelled text input with its hint and validation message underneath, tied together for screen
  * readers (Mantine's input wrapper). The input carries `testId`; its message `${testId}-error`.
  */
@@ -24,6 +35,7 @@ export function TextField(props: TextFieldProps) {
     placeholder: props.placeholder,
     autoFocus: props.autoFocus,
     description: props.error ? undefined : props.hint,
+    inputWrapperOrder: HINT_BELOW,
     error: props.error,
     errorProps: { 'data-testid': `${props.testId}-error`, role: 'alert' },
     'data-testid': props.testId,
