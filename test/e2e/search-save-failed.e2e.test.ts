@@ -1,3 +1,4 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppShell } from './pages/app-shell';
@@ -7,7 +8,7 @@ import { canFreezeLibrary, freezeLibrary, thawLibrary } from '../helpers/frozen-
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { openConnected } from './support/connected';
 import { describeOverlaps, overlaps, visibleControls } from './support/layout';
-import { ARTIFACTS_DIR } from './support/paths';
+import { ARTIFACTS_DIR, PROJECT_ROOT } from './support/paths';
 import { serviceUsage, startStack, type Stack } from './support/stack';
 
 const SIZES = [
@@ -116,5 +117,74 @@ describe.skipIf(!canFreezeLibrary)('a search whose answer the library cannot sto
     await browser.page.getByTestId(`library-row-${id}`).waitFor();
     expect(problems.join('\n\n')).toBe('');
     expect(browser.errors).toEqual([]);
+  });
+});
+
+/**
+ * Another program holds the library file from the start, so the host cannot open it: the answer's
+ * records come with it and are shown from memory with Export, and Save again stores them once the
+ * other program lets go.
+ */
+describe('a search while another program holds the library', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let holder: ChildProcess;
+  let exited: Promise<unknown>;
+  screenshotOnFailure(() => browser);
+  const search = () => new SearchWorkbench(browser.page);
+
+  beforeAll(async () => {
+    stack = await startStack({ records: 300 });
+    holder = fork(
+      join(PROJECT_ROOT, 'test/helpers/hold-library.mjs'),
+      [join(stack.dataDir, 'library.duckdb')],
+      { stdio: 'ignore' },
+    );
+    exited = new Promise((resolve) => holder.once('exit', resolve));
+    await new Promise((resolve, reject) => {
+      holder.once('message', resolve);
+      holder.once('error', reject);
+    });
+    browser = await launchBrowser();
+    await browser.page.setViewportSize(SIZES[1]);
+  });
+
+  afterAll(async () => {
+    if (holder && holder.exitCode === null) holder.kill('SIGKILL');
+    await exited;
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('shows the records from memory beside Save again, and stores them once the library is free', async () => {
+    const shell = await openConnected(browser, stack);
+    await shell.navigate('search');
+    await search().setSize(120);
+    await search().run();
+    const alert = browser.page.locator('[data-testid="search-save-failed"][data-shown="yes"]');
+    await alert.waitFor();
+    const id = (await alert.getAttribute('data-dataset-id')) ?? '';
+    expect(await browser.page.getByTestId('search-save-failed-text').textContent()).toContain(
+      `Another program has Portolan's library open (node, process ${holder.pid})`,
+    );
+    await search().grid.locator('.ag-row[row-index="0"]').first().waitFor();
+    expect(await search().grid.getAttribute('data-row-count')).toBe('120');
+    expect(await browser.page.getByTestId('export-open').isVisible()).toBe(true);
+    // The pointer rests where it shows no tooltip, as a reader's would.
+    await browser.page.mouse.move(1, 1);
+    await browser.page.waitForTimeout(300);
+    const row = await search().grid.locator('.ag-row[row-index="0"]').boundingBox();
+    expect(row && row.y + row.height <= SIZES[1].height).toBe(true);
+    expect(await search().runButton.isEnabled()).toBe(true);
+    expect(describeOverlaps(overlaps(await visibleControls(browser.page)))).toBe('');
+    await browser.screenshot('search-library-locked-1024x700');
+
+    holder.send('let go');
+    await exited;
+    await search().saveAgainButton.click();
+    await alert.waitFor({ state: 'detached' });
+    await search().grid.locator('.ag-row[row-index="0"]').first().waitFor();
+    await shell.navigate('library');
+    await browser.page.getByTestId(`library-row-${id}`).waitFor();
   });
 });
