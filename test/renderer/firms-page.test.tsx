@@ -296,3 +296,60 @@ describe('firms page → search: a firm’s shipments', () => {
     });
   });
 });
+
+describe('firms page: cancel', () => {
+  type Answer = Awaited<ReturnType<typeof bridge.api.firms.search>>;
+  let waiting: ((a: Answer) => void)[] = [];
+  let fresh = 0;
+  beforeEach(() => {
+    waiting = [];
+    firms.useFirmsStore.setState({ cancelled: null });
+    // A filter no earlier test searched: a page this session already holds is shown without a request.
+    act(() => filters.filterStore.getState().load({ ...QA_FILTER, hs_codes: [String(8500 + ++fresh)] }));
+    bridge.answer({ 'firms.search': () => new Promise<Answer>((resolve) => waiting.push(resolve)) });
+  });
+  afterEach(() =>
+    bridge.answer({ 'firms.search': ({ request }) => ok(firmPage((request as FirmSearchRequest).page)) }),
+  );
+
+  async function startAndCancel(): Promise<(a: Answer) => void> {
+    render(<FirmSearchView />);
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(waiting.length).toBe(1));
+    fireEvent.click(el('firms-cancel'));
+    expect(screen.queryByTestId('firms-progress')).toBeNull();
+    expect(el('firms-cancelled').getAttribute('data-outcome')).toBe('pending');
+    expect(el('firms-cancelled').textContent).toContain(
+      'the page will be kept in the Library when it arrives',
+    );
+    expect((el('firms-run') as HTMLButtonElement).disabled).toBe(false);
+    return waiting.shift()!;
+  }
+
+  it('stops the wait, keeps the page that arrives (it was paid for) and can show it', async () => {
+    const resolve = await startAndCancel();
+    await act(async () => resolve(ok(firmPage(1))));
+    expect(el('firms-cancelled').getAttribute('data-outcome')).toBe('spent');
+    expect(screen.queryByTestId('firms-summary')).toBeNull();
+    fireEvent.click(el('firms-cancelled-show'));
+    expect(shownPage()).toBe('1');
+    expect(screen.queryByTestId('firms-cancelled')).toBeNull();
+    // Searching the same filter again shows the kept page: nothing is asked twice.
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(el('firms-reused')).toBeTruthy());
+    expect(firmSearches()).toHaveLength(1);
+  });
+
+  it('says the search failed anyway when the cancelled request ends in an error', async () => {
+    const resolve = await startAndCancel();
+    await act(async () =>
+      resolve({
+        ok: false,
+        error: { kind: 'ServiceError', message: 'The service failed (HTTP 500).', status: 500 },
+      }),
+    );
+    expect(el('firms-cancelled').getAttribute('data-outcome')).toBe('failed');
+    expect(el('firms-cancelled').textContent).toContain('HTTP 500');
+    expect(screen.queryByTestId('firms-error')).toBeNull();
+  });
+});

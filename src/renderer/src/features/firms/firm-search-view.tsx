@@ -28,7 +28,7 @@ import { QuickFilterInput } from '../../components/grid/quick-filter-input';
 import { describeMetric, useAccountContext, useUsageStore } from '../../session';
 import { useJobsStore } from '../jobs';
 import { firmSearchFilter, openShipmentsOf, type PartyRole } from '../search';
-import { checkPageJump, firmsCheckOf, useFirmsStore } from './firms-store';
+import { checkPageJump, describeFirmCancel, firmsCheckOf, useFirmsStore } from './firms-store';
 import { firmColumnDefs } from '../../components/grid/firm-columns';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -80,7 +80,8 @@ export function FirmSearchView() {
   const request = useFirmsStore((s) => s.request);
   const count = useFirmsStore((s) => s.count);
   const reusedFrom = useFirmsStore((s) => s.reusedFrom);
-  const { search, goToPage, countFirms } = useFirmsStore.getState();
+  const cancelled = useFirmsStore((s) => s.cancelled);
+  const { search, goToPage, countFirms, cancel, showLatePage } = useFirmsStore.getState();
   const askFetchAll = useJobsStore((s) => s.askFetchAll);
   const summary = useUsageStore((s) => s.summary);
   const [quick] = useQuickFilter(QUICK_KEY);
@@ -206,7 +207,42 @@ export function FirmSearchView() {
           <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
             <Loader size="xs" data-testid="firms-progress" aria-label="Searching firms" />
             <Text fz="sm">Searching firms…</Text>
+            <Tooltip label="Escape">
+              <Button
+                size="compact-sm"
+                variant="default"
+                data-testid="firms-cancel"
+                aria-keyshortcuts="Escape"
+                onClick={cancel}
+              >
+                Cancel
+              </Button>
+            </Tooltip>
           </Group>
+        )}
+        {status === 'cancelled' && cancelled && (
+          <Text
+            fz="sm"
+            role="status"
+            data-testid="firms-cancelled"
+            data-outcome={cancelled.state}
+            style={{ flexShrink: 0 }}
+          >
+            {describeFirmCancel(cancelled)}
+            {cancelled.state === 'spent' && (
+              <>
+                {' '}
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  data-testid="firms-cancelled-show"
+                  onClick={showLatePage}
+                >
+                  Show this page
+                </Button>
+              </>
+            )}
+          </Text>
         )}
         {(searchLimit.state === 'exceeds' || countLimit.state === 'exceeds') && (
           <Alert color="red" role="alert" p="xs" data-testid="firms-limit-warning" style={{ flexShrink: 0 }}>

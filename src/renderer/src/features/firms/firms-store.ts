@@ -17,10 +17,21 @@ import {
   type AccountContext,
   type HsCodeCheck,
 } from '../../session';
-import { defineStore, latestWins } from '../../store';
+import { defineStore, latestWins, type Turn } from '../../store';
+
+/**
+ * What became of a cancelled firm search. As with a shipment search, a request that has gone to the
+ * service is not aborted (the service may count it whether or not its answer is read): Cancel stops the
+ * waiting, and the page is kept in the Library and in this session when it arrives.
+ */
+export type FirmCancel =
+  | { state: 'pending'; page: number }
+  /** The page arrived after Cancel: paid for and saved; it can still be shown. */
+  | { state: 'spent'; page: number; request: FirmSearchRequest; result: FirmSearchResponse }
+  | { state: 'failed'; page: number; error: BridgeError };
 
 export interface FirmsData {
-  status: 'idle' | 'running' | 'done' | 'error';
+  status: 'idle' | 'running' | 'done' | 'error' | 'cancelled';
   request: FirmSearchRequest | null;
   result: FirmSearchResponse | null;
   /** The request that produced `result` (`request` is the latest asked, which may have failed or still run). */
@@ -31,6 +42,8 @@ export interface FirmsData {
    * requested): the time that answer was fetched. Null for an answer fetched just now.
    */
   reusedFrom: number | null;
+  /** Set while the last search shown on the status line was cancelled. */
+  cancelled: FirmCancel | null;
   count: {
     status: 'idle' | 'running' | 'done' | 'error';
     value: number | null;
@@ -45,6 +58,10 @@ export interface FirmsActions {
   /** Another page of the same request as the last search (the form may have changed since). */
   goToPage(page: number): Promise<void>;
   countFirms(): Promise<void>;
+  /** Stops waiting for the running search; what is on screen stays. */
+  cancel(): void;
+  /** Shows the page that arrived after Cancel (it was paid for). */
+  showLatePage(): void;
 }
 
 export type FirmsState = FirmsData & FirmsActions;
@@ -56,6 +73,7 @@ const initialState: FirmsData = {
   resultRequest: null,
   error: null,
   reusedFrom: null,
+  cancelled: null,
   count: { status: 'idle', value: null, error: null, request: null },
 };
 
@@ -156,6 +174,7 @@ export const useFirmsStore = defineStore<FirmsData, FirmsActions>(initialState, 
   const pages = new Map<string, RememberedPage>();
   onReset(() => {
     searches.supersede();
+    inFlight = null;
     pages.clear();
   });
 
@@ -166,8 +185,12 @@ export const useFirmsStore = defineStore<FirmsData, FirmsActions>(initialState, 
     return firmPageKey(request, profileId, account);
   }
 
+  /** The search waiting for its answer, and the turn Cancel took (while current, it owns the status line). */
+  let inFlight: { request: FirmSearchRequest; cancelled: Turn | null } | null = null;
+
   async function fetchPage(request: FirmSearchRequest) {
     const turn = searches.begin();
+    inFlight = null;
     // Named explicitly, so the answer is remembered under the profile that was active at the click.
     const profileId = useSessionStore.getState().activeId;
     const key = keyOf(request, profileId);
@@ -180,18 +203,31 @@ export const useFirmsStore = defineStore<FirmsData, FirmsActions>(initialState, 
         resultRequest: request,
         error: null,
         reusedFrom: seen.fetchedAt,
+        cancelled: null,
       });
       return;
     }
-    set({ status: 'running', request, error: null });
+    const call = { request, cancelled: null as Turn | null };
+    inFlight = call;
+    set({ status: 'running', request, error: null, cancelled: null });
     const r = await getApi().firms.search({ request, ...(profileId ? { profileId } : {}) });
+    if (inFlight === call) inFlight = null;
     if (r.ok) {
       // Remembered even when superseded: it was paid for and saved, so it must not be fetched again.
       if (pages.size >= MAX_REMEMBERED_PAGES) pages.delete(pages.keys().next().value ?? '');
       pages.set(key, { result: r.value, fetchedAt: Date.now() });
     }
     // Superseded: main saved the page (and announced it and the usage spent); this screen shows a newer one.
-    if (!turn.current) return;
+    if (!turn.current) {
+      // Cancelled, and nothing newer since: say what the request cost.
+      if (call.cancelled?.current && get().status === 'cancelled')
+        set({
+          cancelled: r.ok
+            ? { state: 'spent', page: request.page, request, result: r.value }
+            : { state: 'failed', page: request.page, error: r.error },
+        });
+      return;
+    }
     if (r.ok) set({ status: 'done', result: r.value, resultRequest: request, reusedFrom: null });
     else set({ status: 'error', error: r.error });
   }
@@ -214,5 +250,43 @@ export const useFirmsStore = defineStore<FirmsData, FirmsActions>(initialState, 
       if (r.ok) set({ count: { status: 'done', value: r.value.firm_count, error: null, request } });
       else set({ count: { status: 'error', value: null, error: r.error, request } });
     },
+    cancel() {
+      const call = inFlight;
+      if (get().status !== 'running' || !call) return;
+      inFlight = null;
+      call.cancelled = searches.begin();
+      // The page on screen (if any) stays; it answers resultRequest, not the cancelled request.
+      set({
+        status: 'cancelled',
+        request: get().resultRequest,
+        cancelled: { state: 'pending', page: call.request.page },
+      });
+    },
+    showLatePage() {
+      const c = get().cancelled;
+      if (c?.state !== 'spent') return;
+      set({
+        status: 'done',
+        request: c.request,
+        result: c.result,
+        resultRequest: c.request,
+        error: null,
+        reusedFrom: null,
+        cancelled: null,
+      });
+    },
   };
 });
+
+/** The sentence for a cancelled firm search. */
+export function describeFirmCancel(c: FirmCancel): string {
+  const page = `page ${fmtInt(c.page)}`;
+  switch (c.state) {
+    case 'pending':
+      return `Firm search cancelled. The request for ${page} had already gone to the service, which may count it whether or not its answer is read, so the page will be kept in the Library when it arrives.`;
+    case 'spent':
+      return `Firm search cancelled after the request was sent: ${page} was downloaded, counted against the account and saved to the Library.`;
+    case 'failed':
+      return `Firm search cancelled; it had failed anyway: ${c.error.message}`;
+  }
+}
