@@ -352,4 +352,15 @@ describe('firms page: cancel', () => {
     expect(el('firms-cancelled').textContent).toContain('HTTP 500');
     expect(screen.queryByTestId('firms-error')).toBeNull();
   });
+
+  it('Escape cancels a running firm search as Cancel does', async () => {
+    render(<FirmSearchView />);
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(waiting.length).toBe(1));
+    fireEvent.keyDown(document.body, { key: 'Escape', code: 'Escape' });
+    expect(el('firms-cancelled').getAttribute('data-outcome')).toBe('pending');
+    expect(screen.queryByTestId('firms-progress')).toBeNull();
+    await act(async () => waiting.shift()!(ok(firmPage(1))));
+    expect(el('firms-cancelled').getAttribute('data-outcome')).toBe('spent');
+  });
 });

@@ -316,6 +316,38 @@ describe('search page: cancel', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(log.filter((c) => c.channel === 'shipments.search')).toEqual([]);
   });
+
+  it('Escape cancels a running search as Cancel does, from a field of the form too', async () => {
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    fireEvent.click(runButton());
+    await waitFor(() => expect(pending.length).toBe(1));
+    fireEvent.keyDown(el('filter-product_detail-input'), { key: 'Escape', code: 'Escape' });
+    expect(el('search-cancelled').getAttribute('data-outcome')).toBe('pending');
+    expect(screen.queryByTestId('search-progress')).toBeNull();
+    await act(async () => pending.shift()!.resolve({ ok: true, value: answer(10, 10) }));
+    expect(el('search-cancelled').getAttribute('data-outcome')).toBe('spent');
+  });
+
+  it('leaves Escape to an open dialog: the search runs on while the dialog closes', async () => {
+    render(
+      <>
+        <page.SearchPage />
+        <div role="dialog" data-testid="some-dialog">
+          <button type="button">Close</button>
+        </div>
+      </>,
+    );
+    act(() => search.useSearchStore.getState().setSize(10));
+    fireEvent.click(runButton());
+    await waitFor(() => expect(pending.length).toBe(1));
+    fireEvent.keyDown(screen.getByText('Close'), { key: 'Escape', code: 'Escape' });
+    fireEvent.keyDown(document.body, { key: 'Escape', code: 'Escape' });
+    expect(el('search-progress')).toBeTruthy();
+    expect(search.useSearchStore.getState().status).toBe('running');
+    await act(async () => pending.shift()!.resolve({ ok: true, value: answer(10, 10) }));
+    expect(search.useSearchStore.getState().status).toBe('done');
+  });
 });
 
 describe('search page: keyboard and dates that cannot lie', () => {

@@ -16,6 +16,7 @@ import {
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import type { FirmRecord, ShipmentFilter } from '@shared/spec';
+import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
 import { FilterForm } from '../filters';
 import { useFilter } from '../filters';
@@ -107,6 +108,8 @@ export function FirmSearchView() {
   const searchLimit = describeMetric(summary, account, 'firms/search');
   const countLimit = describeMetric(summary, account, 'firms/count');
   const running = status === 'running';
+  // Keyboard first: Escape cancels the running search, as Cancel does.
+  useEscapeCancels(running, cancel);
   // The rows on screen were listed by resultRequest, not by the form's filter or a later request that failed.
   const role = resultRequest?.search_type ?? null;
   const within = useMemo(() => (resultRequest ? firmSearchFilter(resultRequest) : null), [resultRequest]);

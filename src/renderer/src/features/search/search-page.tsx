@@ -14,6 +14,7 @@ import {
   Text,
   TextInput,
   Title,
+  Tooltip,
 } from '@mantine/core';
 import { useId } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
@@ -21,6 +22,7 @@ import type { ColDef, ColGroupDef, GridApi, ICellRendererParams } from 'ag-grid-
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentRecord } from '@shared/spec';
 import type { DatasetRow } from '@shared/library/library-contract';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
+import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
 import { ExportButton } from '../export';
 import { viewFromGrid } from '../export';
@@ -259,6 +261,8 @@ export function SearchPage() {
   const [gridError, setGridError] = useState<string | null>(null);
   const [partyRow, setPartyRow] = useState<ShipmentRecord | null>(null);
   const running = status === 'running';
+  // Keyboard first: Escape cancels the running search, as Cancel does.
+  useEscapeCancels(running, cancel);
 
   useEffect(() => {
     void useUsageStore.getState().ensureLoaded();
@@ -327,9 +331,17 @@ export function SearchPage() {
                 <>
                   <Loader size="xs" data-testid="search-progress" aria-label="Searching" />
                   <SearchingElapsed />
-                  <Button size="compact-sm" variant="default" data-testid="search-cancel" onClick={cancel}>
-                    Cancel
-                  </Button>
+                  <Tooltip label="Escape">
+                    <Button
+                      size="compact-sm"
+                      variant="default"
+                      data-testid="search-cancel"
+                      aria-keyshortcuts="Escape"
+                      onClick={cancel}
+                    >
+                      Cancel
+                    </Button>
+                  </Tooltip>
                 </>
               )}
               {status === 'cancelled' && (
