@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { connectJobsStore } from '../../src/renderer/src/features/jobs/jobs-store';
 import { fakeBridge, ok } from './fake-bridge';
-import type { JobProgress } from '@shared/jobs/jobs-contract';
+import type { JobProgress, JobView } from '@shared/jobs/jobs-contract';
 import * as panel from '../../src/renderer/src/features/jobs/jobs-panel';
 import { JobsTray } from '../../src/renderer/src/features/jobs/jobs-tray';
 import { useJobsStore } from '../../src/renderer/src/features/jobs/jobs-store';
@@ -184,5 +184,35 @@ describe('JobsPanel', () => {
     expect(detail('fetch-records')).toMatch(/^4 of 12 records \(33%\) · date range 4 of 12/);
     expect(detail('fetch-firms')).toMatch(/^4 of 12 pages \(33%\) · 400 records stored/);
     expect(detail('fetch-records') + detail('fetch-firms')).not.toContain('windows');
+  });
+});
+
+describe('JobsPanel: unfinished jobs', () => {
+  const job = (id: string, label: string): JobView => ({
+    id,
+    kind: 'shipments',
+    label,
+    status: 'paused',
+    profileId: null,
+    done: 2000,
+    total: 12_000,
+    unit: 'records',
+    etaSeconds: null,
+    windowsDone: null,
+    windowsKnown: null,
+    recordsStored: 2000,
+    error: null,
+    createdAt: null,
+  });
+
+  it('fills one Resume button alone (one primary action), the others plain', () => {
+    useJobsStore.setState({
+      resumable: [job('j1', 'Steel Q1'), job('j2', 'Steel Q2'), job('j3', 'Copper 2024')],
+    });
+    render(<panel.JobsPanel />);
+    const variants = ['j1', 'j2', 'j3'].map((id) =>
+      screen.getByTestId(`job-resume-${id}`).getAttribute('data-variant'),
+    );
+    expect(variants).toEqual(['filled', 'default', 'default']);
   });
 });

@@ -274,7 +274,7 @@ export function JobsPanel() {
             style={{ listStyle: 'none' }}
             data-testid="jobs-resumable"
           >
-            {resumable.map((j) => (
+            {resumable.map((j, i) => (
               <Paper
                 component="li"
                 p="sm"
@@ -291,7 +291,13 @@ export function JobsPanel() {
                   {j.error ? `: ${j.error}` : ''}
                 </Text>
                 <Group gap="xs" mt="xs">
-                  <Button size="xs" data-testid={`job-resume-${j.id}`} onClick={() => void resume(j.id)}>
+                  {/* One primary action in the tray: the first unfinished job's Resume; the others are plain. */}
+                  <Button
+                    size="xs"
+                    variant={i === 0 ? 'filled' : 'default'}
+                    data-testid={`job-resume-${j.id}`}
+                    onClick={() => void resume(j.id)}
+                  >
                     Resume
                   </Button>
                   <Button
