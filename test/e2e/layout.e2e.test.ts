@@ -6,6 +6,7 @@ import { generateAccount } from '../../src/main/sim';
 import { AnalysisPage } from './pages/analysis-page';
 import { AppShell } from './pages/app-shell';
 import { ExportDialog } from './pages/export-dialog';
+import { FirmsWorkbench } from './pages/firms-workbench';
 import { LibraryPage } from './pages/library-page';
 import { ResolvedFirmsPage } from './pages/firms-page';
 import { SearchWorkbench } from './pages/search-workbench';
@@ -178,6 +179,13 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
             const grid = (await search.grid.boundingBox())!;
             const last = tools[2]!;
             expect(Math.abs(last.x + last.width - (grid.x + grid.width))).toBeLessThan(3);
+            // The rows' "Parties" buttons are drawn in the primary colour in either scheme, never white.
+            const [r, , b] = await browser.page
+              .getByTestId('shipment-parties-0')
+              .evaluate((e) =>
+                (e.ownerDocument.defaultView?.getComputedStyle(e).color ?? '').match(/\d+/g)!.map(Number),
+              );
+            expect(b! - r!, `Parties in the primary colour (${colorScheme})`).toBeGreaterThan(100);
           }
         }
       }
@@ -355,6 +363,29 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
     await firms.tab('firms');
     expect(problems.join('\n\n')).toBe('');
     expect(browser.errors).toEqual([]);
+  });
+
+  it("the firm search's run bar: each cost on one line beside its button at either size", async () => {
+    await shell.navigate('firms');
+    const firms = new FirmsWorkbench(browser.page);
+    await firms.show();
+    const problems: string[] = [];
+    for (const colorScheme of SCHEMES) {
+      await browser.page.emulateMedia({ colorScheme });
+      for (const size of SIZES) {
+        await browser.page.setViewportSize(size);
+        problems.push(...(await check(`firms-search-${size.width}x${size.height}-${colorScheme}`)));
+        const cost = (await browser.page.getByTestId('firms-search-cost').boundingBox())!;
+        const run = (await browser.page.getByTestId('firms-run').boundingBox())!;
+        const lineHeight = await browser.page
+          .getByTestId('firms-search-cost')
+          .evaluate((e) => parseFloat(e.ownerDocument.defaultView?.getComputedStyle(e).lineHeight ?? '0'));
+        expect(cost.height, `search cost on one line at ${size.width}`).toBeLessThan(lineHeight * 1.5);
+        expect(Math.abs(cost.y + cost.height / 2 - (run.y + run.height / 2))).toBeLessThan(4);
+        expect(cost.x + cost.width).toBeLessThanOrEqual(run.x);
+      }
+    }
+    expect(problems.join('\n\n')).toBe('');
   });
 
   it('the Library with a dataset open: the list beside it, its header unfolded, its grid filling the window', async () => {

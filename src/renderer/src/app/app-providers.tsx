@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { colorSchemeManager, DEFAULT_COLOR_SCHEME, theme } from '../theme';
+import { colorSchemeManager, cssVariablesResolver, DEFAULT_COLOR_SCHEME, theme } from '../theme';
 
 /**
  * The design system around the app: the theme, the colour scheme (the analyst's choice, following the
@@ -12,6 +12,7 @@ export function AppProviders({ children, env }: { children: ReactNode; env?: 'de
   return (
     <MantineProvider
       theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
       colorSchemeManager={colorSchemeManager}
       defaultColorScheme={DEFAULT_COLOR_SCHEME}
       {...(env ? { env } : {})}

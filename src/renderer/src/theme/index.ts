@@ -1,4 +1,4 @@
-export { theme } from './theme';
+export { cssVariablesResolver, theme } from './theme';
 export {
   COLOR_SCHEME_CHOICES,
   DEFAULT_COLOR_SCHEME,

@@ -1,4 +1,4 @@
-import { createTheme, rem, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, rem, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /**
  * A blue-grey dark palette (Mantine's own is neutral grey): in dark mode the body is shade 7, inputs
@@ -55,4 +55,16 @@ export const theme = createTheme({
     Paper: { defaultProps: { withBorder: true, p: 'md' } },
     Table: { defaultProps: { fz: 'sm', verticalSpacing: 6, highlightOnHover: true } },
   },
+});
+
+/**
+ * Mantine draws light and subtle controls of a colour in dark mode in its shade 0, near white: a grid's
+ * "Parties" button, a subtle link-like action, read as plain white text rather than as the primary
+ * colour. The theme's dark text shade of that colour (shade 4, as `--mantine-color-<colour>-text`)
+ * keeps them the primary colour and readable on the dark surfaces.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
+  variables: {},
+  light: {},
+  dark: { [`--mantine-color-${t.primaryColor}-light-color`]: `var(--mantine-color-${t.primaryColor}-4)` },
 });

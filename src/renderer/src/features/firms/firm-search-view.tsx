@@ -175,8 +175,16 @@ export function FirmSearchView() {
                   {countLimit.message}
                 </Text>
               </Group>
-              <Group gap="sm" wrap="nowrap" align="center" miw={0}>
-                <Text fz="sm" c="dimmed" ta="right" data-testid="firms-search-cost" miw={0}>
+              {/* The search's cost stays on one line beside its button; the count's side gives way (it
+                  wraps its cost under Count firms) on a small window. */}
+              <Group gap="sm" wrap="nowrap" align="center" style={{ flexShrink: 0 }}>
+                <Text
+                  fz="sm"
+                  c="dimmed"
+                  ta="right"
+                  data-testid="firms-search-cost"
+                  style={{ whiteSpace: 'nowrap' }}
+                >
                   {searchLimit.message}
                 </Text>
                 <RunButton
