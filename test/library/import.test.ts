@@ -525,6 +525,18 @@ describe('date and number formats', () => {
   const csvOf = (recs: Record<string, string>[], sep = ','): string =>
     [fields.join(sep), ...recs.map((r) => fields.map((f) => csvCell(r[f]!)).join(sep))].join('\r\n') + '\r\n';
 
+  it('does not put the day order in question when every date is ISO (yyyy-MM-dd)', async () => {
+    const path = await file(
+      'iso.csv',
+      csvOf([shipment(1, { arrivalDate: '2023-01-05' }), shipment(2, { arrivalDate: '2023-12-31' })]),
+    );
+    const preview = await previewImport(path);
+    expect(preview.view.dateOrderMatters).toBe(false);
+    expect(preview.view.localeProof.dates).toBeNull();
+    const r = await importFile(lib, path);
+    expect((await rowsOf(r.dataset.id)).map((x) => x.arrivalDate)).toEqual(['2023-01-05', '2023-12-31']);
+  });
+
   it('reads day-first dates once 31/12/2023 proves the order, and stores them as yyyy-MM-dd', async () => {
     const path = await file(
       'regional.csv',
@@ -533,6 +545,7 @@ describe('date and number formats', () => {
     const preview = await previewImport(path);
     expect(preview.view.locale.dates).toBe('dmy');
     expect(preview.view.localeProof.dates).toBe('31/12/2023');
+    expect(preview.view.dateOrderMatters).toBe(true);
     const r = await importFile(lib, path);
     expect((await rowsOf(r.dataset.id)).map((x) => x.arrivalDate)).toEqual(['2023-01-05', '2023-12-31']);
     expect(r.warnings).toEqual([]);

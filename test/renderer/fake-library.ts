@@ -80,6 +80,7 @@ export function importPreview(overrides: Partial<ImportPreviewView> = {}): Impor
     ],
     locale: { decimal: '.', dates: 'dmy' },
     localeProof: { decimal: null, dates: null },
+    dateOrderMatters: true,
     notices: [],
     remembered: false,
     fromPortolan: false,

@@ -332,3 +332,30 @@ describe('import dialog: its controls', () => {
     expect((screen.getByTestId('import-confirm') as HTMLButtonElement).disabled).toBe(true);
   });
 });
+
+describe('import dialog: the locale asked only where it is in question', () => {
+  const withDates = (dateOrderMatters: boolean) => (file: { fileName: string }) =>
+    importPreview({
+      fileName: file.fileName,
+      dateOrderMatters,
+      columns: [
+        { index: 0, header: 'Arrival', field: 'arrivalDate', leftOut: false, samples: ['2025-12-31'] },
+        { index: 1, header: 'Weight', field: 'netWeight', leftOut: false, samples: ['1234.5'] },
+      ],
+    });
+
+  it('does not ask the day order when every date is ISO (yyyy-MM-dd); the decimal separator still', async () => {
+    lib.previewAnswer = withDates(false);
+    await openDialog();
+    expect(screen.getByTestId('import-decimal')).toBeTruthy();
+    expect(screen.queryByTestId('import-dates')).toBeNull();
+    expect(screen.queryByText('Dates are written')).toBeNull();
+  });
+
+  it('asks it when the dates write day and month as numbers', async () => {
+    lib.previewAnswer = withDates(true);
+    await openDialog();
+    expect(screen.getByTestId('import-dates')).toBeTruthy();
+    expect(screen.getByTestId('import-decimal')).toBeTruthy();
+  });
+});

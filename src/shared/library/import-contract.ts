@@ -51,6 +51,11 @@ export interface ImportPreviewView {
   locale: ImportLocale;
   /** A value from the file that proves the locale, e.g. "31.12.2025"; null when it was guessed. */
   localeProof: { decimal: string | null; dates: string | null };
+  /**
+   * Whether the dates mapped are written with day and month both as numbers (31/12/2025), so their
+   * order is in question; false when every date is ISO (2025-12-31), spelled out or a date cell.
+   */
+  dateOrderMatters: boolean;
   /** Things the analyst should know before importing (an encoding read as Windows-1252, …). */
   notices: string[];
   /** True when the mapping is the one confirmed earlier for a file with the same columns. */

@@ -530,6 +530,12 @@ export interface LocaleEvidence {
   /** A value that proves the decimal separator or the day order, to show the analyst; null when guessed. */
   decimalProof: string | null;
   dateProof: string | null;
+  /**
+   * Whether some date is written with its day and month both as numbers (31/12/2025, 3.4.2025), whose
+   * order the analyst may need to say. ISO dates (2025-12-31), spelled months and a workbook's date
+   * cells carry their order with them, so a file of only those is never asked.
+   */
+  dateOrderMatters: boolean;
 }
 
 /**
@@ -546,6 +552,7 @@ export function guessLocale(
   let dayFirst: string | null = null;
   let monthFirst: string | null = null;
   let dotted = false;
+  let numericDates = false;
   for (const s of samples) {
     for (const v of s.values) {
       if (typeof v !== 'string') continue;
@@ -558,6 +565,7 @@ export function guessLocale(
       } else if (s.type === 'date') {
         const m = SLASH_OR_DOT_DATE.exec(withoutMidnight(t));
         if (!m) continue;
+        numericDates = true;
         if (m[2] === '.') dotted = true;
         if (Number(m[1]) > 12) dayFirst ??= t;
         else if (Number(m[3]) > 12) monthFirst ??= t;
@@ -570,6 +578,7 @@ export function guessLocale(
     locale: { decimal: decimalComma ? ',' : '.', dates },
     decimalProof: decimalComma ? commaProof : null,
     dateProof: dates === 'dmy' ? dayFirst : dates === 'mdy' ? monthFirst : null,
+    dateOrderMatters: numericDates,
   };
 }
 

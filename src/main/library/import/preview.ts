@@ -229,6 +229,7 @@ export function prepareImport(
     columns: checked.columns,
     locale,
     localeProof: { decimal: evidence.decimalProof, dates: evidence.dateProof },
+    dateOrderMatters: evidence.dateOrderMatters,
     notices,
     remembered: memory !== null && !ours && mapping === memory.mapping,
     fromPortolan: ours !== null && mapping === ours.fields,

@@ -24,7 +24,7 @@ import type { ImportPreviewView } from '@shared/library/import-contract';
 import { MAX_NAME_LENGTH } from '@shared/library/dataset-fields';
 import { ChoiceField } from '../../components/choice-field';
 import { ErrorMessage } from '../../components/error-message';
-import { localeMatters, planProblem, useImportStore } from './import-store';
+import { dateOrderMatters, decimalsMatter, planProblem, useImportStore } from './import-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 /** The value of the field picker for "no field": the column is kept as an extra column. */
@@ -93,47 +93,55 @@ function FileChoices({ p }: { p: ImportPreviewView }) {
   );
 }
 
-/** Decimal separator and day order: asked only where a number or date field is read from text. */
+/**
+ * Decimal separator and day order: each asked only where it is in question (a number field read from
+ * text; a date field read from text writing day and month as numbers, not ISO dates).
+ */
 function LocaleChoices({ p }: { p: ImportPreviewView }) {
   const locale = useImportStore((s) => s.locale);
-  const matters = useImportStore(localeMatters);
+  const decimals = useImportStore(decimalsMatter);
+  const dates = useImportStore(dateOrderMatters);
   const checking = useImportStore((s) => s.checking);
   const setLocale = useImportStore((s) => s.setLocale);
-  if (!matters || !locale) return null;
+  if (!(decimals || dates) || !locale) return null;
   return (
     <Group gap="md" align="flex-start" wrap="wrap" data-testid="import-locale">
-      <ChoiceField
-        label="Numbers are written"
-        description={p.localeProof.decimal ? `The file has “${p.localeProof.decimal}”` : undefined}
-      >
-        <SegmentedControl
-          data-testid="import-decimal"
-          aria-label="Numbers are written"
-          disabled={checking}
-          value={locale.decimal}
-          data={[
-            { value: '.', label: '1,234.56' },
-            { value: ',', label: '1.234,56' },
-          ]}
-          onChange={(v) => setLocale({ decimal: v === ',' ? ',' : '.' })}
-        />
-      </ChoiceField>
-      <ChoiceField
-        label="Dates are written"
-        description={p.localeProof.dates ? `The file has “${p.localeProof.dates}”` : undefined}
-      >
-        <SegmentedControl
-          data-testid="import-dates"
-          aria-label="Dates are written"
-          disabled={checking}
-          value={locale.dates}
-          data={[
-            { value: 'dmy', label: 'Day first' },
-            { value: 'mdy', label: 'Month first' },
-          ]}
-          onChange={(v) => setLocale({ dates: v === 'mdy' ? 'mdy' : 'dmy' })}
-        />
-      </ChoiceField>
+      {decimals && (
+        <ChoiceField
+          label="Numbers are written"
+          description={p.localeProof.decimal ? `The file has “${p.localeProof.decimal}”` : undefined}
+        >
+          <SegmentedControl
+            data-testid="import-decimal"
+            aria-label="Numbers are written"
+            disabled={checking}
+            value={locale.decimal}
+            data={[
+              { value: '.', label: '1,234.56' },
+              { value: ',', label: '1.234,56' },
+            ]}
+            onChange={(v) => setLocale({ decimal: v === ',' ? ',' : '.' })}
+          />
+        </ChoiceField>
+      )}
+      {dates && (
+        <ChoiceField
+          label="Dates are written"
+          description={p.localeProof.dates ? `The file has “${p.localeProof.dates}”` : undefined}
+        >
+          <SegmentedControl
+            data-testid="import-dates"
+            aria-label="Dates are written"
+            disabled={checking}
+            value={locale.dates}
+            data={[
+              { value: 'dmy', label: 'Day first' },
+              { value: 'mdy', label: 'Month first' },
+            ]}
+            onChange={(v) => setLocale({ dates: v === 'mdy' ? 'mdy' : 'dmy' })}
+          />
+        </ChoiceField>
+      )}
     </Group>
   );
 }

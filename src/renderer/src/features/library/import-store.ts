@@ -122,12 +122,25 @@ export function planProblem(s: Pick<ImportFlowData, 'preview' | 'mapping'>): str
   return null;
 }
 
-/** Whether the locale matters for this plan: a number or date field is read from text the file wrote. */
-export function localeMatters(s: Pick<ImportFlowData, 'preview' | 'mapping'>): boolean {
+/** Whether the plan reads a field of this type from text the file wrote. */
+function readsFromText(s: Pick<ImportFlowData, 'preview' | 'mapping'>, type: 'decimal' | 'date'): boolean {
   const p = s.preview;
   if (!p || p.verbatim || p.format === 'parquet' || p.format === 'json') return false;
   const types = new Map(fieldDefsOf(p.kind).map((d) => [d.field, d.type]));
-  return s.mapping.some((f) => f !== null && ['decimal', 'date'].includes(types.get(f) ?? 'text'));
+  return s.mapping.some((f) => f !== null && types.get(f) === type);
+}
+
+/** Whether the decimal separator matters for this plan: a number field is read from text. */
+export function decimalsMatter(s: Pick<ImportFlowData, 'preview' | 'mapping'>): boolean {
+  return readsFromText(s, 'decimal');
+}
+
+/**
+ * Whether the day order matters for this plan: a date field is read from text that writes day and
+ * month both as numbers. Dates all in ISO form (2025-12-31) say their order themselves: nothing to ask.
+ */
+export function dateOrderMatters(s: Pick<ImportFlowData, 'preview' | 'mapping'>): boolean {
+  return readsFromText(s, 'date') && s.preview?.dateOrderMatters === true;
 }
 
 /** The plan the dialog shows, as main takes it. */
