@@ -212,6 +212,34 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     }
   });
 
+  it('a slow firm search can be cancelled with Escape; its late page is kept and shown on demand', async () => {
+    const firms = new FirmsWorkbench(browser.page);
+    await shell.navigate('search');
+    await search.clearFilter();
+    await search.loadPreset('Germany 2021-2025');
+    // Dates no earlier firm search asked for: a page this session already fetched is shown without a request.
+    await search.setDates('2022-02-01', '2024-11-30');
+    await shell.navigate('firms');
+    await firms.show();
+    stack.sim.setFaults({ latencyMs: 2_500 });
+    try {
+      await browser.page.getByTestId('firms-run').click();
+      await browser.page.getByTestId('firms-cancel').waitFor();
+      await browser.screenshot('workbench-08b-firms-searching');
+      await browser.page.keyboard.press('Escape');
+      const cancelled = browser.page.getByTestId('firms-cancelled');
+      await cancelled.waitFor();
+      expect(await browser.page.getByTestId('firms-progress').count()).toBe(0);
+      expect(await cancelled.textContent()).toContain('the page will be kept in the Library when it arrives');
+      await expect.poll(() => cancelled.getAttribute('data-outcome'), { timeout: 10_000 }).toBe('spent');
+      await browser.screenshot('workbench-08c-firms-cancelled');
+      await browser.page.getByTestId('firms-cancelled-show').click();
+      await firms.waitForPage(1);
+    } finally {
+      stack.sim.setFaults(undefined);
+    }
+  });
+
   it('presets: rename, duplicate, reorder, export and import (unknown fields dropped, bad presets skipped)', async () => {
     await search.presetAction('German steel', 'rename');
     const input = browser.page.getByTestId(/^preset-\d+-rename-input$/);
