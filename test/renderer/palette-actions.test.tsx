@@ -165,3 +165,31 @@ describe('command palette entries', () => {
     );
   });
 });
+
+describe('command palette: cancelling a running search', () => {
+  it('offers Cancel, with its Escape key, only while a search runs, and cancels that search', () => {
+    const cancelSearch = vi.fn<(kind: 'shipments' | 'firms') => void>();
+    const run = {
+      command: vi.fn(),
+      loadPreset: vi.fn(),
+      openDataset: vi.fn(),
+      refreshWatch: vi.fn(),
+      watchDataset: vi.fn(),
+      setColorScheme: vi.fn(),
+      cancelSearch,
+    };
+    const base = { presets: [], datasets: [], watches: [], platform: 'linux' };
+    const find = (runningSearch: 'shipments' | 'firms' | null) =>
+      paletteActions({ ...base, runningSearch }, run).find((a) => a.id === 'search-cancel');
+    expect(find(null)).toBeUndefined();
+    const firms = find('firms');
+    expect(firms).toMatchObject({
+      group: 'Commands',
+      label: 'Cancel the running firm search',
+      shortcut: ['Esc'],
+    });
+    firms?.run();
+    expect(cancelSearch).toHaveBeenCalledWith('firms');
+    expect(find('shipments')?.label).toBe('Cancel the running shipment search');
+  });
+});

@@ -7,6 +7,7 @@ import {
 } from '@mantine/spotlight';
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo } from 'react';
+import { useFirmsStore } from '../features/firms';
 import { usePresetsStore } from '../features/presets';
 import { useSearchStore } from '../features/search';
 import { useWatchStore } from '../features/watch';
@@ -77,12 +78,15 @@ export function CommandPalette() {
   const watches = useWatchStore((s) => s.watches);
   const platform = useSessionStore((s) => s.appInfo?.platform ?? '');
   const unsavedRecords = useSearchStore((s) => s.saveFailure?.records ?? null);
+  const shipmentsRunning = useSearchStore((s) => s.status === 'running');
+  const firmsRunning = useFirmsStore((s) => s.status === 'running');
+  const runningSearch = shipmentsRunning ? 'shipments' : firmsRunning ? 'firms' : null;
   const { setChoice } = useColorSchemeChoice();
   const actions = useMemo(
     () =>
       grouped(
         paletteActions(
-          { presets, datasets, watches, platform, unsavedRecords },
+          { presets, datasets, watches, platform, unsavedRecords, runningSearch },
           {
             command: handleCommand,
             loadPreset: (id) => {
@@ -101,11 +105,13 @@ export function CommandPalette() {
               useSessionStore.getState().showPage('search');
               void useSearchStore.getState().saveAgain();
             },
+            cancelSearch: (kind) =>
+              kind === 'firms' ? useFirmsStore.getState().cancel() : useSearchStore.getState().cancel(),
           },
         ),
         (run) => usePaletteStore.getState().choose(run),
       ),
-    [presets, datasets, watches, platform, unsavedRecords, setChoice],
+    [presets, datasets, watches, platform, unsavedRecords, runningSearch, setChoice],
   );
   return (
     <Spotlight

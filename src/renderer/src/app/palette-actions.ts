@@ -27,6 +27,8 @@ export interface PaletteSources {
   platform: string;
   /** The Search answer's records kept in memory because the library could not store them, if any. */
   unsavedRecords?: number | null;
+  /** The search waiting for its answer, if any: a shipment search (Search) or a firm search (Firms). */
+  runningSearch?: 'shipments' | 'firms' | null;
 }
 
 export interface PaletteRunners {
@@ -40,6 +42,8 @@ export interface PaletteRunners {
   setColorScheme(choice: ColorSchemeChoice): void;
   /** Stores the kept Search answer again (Search's "Save again"). */
   saveAgain?(): void;
+  /** Cancels the running search, as its Cancel button and Escape do. */
+  cancelSearch?(kind: 'shipments' | 'firms'): void;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -79,6 +83,24 @@ export function paletteActions(src: PaletteSources, run: PaletteRunners): Palett
             description: `Stores the ${fmt(src.unsavedRecords)} records kept in memory in the Library; nothing is downloaded again`,
             keywords: ['save', 'again', 'retry', 'library', 'unsaved'],
             run: saveAgain,
+          },
+        ]
+      : [];
+  // Offered while a search runs, with the key that does the same on its page.
+  const cancelSearch = run.cancelSearch;
+  const running = src.runningSearch;
+  const cancel =
+    running && cancelSearch
+      ? [
+          {
+            id: 'search-cancel',
+            group: 'Commands' as const,
+            label:
+              running === 'firms' ? 'Cancel the running firm search' : 'Cancel the running shipment search',
+            description: 'Stops waiting for its answer; an answer already on its way is kept in the Library',
+            keywords: ['cancel', 'stop', 'search'],
+            shortcut: ['Esc'],
+            run: () => cancelSearch(running),
           },
         ]
       : [];
@@ -129,6 +151,7 @@ export function paletteActions(src: PaletteSources, run: PaletteRunners): Palett
   return [
     ...commands.filter((a) => a.group === 'Pages'),
     ...commands.filter((a) => a.group === 'Commands'),
+    ...cancel,
     ...unsaved,
     ...commands.filter((a) => a.group === 'Review queue'),
     ...presets,
