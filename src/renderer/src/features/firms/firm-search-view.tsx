@@ -16,6 +16,7 @@ import {
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import type { FirmRecord, ShipmentFilter } from '@shared/spec';
+import { CancelButton } from '../../components/cancel-button';
 import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
 import { FilterForm } from '../filters';
@@ -218,17 +219,7 @@ export function FirmSearchView() {
           <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
             <Loader size="xs" data-testid="firms-progress" aria-label="Searching firms" />
             <Text fz="sm">Searching firms…</Text>
-            <Tooltip label="Escape">
-              <Button
-                size="compact-sm"
-                variant="default"
-                data-testid="firms-cancel"
-                aria-keyshortcuts="Escape"
-                onClick={cancel}
-              >
-                Cancel
-              </Button>
-            </Tooltip>
+            <CancelButton testId="firms-cancel" onCancel={cancel} />
           </Group>
         )}
         {status === 'cancelled' && cancelled && (

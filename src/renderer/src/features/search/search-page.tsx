@@ -14,7 +14,6 @@ import {
   Text,
   TextInput,
   Title,
-  Tooltip,
 } from '@mantine/core';
 import { useId } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
@@ -22,6 +21,7 @@ import type { ColDef, ColGroupDef, GridApi, ICellRendererParams } from 'ag-grid-
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentRecord } from '@shared/spec';
 import type { DatasetRow } from '@shared/library/library-contract';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
+import { CancelButton } from '../../components/cancel-button';
 import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
 import { ExportButton } from '../export';
@@ -331,17 +331,7 @@ export function SearchPage() {
                 <>
                   <Loader size="xs" data-testid="search-progress" aria-label="Searching" />
                   <SearchingElapsed />
-                  <Tooltip label="Escape">
-                    <Button
-                      size="compact-sm"
-                      variant="default"
-                      data-testid="search-cancel"
-                      aria-keyshortcuts="Escape"
-                      onClick={cancel}
-                    >
-                      Cancel
-                    </Button>
-                  </Tooltip>
+                  <CancelButton testId="search-cancel" onCancel={cancel} />
                 </>
               )}
               {status === 'cancelled' && (
