@@ -95,17 +95,7 @@ describe('change events', () => {
     // With main's figures (the estimate read them), so the window need not ask the service again.
     expect(announced('usage.changed')).toEqual([{ profileId, usage: expect.any(Object) }]);
     const { jobId } = await h.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request });
-    const finished = await new Promise<JobFinished>((resolve) => {
-      const t = setInterval(() => {
-        const e = h.events.find(
-          (x) => x.event === 'jobs.finished' && (x.payload as JobFinished).jobId === jobId,
-        );
-        if (e) {
-          clearInterval(t);
-          resolve(e.payload as JobFinished);
-        }
-      }, 20);
-    });
+    const finished = await h.jobFinished<JobFinished>(jobId);
     expect(finished.outcome).toBe('succeeded');
     await expect.poll(() => announced('usage.changed').length).toBe(2);
     expect(announced('library.changed')).toEqual([{ change: 'saved', datasetId: finished.datasetId }]);

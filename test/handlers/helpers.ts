@@ -15,6 +15,7 @@ import {
   type StartSimulator,
 } from '../../src/main/handlers';
 import type { EventSink } from '../../src/main/handlers/types';
+import type { JobFinished } from '@shared/jobs/jobs-contract';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
 
 /**
@@ -89,6 +90,11 @@ export interface Harness {
   call(channel: string, input?: unknown): Promise<unknown>;
   /** The app's own window calling, expecting success: the value, or a throw naming the error's kind. */
   ok<T>(channel: string, input?: unknown): Promise<T>;
+  /**
+   * The `jobs.finished` event of `jobId` once main has announced it; with `timeoutMs`, a throw when it
+   * has not by then (otherwise the test's own timeout bounds the wait).
+   */
+  jobFinished<T extends JobFinished = JobFinished>(jobId: string, timeoutMs?: number): Promise<T>;
   dispatch: ReturnType<typeof createDispatcher<'app' | 'foreign'>>;
   /**
    * Saves a profile for `account` of the service at `baseUrl` through the bridge, as the analyst's form
@@ -154,6 +160,23 @@ export async function createHarness(
     dispatch,
     call: (channel, input) => dispatch(channel, input, 'app'),
     ok,
+    jobFinished<T extends JobFinished = JobFinished>(jobId: string, timeoutMs?: number): Promise<T> {
+      const started = Date.now();
+      return new Promise<T>((resolve, reject) => {
+        const t = setInterval(() => {
+          const e = events.find(
+            (x) => x.event === 'jobs.finished' && (x.payload as JobFinished).jobId === jobId,
+          );
+          if (e) {
+            clearInterval(t);
+            resolve(e.payload as T);
+          } else if (timeoutMs !== undefined && Date.now() - started > timeoutMs) {
+            clearInterval(t);
+            reject(new Error(`job ${jobId} did not finish within ${timeoutMs} ms`));
+          }
+        }, 20);
+      });
+    },
     async addProfile(baseUrl, account, profile = {}) {
       const accountName = profile.accountName === undefined ? account.name : profile.accountName;
       const created = await ok<ProfileView>('profiles.create', {

@@ -20,19 +20,6 @@ let profileId: string;
 async function call<T>(channel: string, input?: unknown): Promise<Result<T>> {
   return (await h.call(channel, input)) as Result<T>;
 }
-function finishedOf(jobId: string): Promise<JobFinished> {
-  return new Promise((resolve) => {
-    const t = setInterval(() => {
-      const e = h.events.find(
-        (x) => x.event === 'jobs.finished' && (x.payload as JobFinished).jobId === jobId,
-      );
-      if (e) {
-        clearInterval(t);
-        resolve(e.payload as JobFinished);
-      }
-    }, 20);
-  });
-}
 async function allRows(id: string): Promise<RowsBlockView['rows']> {
   const out: RowsBlockView['rows'] = [];
   for (let start = 0; ; start += 5000) {
@@ -188,7 +175,7 @@ describe('search results go to the library', () => {
 
     // A fetch-all job of the same question is a version too, and keeps them.
     const started = await h.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request });
-    const done = await finishedOf(started.jobId);
+    const done = await h.jobFinished<JobFinished>(started.jobId);
     expect(done.outcome).toBe('succeeded');
     const jobDataset = await h.ok<DatasetView>('library.get', { id: done.datasetId });
     expect(jobDataset).toMatchObject({ name: 'German flat steel', tags: ['flat-rolled', 'q3 review'] });
@@ -252,7 +239,7 @@ describe('fetch jobs', () => {
       request: { size: 1000 },
       name: 'Everything',
     });
-    const finished = await finishedOf(jobId);
+    const finished = await h.jobFinished<JobFinished>(jobId);
     expect(finished.outcome).toBe('succeeded');
     const progress = h.events
       .filter((e) => e.event === 'jobs.progress' && (e.payload as JobProgress).jobId === jobId)
@@ -290,7 +277,7 @@ describe('fetch jobs', () => {
       const listed = await h.ok<JobsList>('jobs.list');
       expect(listed.running.map((j) => j.id)).toContain(jobId);
       await h.ok('jobs.cancel', { jobId });
-      const finished = await finishedOf(jobId);
+      const finished = await h.jobFinished<JobFinished>(jobId);
       expect(finished.outcome).toBe('cancelled');
       expect(finished.datasetId ?? null).toBeNull();
       const after = (await h.ok<DatasetView[]>('library.list')).map((d) => d.id);

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportStarted } from '@shared/export/export-contract';
 import type { BridgeResult } from '@shared/ipc/errors';
-import type { JobFinished } from '@shared/jobs/jobs-contract';
 import type { DatasetView, RowsBlockView } from '@shared/library/library-contract';
 import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
 import { startSimulator, type RunningSimulator } from '../../src/main/sim';
@@ -66,17 +65,7 @@ describe('a search while another program holds the library', () => {
     const id = failed.datasetId;
 
     const started = await h.ok<ExportStarted>('export.start', { source: { datasetId: id }, format: 'csv' });
-    await expect
-      .poll(
-        () =>
-          h.events.find(
-            (e) => e.event === 'jobs.finished' && (e.payload as JobFinished).jobId === started.jobId,
-          ),
-        {
-          timeout: 10_000,
-        },
-      )
-      .toBeTruthy();
+    await h.jobFinished(started.jobId, 10_000);
     const csv = await readFile(started.path, 'utf8');
     expect(csv.trim().split(/\r?\n/)).toHaveLength(121);
 

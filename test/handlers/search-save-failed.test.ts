@@ -2,7 +2,6 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportStarted } from '@shared/export/export-contract';
-import type { JobFinished } from '@shared/jobs/jobs-contract';
 import type { BridgeResult } from '@shared/ipc/errors';
 import {
   KEPT_ANSWERS_LIMIT,
@@ -88,21 +87,8 @@ describe.skipIf(!canFreezeLibrary)('a search whose answer the library cannot sto
 
     // Exported from memory while the library cannot store it: every record, as answered.
     const started = await h.ok<ExportStarted>('export.start', { source: { datasetId: id }, format: 'csv' });
-    await expect
-      .poll(
-        () =>
-          h.events.find(
-            (e) => e.event === 'jobs.finished' && (e.payload as JobFinished).jobId === started.jobId,
-          ),
-        {
-          timeout: 10_000,
-        },
-      )
-      .toBeTruthy();
-    const finished = h.events.find(
-      (e) => e.event === 'jobs.finished' && (e.payload as JobFinished).jobId === started.jobId,
-    )!;
-    expect((finished.payload as JobFinished).outcome).toBe('succeeded');
+    const finished = await h.jobFinished(started.jobId, 10_000);
+    expect(finished.outcome).toBe('succeeded');
     const csv = await readFile(started.path, 'utf8');
     expect(csv.trim().split(/\r?\n/)).toHaveLength(301);
     expect(csv).toContain(kept[299]!.hashId);
