@@ -24,15 +24,21 @@ const dataset = (id: string, name: string, extra: Partial<DatasetView> = {}): Da
   ...extra,
 });
 
-function setup(platform = 'linux') {
-  const run = {
+/** The palette's runners, each a spy; `extra` adds the optional ones a test needs. */
+function runners<T extends object>(extra: T) {
+  return {
     command: vi.fn<(c: AppCommand) => void>(),
     loadPreset: vi.fn<(id: string) => void>(),
     openDataset: vi.fn<(id: string) => void>(),
     refreshWatch: vi.fn<(id: string) => void>(),
     watchDataset: vi.fn<(id: string) => void>(),
     setColorScheme: vi.fn(),
+    ...extra,
   };
+}
+
+function setup(platform = 'linux') {
+  const run = runners({});
   const actions = paletteActions(
     {
       presets: [{ id: 'p1', name: 'German steel' }],
@@ -53,15 +59,7 @@ function setup(platform = 'linux') {
 describe('command palette entries', () => {
   it("offers Search's Save again only while an answer is kept unsaved", () => {
     const saveAgain = vi.fn();
-    const run = {
-      command: vi.fn(),
-      loadPreset: vi.fn(),
-      openDataset: vi.fn(),
-      refreshWatch: vi.fn(),
-      watchDataset: vi.fn(),
-      setColorScheme: vi.fn(),
-      saveAgain,
-    };
+    const run = runners({ saveAgain });
     const base = { presets: [], datasets: [], watches: [], platform: 'linux' };
     expect(paletteActions(base, run).find((a) => a.id === 'search-save-again')).toBeUndefined();
     const entry = paletteActions({ ...base, unsavedRecords: 2500 }, run).find(
@@ -169,15 +167,7 @@ describe('command palette entries', () => {
 describe('command palette: cancelling a running search', () => {
   it('offers Cancel, with its Escape key, only while a search runs, and cancels that search', () => {
     const cancelSearch = vi.fn<(kind: 'shipments' | 'firms') => void>();
-    const run = {
-      command: vi.fn(),
-      loadPreset: vi.fn(),
-      openDataset: vi.fn(),
-      refreshWatch: vi.fn(),
-      watchDataset: vi.fn(),
-      setColorScheme: vi.fn(),
-      cancelSearch,
-    };
+    const run = runners({ cancelSearch });
     const base = { presets: [], datasets: [], watches: [], platform: 'linux' };
     const find = (runningSearch: 'shipments' | 'firms' | null) =>
       paletteActions({ ...base, runningSearch }, run).find((a) => a.id === 'search-cancel');
