@@ -25,6 +25,9 @@ describe('dates as other tools write them, read as yyyy-MM-dd on import', () => 
     // .NET's and US Excel's midnight.
     ['1/13/2025 12:00:00 AM', 'mdy', '2025-01-13'],
     ['13/1/2025 12:00 am', 'dmy', '2025-01-13'],
+    // A date-and-time cell as Excel saves it to CSV: the hour without its leading zero.
+    ['1/13/2025 0:00', 'mdy', '2025-01-13'],
+    ['13/01/2025 0:00:00', 'dmy', '2025-01-13'],
     // yyyyMMdd, as ERP and customs systems export days.
     ['20250105', 'dmy', '2025-01-05'],
     ['19991231', 'mdy', '1999-12-31'],
@@ -39,6 +42,7 @@ describe('dates as other tools write them, read as yyyy-MM-dd on import', () => 
     ['Foo 6 2025', 'mdy'],
     // Another time of day, or midnight in another zone: the day is not the one written, so it stays text.
     ['2025-01-05 14:30:00', 'mdy'],
+    ['1/13/2025 9:00', 'mdy'],
     ['2025-01-05T00:00:00+02:00', 'mdy'],
     // Not a date at all.
     ['Mayday 5 2025', 'mdy'],

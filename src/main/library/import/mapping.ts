@@ -516,9 +516,10 @@ const SLASH_OR_DOT_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{2}|\d{4})$/;
 /**
  * Midnight written after a day, as pandas, databases and spreadsheets write a date column holding
  * timestamps ("2025-01-05 00:00:00", "2025-01-05T00:00:00.000Z", "31.12.2025 00:00", and in .NET's and
- * US Excel's way "1/5/2025 12:00:00 AM"): without a zone or at UTC only, so the day is the one written.
+ * US Excel's way "1/5/2025 12:00:00 AM"; Excel saves a date-and-time cell to CSV with the hour
+ * unpadded, "1/5/2025 0:00"): without a zone or at UTC only, so the day is the one written.
  */
-const MIDNIGHT = /(?:[ T]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?|\s+12:00(?::00)?\s*(?:AM|A\.M\.))$/i;
+const MIDNIGHT = /(?:[ T]0?0:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?|\s+12:00(?::00)?\s*(?:AM|A\.M\.))$/i;
 
 /** A day's text without the midnight written after it, trimmed: what the day order is read from. */
 export function withoutMidnight(text: string): string {
