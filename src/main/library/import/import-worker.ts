@@ -8,6 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import type { ImportPlan } from '@shared/library/import-contract';
 import { RowConverter } from './convert';
 import { stageCsvNatively } from './csv-native';
+import { unreadableFile } from './refusal';
 import { RowStage, type StagedPart } from './row-stage';
 import { ImportRefusal, NO_RESULT, openTableSource, type RawRow, type TableSource } from './table-source';
 import type { CheckProgress, FromWorker, PreviewRow, ToWorker } from './worker-protocol';
@@ -277,8 +278,10 @@ port?.on('message', (msg: ToWorker) => {
   }
   const work = msg.type === 'preview' ? preview(msg) : msg.type === 'check' ? check(msg) : run(msg);
   work.catch((e: unknown) => {
+    // The system refusing to read the file (locked, moved, a drive gone) is said as such, not as a fault.
+    const refusal = e instanceof ImportRefusal ? e : unreadableFile(e);
     if (stop.signal.aborted) send({ type: 'stopped' });
-    else if (e instanceof ImportRefusal) send({ type: 'refused', message: e.message });
+    else if (refusal) send({ type: 'refused', message: refusal.message });
     else send({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
   });
 });

@@ -17,7 +17,7 @@ import type { CsvLayout } from './csv-native';
 import { importFormatOf, xlsContent } from './file-type';
 import { openHtml } from './html-source';
 import { openParquet } from './parquet-source';
-import { ImportRefusal } from './refusal';
+import { ImportRefusal, unreadableFile } from './refusal';
 import { StreamingWorkbook, WorkbookRefusal, type NumberFormat, type SheetInfo } from './xlsx/workbook';
 import type { CellValue } from './xlsx/spreadsheet-xml';
 
@@ -95,8 +95,11 @@ export async function openTableSource(
 ): Promise<TableSource> {
   const type = importFormatOf(fileName);
   if (!type.ok) throw new ImportRefusal(type.problem);
-  const info = await stat(path).catch(() => null);
-  if (!info?.isFile()) throw new ImportRefusal('the file does not exist');
+  const info = await stat(path).catch((e: unknown) => {
+    throw unreadableFile(e) ?? e;
+  });
+  if (info.isDirectory()) throw new ImportRefusal('it is a folder, not a file');
+  if (!info.isFile()) throw new ImportRefusal('it is not a file Portolan can read (a device or a pipe)');
   if (info.size > limits.maxFileBytes)
     throw new ImportRefusal(`the file is larger than ${Math.round(limits.maxFileBytes / 1024 / 1024)} MB`);
   if (/\.xls$/i.test(fileName)) {
