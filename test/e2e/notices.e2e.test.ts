@@ -82,7 +82,7 @@ describe('jobs tray, toasts and connection state', () => {
     const port = stack.sim.port;
     // The Usage page read just before: main keeps those figures for a minute.
     await shell.navigate('usage');
-    await page().getByTestId('usage-refreshed-at').waitFor();
+    await page().getByTestId('usage-read-at').waitFor();
     await shell.navigate('search');
     await stack.sim.close();
     // A search not asked before (an asked one would be offered from the library, sending nothing).
@@ -96,7 +96,7 @@ describe('jobs tray, toasts and connection state', () => {
     // The Usage page's figures come from what main keeps (read at most once a minute): they open
     // without reaching the service, and say nothing of it being back.
     await shell.navigate('usage');
-    await page().getByTestId('usage-refreshed-at').waitFor();
+    await page().getByTestId('usage-read-at').waitFor();
     await page().waitForTimeout(1_000);
     expect(await connection.getAttribute('data-status')).toBe('failed');
     expect(await connection.textContent()).toBe('no connection to the service');

@@ -143,6 +143,21 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     await shell.navigate('usage');
     const before = await usage.read(stack.account.name, 'shipments/search');
     expect(before.limit).toBe(DOWNLOAD_LIMIT);
+    // Main asks the service at most once a minute: within it, Refresh says when it can read again,
+    // and the time shown stays that of the read the figures come from.
+    const readAt = await usage.readAt.textContent();
+    expect(readAt).toMatch(/^Read from the service at /);
+    expect(await usage.refreshButton.getAttribute('aria-disabled')).toBe('true');
+    expect(await usage.refreshButton.getAttribute('aria-description')).toMatch(
+      /the next read is possible at \d/,
+    );
+    // Clicked all the same (it stays focusable, so its tooltip can say why): nothing is read.
+    await usage.refreshButton.click({ force: true });
+    await browser.page.waitForTimeout(500);
+    expect(await usage.readAt.textContent()).toBe(readAt);
+    await usage.refreshButton.hover();
+    await browser.page.getByRole('tooltip').waitFor();
+    await browser.screenshot('workbench-06-usage-refresh-waits');
     await shell.navigate('search');
     await search.loadPreset('Germany 2021-2025');
     await search.setSize(20);

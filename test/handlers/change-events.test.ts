@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FetchFinished as JobFinished } from '@shared/jobs/jobs-contract';
 import type { DatasetView, ImportResultView } from '@shared/library/library-contract';
-import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
+import type { ShipmentSearchAnswer, UsageReading } from '@shared/query/query-contract';
 import type { UsageSummary } from '@shared/spec';
 import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { createHarness, type Harness } from './helpers';
@@ -56,10 +56,16 @@ describe('change events', () => {
   });
 
   it('reading usage announces the figures themselves, so nobody reads them twice', async () => {
-    const usage = await h.ok<UsageSummary>('usage.get', {});
-    expect(announced('usage.changed')).toEqual([{ profileId, usage }]);
+    const reading = await h.ok<UsageReading>('usage.get', {});
+    expect(announced('usage.changed')).toEqual([{ profileId, ...reading }]);
     const tested = await h.ok<UsageSummary>('profiles.testConnection', { id: profileId });
-    expect(announced('usage.changed').at(-1)).toEqual({ profileId, usage: tested });
+    // With the time of the test's own read: the Usage page says how old its figures are.
+    expect(announced('usage.changed').at(-1)).toEqual({
+      profileId,
+      usage: tested,
+      readAt: expect.any(Number),
+      nextReadAt: expect.any(Number),
+    });
   });
 
   it('edits, deletes and imports announce the dataset they changed; reads announce nothing', async () => {
@@ -93,7 +99,9 @@ describe('change events', () => {
     const request = { exporter_countries: ['DE'] };
     await h.ok('jobs.estimate', { kind: 'shipments', request });
     // With main's figures (the estimate read them), so the window need not ask the service again.
-    expect(announced('usage.changed')).toEqual([{ profileId, usage: expect.any(Object) }]);
+    expect(announced('usage.changed')).toEqual([
+      { profileId, usage: expect.any(Object), readAt: expect.any(Number), nextReadAt: expect.any(Number) },
+    ]);
     const { jobId } = await h.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request });
     const finished = await h.jobFinished<JobFinished>(jobId);
     expect(finished.outcome).toBe('succeeded');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
+import type { UsageReading } from '@shared/query/query-contract';
 import type { UsageSummary } from '@shared/spec';
 import { startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { createHarness, type Harness } from './helpers';
@@ -36,14 +37,14 @@ afterAll(async () => {
 describe("a profile's default account", () => {
   it('is charged for a search that names no account', async () => {
     await h.ok('shipments.search', { profileId, request: { size: 25 } });
-    const usage = await h.ok<UsageSummary>('usage.get', { profileId });
+    const { usage } = await h.ok<UsageReading>('usage.get', { profileId });
     expect(downloads(usage, 'eu-desk')).toBe(25);
     expect(downloads(usage, 'head-office')).toBe(0);
   });
 
   it('gives way to an account the request names itself', async () => {
     await h.ok('shipments.search', { profileId, request: { size: 10, account_name: 'head-office' } });
-    const usage = await h.ok<UsageSummary>('usage.get', { profileId });
+    const { usage } = await h.ok<UsageReading>('usage.get', { profileId });
     expect(downloads(usage, 'head-office')).toBe(10);
     expect(downloads(usage, 'eu-desk')).toBe(25);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatasetView } from '@shared/library/library-contract';
-import type { UsageSummary } from '@shared/spec';
+import type { UsageReading } from '@shared/query/query-contract';
 import { startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { createHarness, type Harness } from './helpers';
 
@@ -19,7 +19,7 @@ let sim: RunningSimulator;
 let profileId: string;
 
 const used = async (metric: 'shipments/search' | 'firms/search') =>
-  (await h.ok<UsageSummary>('usage.get', { profileId })).main?.[metric]?.current ?? 0;
+  (await h.ok<UsageReading>('usage.get', { profileId })).usage.main?.[metric]?.current ?? 0;
 const datasets = async () => h.ok<DatasetView[]>('library.list', {});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

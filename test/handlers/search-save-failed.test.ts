@@ -9,8 +9,8 @@ import {
   type RowsBlockView,
   type SaveFailed,
 } from '@shared/library/library-contract';
-import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
-import type { ShipmentRecord, UsageSummary } from '@shared/spec';
+import type { ShipmentSearchAnswer, UsageReading } from '@shared/query/query-contract';
+import type { ShipmentRecord } from '@shared/spec';
 import { startSimulator, type RunningSimulator } from '../../src/main/sim';
 import { canFreezeLibrary, freezeLibrary, thawLibrary } from '../helpers/frozen-library';
 import { createHarness, type Harness } from './helpers';
@@ -36,7 +36,7 @@ const thaw = () => {
   frozen = false;
 };
 const used = async () =>
-  (await h.ok<UsageSummary>('usage.get', { profileId })).main?.['shipments/search']?.current ?? 0;
+  (await h.ok<UsageReading>('usage.get', { profileId })).usage.main?.['shipments/search']?.current ?? 0;
 const search = (size: number) =>
   h.ok<ShipmentSearchAnswer>('shipments.search', { profileId, request: { size } });
 const failures = () =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
 import type { JobEstimateView } from '@shared/jobs/jobs-contract';
-import type { UsageChanged } from '@shared/query/query-contract';
+import type { UsageChanged, UsageReading } from '@shared/query/query-contract';
 import type { UsageSummary } from '@shared/spec';
 import { createServiceClient } from '../../src/main/api';
 import { startSimulator, type RunningSimulator } from '../../src/main/sim';
@@ -62,7 +62,9 @@ describe('usage in a working session', () => {
   it('asks the service at most once a minute, counts every request the app sends (usage calls too), and keeps figures equal to the service’s', async () => {
     const codes = ['8471', '8517', '7208', '3004', '8703', '2709'];
     // The usage page opens: one read.
-    await h.ok<UsageSummary>('usage.get', { profileId });
+    const opened = await h.ok<UsageReading>('usage.get', { profileId });
+    expect(opened.readAt).toBe(t);
+    expect(opened.nextReadAt).toBe(t + 60_000);
     let searches = 0;
     let downloaded = 0;
     for (const [i, code] of codes.entries()) {
@@ -74,10 +76,12 @@ describe('usage in a working session', () => {
       downloaded += answer.returned;
       searches++;
       // A window that reads usage after every search, as the old one did, costs no request now.
-      await h.ok<UsageSummary>('usage.get', { profileId });
+      // The figures say when the service was read: at the page's read, however often they are asked.
+      const between = await h.ok<UsageReading>('usage.get', { profileId });
+      expect([between.readAt, between.nextReadAt]).toEqual([opened.readAt, opened.nextReadAt]);
     }
     await h.ok('firms.count', { profileId, request: { hs_codes: ['8471'] } });
-    const kept = await h.ok<UsageSummary>('usage.get', { profileId });
+    const { usage: kept } = await h.ok<UsageReading>('usage.get', { profileId });
 
     const service = await serviceFigures();
     // One usage read, six searches and one count reached the service; nothing else did.
@@ -95,8 +99,9 @@ describe('usage in a working session', () => {
 
     // A minute on, the next read goes to the service again, and only that one.
     t += 61_000;
-    const fresh = await h.ok<UsageSummary>('usage.get', { profileId });
-    await h.ok<UsageSummary>('usage.get', { profileId });
+    const { usage: fresh, readAt } = await h.ok<UsageReading>('usage.get', { profileId });
+    expect(readAt).toBe(t);
+    await h.ok<UsageReading>('usage.get', { profileId });
     const later = await serviceFigures();
     // The app's requests: those above, the two reads by the test past the app (one counted each), one refresh.
     expect(later.requestsBefore).toBe(service.requestsBefore + 1 + 1);

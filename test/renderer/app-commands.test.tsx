@@ -14,7 +14,7 @@ import type { ReviewPairView } from '@shared/resolution/resolution-contract';
 import { useSearchStore } from '../../src/renderer/src/features/search';
 import { useSessionStore, useUsageStore } from '../../src/renderer/src/session';
 import { resetAllStores } from '../../src/renderer/src/store';
-import { fakeBridge, ok } from './fake-bridge';
+import { fakeBridge, ok, reading } from './fake-bridge';
 
 /** The menu's commands as the renderer handles them: every variant of AppCommand, one case each. */
 const profile: ProfileView = {
@@ -27,7 +27,7 @@ const profile: ProfileView = {
   demo: false,
 };
 const bridge = fakeBridge({
-  'usage.get': () => ok({ main: { 'shipments/search': { current: 0, limit: 150_000 } } }),
+  'usage.get': () => ok(reading({ main: { 'shipments/search': { current: 0, limit: 150_000 } } })),
   // Never answers: a search in flight.
   'shipments.search': () => new Promise(() => undefined),
   'firms.search': () => new Promise(() => undefined),

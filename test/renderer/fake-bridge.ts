@@ -3,6 +3,8 @@ import { buildApi, type DroppedFiles, type FileTransfer, type PortolanApi } from
 import { CALL_CHANNELS, type CallChannel, type EventChannel } from '@shared/ipc/channels';
 import type { CallInput, CallOutput, Events } from '@shared/ipc/contract';
 import type { BridgeResult } from '@shared/ipc/errors';
+import type { UsageReading } from '@shared/query/query-contract';
+import type { UsageSummary } from '@shared/spec';
 import { nothingSaved, refuseBadInput } from './fake-main';
 
 /** How a test answers one channel: typed by the channel's real input and output. */
@@ -92,3 +94,10 @@ export function fakeBridge(initial: Handlers = {}, opts: FakeBridgeOptions = {})
 
 /** A successful answer. */
 export const ok = <T>(value: T): BridgeResult<T> => ({ ok: true, value });
+
+/** Usage figures as main answers them: read from the service at `readAt`, again a minute later. */
+export const reading = (usage: UsageSummary, readAt = Date.now()): UsageReading => ({
+  usage,
+  readAt,
+  nextReadAt: readAt + 60_000,
+});

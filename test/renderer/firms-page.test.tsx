@@ -18,7 +18,7 @@ import * as searchPage from '../../src/renderer/src/features/search/search-page'
 import * as search from '../../src/renderer/src/features/search/search-store';
 import * as app from '../../src/renderer/src/session/session-store';
 import * as usage from '../../src/renderer/src/session/usage-store';
-import { fakeBridge, ok } from './fake-bridge';
+import { fakeBridge, ok, reading } from './fake-bridge';
 
 /**
  * The Firms page over a fake main that checks every call against the channel's real input schema and
@@ -96,7 +96,7 @@ let activeId = 'pa';
 const state = (): ProfilesState => ({ profiles: PROFILES, activeId, keychainProblem: null });
 const bridge = fakeBridge({
   'profiles.list': () => ok(state()),
-  'usage.get': ({ profileId }) => ok(USAGE[profileId ?? activeId]!),
+  'usage.get': ({ profileId }) => ok(reading(USAGE[profileId ?? activeId]!)),
   'firms.search': ({ request }) => ok(firmPage((request as FirmSearchRequest).page)),
   'shipments.search': () => ok(shipments(10, 10)),
 });

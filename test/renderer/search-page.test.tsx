@@ -13,7 +13,7 @@ import * as search from '../../src/renderer/src/features/search/search-store';
 import * as settings from '../../src/renderer/src/features/settings/settings-store';
 import * as app from '../../src/renderer/src/session/session-store';
 import * as usage from '../../src/renderer/src/session/usage-store';
-import { fakeBridge, ok } from './fake-bridge';
+import { fakeBridge, ok, reading } from './fake-bridge';
 
 /**
  * The Search page over a fake main: every call is checked against the channel's real input schema
@@ -68,7 +68,7 @@ const bridge = fakeBridge({
     activeId = id;
     return ok(state());
   },
-  'usage.get': ({ profileId }) => ok(USAGE[profileId ?? activeId]!),
+  'usage.get': ({ profileId }) => ok(reading(USAGE[profileId ?? activeId]!)),
   'shipments.search': (input) =>
     new Promise((resolve) => pending.push({ input, resolve: resolve as (a: Answer) => void })),
   'library.findEquivalent': async () => {

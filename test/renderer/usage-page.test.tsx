@@ -1,21 +1,27 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from './render';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UsageSummary } from '@shared/spec';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { UsagePage } from '../../src/renderer/src/features/usage';
 import { useSessionStore, useUsageStore } from '../../src/renderer/src/session';
 import { resetAllStores } from '../../src/renderer/src/store';
-import { fakeBridge, ok } from './fake-bridge';
+import { fakeBridge, ok, reading } from './fake-bridge';
 
 let summary: UsageSummary;
-const bridge = fakeBridge({ 'usage.get': () => ok(summary) });
+/** When main last read the service for `summary`; main answers with that read until a minute later. */
+let readAt: number;
+const answers = { 'usage.get': () => ok(reading(summary, readAt)) } as const;
+const bridge = fakeBridge(answers);
 
 beforeAll(() => setApi(bridge.api));
 beforeEach(() => {
   resetAllStores();
   bridge.log.length = 0;
+  bridge.answer(answers);
   useSessionStore.setState({ activeId: 'p1', page: 'usage', booted: true });
+  // Read over a minute ago: the next Refresh reaches the service.
+  readAt = Date.now() - 61_000;
   summary = {
     main: {
       'shipments/search': { current: 149_000, limit: 150_000 },
@@ -56,6 +62,8 @@ describe('usage page', () => {
     render(<UsagePage />);
     await screen.findByTestId('usage-main-shipments-search');
     summary = { main: { 'shipments/search': { current: 150_000, limit: 150_000 } } };
+    readAt = Date.now();
+    await waitFor(() => expect(screen.getByTestId('usage-refresh').getAttribute('aria-disabled')).toBeNull());
     fireEvent.click(screen.getByTestId('usage-refresh'));
     await waitFor(() =>
       expect(screen.getByTestId('usage-main-shipments-search-text').textContent).toBe(
@@ -66,6 +74,9 @@ describe('usage page', () => {
     bridge.answer({
       'usage.get': () => ({ ok: false, error: { kind: 'NetworkError', message: 'connect ECONNREFUSED' } }),
     });
+    // The figures came from a read just now: Refresh waits for the minute, then reads again.
+    act(() => useUsageStore.setState({ nextReadAt: Date.now() - 1 }));
+    await waitFor(() => expect(screen.getByTestId('usage-refresh').getAttribute('aria-disabled')).toBeNull());
     fireEvent.click(screen.getByTestId('usage-refresh'));
     const error = await screen.findByTestId('usage-error');
     expect(error.textContent).not.toContain('NetworkError');
@@ -73,5 +84,42 @@ describe('usage page', () => {
     await act(async () => undefined);
     expect(useUsageStore.getState().loading).toBe(false);
     expect((screen.getByTestId('usage-refresh') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('says when the figures were read from the service; a Refresh within the minute waits and says until when', async () => {
+    const read = new Date(2026, 10, 27, 9, 15, 0).getTime();
+    readAt = read;
+    vi.useFakeTimers({ now: read + 20_000, toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    try {
+      render(<UsagePage />);
+      await act(async () => vi.advanceTimersByTimeAsync(0));
+      screen.getByTestId('usage-main-shipments-search');
+      const readAtText = screen.getByTestId('usage-read-at');
+      expect(readAtText.textContent).toBe(`Read from the service at ${new Date(read).toLocaleTimeString()}`);
+      const refresh = screen.getByTestId('usage-refresh');
+      // Main would answer with the same read: Refresh says so instead of pretending to refresh.
+      expect(refresh.getAttribute('aria-disabled')).toBe('true');
+      expect(refresh.getAttribute('aria-description')).toContain(
+        `the next read is possible at ${new Date(read + 60_000).toLocaleTimeString()}`,
+      );
+      fireEvent.click(refresh);
+      await act(async () => undefined);
+      expect(bridge.callsTo('usage.get')).toHaveLength(1);
+      await act(async () => vi.advanceTimersByTimeAsync(30_000));
+      expect(screen.getByTestId('usage-refresh').getAttribute('aria-disabled')).toBe('true');
+      expect(readAtText.textContent).toBe(`Read from the service at ${new Date(read).toLocaleTimeString()}`);
+      // The minute is over: Refresh reads again, and the time shown is that of the new read.
+      await act(async () => vi.advanceTimersByTimeAsync(10_000));
+      expect(screen.getByTestId('usage-refresh').getAttribute('aria-disabled')).toBeNull();
+      readAt = read + 61_000;
+      fireEvent.click(screen.getByTestId('usage-refresh'));
+      await act(async () => vi.advanceTimersByTimeAsync(0));
+      expect(bridge.callsTo('usage.get')).toHaveLength(2);
+      expect(screen.getByTestId('usage-read-at').textContent).toBe(
+        `Read from the service at ${new Date(read + 61_000).toLocaleTimeString()}`,
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

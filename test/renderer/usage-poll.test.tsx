@@ -4,7 +4,7 @@ import type { UsageSummary } from '@shared/spec';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { useSessionStore } from '../../src/renderer/src/session/session-store';
 import { USAGE_POLL_MS, connectUsageStore, useUsageStore } from '../../src/renderer/src/session/usage-store';
-import { fakeBridge, ok } from './fake-bridge';
+import { fakeBridge, ok, reading } from './fake-bridge';
 
 const summary: UsageSummary = { main: { dailyRequest: { current: 3, limit: 1000 } } };
 
@@ -18,7 +18,7 @@ describe('usage read while the window is in use', () => {
   let visible = true;
   let focused = true;
   let disconnect: () => void = () => undefined;
-  const bridge = fakeBridge({ 'usage.get': () => ok(summary) });
+  const bridge = fakeBridge({ 'usage.get': () => ok(reading(summary)) });
   const reads = () => bridge.callsTo('usage.get').length;
   const minutes = async (n: number) => {
     for (let i = 0; i < n; i++) await vi.advanceTimersByTimeAsync(USAGE_POLL_MS);
@@ -71,7 +71,7 @@ describe('usage read while the window is in use', () => {
 
   it('figures that came with a search put the next read off', async () => {
     await vi.advanceTimersByTimeAsync(USAGE_POLL_MS - 10_000);
-    bridge.emit('usage.changed', { profileId: 'p1', usage: summary });
+    bridge.emit('usage.changed', { profileId: 'p1', ...reading(summary) });
     await vi.advanceTimersByTimeAsync(10_000);
     expect(reads()).toBe(0);
     await minutes(1);

@@ -76,7 +76,7 @@ export class UsageLedger {
   /** Download and count totals, distinct HS codes: the base plus what was spent since. */
   private spent = new Map<string, Map<UsageMetric, number>>();
   private codes = new Map<string, Set<string>>();
-  private reading: Promise<UsageSummary> | null = null;
+  private inFlight: Promise<UsageSummary> | null = null;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -90,18 +90,27 @@ export class UsageLedger {
       const kept = this.current();
       if (kept && this.now() - this.baseAt < USAGE_REFRESH_MS) return kept;
     }
-    if (!this.reading) {
-      this.reading = fetch()
+    if (!this.inFlight) {
+      this.inFlight = fetch()
         .then((summary) => {
           this.rebase(summary);
           return summary;
         })
         .finally(() => {
-          this.reading = null;
+          this.inFlight = null;
         });
     }
-    const summary = await this.reading;
+    const summary = await this.inFlight;
     return this.current() ?? summary;
+  }
+
+  /**
+   * The figures as they stand now with the time of the service read they start from, and from when
+   * `read` asks the service again; null when none were read yet or they are in doubt.
+   */
+  reading(): { usage: UsageSummary; readAt: number; nextReadAt: number } | null {
+    const usage = this.current();
+    return usage ? { usage, readAt: this.baseAt, nextReadAt: this.baseAt + USAGE_REFRESH_MS } : null;
   }
 
   /** The figures as they stand now; null when none were read yet or they are in doubt. */

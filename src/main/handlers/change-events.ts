@@ -1,7 +1,6 @@
 import type { CallChannel } from '@shared/ipc/channels';
 import type { LibraryChanged } from '@shared/library/library-contract';
-import type { UsageChanged } from '@shared/query/query-contract';
-import type { UsageSummary } from '@shared/spec/usage';
+import type { UsageChanged, UsageReading } from '@shared/query/query-contract';
 import type { HandlerContext } from './handler-context';
 import type { CallContext, Handlers } from './types';
 
@@ -18,8 +17,8 @@ type Announce = (input: unknown, value: unknown) => Promise<void>;
 
 /** A profile's usage moved: with main's figures when it holds them, so the window need not ask again. */
 export function usageChange(ctx: HandlerContext, profileId: string): UsageChanged {
-  const usage = ctx.usage.current(profileId);
-  return usage ? { profileId, usage } : { profileId };
+  const reading = ctx.usage.reading(profileId);
+  return reading ? { profileId, ...reading } : { profileId };
 }
 
 /**
@@ -46,10 +45,11 @@ export function withChangeEvents(ctx: HandlerContext, handlers: Handlers): Handl
   const onSuccess: Partial<Record<CallChannel, Announce>> = {
     'usage.get': async (input, value) => {
       const profileId = await profileOf(input);
-      if (profileId) events.emit('usage.changed', { profileId, usage: value as UsageSummary });
+      if (profileId) events.emit('usage.changed', { profileId, ...(value as UsageReading) });
     },
-    'profiles.testConnection': async (input, value) => {
-      events.emit('usage.changed', { profileId: (input as { id: string }).id, usage: value as UsageSummary });
+    // A test reads the service afresh: main's figures for the profile are that read.
+    'profiles.testConnection': async (input) => {
+      events.emit('usage.changed', usageChange(ctx, (input as { id: string }).id));
     },
     // 'shipments.search' answers before its dataset is stored: the library handlers announce it once it is.
     'firms.search': async (_input, value) => library('saved', (value as { datasetId?: unknown }).datasetId),

@@ -20,7 +20,15 @@ export function createQueryHandlers(ctx: HandlerContext): QueryHandlers {
   const clientFor = async (profileId: string | undefined) =>
     (await openProfileSession(ctx, profileId)).client();
   return {
-    'usage.get': async ({ profileId }, c) => (await clientFor(profileId)).usage(opts(c)),
+    'usage.get': async ({ profileId }, c) => {
+      const session = await openProfileSession(ctx, profileId);
+      const usage = await (await session.client()).usage(opts(c));
+      // With the time of the service read the figures start from: the window says how old they are.
+      // No reading when an answer left them in doubt meanwhile: these were just read, and the next read
+      // may go at once.
+      const t = (ctx.deps.now ?? Date.now)();
+      return ctx.usage.of(session.profile).reading() ?? { usage, readAt: t, nextReadAt: t };
+    },
     // Searches do not take the caller's signal. The spec does not say whether the service charges a
     // request whose answer is never read, so a window that stops waiting (a reload, a closed window,
     // Cancel) must not abandon a sent search: it completes, and `withLibrarySaving` keeps the answer in

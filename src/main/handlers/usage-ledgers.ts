@@ -1,4 +1,4 @@
-import type { UsageSummary } from '@shared/spec/usage';
+import type { UsageReading } from '@shared/query/query-contract';
 import { UsageLedger } from '../api';
 import type { Profile } from '../profiles';
 
@@ -9,8 +9,8 @@ import type { Profile } from '../profiles';
 export interface UsageLedgers {
   /** The profile's ledger; a new one when its address changed. */
   of(profile: Profile): UsageLedger;
-  /** The figures main holds for a profile right now; null when it has none it can vouch for. */
-  current(profileId: string): UsageSummary | null;
+  /** The figures main holds for a profile right now, and their age; null when it has none it can vouch for. */
+  reading(profileId: string): UsageReading | null;
   /** New credentials or a deleted profile: what was known no longer applies. */
   forget(profileId: string): void;
 }
@@ -25,7 +25,7 @@ export function createUsageLedgers(now: () => number = Date.now): UsageLedgers {
       byProfile.set(profile.id, { baseUrl: profile.baseUrl, ledger });
       return ledger;
     },
-    current: (profileId) => byProfile.get(profileId)?.ledger.current() ?? null,
+    reading: (profileId) => byProfile.get(profileId)?.ledger.reading() ?? null,
     forget(profileId) {
       byProfile.delete(profileId);
     },

@@ -47,11 +47,23 @@ export interface ShipmentSearchAnswer extends SavedToLibrary {
   saveFailed?: SaveFailed;
 }
 
+/**
+ * A profile's usage figures and how old they are. Main reads the service at most once a minute; in
+ * between it answers with that read plus what the app spent since, counted from the service's answers.
+ */
+export interface UsageReading {
+  usage: UsageSummary;
+  /** When the service itself was last read for these figures (epoch ms). */
+  readAt: number;
+  /** From when a read reaches the service again (epoch ms); until then main answers from its figures. */
+  nextReadAt: number;
+}
+
 /** Which profile a call uses; defaults to the active one. */
 const profileRef = { profileId: z.string().min(1).max(200).optional() };
 
 export const queryCalls = {
-  'usage.get': defineCall<UsageSummary>()(z.strictObject({ ...profileRef })),
+  'usage.get': defineCall<UsageReading>()(z.strictObject({ ...profileRef })),
   'shipments.search': defineCall<ShipmentSearchAnswer>()(
     z.strictObject({ ...profileRef, request: shipmentSearchRequestSchema }),
   ),
@@ -70,16 +82,16 @@ export const queryCalls = {
  * Main announces that a profile's usage changed: after every call that may spend its quota (searches,
  * counts, a fetch job's probe, a finished fetch job) and whenever it has read the figures anew. The
  * renderer re-reads usage on this signal alone, never by guessing which of its own calls spent something.
+ * `profileId` is the profile whose account was charged (the active one when the call named none).
  */
-export interface UsageChanged {
-  /** The profile whose account was charged (the active one when the call named none). */
-  profileId: string;
+export type UsageChanged =
+  /** Main holds no figures it can vouch for: the window asks (usage.get). */
+  | { profileId: string; usage?: undefined }
   /**
-   * The figures, when main holds them: read from the service (usage.get, a connection test) or kept
-   * from its answers since; absent when main has none it can vouch for (the window then asks).
+   * The figures main holds, read from the service (usage.get, a connection test) or kept from its
+   * answers since, with the time of that read.
    */
-  usage?: UsageSummary;
-}
+  | ({ profileId: string } & UsageReading);
 
 export interface QueryEvents {
   'usage.changed': UsageChanged;

@@ -1,4 +1,4 @@
-import type { UsageChanged } from '@shared/query/query-contract';
+import type { UsageChanged, UsageReading } from '@shared/query/query-contract';
 import type { UsageSummary } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
 import { getApi } from '../bridge/api';
@@ -11,7 +11,12 @@ export interface UsageData {
   profileId: string | null;
   error: BridgeError | null;
   loading: boolean;
-  refreshedAt: number | null;
+  /** When the window last received figures (a read, or main's after a search): puts the poll off. */
+  receivedAt: number | null;
+  /** When the service itself was read for the figures shown (main's clock, epoch ms). */
+  readAt: number | null;
+  /** From when a read reaches the service again; before it main answers from the figures it keeps. */
+  nextReadAt: number | null;
 }
 
 export interface UsageActions {
@@ -34,8 +39,21 @@ const initialState: UsageData = {
   profileId: null,
   error: null,
   loading: false,
-  refreshedAt: null,
+  receivedAt: null,
+  readAt: null,
+  nextReadAt: null,
 };
+
+/** What the store keeps of a reading from main. */
+const received = (profileId: string | null, r: UsageReading): Partial<UsageData> => ({
+  summary: r.usage,
+  profileId,
+  readAt: r.readAt,
+  nextReadAt: r.nextReadAt,
+  error: null,
+  loading: false,
+  receivedAt: Date.now(),
+});
 
 export const useUsageStore = defineStore<UsageData, UsageActions>(initialState, (set, get, { onReset }) => {
   const reads = latestWins();
@@ -48,25 +66,22 @@ export const useUsageStore = defineStore<UsageData, UsageActions>(initialState, 
       // The profile is named explicitly so an answer can never be filed under a profile it was not read for.
       const r = await getApi().usage.get(target ? { profileId: target } : {});
       if (!turn.current) return;
-      set(
-        r.ok
-          ? { summary: r.value, profileId: target, error: null, loading: false, refreshedAt: Date.now() }
-          : { error: r.error, loading: false },
-      );
+      set(r.ok ? received(target, r.value) : { error: r.error, loading: false });
     },
     async ensureLoaded() {
       if (get().summary || get().loading) return;
       await get().refresh();
     },
-    usageChanged({ profileId, usage }) {
+    usageChanged(change) {
+      const { profileId } = change;
       if (profileId !== useSessionStore.getState().activeId) return;
-      if (!usage) {
+      if (!change.usage) {
         void get().refresh(profileId);
         return;
       }
       // Newer than any read still on its way.
       reads.supersede();
-      set({ summary: usage, profileId, error: null, loading: false, refreshedAt: Date.now() });
+      set(received(profileId, change));
     },
     activeProfileChanged(activeId) {
       reads.supersede();
@@ -123,9 +138,9 @@ function windowActive(): boolean {
 function pollWhileActive(): () => void {
   // Figures that came in since (a search's answer, the Usage page) put the read off: `fresh` is how recent counts.
   const refreshIfOlder = (fresh: number) => {
-    const { refreshedAt, loading, refresh } = useUsageStore.getState();
+    const { receivedAt, loading, refresh } = useUsageStore.getState();
     if (loading || !useSessionStore.getState().activeId || !windowActive()) return;
-    if (refreshedAt !== null && Date.now() - refreshedAt < fresh) return;
+    if (receivedAt !== null && Date.now() - receivedAt < fresh) return;
     void refresh();
   };
   const timer = setInterval(() => refreshIfOlder(USAGE_POLL_MS / 2), USAGE_POLL_MS);

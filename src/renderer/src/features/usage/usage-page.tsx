@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Code, Group, Paper, Progress, Table, Text, Title } from '@mantine/core';
+import { Button, Code, Group, Paper, Progress, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import {
   USAGE_METRICS,
@@ -11,8 +11,10 @@ import {
 import { ErrorMessage } from '../../components/error-message';
 import { Page, PageHeader } from '../../components/page';
 import { refreshUsage, useUsageStore } from '../../session';
+import { useUsageRefresh } from './use-usage-refresh';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
+const clock = (t: number) => new Date(t).toLocaleTimeString();
 const slug = (s: string) => s.replace(/[^A-Za-z0-9]+/g, '-');
 
 /** The theme's warning colours: spent, nearly spent (80 %), else the primary colour. */
@@ -70,11 +72,14 @@ function MetricRow({ account, metric, m }: { account: string; metric: string; m:
 export function UsagePage() {
   const summary = useUsageStore((s) => s.summary);
   const error = useUsageStore((s) => s.error);
-  const loading = useUsageStore((s) => s.loading);
-  const refreshedAt = useUsageStore((s) => s.refreshedAt);
+  const { readAt, waitUntil, loading, refresh } = useUsageRefresh();
   useEffect(() => {
     void refreshUsage();
   }, []);
+  const why =
+    waitUntil !== null && readAt !== null
+      ? `Read from the service at ${clock(readAt)}. It is asked at most once a minute: the next read is possible at ${clock(waitUntil)}. What the app spends until then is counted here as its answers arrive.`
+      : null;
   return (
     <Page testId="usage-page" narrow aria-labelledby="usage-title">
       <PageHeader
@@ -88,20 +93,33 @@ export function UsagePage() {
         }
         actions={
           <>
-            {refreshedAt && (
-              <Text fz="sm" c="dimmed" data-testid="usage-refreshed-at">
-                as of {new Date(refreshedAt).toLocaleTimeString()}
+            {readAt !== null && (
+              <Text fz="sm" c="dimmed" data-testid="usage-read-at">
+                Read from the service at {clock(readAt)}
               </Text>
             )}
-            <Button
-              variant="default"
-              leftSection={<IconRefresh size={16} stroke={1.6} />}
-              data-testid="usage-refresh"
-              loading={loading}
-              onClick={() => void refreshUsage()}
+            <Tooltip
+              label={why}
+              disabled={why === null}
+              multiline
+              w={320}
+              events={{ hover: true, focus: true, touch: true }}
             >
-              Refresh
-            </Button>
+              <Button
+                variant="default"
+                leftSection={<IconRefresh size={16} stroke={1.6} />}
+                data-testid="usage-refresh"
+                loading={loading}
+                // Focusable while it waits, so its tooltip says why (a disabled button takes no focus).
+                data-disabled={why !== null || undefined}
+                aria-disabled={why !== null || undefined}
+                aria-description={why ?? undefined}
+                data-next-read-at={waitUntil ?? undefined}
+                onClick={refresh}
+              >
+                Refresh
+              </Button>
+            </Tooltip>
           </>
         }
       />
