@@ -228,7 +228,7 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
       `${RECORDS.toLocaleString('en-US')} records`,
     );
     expect(await dialog.getByTestId('fetch-all-downloads').textContent()).toMatch(
-      /about 3,0\d\d — unlimited left/,
+      /^about 3,0\d\d — no limit \(account /,
     );
     await browser.screenshot('fetch-all-confirm');
     await dialog.getByTestId('fetch-all-name').fill('All records');

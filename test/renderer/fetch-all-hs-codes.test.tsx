@@ -90,3 +90,19 @@ describe('fetch all warns before the allowance of distinct HS codes is passed', 
     expect(screen.queryByTestId('fetch-all-hs-codes')).toBeNull();
   });
 });
+
+describe('fetch all: the cost against limits with no ceiling', () => {
+  it('says "no limit" where the account has no ceiling, never "unlimited left"', async () => {
+    bridge.answer({
+      'jobs.estimate': () => ok({ ...estimate, remainingDownloads: null, remainingDailyRequests: null }),
+    });
+    try {
+      render(<FetchAllDialog />);
+      await act(() => jobs.useJobsStore.getState().askFetchAll('shipments', {}));
+      expect(el('fetch-all-downloads').textContent).toBe('about 2,000 — no limit (account main)');
+      expect(el('fetch-all-requests').textContent).toBe('about 1 (at least 1) — no limit');
+    } finally {
+      bridge.answer({ 'jobs.estimate': () => ok(estimate) });
+    }
+  });
+});

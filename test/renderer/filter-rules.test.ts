@@ -175,7 +175,10 @@ describe('countries and limits', () => {
       state: 'exceeds',
       left: 500,
     });
-    expect(checkLimit(usage, 'other', 'shipments/search', 10_000)).toMatchObject({ state: 'unlimited' });
+    expect(checkLimit(usage, 'other', 'shipments/search', 10_000)).toMatchObject({
+      state: 'unlimited',
+      message: 'up to 10,000 records — 5 used · no limit',
+    });
     // A name the summary lacks is refused by the service: no other account's figures stand in for it.
     expect(checkLimit(usage, 'nobody', 'shipments/search', 10)).toMatchObject({
       state: 'unknown',
@@ -194,7 +197,7 @@ describe('countries and limits', () => {
     });
     expect(describeMetric(usage, 'acme', 'firms/count')).toMatchObject({
       state: 'unlimited',
-      message: 'Firm count: 3 used, unlimited',
+      message: 'Firm count: 3 used · no limit',
     });
   });
 });

@@ -46,8 +46,9 @@ describe('usage page', () => {
     const meter = within(row).getByRole('progressbar');
     expect(meter.getAttribute('aria-label')).toBe('Shipment search (downloads): 149,000 of 150,000 used');
     expect(meter.getAttribute('aria-valuenow')).toBe(String((149_000 / 150_000) * 100));
-    expect(screen.getByTestId('usage-main-dailyRequest-unlimited').textContent).toBe('Unlimited');
-    expect(screen.getByTestId('usage-main-dailyRequest-text').textContent).toBe('12 / unlimited');
+    expect(screen.getByTestId('usage-main-dailyRequest-unlimited').textContent).toBe('No limit');
+    // A limit with no ceiling reads as a usage table says it, never "12 / unlimited".
+    expect(screen.getByTestId('usage-main-dailyRequest-text').textContent).toBe('12 used · no limit');
     // The HS codes already counted, as the service listed them.
     expect(
       within(screen.getByTestId('usage-main-searchedHsCodes-codes'))

@@ -43,6 +43,14 @@ export function isUnlimited(m: Pick<MetricSummary, 'limit'>): boolean {
   return m.limit === UNLIMITED;
 }
 
+/** A limit with no ceiling, as every page says it (never "unlimited", the service's note). */
+export const NO_LIMIT = 'no limit';
+
+/** A metric with no ceiling, as a usage table reads: "50 used · no limit". */
+export function usedWithNoLimit(current: number): string {
+  return `${current.toLocaleString('en-US')} used · ${NO_LIMIT}`;
+}
+
 /** What is left of a metric, or Infinity when it is unlimited. Never negative. */
 export function remaining(m: Pick<MetricSummary, 'limit' | 'current'>): number {
   return isUnlimited(m) ? Number.POSITIVE_INFINITY : Math.max(0, m.limit - m.current);

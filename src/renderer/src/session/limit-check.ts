@@ -4,6 +4,7 @@ import {
   parseSearchedHsCodes,
   remaining,
   USAGE_METRIC_LABELS,
+  usedWithNoLimit,
   type UsageMetric,
   type UsageSummary,
 } from '@shared/spec';
@@ -68,7 +69,7 @@ export function checkLimit(
       state: 'unlimited',
       account,
       current: m.current,
-      message: `up to ${fmt(amount)} ${unit} — unlimited (${fmt(m.current)} used)`,
+      message: `up to ${fmt(amount)} ${unit} — ${usedWithNoLimit(m.current)}`,
     };
   }
   const left = remaining(m);
@@ -87,7 +88,7 @@ export function checkLimit(
 
 /**
  * Where a metric stands when the cost of the next call is not known in advance (a firm page holds
- * an unstated number of firms): "11 used, unlimited" or "489 of 500 left".
+ * an unstated number of firms): "11 used · no limit" or "489 of 500 left".
  */
 export function describeMetric(
   summary: UsageSummary | null,
@@ -111,7 +112,7 @@ export function describeMetric(
       state: 'unlimited',
       account,
       current: m.current,
-      message: `${label}: ${fmt(m.current)} used, unlimited`,
+      message: `${label}: ${usedWithNoLimit(m.current)}`,
     };
   const left = remaining(m);
   return {

@@ -1,10 +1,12 @@
 import { Alert, Button, Group, Loader, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { NO_LIMIT } from '@shared/spec/usage';
 import { ErrorMessage } from '../../components/error-message';
 import { SavedCopyOffer } from '../../components/saved-copy-offer';
 import { useFetchAllHsCodes, useJobsStore } from './jobs-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
-const left = (n: number | null) => (n === null ? 'unlimited' : fmt(n));
+/** What the account has left of a limit; null: the limit has no ceiling ("— no limit", never "unlimited left"). */
+const left = (n: number | null, what = 'left') => (n === null ? NO_LIMIT : `${fmt(n)} ${what}`);
 
 /**
  * The confirm step of "Fetch all": what it will cost against what the account has left, before
@@ -96,7 +98,7 @@ export function FetchAllDialog() {
                           {e.optimumRequests !== null && e.unit === 'records'
                             ? ` (at least ${fmt(e.optimumRequests)})`
                             : ''}{' '}
-                          — {left(e.remainingDailyRequests)} left today
+                          — {left(e.remainingDailyRequests, 'left today')}
                         </Table.Td>
                       </Table.Tr>
                       <Table.Tr>
@@ -105,7 +107,7 @@ export function FetchAllDialog() {
                           {e.estimatedDownloads === null
                             ? 'one page of firms per request'
                             : `about ${fmt(e.estimatedDownloads)}`}{' '}
-                          — {left(e.remainingDownloads)} left
+                          — {left(e.remainingDownloads)}
                           {e.account ? ` (account ${e.account})` : ''}
                         </Table.Td>
                       </Table.Tr>

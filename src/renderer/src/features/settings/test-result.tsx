@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import {
   isUnlimited,
   metricLabel,
+  NO_LIMIT,
   USAGE_METRICS,
   type MetricSummary,
   type UsageSummary,
@@ -58,7 +59,7 @@ function UsageTables({ usage }: { usage: UsageSummary }) {
                       {metricLabel(name)}
                     </Table.Th>
                     <Table.Td ta="right">{fmt(m.current)}</Table.Td>
-                    <Table.Td ta="right">{isUnlimited(m) ? 'unlimited' : fmt(m.limit)}</Table.Td>
+                    <Table.Td ta="right">{isUnlimited(m) ? NO_LIMIT : fmt(m.limit)}</Table.Td>
                   </Table.Tr>
                 );
               })}

@@ -4,6 +4,7 @@ import { IconRefresh } from '@tabler/icons-react';
 import {
   USAGE_METRICS,
   isUnlimited,
+  usedWithNoLimit,
   metricLabel,
   parseSearchedHsCodes,
   type MetricSummary,
@@ -49,7 +50,7 @@ function MetricRow({ account, metric, m }: { account: string; metric: string; m:
       <Table.Td w={240}>
         {unlimited ? (
           <Text fz="sm" c="dimmed" data-testid={`${id}-unlimited`}>
-            Unlimited
+            No limit
           </Text>
         ) : (
           <Progress
@@ -61,8 +62,9 @@ function MetricRow({ account, metric, m }: { account: string; metric: string; m:
         )}
       </Table.Td>
       <Table.Td data-testid={`${id}-text`} ta="right" style={{ whiteSpace: 'nowrap' }}>
-        {fmt(m.current)} / {unlimited ? 'unlimited' : fmt(m.limit)}
-        {!unlimited && m.limit > 0 ? ` (${fmt(Math.max(0, m.limit - m.current))} left)` : ''}
+        {unlimited
+          ? usedWithNoLimit(m.current)
+          : `${fmt(m.current)} / ${fmt(m.limit)}${m.limit > 0 ? ` (${fmt(Math.max(0, m.limit - m.current))} left)` : ''}`}
       </Table.Td>
     </Table.Tr>
   );
