@@ -87,9 +87,10 @@ describe('files other tools wrote', () => {
     expect(JSON.stringify(await rowsOf(r.dataset.id))).not.toContain('[object Object]');
     const messages = r.warnings.map((w) => w.message).join('\n');
     expect(messages).toMatch(/Quantity: 1 formula cell has no stored result \(first: sheet Data, row 5\)/);
-    // An HS code that came as a number with an odd count of digits lost its leading zero.
+    // An HS code that came as a number with an odd count of digits lost its leading zero: stored with it.
+    expect(second?.hsCode).toBe('030110');
     expect(messages).toMatch(
-      /HS Code: 1 code has an odd number of digits \(first: sheet Data, row 5, "30110"\)/,
+      /HS Code: 1 code lost its leading zero in a spreadsheet \(first: sheet Data, row 5, "30110"\)\. It is stored with it \(030110\)/,
     );
     expect(r.dataset.status).toBe('partial');
   });

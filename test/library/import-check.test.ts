@@ -118,7 +118,7 @@ describe('the whole-file check of an import plan', () => {
     const byField = Object.fromEntries(checked.issues.map((w) => [w.field, w]));
     expect(byField.hsCode).toMatchObject({ count: 3, at: ['row 1001', 'row 2001', 'row 2101'] });
     expect(byField.hsCode!.message).toMatch(
-      /^HS Code: 3 codes have an odd number of digits \(first: row 1001, "30110"\)/,
+      /^HS Code: 3 codes lost their leading zero in a spreadsheet \(first: row 1001, "30110"\)/,
     );
     expect(byField.usdFob).toMatchObject({ count: 1, at: ['row 2501'] });
     expect(byField.usdFob!.message).toMatch(/^USD FOB: 1 formula cell has no stored result/);

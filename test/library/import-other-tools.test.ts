@@ -1,7 +1,8 @@
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { previewImport, runImport } from '../../src/main/library';
+import { loadHsHeadings, previewImport, runImport } from '../../src/main/library';
 import { unreadableFile } from '../../src/main/library/import/refusal';
 import { useLibrary } from '../helpers/library';
 import { useTempDir } from '../helpers/temp-dir';
@@ -73,5 +74,90 @@ describe('a file the system will not read', () => {
     const e = Object.assign(new Error(`${code}: open 'C:\\\\Users\\\\a\\\\x.csv'`), { code });
     expect(unreadableFile(e)?.message).toMatch(words);
     expect(unreadableFile(e)?.message).not.toMatch(/C:|x\.csv|E[A-Z]+/);
+  });
+});
+
+describe('HS codes a spreadsheet kept as numbers', () => {
+  const headings = loadHsHeadings(join(process.cwd(), 'resources', 'data', 'hs-codes.csv'));
+
+  /** A customs broker's workbook: its HS codes typed into cells Excel keeps as numbers. */
+  async function brokerWorkbook(): Promise<string> {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Entries');
+    ws.addRow(['Consignee', 'HS Code', 'Value (USD)']);
+    ws.addRow(['Fish fillets (HS6)', 30490, 10]);
+    ws.addRow(['Fish fillets (HS8)', 3049900, 11]);
+    ws.addRow(['Fish fillets (US HTS, 10 digits)', 304990000, 12]);
+    ws.addRow(['Computers (a 9-digit national code)', 847130000, 13]);
+    ws.addRow(['Steel, no zero to lose', 720810, 14]);
+    // Shown as 030490 by a format of zeros: stored as shown, nothing to say.
+    ws.addRow(['Fish fillets, formatted', 30490, 15]);
+    ws.getCell('B7').numFmt = '000000';
+    // Text that kept its zero, and a 9-digit code that starts with it.
+    ws.addRow(['Fish fillets as text', '030490', 16]);
+    ws.addRow(['Fish (a 9-digit national code)', '030490100', 17]);
+    const path = join(t.dir, 'broker entries.xlsx');
+    await wb.xlsx.writeFile(path);
+    return path;
+  }
+
+  it('stores them with the leading zero they lost, as the preview shows, and says so', async () => {
+    const path = await brokerWorkbook();
+    const prepared = await previewImport(path, { hsHeadings: await headings });
+    const stored = [
+      '030490',
+      '03049900',
+      '0304990000',
+      '847130000',
+      '720810',
+      '030490',
+      '030490',
+      '030490100',
+    ];
+    // The preview's first five values.
+    expect(prepared.view.columns.find((c) => c.header === 'HS Code')?.samples).toEqual(stored.slice(0, 5));
+    const restored =
+      'HS Code: 3 codes lost their leading zero in a spreadsheet (first: sheet Entries, row 2, "30490"). They are stored with it (030490), as the service writes HS codes, so HS code filters and the HS breakdown find them under their chapter';
+    // The 9-digit code of chapter 84 is no heading with a zero before it: kept, and pointed out.
+    const odd = /^HS Code: 1 code has an odd number of digits \(first: sheet Entries, row 5, "847130000"\)/;
+    expect(prepared.view.issues.map((i) => i.message)).toEqual([
+      restored.replace('sheet Entries, ', ''),
+      expect.stringMatching(odd.source.replace('sheet Entries, ', '')),
+    ]);
+    const r = await runImport(l.lib, path, prepared);
+    expect((await rowsOf(r.dataset.id)).map((x) => x.hsCode)).toEqual(stored);
+    expect(r.warnings.map((w) => w.message)).toEqual([restored, expect.stringMatching(odd)]);
+    expect(r.warnings[0]).toMatchObject({
+      count: 3,
+      at: ['sheet Entries, row 2', 'sheet Entries, row 3', 'sheet Entries, row 4'],
+    });
+  });
+
+  it('without the HS headings at hand, restores only 5 and 7 digits, which no code has', async () => {
+    const path = await brokerWorkbook();
+    const r = await runImport(l.lib, path, await previewImport(path));
+    expect((await rowsOf(r.dataset.id)).map((x) => x.hsCode).slice(0, 4)).toEqual([
+      '030490',
+      '03049900',
+      '304990000',
+      '847130000',
+    ]);
+    expect(r.warnings.map((w) => w.message).join('\n')).toMatch(
+      /2 codes lost their leading zero.*\n.*2 codes have an odd number of digits/,
+    );
+  });
+
+  it('restores a heading that lost its zero in a plain CSV, as the preview shows it', async () => {
+    const path = join(t.dir, 'headings.csv');
+    await writeFile(path, 'Consignee,HS Code,Value (USD)\nAcme,304,1\nBeta,7208,2\nGamma,0304,3\n');
+    const prepared = await previewImport(path, { hsHeadings: await headings });
+    expect(prepared.view.columns[1]?.samples).toEqual(['0304', '7208', '0304']);
+    const r = await runImport(l.lib, path, prepared);
+    expect((await rowsOf(r.dataset.id)).map((x) => x.hsCode)).toEqual(['0304', '7208', '0304']);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(
+        /^HS Code: 1 code lost its leading zero in a spreadsheet \(first: row 2, "304"\)\. It is stored with it \(0304\)/,
+      ),
+    ]);
   });
 });

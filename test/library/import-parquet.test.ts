@@ -102,7 +102,7 @@ describe('Parquet files other tools wrote', () => {
       ]),
     ).toEqual([
       ['Acme Steel Ltd', '720810', '12500.5', '2025-01-05', '1736071200.123456', '3'],
-      ['Beta Metals', '30110', '0.30000000000000004', '2025-01-06', '-0.500000', ''],
+      ['Beta Metals', '030110', '0.30000000000000004', '2025-01-06', '-0.500000', ''],
       ['Gamma', '', 'nan', '', '', '-7'],
     ]);
     expect(rows[0]?.['exporterName']).toBeNull();
@@ -110,7 +110,9 @@ describe('Parquet files other tools wrote', () => {
     expect(rows[0]?.['Value']).toBe('1234.50');
     expect(rows[1]?.['Remarks']).toBeUndefined();
     const messages = r.warnings.map((w) => w.message).join('\n');
-    expect(messages).toMatch(/HS Code: 1 code has an odd number of digits \(first: row 2, "30110"\)/);
+    expect(messages).toMatch(
+      /HS Code: 1 code lost its leading zero in a spreadsheet \(first: row 2, "30110"\)/,
+    );
   });
 
   it('refuses a file that is not Parquet, and one over the cell cap, in the analyst’s words', async () => {

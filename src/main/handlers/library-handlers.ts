@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
 import type { DatasetKind, DatasetRow, DatasetView } from '@shared/library/library-contract';
 import { SEARCH_HEAD_ROWS } from '@shared/query/query-contract';
@@ -9,6 +9,7 @@ import {
   checkImport,
   defaultDatasetName,
   describeSource,
+  loadHsHeadings,
   previewImport,
   runImport,
   seriesKey,
@@ -94,6 +95,17 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
   let mappingsLoaded: Promise<ImportMappings> | null = null;
   const importMappings = (): Promise<ImportMappings> =>
     (mappingsLoaded ??= loadImportMappings(ctx.deps.dataDir));
+  let headingsLoaded: Promise<string[]> | null = null;
+  /** The HS headings an import restores lost leading zeros by; none (5 and 7 digits only) if the file is missing. */
+  const hsHeadings = (): Promise<string[]> =>
+    (headingsLoaded ??= loadHsHeadings(join(ctx.deps.resourcesDir, 'data', 'hs-codes.csv')).catch(
+      (e: unknown) => {
+        log.warn('HS headings not read; lost leading zeros are restored by length only', {
+          error: e instanceof Error ? e.message : String(e),
+        });
+        return [];
+      },
+    ));
   let runningImport: AbortController | null = null;
   /** "Save again" under way by dataset id: a second press waits for the first instead of storing twice. */
   const savingAgain = new Map<string, Promise<DatasetView>>();
@@ -207,6 +219,7 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
         fileName: basename(chosen.path),
         ...(choices ? { choices } : {}),
         remembered: (key) => mappings.recall(key),
+        hsHeadings: await hsHeadings(),
         ...(call.signal ? { signal: call.signal } : {}),
       });
       return prepared.view;
@@ -227,6 +240,7 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
           fileName: basename(chosen.path),
           choices: { sheet: plan.sheet, headerRow: plan.headerRow, kind: plan.kind },
           remembered: (key) => mappings.recall(key),
+          hsHeadings: await hsHeadings(),
           signal: controller.signal,
         });
         if (plan.mapping.length > prepared.headers.length) {
@@ -269,6 +283,7 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
           fileName,
           ...(plan ? { choices: { sheet: plan.sheet, headerRow: plan.headerRow, kind: plan.kind } } : {}),
           remembered: (key) => mappings.recall(key),
+          hsHeadings: await hsHeadings(),
           signal: controller.signal,
         });
         const chosenPlan = plan ?? prepared.plan;

@@ -45,6 +45,7 @@ export {
   checkImport,
   importFile,
   importFormatOf,
+  loadHsHeadings,
   xlsContent,
   previewImport,
   runImport,

@@ -231,6 +231,8 @@ export class RowConverter {
   /** Texts holding U+FFFD: characters the file's encoding could not give, by column. */
   private readonly unreadable = new Map<string, Counter>();
   private lostZeros: Counter | null = null;
+  /** HS codes whose leading zero a spreadsheet dropped, stored with it again. */
+  private restoredZeros: Counter | null = null;
   /** HS codes written with separators ("7208.10.00"), stored as their digits. */
   private dottedCodes: Counter | null = null;
   /** Amounts written with a currency sign, stored without it, by field: the signs seen and the first amount. */
@@ -268,6 +270,8 @@ export class RowConverter {
     private readonly locate: (row: RawRow) => string,
     /** Text values are the dataset's exact text (Portolan's own Parquet): no regional reading. */
     private readonly verbatim = false,
+    /** The HS headings (4 digits) known (hs-codes.csv); empty when not at hand. */
+    private readonly hsHeadings: ReadonlySet<string> = new Set(),
   ) {
     const defs = fieldDefsOf(kind);
     this.fields = defs.map((d) => d.field);
@@ -490,7 +494,6 @@ export class RowConverter {
     if (typeof raw === 'number') {
       this.addToSums(c, raw);
       const format = this.numberFormat(style);
-      if (this.hs[c] && !format?.date) this.flagLostZeros(String(raw), row);
       if (type === 'integer') {
         if (Number.isSafeInteger(raw)) return raw;
         this.count(this.odd, field ?? '', row, String(raw));
@@ -502,6 +505,12 @@ export class RowConverter {
           text =
             secondsTextFromSerial(raw + (this.date1904 ? 1462 : 0), epochDecimals(format)) ?? String(raw);
         else text = isoDateTimeFromSerial(raw, this.date1904) ?? String(raw);
+      } else if (this.hs[c]) {
+        // A code kept as a number shows its zeros only through a format of zeros ("000000"): as shown.
+        const zeros =
+          format && /^0+$/.test(format.code) && Number.isSafeInteger(raw) ? format.code.length : 0;
+        text = zeros > 0 ? String(raw).padStart(zeros, '0') : numberText(raw, format);
+        text = this.verbatim ? this.flagLostZeros(text, row) : this.leadingZero(text, row);
       } else text = numberText(raw, format);
     } else if (typeof raw === 'boolean') {
       text = raw ? 'TRUE' : 'FALSE';
@@ -527,10 +536,10 @@ export class RowConverter {
         this.count(this.odd, field ?? '', row, text);
         return null;
       }
-      if (this.hs[c]) {
-        if (!this.verbatim) text = this.hsDigits(text, row);
-        this.flagLostZeros(text.trim(), row);
-      }
+      if (this.hs[c])
+        text = this.verbatim
+          ? this.flagLostZeros(text, row)
+          : this.leadingZero(this.hsDigits(text, row), row);
     }
     // A day number in a date column (a spreadsheet's date saved as a plain number): the day it counts.
     if (type === 'date' && field !== null && !this.verbatim && SERIAL_DAY.test(text.trim())) {
@@ -583,10 +592,40 @@ export class RowConverter {
     return t.replace(/[. ]/g, '');
   }
 
-  /** HS codes have an even number of digits (6, 8, 10); an odd count of digits lost a leading zero. */
-  private flagLostZeros(text: string, row: RawRow): void {
-    if (/^\d+$/.test(text) && text.length % 2 === 1 && text.length >= 5)
-      this.lostZeros = this.tally(this.lostZeros, row, text);
+  /**
+   * HS codes have an even number of digits (4, 6, 8, 10): one of an odd count that does not start
+   * with 0 lost its leading zero in a spreadsheet (030490 kept as the number 30490), and is counted.
+   * Answers the text as it is.
+   */
+  private flagLostZeros(text: string, row: RawRow): string {
+    const t = text.trim();
+    if (/^[1-9]\d+$/.test(t) && t.length % 2 === 1 && t.length >= 5)
+      this.lostZeros = this.tally(this.lostZeros, row, t);
+    return text;
+  }
+
+  /**
+   * An HS code that lost its leading zero, with it again: chapters 01–09 (animals, fish, dairy,
+   * vegetables, coffee) lose it whenever a spreadsheet keeps the code as a number, and "30490" would
+   * otherwise be filtered and summed as chapter 30 (pharmaceuticals). Restored when the code with
+   * the zero starts with a known heading and the code as written does not (a 9-digit national code
+   * such as Japan's 847130000 stays); without the headings at hand, only 5 and 7 digits, which no
+   * code has. Any other odd code is counted as before and imported as it is.
+   */
+  private leadingZero(text: string, row: RawRow): string {
+    const t = text.trim();
+    if (!/^[1-9]\d+$/.test(t) || t.length % 2 === 0) return text;
+    const padded = `0${t}`;
+    const lost =
+      this.hsHeadings.size > 0
+        ? t.length >= 3 &&
+          t.length <= 11 &&
+          this.hsHeadings.has(padded.slice(0, 4)) &&
+          !this.hsHeadings.has(t.slice(0, 4))
+        : t.length === 5 || t.length === 7;
+    if (!lost) return this.flagLostZeros(text, row);
+    this.restoredZeros = this.tally(this.restoredZeros, row, t);
+    return padded;
   }
 
   /** One more place of a problem counted once per file: the first one's example, the first few places. */
@@ -688,6 +727,17 @@ export class RowConverter {
         message:
           `${one ? '1 line' : `${c.count.toLocaleString('en-US')} lines`} of text below the table ${one ? 'is a note' : 'are notes'}, not ${one ? `a ${record}` : `${record}s`} (first: ${c.firstAt}, "${c.example}"). ` +
           `${one ? 'It is' : 'They are'} left out`,
+      });
+    }
+    if (this.restoredZeros) {
+      const c = this.restoredZeros;
+      const one = c.count === 1;
+      out.push({
+        field: 'hsCode',
+        ...c,
+        message:
+          `${fieldTitleOf(this.kind, 'hsCode')}: ${one ? '1 code' : `${c.count.toLocaleString('en-US')} codes`} lost ${one ? 'its' : 'their'} leading zero in a spreadsheet (first: ${c.firstAt}, "${c.example}"). ` +
+          `${one ? 'It is' : 'They are'} stored with it (0${c.example}), as the service writes HS codes, so HS code filters and the HS breakdown find ${one ? 'it' : 'them'} under ${one ? 'its' : 'their'} chapter`,
       });
     }
     if (this.lostZeros) {

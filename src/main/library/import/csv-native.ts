@@ -141,7 +141,7 @@ function needsRowPath(plan: ColumnPlan, v: string, decimalComma: boolean): strin
     conds.push(
       // Written with dots or spaces: the row path stores its digits and reports it.
       `regexp_full_match(${v}, '${BLANK}[0-9]{3,4}([. ][0-9]{2}([0-9]{2})?){1,3}${BLANK}')`,
-      `(regexp_full_match(${v}, '${BLANK}[0-9]+${BLANK}') AND length(regexp_replace(${v}, '[^0-9]', '', 'g')) % 2 = 1 AND length(regexp_replace(${v}, '[^0-9]', '', 'g')) >= 5)`,
+      `(regexp_full_match(${v}, '${BLANK}[0-9]+${BLANK}') AND length(regexp_replace(${v}, '[^0-9]', '', 'g')) % 2 = 1 AND length(regexp_replace(${v}, '[^0-9]', '', 'g')) >= 3)`,
     );
   return conds.length === 0 ? null : `(${v} IS NOT NULL AND (${conds.join(' OR ')}))`;
 }

@@ -51,7 +51,7 @@ function locateFor(source: TableSource, sheet: number): (row: RawRow) => string 
 /** The converter of a run or a check: the plan's fields, the source's formats, places named by `locate`. */
 function converterFor(
   source: TableSource,
-  msg: { plan: ImportPlan; headers: string[] },
+  msg: { plan: ImportPlan; headers: string[]; hsHeadings: string[] },
   locate: (row: RawRow) => string,
 ): RowConverter {
   return new RowConverter(
@@ -62,6 +62,7 @@ function converterFor(
     source.date1904,
     locate,
     source.verbatim ?? false,
+    new Set(msg.hsHeadings),
   );
 }
 

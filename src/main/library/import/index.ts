@@ -14,6 +14,7 @@ import { checkInWorker, readPreview, runInWorker } from './worker-client';
 import type { CheckProgress, RawPreview } from './worker-protocol';
 
 export { importFormatOf, xlsContent, type ImportFormat } from './file-type';
+export { loadHsHeadings } from './hs-headings';
 export type { ImportWarningView as ImportWarning } from '@shared/library/library-contract';
 export { previewForPlan, shapeKeyOf, type PreparedImport, type RememberedMapping } from './preview';
 export { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-source';
@@ -64,6 +65,8 @@ export async function previewImport(
     fileName?: string;
     choices?: ImportPreviewChoices;
     remembered?: (shapeKey: string) => RememberedMapping | null;
+    /** The HS headings (4 digits) known (hs-codes.csv): an HS code that lost its leading zero is restored by them. */
+    hsHeadings?: readonly string[];
     limits?: ImportLimits;
     signal?: AbortSignal;
   } = {},
@@ -75,7 +78,7 @@ export async function previewImport(
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    return prepareImport(raw, file, opts.choices ?? {}, opts.remembered ?? (() => null));
+    return prepareImport(raw, file, opts.choices ?? {}, opts.remembered ?? (() => null), opts.hsHeadings);
   } catch (e) {
     throw asAppError(file, e);
   }
@@ -101,6 +104,7 @@ export async function checkImport(
   try {
     return await checkInWorker(path, file, plan, prepared.headers, opts.onProgress ?? (() => undefined), {
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
+      hsHeadings: prepared.hsHeadings,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
   } catch (e) {
@@ -277,7 +281,11 @@ export async function runImport(
         report(stored);
         return true;
       },
-      { limits: opts.limits ?? DEFAULT_IMPORT_LIMITS, ...(opts.signal ? { signal: opts.signal } : {}) },
+      {
+        limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
+        hsHeadings: prepared.hsHeadings,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
     );
     if (summary.rows === 0) throw refuse(file, NO_RECORDS);
     const partOnly = [...facts.partOnly, ...(json.partOnly ?? []), ...summary.partOnly];

@@ -49,6 +49,8 @@ export interface PreparedImport {
   /** Identifies files with the same columns (order and names), to remember a mapping by. */
   shapeKey: string;
   raw: RawPreview;
+  /** The HS headings (4 digits) known: an HS code that lost its leading zero is restored by them. */
+  hsHeadings: readonly string[];
 }
 
 function asRawRows(head: readonly PreviewRow[]): { rows: RawRow[]; formats: (NumberFormat | null)[] } {
@@ -125,6 +127,7 @@ export function prepareImport(
   fileName: string,
   choices: ImportPreviewChoices,
   remembered: (shapeKey: string) => RememberedMapping | null,
+  hsHeadings: readonly string[] = [],
 ): PreparedImport {
   const { rows, formats } = asRawRows(raw.head);
   let headerIndex =
@@ -218,7 +221,7 @@ export function prepareImport(
     ...(leftOut.length > 0 ? { leftOut } : {}),
     locale,
   };
-  const checked = checkPlan(plan, headers, rows, formats, raw.date1904, raw.verbatim, raw.whole);
+  const checked = checkPlan(plan, headers, rows, formats, raw.date1904, raw.verbatim, raw.whole, hsHeadings);
   const view: ImportPreviewView = {
     fileName,
     format: raw.format,
@@ -238,7 +241,7 @@ export function prepareImport(
     rowsChecked: checked.rowsChecked,
     blankRows: checked.blankRows,
   };
-  return { view, plan, headers, shapeKey, raw };
+  return { view, plan, headers, shapeKey, raw, hsHeadings };
 }
 
 /** A plan tried on the file's head: its columns with their first values, and what would not import as it is. */
@@ -263,6 +266,7 @@ export function checkPlan(
   verbatim = false,
   /** The rows are the whole sheet, so lines of text held back at their end are notes under it. */
   whole = false,
+  hsHeadings: readonly string[] = [],
 ): CheckedPlan {
   const converter = new RowConverter(
     plan.kind,
@@ -272,6 +276,7 @@ export function checkPlan(
     date1904,
     (r) => `row ${r.number}`,
     verbatim,
+    new Set(hsHeadings),
   );
   const batch = converter.convert(rows.filter((r) => r.number > plan.headerRow));
   if (whole) converter.endOfFile();
@@ -316,12 +321,21 @@ export function previewColumns(
   formats: readonly (NumberFormat | null)[],
   date1904: boolean,
   verbatim = false,
+  hsHeadings: readonly string[] = [],
 ): ImportColumnView[] {
-  return checkPlan(plan, headers, rows, formats, date1904, verbatim).columns;
+  return checkPlan(plan, headers, rows, formats, date1904, verbatim, false, hsHeadings).columns;
 }
 
 /** Re-derives the preview's columns for a plan the analyst changed (mapping, locale, kind). */
 export function previewForPlan(prepared: PreparedImport, plan: ImportPlan): ImportColumnView[] {
   const { rows, formats } = asRawRows(prepared.raw.head);
-  return previewColumns(plan, prepared.headers, rows, formats, prepared.raw.date1904, prepared.raw.verbatim);
+  return previewColumns(
+    plan,
+    prepared.headers,
+    rows,
+    formats,
+    prepared.raw.date1904,
+    prepared.raw.verbatim,
+    prepared.hsHeadings,
+  );
 }

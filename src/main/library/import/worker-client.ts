@@ -158,7 +158,7 @@ export function checkInWorker(
   plan: ImportPlan,
   headers: readonly string[],
   onProgress: (p: CheckProgress) => void,
-  opts: { limits?: ImportLimits; signal?: AbortSignal } = {},
+  opts: { limits?: ImportLimits; signal?: AbortSignal; hsHeadings?: readonly string[] } = {},
 ): Promise<CheckProgress> {
   return new Promise<CheckProgress>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(cancelled());
@@ -178,6 +178,7 @@ export function checkInWorker(
       plan,
       headers: [...headers],
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
+      hsHeadings: [...(opts.hsHeadings ?? [])],
     };
     worker.postMessage(msg);
   });
@@ -208,7 +209,7 @@ export async function runInWorker(
   headers: readonly string[],
   /** Answers whether the part was kept (a plain CSV's may be declined: the worker then reads it row by row). */
   store: (part: WorkerPart) => Promise<boolean>,
-  opts: { limits?: ImportLimits; signal?: AbortSignal } = {},
+  opts: { limits?: ImportLimits; signal?: AbortSignal; hsHeadings?: readonly string[] } = {},
 ): Promise<RunSummary> {
   if (opts.signal?.aborted) throw cancelled();
   const stagingDir = await mkdtemp(join(tmpdir(), `${IMPORT_STAGING_PREFIX}${process.pid}-`));
@@ -270,6 +271,7 @@ export async function runInWorker(
       plan,
       headers: [...headers],
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
+      hsHeadings: [...(opts.hsHeadings ?? [])],
       stagingDir,
     };
     worker.postMessage(msg);

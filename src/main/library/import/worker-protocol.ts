@@ -57,6 +57,8 @@ export type ToWorker =
       plan: ImportPlan;
       headers: string[];
       limits: ImportLimits;
+      /** The HS headings (4 digits) known, to restore the leading zero a spreadsheet dropped (convert.ts). */
+      hsHeadings: string[];
     }
   | {
       type: 'run';
@@ -65,6 +67,7 @@ export type ToWorker =
       plan: ImportPlan;
       headers: string[];
       limits: ImportLimits;
+      hsHeadings: string[];
       /** A folder of the main thread's where the worker writes its parts (row-stage.ts). */
       stagingDir: string;
     }
