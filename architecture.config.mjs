@@ -264,7 +264,7 @@ export const LAYERS = [
   {
     type: 'renderer-components',
     paths: ['src/renderer/src/components'],
-    what: 'Shared UI parts that know no feature: the page frame and header, messages, toasts, fields, dialog focus, the saved-copy offer, the grid parts (`components/grid`).',
+    what: 'Shared UI parts that know no feature: the page frame and header, messages, toasts, fields, dialog focus, the saved-copy offer, the usage table (Usage page, connection test), the grid parts (`components/grid`).',
     imports: ['shared', 'renderer-session', 'renderer-store', 'renderer-bridge', 'renderer-theme'],
     packages: [
       'react',

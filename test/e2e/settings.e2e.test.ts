@@ -98,7 +98,7 @@ describe('Settings → Connection profiles against the simulator', () => {
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-account')));
     expect(accounts).toEqual([account.name]);
     const metrics = await result
-      .getByTestId('test-result-metric')
+      .locator('tr[data-metric]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-metric')));
     expect(metrics).toEqual(
       expect.arrayContaining([

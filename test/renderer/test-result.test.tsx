@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from './render';
+import { cleanup, render, screen, within } from './render';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UsageSummary } from '@shared/spec';
 import { TestResult } from '../../src/renderer/src/features/settings/test-result';
@@ -26,5 +26,28 @@ describe('Settings → Test connection', () => {
     cleanup();
     render(<TestResult state={passed} accountName="" />);
     expect(screen.queryByTestId('test-result-account-warning')).toBeNull();
+  });
+
+  it('shows the figures in the Usage page’s table: a meter, what is left, a limit with no ceiling said the same way', () => {
+    render(<TestResult state={passed} accountName="main" />);
+    const rows = (account: string) =>
+      [...screen.getAllByTestId('test-result-account')]
+        .find((a) => a.getAttribute('data-account') === account)!
+        .querySelectorAll('tbody tr');
+    expect(rows('main')).toHaveLength(1);
+    const main = screen.getByTestId('test-result-main-shipments-search');
+    expect(within(main).getByRole('rowheader').textContent).toBe('Shipment search (downloads)');
+    expect(within(main).getByRole('progressbar').getAttribute('aria-label')).toBe(
+      'Shipment search (downloads): 0 of 150,000 used',
+    );
+    expect(screen.getByTestId('test-result-main-shipments-search-text').textContent).toBe(
+      '0 / 150,000 (150,000 left)',
+    );
+    expect(screen.getByTestId('test-result-eu-desk-shipments-search-text').textContent).toBe(
+      '0 used · no limit',
+    );
+    // The same columns as the Usage page's table.
+    const heads = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(heads.slice(0, 3)).toEqual(['What is counted', 'Spent', 'Used / limit']);
   });
 });

@@ -1,73 +1,27 @@
-import { Alert, Group, Loader, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
-import {
-  isUnlimited,
-  metricLabel,
-  NO_LIMIT,
-  USAGE_METRICS,
-  type MetricSummary,
-  type UsageSummary,
-} from '@shared/spec/usage';
+import type { UsageSummary } from '@shared/spec/usage';
 import { ErrorMessage } from '../../components/error-message';
+import { UsageTable } from '../../components/usage-table';
 import type { TestState } from './settings-store';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
 const ICON = { size: 16, stroke: 1.6 } as const;
 
-function metricOrder(metrics: Record<string, MetricSummary>): string[] {
-  const known = USAGE_METRICS.filter((m) => m in metrics);
-  const extra = Object.keys(metrics).filter((m) => !(USAGE_METRICS as readonly string[]).includes(m));
-  return [...known, ...extra.sort()];
-}
-
+/** Each account's figures in the Usage page's table: the same data, the same look. */
 function UsageTables({ usage }: { usage: UsageSummary }) {
   const accounts = Object.keys(usage);
   if (accounts.length === 0) return <Text c="dimmed">Connected, but the service reported no accounts.</Text>;
   return (
-    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-      {accounts.map((account) => {
-        const metrics = usage[account] ?? {};
-        return (
-          <Table
-            key={account}
-            striped
-            withTableBorder
-            captionSide="top"
-            data-testid="test-result-account"
-            data-account={account}
-          >
-            <Table.Caption ta="left" mt={0} mb="xs">
-              Account <strong>{account}</strong>
-            </Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Metric</Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Used
-                </Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Limit
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {metricOrder(metrics).map((name) => {
-                const m = metrics[name] as MetricSummary;
-                return (
-                  <Table.Tr key={name} data-testid="test-result-metric" data-metric={name}>
-                    <Table.Th scope="row" fw={400}>
-                      {metricLabel(name)}
-                    </Table.Th>
-                    <Table.Td ta="right">{fmt(m.current)}</Table.Td>
-                    <Table.Td ta="right">{isUnlimited(m) ? NO_LIMIT : fmt(m.limit)}</Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        );
-      })}
-    </SimpleGrid>
+    <Stack gap="md">
+      {accounts.map((account) => (
+        <div key={account} data-testid="test-result-account" data-account={account}>
+          <Title order={3} mb={4}>
+            Account: {account}
+          </Title>
+          <UsageTable account={account} metrics={usage[account] ?? {}} testIdPrefix="test-result" />
+        </div>
+      ))}
+    </Stack>
   );
 }
 
