@@ -7,7 +7,8 @@
  * warming the export on a 5,000-row dataset (the steady state of a main process that has exported
  * before; the cold warm-up time is printed too). The child runs this file bundled, under plain `node`,
  * as the app's main process runs its bundle (tsx's loader would add ~45 MB to every figure). Memory is
- * shown as the process's peak and as the export's own growth, peak minus the process before it.
+ * shown as the process's peak and as the export's own growth, peak minus the process before it, and
+ * what the process still holds 10 s after the export, idle.
  *
  *   npm run bench -- export-xlsx            100,000 rows (all columns, the default columns, and all
  *                                           columns in a view sorted by a column)
@@ -40,11 +41,15 @@ interface CaseResult {
   fileMb: number;
   /** The warm-up export of WARM_UP_ROWS rows, cold (first use in the process). */
   warmMs: number;
+  /** The process SETTLE_MS after the export, idle: what the main process keeps once an export is done. */
+  settledRssMb: number;
 }
 
 /** A grid view sorted by a column (every column shown): DuckDB sorts the whole dataset before the first row. */
 const SORTED = 'all-sorted';
 const WARM_UP_ROWS = 5_000;
+/** How long a case waits, idle, after its export before it reads what the process still holds. */
+const SETTLE_MS = 10_000;
 /** The app's export of a library dataset, as the export handler runs it. */
 async function exportDataset(
   lib: Library,
@@ -118,6 +123,9 @@ async function runCase(
     // maxRSS is the kernel's own peak for this process, catching spikes between samples.
     peak = Math.max(peak, process.resourceUsage().maxRSS * 1024);
     const size = (await stat(out)).size;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    (globalThis as { gc?: () => void }).gc?.();
+    const settledRssMb = process.memoryUsage.rss() / 2 ** 20;
     return {
       name: `${kind}-${columnSet}`,
       rows,
@@ -129,6 +137,7 @@ async function runCase(
       baseRssMb: baseRss / 2 ** 20,
       fileMb: size / 2 ** 20,
       warmMs,
+      settledRssMb,
     };
   } finally {
     clearInterval(sampler);
@@ -177,6 +186,7 @@ function show(r: CaseResult, baseline?: CaseResult): void {
         .padStart(10)} cells/s  ` +
       `peak RSS ${r.peakRssMb.toFixed(0).padStart(4)} MB (before ${r.baseRssMb.toFixed(0)} MB, ` +
       `+${(r.peakRssMb - r.baseRssMb).toFixed(0)} MB)  ` +
+      `${(SETTLE_MS / 1000).toFixed(0)} s later ${r.settledRssMb.toFixed(0)} MB  ` +
       `max loop stall ${r.maxLoopDelayMs.toFixed(0)} ms  file ${r.fileMb.toFixed(1)} MB  ` +
       `(warm-up: ${r.warmMs.toFixed(0)} ms)${ratio}`,
   );
