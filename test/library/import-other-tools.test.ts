@@ -161,3 +161,50 @@ describe('HS codes a spreadsheet kept as numbers', () => {
     ]);
   });
 });
+
+describe('numbers grouped with dots, as continental European Excel writes them', () => {
+  it('reads "25.000" in a semicolon-separated CSV as twenty-five thousand, and stores exactly that', async () => {
+    // Excel saves CSV with semicolons where the decimal separator is a comma (Germany, France, …).
+    const path = join(t.dir, 'zoll.csv');
+    await writeFile(
+      path,
+      'Consignee;HS Code;Value (USD);Qty\r\nMüller;720810;1.234;25.000\r\nSchmidt;720811;12.500;3\r\n',
+    );
+    const prepared = await previewImport(path);
+    expect(prepared.view.locale.decimal).toBe(',');
+    expect(prepared.view.notices).toEqual([]);
+    const r = await runImport(l.lib, path, prepared);
+    expect((await rowsOf(r.dataset.id)).map((x) => [x.usdFob, x.quantity])).toEqual([
+      ['1234', '25000'],
+      ['12500', '3'],
+    ]);
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('reads "1.234.567" as a number grouped with dots in any file', async () => {
+    const path = join(t.dir, 'grouped.csv');
+    await writeFile(path, 'Consignee,Value (USD)\nAcme,1.234.567\nBeta,12\n');
+    const prepared = await previewImport(path);
+    expect(prepared.view.locale.decimal).toBe(',');
+    expect(prepared.view.localeProof.decimal).toBe('1.234.567');
+    expect(prepared.view.columns[1]?.samples).toEqual(['1234567', '12']);
+  });
+
+  it('says, where nothing in the file tells, that "25.000" is read with a decimal point and how to read it otherwise', async () => {
+    const path = join(t.dir, 'unclear.csv');
+    await writeFile(path, 'Consignee,Value (USD),Qty\nAcme,25.000,3\nBeta,12,4\n');
+    const prepared = await previewImport(path);
+    expect(prepared.view.locale.decimal).toBe('.');
+    expect(prepared.view.notices).toEqual([
+      'Numbers such as “25.000” are read with a decimal point (25). If the dot groups thousands (25000), choose 1.234,56 under “Numbers are written”.',
+    ]);
+    // Chosen: no more doubt to point out.
+    const chosen = await previewImport(path, { choices: { locale: { decimal: ',', dates: 'mdy' } } });
+    expect(chosen.view.notices).toEqual([]);
+    expect(chosen.view.columns[1]?.samples).toEqual(['25000', '12']);
+    // A value that proves the decimal point leaves nothing in doubt.
+    const proved = join(t.dir, 'proved.csv');
+    await writeFile(proved, 'Consignee,Value (USD),Qty\nAcme,25.000,3\nBeta,12.5,4\n');
+    expect((await previewImport(proved)).view.notices).toEqual([]);
+  });
+});

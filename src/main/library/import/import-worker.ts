@@ -102,6 +102,7 @@ async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<voi
         facts: source.facts ?? null,
         date1904: source.date1904,
         verbatim: source.verbatim ?? false,
+        csvDelimiter: source.csv?.delimiter ?? null,
       },
     };
   } finally {

@@ -509,7 +509,10 @@ export function withoutCurrency(text: string): { amount: string; sign: string } 
   return { amount: `${m[1] === '-' ? '-' : ''}${amount}`, sign };
 }
 
-const COMMA_DECIMAL = /^[+-]?(?:\d{1,3}(?:[. \u00a0\u202f']\d{3})+,\d+|\d+,\d{1,2}|\d+,\d{4,})$/;
+const COMMA_DECIMAL =
+  /^[+-]?(?:\d{1,3}(?:[. \u00a0\u202f']\d{3})+,\d+|\d+,\d{1,2}|\d+,\d{4,}|\d{1,3}(?:\.\d{3}){2,})$/;
+/** A whole number grouped with dots ("25.000", "1.234"), or a dot decimal of three digits: which, the file must say. */
+const DOT_GROUPED = /^[+-]?\d{1,3}\.\d{3}$/;
 const DOT_DECIMAL = /^[+-]?(?:\d{1,3}(?:,\d{3})+\.\d+|\d+\.\d{1,2}|\d+\.\d{4,})$/;
 const SLASH_OR_DOT_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{2}|\d{4})$/;
 
@@ -537,6 +540,11 @@ export interface LocaleEvidence {
    * cells carry their order with them, so a file of only those is never asked.
    */
   dateOrderMatters: boolean;
+  /**
+   * A number read with a decimal point that may as well be a whole number grouped with dots
+   * ("25.000"), when nothing in the file says which; null otherwise.
+   */
+  decimalInDoubt: string | null;
 }
 
 /**
@@ -547,9 +555,15 @@ export interface LocaleEvidence {
  */
 export function guessLocale(
   samples: readonly { type: FieldType; values: readonly unknown[] }[],
+  /**
+   * The file is a CSV separated by semicolons, as Excel saves one where the decimal separator is a
+   * comma: numbers it proves neither way ("25.000", "1.234") are then read with decimal commas.
+   */
+  semicolons = false,
 ): LocaleEvidence {
   let commaProof: string | null = null;
   let dotProof: string | null = null;
+  let grouped: string | null = null;
   let dayFirst: string | null = null;
   let monthFirst: string | null = null;
   let dotted = false;
@@ -563,6 +577,7 @@ export function guessLocale(
         const amount = withoutCurrency(t)?.amount ?? t;
         if (COMMA_DECIMAL.test(amount)) commaProof ??= t;
         else if (DOT_DECIMAL.test(amount)) dotProof ??= t;
+        else if (DOT_GROUPED.test(amount)) grouped ??= t;
       } else if (s.type === 'date') {
         const m = SLASH_OR_DOT_DATE.exec(withoutMidnight(t));
         if (!m) continue;
@@ -573,13 +588,14 @@ export function guessLocale(
       }
     }
   }
-  const decimalComma = commaProof !== null && dotProof === null;
+  const decimalComma = dotProof === null && (commaProof !== null || (semicolons && grouped !== null));
   const dates = dayFirst && !monthFirst ? 'dmy' : monthFirst && !dayFirst ? 'mdy' : dotted ? 'dmy' : 'mdy';
   return {
     locale: { decimal: decimalComma ? ',' : '.', dates },
     decimalProof: decimalComma ? commaProof : null,
     dateProof: dates === 'dmy' ? dayFirst : dates === 'mdy' ? monthFirst : null,
     dateOrderMatters: numericDates,
+    decimalInDoubt: decimalComma || dotProof !== null ? null : grouped,
   };
 }
 

@@ -211,8 +211,16 @@ export function prepareImport(
       .map((field, c) => ({ field, c }))
       .filter((m): m is { field: string; c: number } => m.field !== null)
       .map(({ field, c }) => ({ type: fieldTypeOf(kind, field), values: dataRows.map((r) => r.values[c]) })),
+    raw.csvDelimiter === ';',
   );
   const locale = choices.locale ?? (memory && !ours ? memory.locale : evidence.locale);
+  const doubt = evidence.decimalInDoubt;
+  // Said of the guess only: a locale the analyst chose, now or for files of the same columns, stands.
+  if (doubt !== null && locale.decimal === '.' && choices.locale === undefined && !(memory && !ours))
+    notices.push(
+      `Numbers such as “${doubt}” are read with a decimal point (${Number(doubt.replace(/[^\d.+-]/g, ''))}). ` +
+        `If the dot groups thousands (${doubt.replace(/[^\d+-]/g, '')}), choose 1.234,56 under “Numbers are written”.`,
+    );
   const plan: ImportPlan = {
     sheet: raw.sheet,
     headerRow: headerRow.number,

@@ -27,6 +27,8 @@ export interface RawPreview {
   date1904: boolean;
   /** The file's text is a dataset's exact text: no locale applies (TableSource.verbatim). */
   verbatim: boolean;
+  /** A CSV's separator (TableSource.csv); null for any other format. */
+  csvDelimiter: string | null;
 }
 
 export interface RunSummary {
