@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FetchFinished as JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
+import type { FetchFinished as JobFinished, FetchProgress, JobProgress } from '@shared/jobs/jobs-contract';
 import type { DatasetView, EquivalentView, RowsBlockView } from '@shared/library/library-contract';
 import type { JobsList } from '@shared/jobs/jobs-contract';
 import { SEARCH_HEAD_ROWS, type ShipmentSearchAnswer } from '@shared/query/query-contract';
@@ -288,6 +288,44 @@ describe('fetch jobs', () => {
       sim.setFaults(undefined);
     }
   }, 30_000);
+
+  it('a job says its size as it starts, before its first request: the plan from a search’s total, a probe’s, a firm page count', async () => {
+    const progressOf = (jobId: string) =>
+      h.events
+        .filter((e) => e.event === 'jobs.progress' && (e.payload as JobProgress).jobId === jobId)
+        .map((e) => e.payload as FetchProgress);
+    const startSlow = async (kind: 'shipments' | 'firms', request: object, knownTotal?: number) => {
+      await h.ok('jobs.estimate', { kind, request, ...(knownTotal !== undefined ? { knownTotal } : {}) });
+      const { jobId } = await h.ok<{ jobId: string }>('jobs.start', { kind, request });
+      // Listed with what is known, not as "Starting…" with no size.
+      const listed = (await h.ok<JobsList>('jobs.list')).running.find((j) => j.id === jobId);
+      const first = progressOf(jobId)[0];
+      await h.ok('jobs.cancel', { jobId });
+      await h.jobFinished<JobFinished>(jobId);
+      return { listed, first };
+    };
+    sim.setFaults({ latencyMs: 2_000 });
+    try {
+      // From the total the search reported: no request is made before the job's own, and none answered yet.
+      const planned = await startSlow('shipments', { importer_countries: ['US'] }, 4_321);
+      expect(planned.first).toMatchObject({ done: 0, total: 4_321, unit: 'records', requestsUsed: 0 });
+      expect(planned.listed).toMatchObject({
+        total: 4_321,
+        done: 0,
+        label: expect.not.stringMatching(/Starting/),
+      });
+      // From the estimate's probe (one request, already answered).
+      const probed = await startSlow('shipments', { exporter_countries: ['DE'] });
+      expect(probed.first).toMatchObject({ done: 0, total: expect.any(Number), requestsUsed: 1 });
+      expect(probed.listed?.total).toBe(probed.first?.total);
+      // A firm search's page count, from the search the analyst ran.
+      const firms = await startSlow('firms', { importer_firm: 'Trading' }, 7);
+      expect(firms.first).toMatchObject({ done: 0, total: 7, unit: 'pages', requestsUsed: 0 });
+      expect(firms.listed).toMatchObject({ total: 7, unit: 'pages' });
+    } finally {
+      sim.setFaults(undefined);
+    }
+  }, 60_000);
 });
 
 describe('library calls', () => {

@@ -185,6 +185,28 @@ describe('JobsPanel', () => {
     expect(detail('fetch-firms')).toMatch(/^4 of 12 pages \(33%\) · 400 records stored/);
     expect(detail('fetch-records') + detail('fetch-firms')).not.toContain('windows');
   });
+
+  it('shows a fetch’s size from its first event, before anything is fetched, and that it is starting', () => {
+    render(<panel.JobsPanel />);
+    emit('jobs.progress', {
+      kind: 'shipments',
+      jobId: 'fetch-new',
+      label: 'Steel 2024',
+      done: 0,
+      total: 4_321,
+      unit: 'records',
+      etaSeconds: null,
+      windowsDone: 0,
+      windowsKnown: 1,
+      recordsStored: 0,
+      requestsUsed: 0,
+      downloadsUsed: 0,
+    });
+    expect(screen.getByTestId('job-detail-fetch-new').textContent).toBe(
+      '0 of 4,321 records (0%) · date range 0 of 1 · starting…',
+    );
+    expect(screen.getByTestId('job-running-fetch-new').getAttribute('data-job-total')).toBe('4321');
+  });
 });
 
 describe('JobsPanel: unfinished jobs', () => {

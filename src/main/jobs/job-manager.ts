@@ -146,6 +146,14 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
   >();
   // The firm estimate pays for page 1 to learn the page count; the job then starts from page 2.
   const firstPages = new Map<string, { at: number; page: FirmSearchResponse }>();
+  // An estimate from the total a search reported: the job shows that size from its start.
+  const plans = new Map<string, { at: number; total: number }>();
+  /** What an estimate left for the job of this filter (a probe, a first page, a planned size), taken once. */
+  const takeFresh = <T>(map: Map<string, { at: number } & T>, key: string): T | undefined => {
+    const kept = map.get(key);
+    map.delete(key);
+    return kept && Date.now() - kept.at < PROBE_TTL_MS ? kept : undefined;
+  };
 
   const probeKey = (owner: JobOwner, filter: ShipmentFilter, kind: DatasetKind = 'shipments') =>
     JSON.stringify([owner.profileId, owner.account, filterKey(kind, filter as Record<string, unknown>)]);
@@ -296,7 +304,9 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       // The usage figures come from what main keeps (the service is asked at most once a minute).
       if (kind === 'firms') {
         let pages = knownTotal;
-        if (pages === undefined) {
+        if (pages !== undefined)
+          plans.set(probeKey(owner, filter, 'firms'), { at: Date.now(), total: pages });
+        else {
           // Learning the page count costs a page; the first page is what the firm search already fetched.
           const first = await client.firmSearch({ ...filter, page: 1 }, opts);
           firstPages.set(probeKey(owner, filter, 'firms'), { at: Date.now(), page: first });
@@ -323,8 +333,10 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       // With the total of a search the analyst already ran, the preview costs nothing: the job makes
       // its size probe only when it starts, and the estimate counts it.
       let estimate: Omit<ShipmentEstimate, 'probe'>;
-      if (knownTotal !== undefined) estimate = planShipmentFetch(knownTotal);
-      else {
+      if (knownTotal !== undefined) {
+        estimate = planShipmentFetch(knownTotal);
+        plans.set(probeKey(owner, filter), { at: Date.now(), total: knownTotal });
+      } else {
         const probed = await estimateShipments(filter, client, opts);
         probes.set(probeKey(owner, filter), { at: Date.now(), probe: probed.probe });
         estimate = probed;
@@ -346,21 +358,18 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
     async start(owner, client, kind, filter, name) {
       const runner = await runnerFor(client, owner.account, kind);
       const input = { filter, ...owner, ...(name ? { name } : {}) };
+      const key = probeKey(owner, filter, kind);
+      const plannedTotal = takeFresh(plans, key)?.total;
+      const planned = { ...input, ...(plannedTotal !== undefined ? { plannedTotal } : {}) };
       if (kind === 'firms') {
-        const key = probeKey(owner, filter, 'firms');
-        const cached = firstPages.get(key);
-        firstPages.delete(key);
-        const firstPage = cached && Date.now() - cached.at < PROBE_TTL_MS ? cached.page : undefined;
+        const firstPage = takeFresh(firstPages, key)?.page;
         return launch('firms', owner.profileId, (run) =>
-          runner.startFirms({ ...input, ...(firstPage ? { firstPage } : {}) }, client, run),
+          runner.startFirms({ ...planned, ...(firstPage ? { firstPage } : {}) }, client, run),
         );
       }
-      const key = probeKey(owner, filter);
-      const cached = probes.get(key);
-      probes.delete(key);
-      const probe = cached && Date.now() - cached.at < PROBE_TTL_MS ? cached.probe : undefined;
+      const probe = takeFresh(probes, key)?.probe;
       return launch('shipments', owner.profileId, (run) =>
-        runner.startShipments({ ...input, ...(probe ? { probe } : {}) }, client, run),
+        runner.startShipments({ ...planned, ...(probe ? { probe } : {}) }, client, run),
       );
     },
 

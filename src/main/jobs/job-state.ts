@@ -16,11 +16,18 @@ export interface JobInput {
   account?: string | null;
   /** Dataset name; defaults to one made from the filter. */
   name?: string;
+  /**
+   * Records (shipments) or pages (firms) the search of this filter reported when the fetch was planned:
+   * shown as the job's size until its own first answer says it.
+   */
+  plannedTotal?: number;
 }
 
 export interface ShipmentState {
   kind: 'shipments';
   rootTotal: number | null;
+  /** The planned size (`JobInput.plannedTotal`), shown while `rootTotal` is not known yet. */
+  plannedTotal?: number;
   frontier: FrontierItem[];
   covered: CoveredWindow[];
   requests: number;
@@ -36,6 +43,8 @@ export interface ShipmentState {
 export interface FirmState {
   kind: 'firms';
   totalPages: number | null;
+  /** The planned page count (`JobInput.plannedTotal`), shown while `totalPages` is not known yet. */
+  plannedTotal?: number;
   totalShipment: number | null;
   nextPage: number;
   requests: number;
@@ -45,6 +54,11 @@ export interface FirmState {
 }
 
 export type JobState = ShipmentState | FirmState;
+
+/** The job's size as far as it is known: its own answers' total, else the planned one. */
+export function knownTotal(state: JobState): number | null {
+  return (state.kind === 'shipments' ? state.rootTotal : state.totalPages) ?? state.plannedTotal ?? null;
+}
 
 /** A job as the runner works on it: its saved row with input and state read back. */
 export interface JobRow {
@@ -83,7 +97,7 @@ export function summaryOf(r: JobRecord): JobSummary {
     error: r.error,
     profileId: input.profileId ?? null,
     done: state.kind === 'shipments' ? state.coveredRecords : state.nextPage - 1,
-    total: state.kind === 'shipments' ? state.rootTotal : state.totalPages,
+    total: knownTotal(state),
     stored: state.stored,
   };
 }

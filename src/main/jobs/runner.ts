@@ -13,6 +13,7 @@ import {
 } from '../library';
 import { runFirmPager } from './firm-pager';
 import {
+  knownTotal,
   toJobRow,
   type FirmState,
   type JobInput,
@@ -22,7 +23,15 @@ import {
 } from './job-state';
 import { limitInfo, OutOfDownloads, RequestPolicy, type RequestPolicyOptions } from './request-policy';
 import { eitherSignal, runShipmentSweep, type DoneWindow } from './shipment-sweep';
-import type { FirmSource, JobKind, JobOutcome, JobStats, RunOptions, ShipmentSource } from './types';
+import type {
+  FirmSource,
+  JobKind,
+  JobOutcome,
+  JobProgressInfo,
+  JobStats,
+  RunOptions,
+  ShipmentSource,
+} from './types';
 import { DEFAULT_SLICE_FILL, rootWindow, windowFilter, windowKey } from './windows';
 
 export type { JobInput } from './job-state';
@@ -105,6 +114,7 @@ export class JobRunner {
     const state: ShipmentState = {
       kind: 'shipments',
       rootTotal: null,
+      ...(input.plannedTotal !== undefined ? { plannedTotal: input.plannedTotal } : {}),
       frontier: [{ window: rootWindow(filter), total: null }],
       covered: [],
       requests: 0,
@@ -119,10 +129,14 @@ export class JobRunner {
     run.onStarted?.(job.id);
     if (probe) {
       // The estimate's probe of the unsliced filter counts as this job's first request.
-      const root = rootWindow(filter);
       state.requests = 1;
       state.downloads = probe.shipments.length;
       state.rootTotal = probe.total;
+    }
+    // What is known at once (the probe's or the plan's size) is said before the first request goes out.
+    run.onProgress?.(progressOf(job, state));
+    if (probe) {
+      const root = rootWindow(filter);
       if (probe.shipments.length >= probe.total) {
         state.frontier = [];
         await this.commitShipmentStep(
@@ -144,6 +158,7 @@ export class JobRunner {
     const state: FirmState = {
       kind: 'firms',
       totalPages: null,
+      ...(input.plannedTotal !== undefined ? { plannedTotal: input.plannedTotal } : {}),
       totalShipment: null,
       nextPage: 1,
       requests: 0,
@@ -158,8 +173,10 @@ export class JobRunner {
       state.downloads = firstPage.firms.length;
       state.totalPages = firstPage.total_pages;
       state.totalShipment = firstPage.total_shipment;
-      await this.commitFirmPage(job, state, firstPage.firms);
     }
+    // What is known at once (the first page's or the plan's page count) is said before the next request.
+    run.onProgress?.(progressOf(job, state));
+    if (firstPage) await this.commitFirmPage(job, state, firstPage.firms);
     return this.runFirms(job, source, run);
   }
 
@@ -175,6 +192,8 @@ export class JobRunner {
     }
     await this.library.write((tx) => tx.jobs.setStatus(job.id, 'running', null));
     run.onStarted?.(job.id);
+    // Where it stopped, said at once: the tray does not start a resumed job from nothing.
+    run.onProgress?.(progressOf(job, job.state));
     return job.state.kind === 'shipments'
       ? this.runShipments(job, source, run)
       : this.runFirms(job, source, run);
@@ -289,22 +308,7 @@ export class JobRunner {
     const seen = await this.library.shipmentHashIds(job.datasetId);
     const progress = (waitMs?: number): void => {
       state.elapsedMs = Date.now() - startedAt;
-      const done = Math.min(state.coveredRecords, state.rootTotal ?? state.coveredRecords);
-      const left = state.rootTotal === null ? null : Math.max(0, state.rootTotal - done);
-      run.onProgress?.({
-        jobId: job.id,
-        label: job.label,
-        done,
-        total: state.rootTotal,
-        unit: 'records',
-        etaSeconds: etaSeconds(state.elapsedMs, done, left, waitMs),
-        windowsDone: state.covered.length,
-        windowsKnown: state.covered.length + state.frontier.length,
-        recordsStored: state.stored,
-        requestsUsed: state.requests,
-        downloadsUsed: state.downloads,
-        ...waiting(waitMs),
-      });
+      run.onProgress?.(progressOf(job, state, waitMs));
     };
     try {
       await runShipmentSweep(job, state, source, run, {
@@ -371,22 +375,7 @@ export class JobRunner {
         checkStop: this.checkStop(run),
         progress: (waitMs) => {
           state.elapsedMs = Date.now() - startedAt;
-          const done = state.nextPage - 1;
-          const left = state.totalPages === null ? null : Math.max(0, state.totalPages - done);
-          run.onProgress?.({
-            jobId: job.id,
-            label: job.label,
-            done,
-            total: state.totalPages,
-            unit: 'pages',
-            etaSeconds: etaSeconds(state.elapsedMs, done, left, waitMs),
-            windowsDone: done,
-            windowsKnown: state.totalPages ?? done,
-            recordsStored: state.stored,
-            requestsUsed: state.requests,
-            downloadsUsed: state.downloads,
-            ...waiting(waitMs),
-          });
+          run.onProgress?.(progressOf(job, state, waitMs));
         },
       });
       await this.finish(job, state, {
@@ -474,6 +463,31 @@ function withAccount(message: string, e: unknown, account: string | null | undef
   return message.startsWith(bare)
     ? `${metricLabel(metric)} limit reached for account ${account} (429)${message.slice(bare.length)}`
     : message;
+}
+
+/**
+ * Where a job stands, from its state: what it covered of its size (its own answers' total, else the
+ * planned one), the windows or pages done and known, and what it spent.
+ */
+function progressOf(job: JobRow, state: JobState, waitMs?: number): JobProgressInfo {
+  const total = knownTotal(state);
+  const shipments = state.kind === 'shipments';
+  const done = shipments ? Math.min(state.coveredRecords, total ?? state.coveredRecords) : state.nextPage - 1;
+  const left = total === null ? null : Math.max(0, total - done);
+  return {
+    jobId: job.id,
+    label: job.label,
+    done,
+    total,
+    unit: shipments ? 'records' : 'pages',
+    etaSeconds: etaSeconds(state.elapsedMs, done, left, waitMs),
+    windowsDone: shipments ? state.covered.length : done,
+    windowsKnown: shipments ? state.covered.length + state.frontier.length : (state.totalPages ?? done),
+    recordsStored: state.stored,
+    requestsUsed: state.requests,
+    downloadsUsed: state.downloads,
+    ...waiting(waitMs),
+  };
 }
 
 /** Time left: the pace so far over what is left, plus a wait under way (it delays everything after it). */

@@ -69,7 +69,8 @@ function timeLine(job: RunningJob, now: number, hostUp: boolean): { text: string
   if (quiet > SILENT_AFTER_MS) {
     return { text: `no progress for ${describeSeconds(quiet / 1000)}`, silent: true };
   }
-  if (etaSeconds === null) return { text: '', silent: false };
+  // Nothing done yet: its size (main says it at the start) is shown, and that it is under way.
+  if (etaSeconds === null) return { text: job.done === 0 ? 'starting…' : '', silent: false };
   return { text: etaSeconds === 0 ? 'almost done' : `${describeTimeLeft(etaSeconds)} left`, silent: false };
 }
 
