@@ -208,3 +208,24 @@ describe('numbers grouped with dots, as continental European Excel writes them',
     expect((await previewImport(proved)).view.notices).toEqual([]);
   });
 });
+
+describe('a huge cell', () => {
+  it('is shown cut short in the preview, and stored whole', async () => {
+    const description = `${'Frozen fillets of Atlantic cod, '.repeat(40_000)}🐟`;
+    const path = join(t.dir, 'huge cell.csv');
+    await writeFile(
+      path,
+      `Consignee,Product Description,Notes\nAcme,"${description}","${description}"\nBeta,Cod,short\n`,
+    );
+    const prepared = await previewImport(path);
+    const [, product, notes] = prepared.view.columns;
+    expect(product?.field).toBe('productDetails');
+    expect(product?.samples).toEqual([`${description.slice(0, 200)}…`, 'Cod']);
+    // An extra column's values too.
+    expect(notes?.samples).toEqual([`${description.slice(0, 200)}…`, 'short']);
+    const r = await runImport(l.lib, path, prepared);
+    const rows = await rowsOf(r.dataset.id);
+    expect(rows[0]?.productDetails).toBe(description);
+    expect(rows[0]?.Notes).toBe(description);
+  });
+});

@@ -252,6 +252,20 @@ export function prepareImport(
   return { view, plan, headers, shapeKey, raw, hsHeadings };
 }
 
+/** The most characters of a value the preview shows (its table shows less): the value is stored whole. */
+export const SAMPLE_CHARS = 200;
+
+/**
+ * A value as the preview shows it: a text of megabytes (a whole document pasted into a cell) would
+ * otherwise travel to the dialog whole, five times per column, and stall it.
+ */
+function shortSample(v: string): string {
+  if (v.length <= SAMPLE_CHARS) return v;
+  // Not between the two halves of a character outside the BMP (an emoji, a CJK extension).
+  const end = /[\ud800-\udbff]/.test(v[SAMPLE_CHARS - 1]!) ? SAMPLE_CHARS - 1 : SAMPLE_CHARS;
+  return `${v.slice(0, end)}…`;
+}
+
 /** A plan tried on the file's head: its columns with their first values, and what would not import as it is. */
 export interface CheckedPlan {
   columns: ImportColumnView[];
@@ -303,14 +317,14 @@ export function checkPlan(
         header,
         field: null,
         leftOut: true,
-        samples: shown.map((r) => rawText(r.values[c])),
+        samples: shown.map((r) => shortSample(rawText(r.values[c]))),
       };
     const field = plan.mapping[c] ?? null;
     const at = field === null ? undefined : fieldIndex.get(field);
     const samples =
       at === undefined
-        ? extras.map((e) => e[header] ?? '')
-        : (batch.columns[at] ?? []).slice(0, SAMPLES).map((v) => (v === null ? '' : String(v)));
+        ? extras.map((e) => shortSample(e[header] ?? ''))
+        : (batch.columns[at] ?? []).slice(0, SAMPLES).map((v) => (v === null ? '' : shortSample(String(v))));
     return { index: c, header, field: at === undefined ? null : field, leftOut: false, samples };
   });
   return {
