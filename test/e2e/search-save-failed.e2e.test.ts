@@ -88,6 +88,11 @@ describe.skipIf(!canFreezeLibrary)('a search whose answer the library cannot sto
       /^Its 250 records were downloaded and counted against the account, but Portolan could not save them\. Portolan may not write to its data folder/,
     );
     const usedAfterSearch = (await serviceUsage(stack))['shipments/search']?.current ?? 0;
+    // One primary action: Save again is the filled button while the notice shows, the run button plain.
+    const filled = browser.page.locator('button[data-variant="filled"]:visible');
+    expect(await filled.evaluateAll((bs) => bs.map((b) => b.getAttribute('data-testid')))).toEqual([
+      'search-save-again',
+    ]);
     const problems = await layoutEveryWay('search-save-failed', false);
 
     // Saving keeps failing: the records from memory, with Export.

@@ -491,6 +491,13 @@ describe('search page: an answer the library could not save', () => {
     // The library grid has nothing to read, so it is not offered (nor its read errors).
     expect(screen.queryByTestId('shipments-grid')).toBeNull();
     expect(screen.queryByTestId('export-open')).toBeNull();
+    // One primary action: while the notice shows, Save again is filled and the run button is plain.
+    const filled = () =>
+      [...document.querySelectorAll('button[data-variant="filled"]')].map((b) =>
+        b.getAttribute('data-testid'),
+      );
+    expect(filled()).toEqual(['search-save-again']);
+    expect(runButton().getAttribute('data-variant')).toBe('default');
 
     let attempts = 0;
     bridge.answer({
@@ -516,6 +523,8 @@ describe('search page: an answer the library could not save', () => {
     fireEvent.click(el('search-save-again'));
     await waitFor(() => expect(screen.queryByTestId('search-save-failed')).toBeNull());
     expect(bridge.callsTo('library.saveAgain')).toEqual([{ id: 'ds-30' }, { id: 'ds-30' }]);
+    // Saved: the run button is the page's primary action again.
+    expect(filled()).toEqual(['search-run']);
     expect(el('search-notice').textContent).toBe(
       'Saved to the Library: the 30 records are now read from it, and nothing was downloaded again.',
     );

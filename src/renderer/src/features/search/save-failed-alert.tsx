@@ -15,9 +15,11 @@ export function SaveFailedAlert() {
   const { saveAgain, showKeptRecords } = useSearchStore.getState();
   if (!failure) return null;
   const records = `${fmt(failure.records)} record${failure.records === 1 ? '' : 's'}`;
+  // The page's one filled button while this shows: the run button turns plain meanwhile.
   const saveButton = (
     <Button
       size="compact-sm"
+      variant="filled"
       data-testid="search-save-again"
       loading={failure.busy === 'saving'}
       disabled={failure.busy === 'loading'}

@@ -93,6 +93,8 @@ const RunBar = memo(function RunBar({ check }: { check: SearchCheck }) {
   const size = useSearchStore((s) => s.size);
   const status = useSearchStore((s) => s.status);
   const overLimitConfirmed = useSearchStore((s) => s.overLimitConfirmed);
+  // While the answer could not be saved, "Save again" is the one primary action (one filled button).
+  const saveAgainFirst = useSearchStore((s) => s.saveFailure !== null);
   const { setSize, confirmOverLimit, run } = useSearchStore.getState();
   const [text, setText] = useState(String(size));
   const sizeId = useId();
@@ -182,6 +184,7 @@ const RunBar = memo(function RunBar({ check }: { check: SearchCheck }) {
           busy={status === 'running'}
           onRun={() => void run()}
           shortcut="Enter · Ctrl+Enter"
+          primary={!saveAgainFirst}
           hideReason
         />
       </Group>
