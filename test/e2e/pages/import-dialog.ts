@@ -15,19 +15,23 @@ export class ImportDialog {
    * Drops a file on the Library page as a file manager would: dragenter, dragover and drop carrying it.
    * The page is built in the browser (this file is compiled without the DOM's names).
    */
-  async drop(fileName: string, text: string, type = 'text/csv'): Promise<void> {
+  async drop(fileName: string, content: string | Buffer, type = 'text/csv'): Promise<void> {
     const target = this.page.getByTestId('library-page');
+    // Bytes (a workbook, text in another encoding) cross into the page as numbers.
+    const text = typeof content === 'string' ? content : null;
+    const bytes = typeof content === 'string' ? null : [...content];
     const transfer = await this.page.evaluateHandle(
-      ({ fileName, text, type }) => {
+      ({ fileName, text, bytes, type }) => {
         const dom = globalThis as unknown as {
           DataTransfer: new () => { items: { add(f: unknown): void } };
-          File: new (parts: string[], name: string, opts: { type: string }) => unknown;
+          File: new (parts: unknown[], name: string, opts: { type: string }) => unknown;
+          Uint8Array: new (values: number[]) => unknown;
         };
         const dt = new dom.DataTransfer();
-        dt.items.add(new dom.File([text], fileName, { type }));
+        dt.items.add(new dom.File([text ?? new dom.Uint8Array(bytes ?? [])], fileName, { type }));
         return dt;
       },
-      { fileName, text, type },
+      { fileName, text, bytes, type },
     );
     for (const event of ['dragenter', 'dragover', 'drop'])
       await target.dispatchEvent(event, { dataTransfer: transfer });

@@ -1,0 +1,166 @@
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppShell } from './pages/app-shell';
+import { ImportDialog } from './pages/import-dialog';
+import { LibraryPage } from './pages/library-page';
+import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
+import { openOnDemo } from './support/connected';
+import { describeOverlaps, overlaps, visibleControls } from './support/layout';
+import { ARTIFACTS_DIR } from './support/paths';
+import { startStack, type Stack } from './support/stack';
+
+/**
+ * A German customs broker's CSV as Excel saves it there: Windows-1252, semicolons, numbers grouped with
+ * dots, day-first dates, a title block above the table, a totals row below it, an HS code that lost its
+ * leading zero, and a description pasted in whole.
+ */
+const BROKER_CSV = Buffer.from(
+  [
+    'Zollagentur Nord - Einfuhren Januar 2026;;;;;;;',
+    'Erstellt am 03.02.2026;;;;;;;',
+    ';;;;;;;',
+    'Consignee;Shipper;HS Code;Value (USD);Qty;Arrival Date;Origin Country;Product Description',
+    `Müller Fisch GmbH;Ålesund Seafood AS;30490;25.000;1.200;31.12.2025;Norway;"${'Frozen fillets of Atlantic cod, skinless, boneless, interleaved, IQF; '.repeat(30)}"`,
+    'Brötchen & Co KG;Acme Steel;720810;1.234;12;05.01.2026;China;Hot-rolled coil',
+    'Total;;;26.234;1.212;;;',
+    '',
+  ].join('\r\n'),
+  'latin1',
+);
+
+/** A workbook whose first sheet is a cover page, its table on the second under a two-row header. */
+async function brokerWorkbook(): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  wb.addWorksheet('Cover').addRow(['Monthly entries']);
+  const ws = wb.addWorksheet('Entries');
+  ws.addRow(['Importer', null, 'Exporter', null, 'Goods', null, null]);
+  ws.addRow(['Name', 'Country', 'Name', 'Country', 'HS Code', 'USD FOB', 'Arrival Date']);
+  ws.addRow([
+    'Nordic Foods',
+    'SE',
+    'Ålesund Seafood AS',
+    'NO',
+    30490,
+    1200.5,
+    new Date(Date.UTC(2026, 0, 5)),
+  ]);
+  ws.addRow(['Acme Steel', 'US', 'Posco', 'KR', 720810, 99, new Date(Date.UTC(2026, 0, 6))]);
+  ws.getCell('G3').numFmt = 'dd.mm.yyyy';
+  ws.getCell('G4').numFmt = 'dd.mm.yyyy';
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+describe('Import files other tools saved: the dialog maps them, says what it changed, and imports them', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let shell: AppShell;
+  let library: LibraryPage;
+  let dialog: ImportDialog;
+  screenshotOnFailure(() => browser);
+
+  beforeAll(async () => {
+    stack = await startStack({ records: 0 });
+    browser = await launchBrowser();
+    shell = await openOnDemo(browser, stack);
+    library = new LibraryPage(browser.page);
+    dialog = new ImportDialog(browser.page);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close().catch(() => undefined);
+  });
+
+  /** Each size and scheme: nothing overlaps, the primary action is on screen; a screenshot to look at. */
+  async function lookAt(name: string): Promise<void> {
+    const page = browser.page;
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const size of [
+        { width: 1440, height: 900 },
+        { width: 1024, height: 700 },
+      ]) {
+        await page.setViewportSize(size);
+        await page.mouse.move(1, 1);
+        await page.waitForTimeout(300);
+        await page.screenshot({
+          path: join(ARTIFACTS_DIR, `layout-import-${name}-${size.width}x${size.height}-${colorScheme}.png`),
+        });
+        expect(describeOverlaps(overlaps(await visibleControls(page)))).toBe('');
+        const confirm = (await page.getByTestId('import-confirm').boundingBox())!;
+        expect(confirm.y + confirm.height).toBeLessThanOrEqual(size.height);
+        // The long description stays in its cell: the table is no wider than the dialog.
+        const form = (await page.getByTestId('import-form').boundingBox())!;
+        const table = (await page.getByTestId('import-mapping').boundingBox())!;
+        expect(table.x + table.width).toBeLessThanOrEqual(form.x + form.width + 1);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
+
+  it('reads a European broker’s CSV: its encoding, separators, title block, totals and lost HS zero', async () => {
+    await shell.navigate('library');
+    await library.root.waitFor();
+    const page = browser.page;
+    await dialog.drop('zollagentur januar.csv', BROKER_CSV);
+    await dialog.waitForMapping();
+
+    expect(await dialog.fieldOf('Consignee')).toBe('importerName');
+    expect(await dialog.fieldOf('Shipper')).toBe('exporterName');
+    expect(await dialog.fieldOf('HS Code')).toBe('hsCode');
+    expect(await dialog.fieldOf('Value (USD)')).toBe('usdFob');
+    expect(await dialog.fieldOf('Qty')).toBe('quantity');
+    expect(await dialog.fieldOf('Arrival Date')).toBe('arrivalDate');
+    expect(await dialog.fieldOf('Origin Country')).toBe('countryOfOrigin');
+    // As they will be stored: accents read, thousands grouped with dots, the HS code's zero back.
+    expect(await dialog.samplesOf('Consignee')).toBe('Müller Fisch GmbH · Brötchen & Co KG');
+    expect(await dialog.samplesOf('HS Code')).toBe('030490 · 720810');
+    expect(await dialog.samplesOf('Value (USD)')).toBe('25000 · 1234');
+    expect(await dialog.samplesOf('Arrival Date')).toBe('2025-12-31 · 2026-01-05');
+    expect(await page.getByTestId('import-decimal').locator('input:checked').getAttribute('value')).toBe(',');
+    expect(await page.getByTestId('import-notice').allTextContents()).toEqual([
+      expect.stringMatching(/^The file is not UTF-8 text\. It was read as Windows-1252/),
+    ]);
+    const issues = await dialog.issues();
+    expect(issues).toEqual([
+      expect.stringMatching(/^1 row holds the file's totals, not a shipment \(first: row 7, "Total"\)/),
+      expect.stringMatching(
+        /^HS Code: 1 code lost its leading zero in a spreadsheet \(first: row 5, "30490"\)\. It is stored with it \(030490\)/,
+      ),
+    ]);
+    await lookAt('european-csv');
+
+    // Enter imports (the focus in the form, not on a list).
+    await page.getByTestId('import-name').fill('Zollagentur Januar');
+    await page.getByTestId('import-name').press('Enter');
+    await page.getByTestId('library-detail').waitFor();
+    expect(await page.getByTestId('library-detail-name').textContent()).toBe('Zollagentur Januar');
+    expect(await page.getByTestId('library-import-status').textContent()).toBe(
+      'Imported 2 rows from zollagentur januar.csv',
+    );
+    expect(await library.waitForRows()).toBe(2);
+  });
+
+  it('finds a workbook’s table on its second sheet under a two-row header; Escape closes it unchanged', async () => {
+    const page = browser.page;
+    const names = await library.rowNames();
+    await dialog.drop(
+      'broker entries.xlsx',
+      await brokerWorkbook(),
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    await dialog.waitForMapping();
+    expect(await dialog.fieldOf('Importer Name')).toBe('importerName');
+    expect(await dialog.fieldOf('Importer Country')).toBe('importerCountry');
+    expect(await dialog.fieldOf('Exporter Name')).toBe('exporterName');
+    expect(await dialog.fieldOf('HS Code')).toBe('hsCode');
+    expect(await dialog.samplesOf('HS Code')).toBe('030490 · 720810');
+    expect(await dialog.samplesOf('Arrival Date')).toBe('2026-01-05 · 2026-01-06');
+    await lookAt('two-row-header-xlsx');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('import-form').waitFor({ state: 'detached' });
+    expect(await library.rowNames()).toEqual(names);
+  });
+});
