@@ -41,6 +41,12 @@ describe('empty states: said once, with the action that fills them', () => {
     expect(empty.textContent).toContain('No watched queries yet');
     expect(empty.textContent).toContain('save one on the Search page');
     expect(screen.getByTestId('watch-list-empty').textContent).toBe('No watched queries yet.');
+    // Refresh… says why it cannot run, rather than sitting greyed out without a word.
+    const refresh = screen.getByTestId('watch-refresh');
+    expect(refresh.getAttribute('aria-disabled')).toBe('true');
+    expect(refresh.getAttribute('aria-description')).toBe(
+      'Nothing is watched yet: watch a preset, or a fetched dataset from the Library, first.',
+    );
     fireEvent.click(screen.getByTestId('watch-go-search'));
     expect(useSessionStore.getState().page).toBe('search');
   });

@@ -11,6 +11,7 @@ import {
   Table,
   Text,
   Title,
+  Tooltip,
 } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { IconEye, IconSearch } from '@tabler/icons-react';
@@ -20,7 +21,7 @@ import { useSessionStore } from '../../session';
 import { usePresetsStore } from '../presets';
 import { ChangesPanel } from './changes-panel';
 import { RefreshDialog } from './refresh-dialog';
-import { useWatchStore } from './watch-store';
+import { refreshUnavailable, useWatchStore } from './watch-store';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 const when = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : '—');
@@ -38,6 +39,7 @@ export function WatchPage() {
   const selectedId = useWatchStore((s) => s.selectedId);
   const detail = useWatchStore((s) => s.detail);
   const outcome = useWatchStore((s) => s.lastOutcome);
+  const why = useWatchStore(refreshUnavailable);
   const presets = usePresetsStore((s) => s.presets);
   const [presetId, setPresetId] = useState('');
   useEffect(() => {
@@ -51,14 +53,25 @@ export function WatchPage() {
         title="Watched queries"
         description="A query's history: each refresh fetches only what is new and shows what changed"
         actions={
-          <Button
-            data-testid="watch-refresh"
-            disabled={!detail}
-            onClick={() => void checkCost()}
-            title="Checks the cost first"
+          <Tooltip
+            label={why ?? 'Checks the cost first, then fetches only what is new'}
+            multiline
+            w={300}
+            events={{ hover: true, focus: true, touch: true }}
           >
-            Refresh…
-          </Button>
+            <Button
+              data-testid="watch-refresh"
+              // Not `disabled`: a disabled button takes no hover or focus, and its reason would not show.
+              data-disabled={why !== null || undefined}
+              aria-disabled={why !== null || undefined}
+              aria-description={why ?? undefined}
+              onClick={() => {
+                if (why === null) void checkCost();
+              }}
+            >
+              Refresh…
+            </Button>
+          </Tooltip>
         }
       />
       {listError && <ErrorMessage error={listError} testId="watch-error" />}

@@ -111,6 +111,14 @@ const initialState: WatchData = {
 const n = (v: number): string => v.toLocaleString('en-US');
 
 /** The last refresh in the analyst's words. */
+/** Why Refresh… cannot run now, in the page's words; null when a watched query is open. */
+export function refreshUnavailable(s: Pick<WatchData, 'detail' | 'watches'>): string | null {
+  if (s.detail) return null;
+  return s.watches.length === 0
+    ? 'Nothing is watched yet: watch a preset, or a fetched dataset from the Library, first.'
+    : 'Choose a watched query in the list to refresh it.';
+}
+
 export function outcomeText(added: number, lost: number, downloads: number, no: number): string {
   const parts = [`Snapshot ${no}: ${n(added)} new record${added === 1 ? '' : 's'}`];
   if (lost > 0) parts.push(`${n(lost)} no longer returned`);
