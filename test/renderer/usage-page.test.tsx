@@ -35,8 +35,13 @@ afterEach(cleanup);
 describe('usage page', () => {
   it('reads the usage when it opens and shows each metric as the app names it, with what is left', async () => {
     render(<UsagePage />);
+    // Until the first figures arrive the page says what it is doing.
+    expect(screen.getByTestId('usage-loading').textContent).toBe(
+      "Reading the usage of this profile's accounts…",
+    );
     const row = await screen.findByTestId('usage-main-shipments-search');
     expect(bridge.callsTo('usage.get')).toHaveLength(1);
+    expect(screen.queryByTestId('usage-loading')).toBeNull();
     expect(row.getAttribute('data-current')).toBe('149000');
     expect(within(row).getByRole('rowheader').textContent).toBe('Shipment search (downloads)');
     expect(screen.getByTestId('usage-main-shipments-search-text').textContent).toBe(

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Paper, Text, Title, Tooltip } from '@mantine/core';
+import { Button, Group, Loader, Paper, Text, Title, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { ErrorMessage } from '../../components/error-message';
 import { Page, PageHeader } from '../../components/page';
@@ -66,6 +66,13 @@ export function UsagePage() {
         }
       />
       {error && <ErrorMessage error={error} testId="usage-error" />}
+      {!summary && !error && (
+        // The first read: said, rather than an empty page under the header.
+        <Group gap="sm" data-testid="usage-loading" aria-live="polite">
+          <Loader size="xs" />
+          <Text c="dimmed">Reading the usage of this profile's accounts…</Text>
+        </Group>
+      )}
       {summary && Object.keys(summary).length === 0 && (
         <Text c="dimmed">The service reported no accounts.</Text>
       )}
