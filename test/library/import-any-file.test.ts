@@ -323,7 +323,7 @@ describe('files other tools wrote', () => {
     await expect(previewImport(damaged)).rejects.toThrow(/it is not a readable \.xlsm workbook/);
   });
 
-  it('reads days with midnight after them (pandas, databases) as days; another time stays as written', async () => {
+  it('reads days with midnight after them (pandas, databases) as days; of another time the day is kept, and said', async () => {
     const path = join(t.dir, 'pandas.csv');
     await writeFile(
       path,
@@ -339,10 +339,10 @@ describe('files other tools wrote', () => {
     expect((await rowsOf(r.dataset.id)).map((x) => x.arrivalDate)).toEqual([
       '2025-01-05',
       '2025-01-06',
-      '2025-01-07 14:30:00',
+      '2025-01-07',
     ]);
     expect(r.warnings.map((w) => w.message)).toEqual([
-      'Arrival Date: 1 value is not a date written as yyyy-MM-dd (first: row 4, "2025-01-07 14:30:00"). It is imported as text: it sorts last and is left out by date filters',
+      'Arrival Date: 1 value has a time of day after the date (first: row 4, "2025-01-07 14:30:00"). The day is kept (2025-01-07) and the time left out, as Arrival Date holds days',
     ]);
   });
 
@@ -388,10 +388,13 @@ describe('files other tools wrote', () => {
     expect((await rowsOf(r.dataset.id)).map((x) => [x.usdFob, x.arrivalDate])).toEqual([
       ['1,500.00', '2025-01-13'],
       ['900.00', '2025-01-05'],
-      // Another time of day stays as written, and is reported as before.
-      ['75', '1/6/2025 9:30:00 AM'],
+      // Of another time of day the day is kept, and the time said to be left out.
+      ['75', '2025-01-06'],
     ]);
     const messages = r.warnings.map((w) => w.message);
+    expect(messages).toContain(
+      'Arrival Date: 1 value has a time of day after the date (first: row 4, "1/6/2025 9:30:00 AM"). The day is kept (2025-01-06) and the time left out, as Arrival Date holds days',
+    );
     expect(messages).toContain(
       'USD FOB: 3 values are written with a currency sign (first: row 2, "$1,500.00"). They are stored as numbers without it ("1,500.00")',
     );

@@ -229,3 +229,33 @@ describe('a huge cell', () => {
     expect(rows[0]?.Notes).toBe(description);
   });
 });
+
+describe('timestamps in a date column', () => {
+  it('keeps the day of each, says the time was left out, and keeps a time in another zone as written', async () => {
+    const path = join(t.dir, 'erp export.csv');
+    await writeFile(
+      path,
+      [
+        'Consignee,Arrival Date,Value (USD)',
+        'Acme,2025-01-05 14:30:00,1',
+        'Beta,13/01/2025 09:15,2',
+        'Gamma,2025-01-07T23:59:59.123Z,3',
+        'Delta,14/01/2025 00:00,4',
+        'Epsilon,2025-01-08T23:30:00+02:00,5',
+      ].join('\r\n'),
+    );
+    const prepared = await previewImport(path);
+    // "13/01/2025 09:15" proves day-first as "13/01/2025" would.
+    expect(prepared.view.locale.dates).toBe('dmy');
+    expect(prepared.view.localeProof.dates).toBe('13/01/2025 09:15');
+    const days = ['2025-01-05', '2025-01-13', '2025-01-07', '2025-01-14', '2025-01-08T23:30:00+02:00'];
+    expect(prepared.view.columns[1]?.samples).toEqual(days);
+    const r = await runImport(l.lib, path, prepared);
+    expect((await rowsOf(r.dataset.id)).map((x) => x.arrivalDate)).toEqual(days);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      // In another zone the day written may not be the day at UTC: kept as written, and said so.
+      'Arrival Date: 1 value is not a date written as yyyy-MM-dd (first: row 6, "2025-01-08T23:30:00+02:00"). It is imported as text: it sorts last and is left out by date filters',
+      'Arrival Date: 3 values have a time of day after the date (first: row 2, "2025-01-05 14:30:00"). The day is kept (2025-01-05) and the time left out, as Arrival Date holds days',
+    ]);
+  });
+});

@@ -22,7 +22,7 @@ import {
 import type { ImportLocale, ImportPlan } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { decimalShadow } from '../shadows';
-import { withoutCurrency, withoutMidnight } from './mapping';
+import { dayOfTimestamp, withoutCurrency, withoutMidnight } from './mapping';
 import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
 
 export type StoredValue = string | number | null;
@@ -237,6 +237,8 @@ export class RowConverter {
   private dottedCodes: Counter | null = null;
   /** Amounts written with a currency sign, stored without it, by field: the signs seen and the first amount. */
   private readonly currencies = new Map<string, { counter: Counter; signs: Set<string>; amount: string }>();
+  /** Timestamps in date fields whose time of day was dropped, by field: the first one's day. */
+  private readonly timesDropped = new Map<string, { counter: Counter; day: string }>();
   /** Spreadsheet day numbers in date fields, read as days, by field: the first one's day. */
   private readonly serialDays = new Map<string, { counter: Counter; day: string }>();
   /** A blank row came after the table's rows: lines of text alone may be notes under it. */
@@ -524,9 +526,11 @@ export class RowConverter {
           text = bare.amount;
         }
         if (this.plan.locale.decimal === ',') text = fromDecimalComma(text) ?? text;
-      } else if (type === 'date' && !this.verbatim && parseIsoDay(text) === null)
-        text = fromRegionalDate(text, this.plan.locale.dates) ?? text;
-      else if (type === 'integer') {
+      } else if (type === 'date' && !this.verbatim && parseIsoDay(text) === null) {
+        const day = fromRegionalDate(text, this.plan.locale.dates);
+        if (day !== null) text = day;
+        else if (field !== null) text = this.dayOfTimestamp(field, text, row) ?? text;
+      } else if (type === 'integer') {
         const t = text.trim();
         if (t === '') return null;
         if (/^[+-]?\d{1,15}$/.test(t)) {
@@ -560,6 +564,21 @@ export class RowConverter {
       if (!ok && DIGIT.test(text)) this.count(this.odd, field, row, text);
     }
     return text;
+  }
+
+  /**
+   * The day of a timestamp in a date field ("2025-01-05 14:30:00" → 2025-01-05), counted for the
+   * report: a date field holds days, and left as text the value would escape every date filter.
+   */
+  private dayOfTimestamp(field: string, text: string, row: RawRow): string | null {
+    const written = dayOfTimestamp(text);
+    if (written === null) return null;
+    const day = parseIsoDay(written) !== null ? written : fromRegionalDate(written, this.plan.locale.dates);
+    if (day === null) return null;
+    const hit = this.timesDropped.get(field);
+    if (hit) this.tally(hit.counter, row, text.trim());
+    else this.timesDropped.set(field, { counter: this.tally(null, row, text.trim().slice(0, 40)), day });
+    return day;
   }
 
   private countCurrency(
@@ -705,6 +724,17 @@ export class RowConverter {
         message:
           `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} written with a currency sign (first: ${c.firstAt}, "${c.example}"). ` +
           `${one ? 'It is' : 'They are'} stored as ${one ? 'a number' : 'numbers'} without it ("${amount}")${differ}`,
+      });
+    }
+    for (const [field, { counter: c, day }] of this.timesDropped) {
+      const one = c.count === 1;
+      const title = fieldTitleOf(this.kind, field);
+      out.push({
+        field,
+        ...c,
+        message:
+          `${title}: ${one ? '1 value has' : `${c.count.toLocaleString('en-US')} values have`} a time of day after the date (first: ${c.firstAt}, "${c.example}"). ` +
+          `The day is kept (${day}) and the time left out, as ${title} holds days`,
       });
     }
     for (const [field, { counter: c, day }] of this.serialDays) {

@@ -529,6 +529,19 @@ export function withoutMidnight(text: string): string {
   return text.trim().replace(MIDNIGHT, '');
 }
 
+/**
+ * Any time of day written after a day, without a zone or at UTC, as ERP systems, databases and Excel's
+ * date-and-time cells saved to CSV write timestamps ("2025-01-05 14:30:00", "1/13/2025 2:30 PM",
+ * "31.12.2025 23:59"): the day written is the day whatever the hour.
+ */
+const TIME_OF_DAY =
+  /^(.*?\d)[ T]\s*([01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d+)?)?(?:\s*(?:[AP]M|[AP]\.M\.))?(?:Z|[+-]00:?00)?$/i;
+
+/** The day's text of a timestamp ("2025-01-05" of "2025-01-05 14:30:00"), trimmed; null when no time follows a day. */
+export function dayOfTimestamp(text: string): string | null {
+  return TIME_OF_DAY.exec(text.trim())?.[1] ?? null;
+}
+
 export interface LocaleEvidence {
   locale: ImportLocale;
   /** A value that proves the decimal separator or the day order, to show the analyst; null when guessed. */
@@ -579,7 +592,7 @@ export function guessLocale(
         else if (DOT_DECIMAL.test(amount)) dotProof ??= t;
         else if (DOT_GROUPED.test(amount)) grouped ??= t;
       } else if (s.type === 'date') {
-        const m = SLASH_OR_DOT_DATE.exec(withoutMidnight(t));
+        const m = SLASH_OR_DOT_DATE.exec(dayOfTimestamp(t) ?? withoutMidnight(t));
         if (!m) continue;
         numericDates = true;
         if (m[2] === '.') dotted = true;
