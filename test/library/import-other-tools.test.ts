@@ -259,3 +259,24 @@ describe('timestamps in a date column', () => {
     ]);
   });
 });
+
+describe('numbers grouped with spaces or apostrophes', () => {
+  it('reads "1 234.50" and the Swiss "1\'000" as numbers, as the preview shows', async () => {
+    const path = join(t.dir, 'spaced.csv');
+    await writeFile(
+      path,
+      "Consignee,Value (USD),Qty\nAcme,1 234.50,1'000\nBeta,3.25,2\nGamma,\u00a012\u00a0500.5,-1 000\n",
+    );
+    const prepared = await previewImport(path);
+    expect(prepared.view.locale.decimal).toBe('.');
+    expect(prepared.view.columns[1]?.samples).toEqual(['1234.50', '3.25', '12500.5']);
+    expect(prepared.view.columns[2]?.samples).toEqual(['1000', '2', '-1000']);
+    const r = await runImport(l.lib, path, prepared);
+    expect(r.warnings).toEqual([]);
+    expect((await rowsOf(r.dataset.id)).map((x) => [x.usdFob, x.quantity])).toEqual([
+      ['1234.50', '1000'],
+      ['3.25', '2'],
+      ['12500.5', '-1000'],
+    ]);
+  });
+});

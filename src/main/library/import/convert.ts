@@ -119,6 +119,15 @@ export function fromDecimalComma(text: string): string | null {
   return `${m[1] === '-' ? '-' : ''}${whole}${m[3] !== undefined ? `.${m[3]}` : ''}`;
 }
 
+/** Digits grouped by thousands with spaces or apostrophes, with a decimal point: "1 234.50", "1'000" (Swiss). */
+const SPACED_NUMBER = /^([+-]?)(\d{1,3}(?:[ \u00a0\u202f']\d{3})+)(\.\d+)?$/;
+
+/** A number grouped with spaces or apostrophes and a decimal point as plain text ("1 234.50" → "1234.50"); null otherwise. */
+export function fromSpacedGroups(text: string): string | null {
+  const m = SPACED_NUMBER.exec(text.trim());
+  return m ? `${m[1] === '-' ? '-' : ''}${m[2]!.replace(/[ \u00a0\u202f']/g, '')}${m[3] ?? ''}` : null;
+}
+
 /** A day written as yyyyMMdd ("20250105"), as ERP and customs systems export dates. */
 const COMPACT_DATE = /^(19\d\d|20\d\d|2100)(\d\d)(\d\d)$/;
 /** A spreadsheet's day number saved as text (a date column formatted as a number): 1954 to 2119. */
@@ -525,7 +534,8 @@ export class RowConverter {
           this.countCurrency(field!, row, text, bare);
           text = bare.amount;
         }
-        if (this.plan.locale.decimal === ',') text = fromDecimalComma(text) ?? text;
+        // Grouped by spaces or apostrophes: the digits are the number under either decimal sign.
+        text = (this.plan.locale.decimal === ',' ? fromDecimalComma(text) : fromSpacedGroups(text)) ?? text;
       } else if (type === 'date' && !this.verbatim && parseIsoDay(text) === null) {
         const day = fromRegionalDate(text, this.plan.locale.dates);
         if (day !== null) text = day;
