@@ -9,8 +9,6 @@ import { ImportDialog } from './pages/import-dialog';
 import { LibraryPage } from './pages/library-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { openOnDemo } from './support/connected';
-import { describeOverlaps, overlaps, visibleControls } from './support/layout';
-import { ARTIFACTS_DIR } from './support/paths';
 import { startStack, type Stack } from './support/stack';
 
 /** A customs desk's CSV: its own headers, day-first dates, decimal commas, a date that does not exist. */
@@ -109,32 +107,13 @@ describe('Import a file from another tool: map its columns, see what would not i
     expect(await browser.page.getByTestId('import-reason').textContent()).toMatch(
       /^1 column is kept as extra column/,
     );
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await browser.page.emulateMedia({ colorScheme });
-      for (const size of [
-        { width: 1440, height: 900 },
-        { width: 1024, height: 700 },
-      ]) {
-        await browser.page.setViewportSize(size);
-        await browser.page.mouse.move(1, 1);
-        await browser.page.waitForTimeout(300);
-        await browser.page.screenshot({
-          path: join(ARTIFACTS_DIR, `layout-import-dialog-${size.width}x${size.height}-${colorScheme}.png`),
-        });
-        const found = overlaps(await visibleControls(browser.page));
-        expect(describeOverlaps(found)).toBe('');
-        // "Records" is labelled as "Header row" is: the label above its choice, not beside it.
-        const kindLabel = browser.page.locator('.mantine-InputWrapper-label', { hasText: /^Records$/ });
-        const labelBox = (await kindLabel.boundingBox())!;
-        const kindBox = (await browser.page.getByTestId('import-kind').boundingBox())!;
-        expect(labelBox.y + labelBox.height).toBeLessThanOrEqual(kindBox.y + 1);
-        // The primary action needs no scrolling.
-        const confirm = await browser.page.getByTestId('import-confirm').boundingBox();
-        expect(confirm && confirm.y + confirm.height <= size.height).toBe(true);
-      }
-    }
-    await browser.page.emulateMedia({ colorScheme: 'light' });
-    await browser.page.setViewportSize({ width: 1440, height: 900 });
+    await dialog.lookAt('dialog', async () => {
+      // "Records" is labelled as "Header row" is: the label above its choice, not beside it.
+      const kindLabel = browser.page.locator('.mantine-InputWrapper-label', { hasText: /^Records$/ });
+      const labelBox = (await kindLabel.boundingBox())!;
+      const kindBox = (await browser.page.getByTestId('import-kind').boundingBox())!;
+      expect(labelBox.y + labelBox.height).toBeLessThanOrEqual(kindBox.y + 1);
+    });
 
     await browser.page.getByTestId('import-name').fill('Customs desk, January');
     await dialog.confirm();
@@ -215,28 +194,7 @@ describe('Import a file from another tool: map its columns, see what would not i
     expect(issues.find((t) => t.startsWith('HS Code:'))).toMatch(
       /^HS Code: 1 code lost its leading zero in a spreadsheet.*stored with it \(030110\).*Row 12001\.$/,
     );
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      for (const size of [
-        { width: 1440, height: 900 },
-        { width: 1024, height: 700 },
-      ]) {
-        await page.setViewportSize(size);
-        await page.mouse.move(1, 1);
-        await page.waitForTimeout(300);
-        await page.screenshot({
-          path: join(
-            ARTIFACTS_DIR,
-            `layout-import-whole-file-${size.width}x${size.height}-${colorScheme}.png`,
-          ),
-        });
-        expect(describeOverlaps(overlaps(await visibleControls(page)))).toBe('');
-        const confirm = await page.getByTestId('import-confirm').boundingBox();
-        expect(confirm && confirm.y + confirm.height <= size.height).toBe(true);
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize({ width: 1440, height: 900 });
+    await dialog.lookAt('whole-file');
 
     // Another field for a column: checked again under the new mapping.
     await dialog.mapColumn('HS', 'Vessel Name');
@@ -271,23 +229,7 @@ describe('Import a file from another tool: map its columns, see what would not i
       'Arrival Date',
       '2 lines of text below the table are notes, not shipments (first',
     ]);
-    for (const [colorScheme, size] of [
-      ['light', { width: 1440, height: 900 }],
-      ['dark', { width: 1024, height: 700 }],
-    ] as const) {
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize(size);
-      await page.mouse.move(1, 1);
-      await page.waitForTimeout(300);
-      await page.screenshot({
-        path: join(ARTIFACTS_DIR, `layout-import-left-out-${size.width}x${size.height}-${colorScheme}.png`),
-      });
-      expect(describeOverlaps(overlaps(await visibleControls(page)))).toBe('');
-      const confirm = await page.getByTestId('import-confirm').boundingBox();
-      expect(confirm && confirm.y + confirm.height <= size.height).toBe(true);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize({ width: 1440, height: 900 });
+    await dialog.lookAt('left-out');
 
     await dialog.confirm();
     await page.getByTestId('library-detail').waitFor();

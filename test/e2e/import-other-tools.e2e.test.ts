@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppShell } from './pages/app-shell';
@@ -6,8 +5,6 @@ import { ImportDialog } from './pages/import-dialog';
 import { LibraryPage } from './pages/library-page';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { openOnDemo } from './support/connected';
-import { describeOverlaps, overlaps, visibleControls } from './support/layout';
-import { ARTIFACTS_DIR } from './support/paths';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -72,32 +69,13 @@ describe('Import files other tools saved: the dialog maps them, says what it cha
     await stack?.close().catch(() => undefined);
   });
 
-  /** Each size and scheme: nothing overlaps, the primary action is on screen; a screenshot to look at. */
+  /** The dialog at each size and scheme; a long description stays in its cell, the table no wider than the form. */
   async function lookAt(name: string): Promise<void> {
-    const page = browser.page;
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      for (const size of [
-        { width: 1440, height: 900 },
-        { width: 1024, height: 700 },
-      ]) {
-        await page.setViewportSize(size);
-        await page.mouse.move(1, 1);
-        await page.waitForTimeout(300);
-        await page.screenshot({
-          path: join(ARTIFACTS_DIR, `layout-import-${name}-${size.width}x${size.height}-${colorScheme}.png`),
-        });
-        expect(describeOverlaps(overlaps(await visibleControls(page)))).toBe('');
-        const confirm = (await page.getByTestId('import-confirm').boundingBox())!;
-        expect(confirm.y + confirm.height).toBeLessThanOrEqual(size.height);
-        // The long description stays in its cell: the table is no wider than the dialog.
-        const form = (await page.getByTestId('import-form').boundingBox())!;
-        const table = (await page.getByTestId('import-mapping').boundingBox())!;
-        expect(table.x + table.width).toBeLessThanOrEqual(form.x + form.width + 1);
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize({ width: 1440, height: 900 });
+    await dialog.lookAt(name, async () => {
+      const form = (await browser.page.getByTestId('import-form').boundingBox())!;
+      const table = (await browser.page.getByTestId('import-mapping').boundingBox())!;
+      expect(table.x + table.width).toBeLessThanOrEqual(form.x + form.width + 1);
+    });
   }
 
   it('reads a European broker’s CSV: its encoding, separators, title block, totals and lost HS zero', async () => {

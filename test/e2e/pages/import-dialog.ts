@@ -1,4 +1,14 @@
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { describeOverlaps, overlaps, visibleControls } from '../support/layout';
+import { ARTIFACTS_DIR } from '../support/paths';
+
+/** The window sizes the dialog is looked at in. */
+export const DIALOG_SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+] as const;
 
 /**
  * Library → a file dropped on the page (or picked with Import a file…) → the import dialog: the
@@ -100,6 +110,34 @@ export class ImportDialog {
 
   async issues(): Promise<string[]> {
     return (await this.page.getByTestId('import-issue').allTextContents()).map((t) => t.trim());
+  }
+
+  /**
+   * The dialog as it stands, in light and dark at each size: a screenshot to look at
+   * (`layout-import-<name>-<w>x<h>-<scheme>.png`), no control over another, the primary action on
+   * screen; `check` adds what a test looks for at each. Back to light at 1440×900 after.
+   */
+  async lookAt(
+    name: string,
+    check: (size: { width: number; height: number }) => Promise<void> = async () => undefined,
+  ): Promise<void> {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await this.page.emulateMedia({ colorScheme });
+      for (const size of DIALOG_SIZES) {
+        await this.page.setViewportSize(size);
+        await this.page.mouse.move(1, 1);
+        await this.page.waitForTimeout(300);
+        await this.page.screenshot({
+          path: join(ARTIFACTS_DIR, `layout-import-${name}-${size.width}x${size.height}-${colorScheme}.png`),
+        });
+        expect(describeOverlaps(overlaps(await visibleControls(this.page)))).toBe('');
+        const confirm = (await this.page.getByTestId('import-confirm').boundingBox())!;
+        expect(confirm.y + confirm.height).toBeLessThanOrEqual(size.height);
+        await check(size);
+      }
+    }
+    await this.page.emulateMedia({ colorScheme: 'light' });
+    await this.page.setViewportSize({ width: 1440, height: 900 });
   }
 
   async confirm(): Promise<void> {
