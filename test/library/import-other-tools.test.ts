@@ -280,3 +280,30 @@ describe('numbers grouped with spaces or apostrophes', () => {
     ]);
   });
 });
+
+describe('headers as other trade-data tools write them', () => {
+  it('maps US bill-of-lading and European declaration words to the fields', async () => {
+    const path = join(t.dir, 'bol export.csv');
+    await writeFile(
+      path,
+      [
+        'Consignee Name,Consignee Country,Carrier Name,Port of Unlading,Date of Import,Net Mass (kg),Quantity Units,Unit Price (USD),US$ FOB,Master BOL',
+        'Acme,US,Maersk,Newark,2025-01-05,1200,KG,2.5,3000,MAEU123',
+      ].join('\n'),
+    );
+    const prepared = await previewImport(path);
+    expect(prepared.view.columns.map((c) => [c.header, c.field])).toEqual([
+      ['Consignee Name', 'importerName'],
+      ['Consignee Country', 'importerCountry'],
+      ['Carrier Name', 'transportCompany'],
+      ['Port of Unlading', 'portOfArrival'],
+      ['Date of Import', 'arrivalDate'],
+      ['Net Mass (kg)', 'netWeight'],
+      ['Quantity Units', 'quantityUnit'],
+      ['Unit Price (USD)', 'unitPrice'],
+      ['US$ FOB', 'usdFob'],
+      // A master or a house bill of lading: which one the field holds, the analyst says.
+      ['Master BOL', null],
+    ]);
+  });
+});
