@@ -133,6 +133,14 @@ export class ImportDialog {
         expect(describeOverlaps(overlaps(await visibleControls(this.page)))).toBe('');
         const confirm = (await this.page.getByTestId('import-confirm').boundingBox())!;
         expect(confirm.y + confirm.height).toBeLessThanOrEqual(size.height);
+        // Nothing lies over it either: not the toast of the import before, which the overlap check
+        // (controls against controls) does not count.
+        const onTop = await this.page.getByTestId('import-confirm').evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const hit = el.ownerDocument.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return hit !== null && el.contains(hit);
+        });
+        expect(onTop, `something lies over Import at ${size.width}×${size.height}`).toBe(true);
         await check(size);
       }
     }

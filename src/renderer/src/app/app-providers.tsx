@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { MantineProvider } from '@mantine/core';
+import { MantineProvider, getDefaultZIndex } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { colorSchemeManager, cssVariablesResolver, DEFAULT_COLOR_SCHEME, theme } from '../theme';
 
@@ -17,8 +17,17 @@ export function AppProviders({ children, env }: { children: ReactNode; env?: 'de
       defaultColorScheme={DEFAULT_COLOR_SCHEME}
       {...(env ? { env } : {})}
     >
-      {/* Toasts sit above the status bar, bottom right, and fade on their own. */}
-      <Notifications position="bottom-right" limit={4} autoClose={6000} />
+      {/*
+        Toasts sit above the status bar, bottom right, and fade on their own. They stay under dialogs:
+        Mantine puts them over modals, where a toast of the import before covered the next import
+        dialog's buttons at 1024×700. A dialog is what the analyst is answering; the toast waits behind.
+      */}
+      <Notifications
+        position="bottom-right"
+        limit={4}
+        autoClose={6000}
+        zIndex={getDefaultZIndex('modal') - 1}
+      />
       {children}
     </MantineProvider>
   );
