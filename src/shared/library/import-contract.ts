@@ -36,6 +36,12 @@ export interface ImportColumnView {
   leftOut: boolean;
   /** The first few values as they will be stored (after the locale is applied), "" for empty. */
   samples: string[];
+  /**
+   * No name in the header row and no value in the rows read (a line's trailing separators, a sheet's
+   * blank column): not a column of the data, so not listed. The import keeps it, as an extra column,
+   * only if a value turns up further down the file.
+   */
+  empty?: boolean;
 }
 
 export interface ImportPreviewView {

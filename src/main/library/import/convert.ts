@@ -22,7 +22,7 @@ import {
 import type { ImportLocale, ImportPlan } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { decimalShadow } from '../shadows';
-import { dayOfTimestamp, withoutCurrency, withoutMidnight } from './mapping';
+import { columnLetters, dayOfTimestamp, withoutCurrency, withoutMidnight } from './mapping';
 import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
 
 export type StoredValue = string | number | null;
@@ -221,6 +221,11 @@ export interface ColumnPlan {
   extraHeader: string | null;
   /** Not imported at all: its cells are neither stored nor looked at. */
   leftOut: boolean;
+  /**
+   * An extra column with no name in the header row: kept only once a value is seen in it (trailing
+   * separators and blank columns of a sheet make such columns, holding nothing).
+   */
+  unnamed: boolean;
 }
 
 /** Converts rows of one file under one plan, batch by batch, and keeps the counts for the report. */
@@ -232,6 +237,10 @@ export class RowConverter {
   private readonly extraHeaders: (string | null)[];
   /** 1 for a column the plan leaves out. */
   private readonly leftOut: Uint8Array;
+  /** 1 for an extra column with no name in the header row (named as headerNames names it). */
+  private readonly unnamed: Uint8Array;
+  /** 1 for a column a value was seen in (or known to be in the file: `valuesSeenIn`). */
+  private readonly filled: Uint8Array;
   readonly missingFields: string[];
   rows = 0;
   blankRows = 0;
@@ -310,11 +319,28 @@ export class RowConverter {
     this.missingFields = this.fields.filter((f) => !used.has(f));
     this.sectionSums = new Float64Array(headers.length);
     this.fileSums = new Float64Array(headers.length);
+    // headerNames names a column without a header by its letters; the same name written in the header
+    // row over that very column cannot be told from it, and is as empty as it.
+    this.unnamed = Uint8Array.from(headers, (h, c) =>
+      this.extraHeaders[c] !== null && h === `Column ${columnLetters(c)}` ? 1 : 0,
+    );
+    this.filled = new Uint8Array(headers.length);
   }
 
-  /** The extra columns' headers, in file order. */
+  /**
+   * The extra columns' headers, in file order. A column with no name in the header row and no value
+   * in any row read is not a column of the data (a line's trailing separators, a sheet's blank
+   * column): it is left out, so a file read whole decides it for the whole file.
+   */
   get extraColumns(): string[] {
-    return this.extraHeaders.filter((h): h is string => h !== null);
+    return this.extraHeaders.filter(
+      (h, c): h is string => h !== null && !(this.unnamed[c] === 1 && this.filled[c] === 0),
+    );
+  }
+
+  /** Values were found in these columns by another reader of the whole file (DuckDB's CSV reader). */
+  valuesSeenIn(columns: readonly number[]): void {
+    for (const c of columns) if (c < this.filled.length) this.filled[c] = 1;
   }
 
   /** Each column's conversion, in file order. */
@@ -325,6 +351,7 @@ export class RowConverter {
       hs: this.hs[c]!,
       extraHeader: this.extraHeaders[c] ?? null,
       leftOut: this.leftOut[c] === 1,
+      unnamed: this.unnamed[c] === 1,
     }));
   }
 
@@ -404,7 +431,10 @@ export class RowConverter {
       if (raw === NO_VALUE) this.count(this.formulas, this.headerOf(c), row, '');
       const value = this.value(c, raw, row);
       if (target >= 0) batch.columns[target]![n] = value;
-      else if (value !== null && value !== '') (extra ??= {})[this.extraHeaders[c]!] = String(value);
+      else if (value !== null && value !== '') {
+        (extra ??= {})[this.extraHeaders[c]!] = String(value);
+        this.filled[c] = 1;
+      }
     }
     // Cells past the header row's width have no header: kept as extras named by column.
     for (let c = width; c < row.values.length; c++) {

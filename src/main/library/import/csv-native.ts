@@ -249,7 +249,9 @@ function eligible(job: NativeCsvJob): boolean {
  * and never kept unchecked. Answers how many rows were stored; null when the file needs the row path
  * (nothing was stored).
  */
-export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: number } | null> {
+export async function stageCsvNatively(
+  job: NativeCsvJob,
+): Promise<{ rows: number; filled: number[] } | null> {
   if (!eligible(job)) return null;
   // Before the bytes are looked at: a file saved again after this is not kept (see appendStagedRows).
   const stamp = await fileStamp(job.path);
@@ -257,13 +259,14 @@ export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: numbe
   if (!bytes.plain || job.signal.aborted) return null;
   const rows = bytes.lines - job.headerRow;
   // No rows: the import then says the file holds no records.
-  if (rows <= 0) return { rows: 0 };
+  if (rows <= 0) return { rows: 0, filled: [] };
   const instance = await DuckDBInstance.create(':memory:', {
     threads: '1',
     memory_limit: '64MB',
     temp_directory: join(job.dir, 'csv-spill'),
   });
   let conn: DuckDBConnection | null = null;
+  let filled: number[] = [];
   const interrupt = (): void => conn?.interrupt();
   job.signal.addEventListener('abort', interrupt);
   try {
@@ -276,6 +279,7 @@ export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: numbe
           `FROM ${readCsvSql(job, job.headerRow - 1)} LIMIT 1`,
       );
       if (header.getRows()[0]?.[0] !== false) return null;
+      filled = await unnamedFilled(conn, job);
     } catch (e) {
       if (job.signal.aborted) throw e;
       // DuckDB refused the header: the row path reads it and says what is wrong in the analyst's words.
@@ -292,5 +296,21 @@ export async function stageCsvNatively(job: NativeCsvJob): Promise<{ rows: numbe
     { source: { csv: { query, rows, file: { path: job.path, stamp } } }, rows },
     rows,
   );
-  return kept ? { rows } : null;
+  return kept ? { rows, filled } : null;
+}
+
+/**
+ * The extra columns without a name in the header row that hold a value somewhere in the file: the
+ * others (a line's trailing separators) are no columns of the data. Read over the whole file, only
+ * when the header has such columns.
+ */
+async function unnamedFilled(conn: DuckDBConnection, job: NativeCsvJob): Promise<number[]> {
+  const unnamed = job.columns.flatMap((p, i) => (p.unnamed && p.extraHeader !== null ? [i] : []));
+  if (unnamed.length === 0) return [];
+  const found = await conn.runAndReadAll(
+    `SELECT ${unnamed.map((i) => `coalesce(bool_or(r${i} <> ''), false)`).join(', ')} ` +
+      `FROM (SELECT ${unnamed.map((i) => `${restored(i)} AS r${i}`).join(', ')} FROM ${readCsvSql(job, job.headerRow)})`,
+  );
+  const row = found.getRows()[0] ?? [];
+  return unnamed.filter((_, k) => row[k] !== false);
 }

@@ -224,6 +224,7 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
           },
         })
       : null;
+    if (native) converter.valuesSeenIn(native.filled);
     if (!native && !stop.signal.aborted) {
       stage = await RowStage.open(msg.plan.kind, msg.stagingDir);
       const staged = stage;

@@ -19,6 +19,7 @@ import type { ImportWarningView } from '@shared/library/library-contract';
 import { RowConverter } from './convert';
 import {
   autoMapping,
+  columnLetters,
   findHeaderRow,
   guessKind,
   guessLocale,
@@ -266,6 +267,14 @@ function shortSample(v: string): string {
   return `${v.slice(0, end)}…`;
 }
 
+/**
+ * A column with no name in the header row (named by its letters, as headerNames names it) and no
+ * value in the rows read. The run decides over the whole file (RowConverter.extraColumns).
+ */
+function unnamedAndEmpty(header: string, c: number, rows: readonly RawRow[]): boolean {
+  return header === `Column ${columnLetters(c)}` && rows.every((r) => rawText(r.values[c]).trim() === '');
+}
+
 /** A plan tried on the file's head: its columns with their first values, and what would not import as it is. */
 export interface CheckedPlan {
   columns: ImportColumnView[];
@@ -307,6 +316,7 @@ export function checkPlan(
     .slice(0, SAMPLES)
     .map((e) => (e ? (JSON.parse(e) as Record<string, string>) : {}));
   const leftOut = new Set(plan.leftOut ?? []);
+  const below = rows.filter((r) => r.number > plan.headerRow);
   // A column left out shows its first values as the file writes them, in the rows the others show.
   const byNumber = new Map(rows.map((r) => [r.number, r]));
   const shown = batch.rowNumbers.slice(0, SAMPLES).map((n) => byNumber.get(n)!);
@@ -325,7 +335,8 @@ export function checkPlan(
       at === undefined
         ? extras.map((e) => shortSample(e[header] ?? ''))
         : (batch.columns[at] ?? []).slice(0, SAMPLES).map((v) => (v === null ? '' : shortSample(String(v))));
-    return { index: c, header, field: at === undefined ? null : field, leftOut: false, samples };
+    const view = { index: c, header, field: at === undefined ? null : field, leftOut: false, samples };
+    return at === undefined && unnamedAndEmpty(header, c, below) ? { ...view, empty: true } : view;
   });
   return {
     columns,

@@ -234,25 +234,32 @@ function MappingTable({ p }: { p: ImportPreviewView }) {
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {p.columns.map((c) => (
-          <Table.Tr key={c.index} data-testid={`import-column-${c.index}`} data-header={c.header}>
-            <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.header}</Table.Td>
-            <Table.Td>
-              <FieldChooser index={c.index} header={c.header} options={options} />
-            </Table.Td>
-            <Table.Td>
-              <Text
-                fz="xs"
-                c="dimmed"
-                data-testid={`import-samples-${c.index}`}
-                style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: 320 }}
-                title={c.samples.join(' · ')}
-              >
-                {c.samples.map((v) => v || '—').join(' · ')}
-              </Text>
-            </Table.Td>
-          </Table.Tr>
-        ))}
+        {p.columns
+          .filter((c) => !c.empty)
+          .map((c) => (
+            <Table.Tr key={c.index} data-testid={`import-column-${c.index}`} data-header={c.header}>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.header}</Table.Td>
+              <Table.Td>
+                <FieldChooser index={c.index} header={c.header} options={options} />
+              </Table.Td>
+              <Table.Td>
+                <Text
+                  fz="xs"
+                  c="dimmed"
+                  data-testid={`import-samples-${c.index}`}
+                  style={{
+                    overflow: 'hidden',
+                    textOverflow: 'ellipsis',
+                    whiteSpace: 'nowrap',
+                    maxWidth: 320,
+                  }}
+                  title={c.samples.join(' · ')}
+                >
+                  {c.samples.map((v) => v || '—').join(' · ')}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
       </Table.Tbody>
     </Table>
   );
@@ -396,7 +403,9 @@ function Mapping({ p }: { p: ImportPreviewView }) {
   const problem = useImportStore(planProblem);
   const checking = useImportStore((s) => s.checking);
   const extras = useImportStore(
-    (s) => s.mapping.filter((f, c) => f === null && !s.leftOut.includes(c)).length,
+    (s) =>
+      s.mapping.filter((f, c) => f === null && !s.leftOut.includes(c) && !s.preview?.columns[c]?.empty)
+        .length,
   );
   const leftOut = useImportStore((s) => s.leftOut.length);
   const { setName, confirm, cancel } = useImportStore.getState();

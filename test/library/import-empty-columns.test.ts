@@ -1,0 +1,119 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { previewImport, runImport } from '../../src/main/library';
+import { useLibrary } from '../helpers/library';
+import { useTempDir } from '../helpers/temp-dir';
+
+const t = useTempDir('portolan-import-empty-cols-');
+const l = useLibrary('portolan-import-empty-cols-lib-');
+
+async function rowsOf(id: string): Promise<Record<string, unknown>[]> {
+  return (await l.lib.getRows(id, { startRow: 0, endRow: 1000 })).rows.map(({ _row, ...r }) => r);
+}
+
+/** The rows stored with extra values: their number and the extra values. */
+async function extrasOf(id: string): Promise<[number, unknown][]> {
+  const rows = await l.lib.reader.all(
+    `SELECT row_no, "_extra" AS x FROM shipment_rows WHERE dataset_id = $1 AND "_extra" IS NOT NULL ORDER BY row_no`,
+    [id],
+  );
+  return rows.map((r) => [Number(r.row_no), JSON.parse(String(r.x))]);
+}
+
+/** The columns the import dialog lists, by header. */
+function listed(view: { columns: { header: string; empty?: boolean }[] }): string[] {
+  return view.columns.filter((c) => !c.empty).map((c) => c.header);
+}
+
+/**
+ * Written as UTF-8 (read by DuckDB's CSV reader) and as Windows-1252 (read row by row), so that both
+ * readers of a CSV are held to the same result.
+ */
+const ENCODINGS = [
+  ['utf-8', (s: string) => Buffer.from(s, 'utf8')],
+  ['windows-1252', (s: string) => Buffer.from(s, 'latin1')],
+] as const;
+
+describe('columns with no name and no value', () => {
+  it.each(ENCODINGS)(
+    'a CSV (%s) whose lines end with separators imports no empty columns; a named empty column stays',
+    async (_encoding, encode) => {
+      const path = join(t.dir, `trailing-${_encoding}.csv`);
+      await writeFile(
+        path,
+        encode(
+          [
+            'Importer Name;HS Code;Value (USD);Remarks;;;',
+            'Acme Société;720810;10;;;;',
+            'Beta Metals;720811;20;;;;',
+            'Gamma Trade;720812;30;;;;',
+            '',
+          ].join('\r\n'),
+        ),
+      );
+      const prepared = await previewImport(path);
+      expect(prepared.view.columns.map((c) => c.header)).toEqual([
+        'Importer Name',
+        'HS Code',
+        'Value (USD)',
+        'Remarks',
+        'Column E',
+        'Column F',
+        'Column G',
+      ]);
+      expect(listed(prepared.view)).toEqual(['Importer Name', 'HS Code', 'Value (USD)', 'Remarks']);
+      const r = await runImport(l.lib, path, prepared);
+      expect(r.rows).toBe(3);
+      expect(r.dataset.extraColumns).toEqual(['Remarks']);
+      expect((await rowsOf(r.dataset.id)).map((row) => row.importerName)).toEqual([
+        'Acme Société',
+        'Beta Metals',
+        'Gamma Trade',
+      ]);
+      expect(await extrasOf(r.dataset.id)).toEqual([]);
+    },
+  );
+
+  it('a sheet with a blank column in the middle and blank columns after the table imports neither', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Entries');
+    ws.addRow(['Importer Name', 'HS Code', null, 'Value (USD)', 'Remarks']);
+    ws.addRow(['Acme Steel', '720810', null, 10, 'urgent']);
+    ws.addRow(['Beta Metals', '720811', null, 20, null]);
+    // Blank columns beyond the table: cells formatted but holding nothing, and empty text.
+    for (let r = 1; r <= 3; r++) {
+      ws.getCell(r, 6).value = '';
+      ws.getCell(r, 7).border = { left: { style: 'thin' } };
+      ws.getCell(r, 8).value = '';
+    }
+    const path = join(t.dir, 'entries.xlsx');
+    await wb.xlsx.writeFile(path);
+    const prepared = await previewImport(path);
+    expect(listed(prepared.view)).toEqual(['Importer Name', 'HS Code', 'Value (USD)', 'Remarks']);
+    const r = await runImport(l.lib, path, prepared);
+    expect(r.rows).toBe(2);
+    expect(r.dataset.extraColumns).toEqual(['Remarks']);
+    expect(await extrasOf(r.dataset.id)).toEqual([[0, { Remarks: 'urgent' }]]);
+  });
+
+  it.each(ENCODINGS)(
+    'an unnamed column (%s) whose only value is in the last row, past the preview’s rows, is imported',
+    async (_encoding, encode) => {
+      const path = join(t.dir, `late-${_encoding}.csv`);
+      const lines = ['Importer Name,HS Code,Value (USD),,'];
+      for (let i = 1; i <= 300; i++) lines.push(`Importer ${i},720810,${i},,`);
+      lines[300] = 'Importer 300,720810,300,,checked é';
+      await writeFile(path, encode(`${lines.join('\n')}\n`));
+      const prepared = await previewImport(path);
+      // The preview's rows hold nothing under it: not listed, but not left out of the import either.
+      expect(listed(prepared.view)).toEqual(['Importer Name', 'HS Code', 'Value (USD)']);
+      expect(prepared.plan.leftOut ?? []).toEqual([]);
+      const r = await runImport(l.lib, path, prepared);
+      expect(r.rows).toBe(300);
+      expect(r.dataset.extraColumns).toEqual(['Column E']);
+      expect(await extrasOf(r.dataset.id)).toEqual([[299, { 'Column E': 'checked é' }]]);
+    },
+  );
+});
