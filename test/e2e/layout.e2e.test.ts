@@ -101,6 +101,36 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
     return problems;
   }
 
+  /**
+   * The filters in a scrolling field area whose label shows while their input is cut off by the
+   * area's edge (a label seen without its input is a clipped control).
+   */
+  async function cutFilters(area: Locator, where: string): Promise<string[]> {
+    await settle();
+    const cut = await area.evaluate((box) => {
+      const outer = box.getBoundingClientRect();
+      const found: string[] = [];
+      const labels: (typeof box)[] = Array.from(box.querySelectorAll('label[for]'));
+      for (const label of labels) {
+        const l = label.getBoundingClientRect();
+        const input = box.ownerDocument.getElementById(label.getAttribute('for') ?? '');
+        if (!input || l.height === 0) continue;
+        const i = input.getBoundingClientRect();
+        const labelShows = l.bottom > outer.top + 1 && l.top < outer.bottom - 1;
+        const inputShows = i.bottom > outer.top + 1 && i.top < outer.bottom - 1;
+        const inputWhole = i.top >= outer.top - 1 && i.bottom <= outer.bottom + 1;
+        const labelWhole = l.top >= outer.top - 1 && l.bottom <= outer.bottom + 1;
+        if ((labelShows || inputShows) && !(labelWhole && inputWhole))
+          found.push(
+            `"${(label.textContent ?? '').trim()}": label ${Math.round(l.top)}–${Math.round(l.bottom)}, ` +
+              `input ${Math.round(i.top)}–${Math.round(i.bottom)}, area ${Math.round(outer.top)}–${Math.round(outer.bottom)}`,
+          );
+      }
+      return found;
+    });
+    return cut.map((c) => `${where}: ${c}`);
+  }
+
   beforeAll(async () => {
     stack = await startStack({ records: 0 });
     browser = await launchBrowser();
@@ -238,6 +268,12 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
         // The run bar stays in view: the fields scroll inside the panel.
         const run = await search().runButton.boundingBox();
         expect(run && run.y + run.height <= size.height).toBe(true);
+        problems.push(
+          ...(await cutFilters(
+            browser.page.getByTestId('search-filter-scroll'),
+            `Search ${size.width}x${size.height} ${colorScheme}`,
+          )),
+        );
       }
     }
     expect(problems.join('\n\n')).toBe('');
@@ -386,6 +422,49 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
       }
     }
     expect(problems.join('\n\n')).toBe('');
+  });
+
+  it('the firm search with "More filters" open: each filter whole or scrolled away, the run bar in view', async () => {
+    await shell.navigate('firms');
+    const firms = new FirmsWorkbench(browser.page);
+    await firms.show();
+    const more = browser.page.getByTestId('filter-more-toggle');
+    if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+    const fields = browser.page.getByTestId('firms-filter-scroll');
+    const problems: string[] = [];
+    for (const colorScheme of SCHEMES) {
+      await browser.page.emulateMedia({ colorScheme });
+      for (const size of SIZES) {
+        await browser.page.setViewportSize(size);
+        await fields.evaluate((b) => b.scrollTo({ top: 0 }));
+        problems.push(...(await check(`firms-search-more-${size.width}x${size.height}-${colorScheme}`)));
+        const run = (await browser.page.getByTestId('firms-run').boundingBox())!;
+        expect(run.y >= 0 && run.y + run.height <= size.height, `run bar in view at ${size.width}`).toBe(
+          true,
+        );
+        problems.push(
+          ...(await cutFilters(fields, `${size.width}x${size.height} ${colorScheme}, at the top`)),
+        );
+        // Scrolled by the wheel as an analyst would: the fields stop at a field's top.
+        if (await fields.evaluate((b) => b.scrollHeight > b.clientHeight)) {
+          await fields.hover();
+          await browser.page.mouse.wheel(0, 40);
+          // A wheel scroll glides and then snaps: looked at once it has come to rest.
+          let last = -1;
+          for (let top = await fields.evaluate((b) => b.scrollTop); top !== last;) {
+            last = top;
+            await browser.page.waitForTimeout(200);
+            top = await fields.evaluate((b) => b.scrollTop);
+          }
+          await browser.page.mouse.move(1, 1);
+          problems.push(
+            ...(await cutFilters(fields, `${size.width}x${size.height} ${colorScheme}, scrolled`)),
+          );
+        }
+      }
+    }
+    expect(problems.join('\n')).toBe('');
+    await more.click();
   });
 
   it('the Library with a dataset open: the list beside it, its header unfolded, its grid filling the window', async () => {

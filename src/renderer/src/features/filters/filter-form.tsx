@@ -109,6 +109,7 @@ export function FilterForm({
         <Alert
           color="blue"
           mb="sm"
+          className="filter-form-block"
           data-testid="filter-notice"
           role="status"
           withCloseButton
@@ -118,7 +119,7 @@ export function FilterForm({
           {notice}
         </Alert>
       )}
-      <SimpleGrid cols={{ base: 2, md: 3 }} spacing="sm" verticalSpacing="xs">
+      <SimpleGrid cols={{ base: 2, md: 3 }} spacing="sm" verticalSpacing="xs" className="filter-form-rows">
         <CountryMultiSelect
           field="importer_countries"
           label={FIELD_LABELS.importer_countries}
@@ -160,7 +161,7 @@ export function FilterForm({
         />
         {keyword(COMMON_KEYWORD)}
       </SimpleGrid>
-      <Group gap="xs" mt="xs">
+      <Group gap="xs" mt="xs" className="filter-form-block">
         <Button
           variant="subtle"
           size="compact-sm"
@@ -195,7 +196,13 @@ export function FilterForm({
         </Button>
       </Group>
       <Collapse expanded={showMore} keepMountedMode="display-none" data-testid="filter-more">
-        <SimpleGrid cols={{ base: 2, lg: 4 }} spacing="sm" verticalSpacing="xs" pt="xs">
+        <SimpleGrid
+          cols={{ base: 2, lg: 4 }}
+          spacing="sm"
+          verticalSpacing="xs"
+          pt="xs"
+          className="filter-form-rows"
+        >
           <FirmTypeInput
             values={draft.firm_filter}
             onAdd={(v) => actions.addTag('firm_filter', v)}

@@ -1,5 +1,6 @@
 export { FieldMessages } from './field-messages';
 export { FilterForm } from './filter-form';
+export { FilterScroll } from './filter-scroll';
 export {
   FIELD_LABELS,
   describeFormIssue,
@@ -18,3 +19,4 @@ export {
   type FilterStore,
 } from './filter-store';
 export { RunButton, RunReason } from './run-button';
+export { useWholeRowsHeight, wholeRowsHeight, type RowSpan } from './whole-rows';

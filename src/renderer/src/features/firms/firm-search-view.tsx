@@ -19,7 +19,7 @@ import type { FirmRecord, ShipmentFilter } from '@shared/spec';
 import { CancelButton } from '../../components/cancel-button';
 import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
-import { FilterForm } from '../filters';
+import { FilterForm, FilterScroll } from '../filters';
 import { useFilter } from '../filters';
 import { RunButton, RunReason } from '../filters';
 import { PresetsPanel } from '../presets';
@@ -146,12 +146,7 @@ export function FirmSearchView() {
             {/* As on the Search page: the fields scroll inside the panel on a small window, so the run
                 bar and the first rows of a result stay in view; before there is a result, they have
                 the window's height but for the tabs and the run bar. */}
-            <Box
-              mah={result ? 'max(190px, calc(100dvh - 520px))' : 'max(190px, calc(100dvh - 360px))'}
-              style={{ overflowY: 'auto', overflowX: 'hidden' }}
-              mx={-4}
-              px={4}
-            >
+            <FilterScroll min={190} reserve={result ? 520 : 360} testId="firms-filter-scroll">
               <FilterForm
                 validation={searchCheck}
                 // Enter runs the firm search exactly when its button could be pressed.
@@ -159,7 +154,7 @@ export function FirmSearchView() {
                   if (!searchCheck.reason && !running) void search();
                 }}
               />
-            </Box>
+            </FilterScroll>
             <Divider />
             <Group gap="sm" wrap="nowrap" align="center" justify="space-between">
               <Group gap="xs" wrap="wrap" align="center" miw={0}>

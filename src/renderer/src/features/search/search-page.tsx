@@ -29,6 +29,7 @@ import { viewFromGrid } from '../export';
 import {
   FieldMessages,
   FilterForm,
+  FilterScroll,
   RunButton,
   RunReason,
   describeFormIssue,
@@ -316,14 +317,9 @@ export function SearchPage() {
               {/* The fields scroll inside the panel when "More filters" is open on a small window, so
                   the run bar under them and the first rows of a result stay in view; before there is
                   a result, they have the window's height but for the run bar. */}
-              <Box
-                mah={result ? 'max(180px, calc(100dvh - 440px))' : 'max(180px, calc(100dvh - 260px))'}
-                style={{ overflowY: 'auto', overflowX: 'hidden' }}
-                mx={-4}
-                px={4}
-              >
+              <FilterScroll min={180} reserve={result ? 440 : 260} testId="search-filter-scroll">
                 <SearchFilterForm validation={validation} />
-              </Box>
+              </FilterScroll>
               <Divider />
               <RunBar check={check} />
             </Stack>
