@@ -121,6 +121,31 @@ describe('Import files other tools saved: the dialog maps them, says what it cha
     expect(await library.waitForRows()).toBe(2);
   });
 
+  it('lists no empty unnamed columns of a CSV whose lines end with separators, and imports none', async () => {
+    const page = browser.page;
+    await dialog.drop(
+      'desk export.csv',
+      [
+        'Importer Name;HS Code;Value (USD);Remarks;;;',
+        'Acme Steel;720810;10;urgent;;;',
+        'Beta Metals;720811;20;;;;',
+        '',
+      ].join('\r\n'),
+    );
+    await dialog.waitForMapping();
+    expect(await dialog.headers()).toEqual(['Importer Name', 'HS Code', 'Value (USD)', 'Remarks']);
+    expect(await page.getByTestId('import-form').textContent()).toContain('1 column is kept as extra column');
+    await lookAt('trailing-separators-csv');
+    await page.getByTestId('import-name').fill('Desk export');
+    await page.getByTestId('import-name').press('Enter');
+    // The dataset imported before is shown until this one is stored.
+    await page.getByTestId('library-detail-name').filter({ hasText: 'Desk export' }).waitFor();
+    expect(await page.getByTestId('library-import-status').textContent()).toBe(
+      'Imported 2 rows from desk export.csv',
+    );
+    expect(await library.waitForRows()).toBe(2);
+  });
+
   it('finds a workbook’s table on its second sheet under a two-row header; Escape closes it unchanged', async () => {
     const page = browser.page;
     const names = await library.rowNames();

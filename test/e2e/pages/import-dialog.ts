@@ -67,6 +67,12 @@ export class ImportDialog {
     return this.page.locator(`[data-testid^="import-column-"][data-header="${header}"]`);
   }
 
+  /** The headers of the columns the mapping lists, in file order. */
+  async headers(): Promise<string[]> {
+    const rows = this.page.locator('[data-testid^="import-column-"][data-header]');
+    return (await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-header')))).map(String);
+  }
+
   async fieldOf(header: string): Promise<string> {
     return (
       (await this.column(header).locator('[data-testid^="import-field-"]').getAttribute('data-field')) ?? ''
