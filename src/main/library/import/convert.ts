@@ -22,7 +22,7 @@ import {
 import type { ImportLocale, ImportPlan } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { decimalShadow } from '../shadows';
-import { columnLetters, dayOfTimestamp, withoutCurrency, withoutMidnight } from './mapping';
+import { dayOfTimestamp, isUnnamedHeader, withoutCurrency, withoutMidnight } from './mapping';
 import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
 
 export type StoredValue = string | number | null;
@@ -319,10 +319,8 @@ export class RowConverter {
     this.missingFields = this.fields.filter((f) => !used.has(f));
     this.sectionSums = new Float64Array(headers.length);
     this.fileSums = new Float64Array(headers.length);
-    // headerNames names a column without a header by its letters; the same name written in the header
-    // row over that very column cannot be told from it, and is as empty as it.
     this.unnamed = Uint8Array.from(headers, (h, c) =>
-      this.extraHeaders[c] !== null && h === `Column ${columnLetters(c)}` ? 1 : 0,
+      this.extraHeaders[c] !== null && isUnnamedHeader(h, c) ? 1 : 0,
     );
     this.filled = new Uint8Array(headers.length);
   }

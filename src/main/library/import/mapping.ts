@@ -467,12 +467,25 @@ export function headerNames(row: readonly unknown[], width: number): string[] {
   for (let c = 0; c < width; c++) {
     const raw = row[c];
     let name = (typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : String(raw)).trim();
-    if (!name) name = `Column ${columnLetters(c)}`;
+    if (!name) name = unnamedHeader(c);
     const n = (seen.get(name.toLowerCase()) ?? 0) + 1;
     seen.set(name.toLowerCase(), n);
     out.push(n > 1 ? `${name} (${n})` : name);
   }
   return out;
+}
+
+/** The name headerNames gives column `c` when the header row leaves it blank ("Column G"). */
+function unnamedHeader(c: number): string {
+  return `Column ${columnLetters(c)}`;
+}
+
+/**
+ * Whether `header` is the name headerNames gave column `c` for a blank header. The same name written
+ * in the header row over that very column cannot be told from it.
+ */
+export function isUnnamedHeader(header: string, c: number): boolean {
+  return header === unnamedHeader(c);
 }
 
 export function columnLetters(index: number): string {

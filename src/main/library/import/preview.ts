@@ -19,12 +19,12 @@ import type { ImportWarningView } from '@shared/library/library-contract';
 import { RowConverter } from './convert';
 import {
   autoMapping,
-  columnLetters,
   findHeaderRow,
   guessKind,
   guessLocale,
   headerKey,
   headerNames,
+  isUnnamedHeader,
   rowIndexColumns,
   twoRowHeader,
 } from './mapping';
@@ -272,7 +272,7 @@ function shortSample(v: string): string {
  * value in the rows read. The run decides over the whole file (RowConverter.extraColumns).
  */
 function unnamedAndEmpty(header: string, c: number, rows: readonly RawRow[]): boolean {
-  return header === `Column ${columnLetters(c)}` && rows.every((r) => rawText(r.values[c]).trim() === '');
+  return isUnnamedHeader(header, c) && rows.every((r) => rawText(r.values[c]).trim() === '');
 }
 
 /** A plan tried on the file's head: its columns with their first values, and what would not import as it is. */
