@@ -1,5 +1,6 @@
 import type { FirmSearchRequest, ShipmentSearchRequest } from '@shared/spec/operations';
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
+import type { FetchProgress } from '@shared/jobs/jobs-contract';
 import type { UsageSummary } from '@shared/spec/usage';
 import type { JobStatus } from '../library';
 
@@ -20,28 +21,8 @@ export interface UsageSource {
 export type JobKind = 'shipments' | 'firms';
 export type { JobStatus };
 
-export interface JobProgressInfo {
-  jobId: string;
-  label: string;
-  /** Records covered so far (shipments) or pages fetched (firms). */
-  done: number;
-  total: number | null;
-  unit: 'records' | 'pages';
-  etaSeconds: number | null;
-  windowsDone: number;
-  /** Windows known so far (done + still to fetch); grows while windows are split. */
-  windowsKnown: number;
-  recordsStored: number;
-  requestsUsed: number;
-  downloadsUsed: number;
-  /** Set while the job waits for a rate limit: seconds until it goes on. */
-  waitingSeconds?: number;
-  /**
-   * Set while the job waits: when it goes on (epoch ms). An absolute time, so a view can count down
-   * between progress events, which do not come while nothing happens.
-   */
-  waitingUntil?: number;
-}
+/** A fetch job's progress as the runner reports it; the manager adds the dataset kind for the window. */
+export type JobProgressInfo = Omit<FetchProgress, 'kind'>;
 
 export interface JobStats {
   requests: number;
