@@ -887,17 +887,20 @@ describe('large files and caps', () => {
     const path = join(t.dir, 'progress.csv');
     const lines = ['importerName,hsCode,usdFob'];
     for (let i = 0; i < 5_000; i++) lines.push(`Firm ${i},720810,${i}`);
-    // A blank row: the file is read by the row path, which stores it in parts.
+    // A blank row: DuckDB's one-query copy declines the file and the row path stores it in parts. On a
+    // busy machine the copy may report rows before it declines (the count then goes back to 0 with the
+    // reason), so only the row path's part is counted here.
     lines.splice(2_500, 0, ',,');
     await writeFile(path, lines.join('\n'));
-    const seen: number[] = [];
-    const r = await runImport(l.lib, path, await previewImport(path), {
-      onProgress: (p) => seen.push(p.rowsStored),
-    });
+    const seen: ImportProgress[] = [];
+    const r = await runImport(l.lib, path, await previewImport(path), { onProgress: (p) => seen.push(p) });
     expect(r.rows).toBe(5_000);
-    expect(seen.length).toBeGreaterThan(1);
-    expect(seen.at(-1)).toBe(5_000);
-    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    const reread = seen.findIndex((p) => p.step !== null);
+    expect(seen[reread]).toMatchObject({ rowsStored: 0, step: REREAD_STEP });
+    const rowPath = seen.slice(reread).map((p) => p.rowsStored);
+    expect(rowPath.filter((n) => n > 0).length).toBeGreaterThan(1);
+    expect(rowPath.at(-1)).toBe(5_000);
+    expect([...rowPath].sort((a, b) => a - b)).toEqual(rowPath);
   });
 
   it('reports progress while DuckDB copies a plain CSV into the library in one query', async () => {
