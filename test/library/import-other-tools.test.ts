@@ -1,9 +1,11 @@
+import { openSync, closeSync } from 'node:fs';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { loadHsHeadings, previewImport, runImport } from '../../src/main/library';
 import { unreadableFile } from '../../src/main/library/import/refusal';
+import { StreamingWorkbook } from '../../src/main/library/import/xlsx/workbook';
 import { useLibrary } from '../helpers/library';
 import { useTempDir } from '../helpers/temp-dir';
 
@@ -74,6 +76,97 @@ describe('a file the system will not read', () => {
     const e = Object.assign(new Error(`${code}: open 'C:\\\\Users\\\\a\\\\x.csv'`), { code });
     expect(unreadableFile(e)?.message).toMatch(words);
     expect(unreadableFile(e)?.message).not.toMatch(/C:|x\.csv|E[A-Z]+/);
+  });
+});
+
+/**
+ * A file the system refuses to open even to root, as a workbook held open in Excel on Windows or one
+ * without read permission is refused: a write-only kernel setting (the system's own files are owned by
+ * root, so a file of the test's own cannot be made unreadable to it). Null where there is none.
+ */
+function refusedToRoot(): string | null {
+  for (const path of ['/sys/bus/pci/rescan', '/sys/kernel/mm/ksm/run', '/sys/power/wakeup_count']) {
+    try {
+      closeSync(openSync(path, 'r'));
+    } catch (e) {
+      if ((e as { code?: unknown }).code === 'EACCES') return path;
+    }
+  }
+  return null;
+}
+
+describe('a workbook the system will not read', () => {
+  const locked = refusedToRoot();
+  const notAllowed =
+    'Portolan is not allowed to read it (its permissions deny it, or another program holds it locked); close it in other programs, or copy it to a folder on this computer (such as Documents) and import the copy. The library was not changed.';
+
+  async function entries(): Promise<string> {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Entries').addRows([
+      ['Consignee', 'HS Code', 'Value (USD)'],
+      ['Acme', '720810', 10],
+    ]);
+    const path = join(t.dir, 'entries.xlsx');
+    await wb.xlsx.writeFile(path);
+    return path;
+  }
+
+  it.skipIf(locked === null)(
+    'gets the refusal a CSV gets, not "damaged", when it may not be read (locked, permissions)',
+    async () => {
+      const xlsx = join(t.dir, 'held open in Excel.xlsx');
+      const csv = join(t.dir, 'held open in Excel.csv');
+      await symlink(locked!, xlsx);
+      await symlink(locked!, csv);
+      await expect(previewImport(csv)).rejects.toThrow(`Cannot import held open in Excel.csv: ${notAllowed}`);
+      await expect(previewImport(xlsx)).rejects.toThrow(
+        `Cannot import held open in Excel.xlsx: ${notAllowed}`,
+      );
+
+      // Previewed while it could be read, locked by the time it is imported.
+      const path = await entries();
+      const prepared = await previewImport(path);
+      await rm(path);
+      await symlink(locked!, path);
+      await expect(runImport(l.lib, path, prepared)).rejects.toThrow(
+        `Cannot import entries.xlsx: ${notAllowed}`,
+      );
+      expect(await l.lib.list()).toEqual([]);
+    },
+    60_000,
+  );
+
+  it('says it was moved or deleted, or is a folder, after it was chosen', async () => {
+    const path = await entries();
+    const prepared = await previewImport(path);
+    await rm(path);
+    await expect(runImport(l.lib, path, prepared)).rejects.toThrow(
+      'Cannot import entries.xlsx: the file is no longer where it was chosen (it was moved, renamed or deleted); choose it again. The library was not changed.',
+    );
+    await mkdir(path);
+    await expect(runImport(l.lib, path, prepared)).rejects.toThrow(
+      /^Cannot import entries\.xlsx: it is a folder, not a file/,
+    );
+    expect(await l.lib.list()).toEqual([]);
+  }, 60_000);
+
+  it('passes the system’s error on with its code, where it came instead of the workbook', async () => {
+    const limits = { maxUncompressedBytes: 1e9, maxCells: 1e6, maxSharedChars: 1e8 };
+    await expect(StreamingWorkbook.open(join(t.dir, 'gone.xlsx'), limits)).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+    await mkdir(join(t.dir, 'folder.xlsx'));
+    await expect(StreamingWorkbook.open(join(t.dir, 'folder.xlsx'), limits)).rejects.toMatchObject({
+      code: 'EISDIR',
+    });
+    if (locked)
+      await expect(StreamingWorkbook.open(locked, limits)).rejects.toMatchObject({ code: 'EACCES' });
+    // A file that is no zip at all is still the workbook's refusal, not the system's.
+    await writeFile(join(t.dir, 'text.xlsx'), 'Consignee,Value\r\nAcme,10\r\n');
+    await expect(StreamingWorkbook.open(join(t.dir, 'text.xlsx'), limits)).rejects.toMatchObject({
+      name: 'WorkbookRefusal',
+      reason: 'damaged',
+    });
   });
 });
 

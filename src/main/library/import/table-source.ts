@@ -139,6 +139,14 @@ function openHtmlCapped(path: string, size: number, limits: ImportLimits): Promi
 
 // ---- xlsx ----
 
+/**
+ * Why a workbook is not read: the system's refusal to read the file (locked by Excel, permissions, a
+ * drive gone) in the words a CSV gets for it, the workbook's own refusal, or the error as it came.
+ */
+function xlsxFailure(e: unknown, ext: string): unknown {
+  return unreadableFile(e) ?? (e instanceof WorkbookRefusal ? xlsxRefusal(e, ext) : e);
+}
+
 function xlsxRefusal(e: WorkbookRefusal, ext: string): ImportRefusal {
   if (e.reason === 'too-large') return new ImportRefusal(e.message);
   return new ImportRefusal(
@@ -152,7 +160,7 @@ async function openXlsx(path: string, limits: ImportLimits, ext: string): Promis
   try {
     wb = await StreamingWorkbook.open(path, { ...limits, maxSharedChars: 256 * 1024 * 1024 });
   } catch (e) {
-    throw e instanceof WorkbookRefusal ? xlsxRefusal(e, ext) : e;
+    throw xlsxFailure(e, ext);
   }
   try {
     const query = await readQuerySheet(wb);
@@ -196,14 +204,14 @@ async function openXlsx(path: string, limits: ImportLimits, ext: string): Promis
             }
           }
         } catch (e) {
-          throw e instanceof WorkbookRefusal ? xlsxRefusal(e, ext) : e;
+          throw xlsxFailure(e, ext);
         }
       },
       close: () => wb.close(),
     };
   } catch (e) {
     wb.close();
-    throw e instanceof WorkbookRefusal ? xlsxRefusal(e, ext) : e;
+    throw xlsxFailure(e, ext);
   }
 }
 

@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
+import { isSystemError } from '../refusal';
 import { ZipArchive, ZipRefusal } from './zip-archive';
 import { builtInFormat, isDateFormat } from './number-formats';
 import { SharedStringScanner, SheetRowScanner, attributes, type SheetRow } from './spreadsheet-xml';
@@ -88,6 +89,7 @@ export class StreamingWorkbook {
     } catch (e) {
       if (e instanceof ZipRefusal && e.reason === 'too-large')
         throw new WorkbookRefusal('too-large', 'it expands to more data than Portolan imports at once');
+      if (isSystemError(e)) throw e;
       throw new WorkbookRefusal('damaged', 'damaged');
     }
     try {
@@ -121,7 +123,7 @@ export class StreamingWorkbook {
       return book;
     } catch (e) {
       zip.close();
-      if (e instanceof WorkbookRefusal) throw e;
+      if (e instanceof WorkbookRefusal || isSystemError(e)) throw e;
       throw new WorkbookRefusal('damaged', 'damaged');
     }
   }
@@ -177,7 +179,7 @@ export class StreamingWorkbook {
         }
       }
     } catch (e) {
-      if (e instanceof WorkbookRefusal) throw e;
+      if (e instanceof WorkbookRefusal || isSystemError(e)) throw e;
       throw new WorkbookRefusal('damaged', 'damaged');
     } finally {
       stream.destroy();

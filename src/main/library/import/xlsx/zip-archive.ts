@@ -1,7 +1,12 @@
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
+import { isSystemError } from '../refusal';
 
-/** Why a zip is not read: damaged, or larger than an import may expand to. */
+/**
+ * Why a zip is not read: damaged, or larger than an import may expand to. The system failing to open
+ * or read the file (locked, permissions, a drive gone) is not a refusal of its content: that error is
+ * passed on as it came, with its code.
+ */
 export class ZipRefusal extends Error {
   constructor(
     readonly reason: 'damaged' | 'too-large',
@@ -10,6 +15,11 @@ export class ZipRefusal extends Error {
     super(message);
     this.name = 'ZipRefusal';
   }
+}
+
+/** The system's error as it came; anything else (yauzl's or zlib's complaint) as a damaged zip. */
+function contentOr(e: unknown, what: string): Error {
+  return isSystemError(e) ? e : new ZipRefusal('damaged', what);
 }
 
 export interface ZipLimits {
@@ -33,7 +43,7 @@ export class ZipArchive {
       yauzl.open(
         path,
         { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false },
-        (err, z) => (err || !z ? reject(new ZipRefusal('damaged', 'not a zip')) : resolve(z)),
+        (err, z) => (err || !z ? reject(contentOr(err, 'not a zip')) : resolve(z)),
       ),
     );
     const entries = new Map<string, yauzl.Entry>();
@@ -50,7 +60,7 @@ export class ZipArchive {
           zip.readEntry();
         });
         zip.on('end', () => resolve());
-        zip.on('error', () => reject(new ZipRefusal('damaged', 'damaged zip')));
+        zip.on('error', (err: unknown) => reject(contentOr(err, 'damaged zip')));
         zip.readEntry();
       });
     } catch (e) {
@@ -70,7 +80,7 @@ export class ZipArchive {
     if (!entry) return null;
     return new Promise<Readable>((resolve, reject) =>
       this.zip.openReadStream(entry, (err, s) =>
-        err || !s ? reject(new ZipRefusal('damaged', 'damaged entry')) : resolve(s),
+        err || !s ? reject(contentOr(err, 'damaged entry')) : resolve(s),
       ),
     );
   }
@@ -82,8 +92,8 @@ export class ZipArchive {
     const chunks: Buffer[] = [];
     try {
       for await (const c of s) chunks.push(c as Buffer);
-    } catch {
-      throw new ZipRefusal('damaged', 'damaged entry');
+    } catch (e) {
+      throw contentOr(e, 'damaged entry');
     }
     return Buffer.concat(chunks).toString('utf8');
   }
