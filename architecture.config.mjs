@@ -291,7 +291,7 @@ export const LAYERS = [
   {
     type: 'renderer-store',
     paths: ['src/renderer/src/store'],
-    what: 'The store idiom: `defineStore` (state, actions, `initialState`, `reset()`) and `latestWins` (latest answer wins).',
+    what: 'The store idiom: `defineStore` (state, actions, `initialState`, `reset()`) `latestWins` (latest answer wins) and `cancellableRuns` (a run with Cancel: a late answer is described, not shown).',
     imports: [],
     packages: ['zustand'],
     node: false,

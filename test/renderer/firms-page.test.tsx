@@ -353,6 +353,32 @@ describe('firms page: cancel', () => {
     expect(screen.queryByTestId('firms-error')).toBeNull();
   });
 
+  it('keeps the page on screen when the next search is cancelled; a search after Cancel supersedes it', async () => {
+    render(<FirmSearchView />);
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(waiting.length).toBe(1));
+    await act(async () => waiting.shift()!(ok(firmPage(1))));
+    expect(shownPage()).toBe('1');
+    fireEvent.click(el('firms-next'));
+    await waitFor(() => expect(waiting.length).toBe(1));
+    fireEvent.click(el('firms-cancel'));
+    expect(shownPage()).toBe('1');
+    expect(el('firms-cancelled').getAttribute('data-outcome')).toBe('pending');
+
+    // Next again: a new request (the cancelled page has not arrived), and the notice makes way for it.
+    fireEvent.click(el('firms-next'));
+    await waitFor(() => expect(waiting.length).toBe(2));
+    expect(screen.queryByTestId('firms-cancelled')).toBeNull();
+    const [cancelled, newest] = waiting;
+    await act(async () => newest!(ok(firmPage(2))));
+    expect(shownPage()).toBe('2');
+    // The cancelled request's page arrives last: it is not described, and the newest stays.
+    await act(async () => cancelled!(ok(firmPage(2))));
+    expect(shownPage()).toBe('2');
+    expect(screen.queryByTestId('firms-cancelled')).toBeNull();
+    expect(firms.useFirmsStore.getState().status).toBe('done');
+  });
+
   it('Escape cancels a running firm search as Cancel does', async () => {
     render(<FirmSearchView />);
     fireEvent.click(el('firms-run'));

@@ -317,6 +317,38 @@ describe('search page: cancel', () => {
     expect(log.filter((c) => c.channel === 'shipments.search')).toEqual([]);
   });
 
+  it('keeps the previous result on screen, says the last search was cancelled, and its late answer does not replace it', async () => {
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    await searchWith({ ok: true, value: answer(5, 50) });
+    expect(el('search-summary').textContent).toBe('Showing 5 of 50 matching records');
+    fireEvent.click(runButton());
+    await waitFor(() => expect(pending.length).toBe(1));
+    fireEvent.click(el('search-cancel'));
+    expect(el('search-summary').textContent).toBe('Showing 5 of 50 matching records');
+    expect(el('search-result-previous').textContent).toBe(
+      'The last search was cancelled. The records below are the result of the previous search.',
+    );
+    await act(async () => pending.shift()!.resolve({ ok: true, value: answer(10, 33_014) }));
+    expect(el('search-cancelled').getAttribute('data-outcome')).toBe('spent');
+    expect(el('search-summary').textContent).toBe('Showing 5 of 50 matching records');
+  });
+
+  it('a search run after Cancel supersedes the cancelled one: only the newest answer is shown or described', async () => {
+    const cancelled = await startAndCancel();
+    fireEvent.click(runButton());
+    await waitFor(() => expect(pending.length).toBe(1));
+    expect(screen.queryByTestId('search-cancelled')).toBeNull();
+    const newest = pending.shift()!;
+    await act(async () => newest.resolve({ ok: true, value: answer(7, 70) }));
+    expect(el('search-summary').textContent).toBe('Showing 7 of 70 matching records');
+    // The cancelled request's answer arrives last: it neither replaces the newest nor brings the notice back.
+    await act(async () => cancelled.resolve({ ok: true, value: answer(3, 30) }));
+    expect(el('search-summary').textContent).toBe('Showing 7 of 70 matching records');
+    expect(screen.queryByTestId('search-cancelled')).toBeNull();
+    expect(screen.queryByTestId('search-result-previous')).toBeNull();
+  });
+
   it('Escape cancels a running search as Cancel does, from a field of the form too', async () => {
     render(<page.SearchPage />);
     act(() => search.useSearchStore.getState().setSize(10));

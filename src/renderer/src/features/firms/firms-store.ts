@@ -17,7 +17,7 @@ import {
   type AccountContext,
   type HsCodeCheck,
 } from '../../session';
-import { defineStore, latestWins, type Turn } from '../../store';
+import { cancellableRuns, defineStore } from '../../store';
 
 /**
  * What became of a cancelled firm search. As with a shipment search, a request that has gone to the
@@ -165,7 +165,8 @@ interface RememberedPage {
 const MAX_REMEMBERED_PAGES = 500;
 
 export const useFirmsStore = defineStore<FirmsData, FirmsActions>(initialState, (set, get, { onReset }) => {
-  const searches = latestWins();
+  /** Each run keeps the request it waits for. */
+  const searches = cancellableRuns<FirmSearchRequest>();
   /**
    * Every firm page answered in this session, by profile, account, filter and page. Each answer cost a
    * firms/search download and main saved it to the library as it arrived, so asking for the same page
@@ -174,7 +175,6 @@ export const useFirmsStore = defineStore<FirmsData, FirmsActions>(initialState, 
   const pages = new Map<string, RememberedPage>();
   onReset(() => {
     searches.supersede();
-    inFlight = null;
     pages.clear();
   });
 
@@ -185,17 +185,14 @@ export const useFirmsStore = defineStore<FirmsData, FirmsActions>(initialState, 
     return firmPageKey(request, profileId, account);
   }
 
-  /** The search waiting for its answer, and the turn Cancel took (while current, it owns the status line). */
-  let inFlight: { request: FirmSearchRequest; cancelled: Turn | null } | null = null;
-
   async function fetchPage(request: FirmSearchRequest) {
-    const turn = searches.begin();
-    inFlight = null;
+    const run = searches.begin(request);
     // Named explicitly, so the answer is remembered under the profile that was active at the click.
     const profileId = useSessionStore.getState().activeId;
     const key = keyOf(request, profileId);
     const seen = pages.get(key);
     if (seen) {
+      searches.settle(run);
       set({
         status: 'done',
         request,
@@ -207,20 +204,18 @@ export const useFirmsStore = defineStore<FirmsData, FirmsActions>(initialState, 
       });
       return;
     }
-    const call = { request, cancelled: null as Turn | null };
-    inFlight = call;
     set({ status: 'running', request, error: null, cancelled: null });
     const r = await getApi().firms.search({ request, ...(profileId ? { profileId } : {}) });
-    if (inFlight === call) inFlight = null;
+    const end = searches.settle(run);
     if (r.ok) {
       // Remembered even when superseded: it was paid for and saved, so it must not be fetched again.
       if (pages.size >= MAX_REMEMBERED_PAGES) pages.delete(pages.keys().next().value ?? '');
       pages.set(key, { result: r.value, fetchedAt: Date.now() });
     }
     // Superseded: main saved the page (and announced it and the usage spent); this screen shows a newer one.
-    if (!turn.current) {
+    if (end !== 'current') {
       // Cancelled, and nothing newer since: say what the request cost.
-      if (call.cancelled?.current && get().status === 'cancelled')
+      if (end === 'cancelled' && get().status === 'cancelled')
         set({
           cancelled: r.ok
             ? { state: 'spent', page: request.page, request, result: r.value }
@@ -251,15 +246,14 @@ export const useFirmsStore = defineStore<FirmsData, FirmsActions>(initialState, 
       else set({ count: { status: 'error', value: null, error: r.error, request } });
     },
     cancel() {
-      const call = inFlight;
-      if (get().status !== 'running' || !call) return;
-      inFlight = null;
-      call.cancelled = searches.begin();
+      if (get().status !== 'running') return;
+      const call = searches.cancel();
+      if (!call) return;
       // The page on screen (if any) stays; it answers resultRequest, not the cancelled request.
       set({
         status: 'cancelled',
         request: get().resultRequest,
-        cancelled: { state: 'pending', page: call.request.page },
+        cancelled: { state: 'pending', page: call.info.page },
       });
     },
     showLatePage() {

@@ -23,7 +23,7 @@ import {
   type HsCodeCheck,
   type LimitCheck,
 } from '../../session';
-import { defineStore, latestWins, type Turn } from '../../store';
+import { cancellableRuns, defineStore } from '../../store';
 import {
   currentFilter,
   filterStore,
@@ -145,12 +145,9 @@ async function findCopy(request: ShipmentSearchRequest): Promise<EquivalentView 
 const goneNotice = (offer: EquivalentView): string =>
   `The saved copy “${offer.dataset.name}” was deleted, and no other saved copy answers this search. Search again to fetch it from the service.`;
 
-/** A run from the click to its answer: whether its request has gone to main, and how it was cancelled. */
-interface Run {
-  turn: Turn;
+/** What a run from the click to its answer keeps: whether its request has gone to main. */
+interface RunInfo {
   sent: boolean;
-  /** Taken by Cancel: while it is current, nothing newer owns the status line. */
-  cancelled: Turn | null;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -177,9 +174,7 @@ const initialState: SearchData = {
 export const useSearchStore = defineStore<SearchData, SearchActions>(
   initialState,
   (set, get, { onReset }) => {
-    const runs = latestWins();
-    /** The run in flight, if any. */
-    let inFlight: Run | null = null;
+    const runs = cancellableRuns<RunInfo>();
     /**
      * Failed saves main announced, newest last: the announcement may come before the answer it is
      * about (the browser host carries events and answers on separate connections), or for a late answer.
@@ -187,7 +182,6 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
     const failedSaves = new Map<string, SaveFailed>();
     onReset(() => {
       runs.supersede();
-      inFlight = null;
       failedSaves.clear();
     });
     /**
@@ -203,7 +197,6 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
 
     /** The cancelled run's call ended: say honestly what it cost. */
     function settleCancelled(
-      run: Run,
       r: BridgeResult<ShipmentSearchAnswer>,
       request: ShipmentSearchRequest,
       profileId: string | null,
@@ -217,8 +210,8 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
           late: { request, result: r.value, datasetId, profileId },
         };
       } else outcome = { state: 'failed', error: r.error };
-      // A newer run (or cancel) owns the status line now.
-      if (run.cancelled?.current && get().status === 'cancelled') set({ cancelOutcome: outcome });
+      // Unless something else took the status line since Cancel (another filter, another profile).
+      if (get().status === 'cancelled') set({ cancelOutcome: outcome });
     }
 
     return {
@@ -249,8 +242,7 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
         const request: ShipmentSearchRequest = { ...currentFilter(), size };
         // Named explicitly, so the answer belongs to the profile that was active at the click.
         const profileId = useSessionStore.getState().activeId;
-        const run: Run = { turn: runs.begin(), sent: false, cancelled: null };
-        inFlight = run;
+        const run = runs.begin({ sent: false });
         const startedAt = performance.now();
         set({
           status: 'running',
@@ -265,9 +257,9 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
         if (!opts.fresh) {
           // No repeat spending: a saved answer to the same question is offered first.
           const saved = await getApi().library.findEquivalent({ request });
-          if (!run.turn.current) return;
+          if (!run.current) return;
           if (saved.ok && saved.value) {
-            inFlight = null;
+            runs.settle(run);
             set({
               status: get().result ? 'done' : 'idle',
               offer: { ...saved.value, request },
@@ -276,14 +268,12 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
             return;
           }
         }
-        run.sent = true;
+        run.info.sent = true;
         const r = await getApi().shipments.search({ request, ...(profileId ? { profileId } : {}) });
-        if (inFlight === run) inFlight = null;
-        if (!run.turn.current) {
-          // Cancelled (or superseded): the screen keeps showing what the user last asked for.
-          settleCancelled(run, r, request, profileId);
-          return;
-        }
+        const end = runs.settle(run);
+        // Cancelled (or superseded): the screen keeps showing what the user last asked for.
+        if (end === 'cancelled') settleCancelled(r, request, profileId);
+        if (end !== 'current') return;
         const elapsedMs = performance.now() - startedAt;
         if (r.ok) {
           set({
@@ -305,15 +295,12 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
       },
       cancel() {
         if (get().status !== 'running') return;
-        const call = inFlight;
-        inFlight = null;
-        const cancelled = runs.begin();
-        if (call) call.cancelled = cancelled;
+        const call = runs.cancel();
         // Before the request left (the library lookup), stopping costs nothing; after, its answer is kept.
         set({
           status: 'cancelled',
           elapsedMs: null,
-          cancelOutcome: call?.sent ? { state: 'pending' } : { state: 'nothing-spent' },
+          cancelOutcome: call?.info.sent ? { state: 'pending' } : { state: 'nothing-spent' },
         });
       },
       showLateAnswer() {
