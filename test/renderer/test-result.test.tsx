@@ -49,5 +49,12 @@ describe('Settings → Test connection', () => {
     // The same columns as the Usage page's table.
     const heads = screen.getAllByRole('columnheader').map((h) => h.textContent);
     expect(heads.slice(0, 3)).toEqual(['What is counted', 'Spent', 'Used / limit']);
+    // An account with no ceiling at all has no meter to show, so no "Spent" column standing empty.
+    const euDesk = screen.getByRole('table', { name: 'Usage of account eu-desk' });
+    expect(
+      within(euDesk)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['What is counted', 'Used / limit']);
   });
 });

@@ -51,9 +51,17 @@ describe('usage page', () => {
     const meter = within(row).getByRole('progressbar');
     expect(meter.getAttribute('aria-label')).toBe('Shipment search (downloads): 149,000 of 150,000 used');
     expect(meter.getAttribute('aria-valuenow')).toBe(String((149_000 / 150_000) * 100));
-    expect(screen.getByTestId('usage-main-dailyRequest-unlimited').textContent).toBe('No limit');
-    // A limit with no ceiling reads as a usage table says it, never "12 / unlimited".
+    // A limit with no ceiling reads as a usage table says it, never "12 / unlimited", and says it once:
+    // no meter, no "No limit" beside "no limit".
     expect(screen.getByTestId('usage-main-dailyRequest-text').textContent).toBe('12 used · no limit');
+    const unlimitedRow = screen.getByTestId('usage-main-dailyRequest');
+    expect(within(unlimitedRow).queryByRole('progressbar')).toBeNull();
+    expect(
+      within(unlimitedRow)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['12 used · no limit']);
+    expect(unlimitedRow.textContent?.match(/no limit/gi)).toHaveLength(1);
     // The HS codes already counted, as the service listed them.
     expect(
       within(screen.getByTestId('usage-main-searchedHsCodes-codes'))

@@ -24,9 +24,20 @@ function metricOrder(metrics: Record<string, MetricSummary>): string[] {
   ];
 }
 
-function MetricRow({ id, metric, m }: { id: string; metric: string; m: MetricSummary }) {
+function MetricRow({
+  id,
+  metric,
+  m,
+  meters,
+}: {
+  id: string;
+  metric: string;
+  m: MetricSummary;
+  /** Whether the table has its "Spent" column (some metric of the account has a ceiling). */
+  meters: boolean;
+}) {
   const unlimited = isUnlimited(m);
-  const ratio = unlimited || m.limit <= 0 ? 0 : Math.min(1, m.current / m.limit);
+  const ratio = m.limit <= 0 ? 0 : Math.min(1, m.current / m.limit);
   const codes = metric === 'searchedHsCodes' ? parseSearchedHsCodes(m.notes) : [];
   const note = metric === 'searchedHsCodes' && codes.length === 0 && m.notes && m.notes !== 'unlimited';
   const label = metricLabel(metric);
@@ -47,25 +58,31 @@ function MetricRow({ id, metric, m }: { id: string; metric: string; m: MetricSum
           </Text>
         )}
       </Table.Th>
-      <Table.Td w={240}>
-        {unlimited ? (
-          <Text fz="sm" c="dimmed" data-testid={`${id}-unlimited`}>
-            No limit
-          </Text>
-        ) : (
-          <Progress
-            value={ratio * 100}
-            color={meterColour(ratio)}
-            size="md"
-            aria-label={`${label}: ${fmt(m.current)} of ${fmt(m.limit)} used`}
-          />
-        )}
-      </Table.Td>
-      <Table.Td data-testid={`${id}-text`} ta="right" style={{ whiteSpace: 'nowrap' }}>
-        {unlimited
-          ? usedWithNoLimit(m.current)
-          : `${fmt(m.current)} / ${fmt(m.limit)}${m.limit > 0 ? ` (${fmt(Math.max(0, m.limit - m.current))} left)` : ''}`}
-      </Table.Td>
+      {unlimited ? (
+        // No ceiling: no meter to fill, and "no limit" said once, in the figure that spans both columns.
+        <Table.Td
+          colSpan={meters ? 2 : 1}
+          data-testid={`${id}-text`}
+          ta="right"
+          style={{ whiteSpace: 'nowrap' }}
+        >
+          {usedWithNoLimit(m.current)}
+        </Table.Td>
+      ) : (
+        <>
+          <Table.Td w={240}>
+            <Progress
+              value={ratio * 100}
+              color={meterColour(ratio)}
+              size="md"
+              aria-label={`${label}: ${fmt(m.current)} of ${fmt(m.limit)} used`}
+            />
+          </Table.Td>
+          <Table.Td data-testid={`${id}-text`} ta="right" style={{ whiteSpace: 'nowrap' }}>
+            {`${fmt(m.current)} / ${fmt(m.limit)}${m.limit > 0 ? ` (${fmt(Math.max(0, m.limit - m.current))} left)` : ''}`}
+          </Table.Td>
+        </>
+      )}
     </Table.Tr>
   );
 }
@@ -84,24 +101,28 @@ export function UsageTable({
   metrics: Record<string, MetricSummary>;
   testIdPrefix: string;
 }) {
+  const order = metricOrder(metrics);
+  // An account without any ceiling has no meter to show: no "Spent" column standing empty.
+  const meters = order.some((metric) => !isUnlimited(metrics[metric] as MetricSummary));
   return (
     <Table verticalSpacing="xs" highlightOnHover aria-label={`Usage of account ${account}`}>
       <Table.Thead>
         <Table.Tr>
           <Table.Th scope="col">What is counted</Table.Th>
-          <Table.Th scope="col">Spent</Table.Th>
+          {meters && <Table.Th scope="col">Spent</Table.Th>}
           <Table.Th scope="col" ta="right">
             Used / limit
           </Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {metricOrder(metrics).map((metric) => (
+        {order.map((metric) => (
           <MetricRow
             key={metric}
             id={`${testIdPrefix}-${slug(account)}-${slug(metric)}`}
             metric={metric}
             m={metrics[metric] as MetricSummary}
+            meters={meters}
           />
         ))}
       </Table.Tbody>
