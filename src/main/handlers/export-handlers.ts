@@ -24,6 +24,7 @@ import type { FileHandles } from '../file-handles';
 import { Library, defaultDatasetName, storageError } from '../library';
 import type { Logger } from '../log';
 import { writeFileAtomic } from '../fs';
+import { EXPORT_SETTINGS_FILE, lastFolder } from './export-settings';
 import type { HandlerContext } from './handler-context';
 import type { KeptAnswer } from './kept-answers';
 import { TEMP_FOLDER } from './host-files';
@@ -84,21 +85,7 @@ function keptExportSource(kept: KeptAnswer, appVersion: string): ResolvedSource 
   };
 }
 
-/** Remembers the folder of the last export so the next save dialog opens there. */
-export const EXPORT_SETTINGS_FILE = 'export-settings.json';
-
 const FORMAT_LABEL: Record<ExportFormat, string> = { xlsx: 'Excel', csv: 'CSV', parquet: 'Parquet' };
-
-/** The folder the analyst last exported to, or null. */
-export async function lastFolder(dataDir: string): Promise<string | null> {
-  try {
-    const parsed = JSON.parse(await readFile(join(dataDir, EXPORT_SETTINGS_FILE), 'utf8')) as unknown;
-    const folder = (parsed as { lastFolder?: unknown } | null)?.lastFolder;
-    return typeof folder === 'string' && folder.length > 0 ? folder : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Whole seconds left at the rate so far; null until there is a rate to go by. */
 function etaSeconds(startedAt: number, done: number, total: number): number | null {

@@ -11,7 +11,7 @@ import { boundTo, createCredentialGuard } from './credential-guard';
 import { createDemoRuntime, type DemoRuntime } from './demo-runtime';
 import { createKeptAnswers, type KeptAnswers } from './kept-answers';
 import { createLibraryHandle } from './library-handle';
-import { lastFolder } from './export-handlers';
+import { lastFolder } from './export-settings';
 import { makeDataPrivate, sweepLeftovers } from './leftovers';
 import type { HandlerDeps } from './types';
 import { createUsageLedgers, type UsageLedgers } from './usage-ledgers';

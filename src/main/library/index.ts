@@ -1,7 +1,6 @@
 export {
   Library,
   REFERENCE_CATALOG,
-  type LibraryReader,
   type DatasetMeta,
   type CoveredWindow,
   type Provenance,
@@ -14,6 +13,7 @@ export {
   type LibraryRecovery,
   LIBRARY_FILE,
 } from './library';
+export type { LibraryReader } from './library-reader';
 export { storageError, isDiskFull, diskFullError, whyNotStored } from './storage-errors';
 export { type GridQuery, gridQuerySchema, MAX_BLOCK_ROWS, buildQuery, parseGridQuery } from './query';
 export {

@@ -1,6 +1,6 @@
 import { chmod, mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { DuckDBValue, Json } from '@duckdb/node-api';
+import type { Json } from '@duckdb/node-api';
 import type { FieldType } from '@shared/fields';
 import { AppError } from '@shared/ipc/errors';
 import { RESOLVED_FIRM_COLUMNS, extraHeaderOf, isResolvedFirmColumn } from '@shared/library/library-contract';
@@ -18,6 +18,7 @@ import type {
 import { EXTRA_COLUMN, ROW_TABLE, columnsOf, type DatasetKind } from './fields';
 import { rowToRecord, type RecordObject, type StagedSource } from './ingest';
 import { JobStore } from './job-store';
+import type { LibraryReader } from './library-reader';
 import { LibraryWriter, cleanTags, type DatasetFinish } from './library-writer';
 import { filterKey } from './naming';
 import {
@@ -106,20 +107,6 @@ function toMeta(r: Row): DatasetMeta {
     missingFields: parseJson<string[]>(r.missing_json, []),
     extraColumns: parseJson<string[]>(r.extra_columns_json, []),
   };
-}
-
-/**
- * Read-only SQL on the library's tables, for the modules that compute over them (analysis, export):
- * anything but a single SELECT is refused. Reference data they need (the HS nomenclature) goes to an
- * in-memory catalog, never into the library file.
- */
-export interface LibraryReader {
-  all(sql: string, params?: SqlParams): Promise<Row[]>;
-  one(sql: string, params?: SqlParams): Promise<Row | undefined>;
-  /** A query's rows as arrays, in batches of up to 256 rows, on a connection of its own (see `Db.streamRows`). */
-  streamRows(sql: string, params: SqlParams, signal?: AbortSignal): AsyncGenerator<DuckDBValue[][]>;
-  /** Creates (or replaces) `portolan_ref.<table>` in memory from a SELECT, once per library instance. */
-  loadReference(table: string, select: string, params?: SqlParams): Promise<void>;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DATASET_KINDS, type DatasetKind } from '../fields';
 import { fileHandleSchema } from '../files/file-handle';
-import type { ImportWarningView } from './library-contract';
 import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
 
 /**
@@ -10,6 +9,22 @@ import { FIRM_FIELDS, SHIPMENT_FIELDS } from '../spec/records';
  */
 
 export type ImportFormat = 'json' | 'csv' | 'xlsx' | 'parquet' | 'html';
+
+/** Values an import kept but that will not work as dates or numbers (the import still succeeded). */
+export interface ImportWarningView {
+  /** The record field, e.g. `arrivalDate`. */
+  field: string;
+  /** How many values of that field are affected. */
+  count: number;
+  /** Where the first one is in the file: "row 12" (CSV), "record 3" (JSON), "sheet Shipments, row 4". */
+  firstAt: string;
+  /** That first value, cut to 40 characters. */
+  example: string;
+  /** One sentence for the analyst, ready to show. */
+  message: string;
+  /** Where the first few are (`firstAt` first): the rows an import preview points to. */
+  at?: string[];
+}
 
 /** How numbers and dates are written in a file: the decimal separator, and the day order of dates. */
 export interface ImportLocale {

@@ -8,6 +8,7 @@ import {
   importPreviewChoicesSchema,
   type ImportCheckView,
   type ImportPreviewView,
+  type ImportWarningView,
 } from './import-contract';
 import { columnFilterSchema } from './grid-filter';
 import { fileHandleSchema, type ChosenFile } from '../files/file-handle';
@@ -21,6 +22,9 @@ import {
   TAG_TOO_LONG,
   TOO_MANY_TAGS,
 } from './dataset-fields';
+
+/** Import warnings travel with a dataset's import result; their shape is the import contract's. */
+export type { ImportWarningView };
 
 /** The offline library's bridge calls: input schemas and result types. */
 
@@ -74,22 +78,6 @@ export interface RowsBlockView {
 export interface EquivalentView {
   dataset: DatasetView;
   ageSeconds: number;
-}
-
-/** Values an import kept but that will not work as dates or numbers (the import still succeeded). */
-export interface ImportWarningView {
-  /** The record field, e.g. `arrivalDate`. */
-  field: string;
-  /** How many values of that field are affected. */
-  count: number;
-  /** Where the first one is in the file: "row 12" (CSV), "record 3" (JSON), "sheet Shipments, row 4". */
-  firstAt: string;
-  /** That first value, cut to 40 characters. */
-  example: string;
-  /** One sentence for the analyst, ready to show. */
-  message: string;
-  /** Where the first few are (`firstAt` first): the rows an import preview points to. */
-  at?: string[];
 }
 
 export interface ImportResultView {

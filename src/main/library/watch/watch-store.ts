@@ -1,7 +1,7 @@
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { AppError } from '@shared/ipc/errors';
 import { toNumber, type Row } from '../db';
-import type { LibraryReader } from '../library';
+import type { LibraryReader } from '../library-reader';
 
 /*
  * Every statement on the watch tables (`watches`, `watch_snapshots`). A watched query is one shipment
