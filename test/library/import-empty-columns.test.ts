@@ -98,6 +98,45 @@ describe('columns with no name and no value', () => {
     expect(await extrasOf(r.dataset.id)).toEqual([[0, { Remarks: 'urgent' }]]);
   });
 
+  it('a column whose header cell says "Column G" is named so by the file, and is listed and kept though empty', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Entries');
+    // A colleague's template names its spare columns by their letters; nothing was entered under them.
+    ws.addRow(['Importer Name', 'HS Code', 'Value (USD)', 'Remarks', null, 'Column F', 'Column G']);
+    ws.addRow(['Acme Steel', '720810', 10, 'urgent', null, null, null]);
+    ws.addRow(['Beta Metals', '720811', 20, null, null, null, null]);
+    const path = join(t.dir, 'template.xlsx');
+    await wb.xlsx.writeFile(path);
+    const prepared = await previewImport(path);
+    expect(listed(prepared.view)).toEqual([
+      'Importer Name',
+      'HS Code',
+      'Value (USD)',
+      'Remarks',
+      'Column F',
+      'Column G',
+    ]);
+    const r = await runImport(l.lib, path, prepared);
+    expect(r.dataset.extraColumns).toEqual(['Remarks', 'Column F', 'Column G']);
+  });
+
+  it.each(ENCODINGS)(
+    'a CSV (%s) whose header says "Column D" over an empty column lists and keeps it',
+    async (_encoding, encode) => {
+      const path = join(t.dir, `named-${_encoding}.csv`);
+      await writeFile(
+        path,
+        encode(
+          'Importer Name,HS Code,Value (USD),Column D,\r\nAcme Société,720810,10,,\r\nBeta,720811,20,,\r\n',
+        ),
+      );
+      const prepared = await previewImport(path);
+      expect(listed(prepared.view)).toEqual(['Importer Name', 'HS Code', 'Value (USD)', 'Column D']);
+      const r = await runImport(l.lib, path, prepared);
+      expect(r.dataset.extraColumns).toEqual(['Column D']);
+    },
+  );
+
   it.each(ENCODINGS)(
     'an unnamed column (%s) whose only value is in the last row, past the preview’s rows, is imported',
     async (_encoding, encode) => {

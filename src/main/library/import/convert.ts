@@ -22,7 +22,7 @@ import {
 import type { ImportLocale, ImportPlan } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { decimalShadow } from '../shadows';
-import { dayOfTimestamp, isUnnamedHeader, withoutCurrency, withoutMidnight } from './mapping';
+import { dayOfTimestamp, withoutCurrency, withoutMidnight } from './mapping';
 import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
 
 export type StoredValue = string | number | null;
@@ -237,7 +237,7 @@ export class RowConverter {
   private readonly extraHeaders: (string | null)[];
   /** 1 for a column the plan leaves out. */
   private readonly leftOut: Uint8Array;
-  /** 1 for an extra column with no name in the header row (named as headerNames names it). */
+  /** 1 for an extra column whose header cell is blank (named by its letters by headerNames). */
   private readonly unnamed: Uint8Array;
   /** 1 for a column a value was seen in (or known to be in the file: `valuesSeenIn`). */
   private readonly filled: Uint8Array;
@@ -292,6 +292,8 @@ export class RowConverter {
     private readonly verbatim = false,
     /** The HS headings (4 digits) known (hs-codes.csv); empty when not at hand. */
     private readonly hsHeadings: ReadonlySet<string> = new Set(),
+    /** The columns whose header cell is blank (blankHeaders), whatever name they were given. */
+    blankHeaders: readonly number[] = [],
   ) {
     const defs = fieldDefsOf(kind);
     this.fields = defs.map((d) => d.field);
@@ -319,9 +321,9 @@ export class RowConverter {
     this.missingFields = this.fields.filter((f) => !used.has(f));
     this.sectionSums = new Float64Array(headers.length);
     this.fileSums = new Float64Array(headers.length);
-    this.unnamed = Uint8Array.from(headers, (h, c) =>
-      this.extraHeaders[c] !== null && isUnnamedHeader(h, c) ? 1 : 0,
-    );
+    this.unnamed = new Uint8Array(headers.length);
+    for (const c of blankHeaders)
+      if (c < headers.length && this.extraHeaders[c] !== null) this.unnamed[c] = 1;
     this.filled = new Uint8Array(headers.length);
   }
 

@@ -51,7 +51,7 @@ function locateFor(source: TableSource, sheet: number): (row: RawRow) => string 
 /** The converter of a run or a check: the plan's fields, the source's formats, places named by `locate`. */
 function converterFor(
   source: TableSource,
-  msg: { plan: ImportPlan; headers: string[]; hsHeadings: string[] },
+  msg: { plan: ImportPlan; headers: string[]; blank: number[]; hsHeadings: string[] },
   locate: (row: RawRow) => string,
 ): RowConverter {
   return new RowConverter(
@@ -63,6 +63,7 @@ function converterFor(
     locate,
     source.verbatim ?? false,
     new Set(msg.hsHeadings),
+    msg.blank,
   );
 }
 

@@ -102,7 +102,7 @@ export async function checkImport(
   const file = prepared.view.fileName;
   const plan = opts.plan ?? prepared.plan;
   try {
-    return await checkInWorker(path, file, plan, prepared.headers, opts.onProgress ?? (() => undefined), {
+    return await checkInWorker(path, file, plan, prepared, opts.onProgress ?? (() => undefined), {
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
       hsHeadings: prepared.hsHeadings,
       ...(opts.signal ? { signal: opts.signal } : {}),
@@ -260,7 +260,7 @@ export async function runImport(
       path,
       file,
       plan,
-      prepared.headers,
+      prepared,
       async (part) => {
         if ('csv' in part.source) total ??= part.rows;
         // A part copied in one long query (a whole CSV read by DuckDB) reports DuckDB's progress in it.

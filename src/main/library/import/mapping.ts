@@ -460,14 +460,21 @@ export function rowIndexColumns(header: readonly unknown[], rows: readonly (read
   return out;
 }
 
-/** Headers as shown and stored for extra columns: trimmed, never empty, never twice. */
+/** A header cell's text, trimmed: "" for a blank one. */
+function headerCellText(raw: unknown): string {
+  return (typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : String(raw)).trim();
+}
+
+/**
+ * Headers as shown and stored for extra columns: trimmed, never empty, never twice. A blank header
+ * cell is named by its column's letters ("Column G"); blankHeaders says which those are, since the
+ * same words may be written in the header row itself (a template's spare columns).
+ */
 export function headerNames(row: readonly unknown[], width: number): string[] {
   const seen = new Map<string, number>();
   const out: string[] = [];
   for (let c = 0; c < width; c++) {
-    const raw = row[c];
-    let name = (typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : String(raw)).trim();
-    if (!name) name = unnamedHeader(c);
+    const name = headerCellText(row[c]) || `Column ${columnLetters(c)}`;
     const n = (seen.get(name.toLowerCase()) ?? 0) + 1;
     seen.set(name.toLowerCase(), n);
     out.push(n > 1 ? `${name} (${n})` : name);
@@ -475,17 +482,17 @@ export function headerNames(row: readonly unknown[], width: number): string[] {
   return out;
 }
 
-/** The name headerNames gives column `c` when the header row leaves it blank ("Column G"). */
-function unnamedHeader(c: number): string {
-  return `Column ${columnLetters(c)}`;
+/** A file's column names (headerNames) and which of them it leaves blank (blankHeaders). */
+export interface FileHeaders {
+  headers: readonly string[];
+  blank: readonly number[];
 }
 
-/**
- * Whether `header` is the name headerNames gave column `c` for a blank header. The same name written
- * in the header row over that very column cannot be told from it.
- */
-export function isUnnamedHeader(header: string, c: number): boolean {
-  return header === unnamedHeader(c);
+/** The columns (0-based) whose header cell is blank: columns with no name in the file. */
+export function blankHeaders(row: readonly unknown[], width: number): number[] {
+  const out: number[] = [];
+  for (let c = 0; c < width; c++) if (!headerCellText(row[c])) out.push(c);
+  return out;
 }
 
 export function columnLetters(index: number): string {

@@ -23,8 +23,9 @@ import {
   guessKind,
   guessLocale,
   headerKey,
+  blankHeaders,
   headerNames,
-  isUnnamedHeader,
+  type FileHeaders,
   rowIndexColumns,
   twoRowHeader,
 } from './mapping';
@@ -47,6 +48,8 @@ export interface PreparedImport {
   /** The plan the preview shows; what an import without the analyst's changes runs. */
   plan: ImportPlan;
   headers: string[];
+  /** The columns whose header cell is blank (named by their letters in `headers`). */
+  blank: number[];
   /** Identifies files with the same columns (order and names), to remember a mapping by. */
   shapeKey: string;
   raw: RawPreview;
@@ -164,10 +167,9 @@ export function prepareImport(
       .map((r) => r.values.length),
     0,
   );
-  const headers = headerNames(
-    headerRow.values.map((v) => (typeof v === 'symbol' ? '' : v)),
-    width,
-  );
+  const headerCells = headerRow.values.map((v) => (typeof v === 'symbol' ? '' : v));
+  const headers = headerNames(headerCells, width);
+  const blank = blankHeaders(headerCells, width);
   const shapeKey = shapeKeyOf(raw.format, headers);
   const ours = portolanFields(raw, width);
   const memory = ours ? null : remembered(shapeKey);
@@ -230,7 +232,16 @@ export function prepareImport(
     ...(leftOut.length > 0 ? { leftOut } : {}),
     locale,
   };
-  const checked = checkPlan(plan, headers, rows, formats, raw.date1904, raw.verbatim, raw.whole, hsHeadings);
+  const checked = checkPlan(
+    plan,
+    { headers, blank },
+    rows,
+    formats,
+    raw.date1904,
+    raw.verbatim,
+    raw.whole,
+    hsHeadings,
+  );
   const view: ImportPreviewView = {
     fileName,
     format: raw.format,
@@ -250,7 +261,7 @@ export function prepareImport(
     rowsChecked: checked.rowsChecked,
     blankRows: checked.blankRows,
   };
-  return { view, plan, headers, shapeKey, raw, hsHeadings };
+  return { view, plan, headers, blank, shapeKey, raw, hsHeadings };
 }
 
 /** The most characters of a value the preview shows (its table shows less): the value is stored whole. */
@@ -268,11 +279,11 @@ function shortSample(v: string): string {
 }
 
 /**
- * A column with no name in the header row (named by its letters, as headerNames names it) and no
- * value in the rows read. The run decides over the whole file (RowConverter.extraColumns).
+ * A column whose header cell is blank and with no value in the rows read. The run decides over the
+ * whole file (RowConverter.extraColumns).
  */
-function unnamedAndEmpty(header: string, c: number, rows: readonly RawRow[]): boolean {
-  return isUnnamedHeader(header, c) && rows.every((r) => rawText(r.values[c]).trim() === '');
+function unnamedAndEmpty(blank: ReadonlySet<number>, c: number, rows: readonly RawRow[]): boolean {
+  return blank.has(c) && rows.every((r) => rawText(r.values[c]).trim() === '');
 }
 
 /** A plan tried on the file's head: its columns with their first values, and what would not import as it is. */
@@ -290,7 +301,7 @@ export interface CheckedPlan {
  */
 export function checkPlan(
   plan: ImportPlan,
-  headers: readonly string[],
+  { headers, blank }: FileHeaders,
   rows: readonly RawRow[],
   formats: readonly (NumberFormat | null)[],
   date1904: boolean,
@@ -308,7 +319,9 @@ export function checkPlan(
     (r) => `row ${r.number}`,
     verbatim,
     new Set(hsHeadings),
+    blank,
   );
+  const blankSet = new Set(blank);
   const batch = converter.convert(rows.filter((r) => r.number > plan.headerRow));
   if (whole) converter.endOfFile();
   const fieldIndex = new Map(converter.fields.map((f, i) => [f, i]));
@@ -336,7 +349,7 @@ export function checkPlan(
         ? extras.map((e) => shortSample(e[header] ?? ''))
         : (batch.columns[at] ?? []).slice(0, SAMPLES).map((v) => (v === null ? '' : shortSample(String(v))));
     const view = { index: c, header, field: at === undefined ? null : field, leftOut: false, samples };
-    return at === undefined && unnamedAndEmpty(header, c, below) ? { ...view, empty: true } : view;
+    return at === undefined && unnamedAndEmpty(blankSet, c, below) ? { ...view, empty: true } : view;
   });
   return {
     columns,
@@ -349,7 +362,7 @@ export function checkPlan(
 /** The columns of a plan with their first values converted exactly as the import will store them. */
 export function previewColumns(
   plan: ImportPlan,
-  headers: readonly string[],
+  headers: FileHeaders,
   rows: readonly RawRow[],
   formats: readonly (NumberFormat | null)[],
   date1904: boolean,
@@ -364,7 +377,7 @@ export function previewForPlan(prepared: PreparedImport, plan: ImportPlan): Impo
   const { rows, formats } = asRawRows(prepared.raw.head);
   return previewColumns(
     plan,
-    prepared.headers,
+    { headers: prepared.headers, blank: prepared.blank },
     rows,
     formats,
     prepared.raw.date1904,

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { ImportPlan } from '@shared/library/import-contract';
 import type { StagedSource } from '../ingest';
 import { importFormatOf } from './file-type';
+import type { FileHeaders } from './mapping';
 import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
 import type { CheckProgress, FromWorker, RawPreview, RunSummary, ToWorker } from './worker-protocol';
 
@@ -156,7 +157,7 @@ export function checkInWorker(
   path: string,
   fileName: string,
   plan: ImportPlan,
-  headers: readonly string[],
+  { headers, blank }: FileHeaders,
   onProgress: (p: CheckProgress) => void,
   opts: { limits?: ImportLimits; signal?: AbortSignal; hsHeadings?: readonly string[] } = {},
 ): Promise<CheckProgress> {
@@ -177,6 +178,7 @@ export function checkInWorker(
       fileName,
       plan,
       headers: [...headers],
+      blank: [...blank],
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
       hsHeadings: [...(opts.hsHeadings ?? [])],
     };
@@ -206,7 +208,7 @@ export async function runInWorker(
   path: string,
   fileName: string,
   plan: ImportPlan,
-  headers: readonly string[],
+  { headers, blank }: FileHeaders,
   /** Answers whether the part was kept (a plain CSV's may be declined: the worker then reads it row by row). */
   store: (part: WorkerPart) => Promise<boolean>,
   opts: { limits?: ImportLimits; signal?: AbortSignal; hsHeadings?: readonly string[] } = {},
@@ -270,6 +272,7 @@ export async function runInWorker(
       fileName,
       plan,
       headers: [...headers],
+      blank: [...blank],
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
       hsHeadings: [...(opts.hsHeadings ?? [])],
       stagingDir,

@@ -58,6 +58,8 @@ export type ToWorker =
       fileName: string;
       plan: ImportPlan;
       headers: string[];
+      /** The columns whose header cell is blank (blankHeaders). */
+      blank: number[];
       limits: ImportLimits;
       /** The HS headings (4 digits) known, to restore the leading zero a spreadsheet dropped (convert.ts). */
       hsHeadings: string[];
@@ -68,6 +70,8 @@ export type ToWorker =
       fileName: string;
       plan: ImportPlan;
       headers: string[];
+      /** The columns whose header cell is blank (blankHeaders). */
+      blank: number[];
       limits: ImportLimits;
       hsHeadings: string[];
       /** A folder of the main thread's where the worker writes its parts (row-stage.ts). */
