@@ -398,6 +398,25 @@ describe('search page: keyboard and dates that cannot lie', () => {
     expect(el('search-summary').getAttribute('data-total')).toBe('3');
   });
 
+  it('an answer with no record says so in words, not with a grid of headers over nothing', async () => {
+    render(<page.SearchPage />);
+    await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
+    type('filter-product_detail-input', 'no such goods');
+    await searchWith({ ok: true, value: answer(0, 0) });
+    expect(el('search-summary').textContent).toBe('No matching records');
+    expect(el('search-no-match').textContent).toContain('No shipments match this filter');
+    expect(el('search-no-match').textContent).toContain('cost no downloads');
+    // No grid, and none of its tools (quick filter, Export…, Columns…) over nothing.
+    expect(screen.queryByTestId('shipments-grid')).toBeNull();
+    expect(el('search-result-tools').style.display).toBe('none');
+
+    // The next answer with records shows its grid again.
+    await searchWith({ ok: true, value: answer(3, 3) });
+    expect(el('search-summary').textContent).toBe('3 matching records, all shown');
+    expect(screen.queryByTestId('search-no-match')).toBeNull();
+    expect(el('search-result-tools').style.display).not.toBe('none');
+  });
+
   it.each([
     ['02/31/2024', 'start_date'],
     ['2024-06-', 'start_date'],

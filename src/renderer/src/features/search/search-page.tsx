@@ -16,7 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useId } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { IconSearch, IconSearchOff } from '@tabler/icons-react';
 import type { ColDef, ColGroupDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentRecord } from '@shared/spec';
 import type { DatasetRow } from '@shared/library/library-contract';
@@ -51,6 +51,7 @@ import { DatasetGrid, type DatasetGridContext } from '../library';
 import {
   describeCancelOutcome,
   runSearchCommand,
+  selectNothingMatched,
   useSearchCheck,
   useSearchStore,
   type SearchCheck,
@@ -239,6 +240,21 @@ function NoSearchYet() {
   );
 }
 
+/** An answer with no record: said in words, in place of a grid of headers over nothing. */
+function NoMatch() {
+  return (
+    <Paper flex={1} p="xl" data-testid="search-no-match">
+      <EmptyState
+        h="100%"
+        icon={<IconSearchOff size={24} stroke={1.6} />}
+        withIndicatorBackground
+        title="No shipments match this filter"
+        description="The service has no record for it, so the search cost no downloads. Widen the filter (fewer words, more countries or HS codes, a longer date range) and search again."
+      />
+    </Paper>
+  );
+}
+
 /** Shipment search: the filter, the download size with its cost, and the results grid. */
 export function SearchPage() {
   const status = useSearchStore((s) => s.status);
@@ -247,6 +263,7 @@ export function SearchPage() {
   const request = useSearchStore((s) => s.request);
   const elapsedMs = useSearchStore((s) => s.elapsedMs);
   const offer = useSearchStore((s) => s.offer);
+  const nothingMatched = useSearchStore(selectNothingMatched);
   const offerNotice = useSearchStore((s) => s.offerNotice);
   const cancelOutcome = useSearchStore((s) => s.cancelOutcome);
   const notice = useSearchStore((s) => s.notice);
@@ -415,9 +432,11 @@ export function SearchPage() {
               {/* What came back on the left; the grid's tools together on the right (on a line of
                   their own, still at the right, when the window is too narrow for both). */}
               <Text fw={600} fz="sm" data-testid="search-summary" data-shown={shown} data-total={total}>
-                {shown < total
-                  ? `Showing ${fmt(shown)} of ${fmt(total)} matching records`
-                  : `${fmt(total)} matching record${total === 1 ? '' : 's'}, all shown`}
+                {nothingMatched
+                  ? 'No matching records'
+                  : shown < total
+                    ? `Showing ${fmt(shown)} of ${fmt(total)} matching records`
+                    : `${fmt(total)} matching record${total === 1 ? '' : 's'}, all shown`}
               </Text>
               {shown < total && (
                 <Text fz="sm" c="orange" data-testid="search-truncated">
@@ -445,7 +464,7 @@ export function SearchPage() {
                 wrap="nowrap"
                 ml="auto"
                 data-testid="search-result-tools"
-                display={notStored && !kept ? 'none' : undefined}
+                display={(notStored && !kept) || nothingMatched ? 'none' : undefined}
               >
                 <QuickFilterInput gridKey={GRID_ID} testId="search-quick-filter" />
                 {exportId && (
@@ -485,7 +504,9 @@ export function SearchPage() {
           {/* The first rows of a result show without scrolling: the grid takes what is left of the window. */}
           <Group gap="sm" align="stretch" wrap="nowrap" flex={1} mih={result ? 180 : 0}>
             <Box flex={1} miw={0} style={{ display: 'flex', flexDirection: 'column' }}>
-              {kept ? (
+              {nothingMatched ? (
+                <NoMatch />
+              ) : kept ? (
                 // Saving failed and the analyst chose to see the records anyway: main's kept copy.
                 <DataGrid<ShipmentRecord>
                   gridId={GRID_ID}

@@ -444,6 +444,11 @@ export function connectSearchStore(): () => void {
   };
 }
 
+/** The answer on screen has no record at all: the page says so instead of showing an empty grid. */
+export function selectNothingMatched(s: Pick<SearchData, 'result'>): boolean {
+  return s.result !== null && s.result.total === 0 && s.result.returned === 0;
+}
+
 /** The sentence for a cancelled search, or null while there is none. */
 export function describeCancelOutcome(o: CancelOutcome | null): string | null {
   if (!o) return null;
