@@ -279,6 +279,36 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
     expect(problems.join('\n\n')).toBe('');
   });
 
+  it("HS code entries with long descriptions: each whole within its field's column, its remove button in reach", async () => {
+    await shell.navigate('search');
+    const page = browser.page;
+    await search().typeHsCode('847130');
+    await search().typeHsCode('12a');
+    const field = page.getByTestId('filter-hs_codes');
+    const problems: string[] = [];
+    for (const colorScheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme });
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        const name = `search-hs-tags-${size.width}x${size.height}-${colorScheme}`;
+        problems.push(...(await check(name)));
+        const column = (await field.boundingBox())!;
+        for (const i of [0, 1]) {
+          const remove = (await page.getByTestId(`filter-hs_codes-remove-${i}`).boundingBox())!;
+          if (remove.x + remove.width > column.x + column.width + 1)
+            problems.push(
+              `${name}: entry ${i}'s remove button ends at ${Math.round(remove.x + remove.width)}, ` +
+                `past its field's column (${Math.round(column.x + column.width)})`,
+            );
+        }
+      }
+    }
+    await search().removeTag('hs_codes', 1);
+    await search().removeTag('hs_codes', 0);
+    expect(await search().tags('hs_codes')).toEqual([]);
+    expect(problems.join('\n\n')).toBe('');
+  });
+
   it("the Search result's column chooser: inside the window, its rows whole, nothing overlapping", async () => {
     await shell.navigate('search');
     const problems: string[] = [];

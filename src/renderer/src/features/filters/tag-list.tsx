@@ -34,7 +34,9 @@ export function TagList({
               'data-testid': `filter-${field}-remove-${i}`,
             } as Record<string, string>
           }
-          maw={320}
+          // Never wider than its field's column (about 210 px at 1024): a longer description is cut
+          // inside the pill, its remove button kept in reach, the whole text in the tooltip.
+          maw="100%"
         >
           <strong>{t.value}</strong>
           {t.label ? ` ${t.label}` : ''}
