@@ -410,6 +410,14 @@ describe('search page: keyboard and dates that cannot lie', () => {
     expect(screen.queryByTestId('shipments-grid')).toBeNull();
     expect(el('search-result-tools').style.display).toBe('none');
 
+    // A later search that fails leaves this answer on screen, named as the previous search's.
+    await searchWith({
+      ok: false,
+      error: { kind: 'ServiceError', message: 'The service failed (HTTP 500).', status: 500 },
+    });
+    expect(el('search-no-match').textContent).toContain('The previous search matched no shipments');
+    expect(el('search-no-match').textContent).not.toContain('match this filter');
+
     // The next answer with records shows its grid again.
     await searchWith({ ok: true, value: answer(3, 3) });
     expect(el('search-summary').textContent).toBe('3 matching records, all shown');

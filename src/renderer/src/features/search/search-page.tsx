@@ -240,16 +240,23 @@ function NoSearchYet() {
   );
 }
 
-/** An answer with no record: said in words, in place of a grid of headers over nothing. */
-function NoMatch() {
+/**
+ * An answer with no record: said in words, in place of a grid of headers over nothing. When a later
+ * search failed or was cancelled, the answer on screen is the previous search's, and is named so.
+ */
+function NoMatch({ previous }: { previous: boolean }) {
   return (
     <Paper flex={1} p="xl" data-testid="search-no-match">
       <EmptyState
         h="100%"
         icon={<IconSearchOff size={24} stroke={1.6} />}
         withIndicatorBackground
-        title="No shipments match this filter"
-        description="The service has no record for it, so the search cost no downloads. Widen the filter (fewer words, more countries or HS codes, a longer date range) and search again."
+        title={previous ? 'The previous search matched no shipments' : 'No shipments match this filter'}
+        description={
+          previous
+            ? 'The service had no record for its filter, so it cost no downloads.'
+            : 'The service has no record for it, so the search cost no downloads. Widen the filter (fewer words, more countries or HS codes, a longer date range) and search again.'
+        }
       />
     </Paper>
   );
@@ -505,7 +512,7 @@ export function SearchPage() {
           <Group gap="sm" align="stretch" wrap="nowrap" flex={1} mih={result ? 180 : 0}>
             <Box flex={1} miw={0} style={{ display: 'flex', flexDirection: 'column' }}>
               {nothingMatched ? (
-                <NoMatch />
+                <NoMatch previous={previous !== null} />
               ) : kept ? (
                 // Saving failed and the analyst chose to see the records anyway: main's kept copy.
                 <DataGrid<ShipmentRecord>
