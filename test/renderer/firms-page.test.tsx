@@ -173,6 +173,39 @@ describe('firms page: why a firm search cannot run', () => {
   });
 });
 
+describe('firms page: a search that finds one firm, or none', () => {
+  const answerWith = (r: FirmSearchResponse) =>
+    bridge.answer({ 'firms.search': () => ok({ ...r, datasetId: `ds-firms-${Math.random()}` }) });
+  afterEach(() =>
+    bridge.answer({ 'firms.search': ({ request }) => ok(firmPage((request as FirmSearchRequest).page)) }),
+  );
+
+  it('counts in words that agree with the number ("1 firm", "1 shipment matches")', async () => {
+    answerWith({ total_shipment: 1, total_pages: 1, page: 1, firms_count: 1, firms: [firm('Only one LLC')] });
+    // A filter of its own: the pages this session remembers are by filter.
+    act(() => filters.filterStore.getState().load({ product_detail: 'one of a kind' }));
+    render(<FirmSearchView />);
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(shownPage()).toBe('1'));
+    expect(el('firms-summary').textContent).toBe('Page 1 of 1 · 1 firm on this page · 1 shipment matches');
+    expect(screen.queryByTestId('firms-no-match')).toBeNull();
+    expect(screen.getByTestId('firms-grid')).toBeTruthy();
+  });
+
+  it('says that no firm matches, instead of "Page 1 of 0" over an empty grid with paging', async () => {
+    answerWith({ total_shipment: 0, total_pages: 0, page: 1, firms_count: 0, firms: [] });
+    act(() => filters.filterStore.getState().load({ product_detail: 'no such goods' }));
+    render(<FirmSearchView />);
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(el('firms-summary').textContent).toBe('No matching firms'));
+    expect(el('firms-no-match').textContent).toContain('No firms match this filter');
+    expect(el('firms-no-match').textContent).toContain('nothing was downloaded');
+    // Nothing to page through, filter or fetch all of.
+    for (const id of ['firms-grid', 'firms-prev', 'firms-next', 'firms-page-input', 'firms-quick-filter'])
+      expect(screen.queryByTestId(id), id).toBeNull();
+  });
+});
+
 describe('firms page: paging back to a page already fetched', () => {
   it('shows page 1 again from this session without a second request (so no second download or saved copy)', async () => {
     render(<FirmSearchView />);

@@ -5,6 +5,7 @@ import {
   Box,
   Button,
   Divider,
+  EmptyState,
   Group,
   Loader,
   Paper,
@@ -13,7 +14,7 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { IconInfoCircle } from '@tabler/icons-react';
+import { IconInfoCircle, IconSearchOff } from '@tabler/icons-react';
 import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import type { FirmRecord, ShipmentFilter } from '@shared/spec';
 import { CancelButton } from '../../components/cancel-button';
@@ -30,7 +31,15 @@ import { QuickFilterInput } from '../../components/grid/quick-filter-input';
 import { describeMetric, useAccountContext, useUsageStore } from '../../session';
 import { useJobsStore } from '../jobs';
 import { firmSearchFilter, openShipmentsOf, type PartyRole } from '../search';
-import { checkPageJump, describeFirmCancel, firmsCheckOf, useFirmsStore } from './firms-store';
+import {
+  checkPageJump,
+  describeFirmCancel,
+  describeFirmCount,
+  describeFirmPage,
+  firmsCheckOf,
+  firmsNothingMatched,
+  useFirmsStore,
+} from './firms-store';
 import { firmColumnDefs } from '../../components/grid/firm-columns';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -77,6 +86,7 @@ export function FirmSearchView() {
   const refused = useFilter((s) => s.refused);
   const status = useFirmsStore((s) => s.status);
   const result = useFirmsStore((s) => s.result);
+  const nothingMatched = useFirmsStore((s) => firmsNothingMatched(s.result));
   const resultRequest = useFirmsStore((s) => s.resultRequest);
   const error = useFirmsStore((s) => s.error);
   const request = useFirmsStore((s) => s.request);
@@ -255,16 +265,20 @@ export function FirmSearchView() {
             data-count={count.value}
             style={{ flexShrink: 0 }}
           >
-            {fmt(count.value)} firms match the filter.
+            {describeFirmCount(count.value)}
           </Text>
         )}
         {count.error && <ErrorMessage error={count.error} testId="firms-count-error" />}
         {error && <ErrorMessage error={error} testId="firms-error" />}
-        {result && (
+        {result && nothingMatched && (
+          <Text fw={600} fz="sm" data-testid="firms-summary" data-page={page} data-pages={pages}>
+            {describeFirmPage(result)}
+          </Text>
+        )}
+        {result && !nothingMatched && (
           <Group gap="sm" wrap="wrap" align="center" style={{ flexShrink: 0 }}>
             <Text fw={600} fz="sm" data-testid="firms-summary" data-page={page} data-pages={pages}>
-              Page {fmt(page)} of {fmt(pages)} · {fmt(result.firms_count)} firms on this page ·{' '}
-              {fmt(result.total_shipment)} shipments match
+              {describeFirmPage(result)}
             </Text>
             <Button.Group>
               <Button
@@ -368,7 +382,17 @@ export function FirmSearchView() {
         )}
         {/* The first rows of a result show without scrolling: the grid takes what is left of the page. */}
         <Box flex={1} miw={0} mih={result ? 180 : 0} style={{ display: 'flex', flexDirection: 'column' }}>
-          {result ? (
+          {nothingMatched ? (
+            <Paper flex={1} p="xl" data-testid="firms-no-match">
+              <EmptyState
+                h="100%"
+                icon={<IconSearchOff size={24} stroke={1.6} />}
+                withIndicatorBackground
+                title="No firms match this filter"
+                description="The service found no firm for it, so nothing was downloaded. Widen the filter (fewer words, more countries or HS codes, a longer date range) and search again."
+              />
+            </Paper>
+          ) : result ? (
             <DataGrid<FirmRecord>
               gridId="firms"
               testId="firms-grid"

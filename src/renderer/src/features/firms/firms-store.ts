@@ -284,3 +284,25 @@ export function describeFirmCancel(c: FirmCancel): string {
       return `Firm search cancelled; it had failed anyway: ${c.error.message}`;
   }
 }
+
+const plural = (n: number, one: string, many: string) => `${fmtInt(n)} ${n === 1 ? one : many}`;
+
+/** No firm at all matched the filter: the page says so instead of paging through nothing. */
+export function firmsNothingMatched(result: FirmSearchResponse | null): boolean {
+  return result !== null && result.total_pages === 0 && result.firms.length === 0;
+}
+
+/** The line over a page of firms: "Page 2 of 5 · 100 firms on this page · 12,345 shipments match". */
+export function describeFirmPage(result: FirmSearchResponse): string {
+  if (firmsNothingMatched(result)) return 'No matching firms';
+  return (
+    `Page ${fmtInt(result.page)} of ${fmtInt(result.total_pages)} · ` +
+    `${plural(result.firms_count, 'firm', 'firms')} on this page · ` +
+    `${plural(result.total_shipment, 'shipment matches', 'shipments match')}`
+  );
+}
+
+/** What Count firms found: "1 firm matches the filter.", "1,204 firms match the filter." */
+export function describeFirmCount(n: number): string {
+  return `${plural(n, 'firm matches', 'firms match')} the filter.`;
+}
