@@ -398,6 +398,47 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     await expect.poll(() => grid.focusedCell()).toBe('2:importerName');
   });
 
+  it('is one Tab stop: Tab and Shift+Tab leave the grid from any cell, the arrows move inside it, Enter on Parties opens them', async () => {
+    const grid = search.table;
+    const focusedTestId = () =>
+      browser.page
+        .locator(':focus')
+        .getAttribute('data-testid', { timeout: 500 })
+        .catch(() => null);
+    const inGrid = () => search.grid.evaluate((root) => root.contains(root.ownerDocument.activeElement));
+
+    await grid.cell(2, 'importerName').click();
+    await expect.poll(() => grid.focusedCell()).toBe('2:importerName');
+    await browser.page.keyboard.press('Tab');
+    await expect.poll(inGrid).toBe(false);
+
+    await grid.cell(5, 'exporterName').click();
+    await browser.page.keyboard.press('Shift+Tab');
+    // Back to the control before the grid: its tools above it.
+    await expect.poll(focusedTestId).toBe('shipments-columns-toggle');
+    // Tab comes back into the grid (its headers), and the arrows reach the cells.
+    await browser.page.keyboard.press('Tab');
+    await expect.poll(inGrid).toBe(true);
+    await browser.page.keyboard.press('ArrowDown');
+    await expect.poll(() => grid.focusedCell()).not.toBeNull();
+
+    // The Parties button of each row is not a Tab stop of its own (a page of rows would be as many);
+    // its cell takes Enter.
+    await grid.cell(1, 'importerName').click();
+    for (let i = 0; i < 8 && (await grid.focusedCell()) !== '1:actions'; i++)
+      await browser.page.keyboard.press('ArrowLeft');
+    expect(await grid.focusedCell()).toBe('1:actions');
+    await browser.page.keyboard.press('Enter');
+    await browser.page.getByTestId('party-panel').waitFor();
+    await browser.page.keyboard.press('Escape');
+    await browser.page.getByTestId('party-panel').waitFor({ state: 'detached' });
+    await grid.cell(1, 'importerName').click();
+    for (let i = 0; i < 8 && (await grid.focusedCell()) !== '1:actions'; i++)
+      await browser.page.keyboard.press('ArrowLeft');
+    await browser.page.keyboard.press('Tab');
+    await expect.poll(inGrid).toBe(false);
+  });
+
   it('a number filter on usdFob and a date filter on arrivalDate keep exactly the rows that satisfy them', async () => {
     const grid = search.table;
     const fobs = expectedRows.map((r) => Number(r.usdFob)).sort((a, b) => a - b);

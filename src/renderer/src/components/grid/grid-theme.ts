@@ -1,9 +1,17 @@
-import { AllCommunityModule, ModuleRegistry, themeQuartz } from 'ag-grid-community';
+import { AllCommunityModule, ModuleRegistry, provideGlobalGridOptions, themeQuartz } from 'ag-grid-community';
 import { useEffect } from 'react';
 import { useResolvedColorScheme } from '../../theme';
 
 // Registered once for the whole renderer; the community bundle is all these grids use.
 ModuleRegistry.registerModules([AllCommunityModule]);
+
+/**
+ * Keyboard: a grid is one Tab stop, as a spreadsheet in a form is. The arrows (and Page Up/Down,
+ * Home/End) move between its headers and cells; Tab and Shift+Tab leave it for the next or previous
+ * control of the page. ag-grid's own Tab walks every header and every cell, which on an answer of
+ * thousands of rows traps a keyboard user in the grid.
+ */
+provideGlobalGridOptions({ tabToNextCell: () => false, tabToNextHeader: () => false });
 
 /**
  * The grids' theme, drawn from the design system: its colours are Mantine's CSS variables, so a grid

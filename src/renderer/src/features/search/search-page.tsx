@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Alert,
   Box,
@@ -197,20 +197,38 @@ const RunBar = memo(function RunBar({ check }: { check: SearchCheck }) {
 });
 
 function ActionCell(p: ICellRendererParams<DatasetRow> & { onOpen: (row: ShipmentRecord) => void }) {
-  if (!p.data) return null;
-  // A stored row is the record (every field as the answer had it) and its row number.
-  const data = p.data;
-  // The grid holds the shown columns of a row: the parties panel reads the row's every field.
-  const context = p.context as Partial<DatasetGridContext> | undefined;
-  const open = async () => {
-    const whole = (await context?.wholeRow?.(p.node.rowIndex ?? -1)) ?? data;
-    p.onOpen(whole as unknown as ShipmentRecord);
+  const { data, context, node, onOpen, eGridCell } = p;
+  const open = async (): Promise<void> => {
+    if (!data) return;
+    // The grid holds the shown columns of a row: the parties panel reads the row's every field.
+    const wholeRow = (context as Partial<DatasetGridContext> | undefined)?.wholeRow;
+    // A stored row is the record (every field as the answer had it) and its row number.
+    const whole = (await wholeRow?.(node.rowIndex ?? -1)) ?? data;
+    onOpen(whole as unknown as ShipmentRecord);
   };
+  const latestOpen = useRef(open);
+  useEffect(() => {
+    latestOpen.current = open;
+  });
+  // The grid is one Tab stop (the arrows move inside it), so the button is not one of its own: Enter on
+  // its cell opens the parties, as a click on it does, instead of the record view Enter opens elsewhere.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== 'Enter' || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+      e.preventDefault();
+      void latestOpen.current();
+    };
+    eGridCell.addEventListener('keydown', onKey);
+    return () => eGridCell.removeEventListener('keydown', onKey);
+  }, [eGridCell]);
+  if (!data) return null;
   return (
     <Button
       size="compact-xs"
       variant="subtle"
-      data-testid={`shipment-parties-${p.node.rowIndex ?? 0}`}
+      tabIndex={-1}
+      aria-keyshortcuts="Enter"
+      data-testid={`shipment-parties-${node.rowIndex ?? 0}`}
       onClick={() => void open()}
     >
       Parties
