@@ -4,6 +4,7 @@ import { AgGridReact } from 'ag-grid-react';
 import type { ColDef, ColGroupDef, GridApi, GridReadyEvent } from 'ag-grid-community';
 import { restoreColumnState, restoreFilterState, saveColumnState, saveFilterState } from './column-state';
 import { gridTheme, useGridThemeMode } from './grid-theme';
+import { GridEmptyOverlay } from './grid-empty-overlay';
 import { GridStatusBar } from './grid-status-bar';
 import { RecordDrawer } from './record-drawer';
 import { useCellRange } from './use-cell-range';
@@ -90,9 +91,12 @@ export function DataGrid<T>(props: DataGridProps<T>) {
         data-ag-theme-mode={mode}
         data-row-count={counts?.rows}
         data-shown-count={counts?.shown}
-        style={{ flex: 1, minHeight: 0, width: '100%' }}
+        style={{ flex: 1, minHeight: 0, width: '100%', position: 'relative' }}
         {...range.wrapperProps}
       >
+        {counts !== null && counts.shown === 0 && (
+          <GridEmptyOverlay testId={`${testId}-empty`} narrowed={counts.rows > 0} />
+        )}
         <AgGridReact<T>
           theme={gridTheme}
           rowData={props.rows}
@@ -126,6 +130,7 @@ export function DataGrid<T>(props: DataGridProps<T>) {
           ensureDomOrder
           // Rows stay virtual; columns do not: at most ~100 narrow text columns, and every visible one is then in the DOM (find in page, tests).
           suppressColumnVirtualisation
+          suppressNoRowsOverlay
         />
       </div>
       <GridStatusBar gridId={gridId} testId={testId}>

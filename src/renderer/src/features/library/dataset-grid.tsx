@@ -36,6 +36,7 @@ import { GridStatusBar } from '../../components/grid/grid-status-bar';
 import { RecordDrawer } from '../../components/grid/record-drawer';
 import { MISSING_CONTEXT, MISSING_TEXT } from '../../components/grid/record-view';
 import { useCellRange } from '../../components/grid/use-cell-range';
+import { GridEmptyOverlay } from '../../components/grid/grid-empty-overlay';
 import { parseDay, shipmentColumnDefs } from '../../components/grid/shipment-columns';
 import { firmColumnDefs } from '../../components/grid/firm-columns';
 
@@ -506,22 +507,8 @@ export function DatasetGrid(props: DatasetGridProps) {
         {...range.wrapperProps}
       >
         {count?.rows === 0 && (
-          // Ours, not ag-grid's no-rows overlay: the quick filter runs in SQL, so ag-grid cannot tell "no match" from "empty".
-          <div
-            data-testid={`${testId}-empty`}
-            role="status"
-            style={{
-              position: 'absolute',
-              inset: '48px 0 0 0',
-              display: 'grid',
-              placeItems: 'center',
-              zIndex: 2,
-              pointerEvents: 'none',
-              opacity: 0.8,
-            }}
-          >
-            {count.narrowed ? 'No rows match the filters' : 'This dataset has no rows'}
-          </div>
+          // The quick filter runs in SQL, so ag-grid cannot tell "no match" from "empty": the count can.
+          <GridEmptyOverlay testId={`${testId}-empty`} narrowed={count.narrowed} />
         )}
         <AgGridReact<DatasetRow>
           theme={gridTheme}
