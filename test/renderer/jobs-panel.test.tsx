@@ -65,6 +65,9 @@ describe('JobsPanel', () => {
       'CSV export of Steel Q1: Exported 2,000 rows to /exports/Steel Q1.csv',
     );
     expect(screen.getByTestId('job-finished-exp-1').getAttribute('data-outcome')).toBe('succeeded');
+    // Its icon-only dismiss button says what it does on hover.
+    fireEvent.mouseEnter(screen.getByTestId('job-dismiss-exp-1'));
+    expect((await screen.findByRole('tooltip')).textContent).toBe('Dismiss');
   });
 
   it('says a failed job failed, and leaves cancelled and fetched ones to their own message', () => {

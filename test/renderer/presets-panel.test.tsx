@@ -169,6 +169,20 @@ describe('presets panel', () => {
     expect(screen.getByTestId('preset-0-load').style.textOverflow).toBe('ellipsis');
   });
 
+  it("names its icon-only buttons in a tooltip on hover (a row's ⋯, a rename's ✓), and ⋯ still opens its menu", async () => {
+    await backend.writePresetsFile(stored([good]));
+    render(<panel.PresetsPanel />);
+    const menu = await screen.findByTestId('preset-0-menu');
+    fireEvent.mouseEnter(menu);
+    expect((await screen.findByRole('tooltip')).textContent).toBe(`Actions for ${good.name}`);
+    fireEvent.mouseLeave(menu);
+    await waitFor(() => expect(screen.queryByRole('tooltip')).toBeNull());
+    fireEvent.click(menu);
+    fireEvent.click(await screen.findByTestId('preset-0-rename'));
+    fireEvent.mouseEnter(screen.getByTestId('preset-0-rename-save'));
+    expect((await screen.findByRole('tooltip')).textContent).toBe('Save the new name (Enter)');
+  });
+
   it('checks a rename at the field and never sends a name that is too long', async () => {
     await backend.writePresetsFile(stored([good]));
     render(<panel.PresetsPanel />);

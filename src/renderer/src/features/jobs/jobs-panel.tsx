@@ -12,6 +12,7 @@ import {
   Stack,
   Text,
   Title,
+  Tooltip,
 } from '@mantine/core';
 import { IconBriefcase, IconX } from '@tabler/icons-react';
 import { ErrorMessage } from '../../components/error-message';
@@ -172,14 +173,16 @@ function FinishedRow({ f }: { f: FinishedJob }) {
         <Text fz="sm" flex={1} miw={0} data-testid={`job-finished-text-${f.jobId}`}>
           {describeFinished(f)}
         </Text>
-        <ActionIcon
-          size="sm"
-          data-testid={`job-dismiss-${f.jobId}`}
-          onClick={() => dismissFinished(f.jobId)}
-          aria-label="Dismiss"
-        >
-          <IconX size={14} />
-        </ActionIcon>
+        <Tooltip label="Dismiss">
+          <ActionIcon
+            size="sm"
+            data-testid={`job-dismiss-${f.jobId}`}
+            onClick={() => dismissFinished(f.jobId)}
+            aria-label="Dismiss"
+          >
+            <IconX size={14} />
+          </ActionIcon>
+        </Tooltip>
       </Group>
       {datasetId && (
         <Button
@@ -231,14 +234,16 @@ export function JobsPanel() {
             <div style={{ flex: 1, minWidth: 0 }}>
               <ErrorMessage error={error} testId="jobs-error" />
             </div>
-            <ActionIcon
-              mt="sm"
-              data-testid="jobs-error-dismiss"
-              onClick={dismissError}
-              aria-label="Dismiss the error"
-            >
-              <IconX size={14} />
-            </ActionIcon>
+            <Tooltip label="Dismiss the error">
+              <ActionIcon
+                mt="sm"
+                data-testid="jobs-error-dismiss"
+                onClick={dismissError}
+                aria-label="Dismiss the error"
+              >
+                <IconX size={14} />
+              </ActionIcon>
+            </Tooltip>
           </Group>
         )
       )}

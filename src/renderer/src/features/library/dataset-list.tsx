@@ -200,14 +200,16 @@ function EntryRow({ entry, selected }: { entry: LibraryEntry; selected: boolean 
         </UnstyledButton>
         <Menu position="bottom-end" withinPortal shadow="md">
           <Menu.Target>
-            <ActionIcon
-              ref={menuRef}
-              size="sm"
-              aria-label={`Actions for ${d.name}`}
-              data-testid={`library-menu-${d.id}`}
-            >
-              <IconDots {...ICON} />
-            </ActionIcon>
+            <Tooltip label={`Actions for ${d.name}`}>
+              <ActionIcon
+                ref={menuRef}
+                size="sm"
+                aria-label={`Actions for ${d.name}`}
+                data-testid={`library-menu-${d.id}`}
+              >
+                <IconDots {...ICON} />
+              </ActionIcon>
+            </Tooltip>
           </Menu.Target>
           <Menu.Dropdown>
             <Menu.Item

@@ -99,16 +99,18 @@ function RenameField({ id, name, tid }: { id: string; name: string; tid: string 
           autoFocus
           onFocus={(e) => e.currentTarget.select()}
         />
-        <ActionIcon
-          type="submit"
-          size="sm"
-          variant="subtle"
-          data-testid={`${tid}-rename-save`}
-          disabled={Boolean(problem)}
-          aria-label="Save the new name"
-        >
-          <IconCheck {...ICON} />
-        </ActionIcon>
+        <Tooltip label="Save the new name (Enter)">
+          <ActionIcon
+            type="submit"
+            size="sm"
+            variant="subtle"
+            data-testid={`${tid}-rename-save`}
+            disabled={Boolean(problem)}
+            aria-label="Save the new name"
+          >
+            <IconCheck {...ICON} />
+          </ActionIcon>
+        </Tooltip>
       </Group>
       {problem && (
         <Text c="red" fz="xs" data-testid={`${tid}-rename-error`}>
@@ -202,9 +204,11 @@ function PresetRow({
           </UnstyledButton>
           <Menu position="bottom-end" withinPortal={false} shadow="md">
             <Menu.Target>
-              <ActionIcon size="sm" aria-label={`Actions for ${name}`} data-testid={`${tid}-menu`}>
-                <IconDots {...ICON} />
-              </ActionIcon>
+              <Tooltip label={`Actions for ${name}`}>
+                <ActionIcon size="sm" aria-label={`Actions for ${name}`} data-testid={`${tid}-menu`}>
+                  <IconDots {...ICON} />
+                </ActionIcon>
+              </Tooltip>
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Item
