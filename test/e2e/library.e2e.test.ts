@@ -183,7 +183,7 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
       /^Saved just now/,
     );
     expect(await browser.page.getByTestId('search-saved-offer-refetch').textContent()).toContain(
-      'costs 100 downloads',
+      'up to 100 downloads',
     );
     await browser.screenshot('search-saved-offer');
     await browser.page.getByTestId('search-saved-offer-open').click();

@@ -124,6 +124,6 @@ describe('saved-copy offer', () => {
     expect(show(40, null)).toContain('“Steel” with 40 records is already');
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(dismissed).toBe(1);
-    expect(screen.getByTestId('offer-refetch').textContent).toBe('Fetch again (costs 100 downloads)');
+    expect(screen.getByTestId('offer-refetch').textContent).toBe('Fetch again (up to 100 downloads)');
   });
 });

@@ -7,7 +7,7 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 export interface SavedCopyOfferProps {
   offer: EquivalentView | null;
-  /** What fetching again would download. */
+  /** The most fetching again can download (the size asked for). */
   cost: number | null;
   onFetchAgain: () => void;
   /** Opens the copy (the holder checks it is still there: it may have been deleted since the offer). */
@@ -24,7 +24,7 @@ function describeHeld(d: EquivalentView['dataset']): string {
   return `${fmt(d.storedRows)} of ${fmt(d.reportedTotal)} ${unit}`;
 }
 
-/** "Saved 3 h ago — open saved copy / fetch again (costs N downloads)": the library answers before the account pays again. */
+/** "Saved 3 h ago — open saved copy / fetch again (up to N downloads)": the library answers before the account pays again. */
 export function SavedCopyOffer({
   offer,
   cost,
@@ -65,7 +65,9 @@ export function SavedCopyOffer({
               data-testid={`${testId}-refetch`}
               onClick={onFetchAgain}
             >
-              Fetch again{cost !== null ? ` (costs ${fmt(cost)} downloads)` : ' (costs downloads)'}
+              {/* The service charges what it returns: the size asked for is the most it can cost (a
+                  query that matched no record costs nothing), never a price to be paid whole. */}
+              Fetch again{cost !== null ? ` (up to ${fmt(cost)} downloads)` : ' (costs downloads)'}
             </Button>
           </Group>
         </Group>
