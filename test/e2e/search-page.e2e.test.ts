@@ -114,6 +114,50 @@ describe('Search page: the filter, the run bar and the presets list', () => {
     expect(await browser.page.getByTestId('search-empty').count()).toBe(0);
   });
 
+  it('Enter runs from every field of the search, the number of records and the closed Search type list too; Tab goes from a list field to the next field', async () => {
+    const focused = () =>
+      browser.page
+        .locator(':focus')
+        .getAttribute('data-testid', { timeout: 500 })
+        .catch(() => null);
+    // Tab from a country field (its list open) goes on to the next field, not into the list.
+    await search.field('filter-importer_countries-input').focus();
+    await browser.page.getByTestId('filter-importer_countries-options').waitFor();
+    await browser.page.keyboard.press('Tab');
+    await expect.poll(focused).toBe('filter-exporter_countries-input');
+    await browser.page.keyboard.press('Escape');
+
+    // Each run asks another number of records: the same question again would be offered from the Library.
+    let before = await answers();
+    await search.field('search-size-input').fill('12');
+    await search.field('search-size-input').press('Enter');
+    await expect.poll(answers).toBe(before + 1);
+
+    if ((await search.field('filter-more-toggle').getAttribute('aria-expanded')) !== 'true')
+      await search.field('filter-more-toggle').click();
+    const type = search.field('filter-search_type-input');
+    await search.field('search-size-input').fill('13');
+    before = await answers();
+    await type.focus();
+    await browser.page.keyboard.press('Enter');
+    await expect.poll(answers).toBe(before + 1);
+    expect(await type.getAttribute('aria-expanded')).toBe('false');
+    // The list still opens from the keyboard, and Enter in it picks the option, running nothing.
+    await type.focus();
+    await browser.page.keyboard.press('Space');
+    await expect.poll(() => type.getAttribute('aria-expanded')).toBe('true');
+    await browser.page.keyboard.press('Escape');
+    await expect.poll(() => type.getAttribute('aria-expanded')).toBe('false');
+    // ↓ opens it on the option chosen (Any), ↓ again moves to the next.
+    await browser.page.keyboard.press('ArrowDown');
+    await expect.poll(() => type.getAttribute('aria-expanded')).toBe('true');
+    await browser.page.keyboard.press('ArrowDown');
+    await browser.page.keyboard.press('Enter');
+    await expect.poll(() => type.inputValue()).toBe('Importer');
+    expect(await answers()).toBe(before + 1);
+    await browser.page.keyboard.press('Escape');
+  });
+
   it('shows the first rows of the result without scrolling, the run bar still in view', async () => {
     await search.grid.locator('.ag-row[row-index="0"]').first().waitFor();
     const row = await search.grid.locator('.ag-row[row-index="2"]').first().boundingBox();

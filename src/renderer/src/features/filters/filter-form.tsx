@@ -35,6 +35,17 @@ export function moreFiltersInUse(d: FilterDraft): number {
   }).length;
 }
 
+/** A select that is not typed in (read-only, its list closed): Mantine's Select opens on Enter there. */
+function isClosedButtonList(el: HTMLElement): boolean {
+  return (
+    el instanceof HTMLInputElement &&
+    el.readOnly &&
+    el.getAttribute('aria-haspopup') === 'listbox' &&
+    el.getAttribute('aria-expanded') !== 'true' &&
+    !el.hasAttribute('data-expanded')
+  );
+}
+
 /**
  * Every filter field of the spec: the common ones first (countries, HS codes, dates, product), the
  * rest under "More filters". Messages come from the page's validation (it knows which call will run).
@@ -72,6 +83,17 @@ export function FilterForm({
   }, [hiddenTrouble, moreOpen, store]);
   const inUse = moreFiltersInUse(draft);
 
+  // A closed list that opens like a button (Search type) takes Enter to open itself: Enter runs the
+  // search from it as from any field, Space or ↓ open it, and Enter in the open list picks an option.
+  const onKeyDownCapture = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key !== 'Enter' || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    const target = e.target as HTMLElement;
+    if (!isClosedButtonList(target)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    onSubmit?.();
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
     // Enter runs from any single-line field; Ctrl+Enter is the menu's Run Search (app/commands).
     if (e.key !== 'Enter' || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
@@ -103,6 +125,7 @@ export function FilterForm({
         e.preventDefault();
         onSubmit?.();
       }}
+      onKeyDownCapture={onKeyDownCapture}
       onKeyDown={onKeyDown}
     >
       {notice && (

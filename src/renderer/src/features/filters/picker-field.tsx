@@ -116,6 +116,9 @@ export function PickerField(props: {
           ref={listRef}
           id={listId}
           role="listbox"
+          // Reached from the field (arrows, aria-activedescendant), never by Tab: a scrolling list is a
+          // Tab stop of its own in Chromium, and Tab from the field must go on to the next field.
+          tabIndex={-1}
           shadow="md"
           p={4}
           data-testid={`filter-${props.field}-options`}

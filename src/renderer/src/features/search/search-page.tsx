@@ -133,6 +133,12 @@ const RunBar = memo(function RunBar({ check }: { check: SearchCheck }) {
               // An empty or partial entry becomes NaN, which the request schema reports at `size`.
               setSize(e.currentTarget.value === '' ? Number.NaN : Number(e.currentTarget.value));
             }}
+            // A field of the search as the filter's are: Enter runs it, exactly as the Run button would.
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter' || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+              e.preventDefault();
+              submitSearch();
+            }}
           />
           <Button.Group aria-label="Common numbers of records">
             {SIZE_PRESETS.map((n) => (
