@@ -412,6 +412,28 @@ describe('BadResponse', () => {
     expect(e.message).toContain('truncated');
   });
 
+  it('a search answer served but unreadable says its downloads were counted and a new search counts them again', async () => {
+    server.script({ raw: '{"total": 3, "shipments": [{"hsCode": "73' });
+    const shipments = await failure(client().shipmentSearch({ size: 10 }));
+    expect(shipments.message).toMatch(
+      /^The service answered, but its answer could not be read \(the JSON ends early \(truncated\)\), so nothing was shown or saved\./,
+    );
+    expect(shipments.message).toContain("counted against the account's shipment downloads");
+    expect(shipments.message).toContain('searching again downloads and counts them again');
+    expect(shipments.message).not.toContain('Try again');
+    server.script({ raw: '<html>gateway page</html>' });
+    const firms = await failure(client().firmSearch({ page: 1, importer_countries: ['TR'] }));
+    expect(firms.message).toContain("counted against the account's firm downloads");
+    // Once, not retried: every retry would be counted again.
+    expect(server.requests).toHaveLength(2);
+    // A count costs no downloads: trying again is the advice there, and "response" is not named.
+    server.script({ raw: '<html>gateway page</html>' });
+    const count = await failure(client().firmCount({}));
+    expect(count.message).toBe(
+      'The service sent an answer Portolan cannot read (the body is not JSON). Try again; if it keeps happening, the service may have changed.',
+    );
+  });
+
   it('a connection closed mid-body (fewer bytes than Content-Length), not retried', async () => {
     server.script({ truncate: '{"total": 3, "shipments": [' }, { canned: true });
     const e = await failure(client().shipmentSearch({ size: 10 }));

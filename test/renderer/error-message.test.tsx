@@ -30,6 +30,22 @@ describe('ErrorMessage', () => {
     );
   });
 
+  it('adds no success status to an answer that arrived but could not be read', () => {
+    render(
+      <ErrorMessage
+        error={{
+          kind: 'BadResponse',
+          message: 'The service answered, but its answer could not be read.',
+          status: 200,
+        }}
+        testId="bad"
+      />,
+    );
+    expect(screen.getByTestId('bad').textContent).toBe(
+      'Unexpected answer from the service: The service answered, but its answer could not be read.',
+    );
+  });
+
   it('says the status once: not again after a message that names it', () => {
     render(
       <ErrorMessage

@@ -31,6 +31,7 @@ import {
   type LimitRefusal,
   serviceError,
   type NetworkReason,
+  type PaidDownloads,
 } from './errors';
 import { asciiJsonText } from './ascii-json';
 import { sign } from './sign';
@@ -100,6 +101,12 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_USER_AGENT = 'Portolan/0.1';
 /** Statuses worth another try: the gateway or the service is briefly unavailable. */
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
+
+/** The downloads a served (2xx) answer of this operation is counted against, whether or not it can be read. */
+function paidFor(op: OperationName, status: number): PaidDownloads | undefined {
+  if (status < 200 || status > 299) return undefined;
+  return op === 'shipmentSearch' ? 'shipments' : op === 'firmSearch' ? 'firms' : undefined;
+}
 /** Decodes a body as `Response.text()` does: UTF-8, a byte-order mark dropped, a bad sequence U+FFFD. */
 const bodyDecoder = new TextDecoder('utf-8');
 
@@ -347,6 +354,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
             'response',
             'the connection closed before the whole body arrived',
             res.status,
+            paidFor(op, res.status),
           ),
           retryable: false,
           minDelayMs: 0,
@@ -382,7 +390,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       if (text.trim() === '') {
         return {
           ok: false,
-          error: badResponseError('response', 'the body is empty', status),
+          error: badResponseError('response', 'the body is empty', status, paidFor(op, status)),
           retryable: false,
           minDelayMs: 0,
         };
@@ -396,7 +404,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
         const problem = cutOff ? 'the JSON ends early (truncated)' : 'the body is not JSON';
         return {
           ok: false,
-          error: badResponseError('response', problem, status),
+          error: badResponseError('response', problem, status, paidFor(op, status)),
           retryable: false,
           minDelayMs: 0,
         };
@@ -406,7 +414,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
         log.warn('unexpected response shape', { ...logFields, problemPath: parsed.issue.path });
         return {
           ok: false,
-          error: badResponseError(parsed.issue.path, parsed.issue.message, status),
+          error: badResponseError(parsed.issue.path, parsed.issue.message, status, paidFor(op, status)),
           retryable: false,
           minDelayMs: 0,
         };

@@ -297,12 +297,28 @@ function formatMs(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
 
-export function badResponseError(path: string, problem: string, status?: number): ServiceClientError {
-  return new ServiceClientError(
-    'BadResponse',
-    `The service sent a response Portolan cannot read (${path ? `${path}: ` : ''}${problem}). Try again; if it keeps happening, the service may have changed.`,
-    { path, ...(status !== undefined ? { status } : {}) },
-  );
+/** What a served answer that could not be read had cost: the downloads of a search are counted when served. */
+export type PaidDownloads = 'shipments' | 'firms';
+
+export function badResponseError(
+  path: string,
+  problem: string,
+  status?: number,
+  paid?: PaidDownloads,
+): ServiceClientError {
+  // "response" alone is the whole answer: naming it says nothing; a deeper path says where it broke.
+  const what = `${path && path !== 'response' ? `${path}: ` : ''}${problem}`;
+  // A search the service served is counted against the account whether or not its answer could be
+  // read: the analyst must know that the money is spent and that searching again spends it again.
+  const message = paid
+    ? `The service answered, but its answer could not be read (${what}), so nothing was shown or saved. ` +
+      `The service counts the ${paid} it serves: those it sent will have been counted against the account's ${paid === 'shipments' ? 'shipment' : 'firm'} downloads, ` +
+      'and searching again downloads and counts them again. If it keeps happening, the service may have changed; the Usage page shows what is left.'
+    : `The service sent an answer Portolan cannot read (${what}). Try again; if it keeps happening, the service may have changed.`;
+  return new ServiceClientError('BadResponse', message, {
+    path,
+    ...(status !== undefined ? { status } : {}),
+  });
 }
 
 export function cancelledError(): ServiceClientError {

@@ -34,10 +34,11 @@ export function errorHeading(kind: ErrorKind): string | null {
 
 /**
  * The HTTP status to add after the message, or null when the message names it already ("…status 503
- * Service Unavailable…", "…limit reached (429)…"): said once, not twice.
+ * Service Unavailable…", "…limit reached (429)…"): said once, not twice. A success status (an answer
+ * that arrived but could not be read) tells the analyst nothing, so it is not added.
  */
 export function statusSuffix(error: Pick<BridgeError, 'message' | 'status'>): string | null {
-  if (!error.status) return null;
+  if (!error.status || (error.status >= 200 && error.status <= 299)) return null;
   return new RegExp(`\\b${error.status}\\b`).test(error.message) ? null : ` (HTTP ${error.status})`;
 }
 
