@@ -24,14 +24,17 @@ describe('Settings → Connection profiles against the simulator', () => {
     await stack?.close();
   });
 
-  it('first run: "Connect your account" leads to Settings with no profiles', async () => {
+  it('first run: "Connect your account" leads to Settings with the new profile\'s form open', async () => {
     await shell.open(stack.host.url);
     const welcome = new WelcomePage(browser.page);
     await welcome.root.waitFor();
     await browser.screenshot('01-welcome');
     await welcome.connectAccount();
     await settings.root.waitFor();
-    expect(await browser.page.getByTestId('profiles-empty').isVisible()).toBe(true);
+    // The form to fill is open, its first field focused: no empty list to find New profile in first.
+    await browser.page.getByTestId('profile-form').waitFor();
+    await browser.page.locator('[data-testid="profile-name"]:focus').waitFor();
+    expect(await browser.page.getByTestId('profiles-empty').count()).toBe(0);
     // The token left the address bar and the tab's history once the page had it, and was traded for a
     // session cookie no script can read; nothing of it is kept in the page's storage.
     expect(browser.page.url()).not.toContain('token');

@@ -7,6 +7,7 @@ import type { BridgeResult } from '@shared/ipc/errors';
 import * as app from '../../src/renderer/src/session/session-store';
 import * as page from '../../src/renderer/src/features/settings/settings-page';
 import * as settings from '../../src/renderer/src/features/settings/settings-store';
+import { WelcomeScreen } from '../../src/renderer/src/app/welcome-screen';
 
 /** Loaded by path so this DOM-typed file does not pull main-process types into the renderer's type check. */
 interface SettingsBackend {
@@ -68,6 +69,19 @@ async function save(testId: string) {
 }
 
 describe('the profile form', () => {
+  it('first run: "Connect your account" shows Settings with the new profile’s form open, its Name focused', async () => {
+    render(<WelcomeScreen />);
+    fireEvent.click(screen.getByTestId('welcome-connect'));
+    expect(app.useSessionStore.getState().page).toBe('settings');
+    cleanup();
+    render(<page.SettingsPage />);
+    const form = await screen.findByTestId('profile-form');
+    expect(within(form).getByRole('heading').textContent).toBe('New connection profile');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('profile-name')));
+    // No empty list asking for New profile under a form that is already open.
+    expect(screen.queryByTestId('profiles-empty')).toBeNull();
+  });
+
   it('shows a key and secret too short to be real at their fields, and sends nothing', async () => {
     await openNewProfile({ name: 'Probe', baseUrl: 'http://127.0.0.1:1', apiKey: 'k', apiSecret: 's' });
     await save('profile-save');

@@ -26,8 +26,11 @@ export class SettingsPage {
 
   /** Fills and submits the new-profile form; does not wait for success, so invalid input can be tried. */
   async submitNewProfile(p: ProfileInput): Promise<void> {
-    await this.page.getByTestId('profile-new').click();
     const form = this.page.getByTestId('profile-form');
+    // First run's "Connect your account" opens the form already; otherwise New profile does.
+    const newProfile = this.page.locator('[data-testid="profile-new"]:enabled');
+    await form.or(newProfile).first().waitFor();
+    if (!(await form.isVisible())) await newProfile.click();
     await form.getByTestId('profile-name').fill(p.name);
     await form.getByTestId('profile-base-url').fill(p.baseUrl);
     if (p.accountName !== undefined) await form.getByTestId('profile-account-name').fill(p.accountName);

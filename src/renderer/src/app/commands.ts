@@ -3,6 +3,7 @@ import type { AppCommand } from '@shared/app/app-contract';
 import { commandForKeyEvent } from '@shared/app/command-table';
 import { runReviewAction, useFirmsStore, useResolvedFirmsStore } from '../features/firms';
 import { runSearchCommand } from '../features/search';
+import { useSettingsStore } from '../features/settings';
 import { isPageId, useSessionStore } from '../session';
 
 /**
@@ -55,4 +56,13 @@ export function commandForKey(
   e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>,
 ): AppCommand | null {
   return commandForKeyEvent(e);
+}
+
+/**
+ * First run, "Connect your account": Settings with the new profile's form already open (its first
+ * field focused), rather than an empty list whose New profile must then be found and clicked.
+ */
+export function connectAccount(): void {
+  useSessionStore.getState().connectAccount();
+  useSettingsStore.getState().openCreate();
 }

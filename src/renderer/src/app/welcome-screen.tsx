@@ -13,6 +13,7 @@ import { IconFlask, IconPlugConnected } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { ErrorMessage } from '../components/error-message';
 import { useSessionStore } from '../session';
+import { connectAccount } from './commands';
 
 function Choice(props: {
   icon: ReactNode;
@@ -60,7 +61,6 @@ function Choice(props: {
 export function WelcomeScreen() {
   const demo = useSessionStore((s) => s.demo);
   const startDemo = useSessionStore((s) => s.startDemo);
-  const connectAccount = useSessionStore((s) => s.connectAccount);
   return (
     <Center component="main" mih="100%" p="xl" data-testid="welcome-screen">
       <Stack maw={640} gap="lg" align="center">

@@ -1,1 +1,2 @@
 export { SettingsPage } from './settings-page';
+export { useSettingsStore } from './settings-store';
