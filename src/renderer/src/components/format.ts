@@ -7,3 +7,16 @@ export function describeAge(seconds: number): string {
   if (h < 48) return `${h} h ago`;
   return `${Math.round(seconds / 86_400)} days ago`;
 }
+
+/**
+ * "Nov 27, 2026, 3:44 PM": when something was saved or taken, the one way every page writes a moment
+ * (the analyst's locale, the date spelled, minutes without seconds). Text that is not a date is shown
+ * as it is; null is "—".
+ */
+export function formatMoment(at: string | number | null): string {
+  if (at === null) return '—';
+  const t = typeof at === 'number' ? at : Date.parse(at);
+  return Number.isNaN(t)
+    ? String(at)
+    : new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

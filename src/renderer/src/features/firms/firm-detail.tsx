@@ -20,17 +20,10 @@ import { ErrorMessage } from '../../components/error-message';
 import { describeEvidence, linksBySpelling, spellingNames } from './evidence-text';
 import { useShallow } from 'zustand/react/shallow';
 import { selectEmptyList, splitReason, useResolvedFirmsStore } from './resolved-firms-store';
+import { formatMoment } from '../../components/format';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many: string) => `${fmt(n)} ${n === 1 ? one : many}`;
-
-/** "23 Nov 2026, 14:05": when a dataset was saved, in the analyst's locale. */
-function savedAt(iso: string): string {
-  const t = Date.parse(iso);
-  return Number.isNaN(t)
-    ? iso
-    : new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 /** The open firm: its shipments by dataset, every spelling with the evidence that linked it, decisions. */
 export function FirmDetail() {
@@ -131,7 +124,7 @@ function DetailBody({ d }: { d: FirmDetailView }) {
                       {ds.name}
                     </Text>
                     <Text fz="xs" c="dimmed">
-                      saved {savedAt(ds.fetchedAt)}
+                      saved {formatMoment(ds.fetchedAt)}
                     </Text>
                   </Stack>
                   <Button

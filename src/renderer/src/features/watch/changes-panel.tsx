@@ -14,6 +14,7 @@ import type { FirmGrouping } from '@shared/analysis/analysis-contract';
 import { CHANGE_GROUPINGS, type ChangeGrouping } from '@shared/watch/watch-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { useWatchStore } from './watch-store';
+import { formatMoment } from '../../components/format';
 
 const GROUP_LABELS: Record<ChangeGrouping, string> = {
   importers: 'Importers',
@@ -49,7 +50,7 @@ export function ChangesPanel() {
   }
   const options = detail.snapshots.map((s) => ({
     value: String(s.no),
-    label: `${s.no} · ${new Date(s.takenAt).toLocaleString()}`,
+    label: `${s.no} · ${formatMoment(s.takenAt)}`,
   }));
   const t = changes?.totals;
   const firmGrouping = by === 'importers' || by === 'exporters';

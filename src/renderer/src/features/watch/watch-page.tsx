@@ -22,9 +22,9 @@ import { usePresetsStore } from '../presets';
 import { ChangesPanel } from './changes-panel';
 import { RefreshDialog } from './refresh-dialog';
 import { refreshUnavailable, useWatchStore } from './watch-store';
+import { formatMoment } from '../../components/format';
 
 const n = (v: number): string => v.toLocaleString('en-US');
-const when = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : '—');
 
 /**
  * Watched queries: each one is one dataset whose snapshots are listed with their date, size and
@@ -113,7 +113,7 @@ export function WatchPage() {
                   active={w.id === selectedId}
                   onClick={() => void select(w.id)}
                   label={w.name}
-                  description={`${w.snapshots} snapshot${w.snapshots === 1 ? '' : 's'} · ${n(w.records)} records · ${when(w.lastTakenAt)}`}
+                  description={`${w.snapshots} snapshot${w.snapshots === 1 ? '' : 's'} · ${n(w.records)} records · ${formatMoment(w.lastTakenAt)}`}
                   rightSection={
                     w.status === 'partial' ? (
                       <Badge color="yellow" size="xs">
@@ -209,7 +209,7 @@ export function WatchPage() {
                     {[...detail.snapshots].reverse().map((s) => (
                       <Table.Tr key={s.no} data-testid="watch-snapshot-row">
                         <Table.Td>{s.no}</Table.Td>
-                        <Table.Td>{when(s.takenAt)}</Table.Td>
+                        <Table.Td>{formatMoment(s.takenAt)}</Table.Td>
                         <Table.Td ta="right">{n(s.records)}</Table.Td>
                         <Table.Td ta="right">{n(s.added)}</Table.Td>
                         <Table.Td ta="right">{n(s.lost)}</Table.Td>
