@@ -49,6 +49,8 @@ describe('JobsPanel', () => {
     emit('jobs.progress', progress('exp-1', 'CSV export of Steel Q1', 1200));
     emit('jobs.progress', progress('exp-1', 'CSV export of Steel Q1: finishing', 2000));
     expect(screen.getByTestId('jobs-heading').textContent).toBe('Jobs');
+    // Styled as the other side panels' headings (a shipment's parties, a record, a firm's profile).
+    expect(screen.getByTestId('jobs-heading').classList).toContain('mantine-Title-root');
     expect(screen.getByTestId('jobs-panel').getAttribute('aria-label')).toBe('Jobs');
     // While it runs, the step it is at is worth showing.
     expect(screen.getByTestId('job-running-exp-1').textContent).toContain(

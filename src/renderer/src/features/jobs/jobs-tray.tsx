@@ -1,4 +1,4 @@
-import { Drawer, Group, Loader, Text, UnstyledButton } from '@mantine/core';
+import { Drawer, Group, Loader, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconBriefcase } from '@tabler/icons-react';
 import { JobsPanel } from './jobs-panel';
 import { useJobsStore, useRunningJobIds } from './jobs-store';
@@ -48,7 +48,12 @@ export function JobsTray() {
     <Drawer
       opened={open}
       onClose={closeTray}
-      title={<span data-testid="jobs-heading">Jobs</span>}
+      // Headed as the other side panels are (a shipment's parties, a record, a firm's profile).
+      title={
+        <Title order={2} component="span" data-testid="jobs-heading">
+          Jobs
+        </Title>
+      }
       size={420}
       data-testid="jobs-tray"
       closeButtonProps={{ 'aria-label': 'Close the jobs tray' }}
