@@ -339,7 +339,15 @@ describe('retries', () => {
     expect(e.kind).toBe('NetworkError');
     expect(e.reason).toBe('refused');
     expect(e.message).toContain('connection refused');
+    expect(e.message).toContain('Check the service address in Settings');
     expect(retries).toEqual([1, 2, 3]);
+    // The same refusal from a service that answered before: it went down, its address is right.
+    const down = await failure(
+      client({ baseUrl: `http://127.0.0.1:${port}`, answeredBefore: () => true }).usage(),
+    );
+    expect(down.reason).toBe('refused');
+    expect(down.message).toMatch(/stopped answering \(connection refused\)\. It answered earlier/);
+    expect(down.message).not.toContain('Settings');
   });
 });
 

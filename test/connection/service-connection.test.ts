@@ -42,6 +42,19 @@ describe('the connection monitor', () => {
     expect(probes).toHaveLength(3);
   });
 
+  it("remembers whether a profile's service answered at its address, and forgets it for a new address", () => {
+    const { m } = monitor([]);
+    expect(m.answeredBefore('p1', 'http://a')).toBe(false);
+    m.report('p1', 'http://a', false);
+    expect(m.answeredBefore('p1', 'http://a')).toBe(false);
+    m.report('p1', 'http://a', true);
+    m.report('p1', 'http://a', false);
+    expect(m.answeredBefore('p1', 'http://a')).toBe(true);
+    m.report('p1', 'http://b', false);
+    expect(m.answeredBefore('p1', 'http://b')).toBe(false);
+    expect(m.answeredBefore('p2', 'http://a')).toBe(false);
+  });
+
   it('a request that gets through ends the probing at once; dispose stops every probe', async () => {
     const { m, changes, probes } = monitor([]);
     m.report('p1', 'http://a', false);
@@ -103,8 +116,16 @@ describe('service.connection from the handlers, against a simulator that goes aw
     expect(changes()).toEqual([]);
     const port = Number(new URL(sim.url).port);
     await sim.close();
-    const failed = (await h.call('shipments.count', { request: { firm: 'x' } })) as { ok: boolean };
+    const failed = (await h.call('shipments.count', { request: { firm: 'x' } })) as {
+      ok: boolean;
+      error?: { kind: string; message: string };
+    };
     expect(failed.ok).toBe(false);
+    // It answered at this address a moment ago: down or restarting, not an address to check.
+    expect(failed.error?.kind).toBe('NetworkError');
+    expect(failed.error?.message).toBe(
+      `The service at ${new URL(sim.url).host} stopped answering (connection refused). It answered earlier at this address, so it is probably down or restarting. Portolan keeps checking, and the status bar says when it answers again; then try again.`,
+    );
     expect(changes()).toHaveLength(1);
     expect(changes()[0]!.reachable).toBe(false);
 

@@ -67,6 +67,11 @@ export interface ClientOptions {
    */
   onReach?: (reached: boolean, error?: ServiceClientError) => void;
   /**
+   * Whether this service has answered before (since the app started): then a refused connection
+   * means it went down, not that its address is wrong, and the message says so.
+   */
+  answeredBefore?: () => boolean;
+  /**
    * What the profile has spent: told of every request the service answered (and of refusals it did not
    * foresee), and asked first by `usage()`, which reaches the service at most once a minute.
    */
@@ -101,6 +106,15 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_USER_AGENT = 'Portolan/0.1';
 /** Statuses worth another try: the gateway or the service is briefly unavailable. */
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
+
+/** A listener's answer, or false when it throws: whoever is asked must not change the call's outcome. */
+function safely(ask: () => boolean): boolean {
+  try {
+    return ask();
+  } catch {
+    return false;
+  }
+}
 
 /** The downloads a served (2xx) answer of this operation is counted against, whether or not it can be read. */
 function paidFor(op: OperationName, status: number): PaidDownloads | undefined {
@@ -322,7 +336,10 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       // Our own timeout is not retried: a slow answer is more likely a heavy query than a blip,
       // and asking again would only wait as long again.
       const reason: NetworkReason = timedOut ? 'timeout' : networkReason(e);
-      const error = networkError(reason, url.host, { timeoutMs });
+      const error = networkError(reason, url.host, {
+        timeoutMs,
+        answeredBefore: safely(() => options.answeredBefore?.() ?? false),
+      });
       log.warn('request failed', { ...logFields, ms: ms(), kind: error.kind, reason });
       return { ok: false, error, retryable: !timedOut, minDelayMs: 0 };
     };

@@ -268,9 +268,18 @@ export function serviceError(status: number, body: string, attempts: number): Se
 export function networkError(
   reason: NetworkReason,
   host: string,
-  detail: { timeoutMs?: number } = {},
+  detail: { timeoutMs?: number; answeredBefore?: boolean } = {},
 ): ServiceClientError {
   let what: string;
+  // A service that answered at this address earlier and now refuses is down or restarting: its
+  // address is right, so sending the analyst to Settings would mislead them.
+  if (detail.answeredBefore && (reason === 'refused' || reason === 'other')) {
+    return new ServiceClientError(
+      'NetworkError',
+      `The service at ${host} stopped answering (${reason === 'refused' ? 'connection refused' : 'no connection'}). It answered earlier at this address, so it is probably down or restarting. Portolan keeps checking, and the status bar says when it answers again; then try again.`,
+      { reason },
+    );
+  }
   switch (reason) {
     case 'timeout':
       what = `The service at ${host} did not answer within ${formatMs(detail.timeoutMs ?? 0)} (timed out). Try again, or narrow the query so the answer is smaller.`;

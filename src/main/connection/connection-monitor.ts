@@ -37,6 +37,11 @@ export interface ConnectionMonitorOptions {
 export interface ConnectionMonitor {
   /** The outcome of one attempt to reach a profile's service (see the API client's `onReach`). */
   report(profileId: string, baseUrl: string, reached: boolean, message?: string): void;
+  /**
+   * Whether the profile's service at this address has answered since the app started: a service that
+   * stops answering then is down or restarting, not set up wrong.
+   */
+  answeredBefore(profileId: string, baseUrl: string): boolean;
   /** Stops every probe (shut-down, tests). */
   dispose(): void;
 }
@@ -50,7 +55,10 @@ export interface ConnectionMonitor {
 export function createConnectionMonitor(opts: ConnectionMonitorOptions): ConnectionMonitor {
   const probe = opts.probe ?? tcpProbe;
   const every = opts.probeEveryMs ?? 2000;
-  const state = new Map<string, { reachable: boolean; baseUrl: string; timer: NodeJS.Timeout | null }>();
+  const state = new Map<
+    string,
+    { reachable: boolean; answered: boolean; baseUrl: string; timer: NodeJS.Timeout | null }
+  >();
 
   function schedule(profileId: string): void {
     const s = state.get(profileId);
@@ -72,7 +80,13 @@ export function createConnectionMonitor(opts: ConnectionMonitorOptions): Connect
     const prev = state.get(profileId);
     if (prev && prev.baseUrl !== baseUrl && prev.timer) clearTimeout(prev.timer);
     if (prev && prev.baseUrl === baseUrl && prev.reachable === reached) return;
-    const next = { reachable: reached, baseUrl, timer: prev?.baseUrl === baseUrl ? prev.timer : null };
+    const same = prev?.baseUrl === baseUrl;
+    const next = {
+      reachable: reached,
+      answered: reached || (same && prev.answered),
+      baseUrl,
+      timer: same ? prev.timer : null,
+    };
     state.set(profileId, next);
     if (reached && next.timer) {
       clearTimeout(next.timer);
@@ -91,6 +105,10 @@ export function createConnectionMonitor(opts: ConnectionMonitorOptions): Connect
 
   return {
     report,
+    answeredBefore(profileId, baseUrl) {
+      const s = state.get(profileId);
+      return s !== undefined && s.baseUrl === baseUrl && s.answered;
+    },
     dispose() {
       for (const s of state.values()) if (s.timer) clearTimeout(s.timer);
       state.clear();
