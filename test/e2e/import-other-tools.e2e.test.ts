@@ -146,6 +146,28 @@ describe('Import files other tools saved: the dialog maps them, says what it cha
     expect(await library.waitForRows()).toBe(2);
   });
 
+  it('lists an unnamed column once the whole-file check finds values in it past the preview’s rows', async () => {
+    const page = browser.page;
+    const lines = ['Importer Name,HS Code,Value (USD),'];
+    for (let i = 1; i <= 300; i++) lines.push(`Importer ${i},720810,${i},`);
+    lines[300] = 'Importer 300,720810,300,checked by customs';
+    await dialog.drop('late remarks.csv', `${lines.join('\r\n')}\r\n`);
+    await dialog.waitForMapping();
+    await dialog.waitForWholeFileChecked();
+    expect(await dialog.headers()).toEqual(['Importer Name', 'HS Code', 'Value (USD)', 'Column D']);
+    expect(await dialog.samplesOf('Column D')).toBe(
+      'None in the first rows; 1 value further down, the first in row 301: “checked by customs”',
+    );
+    expect(await page.getByTestId('import-form').textContent()).toContain('1 column is kept as extra column');
+    await lookAt('late-unnamed-column-csv');
+    await page.getByTestId('import-name').fill('Late remarks');
+    await page.getByTestId('import-name').press('Enter');
+    await page.getByTestId('library-detail-name').filter({ hasText: 'Late remarks' }).waitFor();
+    expect(await page.getByTestId('library-import-warnings').textContent()).toContain(
+      'Column D: a column with no name in the header row and nothing in the rows the preview showed holds 1 value further down (first: row 301, "checked by customs")',
+    );
+  });
+
   it('finds a workbook’s table on its second sheet under a two-row header; Escape closes it unchanged', async () => {
     const page = browser.page;
     const names = await library.rowNames();

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { previewImport, runImport } from '../../src/main/library';
+import { checkImport, previewImport, runImport } from '../../src/main/library';
 import { useLibrary } from '../helpers/library';
 import { useTempDir } from '../helpers/temp-dir';
 
@@ -144,15 +144,57 @@ describe('columns with no name and no value', () => {
       const lines = ['Importer Name,HS Code,Value (USD),,'];
       for (let i = 1; i <= 300; i++) lines.push(`Importer ${i},720810,${i},,`);
       lines[300] = 'Importer 300,720810,300,,checked é';
+      // A column with no name but a value in the preview's rows is listed: nothing to say of it.
+      lines[1] = 'Importer 1,720810,1,seen,';
       await writeFile(path, encode(`${lines.join('\n')}\n`));
       const prepared = await previewImport(path);
       // The preview's rows hold nothing under it: not listed, but not left out of the import either.
-      expect(listed(prepared.view)).toEqual(['Importer Name', 'HS Code', 'Value (USD)']);
+      expect(listed(prepared.view)).toEqual(['Importer Name', 'HS Code', 'Value (USD)', 'Column D']);
       expect(prepared.plan.leftOut ?? []).toEqual([]);
+      // The whole-file check the dialog runs finds it, so the dialog lists it before the import.
+      const checked = await checkImport(path, prepared);
+      expect(checked.unnamedFound).toEqual([
+        { index: 3, header: 'Column D', count: 1, at: 'row 2', example: 'seen' },
+        { index: 4, header: 'Column E', count: 1, at: 'row 301', example: 'checked é' },
+      ]);
       const r = await runImport(l.lib, path, prepared);
       expect(r.rows).toBe(300);
-      expect(r.dataset.extraColumns).toEqual(['Column E']);
-      expect(await extrasOf(r.dataset.id)).toEqual([[299, { 'Column E': 'checked é' }]]);
+      expect(r.dataset.extraColumns).toEqual(['Column D', 'Column E']);
+      expect(await extrasOf(r.dataset.id)).toEqual([
+        [0, { 'Column D': 'seen' }],
+        [299, { 'Column E': 'checked é' }],
+      ]);
+      // And the import, which may run before the check ends, says what it kept that was not listed.
+      expect(r.warnings.map((w) => w.message)).toEqual([
+        'Column E: a column with no name in the header row and nothing in the rows the preview showed holds 1 value further down (first: row 301, "checked é"). It is kept in the extra column Column E',
+      ]);
     },
   );
+
+  it('a sheet’s unnamed column with values only past the preview’s rows is found by the check and said by the import', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Entries');
+    ws.addRow(['Importer Name', 'HS Code', 'Value (USD)']);
+    for (let i = 1; i <= 120; i++) ws.addRow([`Importer ${i}`, '720810', i]);
+    ws.getCell('D100').value = 'urgent';
+    ws.getCell('D110').value = 'call back';
+    const path = join(t.dir, 'late.xlsx');
+    await wb.xlsx.writeFile(path);
+    const prepared = await previewImport(path);
+    expect(listed(prepared.view)).toEqual(['Importer Name', 'HS Code', 'Value (USD)']);
+    expect((await checkImport(path, prepared)).unnamedFound).toEqual([
+      { index: 3, header: 'Column D', count: 2, at: 'row 100', example: 'urgent' },
+    ]);
+    const r = await runImport(l.lib, path, prepared);
+    expect(r.dataset.extraColumns).toEqual(['Column D']);
+    expect(r.warnings).toEqual([
+      expect.objectContaining({
+        field: 'Column D',
+        count: 2,
+        firstAt: 'sheet Entries, row 100',
+        message:
+          'Column D: a column with no name in the header row and nothing in the rows the preview showed holds 2 values further down (first: sheet Entries, row 100, "urgent"). They are kept in the extra column Column D',
+      }),
+    ]);
+  });
 });

@@ -58,6 +58,7 @@ function progress(checkId: string, over: Partial<ImportCheckView>): ImportCheckV
     totalIsEstimate: false,
     blankRows: 0,
     issues: [],
+    unnamedFound: [],
     done: false,
     ...over,
   };
@@ -303,6 +304,46 @@ describe('import dialog: the field pickers of the mapping', () => {
     );
     const previews = lib.callsTo('library.previewImport') as { choices?: { leftOut?: number[] } }[];
     expect(previews.at(-1)?.choices?.leftOut).toEqual([]);
+  });
+});
+
+describe('import dialog: columns with no name found further down', () => {
+  it('lists a column the preview’s rows left empty once the check finds values in it, and counts it as kept', async () => {
+    const columns = [
+      ...importPreview().columns,
+      { index: 2, header: 'Column C', field: null, leftOut: false, samples: ['', ''], empty: true },
+    ];
+    lib.previewAnswer = (file) => importPreview({ fileName: file.fileName, columns });
+    await openDialog();
+    await waitFor(() => expect(checkCalls()).toHaveLength(1));
+    expect(screen.queryByTestId('import-column-2')).toBeNull();
+    expect(screen.getByTestId('import-reason').textContent).toBe(
+      '1 column is kept as extra column: shown, filterable and exported with the dataset.',
+    );
+    bridge.emit(
+      'library.importCheck',
+      progress(checkCalls()[0]!.checkId, {
+        rowsChecked: 5_000,
+        unnamedFound: [
+          { index: 2, header: 'Column C', count: 3, at: 'row 301', example: 'checked' },
+          // Past the header row's last column: kept under its letters, nothing to choose for it.
+          { index: 3, header: 'Column D', count: 1, at: 'row 4000', example: 'late note' },
+        ],
+      }),
+    );
+    const c = await screen.findByTestId('import-column-2');
+    expect(c.getAttribute('data-found-later')).toBe('true');
+    expect(screen.getByTestId('import-samples-2').textContent).toBe(
+      'None in the first rows; 3 values further down, the first in row 301: “checked”',
+    );
+    // It can be mapped or left out as any column can.
+    expect(screen.getByTestId('import-field-2')).toBeTruthy();
+    expect(screen.getByTestId('import-samples-3').textContent).toBe(
+      'None in the first rows; 1 value further down, the first in row 4000: “late note”',
+    );
+    expect(screen.getByTestId('import-reason').textContent).toBe(
+      '3 columns are kept as extra columns: shown, filterable and exported with the dataset.',
+    );
   });
 });
 

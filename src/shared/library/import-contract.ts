@@ -59,6 +59,20 @@ export interface ImportColumnView {
   empty?: boolean;
 }
 
+/** A column with a blank header cell that holds a value: kept as an extra column under its given name. */
+export interface UnnamedColumnFound {
+  /** 0-based position of the column in the file (ImportColumnView.index). */
+  index: number;
+  /** The name it is kept under ("Column E"). */
+  header: string;
+  /** Values it holds (in the rows read). */
+  count: number;
+  /** Where its first value is: "row 301". */
+  at: string;
+  /** That value, cut to 40 characters. */
+  example: string;
+}
+
 export interface ImportPreviewView {
   fileName: string;
   format: ImportFormat;
@@ -162,6 +176,11 @@ export interface ImportCheckView {
   blankRows: number;
   /** What would not import as it is among the rows checked, counted over them, as the preview says it. */
   issues: ImportWarningView[];
+  /**
+   * Columns with a blank header cell in which the rows checked hold a value. One empty in the
+   * preview's rows (`ImportColumnView.empty`) is listed once it is found here: it is imported.
+   */
+  unnamedFound: UnnamedColumnFound[];
   /** Every row was read. */
   done: boolean;
 }

@@ -19,10 +19,10 @@ import {
   type DatasetKind,
   type FieldType,
 } from '@shared/fields';
-import type { ImportLocale, ImportPlan } from '@shared/library/import-contract';
+import type { ImportLocale, ImportPlan, UnnamedColumnFound } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { decimalShadow } from '../shadows';
-import { dayOfTimestamp, withoutCurrency, withoutMidnight } from './mapping';
+import { columnLetters, dayOfTimestamp, withoutCurrency, withoutMidnight } from './mapping';
 import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
 
 export type StoredValue = string | number | null;
@@ -241,6 +241,10 @@ export class RowConverter {
   private readonly unnamed: Uint8Array;
   /** 1 for a column a value was seen in (or known to be in the file: `valuesSeenIn`). */
   private readonly filled: Uint8Array;
+  /** Columns past the header row's width that hold a value, by position: the name they are kept under. */
+  private readonly beyond = new Map<number, string>();
+  /** Each unnamed column's values (past the header's width too): how many, and where the first one was seen. */
+  private readonly firstValues = new Map<number, { count: number; at: string; example: string }>();
   readonly missingFields: string[];
   rows = 0;
   blankRows = 0;
@@ -333,14 +337,41 @@ export class RowConverter {
    * column): it is left out, so a file read whole decides it for the whole file.
    */
   get extraColumns(): string[] {
-    return this.extraHeaders.filter(
+    const named = this.extraHeaders.filter(
       (h, c): h is string => h !== null && !(this.unnamed[c] === 1 && this.filled[c] === 0),
     );
+    return [...named, ...[...this.beyond].sort(([a], [b]) => a - b).map(([, name]) => name)];
   }
 
-  /** Values were found in these columns by another reader of the whole file (DuckDB's CSV reader). */
-  valuesSeenIn(columns: readonly number[]): void {
-    for (const c of columns) if (c < this.filled.length) this.filled[c] = 1;
+  /**
+   * Values were found in these columns by another reader of the whole file (DuckDB's CSV reader): how
+   * many, and the first one in each, in the file's row `row`.
+   */
+  valuesSeenIn(found: readonly { column: number; count: number; row: number; example: string }[]): void {
+    for (const { column: c, count, row, example } of found) {
+      if (c >= this.filled.length) continue;
+      this.filled[c] = 1;
+      if (this.unnamed[c] === 1 && !this.firstValues.has(c))
+        this.firstValues.set(c, {
+          count,
+          at: this.locate({ number: row, values: [] }),
+          example: example.slice(0, 40),
+        });
+    }
+  }
+
+  /**
+   * The columns with a blank header cell that hold a value, with where the first one is: kept as
+   * extra columns under the name they were given ("Column E").
+   */
+  unnamedFound(): UnnamedColumnFound[] {
+    return [...this.firstValues]
+      .sort(([a], [b]) => a - b)
+      .map(([index, first]) => ({
+        index,
+        header: this.extraHeaders[index] ?? this.beyond.get(index)!,
+        ...first,
+      }));
   }
 
   /** Each column's conversion, in file order. */
@@ -433,18 +464,46 @@ export class RowConverter {
       if (target >= 0) batch.columns[target]![n] = value;
       else if (value !== null && value !== '') {
         (extra ??= {})[this.extraHeaders[c]!] = String(value);
+        if (this.unnamed[c] === 1) this.unnamedValue(c, row, value);
         this.filled[c] = 1;
       }
     }
-    // Cells past the header row's width have no header: kept as extras named by column.
+    // Cells past the header row's width have no header: kept as extras named by their column's
+    // letters, as a blank header cell is, and said as such columns are.
     for (let c = width; c < row.values.length; c++) {
       const v = this.value(c, row.values[c], row);
-      if (v !== null && v !== '') (extra ??= {})[`Column ${c + 1}`] = String(v);
+      if (v === null || v === '') continue;
+      (extra ??= {})[this.beyondName(c)] = String(v);
+      this.unnamedValue(c, row, v);
     }
     batch.extras[n] = extra ? JSON.stringify(extra) : null;
     batch.rowNumbers.push(row.number);
     batch.n = n + 1;
     this.rows += 1;
+  }
+
+  /** Counts a value of a column with no name, and keeps where the first one is. */
+  private unnamedValue(c: number, row: RawRow, value: string | number): void {
+    const first = this.firstValues.get(c);
+    if (first) first.count += 1;
+    else this.firstValues.set(c, { count: 1, at: this.locate(row), example: String(value).slice(0, 40) });
+  }
+
+  /**
+   * The name of a column past the header row's width: its letters ("Column H"), as headerNames names a
+   * blank header cell, unless a column of the header row already has that name.
+   */
+  private beyondName(c: number): string {
+    const known = this.beyond.get(c);
+    if (known !== undefined) return known;
+    const taken = new Set(
+      [...this.extraHeaders, ...this.beyond.values()].flatMap((h) => (h === null ? [] : [h.toLowerCase()])),
+    );
+    const base = `Column ${columnLetters(c)}`;
+    let name = base;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base} (${n})`;
+    this.beyond.set(c, name);
+    return name;
   }
 
   /** The first column read (the first not left out): where a note under a table is written. */
@@ -517,7 +576,9 @@ export class RowConverter {
 
   private headerOf(c: number): string {
     const t = this.targets[c]!;
-    return t >= 0 ? this.fields[t]! : (this.extraHeaders[c] ?? `Column ${c + 1}`);
+    return t >= 0
+      ? this.fields[t]!
+      : (this.extraHeaders[c] ?? this.beyond.get(c) ?? `Column ${columnLetters(c)}`);
   }
 
   private count(map: Map<string, Counter>, key: string, row: RawRow, example: string): void {

@@ -241,6 +241,14 @@ function eligible(job: NativeCsvJob): boolean {
   );
 }
 
+/** A column with no name in the header row that holds a value: its first one, and the file's row of it. */
+export interface UnnamedFound {
+  column: number;
+  count: number;
+  row: number;
+  example: string;
+}
+
 /**
  * Hands `onPart` the file as one part when its bytes are ones DuckDB's reader reads as the row path
  * does: the query that reads, converts and checks it, for the library's DuckDB to run straight into the
@@ -251,7 +259,7 @@ function eligible(job: NativeCsvJob): boolean {
  */
 export async function stageCsvNatively(
   job: NativeCsvJob,
-): Promise<{ rows: number; filled: number[] } | null> {
+): Promise<{ rows: number; filled: UnnamedFound[] } | null> {
   if (!eligible(job)) return null;
   // Before the bytes are looked at: a file saved again after this is not kept (see appendStagedRows).
   const stamp = await fileStamp(job.path);
@@ -266,7 +274,7 @@ export async function stageCsvNatively(
     temp_directory: join(job.dir, 'csv-spill'),
   });
   let conn: DuckDBConnection | null = null;
-  let filled: number[] = [];
+  let filled: UnnamedFound[] = [];
   const interrupt = (): void => conn?.interrupt();
   job.signal.addEventListener('abort', interrupt);
   try {
@@ -300,17 +308,30 @@ export async function stageCsvNatively(
 }
 
 /**
- * The extra columns without a name in the header row that hold a value somewhere in the file: the
- * others (a line's trailing separators) are no columns of the data. Read over the whole file, only
- * when the header has such columns.
+ * The extra columns without a name in the header row that hold a value somewhere in the file, with
+ * their first value and the file's row it is in: the others (a line's trailing separators) are no
+ * columns of the data. Read over the whole file, only when the header has such columns.
  */
-async function unnamedFilled(conn: DuckDBConnection, job: NativeCsvJob): Promise<number[]> {
+async function unnamedFilled(conn: DuckDBConnection, job: NativeCsvJob): Promise<UnnamedFound[]> {
   const unnamed = job.columns.flatMap((p, i) => (p.unnamed && p.extraHeader !== null ? [i] : []));
   if (unnamed.length === 0) return [];
   const found = await conn.runAndReadAll(
-    `SELECT ${unnamed.map((i) => `coalesce(bool_or(r${i} <> ''), false)`).join(', ')} ` +
-      `FROM (SELECT ${unnamed.map((i) => `${restored(i)} AS r${i}`).join(', ')} FROM ${readCsvSql(job, job.headerRow)})`,
+    `SELECT ${unnamed.map((i) => `min(_n) FILTER (WHERE r${i} <> ''), arg_min(r${i}, _n) FILTER (WHERE r${i} <> ''), count(*) FILTER (WHERE r${i} <> '')`).join(', ')} ` +
+      `FROM (SELECT ${unnamed.map((i) => `${restored(i)} AS r${i}`).join(', ')}, row_number() OVER () AS _n ` +
+      `FROM ${readCsvSql(job, job.headerRow)})`,
   );
   const row = found.getRows()[0] ?? [];
-  return unnamed.filter((_, k) => row[k] !== false);
+  return unnamed.flatMap((column, k) => {
+    const n = row[3 * k];
+    if (n === null || n === undefined) return [];
+    // Lines below the header, counted from 1: the file's row is the header's plus that.
+    return [
+      {
+        column,
+        count: Number(row[3 * k + 2]),
+        row: job.headerRow + Number(n),
+        example: String(row[3 * k + 1] ?? ''),
+      },
+    ];
+  });
 }

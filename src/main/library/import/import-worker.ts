@@ -157,6 +157,7 @@ async function check(msg: Extract<ToWorker, { type: 'check' }>): Promise<void> {
         totalIsEstimate,
         blankRows: converter.blankRows,
         issues: converter.warnings(),
+        unnamedFound: converter.unnamedFound(),
       };
     };
     let reported = Date.now();
@@ -259,6 +260,7 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
             partOnly: converter.partOnly(),
             missingFields: converter.missingFields,
             extraColumns: converter.extraColumns,
+            unnamedFound: converter.unnamedFound(),
           },
         };
   } finally {

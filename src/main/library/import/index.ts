@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { QUERY_KEYS } from '@shared/export/query-sheet-keys';
 import { AppError } from '@shared/ipc/errors';
-import type { ImportPlan, ImportPreviewChoices } from '@shared/library/import-contract';
+import type { ImportPlan, ImportPreviewChoices, UnnamedColumnFound } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { isPlainObject } from '@shared/spec/records';
 import type { DatasetMeta, DatasetStatus, Library } from '../library';
@@ -201,6 +201,30 @@ function exportFacts(file: string, raw: RawPreview): ExportFacts {
   return facts;
 }
 
+/** Whether the preview listed the column for mapping (a column with no name and no value it did not). */
+function listedIn(prepared: PreparedImport, index: number): boolean {
+  const column = prepared.view.columns[index];
+  return column !== undefined && column.empty !== true;
+}
+
+/**
+ * A column the preview did not list (no name in the header row, nothing in the rows it read) that
+ * holds values further down: the import keeps them, and says so, since the analyst never saw it.
+ */
+function unlistedColumnWarning(f: UnnamedColumnFound): ImportWarningView {
+  const values = f.count === 1 ? '1 value' : `${f.count.toLocaleString('en-US')} values`;
+  return {
+    field: f.header,
+    count: f.count,
+    firstAt: f.at,
+    example: f.example,
+    at: [f.at],
+    message:
+      `${f.header}: a column with no name in the header row and nothing in the rows the preview showed holds ${values} further down ` +
+      `(first: ${f.at}, "${f.example}"). ${f.count === 1 ? 'It is' : 'They are'} kept in the extra column ${f.header}`,
+  };
+}
+
 /**
  * Imports a file as one new dataset under a plan (the preview's, or the analyst's changes to it): the
  * worker reads and converts it off the main thread, batches are stored as they come, and the dataset
@@ -315,7 +339,10 @@ export async function runImport(
       format: raw.format,
       rows: summary.rows,
       filterRestored: facts.request !== undefined,
-      warnings: summary.warnings,
+      warnings: [
+        ...summary.warnings,
+        ...summary.unnamedFound.filter((f) => !listedIn(prepared, f.index)).map(unlistedColumnWarning),
+      ],
     };
   } catch (e) {
     await library.discardImport(id).catch(() => undefined);

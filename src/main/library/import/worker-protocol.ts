@@ -1,4 +1,9 @@
-import type { ImportPlan, ImportSheetView, ImportFormat } from '@shared/library/import-contract';
+import type {
+  ImportPlan,
+  ImportSheetView,
+  ImportFormat,
+  UnnamedColumnFound,
+} from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import type { StagedSource } from '../ingest';
 import type { ImportLimits, TableSource } from './table-source';
@@ -38,6 +43,8 @@ export interface RunSummary {
   partOnly: string[];
   missingFields: string[];
   extraColumns: string[];
+  /** Columns with a blank header cell that hold a value, with their first one (RowConverter.unnamedFound). */
+  unnamedFound: UnnamedColumnFound[];
 }
 
 /** How far a whole-file check has got, and what it found in the rows it read (see ImportCheckView). */
@@ -47,6 +54,7 @@ export interface CheckProgress {
   totalIsEstimate: boolean;
   blankRows: number;
   issues: ImportWarningView[];
+  unnamedFound: UnnamedColumnFound[];
 }
 
 export type ToWorker =

@@ -20,7 +20,7 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import { fieldDefsOf, type DatasetKind } from '@shared/fields';
-import type { ImportPreviewView } from '@shared/library/import-contract';
+import type { ImportPreviewView, UnnamedColumnFound } from '@shared/library/import-contract';
 import { MAX_NAME_LENGTH } from '@shared/library/dataset-fields';
 import { ChoiceField } from '../../components/choice-field';
 import { ErrorMessage } from '../../components/error-message';
@@ -222,8 +222,42 @@ const FieldChooser = memo(function FieldChooser({
   );
 });
 
+/**
+ * Columns with no name in the header row that the preview did not list (nothing in its rows, or past
+ * the header row's width) but the whole-file check found values in, by position: listed once found.
+ */
+function useFoundColumns(p: ImportPreviewView): Map<number, UnnamedColumnFound> {
+  const found = useImportStore((s) => s.wholeFile?.view?.unnamedFound);
+  return useMemo(
+    () =>
+      new Map(
+        (found ?? [])
+          .filter((f) => !p.columns[f.index] || p.columns[f.index]!.empty === true)
+          .map((f) => [f.index, f]),
+      ),
+    [found, p.columns],
+  );
+}
+
+const SAMPLE_STYLE: CSSProperties = {
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  maxWidth: 320,
+};
+/** Where a column found further down has its values: said whole, on two lines if need be. */
+const FOUND_STYLE: CSSProperties = { maxWidth: 320, overflowWrap: 'anywhere' };
+
+/** Where the first value of a column found further down is, in place of the first values it lacks. */
+function foundSamples(f: UnnamedColumnFound): string {
+  return `None in the first rows; ${f.count === 1 ? '1 value' : `${fmt(f.count)} values`} further down, the first in ${f.at}: “${f.example}”`;
+}
+
 function MappingTable({ p }: { p: ImportPreviewView }) {
   const options = useFieldOptions(p.kind);
+  const found = useFoundColumns(p);
+  // Found past the header row's width: no column of the plan, so kept as an extra column as it is.
+  const beyond = [...found.values()].filter((f) => f.index >= p.columns.length);
   return (
     <Table fz="sm" striped stickyHeader data-testid="import-mapping" verticalSpacing={4}>
       <Table.Thead>
@@ -235,31 +269,60 @@ function MappingTable({ p }: { p: ImportPreviewView }) {
       </Table.Thead>
       <Table.Tbody>
         {p.columns
-          .filter((c) => !c.empty)
-          .map((c) => (
-            <Table.Tr key={c.index} data-testid={`import-column-${c.index}`} data-header={c.header}>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.header}</Table.Td>
-              <Table.Td>
-                <FieldChooser index={c.index} header={c.header} options={options} />
-              </Table.Td>
-              <Table.Td>
-                <Text
-                  fz="xs"
-                  c="dimmed"
-                  data-testid={`import-samples-${c.index}`}
-                  style={{
-                    overflow: 'hidden',
-                    textOverflow: 'ellipsis',
-                    whiteSpace: 'nowrap',
-                    maxWidth: 320,
-                  }}
-                  title={c.samples.join(' · ')}
-                >
-                  {c.samples.map((v) => v || '—').join(' · ')}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ))}
+          .filter((c) => !c.empty || found.has(c.index))
+          .map((c) => {
+            const later = found.get(c.index);
+            const samples = later ? foundSamples(later) : c.samples.map((v) => v || '—').join(' · ');
+            return (
+              <Table.Tr
+                key={c.index}
+                data-testid={`import-column-${c.index}`}
+                data-header={c.header}
+                data-found-later={later !== undefined}
+              >
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.header}</Table.Td>
+                <Table.Td>
+                  <FieldChooser index={c.index} header={c.header} options={options} />
+                </Table.Td>
+                <Table.Td>
+                  <Text
+                    fz="xs"
+                    c={later ? undefined : 'dimmed'}
+                    data-testid={`import-samples-${c.index}`}
+                    style={later ? FOUND_STYLE : SAMPLE_STYLE}
+                    title={later ? samples : c.samples.join(' · ')}
+                  >
+                    {samples}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        {beyond.map((f) => (
+          <Table.Tr
+            key={f.index}
+            data-testid={`import-column-${f.index}`}
+            data-header={f.header}
+            data-found-later
+          >
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>{f.header}</Table.Td>
+            <Table.Td>
+              <Text fz="sm" title="Past the header row's last column: kept under this name">
+                {options[0]!.label}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Text
+                fz="xs"
+                data-testid={`import-samples-${f.index}`}
+                style={FOUND_STYLE}
+                title={foundSamples(f)}
+              >
+                {foundSamples(f)}
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        ))}
       </Table.Tbody>
     </Table>
   );
@@ -402,11 +465,18 @@ function Mapping({ p }: { p: ImportPreviewView }) {
   const error = useImportStore((s) => s.error);
   const problem = useImportStore(planProblem);
   const checking = useImportStore((s) => s.checking);
-  const extras = useImportStore(
+  const found = useFoundColumns(p);
+  const listedExtras = useImportStore(
     (s) =>
       s.mapping.filter((f, c) => f === null && !s.leftOut.includes(c) && !s.preview?.columns[c]?.empty)
         .length,
   );
+  // Columns found further down are kept as extra columns unless the analyst chose otherwise.
+  const mapping = useImportStore((s) => s.mapping);
+  const leftOutColumns = useImportStore((s) => s.leftOut);
+  const extras =
+    listedExtras +
+    [...found.keys()].filter((c) => (mapping[c] ?? null) === null && !leftOutColumns.includes(c)).length;
   const leftOut = useImportStore((s) => s.leftOut.length);
   const { setName, confirm, cancel } = useImportStore.getState();
   return (
