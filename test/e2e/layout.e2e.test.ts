@@ -341,6 +341,18 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
     expect(browser.errors).toEqual([]);
   });
 
+  it('the keyboard shortcuts list (Ctrl+/): whole in view, without scrolling', async () => {
+    await shell.navigate('search');
+    await browser.page.keyboard.press('Control+/');
+    const list = browser.page.getByTestId('shortcuts-dialog');
+    // Its last line, below every table, in view at each size and scheme.
+    const problems = await dialogEveryWay('shortcuts', list.locator('p').last());
+    await browser.page.keyboard.press('Escape');
+    await list.waitFor({ state: 'detached' });
+    expect(problems.join('\n\n')).toBe('');
+    expect(browser.errors).toEqual([]);
+  });
+
   it('every tab of Analysis and the firm profile drawer', async () => {
     const analysis = new AnalysisPage(browser.page);
     await shell.navigate('analysis');

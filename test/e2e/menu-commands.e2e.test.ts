@@ -125,7 +125,7 @@ describe('menu commands: Run Search and Edit Filter', () => {
     const groups = await palette.groups();
     expect(Object.keys(groups)).toEqual(expect.arrayContaining(['Pages', 'Commands', 'Appearance']));
     expect(groups.Pages).toEqual(PAGES.map((p) => p.menuLabel));
-    expect(groups.Commands).toEqual(['Run Search', 'Edit Filter']);
+    expect(groups.Commands).toEqual(['Run Search', 'Edit Filter', 'Keyboard Shortcuts']);
     // Every command and page shows the shortcut its menu item has.
     for (const c of APP_COMMANDS.filter((x) => x.id !== 'command-palette')) {
       const accelerator = menuItem(c.label).accelerator ?? '';
@@ -136,6 +136,39 @@ describe('menu commands: Run Search and Edit Filter', () => {
     await browser.page.keyboard.press('Escape');
     await palette.search.waitFor({ state: 'detached' });
     await expect.poll(focusedTestId).toBe('nav-usage');
+  });
+
+  it('Help → Keyboard Shortcuts (Ctrl+/, the menu or the palette) lists every shortcut; Escape closes it and the focus goes back', async () => {
+    expect(menuItem('Keyboard Shortcuts').accelerator).toBe('CmdOrCtrl+/');
+    await shell.navigate('library');
+    await browser.page.getByTestId('nav-library').focus();
+    await browser.page.keyboard.press('Control+/');
+    const list = browser.page.getByTestId('shortcuts-dialog');
+    await list.waitFor();
+    // Every shortcut of the command table, with the keys its menu item has.
+    for (const c of APP_COMMANDS.filter((x) => x.accelerator)) {
+      const keys = await list
+        .getByTestId(`shortcut-${c.id}`)
+        .locator('kbd')
+        .evaluateAll((ks) => ks.map((k) => (k.textContent ?? '').trim()));
+      expect(keys, c.label).toEqual(shortcutKeys(menuItem(c.label).accelerator ?? '', process.platform));
+    }
+    await browser.screenshot('shortcuts-01-open');
+    await browser.page.keyboard.press('Escape');
+    await list.waitFor({ state: 'detached' });
+    await expect.poll(focusedTestId).toBe('nav-library');
+
+    await palette.openByKey();
+    await palette.runOnceListed('shortcuts', 'shortcuts');
+    await list.waitFor();
+    await browser.page.keyboard.press('Escape');
+    await list.waitFor({ state: 'detached' });
+
+    choose('Keyboard Shortcuts');
+    await list.waitFor();
+    await browser.page.keyboard.press('Escape');
+    await list.waitFor({ state: 'detached' });
+    expect(browser.errors).toEqual([]);
   });
 
   it('Ctrl+K, a few letters, Enter: goes to a page, runs a command, loads a preset, opens a dataset', async () => {

@@ -9,7 +9,9 @@ import { FilterForm, filterStore, validateDraft } from '../../src/renderer/src/f
 import { useFirmsStore, useResolvedFirmsStore } from '../../src/renderer/src/features/firms';
 import { useReviewStore } from '../../src/renderer/src/features/firms/review-store';
 import { reviewKey } from '../../src/renderer/src/features/firms/review-keys';
-import { APP_COMMANDS } from '@shared/app/command-table';
+import { APP_COMMANDS, shortcutKeys } from '@shared/app/command-table';
+import { paletteActions } from '../../src/renderer/src/app/palette-actions';
+import { ShortcutsDialog } from '../../src/renderer/src/app/shortcuts-dialog';
 import type { ReviewPairView } from '@shared/resolution/resolution-contract';
 import { useSearchStore } from '../../src/renderer/src/features/search';
 import { useSessionStore, useUsageStore } from '../../src/renderer/src/session';
@@ -143,5 +145,42 @@ describe('menu commands', () => {
     // The review queue's keys are the page's own: a letter typed in a field elsewhere is just a letter.
     expect(key('a')).toBeNull();
     expect(key('z', { ctrlKey: true })).toBeNull();
+  });
+});
+
+describe('Help → Keyboard Shortcuts', () => {
+  it('Ctrl+/ opens a list of every shortcut of the command table, with the keys the menu and the palette show', async () => {
+    useSessionStore.setState({ appInfo: { version: '1', host: 'browser', platform: 'linux' } });
+    const { getByTestId, queryByTestId } = render(<ShortcutsDialog />);
+    expect(queryByTestId('shortcuts-dialog')).toBeNull();
+    const cmd = commandForKey({ key: '/', ctrlKey: true, metaKey: false, altKey: false, shiftKey: false });
+    expect(cmd).toEqual({ command: 'shortcuts' });
+    act(() => handleCommand(cmd as AppCommand));
+    await waitFor(() => expect(getByTestId('shortcuts-dialog')).toBeTruthy());
+    const withKeys = APP_COMMANDS.filter((c) => c.accelerator);
+    expect(withKeys.length).toBeGreaterThan(10);
+    for (const c of withKeys) {
+      const row = getByTestId(`shortcut-${c.id}`);
+      expect(row.textContent, c.id).toContain(c.label);
+      const keys = paletteActions(
+        { presets: [], datasets: [], watches: [], platform: 'linux' },
+        {
+          command: () => undefined,
+          loadPreset: () => undefined,
+          openDataset: () => undefined,
+          refreshWatch: () => undefined,
+          watchDataset: () => undefined,
+          setColorScheme: () => undefined,
+        },
+      ).find((a) => a.id === c.id)?.shortcut;
+      // The palette lists every command but itself (it is open when its list is read).
+      if (c.id !== 'command-palette') expect(keys, c.id).toBeDefined();
+      expect(row.querySelector('[aria-label^="Shortcut"]')?.getAttribute('aria-label'), c.id).toBe(
+        `Shortcut ${shortcutKeys(c.accelerator ?? '', 'linux').join('+')}`,
+      );
+      if (keys) expect(keys).toEqual(shortcutKeys(c.accelerator ?? '', 'linux'));
+    }
+    expect(getByTestId('shortcut-shortcuts').textContent).toContain('Keyboard Shortcuts');
+    expect(getByTestId('shortcut-run-search').textContent).toContain('CtrlEnter');
   });
 });

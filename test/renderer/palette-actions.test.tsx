@@ -92,6 +92,7 @@ describe('command palette entries', () => {
     expect(actions.filter((a) => a.group === 'Commands').map((a) => a.label)).toEqual([
       'Run Search',
       'Edit Filter',
+      'Keyboard Shortcuts',
     ]);
   });
 

@@ -95,7 +95,10 @@ export function buildMenuTemplate({
         { role: 'togglefullscreen' },
       ],
     },
-    { label: '&Help', submenu: [{ label: 'Show Log', click: () => showLog() }] },
+    {
+      label: '&Help',
+      submenu: [...commandsOfMenu('help').map(item), { label: 'Show Log', click: () => showLog() }],
+    },
   );
   return template;
 }

@@ -23,6 +23,8 @@ export type AppCommand =
   | { command: 'focus-filter' }
   /** Command Palette… (Ctrl/Cmd+K): find a page, a preset, a dataset or a command by name. */
   | { command: 'command-palette' }
+  /** Help → Keyboard Shortcuts (Ctrl/Cmd+/): every shortcut of the command table, listed. */
+  | { command: 'shortcuts' }
   /** Firms → Review queue: a verdict on the pair shown, or a move through the queue (A, R, ↓, ↑, Ctrl/Cmd+Z). */
   | { command: 'review'; action: ReviewAction };
 

@@ -15,7 +15,7 @@ export interface CommandEntry {
   /** What it does, in the palette. */
   description: string;
   /** The menu it sits in. */
-  menu: 'go' | 'view' | 'review';
+  menu: 'go' | 'view' | 'review' | 'help';
   /** Electron's accelerator syntax: `CmdOrCtrl+Enter`. */
   accelerator?: string;
   /**
@@ -73,6 +73,14 @@ export const APP_COMMANDS: readonly CommandEntry[] = [
     description: 'Find a page, a preset, a dataset or a command by name',
     menu: 'view',
     accelerator: 'CmdOrCtrl+K',
+  },
+  {
+    id: 'shortcuts',
+    command: { command: 'shortcuts' },
+    label: 'Keyboard Shortcuts',
+    description: 'List every shortcut of the app, as the menus and this palette show them',
+    menu: 'help',
+    accelerator: 'CmdOrCtrl+/',
   },
   review('same', 'Same Firm', 'Review queue: the pair shown is one firm', 'A'),
   review('different', 'Different Firms', 'Review queue: the pair shown is two firms', 'R'),

@@ -5,6 +5,7 @@ import { CommandPalette } from './command-palette';
 import { selectShowWelcome, useSessionStore } from '../session';
 import { NavBar } from './nav-bar';
 import { PageView } from './page-view';
+import { ShortcutsDialog } from './shortcuts-dialog';
 import { StatusBar } from './status-bar';
 import { useAppBoot } from './use-app-boot';
 import { WelcomeScreen } from './welcome-screen';
@@ -60,6 +61,7 @@ export function App() {
       <JobsTray />
       <FetchAllDialog />
       <CommandPalette />
+      <ShortcutsDialog />
     </AppShell>
   );
 }

@@ -1,4 +1,3 @@
-import { Group, Kbd } from '@mantine/core';
 import {
   Spotlight,
   type SpotlightActionData,
@@ -16,18 +15,7 @@ import { useColorSchemeChoice } from '../theme';
 import { handleCommand } from './commands';
 import { paletteActions, type PaletteAction } from './palette-actions';
 import { PALETTE_SEARCH, usePaletteStore } from './palette-store';
-
-function ShortcutKeys({ keys }: { keys: string[] }) {
-  return (
-    <Group gap={4} wrap="nowrap" aria-label={`Shortcut ${keys.join('+')}`}>
-      {keys.map((k) => (
-        <Kbd key={k} size="xs">
-          {k}
-        </Kbd>
-      ))}
-    </Group>
-  );
-}
+import { ShortcutKeys } from './shortcut-keys';
 
 /** Spotlight passes other props on to the element: a test id among them. */
 type TestId = { 'data-testid': string };

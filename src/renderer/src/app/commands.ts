@@ -1,4 +1,5 @@
 import { usePaletteStore } from './palette-store';
+import { useShortcutsStore } from './shortcuts-store';
 import type { AppCommand } from '@shared/app/app-contract';
 import { commandForKeyEvent } from '@shared/app/command-table';
 import { runReviewAction, useFirmsStore, useResolvedFirmsStore } from '../features/firms';
@@ -35,6 +36,9 @@ export function handleCommand(cmd: AppCommand): void {
       return;
     case 'command-palette':
       usePaletteStore.getState().open();
+      return;
+    case 'shortcuts':
+      useShortcutsStore.getState().open();
       return;
     case 'review': {
       // A verdict is given only on a pair the analyst has in front of them: from elsewhere, the
