@@ -123,6 +123,39 @@ describe('JobsPanel', () => {
     expect(screen.getByTestId('job-open-fetch-1')).toBeTruthy();
   });
 
+  it("drops a failed job's finished entry once it runs again: it no longer says the job can be resumed", () => {
+    render(<panel.JobsPanel />);
+    const fetch = (done: number): JobProgress => ({
+      kind: 'shipments',
+      jobId: 'fetch-7',
+      label: 'Steel 2024',
+      phase: 'records',
+      done,
+      total: 30_000,
+      unit: 'records',
+      etaSeconds: null,
+    });
+    emit('jobs.progress', fetch(7_698));
+    emit('jobs.finished', {
+      kind: 'shipments',
+      jobId: 'fetch-7',
+      outcome: 'failed',
+      message: 'The service is having trouble; try again later. The job can be resumed.',
+    });
+    expect(screen.getByTestId('job-finished-fetch-7').getAttribute('data-outcome')).toBe('failed');
+    // Resumed: it runs again from where it stopped.
+    emit('jobs.progress', fetch(8_000));
+    expect(screen.getByTestId('job-running-fetch-7').textContent).toContain('Steel 2024');
+    expect(screen.queryByTestId('job-finished-fetch-7')).toBeNull();
+    emit('jobs.finished', {
+      kind: 'shipments',
+      jobId: 'fetch-7',
+      outcome: 'succeeded',
+      message: 'Fetched 30,000 records.',
+    });
+    expect(screen.getByTestId('job-finished-fetch-7').getAttribute('data-outcome')).toBe('succeeded');
+  });
+
   it('Cancel goes to the call that owns the job: an export to export.cancel, an import to the library, a fetch to jobs.cancel', async () => {
     render(<panel.JobsPanel />);
     emit('jobs.progress', progress('exp-9', 'Excel export of Steel', 10));

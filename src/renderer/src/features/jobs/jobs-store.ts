@@ -410,7 +410,11 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
       const now = Date.now();
       const detail = progressDetail(p, now);
       const sameTotal = prev !== undefined && prev.total === p.total && prev.unit === p.unit;
+      // A job that runs again (resumed after a failure, a pause or a restart) has not ended: its old
+      // "failed" or "paused" entry, with its "The job can be resumed", no longer says what it is doing.
+      const stale = s.finished.some((f) => f.jobId === p.jobId);
       return {
+        ...(stale ? { finished: s.finished.filter((f) => f.jobId !== p.jobId) } : {}),
         running: {
           ...s.running,
           [p.jobId]: {
