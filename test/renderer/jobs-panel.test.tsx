@@ -129,11 +129,15 @@ describe('JobsPanel', () => {
       kind: 'shipments',
       jobId: 'fetch-7',
       label: 'Steel 2024',
-      phase: 'records',
       done,
       total: 30_000,
       unit: 'records',
       etaSeconds: null,
+      windowsDone: 1,
+      windowsKnown: 3,
+      recordsStored: done,
+      requestsUsed: 2,
+      downloadsUsed: done,
     });
     emit('jobs.progress', fetch(7_698));
     emit('jobs.finished', {
@@ -141,6 +145,7 @@ describe('JobsPanel', () => {
       jobId: 'fetch-7',
       outcome: 'failed',
       message: 'The service is having trouble; try again later. The job can be resumed.',
+      datasetId: null,
     });
     expect(screen.getByTestId('job-finished-fetch-7').getAttribute('data-outcome')).toBe('failed');
     // Resumed: it runs again from where it stopped.
@@ -152,6 +157,7 @@ describe('JobsPanel', () => {
       jobId: 'fetch-7',
       outcome: 'succeeded',
       message: 'Fetched 30,000 records.',
+      datasetId: 'ds-7',
     });
     expect(screen.getByTestId('job-finished-fetch-7').getAttribute('data-outcome')).toBe('succeeded');
   });
