@@ -168,6 +168,29 @@ describe('Import files other tools saved: the dialog maps them, says what it cha
     );
   });
 
+  it('reads dates typed as text in the order the sheet’s date cells show, and says so', async () => {
+    const page = browser.page;
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Arrivals');
+    ws.addRow(['Importer Name', 'HS Code', 'Arrival Date']);
+    ws.addRow(['Acme Steel', '720810', '03/04/2025']);
+    ws.addRow(['Beta Metals', '720811', new Date(Date.UTC(2025, 5, 4))]);
+    ws.getCell('C3').numFmt = 'dd/mm/yyyy';
+    await dialog.drop(
+      'uk desk.xlsx',
+      Buffer.from(await wb.xlsx.writeBuffer()),
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    await dialog.waitForMapping();
+    expect(await dialog.samplesOf('Arrival Date')).toBe('2025-04-03 · 2025-06-04');
+    const dates = page.getByTestId('import-locale');
+    expect(await page.getByTestId('import-dates').locator('input:checked').getAttribute('value')).toBe('dmy');
+    expect(await dates.textContent()).toContain('Its date cells show “dd/mm/yyyy”');
+    await lookAt('date-cells-order-xlsx');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('import-form').waitFor({ state: 'detached' });
+  });
+
   it('finds a workbook’s table on its second sheet under a two-row header; Escape closes it unchanged', async () => {
     const page = browser.page;
     const names = await library.rowNames();

@@ -84,8 +84,12 @@ export interface ImportPreviewView {
   kind: DatasetKind;
   columns: ImportColumnView[];
   locale: ImportLocale;
-  /** A value from the file that proves the locale, e.g. "31.12.2025"; null when it was guessed. */
-  localeProof: { decimal: string | null; dates: string | null };
+  /**
+   * A value from the file that proves the locale, e.g. "31.12.2025"; null when it was guessed. Where no
+   * value proves the day order, `dateFormat` is the format of the workbook's date cells that decided
+   * it ("dd/mm/yyyy").
+   */
+  localeProof: { decimal: string | null; dates: string | null; dateFormat?: string | null };
   /**
    * Whether the dates mapped are written with day and month both as numbers (31/12/2025), so their
    * order is in question; false when every date is ISO (2025-12-31), spelled out or a date cell.

@@ -577,6 +577,8 @@ export interface LocaleEvidence {
   /** A value that proves the decimal separator or the day order, to show the analyst; null when guessed. */
   decimalProof: string | null;
   dateProof: string | null;
+  /** The date cells' format that decided the day order ("dd/mm/yyyy") when no value proves it; null otherwise. */
+  dateFormatProof: string | null;
   /**
    * Whether some date is written with its day and month both as numbers (31/12/2025, 3.4.2025), whose
    * order the analyst may need to say. ISO dates (2025-12-31), spelled months and a workbook's date
@@ -603,6 +605,11 @@ export function guessLocale(
    * comma: numbers it proves neither way ("25.000", "1.234") are then read with decimal commas.
    */
   semicolons = false,
+  /**
+   * The order a workbook's date cells show day and month in (their format, e.g. dd/mm/yyyy): the
+   * order of dates typed as text beside them when none of those proves it.
+   */
+  cellOrder: { order: ImportLocale['dates']; format: string } | null = null,
 ): LocaleEvidence {
   let commaProof: string | null = null;
   let dotProof: string | null = null;
@@ -632,11 +639,14 @@ export function guessLocale(
     }
   }
   const decimalComma = dotProof === null && (commaProof !== null || (semicolons && grouped !== null));
-  const dates = dayFirst && !monthFirst ? 'dmy' : monthFirst && !dayFirst ? 'mdy' : dotted ? 'dmy' : 'mdy';
+  const proven = dayFirst && !monthFirst ? 'dmy' : monthFirst && !dayFirst ? 'mdy' : null;
+  const byCells = proven === null && cellOrder !== null && numericDates ? cellOrder : null;
+  const dates = proven ?? byCells?.order ?? (dotted ? 'dmy' : 'mdy');
   return {
     locale: { decimal: decimalComma ? ',' : '.', dates },
     decimalProof: decimalComma ? commaProof : null,
-    dateProof: dates === 'dmy' ? dayFirst : dates === 'mdy' ? monthFirst : null,
+    dateProof: proven === 'dmy' ? dayFirst : proven === 'mdy' ? monthFirst : null,
+    dateFormatProof: byCells?.format ?? null,
     dateOrderMatters: numericDates,
     decimalInDoubt: decimalComma || dotProof !== null ? null : grouped,
   };

@@ -31,6 +31,7 @@ import {
 } from './mapping';
 import { CsvWidthGuard, NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
 import type { PreviewRow, RawPreview } from './worker-protocol';
+import { dateOrderOf } from './xlsx/number-formats';
 
 const SAMPLES = 5;
 
@@ -65,7 +66,7 @@ function asRawRows(head: readonly PreviewRow[]): { rows: RawRow[]; formats: (Num
     const values: CellValue[] = r.values.map((v, c) => {
       const f = r.formats[c];
       if (f) {
-        const key = `${f.code}\u0000${f.date}`;
+        const key = `${f.code}\u0000${f.date}\u0000${f.regional === true}`;
         let i = index.get(key);
         if (i === undefined) {
           i = formats.length;
@@ -79,6 +80,42 @@ function asRawRows(head: readonly PreviewRow[]): { rows: RawRow[]; formats: (Num
     return { number: r.number, values, styles };
   });
   return { rows, formats };
+}
+
+/**
+ * The order the date cells of the rows read show day and month in, by their format (dd/mm/yyyy): of
+ * the cells of the date columns mapped when they agree, else of the sheet's cells when those agree.
+ * Built-in date formats follow the reader's regional settings and say nothing (NumberFormat.regional).
+ */
+function dateCellOrder(
+  rows: readonly RawRow[],
+  formats: readonly (NumberFormat | null)[],
+  mapping: readonly (string | null)[],
+  kind: DatasetKind,
+): { order: ImportLocale['dates']; format: string } | null {
+  const dateColumns = new Set(
+    mapping.flatMap((f, c) => (f !== null && fieldTypeOf(kind, f) === 'date' ? [c] : [])),
+  );
+  const found = {
+    column: new Map<ImportLocale['dates'], string>(),
+    sheet: new Map<ImportLocale['dates'], string>(),
+  };
+  for (const r of rows) {
+    r.styles?.forEach((style, c) => {
+      const f = formats[style];
+      if (!f?.date || f.regional || typeof r.values[c] !== 'number') return;
+      const order = dateOrderOf(f.code);
+      if (order === null) return;
+      if (!found.sheet.has(order)) found.sheet.set(order, f.code);
+      if (dateColumns.has(c) && !found.column.has(order)) found.column.set(order, f.code);
+    });
+  }
+  for (const orders of [found.column, found.sheet]) {
+    if (orders.size !== 1) continue;
+    const [[order, format]] = [...orders] as [[ImportLocale['dates'], string]];
+    return { order, format };
+  }
+  return null;
 }
 
 function text(v: CellValue | undefined): string {
@@ -215,6 +252,7 @@ export function prepareImport(
       .filter((m): m is { field: string; c: number } => m.field !== null)
       .map(({ field, c }) => ({ type: fieldTypeOf(kind, field), values: dataRows.map((r) => r.values[c]) })),
     raw.csvDelimiter === ';',
+    raw.verbatim ? null : dateCellOrder(dataRows, formats, mapping, kind),
   );
   const locale = choices.locale ?? (memory && !ours ? memory.locale : evidence.locale);
   const doubt = evidence.decimalInDoubt;
@@ -251,7 +289,11 @@ export function prepareImport(
     kind,
     columns: checked.columns,
     locale,
-    localeProof: { decimal: evidence.decimalProof, dates: evidence.dateProof },
+    localeProof: {
+      decimal: evidence.decimalProof,
+      dates: evidence.dateProof,
+      dateFormat: evidence.dateFormatProof,
+    },
     dateOrderMatters: evidence.dateOrderMatters,
     notices,
     remembered: memory !== null && !ours && mapping === memory.mapping,

@@ -50,3 +50,25 @@ export function isDateFormat(code: string): boolean {
   const first = bare(code).split(';')[0] ?? '';
   return /[dmyhs]/i.test(first) && !/[0#?]/.test(first.replace(/\.0+/g, ''));
 }
+
+/**
+ * The order a date format shows day and month in, both as numbers: "dd/mm/yyyy" and "d.m.yy" are
+ * day first, "mm/dd/yyyy" month first. Null when it does not show both as numbers (a month by name,
+ * a year first, a time alone), which says nothing of how dates typed as text in the file are meant.
+ */
+export function dateOrderOf(code: string): 'dmy' | 'mdy' | null {
+  const first = bare(code).split(';')[0] ?? '';
+  const tokens = [...first.matchAll(/([dmyhs])\1*/gi)].map((m) => m[0].toLowerCase());
+  let day = -1;
+  let month = -1;
+  let year = -1;
+  tokens.forEach((t, i) => {
+    if (t[0] === 'd' && t.length <= 2 && day < 0) day = i;
+    if (t[0] === 'y' && year < 0) year = i;
+    // An "m" right after an hour or before seconds is minutes.
+    const minutes = tokens[i - 1]?.[0] === 'h' || tokens[i + 1]?.[0] === 's';
+    if (t[0] === 'm' && t.length <= 2 && !minutes && month < 0) month = i;
+  });
+  if (day < 0 || month < 0 || (year >= 0 && year < Math.min(day, month))) return null;
+  return day < month ? 'dmy' : 'mdy';
+}

@@ -26,6 +26,11 @@ export interface SheetInfo {
 export interface NumberFormat {
   code: string;
   date: boolean;
+  /**
+   * A built-in date format (ids 14–22): Excel shows it in each reader's regional date order whatever
+   * its code says, so its code says nothing of the order the file's author writes dates in.
+   */
+  regional?: true;
 }
 
 /** A workbook refused for a reason the analyst can act on; `message` is in their words. */
@@ -215,8 +220,9 @@ function parseStyles(xml: string): NumberFormat[] {
     const id = Number(attributes(m[0]).get('numFmtId') ?? '0');
     const code = custom.get(id) ?? builtInFormat(id) ?? 'General';
     // Built-in ids 14–22 and 45–47 are dates and times whatever their code says in a locale.
-    const date = (id >= 14 && id <= 22) || (id >= 45 && id <= 47) || isDateFormat(code);
-    out.push({ code, date });
+    const regional = id >= 14 && id <= 22;
+    const date = regional || (id >= 45 && id <= 47) || isDateFormat(code);
+    out.push(regional ? { code, date, regional } : { code, date });
   }
   return out;
 }

@@ -127,7 +127,13 @@ function LocaleChoices({ p }: { p: ImportPreviewView }) {
       {dates && (
         <ChoiceField
           label="Dates are written"
-          description={p.localeProof.dates ? `The file has “${p.localeProof.dates}”` : undefined}
+          description={
+            p.localeProof.dates
+              ? `The file has “${p.localeProof.dates}”`
+              : p.localeProof.dateFormat
+                ? `Its date cells show “${p.localeProof.dateFormat}”`
+                : undefined
+          }
         >
           <SegmentedControl
             data-testid="import-dates"
