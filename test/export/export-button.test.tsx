@@ -181,6 +181,8 @@ describe('ExportButton', () => {
     fireEvent.click(screen.getByTestId('export-open'));
     const dialog = screen.getByTestId('export-dialog');
     await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    // It opens on its primary action: Enter exports, as a dialog's Enter should (never the ✕).
+    expect(document.activeElement).toBe(screen.getByTestId('export-start'));
     const items = [
       ...dialog.querySelectorAll<HTMLElement>(
         'button:not([disabled]), input:not([disabled]), select:not([disabled])',

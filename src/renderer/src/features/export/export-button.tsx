@@ -222,6 +222,8 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
                     </Button>
                     <Button
                       data-testid="export-start"
+                      // The dialog opens on its primary action, so Enter exports (not the ✕, which closed it).
+                      data-autofocus
                       disabled={busy || nothingToExport}
                       onClick={() => void start(false)}
                     >
