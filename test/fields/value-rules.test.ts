@@ -174,6 +174,14 @@ describe('the field model', () => {
     expect(fieldTitleOf('shipments', 'usdFob')).toBe('USD FOB');
     expect(fieldTitleOf('shipments', 'importerName')).toBe('Importer Name');
     expect(fieldTitleOf('shipments', 'exporterTel')).toBe('Exporter Tel.');
+    // Names read as analysts write them, not word by word from the field's name.
+    expect(fieldTitleOf('shipments', 'importerCityState')).toBe('Importer City / State');
+    expect(fieldTitleOf('shipments', 'billOfLadingNo')).toBe('Bill of Lading No.');
+    expect(fieldTitleOf('shipments', 'portOfArrival')).toBe('Port of Arrival');
+    expect(fieldTitleOf('shipments', 'countryOfOrigin')).toBe('Country of Origin');
+    expect(fieldTitleOf('shipments', 'conditionNewUsed')).toBe('Condition (New / Used)');
+    expect(fieldTitleOf('shipments', 'exporterLinkedin')).toBe('Exporter LinkedIn');
+    expect(fieldTitleOf('shipments', 'itemNo')).toBe('Item No.');
     expect(fieldTitleOf('firms', 'shipment_count')).toBe('Shipments');
   });
 

@@ -58,15 +58,26 @@ const ACRONYMS: Readonly<Record<string, string>> = {
   Id: 'ID',
   Fi: 'FI',
   Tel: 'Tel.',
+  No: 'No.',
+  Linkedin: 'LinkedIn',
 };
 
+/** Names read as a phrase, not word by word: "City / State", never "City State". */
+const PHRASES: readonly (readonly [RegExp, string])[] = [
+  [/\bCity State\b/, 'City / State'],
+  [/\bCondition New Used\b/, 'Condition (New / Used)'],
+  // Short words inside a name stay lower case, as in "Bill of Lading No.", "Port of Arrival".
+  [/ Of /g, ' of '],
+];
+
 function words(name: string): string {
-  return name
+  const plain = name
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/^./, (c) => c.toUpperCase())
     .split(' ')
     .map((w) => ACRONYMS[w] ?? w)
     .join(' ');
+  return PHRASES.reduce((text, [pattern, phrase]) => text.replace(pattern, phrase), plain);
 }
 
 /**
