@@ -309,6 +309,37 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
     expect(problems.join('\n\n')).toBe('');
   });
 
+  it('a grid cell cut with an ellipsis shows its whole text on hover; a cell shown whole shows none', async () => {
+    await shell.navigate('search');
+    const page = browser.page;
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize(SIZES[1]);
+    const cells = search().grid.locator('.ag-row .ag-cell[col-id="importerName"]');
+    await cells.first().waitFor();
+    // The cells as the analyst sees them: which are cut (wider text than box), which whole.
+    const shown = await cells.evaluateAll((els) =>
+      els.map((e) => {
+        const v = e.querySelector('.ag-cell-value') ?? e;
+        return { cut: v.scrollWidth > v.clientWidth, text: (e.textContent ?? '').trim() };
+      }),
+    );
+    const cut = shown.findIndex((c) => c.cut);
+    const whole = shown.findIndex((c) => !c.cut && c.text !== '');
+    expect(cut, 'a cut importer name among the first rows at 1024').toBeGreaterThanOrEqual(0);
+    const tooltip = page.locator('.ag-tooltip');
+    await cells.nth(cut).hover();
+    await expect.poll(() => tooltip.textContent()).toBe(shown[cut]!.text);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'layout-search-cut-cell-1024x700-light.png') });
+    await page.mouse.move(1, 1);
+    await tooltip.waitFor({ state: 'detached' });
+    if (whole >= 0) {
+      await cells.nth(whole).hover();
+      await page.waitForTimeout(1200);
+      expect(await tooltip.count(), 'no tooltip over a cell shown whole').toBe(0);
+      await page.mouse.move(1, 1);
+    }
+  });
+
   it("the Search result's column chooser: inside the window, its rows whole, nothing overlapping", async () => {
     await shell.navigate('search');
     const problems: string[] = [];

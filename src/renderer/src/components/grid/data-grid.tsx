@@ -3,7 +3,7 @@ import { Text } from '@mantine/core';
 import { AgGridReact } from 'ag-grid-react';
 import type { ColDef, ColGroupDef, GridApi, GridReadyEvent } from 'ag-grid-community';
 import { restoreColumnState, restoreFilterState, saveColumnState, saveFilterState } from './column-state';
-import { gridTheme, useGridThemeMode } from './grid-theme';
+import { gridTheme, truncatedCellTooltip, truncatedTooltipOptions, useGridThemeMode } from './grid-theme';
 import { GridEmptyOverlay } from './grid-empty-overlay';
 import { GridStatusBar } from './grid-status-bar';
 import { RecordDrawer } from './record-drawer';
@@ -29,6 +29,7 @@ const baseColDef: ColDef = {
   filter: true,
   minWidth: 80,
   initialWidth: 150,
+  ...truncatedCellTooltip,
 };
 
 interface RowCounts {
@@ -99,6 +100,7 @@ export function DataGrid<T>(props: DataGridProps<T>) {
         )}
         <AgGridReact<T>
           theme={gridTheme}
+          {...truncatedTooltipOptions}
           rowData={props.rows}
           columnDefs={cols}
           defaultColDef={defaultColDef}

@@ -1,4 +1,12 @@
-import { AllCommunityModule, ModuleRegistry, provideGlobalGridOptions, themeQuartz } from 'ag-grid-community';
+import {
+  AllCommunityModule,
+  ModuleRegistry,
+  provideGlobalGridOptions,
+  themeQuartz,
+  type ColDef,
+  type GridOptions,
+  type ITooltipParams,
+} from 'ag-grid-community';
 import { useEffect } from 'react';
 import { useResolvedColorScheme } from '../../theme';
 
@@ -12,6 +20,22 @@ ModuleRegistry.registerModules([AllCommunityModule]);
  * thousands of rows traps a keyboard user in the grid.
  */
 provideGlobalGridOptions({ tabToNextCell: () => false, tabToNextHeader: () => false });
+
+/**
+ * A cell cut with an ellipsis (a long firm name at 1024 px) shows its whole text, as the cell writes
+ * it, on hover; a cell shown whole shows nothing. The default column of a grid takes `tooltipValueGetter`,
+ * the grid itself the options (ag-grid's truncation check is one setting for the whole grid).
+ */
+export const truncatedCellTooltip: Pick<ColDef, 'tooltipValueGetter'> = {
+  tooltipValueGetter: (p: ITooltipParams) => {
+    const text = p.valueFormatted ?? (p.value === null || p.value === undefined ? '' : String(p.value));
+    return text === '' ? undefined : text;
+  },
+};
+export const truncatedTooltipOptions: Pick<GridOptions, 'tooltipShowMode' | 'tooltipShowDelay'> = {
+  tooltipShowMode: 'whenTruncated',
+  tooltipShowDelay: 500,
+};
 
 /**
  * The grids' theme, drawn from the design system: its colours are Mantine's CSS variables, so a grid

@@ -31,7 +31,12 @@ import {
   saveColumnState,
   saveFilterState,
 } from '../../components/grid/column-state';
-import { gridTheme, useGridThemeMode } from '../../components/grid/grid-theme';
+import {
+  gridTheme,
+  truncatedCellTooltip,
+  truncatedTooltipOptions,
+  useGridThemeMode,
+} from '../../components/grid/grid-theme';
 import { GridStatusBar } from '../../components/grid/grid-status-bar';
 import { RecordDrawer } from '../../components/grid/record-drawer';
 import { MISSING_CONTEXT, MISSING_TEXT } from '../../components/grid/record-view';
@@ -323,9 +328,17 @@ export function DatasetGrid(props: DatasetGridProps) {
   const layoutId = props.layoutId ?? `library-${kind}`;
   const filtersId = props.filtersId ?? `library-dataset-${datasetId}`;
   const range = useCellRange(layoutId, gridApi as GridApi | null);
+  // A cut cell shows its whole text on hover; not in a dataset with fields its file lacked, whose
+  // "missing from the imported file" must show on every such cell and header, cut or not (ag-grid's
+  // truncation check is one setting for the whole grid).
+  const [cutTooltips] = useState(() => (props.missingFields ?? []).length === 0);
   const defaultColDef = useMemo<ColDef>(
-    () => ({ ...baseColDef, cellClassRules: range.cellClassRules }),
-    [range.cellClassRules],
+    () => ({
+      ...baseColDef,
+      ...(cutTooltips ? truncatedCellTooltip : {}),
+      cellClassRules: range.cellClassRules,
+    }),
+    [range.cellClassRules, cutTooltips],
   );
   // The initial filter is taken once per mount (the page remounts the grid for another drill-down).
   const [drillFilter] = useState(() => splitDrillFilter(props.initialFilterModel));
@@ -512,6 +525,7 @@ export function DatasetGrid(props: DatasetGridProps) {
         )}
         <AgGridReact<DatasetRow>
           theme={gridTheme}
+          {...(cutTooltips ? truncatedTooltipOptions : {})}
           rowModelType="infinite"
           datasource={datasource}
           context={context}
