@@ -125,9 +125,15 @@ describe('menu commands: Run Search and Edit Filter', () => {
     const groups = await palette.groups();
     expect(Object.keys(groups)).toEqual(expect.arrayContaining(['Pages', 'Commands', 'Appearance']));
     expect(groups.Pages).toEqual(PAGES.map((p) => p.menuLabel));
-    expect(groups.Commands).toEqual(['Run Search', 'Edit Filter', 'Keyboard Shortcuts']);
+    expect(groups.Commands).toEqual([
+      'Run Search',
+      'Edit Filter',
+      'Import a File…',
+      'New Profile…',
+      'Keyboard Shortcuts',
+    ]);
     // Every command and page shows the shortcut its menu item has.
-    for (const c of APP_COMMANDS.filter((x) => x.id !== 'command-palette')) {
+    for (const c of APP_COMMANDS.filter((x) => x.id !== 'command-palette' && x.accelerator)) {
       const accelerator = menuItem(c.label).accelerator ?? '';
       expect(await palette.shortcutOf(c.id), c.label).toEqual(shortcutKeys(accelerator, platform));
     }
@@ -168,6 +174,35 @@ describe('menu commands: Run Search and Edit Filter', () => {
     await list.waitFor();
     await browser.page.keyboard.press('Escape');
     await list.waitFor({ state: 'detached' });
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('File → Import a File… (Ctrl+O) starts the Library’s import from any page; New Profile… opens Settings at its form', async () => {
+    expect(menuItem('Import a File…').accelerator).toBe('CmdOrCtrl+O');
+    await shell.navigate('usage');
+    const chooser = browser.page.waitForEvent('filechooser');
+    await browser.page.keyboard.press('Control+O');
+    const picker = await chooser;
+    expect(await shell.currentPage()).toBe('library');
+    await picker.setFiles({
+      name: 'buyers.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Importer,Exporter\nAcme,Bolt\n'),
+    });
+    const form = browser.page.getByTestId('import-form');
+    await form.waitFor();
+    // Escape closes the import, and the focus is on the Import button, where a click would have left it.
+    await browser.page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    await expect.poll(focusedTestId).toBe('library-import-button');
+
+    await shell.navigate('search');
+    await palette.openByKey();
+    await palette.runOnceListed('new profile', 'new-profile');
+    expect(await shell.currentPage()).toBe('settings');
+    await expect.poll(focusedTestId).toBe('profile-name');
+    await browser.page.keyboard.press('Escape');
+    await expect.poll(focusedTestId).toBe('profile-new');
     expect(browser.errors).toEqual([]);
   });
 

@@ -92,6 +92,8 @@ describe('command palette entries', () => {
     expect(actions.filter((a) => a.group === 'Commands').map((a) => a.label)).toEqual([
       'Run Search',
       'Edit Filter',
+      'Import a File…',
+      'New Profile…',
       'Keyboard Shortcuts',
     ]);
   });

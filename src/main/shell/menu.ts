@@ -58,7 +58,14 @@ export function buildMenuTemplate({
     });
   }
   template.push(
-    { label: '&File', submenu: [mac ? { role: 'close' } : { role: 'quit' }] },
+    {
+      label: '&File',
+      submenu: [
+        ...commandsOfMenu('file').map(item),
+        { type: 'separator' },
+        mac ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
     {
       label: '&Edit',
       submenu: [

@@ -23,6 +23,10 @@ export type AppCommand =
   | { command: 'focus-filter' }
   /** Command Palette… (Ctrl/Cmd+K): find a page, a preset, a dataset or a command by name. */
   | { command: 'command-palette' }
+  /** File → Import a File… (Ctrl/Cmd+O): the Library's Import, from any page. */
+  | { command: 'import-file' }
+  /** File → New Profile…: Settings with a new connection profile's form open. */
+  | { command: 'new-profile' }
   /** Help → Keyboard Shortcuts (Ctrl/Cmd+/): every shortcut of the command table, listed. */
   | { command: 'shortcuts' }
   /** Firms → Review queue: a verdict on the pair shown, or a move through the queue (A, R, ↓, ↑, Ctrl/Cmd+Z). */

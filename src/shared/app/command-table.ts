@@ -15,7 +15,7 @@ export interface CommandEntry {
   /** What it does, in the palette. */
   description: string;
   /** The menu it sits in. */
-  menu: 'go' | 'view' | 'review' | 'help';
+  menu: 'file' | 'go' | 'view' | 'review' | 'help';
   /** Electron's accelerator syntax: `CmdOrCtrl+Enter`. */
   accelerator?: string;
   /**
@@ -65,6 +65,21 @@ export const APP_COMMANDS: readonly CommandEntry[] = [
     description: 'Show the filter and put the cursor in its first field',
     menu: 'go',
     accelerator: 'CmdOrCtrl+L',
+  },
+  {
+    id: 'import-file',
+    command: { command: 'import-file' },
+    label: 'Import a File…',
+    description: 'Import a spreadsheet, CSV, JSON or Parquet file into the Library',
+    menu: 'file',
+    accelerator: 'CmdOrCtrl+O',
+  },
+  {
+    id: 'new-profile',
+    command: { command: 'new-profile' },
+    label: 'New Profile…',
+    description: 'Add a connection profile to the service in Settings',
+    menu: 'file',
   },
   {
     id: 'command-palette',

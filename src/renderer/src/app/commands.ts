@@ -3,6 +3,7 @@ import { useShortcutsStore } from './shortcuts-store';
 import type { AppCommand } from '@shared/app/app-contract';
 import { commandForKeyEvent } from '@shared/app/command-table';
 import { runReviewAction, useFirmsStore, useResolvedFirmsStore } from '../features/firms';
+import { useLibraryStore } from '../features/library';
 import { runSearchCommand } from '../features/search';
 import { useSettingsStore } from '../features/settings';
 import { isPageId, useSessionStore } from '../session';
@@ -33,6 +34,14 @@ export function handleCommand(cmd: AppCommand): void {
       if (session.page === 'firms') useResolvedFirmsStore.getState().setTab('search');
       else session.showPage('search');
       session.requestFilterFocus();
+      return;
+    case 'import-file':
+      session.showPage('library');
+      useLibraryStore.getState().requestImport();
+      return;
+    case 'new-profile':
+      session.showPage('settings');
+      useSettingsStore.getState().openCreate();
       return;
     case 'command-palette':
       usePaletteStore.getState().open();

@@ -6,7 +6,10 @@ import { useShortcutsStore } from './shortcuts-store';
 
 /** The menus, named as the menu bar names them, in two columns so the list needs no scrolling. */
 const COLUMNS: readonly (readonly { menu: CommandEntry['menu']; title: string }[])[] = [
-  [{ menu: 'go', title: 'Go' }],
+  [
+    { menu: 'file', title: 'File' },
+    { menu: 'go', title: 'Go' },
+  ],
   [
     { menu: 'review', title: 'Firms → review queue' },
     { menu: 'view', title: 'View' },

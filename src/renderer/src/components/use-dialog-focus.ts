@@ -12,7 +12,14 @@ export function useDialogFocus(
   container: RefObject<HTMLElement | null>,
   open: boolean,
   onEscape: () => void,
-  opts: { trap?: boolean } = {},
+  opts: {
+    trap?: boolean;
+    /**
+     * Where the focus goes when it closes if the control it came from is gone (it was opened from the
+     * menu, the command palette or another page): the control that opens it on its page.
+     */
+    returnTo?: RefObject<HTMLElement | null>;
+  } = {},
 ): void {
   const escape = useRef(onEscape);
   // The latest handler, without re-running the effect below (which would move focus again).
@@ -20,11 +27,13 @@ export function useDialogFocus(
     escape.current = onEscape;
   });
   const trap = opts.trap ?? false;
+  const returnTo = opts.returnTo;
 
   useEffect(() => {
     const el = container.current;
     if (!open || !el) return;
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const fallback = returnTo?.current ?? null;
     el.querySelector<HTMLElement>(FOCUSABLE)?.focus();
     const onKey = (e: KeyboardEvent): void => {
       if (e.key === 'Escape') {
@@ -49,7 +58,8 @@ export function useDialogFocus(
     return () => {
       el.removeEventListener('keydown', onKey);
       // Back to the control that opened it, if it is still on the page.
-      if (before?.isConnected) before.focus();
+      if (before?.isConnected && before !== document.body) before.focus();
+      else if (fallback?.isConnected) fallback.focus();
     };
-  }, [container, open, trap]);
+  }, [container, open, trap, returnTo]);
 }

@@ -34,6 +34,14 @@ function ImportButton() {
     openedHere.current = false;
     button.current?.focus();
   }, [running]);
+  // File → Import a File… (menu, Ctrl/⌘+O, palette): the button does what a click on it does, and the
+  // focus comes back to it when the import is over. It waits while an import runs (the button is off).
+  const requested = useLibraryStore((s) => s.importRequested);
+  useEffect(() => {
+    if (!requested || running || !useLibraryStore.getState().takeImportRequest()) return;
+    button.current?.focus();
+    button.current?.click();
+  }, [requested, running]);
   return (
     <>
       <Button

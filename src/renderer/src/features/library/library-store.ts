@@ -111,6 +111,8 @@ export interface LibraryData {
    * (desktop). Null: as the bridge allows (see `importPickerOf`).
    */
   importPicker: 'upload' | 'dialog' | null;
+  /** File → Import a File… (menu, Ctrl/⌘+O, the palette): the Library's Import button is to start its picker. */
+  importRequested: boolean;
 }
 
 export interface LibraryActions {
@@ -141,6 +143,10 @@ export interface LibraryActions {
   importFile(file: File): Promise<void>;
   /** Electron: main's open dialog picks the file; it is imported by the handle main issues. */
   chooseAndImport(): Promise<void>;
+  /** Asks the Library page's Import button to pick a file, as a click on it does (it owns the page's picker). */
+  requestImport(): void;
+  /** True once for each request: the Import button that takes it starts its picker. */
+  takeImportRequest(): boolean;
 }
 
 export type LibraryState = LibraryData & LibraryActions;
@@ -160,6 +166,7 @@ const initialState: LibraryData = {
   confirmingDelete: null,
   importStatus: { state: 'idle', message: null, error: null },
   importPicker: null,
+  importRequested: false,
 };
 
 /** Splits "steel, Steel, q1 ,, 2024" into tags: trimmed, no empties, no case duplicates. */
@@ -392,6 +399,14 @@ export const useLibraryStore = defineStore<LibraryData, LibraryActions>(
           return;
         }
         await runImport(uploaded.value.handle, file.name);
+      },
+      requestImport() {
+        set({ importRequested: true });
+      },
+      takeImportRequest() {
+        if (!get().importRequested) return false;
+        set({ importRequested: false });
+        return true;
       },
       async chooseAndImport() {
         if (get().importStatus.state === 'running' || useImportStore.getState().phase !== 'closed') return;

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, type RefObject } from 'react';
 import { Paper, Stack, Title, SimpleGrid } from '@mantine/core';
 import { TextField } from '../../components/text-field';
 import { useSessionStore } from '../../session';
@@ -12,7 +12,14 @@ import { FormFooter, KeySecretFields } from './form-parts';
  * may be given at once. Enter saves, Escape cancels, and the focus goes back to the button that
  * opened the form.
  */
-export function ProfileForm({ inCard = false }: { inCard?: boolean }) {
+export function ProfileForm({
+  inCard = false,
+  returnTo,
+}: {
+  inCard?: boolean;
+  /** The page's New profile button: the focus goes there when a form opened from the menu closes. */
+  returnTo?: RefObject<HTMLElement | null>;
+}) {
   const editor = useSettingsStore((s) => s.editor);
   const draft = useSettingsStore((s) => s.draft);
   const errors = useSettingsStore((s) => s.draftErrors);
@@ -24,7 +31,7 @@ export function ProfileForm({ inCard = false }: { inCard?: boolean }) {
     editor.mode === 'edit' ? s.profiles.find((p) => p.id === editor.id) : undefined,
   );
   const ref = useRef<HTMLFormElement>(null);
-  useInlineForm(ref, editor.mode !== 'closed', close);
+  useInlineForm(ref, editor.mode !== 'closed', close, returnTo);
   if (editor.mode === 'closed') return null;
   const losesCredentials =
     saved !== undefined && saved.hasSecret && movesToAnotherServer(saved, draft.baseUrl);

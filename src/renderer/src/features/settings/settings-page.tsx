@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Alert, Box, Button, EmptyState, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Page, PageHeader } from '../../components/page';
@@ -68,6 +69,7 @@ export function SettingsPage() {
   // While a form is open its Save is the screen's one primary action.
   const formOpen = useSettingsStore((s) => s.editor.mode !== 'closed' || s.credentialsFor !== null);
   const openCreate = useSettingsStore((s) => s.openCreate);
+  const newButton = useRef<HTMLButtonElement>(null);
   return (
     <Page testId="settings-page" narrow aria-labelledby="settings-title">
       <PageHeader title="Settings" titleId="settings-title" />
@@ -84,6 +86,7 @@ export function SettingsPage() {
             </Text>
           </Box>
           <Button
+            ref={newButton}
             variant={formOpen ? 'default' : 'filled'}
             leftSection={<IconPlus {...ICON} />}
             onClick={openCreate}
@@ -94,7 +97,7 @@ export function SettingsPage() {
             New profile
           </Button>
         </Group>
-        {creating ? <ProfileForm /> : null}
+        {creating ? <ProfileForm returnTo={newButton} /> : null}
         {activeError ? (
           <Alert color="red" role="alert" py="xs" data-testid="profile-active-error">
             {activeError}
