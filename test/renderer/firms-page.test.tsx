@@ -203,6 +203,20 @@ describe('firms page: a search that finds one firm, or none', () => {
     // Nothing to page through, filter or fetch all of.
     for (const id of ['firms-grid', 'firms-prev', 'firms-next', 'firms-page-input', 'firms-quick-filter'])
       expect(screen.queryByTestId(id), id).toBeNull();
+
+    // A later search that fails leaves this answer on screen, named as the previous search's.
+    bridge.answer({
+      'firms.search': () => ({
+        ok: false,
+        error: { kind: 'ServiceError', message: 'The service failed (HTTP 500).', status: 500 },
+      }),
+    });
+    act(() => filters.filterStore.getState().load({ product_detail: 'other goods' }));
+    fireEvent.click(el('firms-run'));
+    await waitFor(() =>
+      expect(el('firms-no-match').textContent).toContain('The previous firm search matched no firms'),
+    );
+    expect(el('firms-no-match').textContent).not.toContain('match this filter');
   });
 });
 

@@ -388,8 +388,17 @@ export function FirmSearchView() {
                 h="100%"
                 icon={<IconSearchOff size={24} stroke={1.6} />}
                 withIndicatorBackground
-                title="No firms match this filter"
-                description="The service found no firm for it, so nothing was downloaded. Widen the filter (fewer words, more countries or HS codes, a longer date range) and search again."
+                // After a search that failed or was cancelled, the answer on screen is the one before it.
+                title={
+                  status === 'error' || cancelled
+                    ? 'The previous firm search matched no firms'
+                    : 'No firms match this filter'
+                }
+                description={
+                  status === 'error' || cancelled
+                    ? 'The service had no firm for its filter, so nothing was downloaded.'
+                    : 'The service found no firm for it, so nothing was downloaded. Widen the filter (fewer words, more countries or HS codes, a longer date range) and search again.'
+                }
               />
             </Paper>
           ) : result ? (
