@@ -353,6 +353,47 @@ describe('timestamps in a date column', () => {
   });
 });
 
+describe('negative amounts with the minus after them, as SAP and other accounting systems write them', () => {
+  it('stores "1234-" and "1.234,50-" as negative numbers, as the preview shows, and says so', async () => {
+    const path = join(t.dir, 'sap credit notes.csv');
+    await writeFile(
+      path,
+      'Importer Name;HS Code;Value (USD)\r\nAcme;720810;1.234,50-\r\nBeta;720811;99,00\r\nGamma;720812;12-\r\n',
+    );
+    const prepared = await previewImport(path);
+    expect(prepared.view.locale.decimal).toBe(',');
+    expect(prepared.view.columns.find((c) => c.header === 'Value (USD)')?.samples).toEqual([
+      '-1234.50',
+      '99.00',
+      '-12',
+    ]);
+    const said =
+      'USD FOB: 2 values are written with the minus after the number (first: row 2, "1.234,50-"), as accounting systems such as SAP write negative amounts. They are stored as negative numbers (-1234.50)';
+    expect(prepared.view.issues.map((i) => i.message)).toEqual([said]);
+    const r = await runImport(l.lib, path, prepared);
+    expect((await rowsOf(r.dataset.id)).map((x) => x.usdFob)).toEqual(['-1234.50', '99.00', '-12']);
+    expect(r.warnings.map((w) => w.message)).toEqual([said]);
+  });
+
+  it('reads "USD 1,234.50-" in a workbook as well; a minus on both sides stays text', async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Credits').addRows([
+      ['Importer Name', 'HS Code', 'Value (USD)'],
+      ['Acme', '720810', 'USD 1,234.50-'],
+      ['Beta', '720811', '-5-'],
+    ]);
+    const path = join(t.dir, 'credits.xlsx');
+    await wb.xlsx.writeFile(path);
+    const r = await runImport(l.lib, path, await previewImport(path));
+    expect((await rowsOf(r.dataset.id)).map((x) => x.usdFob)).toEqual(['-1,234.50', '-5-']);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^USD FOB: 1 value is not a plain number \(first: sheet Credits, row 3, "-5-"\)/),
+      expect.stringMatching(/^USD FOB: 1 value is written with the minus after the number/),
+      expect.stringMatching(/^USD FOB: 1 value is written with a currency sign/),
+    ]);
+  });
+});
+
 describe('numbers grouped with spaces or apostrophes', () => {
   it('reads "1 234.50" and the Swiss "1\'000" as numbers, as the preview shows', async () => {
     const path = join(t.dir, 'spaced.csv');

@@ -22,7 +22,13 @@ import {
 import type { ImportLocale, ImportPlan, UnnamedColumnFound } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { decimalShadow } from '../shadows';
-import { columnLetters, dayOfTimestamp, withoutCurrency, withoutMidnight } from './mapping';
+import {
+  columnLetters,
+  dayOfTimestamp,
+  withoutCurrency,
+  withoutMidnight,
+  withTrailingMinus,
+} from './mapping';
 import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
 
 export type StoredValue = string | number | null;
@@ -259,6 +265,8 @@ export class RowConverter {
   private dottedCodes: Counter | null = null;
   /** Amounts written with a currency sign, stored without it, by field: the signs seen and the first amount. */
   private readonly currencies = new Map<string, { counter: Counter; signs: Set<string>; amount: string }>();
+  /** Amounts written with the minus after them ("1234-"), by field: the first one as stored (before the locale). */
+  private readonly trailingMinus = new Map<string, { counter: Counter; first: string }>();
   /** Timestamps in date fields whose time of day was dropped, by field: the first one's day. */
   private readonly timesDropped = new Map<string, { counter: Counter; day: string }>();
   /** Spreadsheet day numbers in date fields, read as days, by field: the first one's day. */
@@ -625,6 +633,18 @@ export class RowConverter {
           this.countCurrency(field!, row, text, bare);
           text = bare.amount;
         }
+        const negative = field !== null ? withTrailingMinus(text) : null;
+        if (negative !== null) {
+          const written = typeof raw === 'string' ? raw.trim() : text;
+          const hit = this.trailingMinus.get(field!);
+          if (hit) this.tally(hit.counter, row, written);
+          else
+            this.trailingMinus.set(field!, {
+              counter: this.tally(null, row, written.slice(0, 40)),
+              first: negative,
+            });
+          text = negative;
+        }
         // Grouped by spaces or apostrophes: the digits are the number under either decimal sign.
         text = (this.plan.locale.decimal === ',' ? fromDecimalComma(text) : fromSpacedGroups(text)) ?? text;
       } else if (type === 'date' && !this.verbatim && parseIsoDay(text) === null) {
@@ -811,6 +831,18 @@ export class RowConverter {
         message:
           `${one ? '1 row holds' : `${c.count.toLocaleString('en-US')} rows hold`} the file's totals, not ${one ? `a ${record}` : `${record}s`} (first: ${c.firstAt}, "${c.example}"). ` +
           `${one ? 'It is' : 'They are'} left out, so ${one ? 'its' : 'their'} sums are not counted twice in totals and summaries`,
+      });
+    }
+    for (const [field, { counter: c, first }] of this.trailingMinus) {
+      const one = c.count === 1;
+      const stored =
+        (this.plan.locale.decimal === ',' ? fromDecimalComma(first) : fromSpacedGroups(first)) ?? first;
+      out.push({
+        field,
+        ...c,
+        message:
+          `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} written with the minus after the number (first: ${c.firstAt}, "${c.example}"), as accounting systems such as SAP write negative amounts. ` +
+          `${one ? 'It is' : 'They are'} stored as ${one ? 'a negative number' : 'negative numbers'} (${stored})`,
       });
     }
     for (const [field, { counter: c, signs, amount }] of this.currencies) {

@@ -508,11 +508,23 @@ export function columnLetters(index: number): string {
 
 /** A currency sign or code written with an amount ("$1,500.00", "1.500,00 €", "USD 1,500"). */
 const CURRENCY_SIGN = String.raw`US\$|[$€£¥₹₺₽]|USD|EUR|GBP|JPY|CNY|RMB|INR|TRY|RUB|BRL|MXN|CAD|AUD|CHF|KRW|ZAR|AED|SAR`;
-const AMOUNT = String.raw`[+-]?\d[\d.,\s\u00a0\u202f']*?`;
+// A minus may follow the amount, as accounting systems write negative amounts (withTrailingMinus).
+const AMOUNT = String.raw`[+-]?\d[\d.,\s\u00a0\u202f']*?-?`;
 const WITH_CURRENCY = new RegExp(
   String.raw`^\s*([+-]?)\s*(?:(${CURRENCY_SIGN})\s*(${AMOUNT})|(${AMOUNT})\s*(${CURRENCY_SIGN}))\s*$`,
   'i',
 );
+
+const TRAILING_MINUS = /^(\d(?:[\d.,'\s\u00a0\u202f]*\d)?)\s?-$/;
+
+/**
+ * A number with its minus written after it ("1234-", "1.234,50-"), as SAP and other accounting
+ * systems write negative amounts, with the minus before it ("-1.234,50"); null for any other text.
+ */
+export function withTrailingMinus(text: string): string | null {
+  const m = TRAILING_MINUS.exec(text.trim());
+  return m ? `-${m[1]}` : null;
+}
 
 /** A code and the sign written for the same currency, so that "$1,500" and "USD 900" are one currency. */
 const SAME_CURRENCY: Readonly<Record<string, string>> = {
@@ -624,7 +636,8 @@ export function guessLocale(
       const t = v.trim();
       if (s.type === 'decimal') {
         // "1.500,00 €" proves decimal commas as "1.500,00" does.
-        const amount = withoutCurrency(t)?.amount ?? t;
+        const bare = withoutCurrency(t)?.amount ?? t;
+        const amount = withTrailingMinus(bare) ?? bare;
         if (COMMA_DECIMAL.test(amount)) commaProof ??= t;
         else if (DOT_DECIMAL.test(amount)) dotProof ??= t;
         else if (DOT_GROUPED.test(amount)) grouped ??= t;
