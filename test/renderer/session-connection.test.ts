@@ -1,6 +1,6 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
-import { useSessionStore } from '../../src/renderer/src/session';
+import { callOutcome, useSessionStore } from '../../src/renderer/src/session';
 
 const profile = (over: Partial<ProfileView> = {}): ProfileView => ({
   id: 'p1',
@@ -84,5 +84,41 @@ describe('the status bar’s connection after a page’s call', () => {
     answered();
     state().reportCallOutcome('p1', { status: 'failed', kind: 'NetworkError', message: 'refused' });
     expect(state().connection).toMatchObject({ status: 'failed', kind: 'NetworkError' });
+  });
+
+  describe('a limit the service says to wait out', () => {
+    beforeEach(() => vi.useFakeTimers());
+    afterEach(() => vi.useRealTimers());
+    const limited = (retryAfterSeconds?: number) =>
+      callOutcome({
+        profileId: 'p1',
+        ok: false,
+        error: {
+          kind: 'LimitExceeded',
+          message: 'Request limit reached for account main (429).',
+          status: 429,
+          ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+        },
+      });
+
+    it('says “limit reached” for the wait, then that the service may be asked again', () => {
+      answered();
+      state().reportCallOutcome('p1', limited(30));
+      expect(state().connection).toMatchObject({ status: 'failed', kind: 'LimitExceeded' });
+      vi.advanceTimersByTime(29_000);
+      expect(state().connection).toMatchObject({ status: 'failed', kind: 'LimitExceeded' });
+      vi.advanceTimersByTime(1_000);
+      expect(state().connection.status).toBe('connected');
+    });
+
+    it('a used-up quota (no wait) stays, and a later failure is not cleared by the earlier wait', () => {
+      state().reportCallOutcome('p1', limited());
+      vi.advanceTimersByTime(3_600_000);
+      expect(state().connection).toMatchObject({ status: 'failed', kind: 'LimitExceeded' });
+      state().reportCallOutcome('p1', limited(5));
+      state().reportCallOutcome('p1', { status: 'failed', kind: 'ServiceError', message: '503' });
+      vi.advanceTimersByTime(10_000);
+      expect(state().connection).toMatchObject({ status: 'failed', kind: 'ServiceError' });
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { getApi } from '../bridge/api';
 import { onServiceOutcome } from '../bridge/service-outcomes';
-import { useSessionStore } from '../session';
+import { callOutcome, useSessionStore } from '../session';
 import { commandForKey, handleCommand } from './commands';
 
 /** Loads app info and profiles once; follows menu commands and service outcomes while the app is mounted. */
@@ -13,12 +13,7 @@ export function useAppBoot(): void {
     const offOutcomes = onServiceOutcome((o) => {
       const id = o.profileId ?? useSessionStore.getState().activeId;
       if (id === null) return;
-      reportCallOutcome(
-        id,
-        o.ok
-          ? { status: 'connected', checkedAt: Date.now() }
-          : { status: 'failed', kind: o.error?.kind ?? 'Internal', message: o.error?.message ?? '' },
-      );
+      reportCallOutcome(id, callOutcome(o));
     });
     void boot();
     return () => {

@@ -1,4 +1,5 @@
 export {
+  callOutcome,
   selectActiveProfile,
   selectShowWelcome,
   useSessionStore,

@@ -4,12 +4,22 @@ import type { BridgeError } from '@shared/ipc/errors';
 import { getApi } from '../bridge/api';
 import { defineStore } from '../store';
 import type { PageId } from './pages';
+import type { ServiceOutcome } from '../bridge/service-outcomes';
 
 export type ConnectionState =
   | { status: 'unknown' }
   | { status: 'checking' }
   | { status: 'connected'; checkedAt: number }
-  | { status: 'failed'; kind: string; message: string };
+  | {
+      status: 'failed';
+      kind: string;
+      message: string;
+      /**
+       * A refusal that ends by itself (a 429 with the service's wait): when it ends (epoch ms). Then
+       * the service has answered and may be asked again, so the status bar goes back to connected.
+       */
+      until?: number;
+    };
 
 /** Whether the process behind the window answers (the browser host; Electron's main always does). */
 export interface HostState {
@@ -161,7 +171,18 @@ export const useSessionStore = defineStore<SessionData, SessionActions>(initialS
   },
 
   reportConnection(profileId, outcome) {
-    if (profileId === get().activeId) set({ connection: outcome });
+    if (profileId !== get().activeId) return;
+    set({ connection: outcome });
+    if (outcome.status === 'failed' && outcome.until !== undefined) {
+      setTimeout(
+        () => {
+          // Only this refusal ends: anything said since (another failure, a success) stands.
+          if (get().connection === outcome)
+            set({ connection: { status: 'connected', checkedAt: Date.now() } });
+        },
+        Math.max(0, outcome.until - Date.now()),
+      );
+    }
   },
 
   reportCallOutcome(profileId, outcome) {
@@ -200,3 +221,19 @@ export const selectActiveProfile = (s: SessionState): ProfileView | null =>
 
 export const selectShowWelcome = (s: SessionState): boolean =>
   s.booted && s.profiles.length === 0 && !s.welcomeDismissed;
+
+/**
+ * A page's call as the status bar's connection. A limit the service says to wait out (its Retry-After)
+ * ends by itself: said until then, not for the rest of the session.
+ */
+export function callOutcome(o: ServiceOutcome, now = Date.now()): ConnectionState {
+  if (o.ok) return { status: 'connected', checkedAt: now };
+  const e = o.error;
+  const wait = e?.kind === 'LimitExceeded' ? e.retryAfterSeconds : undefined;
+  return {
+    status: 'failed',
+    kind: e?.kind ?? 'Internal',
+    message: e?.message ?? '',
+    ...(wait !== undefined ? { until: now + wait * 1000 } : {}),
+  };
+}
