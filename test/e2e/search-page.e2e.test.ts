@@ -158,6 +158,34 @@ describe('Search page: the filter, the run bar and the presets list', () => {
     await browser.page.keyboard.press('Escape');
   });
 
+  it('a field reached by the keyboard shows the theme’s focus ring, as a button does, in light and dark', async () => {
+    const ring = () =>
+      browser.page.locator(':focus').evaluate((e) => {
+        const s = e.ownerDocument.defaultView!.getComputedStyle(e);
+        return { style: s.outlineStyle, width: parseFloat(s.outlineWidth), color: s.outlineColor };
+      });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await browser.page.emulateMedia({ colorScheme });
+      await search.field('filter-reset').focus();
+      await browser.page.keyboard.press('Shift+Tab');
+      const button = await ring();
+      await search.field('filter-importer_countries-input').focus();
+      await browser.page.keyboard.press('Tab');
+      expect(
+        await search
+          .field('filter-exporter_countries-input')
+          .evaluate((e) => e === e.ownerDocument.activeElement),
+      ).toBe(true);
+      const field = await ring();
+      expect(field.style, colorScheme).toBe('solid');
+      expect(field.width, colorScheme).toBeGreaterThanOrEqual(2);
+      // The same ring as the theme draws on a button.
+      expect(field.color, colorScheme).toBe(button.color);
+      await browser.page.keyboard.press('Escape');
+    }
+    await browser.page.emulateMedia({ colorScheme: 'light' });
+  });
+
   it('shows the first rows of the result without scrolling, the run bar still in view', async () => {
     await search.grid.locator('.ag-row[row-index="0"]').first().waitFor();
     const row = await search.grid.locator('.ag-row[row-index="2"]').first().boundingBox();
