@@ -135,6 +135,26 @@ describe('library page: editing', () => {
     expect(message.getAttribute('data-ok')).toBe('true');
   });
 
+  it('keeps notes and a name being typed when the tags are saved, and saves them after', async () => {
+    await renderPage();
+    await openA();
+    await editHeader();
+    const value = (id: string) => (screen.getByTestId(id) as HTMLInputElement).value;
+    typeInto('library-notes-input', 'Check the March rows');
+    typeInto('library-rename-input', 'Steel, H1');
+    typeInto('library-tags-input', 'steel, Steel, q1');
+    fireEvent.click(screen.getByTestId('library-tags-save'));
+    await waitFor(() => expect(screen.getByTestId('library-tags-a').textContent).toBe('steel, q1'));
+    expect(value('library-tags-input')).toBe('steel, q1');
+    expect(value('library-notes-input')).toBe('Check the March rows');
+    expect(value('library-rename-input')).toBe('Steel, H1');
+    fireEvent.click(screen.getByTestId('library-notes-save'));
+    await waitFor(() => expect(screen.getByTestId('library-notes-message').textContent).toBe('Notes saved'));
+    expect(lib.callsTo('library.setNotes')).toEqual([{ id: 'a', notes: 'Check the March rows' }]);
+    expect(value('library-notes-input')).toBe('Check the March rows');
+    expect(value('library-rename-input')).toBe('Steel, H1');
+  });
+
   it('says "Name saved" after a rename, and the field shows the saved name', async () => {
     await renderPage();
     await openA();

@@ -28,6 +28,7 @@ import { WatchDatasetButton } from '../watch';
 import { DatasetGrid, type DatasetGridView } from './dataset-grid';
 import { ageOf, describeRows } from './dataset-list';
 import { useLibraryStore, type EditField, type OpenRequest } from './library-store';
+import { useSavedDraft } from './use-saved-draft';
 
 const ICON = { size: 16, stroke: 1.6 } as const;
 const ellipsis = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
@@ -62,28 +63,29 @@ function DatasetEditor({ d }: { d: DatasetView }) {
   const failed = useLibraryStore((s) =>
     s.editNotice?.id === d.id && !s.editNotice.ok ? s.editNotice.field : null,
   );
-  const [name, setName] = useState(d.name);
-  const [tags, setTagsText] = useState(d.tags.join(', '));
-  const [notes, setNotesText] = useState(d.notes);
+  const name = useSavedDraft(d.name);
+  const tags = useSavedDraft(d.tags.join(', '));
+  const notes = useSavedDraft(d.notes);
   return (
     <SimpleGrid cols={{ base: 2, xl: 3 }} spacing="sm" data-testid="library-editor">
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void rename(d.id, name);
+          name.submit();
+          void rename(d.id, name.value);
         }}
       >
         <Group gap="xs" align="flex-end" wrap="nowrap">
           <TextInput
             label="Name"
             flex={1}
-            value={name}
+            value={name.value}
             maxLength={MAX_NAME_LENGTH}
             data-testid="library-rename-input"
             error={failed === 'name'}
             aria-describedby="library-name-message"
             onChange={(e) => {
-              setName(e.currentTarget.value);
+              name.change(e.currentTarget.value);
               clearEditNotice('name');
             }}
           />
@@ -91,7 +93,7 @@ function DatasetEditor({ d }: { d: DatasetView }) {
             type="submit"
             variant="default"
             data-testid="library-rename-save"
-            disabled={!name.trim() || name.trim() === d.name}
+            disabled={!name.value.trim() || name.value.trim() === d.name}
           >
             Rename
           </Button>
@@ -101,20 +103,21 @@ function DatasetEditor({ d }: { d: DatasetView }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void setTags(d.id, tags);
+          tags.submit();
+          void setTags(d.id, tags.value);
         }}
       >
         <Group gap="xs" align="flex-end" wrap="nowrap">
           <TextInput
             label="Tags"
             flex={1}
-            value={tags}
+            value={tags.value}
             placeholder="steel, q1"
             data-testid="library-tags-input"
             error={failed === 'tags'}
             aria-describedby="library-tags-message"
             onChange={(e) => {
-              setTagsText(e.currentTarget.value);
+              tags.change(e.currentTarget.value);
               clearEditNotice('tags');
             }}
           />
@@ -127,7 +130,8 @@ function DatasetEditor({ d }: { d: DatasetView }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void setNotes(d.id, notes);
+          notes.submit();
+          void setNotes(d.id, notes.value);
         }}
       >
         <Group gap="xs" align="flex-end" wrap="nowrap">
@@ -135,13 +139,13 @@ function DatasetEditor({ d }: { d: DatasetView }) {
             label="Notes"
             flex={1}
             rows={1}
-            value={notes}
+            value={notes.value}
             maxLength={MAX_NOTES_LENGTH}
             data-testid="library-notes-input"
             error={failed === 'notes'}
             aria-describedby="library-notes-message"
             onChange={(e) => {
-              setNotesText(e.currentTarget.value);
+              notes.change(e.currentTarget.value);
               clearEditNotice('notes');
             }}
           />
@@ -294,7 +298,7 @@ function DatasetHeader({
         <Collapse expanded={headerOpen}>
           {headerOpen && (
             // Keyed by the saved values: after a save (or a change elsewhere) the fields show what is stored.
-            <DatasetEditor key={`${d.id}:${d.name}:${d.tags.join(',')}:${d.notes}`} d={d} />
+            <DatasetEditor key={d.id} d={d} />
           )}
         </Collapse>
       </Stack>
