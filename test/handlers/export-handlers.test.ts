@@ -13,6 +13,7 @@ import { createExportHandlers } from '../../src/main/handlers/export-handlers';
 import { createFileHandles, type FileHandles } from '../../src/main/file-handles';
 import { shipmentFieldType } from '../../src/main/export';
 import { shipment, tempDir } from '../library/helpers';
+import { canFreezeLibrary, freezeLibrary, thawLibrary } from '../helpers/frozen-library';
 
 const REQUEST = {
   importer_countries: ['TR'],
@@ -216,6 +217,30 @@ describe('export.start', () => {
     expect((await waitFinished(jobId)).outcome).toBe('succeeded');
     expect(await readdir(join(t.dir, 'out'))).toEqual(['taken.csv']);
   });
+
+  it.runIf(canFreezeLibrary)(
+    'a folder it may not write to is said in words, with what to do, and leaves nothing',
+    async () => {
+      const out = join(t.dir, 'out');
+      freezeLibrary(out);
+      try {
+        for (const format of ['csv', 'xlsx', 'parquet'] as const) {
+          const { jobId } = await service['export.start'](
+            { source: { datasetId: dataset.id }, format, target: at(join(out, `steel.${format}`), format) },
+            {},
+          );
+          const done = await waitFinished(jobId);
+          expect(done.outcome, format).toBe('failed');
+          expect(done.message, format).toBe(
+            'Portolan may not write to that folder (it is read-only, or its permissions deny it), so no file was written. Choose another folder, then export again.',
+          );
+        }
+      } finally {
+        thawLibrary(out);
+      }
+      expect(await readdir(out)).toEqual([]);
+    },
+  );
 
   it('leaves no file and no temp file when cancelled', async () => {
     const path = join(t.dir, 'out', 'cancelled.xlsx');

@@ -86,5 +86,12 @@ export function storageError(e: unknown, what: 'library' | 'export' = 'library')
   const holder = lockHolder(e);
   if (holder) return libraryLockedError(holder);
   if (isDiskFull(e)) return diskFullError(what);
+  // An export's folder is the analyst's choice: the system's "EPERM … open '…/.x.partial'" names a
+  // temporary file they never chose and says nothing of what to do.
+  if (what === 'export' && isNotWritable(e))
+    return new AppError(
+      'Forbidden',
+      'Portolan may not write to that folder (it is read-only, or its permissions deny it), so no file was written. Choose another folder, then export again.',
+    );
   return null;
 }
