@@ -109,6 +109,7 @@ export const LAYERS = [
       '@duckdb/node-bindings',
       'exceljs',
       'htmlparser2',
+      'i18n-iso-countries',
       'papaparse',
       'yauzl',
       'zod',

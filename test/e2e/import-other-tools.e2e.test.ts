@@ -104,6 +104,10 @@ describe('Import files other tools saved: the dialog maps them, says what it cha
     const issues = await dialog.issues();
     expect(issues).toEqual([
       expect.stringMatching(/^1 row holds the file's totals, not a shipment \(first: row 7, "Total"\)/),
+      // Its origin countries written by name: stored as the ISO codes the field holds.
+      expect.stringMatching(
+        /^Country of Origin: 2 values are country names or three-letter codes, not the two-letter ISO codes the field holds \(first: row 5, "Norway"\)\. They are stored as their codes \(NO\)/,
+      ),
       expect.stringMatching(
         /^HS Code: 1 code lost its leading zero in a spreadsheet \(first: row 5, "30490"\)\. It is stored with it \(030490\)/,
       ),

@@ -394,6 +394,50 @@ describe('negative amounts with the minus after them, as SAP and other accountin
   });
 });
 
+describe('country names where the field holds ISO codes', () => {
+  it('stores the code of a country written by name or as a three-letter code, and says what it did', async () => {
+    const path = join(t.dir, 'customs portal.csv');
+    await writeFile(
+      path,
+      [
+        'Importer Name,HS Code,Value (USD),Country of Origin,Importer Country',
+        'Acme,720810,10,Germany,Germany',
+        'Beta,720811,20,"Korea, Republic of",Korea',
+        'Gamma,720812,30,USA,United States',
+        'Delta,720813,40,Türkiye,Türkiye',
+        'Epsilon,720814,50,DE,Germany',
+        'Zeta,720815,60,Atlantis,Atlantis',
+        'Eta,720816,70,,',
+        '',
+      ].join('\r\n'),
+    );
+    const prepared = await previewImport(path);
+    expect(prepared.view.columns.find((c) => c.header === 'Country of Origin')).toMatchObject({
+      field: 'countryOfOrigin',
+      samples: ['DE', 'KR', 'US', 'TR', 'DE'],
+    });
+    const said = [
+      'Country of Origin: 4 values are country names or three-letter codes, not the two-letter ISO codes the field holds (first: row 2, "Germany"). They are stored as their codes (DE), so country filters and breakdowns find them',
+      'Country of Origin: 1 value is no country Portolan knows (first: row 7, "Atlantis"). It is stored as written: country filters and breakdowns do not find it',
+    ];
+    expect(prepared.view.issues.map((i) => i.message)).toEqual(said);
+    const r = await runImport(l.lib, path, prepared);
+    const rows = await rowsOf(r.dataset.id);
+    expect(rows.map((x) => x.countryOfOrigin)).toEqual(['DE', 'KR', 'US', 'TR', 'DE', 'Atlantis', '']);
+    // A field of country names keeps them as written.
+    expect(rows.map((x) => x.importerCountry)).toEqual([
+      'Germany',
+      'Korea',
+      'United States',
+      'Türkiye',
+      'Germany',
+      'Atlantis',
+      '',
+    ]);
+    expect(r.warnings.map((w) => w.message)).toEqual(said);
+  });
+});
+
 describe('numbers grouped with spaces or apostrophes', () => {
   it('reads "1 234.50" and the Swiss "1\'000" as numbers, as the preview shows', async () => {
     const path = join(t.dir, 'spaced.csv');

@@ -22,6 +22,7 @@ import {
 import type { ImportLocale, ImportPlan, UnnamedColumnFound } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { decimalShadow } from '../shadows';
+import { COUNTRY_CODE_FIELDS, countryCodeOf } from './country-codes';
 import {
   columnLetters,
   dayOfTimestamp,
@@ -223,6 +224,8 @@ export interface ColumnPlan {
   type: FieldType;
   /** An HS code field (checked for lost leading zeros). */
   hs: boolean;
+  /** A field of two-letter ISO country codes (a country's name is stored as its code). */
+  country: boolean;
   /** Its name as an extra column; null for a mapped one or one left out. */
   extraHeader: string | null;
   /** Not imported at all: its cells are neither stored nor looked at. */
@@ -240,6 +243,7 @@ export class RowConverter {
   private readonly targets: Int32Array;
   private readonly types: FieldType[];
   private readonly hs: boolean[];
+  private readonly country: boolean[];
   private readonly extraHeaders: (string | null)[];
   /** 1 for a column the plan leaves out. */
   private readonly leftOut: Uint8Array;
@@ -265,6 +269,10 @@ export class RowConverter {
   private dottedCodes: Counter | null = null;
   /** Amounts written with a currency sign, stored without it, by field: the signs seen and the first amount. */
   private readonly currencies = new Map<string, { counter: Counter; signs: Set<string>; amount: string }>();
+  /** Country names and three-letter codes in ISO code fields, stored as codes, by field: the first one's code. */
+  private readonly countryNames = new Map<string, { counter: Counter; code: string }>();
+  /** Texts in ISO code fields that name no country known, by field. */
+  private readonly unknownCountries = new Map<string, Counter>();
   /** Amounts written with the minus after them ("1234-"), by field: the first one as stored (before the locale). */
   private readonly trailingMinus = new Map<string, { counter: Counter; first: string }>();
   /** Timestamps in date fields whose time of day was dropped, by field: the first one's day. */
@@ -313,6 +321,7 @@ export class RowConverter {
     this.targets = new Int32Array(headers.length).fill(-1);
     this.types = headers.map(() => 'text' as FieldType);
     this.hs = headers.map(() => false);
+    this.country = headers.map(() => false);
     this.extraHeaders = headers.map((h) => h);
     this.leftOut = new Uint8Array(headers.length);
     for (const c of plan.leftOut ?? []) {
@@ -328,6 +337,7 @@ export class RowConverter {
       this.targets[c] = index.get(field)!;
       this.types[c] = fieldTypeOf(kind, field);
       this.hs[c] = HS_FIELDS.has(field);
+      this.country[c] = COUNTRY_CODE_FIELDS.has(field);
       this.extraHeaders[c] = null;
     });
     this.missingFields = this.fields.filter((f) => !used.has(f));
@@ -388,6 +398,7 @@ export class RowConverter {
       target,
       type: this.types[c]!,
       hs: this.hs[c]!,
+      country: this.country[c]!,
       extraHeader: this.extraHeaders[c] ?? null,
       leftOut: this.leftOut[c] === 1,
       unnamed: this.unnamed[c] === 1,
@@ -665,6 +676,7 @@ export class RowConverter {
         text = this.verbatim
           ? this.flagLostZeros(text, row)
           : this.leadingZero(this.hsDigits(text, row), row);
+      if (this.country[c] && !this.verbatim) text = this.countryCode(field!, text, row);
     }
     // A day number in a date column (a spreadsheet's date saved as a plain number): the day it counts.
     if (type === 'date' && field !== null && !this.verbatim && SERIAL_DAY.test(text.trim())) {
@@ -685,6 +697,27 @@ export class RowConverter {
       if (!ok && DIGIT.test(text)) this.count(this.odd, field, row, text);
     }
     return text;
+  }
+
+  /**
+   * A country field's text as the two-letter ISO code it holds: a country's name or three-letter code
+   * is stored as its code, and text naming no country as written; both are counted for the report.
+   */
+  private countryCode(field: string, text: string, row: RawRow): string {
+    const found = countryCodeOf(text);
+    if (found === null) {
+      this.count(this.unknownCountries, field, row, text.trim());
+      return text;
+    }
+    if (!found.converted) return found.code;
+    const hit = this.countryNames.get(field);
+    if (hit) this.tally(hit.counter, row, text.trim());
+    else
+      this.countryNames.set(field, {
+        counter: this.tally(null, row, text.trim().slice(0, 40)),
+        code: found.code,
+      });
+    return found.code;
   }
 
   /**
@@ -831,6 +864,26 @@ export class RowConverter {
         message:
           `${one ? '1 row holds' : `${c.count.toLocaleString('en-US')} rows hold`} the file's totals, not ${one ? `a ${record}` : `${record}s`} (first: ${c.firstAt}, "${c.example}"). ` +
           `${one ? 'It is' : 'They are'} left out, so ${one ? 'its' : 'their'} sums are not counted twice in totals and summaries`,
+      });
+    }
+    for (const [field, { counter: c, code }] of this.countryNames) {
+      const one = c.count === 1;
+      out.push({
+        field,
+        ...c,
+        message:
+          `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is a country name or three-letter code' : `${c.count.toLocaleString('en-US')} values are country names or three-letter codes`}, not the two-letter ISO codes the field holds (first: ${c.firstAt}, "${c.example}"). ` +
+          `${one ? 'It is' : 'They are'} stored as ${one ? 'its code' : 'their codes'} (${code}), so country filters and breakdowns find ${one ? 'it' : 'them'}`,
+      });
+    }
+    for (const [field, c] of this.unknownCountries) {
+      const one = c.count === 1;
+      out.push({
+        field,
+        ...c,
+        message:
+          `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} no country Portolan knows (first: ${c.firstAt}, "${c.example}"). ` +
+          `${one ? 'It is' : 'They are'} stored as written: country filters and breakdowns do not find ${one ? 'it' : 'them'}`,
       });
     }
     for (const [field, { counter: c, first }] of this.trailingMinus) {

@@ -21,6 +21,7 @@ import { quoteIdentifier, quoteLiteral } from '../parquet-typing';
 import { SHIPMENT_SHADOWS } from '../shadows';
 import { fileStamp } from '../ingest';
 import type { ColumnPlan } from './convert';
+import { isoCountryCodes } from './country-codes';
 import type { StagedPart } from './row-stage';
 
 /** How the CSV was found to be written (table-source.ts: openCsv). */
@@ -115,6 +116,16 @@ function restored(i: number): string {
 }
 
 /** Whether a value `v` would be reported by the row path (and so needs it), by the column's plan. */
+let codeList: string | null = null;
+
+/** The two-letter ISO codes as an SQL list. */
+function countryCodeList(): string {
+  codeList ??= isoCountryCodes()
+    .map((c) => quoteLiteral(c))
+    .join(', ');
+  return codeList;
+}
+
 function needsRowPath(plan: ColumnPlan, v: string, decimalComma: boolean): string | null {
   const conds: string[] = [];
   const digit = `regexp_matches(${v}, '[0-9]')`;
@@ -143,6 +154,9 @@ function needsRowPath(plan: ColumnPlan, v: string, decimalComma: boolean): strin
       `regexp_full_match(${v}, '${BLANK}[0-9]{3,4}([. ][0-9]{2}([0-9]{2})?){1,3}${BLANK}')`,
       `(regexp_full_match(${v}, '${BLANK}[0-9]+${BLANK}') AND length(regexp_replace(${v}, '[^0-9]', '', 'g')) % 2 = 1 AND length(regexp_replace(${v}, '[^0-9]', '', 'g')) >= 3)`,
     );
+  // Anything but a two-letter code (a country's name, a code in lower case): the row path stores its
+  // code, or says it names no country.
+  if (plan.country && plan.target >= 0) conds.push(`(${v} <> '' AND ${v} NOT IN (${countryCodeList()}))`);
   return conds.length === 0 ? null : `(${v} IS NOT NULL AND (${conds.join(' OR ')}))`;
 }
 
