@@ -130,6 +130,7 @@ describe('menu commands: Run Search and Edit Filter', () => {
       'Edit Filter',
       'Import a File…',
       'New Profile…',
+      'Refresh Usage',
       'Keyboard Shortcuts',
     ]);
     // Every command and page shows the shortcut its menu item has.

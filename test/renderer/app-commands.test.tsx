@@ -54,6 +54,15 @@ describe('menu commands', () => {
     expect(useSessionStore.getState().page).toBe('library');
   });
 
+  it('Refresh Usage shows the Usage page and asks main for the figures again, from any page', async () => {
+    act(() => useSessionStore.setState({ page: 'library' }));
+    const before = sent('usage.get');
+    await act(async () => handleCommand({ command: 'refresh-usage' }));
+    expect(useSessionStore.getState().page).toBe('usage');
+    await waitFor(() => expect(sent('usage.get')).toBe(before + 1));
+    expect(APP_COMMANDS.find((c) => c.id === 'refresh-usage')).toMatchObject({ menu: 'view' });
+  });
+
   it('Edit Filter opens the Search page and focuses the first field of the filter once it is on screen', async () => {
     handleCommand({ command: 'focus-filter' });
     expect(useSessionStore.getState()).toMatchObject({ page: 'search', filterFocusPending: true });

@@ -94,6 +94,7 @@ describe('command palette entries', () => {
       'Edit Filter',
       'Import a File…',
       'New Profile…',
+      'Refresh Usage',
       'Keyboard Shortcuts',
     ]);
   });

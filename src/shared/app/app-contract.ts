@@ -27,6 +27,8 @@ export type AppCommand =
   | { command: 'import-file' }
   /** File → New Profile…: Settings with a new connection profile's form open. */
   | { command: 'new-profile' }
+  /** View → Refresh Usage: the Usage page, with the figures read again (at most once a minute, as its Refresh). */
+  | { command: 'refresh-usage' }
   /** Help → Keyboard Shortcuts (Ctrl/Cmd+/): every shortcut of the command table, listed. */
   | { command: 'shortcuts' }
   /** Firms → Review queue: a verdict on the pair shown, or a move through the queue (A, R, ↓, ↑, Ctrl/Cmd+Z). */

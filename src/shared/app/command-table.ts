@@ -90,6 +90,13 @@ export const APP_COMMANDS: readonly CommandEntry[] = [
     accelerator: 'CmdOrCtrl+K',
   },
   {
+    id: 'refresh-usage',
+    command: { command: 'refresh-usage' },
+    label: 'Refresh Usage',
+    description: 'Show the Usage page with what the account has used read again (at most once a minute)',
+    menu: 'view',
+  },
+  {
     id: 'shortcuts',
     command: { command: 'shortcuts' },
     label: 'Keyboard Shortcuts',

@@ -6,7 +6,7 @@ import { runReviewAction, useFirmsStore, useResolvedFirmsStore } from '../featur
 import { useLibraryStore } from '../features/library';
 import { runSearchCommand } from '../features/search';
 import { useSettingsStore } from '../features/settings';
-import { isPageId, useSessionStore } from '../session';
+import { isPageId, refreshUsage, useSessionStore } from '../session';
 
 /**
  * The menu's commands (and, in the browser host, their shortcuts), one case per variant of AppCommand:
@@ -42,6 +42,11 @@ export function handleCommand(cmd: AppCommand): void {
     case 'new-profile':
       session.showPage('settings');
       useSettingsStore.getState().openCreate();
+      return;
+    case 'refresh-usage':
+      // The page's own Refresh: main reads the service only when the last read is a minute old.
+      session.showPage('usage');
+      void refreshUsage();
       return;
     case 'command-palette':
       usePaletteStore.getState().open();
