@@ -438,6 +438,34 @@ describe('country names where the field holds ISO codes', () => {
   });
 });
 
+describe('a sheet with rows hidden by its filter', () => {
+  it('imports the hidden rows with the others, and says so, in the preview and the import', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Entries');
+    ws.addRows([
+      ['Importer Name', 'HS Code', 'Value (USD)'],
+      ['Acme', '720810', 10],
+      ['Beta', '720811', 20],
+      ['Gamma', '720812', 30],
+      ['Delta', '720813', 40],
+    ]);
+    // Filtered on HS Code in Excel: the rows not shown are hidden.
+    ws.autoFilter = 'A1:C5';
+    ws.getRow(3).hidden = true;
+    ws.getRow(5).hidden = true;
+    const path = join(t.dir, 'filtered entries.xlsx');
+    await wb.xlsx.writeFile(path);
+    const said = (where: string) =>
+      `2 rows are hidden in the sheet, by its filter or by hand (first: ${where}row 3). They are imported with the rows shown; to import only those, copy the rows shown to a new sheet in Excel and import that`;
+    const prepared = await previewImport(path);
+    expect(prepared.view.issues.map((i) => i.message)).toEqual([said('')]);
+    const r = await runImport(l.lib, path, prepared);
+    expect(r.rows).toBe(4);
+    expect(r.warnings.map((w) => w.message)).toEqual([said('sheet Entries, ')]);
+    expect(r.warnings[0]?.at).toEqual(['sheet Entries, row 3', 'sheet Entries, row 5']);
+  });
+});
+
 describe('numbers grouped with spaces or apostrophes', () => {
   it('reads "1 234.50" and the Swiss "1\'000" as numbers, as the preview shows', async () => {
     const path = join(t.dir, 'spaced.csv');

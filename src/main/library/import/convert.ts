@@ -285,6 +285,8 @@ export class RowConverter {
   private lastNumber = -1;
   /** Lines of text alone below a blank row, not yet known to be notes or records. */
   private held: RawRow[] = [];
+  /** Records in rows the sheet hides (by its filter or by hand), imported as the others are. */
+  private hiddenRows: Counter | null = null;
   /** Notes under the table ("Source: …"), left out once the file ended with them. */
   private notes: Counter | null = null;
   /** Rows of the file's totals ("Total", then sums), left out; keyed by the column of the label. */
@@ -496,6 +498,10 @@ export class RowConverter {
       this.unnamedValue(c, row, v);
     }
     batch.extras[n] = extra ? JSON.stringify(extra) : null;
+    if (row.hidden) {
+      if (this.hiddenRows) this.tally(this.hiddenRows, row, '');
+      else this.hiddenRows = this.tally(null, row, '');
+    }
     batch.rowNumbers.push(row.number);
     batch.n = n + 1;
     this.rows += 1;
@@ -931,6 +937,17 @@ export class RowConverter {
         message:
           `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is a' : `${c.count.toLocaleString('en-US')} values are`} spreadsheet day ${one ? 'number' : 'numbers'} (first: ${c.firstAt}, "${c.example}"), as a date column formatted as a number saves ${one ? 'it' : 'them'}. ` +
           `${one ? 'It is' : 'They are'} read as the ${one ? 'day it counts' : 'days they count'} (${day})`,
+      });
+    }
+    if (this.hiddenRows) {
+      const c = this.hiddenRows;
+      const one = c.count === 1;
+      out.push({
+        field: this.headerOf(this.firstColumn),
+        ...c,
+        message:
+          `${one ? '1 row is' : `${c.count.toLocaleString('en-US')} rows are`} hidden in the sheet, by its filter or by hand (first: ${c.firstAt}). ` +
+          `${one ? 'It is' : 'They are'} imported with the rows shown; to import only those, copy the rows shown to a new sheet in Excel and import that`,
       });
     }
     if (this.notes) {

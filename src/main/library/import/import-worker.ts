@@ -86,6 +86,7 @@ async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<voi
           formats: r.values.map((v, c) =>
             typeof v === 'number' ? source.numberFormat(r.styles?.[c]) : null,
           ),
+          ...(r.hidden ? { hidden: true as const } : {}),
         });
       }
       if (!whole) break;

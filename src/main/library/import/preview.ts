@@ -77,7 +77,9 @@ function asRawRows(head: readonly PreviewRow[]): { rows: RawRow[]; formats: (Num
       }
       return v !== null && typeof v === 'object' ? NO_RESULT : v;
     });
-    return { number: r.number, values, styles };
+    return r.hidden
+      ? { number: r.number, values, styles, hidden: true as const }
+      : { number: r.number, values, styles };
   });
   return { rows, formats };
 }

@@ -30,6 +30,8 @@ export interface RawRow {
   values: CellValue[];
   /** Style index per cell (xlsx only); the source's `format` turns it into a number format. */
   styles?: number[];
+  /** A sheet's row hidden by its filter or by hand (xlsx only). */
+  hidden?: true;
   /**
    * A CSV row below a blank line whose width is not the header's: a note under the table (a line of
    * text with a comma in it), or, when the table goes on after it, why the file is refused.

@@ -15,6 +15,8 @@ export interface PreviewRow {
   number: number;
   values: (Exclude<CellValue, symbol> | { formula: true })[];
   formats: (NumberFormat | null)[];
+  /** Hidden in the sheet (RawRow.hidden). */
+  hidden?: true;
 }
 
 /** What the worker reads for a preview: the head of the chosen sheet, nothing is stored. */

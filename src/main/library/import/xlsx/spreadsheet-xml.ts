@@ -67,6 +67,8 @@ export interface SheetRow {
   values: CellValue[];
   /** Style index per column (for number formats); -1 or a hole when none. */
   styles: number[];
+  /** The row is hidden (by the sheet's filter or by hand). */
+  hidden?: true;
 }
 
 /** Text of every `<t>` in a fragment (inline string or shared string), skipping phonetic runs. */
@@ -347,7 +349,9 @@ export class SheetRowScanner {
       }
       const number = rAttr ? Number(rAttr[1]) : this.lastRow + 1;
       this.lastRow = number;
-      out.push(parseRow(buf.slice(innerStart, end), number, this.shared, prefix ? `${prefix}:` : ''));
+      const row = parseRow(buf.slice(innerStart, end), number, this.shared, prefix ? `${prefix}:` : '');
+      if (/\bhidden\s*=\s*"(?:1|true)"/.test(attrs)) row.hidden = true;
+      out.push(row);
       pos = end + this.closeTag.length;
     }
     this.buf = buf.slice(pos);
