@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/main/jobs';
 import { Library } from '../../src/main/library';
+import { toBridgeResultError } from '../../src/main/handlers/dispatcher';
 import { startSim, type SimSetup } from './helpers';
+import { canFreezeLibrary, freezeLibrary, thawLibrary } from '../helpers/frozen-library';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -39,6 +41,40 @@ describe('a fetch job on a full disk', () => {
       expect(out.message).toMatch(/^The disk is full: Portolan could not save to its library\./);
       expect(out.message).toContain('The job can be resumed.');
       expect(out.message).not.toMatch(/IO Error|No space left|\.duckdb/);
+      expect(await library.list()).toEqual([]);
+    },
+    90_000,
+  );
+});
+
+describe('a fetch job whose library may not be written', () => {
+  it.runIf(canFreezeLibrary)(
+    'is refused as it starts, in plain words, and the library keeps what it had',
+    async () => {
+      const root = await mkdtemp(join(tmpdir(), 'portolan-frozen-job-'));
+      cleanup.push(() => rm(root, { recursive: true, force: true }));
+      const dataDir = join(root, 'data');
+      await mkdir(dataDir);
+      const s: SimSetup = await startSim({ records: 2_000 });
+      cleanup.push(() => s.sim.close());
+      const library = await Library.open(dataDir);
+      cleanup.push(() => library.close().catch(() => undefined));
+      freezeLibrary(dataDir);
+      cleanup.push(async () => thawLibrary(dataDir));
+
+      // Refused as it starts: its job record cannot be written. What the window is told (the bridge's error).
+      const refused = await new JobRunner({ library })
+        .startShipments({ filter: { start_date: '2021-01-01', end_date: '2025-12-31' } }, s.client)
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(refused).not.toBeNull();
+      const said = toBridgeResultError(refused);
+      expect(said.kind).toBe('Forbidden');
+      expect(said.message).toBe(
+        'Portolan may not write to its data folder: the folder or its library file was made read-only, or its permissions changed. What was saved before is intact; make the folder writable again, then try again.',
+      );
       expect(await library.list()).toEqual([]);
     },
     90_000,

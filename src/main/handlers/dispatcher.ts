@@ -3,7 +3,7 @@ import { calls } from '@shared/ipc/contract';
 import { AppError, type BridgeError, type BridgeResult } from '@shared/ipc/errors';
 import { describeIssues, toSpecIssues } from '@shared/spec';
 import { isAbortError, toBridgeError } from '../api';
-import { storageError } from '../library';
+import { libraryNotWritableError, storageError } from '../library';
 import type { Logger } from '../log';
 import type { CallContext, Handlers } from './types';
 
@@ -31,7 +31,7 @@ export const isCallChannel = (c: unknown): c is CallChannel => typeof c === 'str
 export function toBridgeResultError(e: unknown): BridgeError {
   if (e instanceof AppError || isAbortError(e)) return toBridgeError(e);
   // A full disk or a library held by another program, wherever it surfaced: said as such, not as a fault.
-  const storage = storageError(e);
+  const storage = storageError(e) ?? libraryNotWritableError(e);
   if (storage) return { kind: storage.kind, message: storage.message };
   return {
     kind: 'Internal',

@@ -8,6 +8,7 @@ import {
   RESUMABLE_JOB_STATES,
   defaultDatasetName,
   storageError,
+  libraryNotWritableError,
   type Library,
   type RecordObject,
 } from '../library';
@@ -77,7 +78,9 @@ const fmt = (n: number): string => n.toLocaleString('en-US');
 
 function messageOf(e: unknown): string {
   // A full disk (the library could not take the step's rows) in the analyst's words, not DuckDB's.
-  return storageError(e)?.message ?? (e instanceof Error ? e.message : String(e));
+  return (
+    (storageError(e) ?? libraryNotWritableError(e))?.message ?? (e instanceof Error ? e.message : String(e))
+  );
 }
 
 /**

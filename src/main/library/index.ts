@@ -14,7 +14,13 @@ export {
   LIBRARY_FILE,
 } from './library';
 export type { LibraryReader } from './library-reader';
-export { storageError, isDiskFull, diskFullError, whyNotStored } from './storage-errors';
+export {
+  storageError,
+  isDiskFull,
+  diskFullError,
+  whyNotStored,
+  libraryNotWritableError,
+} from './storage-errors';
 export { type GridQuery, gridQuerySchema, MAX_BLOCK_ROWS, buildQuery, parseGridQuery } from './query';
 export {
   type DatasetKind,

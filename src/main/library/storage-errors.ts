@@ -95,3 +95,16 @@ export function storageError(e: unknown, what: 'library' | 'export' = 'library')
     );
   return null;
 }
+
+/**
+ * A library write refused by the system (the data folder or its library file made read-only, its
+ * permissions changed), as the analyst's error; null for anything else. DuckDB's own text names its
+ * write-ahead log and a "TransactionContext", which the analyst cannot act on.
+ */
+export function libraryNotWritableError(e: unknown): AppError | null {
+  if (e instanceof AppError || !isNotWritable(e)) return null;
+  return new AppError(
+    'Forbidden',
+    `${whyNotStored(e)} What was saved before is intact; make the folder writable again, then try again.`,
+  );
+}
