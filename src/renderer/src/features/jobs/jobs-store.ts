@@ -297,14 +297,17 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
     const d = get().dialog;
     if (!d || d.state !== 'ready' || !d.estimate) return;
     if (fetchAllHsCodes(d.request)?.state === 'exceeds') return;
-    set({ dialog: { ...d, state: 'starting' } });
+    set({ dialog: { ...d, state: 'starting', error: null } });
     const r = await getApi().jobs.start({
       kind: d.kind,
       request: d.request,
       ...(d.name.trim() ? { name: d.name.trim() } : {}),
     });
     if (!r.ok) {
-      set({ dialog: { ...d, state: 'error', error: r.error } });
+      // The estimate still holds: the dialog stays ready, its name kept, so Start fetching (or Enter)
+      // tries again once the cause is gone (the library writable again, the keychain back).
+      const now = get().dialog;
+      if (now && now.request === d.request) set({ dialog: { ...now, state: 'ready', error: r.error } });
       return;
     }
     // The analyst asked for a long job: the tray opens on it (Escape closes it; it runs on).
