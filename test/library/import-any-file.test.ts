@@ -1009,7 +1009,8 @@ describe('the import preview: the analyst’s mapping and what would not import 
     expect(byField.usdFob).toMatchObject({ count: 1, at: ['row 6'], example: '12,3,4' });
     expect(byField.usdFob!.message).toMatch(/^USD FOB: /);
     expect(byField.quantity).toMatchObject({ count: 2, at: ['row 3', 'row 6'] });
-    expect(byField.quantity!.message).toMatch(/^Quantity: 2 values are not plain numbers/);
+    // Counts with their unit: stored as numbers, the unit in Quantity Unit, and said so.
+    expect(byField.quantity!.message).toMatch(/^Quantity: 2 values are written with their unit/);
     expect(p.view.issues.map((w) => w.message).join('\n')).not.toMatch(/arrivalDate|usdFob|quantity/);
   });
 

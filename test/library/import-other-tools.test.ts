@@ -466,6 +466,35 @@ describe('a sheet with rows hidden by its filter', () => {
   });
 });
 
+describe('weights and quantities written with their unit', () => {
+  it('stores "1,200 kg" as 1200 with its unit in the unit field when the file has no unit column, and says so', async () => {
+    const path = join(t.dir, 'packing list.csv');
+    await writeFile(
+      path,
+      'Importer Name,HS Code,Gross Weight,Quantity\r\nAcme,720810,"1,200 kg",40 pcs\r\nBeta,720811,800 KG,12\r\nGamma,720812,75.5,3 cartons\r\n',
+    );
+    const prepared = await previewImport(path);
+    expect(prepared.view.columns.find((c) => c.header === 'Gross Weight')?.samples).toEqual([
+      '1,200',
+      '800',
+      '75.5',
+    ]);
+    const said = [
+      'Gross Weight: 2 values are written with their unit (first: row 2, "1,200 kg"). They are stored as numbers (1,200), the unit in Gross Weight Unit',
+      'Quantity: 2 values are written with their unit (first: row 2, "40 pcs"). They are stored as numbers (40), the unit in Quantity Unit',
+    ];
+    expect(prepared.view.issues.map((i) => i.message)).toEqual(said);
+    const r = await runImport(l.lib, path, prepared);
+    const rows = await rowsOf(r.dataset.id);
+    expect(rows.map((x) => [x.grossWeight, x.grossWeightUnit, x.quantity, x.quantityUnit])).toEqual([
+      ['1,200', 'kg', '40', 'pcs'],
+      ['800', 'KG', '12', ''],
+      ['75.5', '', '3', 'cartons'],
+    ]);
+    expect(r.warnings.map((w) => w.message)).toEqual(said);
+  });
+});
+
 describe('numbers grouped with spaces or apostrophes', () => {
   it('reads "1 234.50" and the Swiss "1\'000" as numbers, as the preview shows', async () => {
     const path = join(t.dir, 'spaced.csv');

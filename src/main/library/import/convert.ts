@@ -113,6 +113,15 @@ export function epochDecimals(format: NumberFormat | null): number {
 const COMMA_NUMBER = /^([+-]?)(\d{1,3}(?:[. \u00a0\u202f']\d{3})+|\d+)(?:,(\d+))?$/;
 const PARTS_DATE = /^(\d{1,4})([./-])(\d{1,2})\2(\d{1,4})$/;
 const DIGIT = /\d/;
+/** The unit field of each field whose values may be written with a unit ("1,200 kg", "40 pcs"). */
+const UNIT_FIELDS: Readonly<Record<string, string>> = {
+  grossWeight: 'grossWeightUnit',
+  netWeight: 'netWeightUnit',
+  quantity: 'quantityUnit',
+};
+/** A number and a unit of weight or count after it ("1,200 kg", "2.5 t", "40 pcs"). */
+const WITH_UNIT =
+  /^([+-]?\d[\d.,'\s\u00a0\u202f]*?)\s*(kgs?|kilos?|kilograms?|g|grams?|t|mt|tons?|tonnes?|lbs?|pounds?|pcs|pieces?|units?|cartons?|ctns?|pkgs?|packages?|bags?|boxes|box|pallets?|sets?|pairs?|doz|dozens?|m2|m3|l|litres?|liters?)\.?$/i;
 /** What a decoder puts where bytes are no character of the file's encoding. */
 const REPLACEMENT = '\ufffd';
 /** Compared with every cell: a local binding, not a re-exported one read through its module per use. */
@@ -244,6 +253,12 @@ export class RowConverter {
   private readonly types: FieldType[];
   private readonly hs: boolean[];
   private readonly country: boolean[];
+  /** Per column: the target of the unit field its values may carry ("1,200 kg"), -1 for none. */
+  private readonly unitTargets: Int32Array;
+  /** The unit written with the value just read (set by `value`, taken by `record`). */
+  private unitRead: string | null = null;
+  /** Unit fields a value gave a unit to. */
+  private readonly unitsGiven = new Set<string>();
   private readonly extraHeaders: (string | null)[];
   /** 1 for a column the plan leaves out. */
   private readonly leftOut: Uint8Array;
@@ -255,7 +270,8 @@ export class RowConverter {
   private readonly beyond = new Map<number, string>();
   /** Each unnamed column's values (past the header's width too): how many, and where the first one was seen. */
   private readonly firstValues = new Map<number, { count: number; at: string; example: string }>();
-  readonly missingFields: string[];
+  /** The kind's fields no column of the file is (see `missingFields`). */
+  private readonly unmapped: string[];
   rows = 0;
   blankRows = 0;
   private readonly odd = new Map<string, Counter>();
@@ -269,6 +285,8 @@ export class RowConverter {
   private dottedCodes: Counter | null = null;
   /** Amounts written with a currency sign, stored without it, by field: the signs seen and the first amount. */
   private readonly currencies = new Map<string, { counter: Counter; signs: Set<string>; amount: string }>();
+  /** Weights and quantities written with their unit, by field: the first one's number. */
+  private readonly units = new Map<string, { counter: Counter; first: string }>();
   /** Country names and three-letter codes in ISO code fields, stored as codes, by field: the first one's code. */
   private readonly countryNames = new Map<string, { counter: Counter; code: string }>();
   /** Texts in ISO code fields that name no country known, by field. */
@@ -342,13 +360,25 @@ export class RowConverter {
       this.country[c] = COUNTRY_CODE_FIELDS.has(field);
       this.extraHeaders[c] = null;
     });
-    this.missingFields = this.fields.filter((f) => !used.has(f));
+    this.unmapped = this.fields.filter((f) => !used.has(f));
+    // A weight or quantity written with its unit gives the unit to its unit field, when no column of
+    // the file is that field.
+    this.unitTargets = new Int32Array(headers.length).fill(-1);
+    headers.forEach((_, c) => {
+      const unit = this.targets[c]! >= 0 ? UNIT_FIELDS[this.fields[this.targets[c]!]!] : undefined;
+      if (unit !== undefined && !used.has(unit) && index.has(unit)) this.unitTargets[c] = index.get(unit)!;
+    });
     this.sectionSums = new Float64Array(headers.length);
     this.fileSums = new Float64Array(headers.length);
     this.unnamed = new Uint8Array(headers.length);
     for (const c of blankHeaders)
       if (c < headers.length && this.extraHeaders[c] !== null) this.unnamed[c] = 1;
     this.filled = new Uint8Array(headers.length);
+  }
+
+  /** The fields the file does not give: no column is them, nor did a value carry one (a unit). */
+  get missingFields(): string[] {
+    return this.unmapped.filter((f) => !this.unitsGiven.has(f));
   }
 
   /**
@@ -481,7 +511,13 @@ export class RowConverter {
       const raw = row.values[c];
       const target = this.targets[c]!;
       if (raw === NO_VALUE) this.count(this.formulas, this.headerOf(c), row, '');
+      this.unitRead = null;
       const value = this.value(c, raw, row);
+      const unitTarget = this.unitTargets[c]!;
+      if (unitTarget >= 0) {
+        batch.columns[unitTarget]![n] = this.unitRead ?? '';
+        if (this.unitRead !== null) this.unitsGiven.add(this.fields[unitTarget]!);
+      }
       if (target >= 0) batch.columns[target]![n] = value;
       else if (value !== null && value !== '') {
         (extra ??= {})[this.extraHeaders[c]!] = String(value);
@@ -661,6 +697,18 @@ export class RowConverter {
               first: negative,
             });
           text = negative;
+        }
+        if (field !== null && c < this.unitTargets.length && this.unitTargets[c]! >= 0) {
+          const m = WITH_UNIT.exec(text.trim());
+          if (m) {
+            const written = text.trim();
+            const hit = this.units.get(field);
+            if (hit) this.tally(hit.counter, row, written);
+            else
+              this.units.set(field, { counter: this.tally(null, row, written.slice(0, 40)), first: m[1]! });
+            text = m[1]!;
+            this.unitRead = m[2]!;
+          }
         }
         // Grouped by spaces or apostrophes: the digits are the number under either decimal sign.
         text = (this.plan.locale.decimal === ',' ? fromDecimalComma(text) : fromSpacedGroups(text)) ?? text;
@@ -870,6 +918,18 @@ export class RowConverter {
         message:
           `${one ? '1 row holds' : `${c.count.toLocaleString('en-US')} rows hold`} the file's totals, not ${one ? `a ${record}` : `${record}s`} (first: ${c.firstAt}, "${c.example}"). ` +
           `${one ? 'It is' : 'They are'} left out, so ${one ? 'its' : 'their'} sums are not counted twice in totals and summaries`,
+      });
+    }
+    for (const [field, { counter: c, first }] of this.units) {
+      const one = c.count === 1;
+      const stored =
+        (this.plan.locale.decimal === ',' ? fromDecimalComma(first) : fromSpacedGroups(first)) ?? first;
+      out.push({
+        field,
+        ...c,
+        message:
+          `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} written with ${one ? 'its' : 'their'} unit (first: ${c.firstAt}, "${c.example}"). ` +
+          `${one ? 'It is' : 'They are'} stored as ${one ? 'a number' : 'numbers'} (${stored}), the unit in ${fieldTitleOf(this.kind, UNIT_FIELDS[field]!)}`,
       });
     }
     for (const [field, { counter: c, code }] of this.countryNames) {
