@@ -127,7 +127,9 @@ describe('serviceError advice', () => {
 
   it('points other refusals at the filter and server errors at the service', () => {
     expect(serviceError(422, '', 1).message).toContain('check the filter values');
-    expect(serviceError(503, '', 2).message).toContain('after 2 attempts. The service is having trouble');
+    expect(serviceError(503, '', 2).message).toBe(
+      'The service is having trouble and did not answer (status 503 Service Unavailable, after 2 attempts). Try again in a few minutes.',
+    );
   });
 
   it('gives the words of a JSON error body, never its keys and braces', () => {
@@ -148,7 +150,7 @@ describe('serviceError advice', () => {
 
   it('says nothing of a JSON body without words, and excerpts a body that is not JSON', () => {
     const m = serviceError(500, '{"error":"internal_error","code":17}', 1).message;
-    expect(m).toMatch(/try again later\.$/);
+    expect(m).toMatch(/Try again in a few minutes\.$/);
     expect(serviceError(502, '<html>Bad gateway</html>', 1).message).toContain(
       'It said: “<html>Bad gateway</html>”.',
     );

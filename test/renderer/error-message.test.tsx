@@ -64,7 +64,8 @@ describe('ErrorMessage', () => {
       <ErrorMessage
         error={{
           kind: 'ServiceError',
-          message: 'The service answered with status 503 Service Unavailable after 4 attempts.',
+          message:
+            'The service is having trouble and did not answer (status 503 Service Unavailable, after 4 attempts). Try again in a few minutes.',
           status: 503,
         }}
         testId="503"

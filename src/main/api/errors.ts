@@ -248,19 +248,19 @@ export function bodySaying(body: string): string {
 }
 
 export function serviceError(status: number, body: string, attempts: number): ServiceClientError {
-  const name = STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : '';
+  // The analyst reads what happened and what to do first; the status is for whoever they ask for help.
+  const code = `status ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}${attempts > 1 ? `, after ${attempts} attempts` : ''}`;
   // 404/405: every operation the client sends is in the spec, so the address does not lead to the service.
-  const advice =
+  const text =
     status >= 500
-      ? 'The service is having trouble; try again later.'
+      ? `The service is having trouble and did not answer (${code}). Try again in a few minutes.`
       : status === 404 || status === 405
-        ? 'There is no such operation at this address: check the service address in Settings → Connection profiles (it should be the address the service documents, without /api/v1/).'
-        : 'The service refused the request; check the filter values.';
-  const after = attempts > 1 ? ` after ${attempts} attempts` : '';
+        ? `There is no such operation at this address (${code}): check the service address in Settings → Connection profiles (it should be the address the service documents, without /api/v1/).`
+        : `The service refused the request (${code}); check the filter values.`;
   const said = bodySaying(body);
   return new ServiceClientError(
     'ServiceError',
-    `The service answered with status ${status}${name}${after}. ${advice}${said ? ` It said: “${said.replace(/[.\s]+$/, '')}”.` : ''}`,
+    `${text}${said ? ` It said: “${said.replace(/[.\s]+$/, '')}”.` : ''}`,
     { status, attempts },
   );
 }
