@@ -710,8 +710,7 @@ export class RowConverter {
             this.unitRead = m[2]!;
           }
         }
-        // Grouped by spaces or apostrophes: the digits are the number under either decimal sign.
-        text = (this.plan.locale.decimal === ',' ? fromDecimalComma(text) : fromSpacedGroups(text)) ?? text;
+        text = this.numberText(text);
       } else if (type === 'date' && !this.verbatim && parseIsoDay(text) === null) {
         const day = fromRegionalDate(text, this.plan.locale.dates);
         if (day !== null) text = day;
@@ -855,6 +854,14 @@ export class RowConverter {
     return padded;
   }
 
+  /**
+   * A number's text as stored under the file's decimal sign. Grouped by spaces or apostrophes: the
+   * digits are the number under either sign; text that is no such number stays as it is.
+   */
+  private numberText(text: string): string {
+    return (this.plan.locale.decimal === ',' ? fromDecimalComma(text) : fromSpacedGroups(text)) ?? text;
+  }
+
   /** One more place of a problem counted once per file: the first one's example, the first few places. */
   private tally(c: Counter | null, row: RawRow, example: string): Counter {
     if (!c) {
@@ -922,8 +929,7 @@ export class RowConverter {
     }
     for (const [field, { counter: c, first }] of this.units) {
       const one = c.count === 1;
-      const stored =
-        (this.plan.locale.decimal === ',' ? fromDecimalComma(first) : fromSpacedGroups(first)) ?? first;
+      const stored = this.numberText(first);
       out.push({
         field,
         ...c,
@@ -954,8 +960,7 @@ export class RowConverter {
     }
     for (const [field, { counter: c, first }] of this.trailingMinus) {
       const one = c.count === 1;
-      const stored =
-        (this.plan.locale.decimal === ',' ? fromDecimalComma(first) : fromSpacedGroups(first)) ?? first;
+      const stored = this.numberText(first);
       out.push({
         field,
         ...c,
