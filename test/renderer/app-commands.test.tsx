@@ -12,6 +12,7 @@ import { reviewKey } from '../../src/renderer/src/features/firms/review-keys';
 import { APP_COMMANDS, shortcutKeys } from '@shared/app/command-table';
 import { paletteActions } from '../../src/renderer/src/app/palette-actions';
 import { ShortcutsDialog } from '../../src/renderer/src/app/shortcuts-dialog';
+import { UsagePage } from '../../src/renderer/src/features/usage';
 import type { ReviewPairView } from '@shared/resolution/resolution-contract';
 import { useSearchStore } from '../../src/renderer/src/features/search';
 import { useSessionStore, useUsageStore } from '../../src/renderer/src/session';
@@ -54,12 +55,15 @@ describe('menu commands', () => {
     expect(useSessionStore.getState().page).toBe('library');
   });
 
-  it('Refresh Usage shows the Usage page and asks main for the figures again, from any page', async () => {
+  it('Refresh Usage shows the Usage page, which reads the figures once; on the page it is its Refresh', async () => {
     act(() => useSessionStore.setState({ page: 'library' }));
     const before = sent('usage.get');
     await act(async () => handleCommand({ command: 'refresh-usage' }));
     expect(useSessionStore.getState().page).toBe('usage');
+    render(<UsagePage />);
     await waitFor(() => expect(sent('usage.get')).toBe(before + 1));
+    await act(async () => handleCommand({ command: 'refresh-usage' }));
+    await waitFor(() => expect(sent('usage.get')).toBe(before + 2));
     expect(APP_COMMANDS.find((c) => c.id === 'refresh-usage')).toMatchObject({ menu: 'view' });
   });
 

@@ -44,9 +44,10 @@ export function handleCommand(cmd: AppCommand): void {
       useSettingsStore.getState().openCreate();
       return;
     case 'refresh-usage':
-      // The page's own Refresh: main reads the service only when the last read is a minute old.
-      session.showPage('usage');
-      void refreshUsage();
+      // Opening the Usage page reads the figures; on it, the command is its Refresh. Main reads the
+      // service only when the last read is a minute old.
+      if (session.page === 'usage') void refreshUsage();
+      else session.showPage('usage');
       return;
     case 'command-palette':
       usePaletteStore.getState().open();
