@@ -79,8 +79,16 @@ describe('ErrorMessage', () => {
     const message =
       'The system keychain cannot be used. Over SSH, start one with `dbus-run-session` and `gnome-keyring-daemon --unlock`.';
     render(<ErrorMessage error={{ kind: 'KeychainUnavailable', message }} testId="err" />);
-    render(<KeychainBanner problem={message} />);
-    for (const box of [screen.getByTestId('err'), screen.getByTestId('keychain-problem')]) {
+    render(
+      <KeychainBanner
+        problem={{
+          problem: 'No Secret Service is running for your session.',
+          action: 'Over SSH, start one with `dbus-run-session` and `gnome-keyring-daemon --unlock`.',
+          detail: 'Could not connect: No such file or directory',
+        }}
+      />,
+    );
+    for (const box of [screen.getByTestId('err'), screen.getByTestId('keychain-action')]) {
       expect(box.textContent).not.toContain('`');
       expect(box.textContent).toContain('start one with dbus-run-session and gnome-keyring-daemon --unlock.');
       expect([...box.querySelectorAll('code')].map((c) => c.textContent)).toEqual([

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@shared/ipc/errors';
+import type { KeychainProblem } from '@shared/profiles/profiles-contract';
 import { createKeytarSecretStore, type KeytarLike, type SecretStore } from '../../src/main/secrets';
 
 const run = promisify(execFile);
@@ -108,7 +109,7 @@ describe('keytar secret store against the real Secret Service', () => {
       { env, cwd: join(import.meta.dirname, '../..'), timeout: 30_000 },
     );
     const result = JSON.parse(stdout) as {
-      probe: string | null;
+      probe: KeychainProblem | null;
       set: { kind: string; message: string } | string;
     };
     expect(result.set).not.toBe('stored');
@@ -118,7 +119,19 @@ describe('keytar secret store against the real Secret Service', () => {
     expect(set.message).toMatch(/gnome-keyring|GNOME Keyring/i);
     expect(set.message).toContain('never in a plain file');
     expect(set.message).not.toContain('secret-broken-bus-never-stored');
-    expect(result.probe).toMatch(/keychain cannot be used/);
+    // What the Settings banner says: what happened and what to do in words, the system's text apart.
+    const probe = result.probe as KeychainProblem;
+    expect(probe.problem).toBe(
+      'No Secret Service is running for your session: the keyring program (GNOME Keyring or KWallet) or the D-Bus session it answers on is missing.',
+    );
+    expect(probe.action).toMatch(
+      /^Install and start GNOME Keyring \(gnome-keyring\) or KWallet and unlock it/,
+    );
+    expect(probe.detail).toMatch(/Could not connect/);
+    expect(probe.problem).not.toContain(probe.detail);
+    expect(probe.action).not.toContain(probe.detail);
+    // A form's error line shows it whole, the system's text last.
+    expect(set.message.endsWith(`(The system said: ${probe.detail})`)).toBe(true);
   });
 });
 
@@ -139,6 +152,12 @@ describe('keychain trouble that cannot be produced on this machine', () => {
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).kind).toBe('KeychainUnavailable');
     expect((e as AppError).message).toMatch(/keyring is locked.*Unlock/);
+    expect(await store.probe()).toEqual({
+      problem: 'Your login keyring is locked.',
+      action:
+        'Unlock your login keyring (log in to the desktop session, or open "Passwords and Keys" / KWallet and unlock it), then try again.',
+      detail: 'Cannot create an item in a locked collection',
+    });
   });
 
   it('macOS and Windows get advice for their own keychain', async () => {
@@ -147,13 +166,13 @@ describe('keychain trouble that cannot be produced on this machine', () => {
       keytar: failing('The specified item could not be found.'),
       platform: 'darwin',
     });
-    expect(await mac.probe()).toMatch(/Keychain Access/);
+    expect((await mac.probe())?.action).toMatch(/Keychain Access/);
     const win = createKeytarSecretStore({
       service,
       keytar: failing('Element not found.'),
       platform: 'win32',
     });
-    expect(await win.probe()).toMatch(/Credential Manager/);
+    expect((await win.probe())?.problem).toMatch(/Credential Manager/);
   });
 
   it('a keyring that never answers (an unseen unlock prompt) times out instead of hanging', async () => {
@@ -185,7 +204,7 @@ describe('keychain trouble that cannot be produced on this machine', () => {
     expect((e as AppError).message).toMatch(/keytar\) is not installed/);
     expect((e as AppError).message).toMatch(/apt-get install libsecret-1-dev gnome-keyring dbus/);
     expect((e as AppError).message).toMatch(/never in a plain file/);
-    expect(await store.probe()).toMatch(/libsecret-1-dev/);
+    expect((await store.probe())?.action).toMatch(/libsecret-1-dev/);
     // Each call tries again, so a module rebuilt while the app runs is picked up.
     expect(loads).toBe(2);
   });

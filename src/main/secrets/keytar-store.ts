@@ -1,5 +1,5 @@
 import { AppError } from '@shared/ipc/errors';
-import { keychainModuleMissing, keychainUnavailable } from './keychain-errors';
+import { KeychainError, keychainModuleMissing, keychainUnavailable } from './keychain-errors';
 import { describeCredentials, type Credentials, type SecretStore } from './secret-store';
 
 /** The part of keytar this store uses; injectable so a broken keychain can be simulated without keytar. */
@@ -112,7 +112,7 @@ export function createKeytarSecretStore(options: KeytarStoreOptions): SecretStor
         await run((k) => k.getPassword(service, PROBE_ACCOUNT));
         return null;
       } catch (e) {
-        return e instanceof Error ? e.message : String(e);
+        return (e instanceof KeychainError ? e : keychainUnavailable(e, platform)).problem;
       }
     },
   };

@@ -1,3 +1,5 @@
+import type { KeychainProblem } from '@shared/profiles/profiles-contract';
+
 /** The pair the service issues per account; the secret only ever signs requests. */
 export interface Credentials {
   apiKey: string;
@@ -21,7 +23,7 @@ export interface SecretStore {
   deleteCredentials(profileId: string): Promise<void>;
   describe(profileId: string): Promise<CredentialsDescription>;
   /** Null when the store works; otherwise what is wrong and what to do. */
-  probe(): Promise<string | null>;
+  probe(): Promise<KeychainProblem | null>;
 }
 
 const MASK = '••••';

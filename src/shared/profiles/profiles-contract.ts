@@ -18,11 +18,21 @@ export interface ProfileView {
   demo: boolean;
 }
 
+/** Why the system keychain cannot be used: what happened and what to do, and the system's own text. */
+export interface KeychainProblem {
+  /** What happened, in the analyst's words: "Your login keyring is locked." */
+  problem: string;
+  /** What to do about it. */
+  action: string;
+  /** The system's own text, for whoever helps: shown under the rest, never as the message. */
+  detail: string;
+}
+
 export interface ProfilesState {
   profiles: ProfileView[];
   activeId: string | null;
-  /** Null when the keychain works; otherwise what is wrong and what to do. */
-  keychainProblem: string | null;
+  /** Null when the keychain works. */
+  keychainProblem: KeychainProblem | null;
 }
 
 /**

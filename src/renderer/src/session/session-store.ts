@@ -1,5 +1,5 @@
 import type { AppInfo } from '@shared/app/app-contract';
-import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
+import type { KeychainProblem, ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeError } from '@shared/ipc/errors';
 import { getApi } from '../bridge/api';
 import { defineStore } from '../store';
@@ -35,7 +35,7 @@ export interface SessionData {
   appInfo: AppInfo | null;
   profiles: ProfileView[];
   activeId: string | null;
-  keychainProblem: string | null;
+  keychainProblem: KeychainProblem | null;
   /** The user chose "Connect your account" on the welcome screen. */
   welcomeDismissed: boolean;
   /** Of the active profile; set by connection tests and by features that reach the service. */

@@ -64,6 +64,7 @@ export function SettingsPage() {
   const profiles = useSessionStore((s) => s.profiles);
   const activeId = useSessionStore((s) => s.activeId);
   const keychainProblem = useSessionStore((s) => s.keychainProblem);
+  const refreshProfiles = useSessionStore((s) => s.refreshProfiles);
   const activeError = useSettingsStore((s) => s.activeError);
   const creating = useSettingsStore((s) => s.editor.mode === 'create');
   // While a form is open its Save is the screen's one primary action.
@@ -73,7 +74,7 @@ export function SettingsPage() {
   return (
     <Page testId="settings-page" narrow aria-labelledby="settings-title">
       <PageHeader title="Settings" titleId="settings-title" />
-      {keychainProblem ? <KeychainBanner problem={keychainProblem} /> : null}
+      {keychainProblem ? <KeychainBanner problem={keychainProblem} onCheckAgain={refreshProfiles} /> : null}
       <Stack component="section" gap="md" aria-labelledby="profiles-title">
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
           <Box miw={0}>
