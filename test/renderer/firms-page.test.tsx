@@ -437,3 +437,33 @@ describe('firms page: cancel', () => {
     expect(el('firms-cancelled').getAttribute('data-outcome')).toBe('spent');
   });
 });
+
+describe('firms page: the page field', () => {
+  afterEach(() =>
+    bridge.answer({ 'firms.search': ({ request }) => ok(firmPage((request as FirmSearchRequest).page)) }),
+  );
+
+  it('groups a page number as the page count beside it is, and goes to the page typed', async () => {
+    bridge.answer({
+      'firms.search': ({ request }) =>
+        ok({ ...firmPage((request as FirmSearchRequest).page), total_pages: 1_500 }),
+    });
+    // The store keeps the pages of the session: a filter no other test asked.
+    act(() => filters.filterStore.getState().load({ ...QA_FILTER, hs_codes: ['8473'] }));
+    render(<FirmSearchView />);
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(shownPage()).toBe('1'));
+    expect(el('firms-summary').textContent).toContain('Page 1 of 1,500');
+
+    const input = el('firms-page-input') as HTMLInputElement;
+    fireEvent.change(input, { target: { value: '1600' } });
+    expect(input.value).toBe('1,600');
+    expect(el('firms-page-input-error').textContent).toBe('Page: between 1 and 1,500');
+
+    fireEvent.change(input, { target: { value: '1,200' } });
+    expect(input.value).toBe('1,200');
+    expect(screen.queryByTestId('firms-page-input-error')).toBeNull();
+    await click('firms-page-go', '1200');
+    expect(firmSearches().map((r) => r.page)).toEqual([1, 1_200]);
+  });
+});

@@ -196,6 +196,26 @@ describe('search page: the size field', () => {
     expect(el('search-size-label').textContent).toBe('Records to download');
   });
 
+  it('shows the number grouped as every count is, whether chosen, typed or pasted with its commas', async () => {
+    render(<page.SearchPage />);
+    const input = el('search-size-input') as HTMLInputElement;
+    expect(input.value).toBe('1,000');
+
+    fireEvent.click(el('search-size-10000'));
+    expect(input.value).toBe('10,000');
+    expect(search.useSearchStore.getState().size).toBe(10_000);
+
+    type('search-size-input', '2500');
+    expect(input.value).toBe('2,500');
+    expect(search.useSearchStore.getState().size).toBe(2_500);
+    await waitFor(() => expect(el('search-cost-text').textContent).toContain('up to 2,500 records'));
+
+    type('search-size-input', '7,500');
+    expect(input.value).toBe('7,500');
+    expect(search.useSearchStore.getState().size).toBe(7_500);
+    expect(screen.queryByTestId('filter-size-error')).toBeNull();
+  });
+
   it.each([
     ['', 'Records to download: required: a whole number from 10 to 10,000'],
     ['0', 'Records to download: at least 10'],

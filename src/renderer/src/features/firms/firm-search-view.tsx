@@ -8,10 +8,10 @@ import {
   EmptyState,
   Group,
   Loader,
+  NumberInput,
   Paper,
   Stack,
   Text,
-  TextInput,
   Tooltip,
 } from '@mantine/core';
 import { IconInfoCircle, IconSearchOff } from '@tabler/icons-react';
@@ -310,19 +310,23 @@ export function FirmSearchView() {
                 if (jumpCheck.ok) void goToPage(jumpCheck.page);
               }}
             >
-              <TextInput
-                type="number"
+              <NumberInput
                 size="xs"
                 w={80}
                 min={1}
                 max={Math.max(1, pages)}
+                // Grouped as the page count beside it is ("Page 1 of 1,204"); a page out of range is
+                // told at the field, not changed on blur.
+                thousandSeparator=","
+                clampBehavior="none"
+                hideControls
                 aria-label="Go to page"
                 placeholder="Page"
                 value={jump}
                 data-testid="firms-page-input"
                 error={Boolean(jumpCheck.message)}
                 aria-describedby={jumpCheck.message ? 'firms-page-input-error' : undefined}
-                onChange={(e) => setJump(e.currentTarget.value)}
+                onChange={(v) => setJump(String(v))}
               />
               <Button
                 type="submit"

@@ -9,10 +9,10 @@ import {
   Group,
   Kbd,
   Loader,
+  NumberInput,
   Paper,
   Stack,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useId } from '@mantine/hooks';
@@ -87,6 +87,17 @@ const SearchFilterForm = memo(function SearchFilterForm({ validation }: { valida
 });
 const SearchPresets = memo(PresetsPanel);
 
+/**
+ * The size a number field's entry asks for. The field hands over text, without its separators, when it
+ * is no number yet ("", "-") or too long for one: those become NaN, which the request schema reports at
+ * `size` ("required: a whole number from 10 to 10,000"), or the number the text reads as (past 10,000).
+ */
+function sizeOfEntry(v: number | string): number {
+  if (typeof v === 'number') return v;
+  const t = v.trim();
+  return t === '' ? Number.NaN : Number(t);
+}
+
 function submitSearch(): void {
   runSearchCommand();
 }
@@ -98,7 +109,7 @@ const RunBar = memo(function RunBar({ check }: { check: SearchCheck }) {
   // While the answer could not be saved, "Save again" is the one primary action (one filled button).
   const saveAgainFirst = useSearchStore((s) => s.saveFailure !== null);
   const { setSize, confirmOverLimit, run } = useSearchStore.getState();
-  const [text, setText] = useState(String(size));
+  const [text, setText] = useState<number | string>(size);
   const sizeId = useId();
   const { limit } = check;
   const sizeMessages = check.validation.bySlot.size;
@@ -117,21 +128,24 @@ const RunBar = memo(function RunBar({ check }: { check: SearchCheck }) {
           <Text component="label" htmlFor={sizeId} fz="sm" data-testid="search-size-label">
             Records to download
           </Text>
-          <TextInput
+          <NumberInput
             id={sizeId}
-            type="number"
             min={SHIPMENT_SEARCH_MIN_SIZE}
             max={SHIPMENT_SEARCH_MAX_SIZE}
             step={10}
+            // Grouped as every count on screen is (10,000), also while typing; what is typed stays as
+            // typed (no clamping on blur), so a number out of range is told at the field, not changed.
+            thousandSeparator=","
+            clampBehavior="none"
+            hideControls
             w={96}
             value={text}
             data-testid="search-size-input"
             error={Boolean(sizeMessages?.length)}
             leftSectionWidth={0}
-            onChange={(e) => {
-              setText(e.currentTarget.value);
-              // An empty or partial entry becomes NaN, which the request schema reports at `size`.
-              setSize(e.currentTarget.value === '' ? Number.NaN : Number(e.currentTarget.value));
+            onChange={(v) => {
+              setText(v);
+              setSize(sizeOfEntry(v));
             }}
             // A field of the search as the filter's are: Enter runs it, exactly as the Run button would.
             onKeyDown={(e) => {
@@ -150,7 +164,7 @@ const RunBar = memo(function RunBar({ check }: { check: SearchCheck }) {
                 data-testid={`search-size-${n}`}
                 aria-pressed={size === n}
                 onClick={() => {
-                  setText(String(n));
+                  setText(n);
                   setSize(n);
                 }}
               >
