@@ -377,6 +377,10 @@ describe('firms page: cancel', () => {
     const resolve = await startAndCancel();
     await act(async () => resolve(ok(firmPage(1))));
     expect(el('firms-cancelled').getAttribute('data-outcome')).toBe('spent');
+    // In the words Search uses for its late answer (one notice for both pages).
+    expect(el('firms-cancelled').textContent).toBe(
+      'Firm search cancelled after the request was sent: page 1 was downloaded and counted against the account, and saved to the Library. Show this page',
+    );
     expect(screen.queryByTestId('firms-summary')).toBeNull();
     fireEvent.click(el('firms-cancelled-show'));
     expect(shownPage()).toBe('1');

@@ -18,6 +18,7 @@ import { IconInfoCircle, IconSearchOff } from '@tabler/icons-react';
 import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import type { FirmRecord, ShipmentFilter } from '@shared/spec';
 import { CancelButton } from '../../components/cancel-button';
+import { CancelledNotice } from '../../components/cancelled-notice';
 import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
 import { FilterForm, FilterScroll } from '../filters';
@@ -33,7 +34,6 @@ import { useJobsStore } from '../jobs';
 import { firmSearchFilter, openShipmentsOf, type PartyRole } from '../search';
 import {
   checkPageJump,
-  describeFirmCancel,
   describeFirmCount,
   describeFirmPage,
   firmsCheckOf,
@@ -228,28 +228,16 @@ export function FirmSearchView() {
           </Group>
         )}
         {status === 'cancelled' && cancelled && (
-          <Text
-            fz="sm"
-            role="status"
-            data-testid="firms-cancelled"
-            data-outcome={cancelled.state}
-            style={{ flexShrink: 0 }}
-          >
-            {describeFirmCancel(cancelled)}
-            {cancelled.state === 'spent' && (
-              <>
-                {' '}
-                <Button
-                  size="compact-sm"
-                  variant="subtle"
-                  data-testid="firms-cancelled-show"
-                  onClick={showLatePage}
-                >
-                  Show this page
-                </Button>
-              </>
-            )}
-          </Text>
+          <CancelledNotice
+            testId="firms-cancelled"
+            request={{ kind: 'firm-page', page: cancelled.page }}
+            outcome={
+              cancelled.state === 'failed'
+                ? { state: 'failed', message: cancelled.error.message }
+                : { state: cancelled.state }
+            }
+            onShow={showLatePage}
+          />
         )}
         {(searchLimit.state === 'exceeds' || countLimit.state === 'exceeds') && (
           <Alert color="red" role="alert" p="xs" data-testid="firms-limit-warning" style={{ flexShrink: 0 }}>

@@ -272,19 +272,6 @@ export const useFirmsStore = defineStore<FirmsData, FirmsActions>(initialState, 
   };
 });
 
-/** The sentence for a cancelled firm search. */
-export function describeFirmCancel(c: FirmCancel): string {
-  const page = `page ${fmtInt(c.page)}`;
-  switch (c.state) {
-    case 'pending':
-      return `Firm search cancelled. The request for ${page} had already gone to the service, which may count it whether or not its answer is read, so the page will be kept in the Library when it arrives.`;
-    case 'spent':
-      return `Firm search cancelled after the request was sent: ${page} was downloaded, counted against the account and saved to the Library.`;
-    case 'failed':
-      return `Firm search cancelled; it had failed anyway: ${c.error.message}`;
-  }
-}
-
 const plural = (n: number, one: string, many: string) => `${fmtInt(n)} ${n === 1 ? one : many}`;
 
 /** No firm at all matched the filter: the page says so instead of paging through nothing. */

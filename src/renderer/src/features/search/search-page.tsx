@@ -22,6 +22,7 @@ import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentRecord
 import type { DatasetRow } from '@shared/library/library-contract';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { CancelButton } from '../../components/cancel-button';
+import { CancelledNotice } from '../../components/cancelled-notice';
 import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
 import { ExportButton } from '../export';
@@ -49,7 +50,7 @@ import { QuickFilterInput } from '../../components/grid/quick-filter-input';
 import { DataGrid } from '../../components/grid/data-grid';
 import { DatasetGrid, type DatasetGridContext } from '../library';
 import {
-  describeCancelOutcome,
+  cancelledState,
   runSearchCommand,
   selectNothingMatched,
   useSearchCheck,
@@ -396,26 +397,15 @@ export function SearchPage() {
                 </>
               )}
               {status === 'cancelled' && (
-                <Text
-                  fz="sm"
-                  data-testid="search-cancelled"
-                  data-outcome={cancelOutcome?.state ?? 'nothing-spent'}
-                >
-                  {describeCancelOutcome(cancelOutcome) ?? 'Search cancelled.'}
-                  {cancelOutcome?.state === 'spent' && (
-                    <>
-                      {' '}
-                      <Button
-                        size="compact-sm"
-                        variant="subtle"
-                        data-testid="search-cancelled-show"
-                        onClick={showLateAnswer}
-                      >
-                        Show this result
-                      </Button>
-                    </>
-                  )}
-                </Text>
+                <CancelledNotice
+                  testId="search-cancelled"
+                  request={{
+                    kind: 'search',
+                    ...(cancelOutcome?.state === 'spent' ? { records: cancelOutcome.records } : {}),
+                  }}
+                  outcome={cancelledState(cancelOutcome)}
+                  onShow={showLateAnswer}
+                />
               )}
             </Group>
           )}

@@ -10,6 +10,7 @@ import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
 import { KEPT_ANSWERS_LIMIT, type EquivalentView, type SaveFailed } from '@shared/library/library-contract';
 import type { ShipmentRecord } from '@shared/spec/records';
 import { getApi } from '../../bridge/api';
+import type { CancelledState } from '../../components/cancelled-notice';
 import {
   checkHsCodes,
   checkLimit,
@@ -449,19 +450,10 @@ export function selectNothingMatched(s: Pick<SearchData, 'result'>): boolean {
   return s.result !== null && s.result.total === 0 && s.result.returned === 0;
 }
 
-/** The sentence for a cancelled search, or null while there is none. */
-export function describeCancelOutcome(o: CancelOutcome | null): string | null {
+/** A cancelled search's outcome as the shared notice tells it. */
+export function cancelledState(o: CancelOutcome | null): CancelledState | null {
   if (!o) return null;
-  switch (o.state) {
-    case 'pending':
-      return 'Search cancelled. The request had already gone to the service, which may count it whether or not its answer is read, so the answer will be kept in the Library when it arrives.';
-    case 'nothing-spent':
-      return 'Search cancelled before the request was sent: nothing was downloaded or counted.';
-    case 'spent':
-      return `Search cancelled after the request was sent: its ${fmt(o.records)} record${o.records === 1 ? ' was' : 's were'} downloaded and counted against the account, and saved to the Library.`;
-    case 'failed':
-      return `Search cancelled; it had failed anyway: ${o.error.message}`;
-  }
+  return o.state === 'failed' ? { state: 'failed', message: o.error.message } : { state: o.state };
 }
 
 /** What the Search page needs to say before a run: field messages, the cost line, and why Run is off. */
