@@ -69,6 +69,63 @@ describe('the connection monitor', () => {
   });
 });
 
+describe('waiting for a service to answer again', () => {
+  const monitors: { dispose(): void }[] = [];
+  afterEach(() => {
+    for (const m of monitors.splice(0)) m.dispose();
+  });
+  function monitor(answers: boolean[]) {
+    let probes = 0;
+    const m = createConnectionMonitor({
+      emit: () => undefined,
+      probe: async () => {
+        probes++;
+        return answers.shift() ?? false;
+      },
+      probeEveryMs: 10,
+    });
+    monitors.push(m);
+    return { m, probes: () => probes };
+  }
+
+  it('goes on at once while the service is not known to be down, and after the probe that finds it back', async () => {
+    const { m, probes } = monitor([false, false, true]);
+    await m.whenAnswers('p1', 'http://a');
+    m.report('p1', 'http://a', true);
+    await m.whenAnswers('p1', 'http://a');
+    m.report('p1', 'http://a', false);
+    let back = false;
+    const waiting = m.whenAnswers('p1', 'http://a').then(() => (back = true));
+    await new Promise((r) => setTimeout(r, 15));
+    expect(back).toBe(false);
+    await waiting;
+    expect(probes()).toBe(3);
+    // Another profile's, or another address's, service going away is not waited for.
+    m.report('p2', 'http://b', false);
+    await m.whenAnswers('p1', 'http://a');
+    await m.whenAnswers('p2', 'http://c');
+  });
+
+  it('a request that gets through ends the wait too; the signal and disposal end it as an abort', async () => {
+    const { m } = monitor([]);
+    m.report('p1', 'http://a', false);
+    const first = m.whenAnswers('p1', 'http://a');
+    m.report('p1', 'http://a', true);
+    await first;
+
+    m.report('p1', 'http://a', false);
+    const stop = new AbortController();
+    const stopped = m.whenAnswers('p1', 'http://a', stop.signal);
+    stop.abort();
+    await expect(stopped).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(m.whenAnswers('p1', 'http://a', stop.signal)).rejects.toMatchObject({ name: 'AbortError' });
+
+    const left = m.whenAnswers('p1', 'http://a');
+    m.dispose();
+    await expect(left).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
 describe('the TCP probe', () => {
   let server: Server;
   let port: number;

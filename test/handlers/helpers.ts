@@ -112,8 +112,14 @@ export interface Harness {
 /** Real handlers on a temp data dir, the real keychain (under a per-run service name) and a real log file. */
 /** `realSimulator`: the demo starts the embedded simulator of src/main/sim (50,000 records) instead of the stand-in. */
 /** `now`: the clock that ages the usage figures main keeps (a scripted session moves it). */
+/** `probeEveryMs`, `maxServiceWaitMs`: how often a gone service is probed, and how long a job waits for it. */
 export async function createHarness(
-  opts: { realSimulator?: boolean; now?: () => number } = {},
+  opts: {
+    realSimulator?: boolean;
+    now?: () => number;
+    probeEveryMs?: number;
+    maxServiceWaitMs?: number;
+  } = {},
 ): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'portolan-handlers-'));
   const logPath = join(dataDir, 'logs', 'portolan.log');
@@ -138,6 +144,8 @@ export async function createHarness(
     ...(opts.realSimulator ? {} : { startSimulator: startSignedSimulator }),
     clientOptions: { timeoutMs: 5_000, retry: { maxAttempts: 1 } },
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.probeEveryMs !== undefined ? { connectionProbeEveryMs: opts.probeEveryMs } : {}),
+    ...(opts.maxServiceWaitMs !== undefined ? { maxServiceWaitMs: opts.maxServiceWaitMs } : {}),
   });
   const dispatch = createDispatcher<'app' | 'foreign'>({
     handlers,

@@ -14,6 +14,10 @@ export interface TrayBackend {
   /** Takes the profile's key and secret away, as after a restart on a machine without them. */
   forgetCredentials(): Promise<void>;
   setFaults(f: SimFaults | undefined): void;
+  /** Stops the service, as a restart or a network blip does, until `startService`. */
+  stopService(): Promise<void>;
+  /** Starts the service again at the same address, with the same data and account. */
+  startService(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,13 +29,16 @@ export async function startTrayBackend(
   opts: { limits?: SimAccount['limits']; faults?: SimFaults } = {},
 ): Promise<TrayBackend> {
   const account: SimAccount = { ...generateAccount('acme'), ...(opts.limits ? { limits: opts.limits } : {}) };
-  const sim = await startSimulator({
-    port: 0,
-    records: 30_000,
-    seed: 5,
-    accounts: [account],
-    ...(opts.faults ? { faults: opts.faults } : {}),
-  });
+  const simulator = (port: number) =>
+    startSimulator({
+      port,
+      records: 30_000,
+      seed: 5,
+      accounts: [account],
+      ...(opts.faults ? { faults: opts.faults } : {}),
+    });
+  let sim = await simulator(0);
+  const port = Number(new URL(sim.url).port);
   const dataDir = await mkdtemp(join(tmpdir(), 'portolan-tray-'));
   const logger = createLogger({ sink: createMemorySink() });
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
@@ -44,6 +51,7 @@ export async function startTrayBackend(
     secrets,
     appInfo: { version: '0.0.0-test', host: 'browser' },
     clientOptions: { timeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2_000 } },
+    connectionProbeEveryMs: 200,
   });
   const dispatch = createDispatcher<'app'>({ handlers, logger, isTrustedSender: () => true });
   const invoke = (channel: string, input: unknown) => dispatch(channel, input, 'app');
@@ -68,6 +76,10 @@ export async function startTrayBackend(
     profileId,
     forgetCredentials: () => secrets.deleteCredentials(profileId),
     setFaults: (f) => sim.setFaults(f),
+    stopService: () => sim.close(),
+    startService: async () => {
+      sim = await simulator(port);
+    },
     close: async () => {
       await handlers.dispose();
       await sim.close();

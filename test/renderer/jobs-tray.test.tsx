@@ -19,6 +19,8 @@ interface Backend {
   invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
   subscribe(event: string, listener: (payload: unknown) => void): () => void;
   forgetCredentials(): Promise<void>;
+  stopService(): Promise<void>;
+  startService(): Promise<void>;
   close(): Promise<void>;
 }
 interface BackendOptions {
@@ -263,5 +265,35 @@ describe('jobs tray over the simulator', () => {
     // Pause ends the wait at once.
     await act(() => store.useJobsStore.getState().pause(jobId));
     await screen.findByTestId(`job-resumable-${jobId}`);
+  }, 90_000);
+
+  it('says in plain words that a job waits for a service that stopped answering, and goes on when it is back', async () => {
+    await useBackend({ faults: { latencyMs: 60 } });
+    render(<panel.JobsPanel />);
+    const jobId = await startFetch();
+    await waitFor(
+      () => expect(store.useJobsStore.getState().running[jobId]?.recordsStored).toBeGreaterThan(0),
+      {
+        timeout: 30_000,
+      },
+    );
+    await act(() => backend.stopService());
+    const waiting = await screen.findByTestId(`job-waiting-service-${jobId}`, {}, { timeout: 15_000 });
+    expect(waiting.textContent).toMatch(
+      /^ · the service is not answering: waiting for it \(\d+ s so far\), and the job goes on by itself when it answers$/,
+    );
+    // Still a running job: Pause and Cancel stay there to use.
+    expect(screen.getByTestId(`job-pause-${jobId}`).hasAttribute('disabled')).toBe(false);
+    expect(screen.getByTestId(`job-cancel-${jobId}`).hasAttribute('disabled')).toBe(false);
+    await act(() => until(1_200));
+    // The time waited counts on between events (none come while it waits).
+    expect(screen.getByTestId(`job-waiting-service-${jobId}`).textContent).toMatch(
+      /\(([1-9]|\d\d+) s so far\)/,
+    );
+
+    await act(() => backend.startService());
+    const done = await screen.findByTestId(`job-finished-${jobId}`, {}, { timeout: 60_000 });
+    expect(done.getAttribute('data-outcome')).toBe('succeeded');
+    expect(screen.queryByTestId(`job-waiting-service-${jobId}`)).toBeNull();
   }, 90_000);
 });

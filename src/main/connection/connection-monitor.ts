@@ -42,6 +42,12 @@ export interface ConnectionMonitor {
    * stops answering then is down or restarting, not set up wrong.
    */
   answeredBefore(profileId: string, baseUrl: string): boolean;
+  /**
+   * Resolves once the profile's service at this address answers again (a request got through, or a
+   * probe found it listening), at once when it is not known to be down; rejects with an AbortError
+   * when `signal` aborts or the monitor is disposed. Waiting costs no request: only the probes run.
+   */
+  whenAnswers(profileId: string, baseUrl: string, signal?: AbortSignal): Promise<void>;
   /** Stops every probe (shut-down, tests). */
   dispose(): void;
 }
@@ -59,6 +65,11 @@ export function createConnectionMonitor(opts: ConnectionMonitorOptions): Connect
     string,
     { reachable: boolean; answered: boolean; baseUrl: string; timer: NodeJS.Timeout | null }
   >();
+  const waiters = new Set<{ profileId: string; baseUrl: string; done: (error?: Error) => void }>();
+
+  function wake(profileId: string, baseUrl: string): void {
+    for (const w of [...waiters]) if (w.profileId === profileId && w.baseUrl === baseUrl) w.done();
+  }
 
   function schedule(profileId: string): void {
     const s = state.get(profileId);
@@ -92,6 +103,7 @@ export function createConnectionMonitor(opts: ConnectionMonitorOptions): Connect
       clearTimeout(next.timer);
       next.timer = null;
     }
+    if (reached) wake(profileId, baseUrl);
     // The first news of a profile that answers is no change worth announcing.
     if (prev || !reached) {
       opts.emit({
@@ -109,9 +121,38 @@ export function createConnectionMonitor(opts: ConnectionMonitorOptions): Connect
       const s = state.get(profileId);
       return s !== undefined && s.baseUrl === baseUrl && s.answered;
     },
+    whenAnswers(profileId, baseUrl, signal) {
+      const s = state.get(profileId);
+      if (!s || s.baseUrl !== baseUrl || s.reachable) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const waiter = {
+          profileId,
+          baseUrl,
+          done: (error?: Error) => {
+            waiters.delete(waiter);
+            signal?.removeEventListener('abort', onAbort);
+            if (error) reject(error);
+            else resolve();
+          },
+        };
+        const onAbort = (): void => waiter.done(abortError('The wait for the service was stopped.'));
+        if (signal?.aborted) {
+          onAbort();
+          return;
+        }
+        waiters.add(waiter);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
     dispose() {
       for (const s of state.values()) if (s.timer) clearTimeout(s.timer);
       state.clear();
+      // Nothing will tell them any more: whoever waits stops as if stopped by hand.
+      for (const w of [...waiters]) w.done(abortError('Portolan is shutting down.'));
     },
   };
+}
+
+function abortError(message: string): Error {
+  return Object.assign(new Error(message), { name: 'AbortError' });
 }

@@ -64,6 +64,7 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
   const connection = createConnectionMonitor({
     emit: (change) => deps.events.emit('service.connection', change),
     ...(deps.connectionProbe ? { probe: deps.connectionProbe } : {}),
+    ...(deps.connectionProbeEveryMs !== undefined ? { probeEveryMs: deps.connectionProbeEveryMs } : {}),
   });
   const usage = createUsageLedgers(deps.now);
 

@@ -1,5 +1,5 @@
 import type { ShipmentFilter } from '@shared/spec/filter';
-import { createJobManager, type JobOwner } from '../jobs';
+import { createJobManager, type JobClient, type JobOwner } from '../jobs';
 import type { HandlerContext } from './handler-context';
 import { usageChange } from './change-events';
 import { openProfileSession, type ProfileSession } from './profile-session';
@@ -24,6 +24,16 @@ function ownerOf({ profile, provenance }: ProfileSession): JobOwner {
   return { profileId: profile.id, profileName: profile.name, account: provenance.account };
 }
 
+/**
+ * The session's client for a job: besides its requests, a wait for its service to answer again, told
+ * by the connection monitor's probes (no request), so a job outlives a restart or a network blip.
+ */
+async function jobClient(ctx: HandlerContext, session: ProfileSession): Promise<JobClient> {
+  const client = await session.client();
+  const { id, baseUrl } = session.profile;
+  return { ...client, untilAnswers: (signal) => ctx.connection.whenAnswers(id, baseUrl, signal) };
+}
+
 /** The fetch jobs' calls: the profile and its signed client are resolved here, the rest is the job manager's. */
 export function createJobsHandlers(ctx: HandlerContext): HandlerSlice<JobsChannel> {
   const jobs = createJobManager({
@@ -39,11 +49,12 @@ export function createJobsHandlers(ctx: HandlerContext): HandlerSlice<JobsChanne
       );
     },
     logger: ctx.deps.logger,
+    ...(ctx.deps.maxServiceWaitMs !== undefined ? { maxServiceWaitMs: ctx.deps.maxServiceWaitMs } : {}),
   });
 
   async function connect(profileId: string | undefined, request: { account_name?: string }) {
     const session = await openProfileSession(ctx, profileId, request);
-    return { owner: ownerOf(session), client: await session.client() };
+    return { owner: ownerOf(session), client: await jobClient(ctx, session) };
   }
 
   return {
@@ -62,7 +73,7 @@ export function createJobsHandlers(ctx: HandlerContext): HandlerSlice<JobsChanne
       jobs.resume(jobId, async (profileId) => {
         // A resumed job is charged to its profile's default account, as before the restart.
         const session = await openProfileSession(ctx, profileId ?? undefined);
-        return { owner: ownerOf(session), client: await session.client() };
+        return { owner: ownerOf(session), client: await jobClient(ctx, session) };
       }),
     'jobs.discard': ({ jobId }) => jobs.discard(jobId),
   };

@@ -56,6 +56,10 @@ export interface HandlerDeps {
   clientOptions?: Pick<ClientOptions, 'timeoutMs' | 'retry'>;
   /** How an unreachable service is probed until it answers again; defaults to a bare TCP connection. */
   connectionProbe?: Probe;
+  /** How often an unreachable service is probed (default 2 s; tests shorten it). */
+  connectionProbeEveryMs?: number;
+  /** Longest a fetch job waits for a service that stopped answering (default 10 minutes; tests shorten it). */
+  maxServiceWaitMs?: number;
   /** The clock that ages the usage figures (a scripted session moves it); default Date.now. */
   now?: () => number;
 }

@@ -1,7 +1,7 @@
 import type { FirmSearchResponse } from '@shared/spec/responses';
 import type { RecordObject } from '../library';
 import type { FirmState, JobRow } from './job-state';
-import type { RequestPolicy } from './request-policy';
+import type { RequestPolicy, RequestWait } from './request-policy';
 import { eitherSignal } from './shipment-sweep';
 import type { FirmSource, RunOptions } from './types';
 
@@ -9,7 +9,8 @@ export interface PagerOptions {
   policy: RequestPolicy;
   /** Stores one page's firms and the job's state (next page) in one unit of work. */
   commit: (firms: readonly RecordObject[]) => Promise<void>;
-  progress: (waitMs?: number) => void;
+  /** Reports progress; `wait` while a rate-limit wait or a wait for the service is under way. */
+  progress: (wait?: RequestWait) => void;
   /** Thrown between pages: cancel and pause. */
   checkStop: () => void;
 }
@@ -42,7 +43,7 @@ export async function runFirmPager(
     const res: FirmSearchResponse = await opts.policy.call(
       () => source.firmSearch({ ...filter, page }, signal ? { signal } : {}),
       waitSignal,
-      (ms) => opts.progress(ms),
+      (wait) => opts.progress(wait ?? undefined),
     );
     state.requests++;
     state.downloads += res.firms.length;

@@ -13,7 +13,13 @@ export {
   type JobOwner,
 } from './job-manager';
 export { RateLimiter, type RateLimits, type LimiterClock } from './rate-limiter';
-export { RequestPolicy, type RequestPolicyOptions } from './request-policy';
+export {
+  RequestPolicy,
+  ServiceDidNotAnswer,
+  DEFAULT_SERVICE_WAIT_MS,
+  type RequestPolicyOptions,
+  type RequestWait,
+} from './request-policy';
 export {
   estimateShipments,
   planShipmentFetch,

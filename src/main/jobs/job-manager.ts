@@ -31,8 +31,13 @@ const PROGRESS_PER_SECOND = 5;
 /** How long an estimate's probe may stand in for the job's first request. */
 const PROBE_TTL_MS = 10 * 60_000;
 
-/** A signed client for one profile, as the handlers make it. */
-export type JobClient = ShipmentSource & FirmSource & UsageSource;
+/**
+ * A signed client for one profile, as the handlers make it; `untilAnswers` resolves once the profile's
+ * service answers again (see `RequestPolicyOptions.untilServiceAnswers`).
+ */
+export type JobClient = ShipmentSource &
+  FirmSource &
+  UsageSource & { untilAnswers?: (signal?: AbortSignal) => Promise<void> };
 
 /** Whose job it is: the profile and the account it is charged to, for provenance and for limits. */
 export interface JobOwner {
@@ -44,6 +49,8 @@ export interface JobOwner {
 export interface JobManagerDeps {
   /** The app's one library instance. */
   library: () => Promise<Library>;
+  /** Longest wait for a service that stopped answering before a job stops (default 10 minutes). */
+  maxServiceWaitMs?: number;
   /** Where progress and outcomes go (the window, through the host). */
   onProgress: (p: FetchProgress) => void;
   /** `profileId`: the profile the job ran for (null when it is not known). */
@@ -192,6 +199,7 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
       downloadsUsed: p.downloadsUsed,
       ...(p.waitingSeconds !== undefined ? { waitingSeconds: p.waitingSeconds } : {}),
       ...(p.waitingUntil !== undefined ? { waitingUntil: p.waitingUntil } : {}),
+      ...(p.waitingForServiceSince !== undefined ? { waitingForServiceSince: p.waitingForServiceSince } : {}),
     });
   }
 
@@ -279,18 +287,20 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
     account,
   });
 
-  async function runnerFor(
-    client: UsageSource,
-    account: string | null,
-    kind: DatasetKind,
-  ): Promise<JobRunner> {
+  async function runnerFor(client: JobClient, account: string | null, kind: DatasetKind): Promise<JobRunner> {
     const usage = await usageOf(client);
     const limiter = usage ? RateLimiter.fromUsage(usage, account) : RateLimiter.unlimited();
     // The job sizes its last windows to the downloads left instead of being refused at the limit.
     const downloadsLeft = usage
       ? downloadsLeftOf(usage, account, kind === 'firms' ? 'firms/search' : 'shipments/search')
       : null;
-    return new JobRunner({ library: await deps.library(), limiter, downloadsLeft });
+    return new JobRunner({
+      library: await deps.library(),
+      limiter,
+      downloadsLeft,
+      ...(client.untilAnswers ? { untilServiceAnswers: client.untilAnswers } : {}),
+      ...(deps.maxServiceWaitMs !== undefined ? { maxServiceWaitMs: deps.maxServiceWaitMs } : {}),
+    });
   }
 
   async function resumableOne(jobId: string): Promise<JobSummary | undefined> {

@@ -4,6 +4,11 @@ import { sleep as realSleep } from './sleep';
 
 /** Longest Retry-After a job waits out by itself; a longer one (the daily window) pauses the job. */
 const DEFAULT_MAX_WAIT_SECONDS = 300;
+/**
+ * Longest a job waits for a service that stopped answering (a restart, a network blip) before it
+ * stops, resumable: past this the outage is more than a blip, and the analyst should know.
+ */
+export const DEFAULT_SERVICE_WAIT_MS = 10 * 60_000;
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
@@ -13,6 +18,30 @@ export class OutOfDownloads extends Error {
     super(message);
     this.name = 'OutOfDownloads';
   }
+}
+
+/**
+ * Thrown when the service has not answered for the longest wait: the job stops with everything kept,
+ * as interrupted, to be resumed once the service is back.
+ */
+export class ServiceDidNotAnswer extends Error {
+  constructor(
+    message: string,
+    readonly waitedMs: number,
+  ) {
+    super(message);
+    this.name = 'ServiceDidNotAnswer';
+  }
+}
+
+/**
+ * Whether an error says no answer came at all (refused, reset, unreachable): the request did not reach
+ * the service, so asking again once it listens costs nothing twice. Our own timeout is not one of
+ * these: the service may have got the request and be working on a heavy query.
+ */
+export function noAnswer(e: unknown): boolean {
+  const err = e as { kind?: unknown; reason?: unknown };
+  return err?.kind === 'NetworkError' && err.reason !== 'timeout';
 }
 
 /** The 429 an error carries, with its Retry-After; null for any other error. */
@@ -32,7 +61,17 @@ export interface RequestPolicyOptions {
   /** Downloads left of the job's metric when it starts; null or omitted = unlimited or unknown. */
   downloadsLeft?: number | null;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Resolves once the job's service answers again (main's connection monitor, which probes with a bare
+   * TCP connect: no request). Without it a request that found no service fails the job at once.
+   */
+  untilServiceAnswers?: (signal?: AbortSignal) => Promise<void>;
+  /** Longest wait for a service that does not answer, in one outage. Default 10 minutes. */
+  maxServiceWaitMs?: number;
 }
+
+/** What a request waits for, for the job's progress: a rate limit (for how long) or the service (since when). */
+export type RequestWait = { rateLimitMs: number } | { serviceSince: number };
 
 /**
  * How a job spends requests: within the account's request rate (the limiter), waiting out short 429s,
@@ -44,6 +83,8 @@ export class RequestPolicy {
   private readonly maxWaitSeconds: number;
   private readonly downloadsLeft: number | null;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly untilServiceAnswers: ((signal?: AbortSignal) => Promise<void>) | null;
+  private readonly maxServiceWaitMs: number;
 
   constructor(opts: RequestPolicyOptions = {}) {
     this.limiter = opts.limiter ?? RateLimiter.unlimited();
@@ -53,22 +94,36 @@ export class RequestPolicy {
     this.downloadsLeft =
       left === null || left === undefined || !Number.isFinite(left) ? null : Math.max(0, left);
     this.sleep = opts.sleep ?? realSleep;
+    this.untilServiceAnswers = opts.untilServiceAnswers ?? null;
+    this.maxServiceWaitMs = Math.max(0, opts.maxServiceWaitMs ?? DEFAULT_SERVICE_WAIT_MS);
   }
 
   /**
    * One request within the limits. `waitSignal` ends waits (cancel or pause); the request itself only
    * stops on its own signal, so a pause never throws away an answer the service has already charged for.
+   * A request that finds no service is asked again once the service answers, up to the longest wait.
    */
   async call<T>(
     fn: () => Promise<T>,
     waitSignal: AbortSignal | undefined,
-    onWait: (ms: number) => void,
+    /** A wait begins (a rate limit, the service gone), or, with null, the service answers again. */
+    onWait: (wait: RequestWait | null) => void,
   ): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      await this.limiter.acquire(waitSignal, onWait);
+    let refusals = 0;
+    let outageSince: number | null = null;
+    for (;;) {
+      await this.limiter.acquire(waitSignal, (ms) => onWait({ rateLimitMs: ms }));
       try {
         return await fn();
       } catch (e) {
+        if (noAnswer(e) && this.untilServiceAnswers) {
+          outageSince ??= Date.now();
+          onWait({ serviceSince: outageSince });
+          await this.waitForService(outageSince, waitSignal);
+          // Said at once: the job goes on, though its next step takes a request's time to show.
+          onWait(null);
+          continue;
+        }
         const limit = limitInfo(e);
         // A 429 with a short wait: wait and try again. Without one (a download quota is used up) or with
         // a long one (the daily window) waiting here will not help; the job pauses and stays resumable.
@@ -76,13 +131,40 @@ export class RequestPolicy {
           !limit ||
           limit.retryAfterSeconds === undefined ||
           limit.retryAfterSeconds > this.maxWaitSeconds ||
-          attempt >= this.max429
+          refusals >= this.max429
         ) {
           throw e;
         }
-        onWait(limit.retryAfterSeconds * 1000);
+        refusals++;
+        onWait({ rateLimitMs: limit.retryAfterSeconds * 1000 });
         await this.sleep(limit.retryAfterSeconds * 1000, waitSignal);
       }
+    }
+  }
+
+  /**
+   * Waits until the service answers again, what is left of the longest wait at most; then throws
+   * `ServiceDidNotAnswer`. A pause or a cancel ends the wait at once (their AbortError).
+   */
+  private async waitForService(since: number, waitSignal: AbortSignal | undefined): Promise<void> {
+    const left = this.maxServiceWaitMs - (Date.now() - since);
+    const ends = new AbortController();
+    const both = waitSignal ? AbortSignal.any([waitSignal, ends.signal]) : ends.signal;
+    try {
+      const answered = await Promise.race([
+        this.untilServiceAnswers!(both).then(() => true),
+        this.sleep(Math.max(0, left), both).then(() => false),
+      ]);
+      if (!answered) {
+        const waited = Date.now() - since;
+        throw new ServiceDidNotAnswer(
+          `The service did not answer for ${describeWait(waited)}, so the job stopped.`,
+          waited,
+        );
+      }
+    } finally {
+      // The one that lost the race stops too (its timer, or its place among the monitor's waiters).
+      ends.abort();
     }
   }
 
@@ -104,4 +186,12 @@ export class RequestPolicy {
       `${metricLabel(metric)} limit reached${forAccount}: ${fmt(Math.max(0, left))} downloads are left and the next request needs about ${fmt(needs)}.`,
     );
   }
+}
+
+/** "10 minutes", "1 minute", "45 seconds". */
+function describeWait(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes >= 1) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }

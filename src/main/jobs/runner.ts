@@ -22,7 +22,14 @@ import {
   type JobState,
   type ShipmentState,
 } from './job-state';
-import { limitInfo, OutOfDownloads, RequestPolicy, type RequestPolicyOptions } from './request-policy';
+import {
+  limitInfo,
+  OutOfDownloads,
+  RequestPolicy,
+  ServiceDidNotAnswer,
+  type RequestPolicyOptions,
+  type RequestWait,
+} from './request-policy';
 import { eitherSignal, runShipmentSweep, type DoneWindow } from './shipment-sweep';
 import type {
   FirmSource,
@@ -309,9 +316,9 @@ export class JobRunner {
     const state = job.state as ShipmentState;
     const startedAt = Date.now() - state.elapsedMs;
     const seen = await this.library.shipmentHashIds(job.datasetId);
-    const progress = (waitMs?: number): void => {
+    const progress = (wait?: RequestWait): void => {
       state.elapsedMs = Date.now() - startedAt;
-      run.onProgress?.(progressOf(job, state, waitMs));
+      run.onProgress?.(progressOf(job, state, wait));
     };
     try {
       await runShipmentSweep(job, state, source, run, {
@@ -376,9 +383,9 @@ export class JobRunner {
         policy: this.policy,
         commit: (firms) => this.commitFirmPage(job, state, firms),
         checkStop: this.checkStop(run),
-        progress: (waitMs) => {
+        progress: (wait) => {
           state.elapsedMs = Date.now() - startedAt;
-          run.onProgress?.(progressOf(job, state, waitMs));
+          run.onProgress?.(progressOf(job, state, wait));
         },
       });
       await this.finish(job, state, {
@@ -418,7 +425,7 @@ export class JobRunner {
       };
     }
     const kept = `${fmt(stats.stored)} ${job.kind === 'firms' ? 'firms' : 'records'} kept`;
-    const setStatus = (status: 'paused' | 'failed', error: string | null) =>
+    const setStatus = (status: 'paused' | 'interrupted' | 'failed', error: string | null) =>
       this.library.write((tx) => tx.jobs.setStatus(job.id, status, error)).catch(() => undefined);
     if (e instanceof PauseRequested || isAbort(e, run.pause)) {
       await setStatus('paused', null);
@@ -434,6 +441,12 @@ export class JobRunner {
       const message = `${withAccount(messageOf(e), e, job.input.account)} Paused with ${kept}; resume when the limit allows.`;
       await setStatus('paused', message.slice(0, 1000));
       return { jobId: job.id, status: 'paused', datasetId: null, stats, message };
+    }
+    if (e instanceof ServiceDidNotAnswer) {
+      // Stopped as a restart stops it: nothing is wrong with the job, the service was away too long.
+      const message = `${e.message} ${kept}; resume it once the service answers again.`;
+      await setStatus('interrupted', message.slice(0, 1000));
+      return { jobId: job.id, status: 'interrupted', datasetId: null, stats, message };
     }
     const message = messageOf(e);
     await setStatus('failed', message.slice(0, 1000));
@@ -472,11 +485,12 @@ function withAccount(message: string, e: unknown, account: string | null | undef
  * Where a job stands, from its state: what it covered of its size (its own answers' total, else the
  * planned one), the windows or pages done and known, and what it spent.
  */
-function progressOf(job: JobRow, state: JobState, waitMs?: number): JobProgressInfo {
+function progressOf(job: JobRow, state: JobState, wait?: RequestWait): JobProgressInfo {
   const total = knownTotal(state);
   const shipments = state.kind === 'shipments';
   const done = shipments ? Math.min(state.coveredRecords, total ?? state.coveredRecords) : state.nextPage - 1;
   const left = total === null ? null : Math.max(0, total - done);
+  const waitMs = wait && 'rateLimitMs' in wait ? wait.rateLimitMs : undefined;
   return {
     jobId: job.id,
     label: job.label,
@@ -490,6 +504,7 @@ function progressOf(job: JobRow, state: JobState, waitMs?: number): JobProgressI
     requestsUsed: state.requests,
     downloadsUsed: state.downloads,
     ...waiting(waitMs),
+    ...(wait && 'serviceSince' in wait ? { waitingForServiceSince: wait.serviceSince } : {}),
   };
 }
 

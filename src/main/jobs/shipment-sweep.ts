@@ -2,7 +2,7 @@ import type { ShipmentSearchResponse } from '@shared/spec/responses';
 import type { RecordObject } from '../library';
 import type { JobRow, ShipmentState } from './job-state';
 import { carveCut, fetchWindow, nextSweepStep, type FrontierItem } from './planner';
-import type { RequestPolicy } from './request-policy';
+import type { RequestPolicy, RequestWait } from './request-policy';
 import type { RunOptions, ShipmentSource } from './types';
 import { adjoins, applyWindow, splitByFacet, windowKey, type SliceWindow } from './windows';
 
@@ -21,8 +21,8 @@ export interface SweepOptions {
   policy: RequestPolicy;
   /** Stores finished windows (deduplicated) and the job's state in one unit of work. */
   commit: (windows: DoneWindow[]) => Promise<void>;
-  /** Reports progress; `waitMs` while a rate-limit wait is under way. */
-  progress: (waitMs?: number) => void;
+  /** Reports progress; `wait` while a rate-limit wait or a wait for the service is under way. */
+  progress: (wait?: RequestWait) => void;
   /** Thrown between steps: cancel and pause. */
   checkStop: () => void;
 }
@@ -58,7 +58,7 @@ export async function runShipmentSweep(
     const res = await policy.call(
       () => source.shipmentSearch({ ...applyWindow(filter, w), size }, signal ? { signal } : {}),
       waitSignal,
-      (ms) => opts.progress(ms),
+      (wait) => opts.progress(wait ?? undefined),
     );
     state.requests++;
     state.downloads += res.shipments.length;

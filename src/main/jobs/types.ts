@@ -36,8 +36,11 @@ export interface JobStats {
 
 export interface JobOutcome {
   jobId: string;
-  /** `paused`: stopped with its data kept (by `pause`, or a used-up limit); resumable. */
-  status: 'succeeded' | 'cancelled' | 'paused' | 'failed';
+  /**
+   * `paused`: stopped with its data kept (by `pause`, or a used-up limit); `interrupted`: stopped with
+   * its data kept because the service did not answer for the longest wait. Both resumable.
+   */
+  status: 'succeeded' | 'cancelled' | 'paused' | 'interrupted' | 'failed';
   /** The finished dataset's id (succeeded only). */
   datasetId: string | null;
   stats: JobStats;

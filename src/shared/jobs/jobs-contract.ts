@@ -29,6 +29,11 @@ export interface FetchProgress {
   waitingSeconds?: number;
   /** Set while the job waits: when it goes on (epoch ms), for a countdown between events. */
   waitingUntil?: number;
+  /**
+   * Set while the job waits for a service that stopped answering: since when (epoch ms). It goes on by
+   * itself when the service answers again; the next progress event (without it) says so.
+   */
+  waitingForServiceSince?: number;
 }
 
 /** Progress of an export: rows written, then the summary sheets and the finishing of the file. */
@@ -62,8 +67,11 @@ export type JobProgress = FetchProgress | ExportProgressEvent | ImportProgressEv
 export interface FetchFinished {
   kind: DatasetKind;
   jobId: string;
-  /** `paused`: stopped with what it fetched kept, resumable (by the user, or at a used-up limit). */
-  outcome: 'succeeded' | 'failed' | 'cancelled' | 'paused';
+  /**
+   * `paused`: stopped with what it fetched kept, resumable (by the user, or at a used-up limit);
+   * `interrupted`: the same, because the service did not answer for the longest wait.
+   */
+  outcome: 'succeeded' | 'failed' | 'cancelled' | 'paused' | 'interrupted';
   message: string;
   /** The finished dataset (succeeded only). */
   datasetId: string | null;

@@ -5,11 +5,18 @@ import { notify } from '../../components/notify';
 import { showDataset } from '../../session';
 import { useJobsStore, type FinishedJob } from './jobs-store';
 
-const TONE = { succeeded: 'success', failed: 'error', paused: 'warning', cancelled: 'info' } as const;
+const TONE = {
+  succeeded: 'success',
+  failed: 'error',
+  paused: 'warning',
+  interrupted: 'warning',
+  cancelled: 'info',
+} as const;
 const TITLE: Record<FinishedJob['outcome'], (label: string) => string> = {
   succeeded: (l) => `${l}: done`,
   failed: (l) => `${l} failed`,
   paused: (l) => `${l} paused`,
+  interrupted: (l) => `${l} stopped`,
   cancelled: (l) => `${l} cancelled`,
 };
 

@@ -61,6 +61,14 @@ function JobRow({ id }: { id: string }) {
 /** What the row says after the counts: time left, a rate-limit wait, or that no news is coming. */
 function timeLine(job: RunningJob, now: number, hostUp: boolean): { text: string; silent: boolean } {
   if (!hostUp) return { text: 'no news while the Portolan host is not reachable', silent: true };
+  if (job.waitingForServiceSince !== null) {
+    // No request is made meanwhile (main only checks whether the service listens), so nothing is spent.
+    const waited = describeSeconds(Math.max(0, now - job.waitingForServiceSince) / 1000);
+    return {
+      text: `the service is not answering: waiting for it (${waited} so far), and the job goes on by itself when it answers`,
+      silent: false,
+    };
+  }
   const { waitSeconds, etaSeconds } = liveTimes(job, now);
   if (waitSeconds !== null) {
     const total = etaSeconds !== null ? ` · ${describeTimeLeft(etaSeconds)} left` : '';
@@ -81,7 +89,8 @@ function JobRowView({ job }: { job: RunningJob }) {
   const pct = job.total ? Math.min(100, Math.round((job.done / job.total) * 100)) : null;
   const now = useNow(true);
   const { text, silent } = timeLine(job, now, hostUp);
-  const waiting = liveTimes(job, now).waitSeconds !== null;
+  const forService = job.waitingForServiceSince !== null;
+  const waiting = forService || liveTimes(job, now).waitSeconds !== null;
   const stopping = job.cancelling || job.pausing;
   return (
     <Paper
@@ -143,7 +152,9 @@ function JobRowView({ job }: { job: RunningJob }) {
           : ''}
         {text ? (
           <span
-            data-testid={waiting ? `job-waiting-${job.id}` : undefined}
+            data-testid={
+              forService ? `job-waiting-service-${job.id}` : waiting ? `job-waiting-${job.id}` : undefined
+            }
             style={silent ? { color: 'var(--mantine-color-orange-text)' } : undefined}
           >{` · ${text}`}</span>
         ) : null}
@@ -157,6 +168,7 @@ const OUTCOME: Record<FinishedJob['outcome'], { label: string; color: string }> 
   failed: { label: 'Failed', color: 'red' },
   cancelled: { label: 'Cancelled', color: 'gray' },
   paused: { label: 'Paused', color: 'orange' },
+  interrupted: { label: 'Stopped', color: 'orange' },
 };
 
 function FinishedRow({ f }: { f: FinishedJob }) {

@@ -36,6 +36,8 @@ export interface RunningJob {
   waitingSeconds: number | null;
   /** When a rate-limit wait ends (epoch ms): the tray counts down to it between progress events. */
   waitingUntil: number | null;
+  /** Since when the job waits for a service that stopped answering (epoch ms); null while it answers. */
+  waitingForServiceSince: number | null;
   /**
    * When the job should end (epoch ms), smoothed over main's estimates so the time left counts down
    * steadily instead of jumping with each request's pace; null while unknown.
@@ -160,6 +162,7 @@ function fromView(v: JobView): RunningJob {
     recordsStored: v.recordsStored,
     waitingSeconds: null,
     waitingUntil: null,
+    waitingForServiceSince: null,
     etaEnd: v.etaSeconds === null ? null : now + v.etaSeconds * 1000,
     updatedAt: now,
     cancelling: false,
@@ -543,7 +546,15 @@ export function describeSlices(job: Pick<RunningJob, 'unit' | 'windowsDone' | 'w
 function progressDetail(
   p: JobProgress,
   now: number,
-): Pick<RunningJob, 'windowsDone' | 'windowsKnown' | 'recordsStored' | 'waitingSeconds' | 'waitingUntil'> {
+): Pick<
+  RunningJob,
+  | 'windowsDone'
+  | 'windowsKnown'
+  | 'recordsStored'
+  | 'waitingSeconds'
+  | 'waitingUntil'
+  | 'waitingForServiceSince'
+> {
   switch (p.kind) {
     case 'shipments':
     case 'firms':
@@ -554,6 +565,7 @@ function progressDetail(
         waitingSeconds: p.waitingSeconds ?? null,
         // An absolute end, so the countdown runs on between events; a bare number of seconds counts from now.
         waitingUntil: p.waitingUntil ?? (p.waitingSeconds ? now + p.waitingSeconds * 1000 : null),
+        waitingForServiceSince: p.waitingForServiceSince ?? null,
       };
     case 'export':
     case 'import':
@@ -563,6 +575,7 @@ function progressDetail(
         recordsStored: null,
         waitingSeconds: null,
         waitingUntil: null,
+        waitingForServiceSince: null,
       };
   }
 }

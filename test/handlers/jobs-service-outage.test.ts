@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { FetchFinished, FetchProgress, JobsList } from '@shared/jobs/jobs-contract';
+import type { ServiceConnection } from '@shared/profiles/profiles-contract';
+import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
+import { createHarness, type Harness } from './helpers';
+
+/*
+ * "Fetch all" through the handlers while the service goes away: the job's client is the profile's,
+ * and its wait for the service is the connection monitor's (the status bar's source), so the job and
+ * the status bar learn of the service's return from the same probe.
+ */
+
+const account = generateAccount('acme');
+const request = { start_date: '2021-01-01', end_date: '2025-12-31' };
+const RECORDS = 20_000;
+let h: Harness | null = null;
+const sims: RunningSimulator[] = [];
+afterEach(async () => {
+  await h?.close();
+  h = null;
+  for (const s of sims.splice(0)) await s.close();
+});
+
+async function simulator(port = 0): Promise<RunningSimulator> {
+  const sim = await startSimulator({
+    port,
+    records: RECORDS,
+    seed: 3,
+    accounts: [account],
+    faults: { latencyMs: 60 },
+  });
+  sims.push(sim);
+  return sim;
+}
+
+const progressOf = (hh: Harness, jobId: string): FetchProgress[] =>
+  hh.events
+    .filter((e) => e.event === 'jobs.progress' && (e.payload as FetchProgress).jobId === jobId)
+    .map((e) => e.payload as FetchProgress);
+const connection = (hh: Harness): ServiceConnection[] =>
+  hh.events.filter((e) => e.event === 'service.connection').map((e) => e.payload as ServiceConnection);
+
+describe('a fetch job started from the window while the service restarts', () => {
+  it('says it waits for the service, goes on when the probe finds it back, and finishes whole', async () => {
+    const sim = await simulator();
+    const port = Number(new URL(sim.url).port);
+    h = await createHarness({ probeEveryMs: 100 });
+    await h.addProfile(sim.url, account, { active: true });
+    const hh = h;
+    const { jobId } = await hh.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request });
+    await vi.waitFor(() => expect(progressOf(hh, jobId).some((p) => p.recordsStored > 0)).toBe(true), {
+      timeout: 20_000,
+      interval: 20,
+    });
+    await sim.close();
+    await vi.waitFor(
+      () => expect(progressOf(hh, jobId).some((p) => p.waitingForServiceSince !== undefined)).toBe(true),
+      { timeout: 10_000, interval: 20 },
+    );
+    // Still running (Pause and Cancel stay available), and the status bar's news says the service is gone.
+    expect((await hh.ok<JobsList>('jobs.list')).running.map((j) => j.id)).toEqual([jobId]);
+    expect(connection(hh).at(-1)).toMatchObject({ reachable: false });
+
+    await new Promise((r) => setTimeout(r, 1_000));
+    await simulator(port);
+    const finished = await hh.jobFinished<FetchFinished>(jobId, 30_000);
+    expect(finished).toMatchObject({
+      outcome: 'succeeded',
+      message: `Fetched ${RECORDS.toLocaleString('en-US')} records.`,
+    });
+    expect(connection(hh).at(-1)).toMatchObject({ reachable: true });
+    // The progress after the wait says it is over.
+    expect(progressOf(hh, jobId).at(-1)!.waitingForServiceSince).toBeUndefined();
+  }, 60_000);
+
+  it('past the longest wait the job stops as interrupted with the reason, listed to resume', async () => {
+    const sim = await simulator();
+    h = await createHarness({ probeEveryMs: 100, maxServiceWaitMs: 500 });
+    await h.addProfile(sim.url, account, { active: true });
+    const hh = h;
+    const { jobId } = await hh.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request });
+    await vi.waitFor(() => expect(progressOf(hh, jobId).some((p) => p.recordsStored > 0)).toBe(true), {
+      timeout: 20_000,
+      interval: 20,
+    });
+    await sim.close();
+    const finished = await hh.jobFinished<FetchFinished>(jobId, 20_000);
+    expect(finished.outcome).toBe('interrupted');
+    expect(finished.message).toMatch(
+      /^The service did not answer for 1 second, so the job stopped\. [\d,]+ records kept; resume it once the service answers again\.$/,
+    );
+    const list = await hh.ok<JobsList>('jobs.list');
+    expect(list.running).toEqual([]);
+    expect(list.resumable).toMatchObject([{ id: jobId, status: 'interrupted', error: finished.message }]);
+  }, 60_000);
+});
