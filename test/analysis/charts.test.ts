@@ -17,14 +17,16 @@ let fx: Fixture;
 let hs: SummaryResult;
 let flows: SummaryResult;
 let importers: SummaryResult;
+let months: SummaryResult;
 
 beforeAll(async () => {
   fx = await openFixture();
   const id = await save(fx.library, withGaps(simRecords(1500, 5)), 'charts');
-  [hs, flows, importers] = await Promise.all([
+  [hs, flows, importers, months] = await Promise.all([
     fx.analysis.summary(id, 'hs', {}),
     fx.analysis.summary(id, 'flows', { limit: 200 }),
     fx.analysis.summary(id, 'importers', { measure: 'usdFob', limit: 10 }),
+    fx.analysis.summary(id, 'months', {}),
   ]);
 });
 afterAll(async () => {
@@ -121,6 +123,19 @@ describe('chart data', () => {
     const table = summaryTable('x', [{ ...importers.rows[0]!, usdFob: null }]);
     expect(table.rows[0]![5]).toBeNull();
     expect(table.rows[0]![3]).toBe(importers.rows[0]!.shipments);
+  });
+
+  it('the trend names its months as analysts write them ("Dec 2025"), in calendar order, and a click finds its month', () => {
+    const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const keys = months.rows.map((r) => r.key).filter((k): k is string => k !== null);
+    expect(keys.length).toBeGreaterThan(12);
+    expect(keys).toEqual([...keys].sort());
+    const option = lineOption(months, 'shipments') as { xAxis: { data: string[] } };
+    expect(option.xAxis.data).toEqual(
+      keys.map((k) => `${MONTHS[Number(k.slice(5, 7)) - 1]} ${k.slice(0, 4)}`),
+    );
+    expect(option.xAxis.data.some((label) => /\d{4}-\d{2}/.test(label))).toBe(false);
+    expect(rowOfClick(months, 'line', { dataIndex: 1, data: null })?.key).toBe(keys[1]);
   });
 
   it('count axes tick in whole numbers; money and weight axes may have fractions', () => {

@@ -213,6 +213,38 @@ describe('analysis page', () => {
     expect(ticks.filter((t) => t.includes('.'))).toEqual([]);
   });
 
+  it('names months as analysts write them ("Dec 2025") in the trend table and a profile, in calendar order; the Excel keeps "2025-12"', async () => {
+    const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const written = (iso: string) => `${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
+    const isoMonths = [...new Set(backend.before.map((r) => (r.arrivalDate ?? '').slice(0, 7)))]
+      .filter((m) => /^\d{4}-\d{2}$/.test(m))
+      .sort();
+    expect(isoMonths.length).toBeGreaterThan(1);
+    render(<page.AnalysisPage />);
+    await choose(backend.ids.before);
+    showTab('months');
+    const table = await screen.findByTestId('analysis-table-months', {}, { timeout: 45_000 });
+    const rows = [...table.querySelectorAll('tbody tr')].filter((tr) => tr.getAttribute('data-key'));
+    expect(rows.map((tr) => tr.getAttribute('data-key'))).toEqual(isoMonths);
+    const names = rows.map((_, i) => screen.getByTestId(`analysis-name-months-${i}`));
+    expect(names.map((n) => n.textContent)).toEqual(isoMonths.map(written));
+    expect(names.map((n) => n.getAttribute('title'))).toEqual(isoMonths.map(written));
+
+    downloads.length = 0;
+    fireEvent.click(screen.getByTestId('analysis-xlsx-months'));
+    await waitFor(() => expect(downloads.length).toBe(1), { timeout: 45_000 });
+    const xlsx = await backend.readXlsx(downloads[0]!.href.split(',')[1]!);
+    const [, ...sheetRows] = xlsx.rows;
+    expect(sheetRows.map((r) => r[0]).filter((v) => /^\d{4}-\d{2}$/.test(String(v)))).toEqual(isoMonths);
+
+    showTab('importers');
+    fireEvent.click(await screen.findByTestId('analysis-profile-importers-0', {}, { timeout: 45_000 }));
+    const monthly = await screen.findByTestId('analysis-profile-months-0', {}, { timeout: 45_000 });
+    expect(monthly.textContent).toMatch(/^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}/);
+    fireEvent.click(screen.getByRole('button', { name: 'Close the profile' }));
+    await waitFor(() => expect(screen.queryByTestId('analysis-profile-summary')).toBeNull());
+  }, 120_000);
+
   it('shows one message and no sections or exports for a dataset without shipments', async () => {
     render(<page.AnalysisPage />);
     await choose(backend.ids.empty);

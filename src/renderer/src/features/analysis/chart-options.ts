@@ -1,5 +1,6 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import type { Measure, SummaryResult, SummaryRow } from '@shared/analysis/analysis-contract';
+import { monthName } from './format';
 
 export const MEASURE_LABELS: Record<Measure, string> = {
   shipments: 'Shipments',
@@ -45,7 +46,8 @@ export function lineOption(result: SummaryResult, m: Measure): EChartsCoreOption
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
     grid: { left: 64, right: 64, top: 32, bottom: 32 },
-    xAxis: { type: 'category', data: rows.map((r) => r.key) },
+    // The axis and its tooltip name the month as the table does ("Dec 2025"), in the rows' calendar order.
+    xAxis: { type: 'category', data: rows.map((r) => monthName(r.key ?? '')) },
     yAxis: [
       { type: 'value', name: 'Shipments', ...COUNT_AXIS },
       { type: 'value', name: MEASURE_LABELS[second] },

@@ -2,7 +2,7 @@ import { Button, Drawer, Group, Loader, Stack, Table, Text, Title } from '@manti
 import type { SummaryRow } from '@shared/analysis/analysis-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { chosenDataset, useAnalysisStore } from './analysis-store';
-import { count, num, pct } from './format';
+import { count, monthName, num, pct } from './format';
 import { summaryTable } from './table-export';
 
 /**
@@ -70,6 +70,7 @@ export function ProfileDrawer() {
               title="Monthly volume"
               firm={p.name}
               rows={p.monthly}
+              months
             />
           </>
         )}
@@ -83,11 +84,14 @@ function ProfileList({
   firm,
   rows,
   testId,
+  months = false,
 }: {
   title: string;
   firm: string;
   rows: SummaryRow[];
   testId: string;
+  /** The rows are months: named as analysts write them ("Dec 2025"). */
+  months?: boolean;
 }) {
   const { drillDown, exportTable } = useAnalysisStore.getState();
   const datasetName = useAnalysisStore((s) => chosenDataset(s)?.name);
@@ -118,22 +122,25 @@ function ProfileList({
             </tr>
           </thead>
           <tbody>
-            {rows.map((r, i) => (
-              <tr
-                key={`${r.key ?? ''}-${r.detail ?? ''}-${i}`}
-                data-testid={`${testId}-${i}`}
-                onClick={() => drillDown(r)}
-                className={r.drill ? 'analysis__row--drill' : undefined}
-              >
-                <td className="analysis__name" title={r.detail ? `${r.label} ${r.detail}` : r.label}>
-                  {r.label}
-                  {r.detail ? <span className="analysis__detail"> {r.detail}</span> : null}
-                </td>
-                <td>{num(r.shipments)}</td>
-                <td>{num(r.usdFob, 2)}</td>
-                <td>{pct(r.shares.shipments)}</td>
-              </tr>
-            ))}
+            {rows.map((r, i) => {
+              const name = months && r.key !== null ? monthName(r.key) : r.label;
+              return (
+                <tr
+                  key={`${r.key ?? ''}-${r.detail ?? ''}-${i}`}
+                  data-testid={`${testId}-${i}`}
+                  onClick={() => drillDown(r)}
+                  className={r.drill ? 'analysis__row--drill' : undefined}
+                >
+                  <td className="analysis__name" title={r.detail ? `${name} ${r.detail}` : name}>
+                    {name}
+                    {r.detail ? <span className="analysis__detail"> {r.detail}</span> : null}
+                  </td>
+                  <td>{num(r.shipments)}</td>
+                  <td>{num(r.usdFob, 2)}</td>
+                  <td>{pct(r.shares.shipments)}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </Table>
       </div>

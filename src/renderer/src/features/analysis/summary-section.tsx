@@ -15,7 +15,7 @@ import {
 } from './chart-options';
 import { EChart, chartImage, type ChartClick } from './echart';
 import { download } from './download';
-import { count, num, pct } from './format';
+import { count, monthName, num, pct } from './format';
 
 /** Longer tables are cut (with a note): the page stays quick; exports carry every row. */
 const MAX_TABLE_ROWS = 300;
@@ -119,7 +119,7 @@ function SummaryTable({
                       {open.has(r.key) ? '▾' : '▸'}
                     </ActionIcon>
                   )}
-                  {r.label}
+                  {rowName(r, kind)}
                   {r.detail && kind !== 'hs' ? <span className="analysis__detail"> {r.detail}</span> : null}
                   {r.spellings !== undefined && r.spellings > 1 ? (
                     <span className="analysis__detail" data-testid={`analysis-spellings-${kind}-${i}`}>
@@ -197,9 +197,14 @@ function hsToggleTitle(level: 2 | 4, isOpen: boolean): string {
   return `${isOpen ? 'Hide' : 'Show'} the ${what}`;
 }
 
+/** A row's name on screen: a month as analysts write it ("Dec 2025"), every other row by its label. */
+function rowName(r: SummaryRow, kind: SummaryKind): string {
+  return kind === 'months' && r.key !== null ? monthName(r.key) : r.label;
+}
+
 /** Long names are cut with an ellipsis (figure columns stay in view): the tooltip has the whole name. */
 function nameTitle(r: SummaryRow, kind: SummaryKind): string {
-  const name = r.detail && kind !== 'hs' ? `${r.label} ${r.detail}` : r.label;
+  const name = r.detail && kind !== 'hs' ? `${rowName(r, kind)} ${r.detail}` : rowName(r, kind);
   // A resolved firm's spellings count, also when the cell cuts the name short.
   return r.spellings !== undefined && r.spellings > 1
     ? `${name} · written ${count(r.spellings, 'way')}`

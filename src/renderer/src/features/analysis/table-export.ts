@@ -45,6 +45,8 @@ export function summaryTable(
     ...origin(from),
     columns: SUMMARY_COLUMNS,
     rows: rows.map((r) => [
+      // A month stays "2025-12" here, not "Dec 2025" as on screen: a spreadsheet sorts and filters the
+      // text "2025-12" in calendar order, where "Dec 2025" would sort by its letters (Apr before Jan).
       r.label,
       r.key,
       r.detail,
