@@ -438,6 +438,183 @@ describe('country names where the field holds ISO codes', () => {
   });
 });
 
+describe('country names as Spanish, Portuguese, French, German and Turkish customs data write them', () => {
+  // Each language's headers, then its countries written as its customs data do: with and without
+  // accents, in any case, with the codes each one is stored as.
+  const languages: [string, string[], [string, string][]][] = [
+    [
+      'Spanish',
+      ['Fecha', 'Importador', 'Partida arancelaria', 'Cantidad', 'País de origen'],
+      [
+        ['Alemania', 'DE'],
+        ['ESTADOS UNIDOS', 'US'],
+        ['Turquía', 'TR'],
+        ['turquia', 'TR'],
+        ['Japon', 'JP'],
+      ],
+    ],
+    [
+      'Portuguese',
+      ['Data de chegada', 'Importador', 'NCM', 'Quantidade', 'País de origem'],
+      [
+        ['Alemanha', 'DE'],
+        ['Estados Unidos da América', 'US'],
+        ['TURQUIA', 'TR'],
+        ['Japão', 'JP'],
+        ['espanha', 'ES'],
+        // The package's Portuguese names of the two Congos are swapped.
+        ['República Democrática do Congo', 'CD'],
+        ['Republica Popular do Congo', 'CG'],
+      ],
+    ],
+    [
+      'French',
+      ["Date d'arrivée", 'Importateur', 'Code SH', 'Quantité', "Pays d'origine"],
+      [
+        ['Allemagne', 'DE'],
+        ["Etats-Unis d'Amerique", 'US'],
+        ['TURQUIE', 'TR'],
+        ["Côte-d'Ivoire", 'CI'],
+        ['royaume uni', 'GB'],
+      ],
+    ],
+    [
+      'German',
+      ['Datum', 'Importeur', 'Warennummer', 'Menge', 'Ursprungsland'],
+      [
+        ['Deutschland', 'DE'],
+        ['Vereinigte Staaten', 'US'],
+        ['Türkei', 'TR'],
+        ['GROSSBRITANNIEN', 'GB'],
+        ['osterreich', 'AT'],
+      ],
+    ],
+    [
+      'Turkish',
+      ['Tarih', 'İthalatçı Firma', 'GTİP', 'Miktar', 'Menşe Ülke'],
+      [
+        ['Almanya', 'DE'],
+        ['Amerika Birleşik Devletleri', 'US'],
+        ['Türkiye', 'TR'],
+        ['ÇİN', 'CN'],
+        ['Birlesik Krallik', 'GB'],
+      ],
+    ],
+  ];
+
+  it.each(languages)(
+    'stores the codes of countries named in %s, from a CSV and from a workbook',
+    async (language, headers, countries) => {
+      const rows = countries.map(([name], i) => [
+        '05.01.2025',
+        `Firma ${i + 1}`,
+        '720810',
+        String(12 + i),
+        name,
+      ]);
+      const csv = join(t.dir, `${language}.csv`);
+      await writeFile(csv, [headers, ...rows].map((r) => r.join(';')).join('\r\n') + '\r\n');
+      const wb = new ExcelJS.Workbook();
+      wb.addWorksheet('Datos').addRows([headers, ...rows]);
+      const xlsx = join(t.dir, `${language}.xlsx`);
+      await wb.xlsx.writeFile(xlsx);
+
+      const codes = countries.map(([, code]) => code);
+      // The import names the sheet of a row, the preview (of one sheet) does not.
+      for (const [path, sheet] of [
+        [csv, ''],
+        [xlsx, 'sheet Datos, '],
+      ] as const) {
+        const prepared = await previewImport(path);
+        expect(prepared.plan.mapping[4], path).toBe('countryOfOrigin');
+        // The preview shows the first five values of a column.
+        expect(prepared.view.columns[4]?.samples, path).toEqual(codes.slice(0, 5));
+        const said = (at: string): string =>
+          `Country of Origin: ${countries.length} values are country names or three-letter codes, not the two-letter ISO codes the field holds (first: ${at}row 2, "${countries[0]![0]}"). They are stored as their codes (${codes[0]}), so country filters and breakdowns find them`;
+        expect(
+          prepared.view.issues.map((i) => i.message),
+          path,
+        ).toEqual([said('')]);
+        const r = await runImport(l.lib, path, prepared);
+        expect(
+          (await rowsOf(r.dataset.id)).map((x) => x.countryOfOrigin),
+          path,
+        ).toEqual(codes);
+        expect(
+          r.warnings.map((w) => w.message),
+          path,
+        ).toEqual([said(sheet)]);
+      }
+    },
+  );
+
+  it("stores the parties' country codes of names as well", async () => {
+    const path = join(t.dir, 'zoll parteien.csv');
+    await writeFile(
+      path,
+      'Datum;Importeur;Importer Country Code;Exporteur;Exporter Country Code\r\n' +
+        '05.01.2025;Acme GmbH;Deutschland;Beta Ltd;Vereinigte Staaten\r\n' +
+        '06.01.2025;Gamma AŞ;türkei;Delta SA;Frankreich\r\n',
+    );
+    const r = await runImport(l.lib, path, await previewImport(path));
+    const rows = await rowsOf(r.dataset.id);
+    expect(rows.map((x) => [x.importerCountryCode, x.exporterCountryCode])).toEqual([
+      ['DE', 'US'],
+      ['TR', 'FR'],
+    ]);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(
+        /^Importer Country Code: 2 values are country names .* stored as their codes \(DE\)/,
+      ),
+      expect.stringMatching(
+        /^Exporter Country Code: 2 values are country names .* stored as their codes \(US\)/,
+      ),
+    ]);
+  });
+
+  it('keeps a name that means more than one country as written and says which it could be', async () => {
+    const headers = ['Data de chegada', 'Importador', 'NCM', 'Quantidade', 'País de origem'];
+    const rows = [
+      // Congo in English is either Congo; São Martinho in Portuguese is either half of the island.
+      ['05.01.2025', 'Acme', '720810', '1', 'Congo'],
+      ['06.01.2025', 'Beta', '720811', '2', 'São Martinho'],
+      ['07.01.2025', 'Gama', '720812', '3', 'congo'],
+      ['08.01.2025', 'Delta', '720813', '4', 'Alemanha'],
+    ];
+    const said = [
+      'Country of Origin: 1 value is a country name or three-letter code, not the two-letter ISO codes the field holds (first: row 5, "Alemanha"). It is stored as its code (DE), so country filters and breakdowns find it',
+      'Country of Origin: 3 values name more than one country (first: row 2, "Congo", which could be CG or CD). They are stored as written: country filters and breakdowns do not find them; write the two-letter code in the file to say which',
+    ];
+    const csv = join(t.dir, 'two congos.csv');
+    await writeFile(csv, [headers, ...rows].map((r) => r.join(';')).join('\r\n') + '\r\n');
+    const prepared = await previewImport(csv);
+    expect(prepared.view.issues.map((i) => i.message)).toEqual(said);
+    const r = await runImport(l.lib, csv, prepared);
+    expect((await rowsOf(r.dataset.id)).map((x) => x.countryOfOrigin)).toEqual([
+      'Congo',
+      'São Martinho',
+      'congo',
+      'DE',
+    ]);
+    expect(r.warnings.map((w) => w.message)).toEqual(said);
+
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Dados').addRows([headers, ...rows]);
+    const xlsx = join(t.dir, 'two congos.xlsx');
+    await wb.xlsx.writeFile(xlsx);
+    const fromSheet = await runImport(l.lib, xlsx, await previewImport(xlsx));
+    expect((await rowsOf(fromSheet.dataset.id)).map((x) => x.countryOfOrigin)).toEqual([
+      'Congo',
+      'São Martinho',
+      'congo',
+      'DE',
+    ]);
+    expect(fromSheet.warnings.map((w) => w.message)).toEqual(
+      said.map((m) => m.replace('first: row', 'first: sheet Dados, row')),
+    );
+  });
+});
+
 describe('a sheet with rows hidden by its filter', () => {
   it('imports the hidden rows with the others, and says so, in the preview and the import', async () => {
     const wb = new ExcelJS.Workbook();

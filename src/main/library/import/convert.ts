@@ -291,6 +291,8 @@ export class RowConverter {
   private readonly countryNames = new Map<string, { counter: Counter; code: string }>();
   /** Texts in ISO code fields that name no country known, by field. */
   private readonly unknownCountries = new Map<string, Counter>();
+  /** Texts in ISO code fields that name more than one country, by field: the first one's codes. */
+  private readonly ambiguousCountries = new Map<string, { counter: Counter; codes: string[] }>();
   /** Amounts written with the minus after them ("1234-"), by field: the first one as stored (before the locale). */
   private readonly trailingMinus = new Map<string, { counter: Counter; first: string }>();
   /** Timestamps in date fields whose time of day was dropped, by field: the first one's day. */
@@ -762,6 +764,16 @@ export class RowConverter {
       this.count(this.unknownCountries, field, row, text.trim());
       return text;
     }
+    if ('codes' in found) {
+      const hit = this.ambiguousCountries.get(field);
+      if (hit) this.tally(hit.counter, row, text.trim());
+      else
+        this.ambiguousCountries.set(field, {
+          counter: this.tally(null, row, text.trim().slice(0, 40)),
+          codes: found.codes,
+        });
+      return text;
+    }
     if (!found.converted) return found.code;
     const hit = this.countryNames.get(field);
     if (hit) this.tally(hit.counter, row, text.trim());
@@ -956,6 +968,16 @@ export class RowConverter {
         message:
           `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} no country Portolan knows (first: ${c.firstAt}, "${c.example}"). ` +
           `${one ? 'It is' : 'They are'} stored as written: country filters and breakdowns do not find ${one ? 'it' : 'them'}`,
+      });
+    }
+    for (const [field, { counter: c, codes }] of this.ambiguousCountries) {
+      const one = c.count === 1;
+      out.push({
+        field,
+        ...c,
+        message:
+          `${fieldTitleOf(this.kind, field)}: ${one ? '1 value names' : `${c.count.toLocaleString('en-US')} values name`} more than one country (first: ${c.firstAt}, "${c.example}", which could be ${codes.slice(0, -1).join(', ')} or ${codes.at(-1)!}). ` +
+          `${one ? 'It is' : 'They are'} stored as written: country filters and breakdowns do not find ${one ? 'it' : 'them'}; write the two-letter code in the file to say which`,
       });
     }
     for (const [field, { counter: c, first }] of this.trailingMinus) {
