@@ -121,4 +121,19 @@ describe('Export from the library to Excel, through the browser host', () => {
     expect(await readdir(join(stack.dataDir, 'exports'))).toEqual(['Shipments · all.xlsx']);
     await dialog.close();
   });
+
+  it('keyboard: Enter on a format (a radio button) exports, as the Export button does', async () => {
+    const dialog = new ExportDialog(browser.page, browser.page.getByTestId('library-detail'));
+    await dialog.openDialog();
+    const csv = browser.page.getByTestId('export-format-csv');
+    await csv.check();
+    await csv.focus();
+    await browser.page.keyboard.press('Enter');
+    await dialog.waitForStep('done');
+    const done = await dialog.outcome();
+    expect(done.outcome, done.message).toBe('succeeded');
+    expect(done.message).toContain('Shipments · all.csv');
+    expect(existsSync(join(stack.dataDir, 'exports', 'Shipments · all.csv'))).toBe(true);
+    await dialog.close();
+  });
 });

@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import type { ExportFormat, ExportSourceRef, ExportView } from '@shared/export/export-contract';
 import { ErrorMessage } from '../../components/error-message';
+import { useEnterSubmits } from '../../components/use-enter-submits';
 import {
   describeDatasetChoice,
   describeProgress,
@@ -42,6 +43,7 @@ const FORMATS: readonly ExportFormat[] = ['xlsx', 'csv', 'parquet'];
  * with cancel, then where the file went. An existing file is replaced only after the user says so.
  * A Mantine modal like every other dialog: focus moves in and stays there, Escape closes it (not while
  * the file is being written: Cancel export says what happens to it) and focus goes back to Export….
+ * Enter on any of its choices (a format, the summary sheets) exports, as the Export button does.
  */
 export function ExportButton({ source, suggestedName, resolveView, counts }: ExportButtonProps) {
   const {
@@ -65,6 +67,7 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
   } = useExportDialog({ source, suggestedName, resolveView, counts });
   const running = state.step === 'running';
   const percent = running ? progressPercent(state.progress) : null;
+  const enter = useEnterSubmits();
 
   return (
     <>
@@ -81,188 +84,197 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
             {!running && <Modal.CloseButton aria-label="Close" />}
           </Modal.Header>
           <Modal.Body>
-            <Stack gap="md">
-              {state.step === 'form' && (
-                <>
-                  {scope.view && (
-                    <Radio.Group
-                      label="What to export"
-                      value={scope.scope}
-                      onChange={(v) => scope.setScope(v === 'view' ? 'view' : 'dataset')}
-                      data-testid="export-scope"
-                      data-scope={scope.scope}
-                    >
-                      <Stack gap={6} mt={6}>
-                        <Radio
-                          value="view"
-                          disabled={busy}
-                          data-testid="export-scope-view"
-                          label={describeViewChoice(scope.view, counts)}
-                        />
-                        <Radio
-                          value="dataset"
-                          disabled={busy}
-                          data-testid="export-scope-dataset"
-                          label={describeDatasetChoice(counts)}
-                        />
-                      </Stack>
-                    </Radio.Group>
-                  )}
-                  {counts &&
-                    (nothingToExport ? (
-                      <Alert
-                        color="yellow"
-                        role="alert"
-                        data-testid="export-row-count"
-                        data-rows={scope.rows ?? ''}
-                      >
-                        {describeRowsToExport(scope.scope, counts)}
-                      </Alert>
-                    ) : (
-                      <Text fz="sm" data-testid="export-row-count" data-rows={scope.rows ?? ''}>
-                        {describeRowsToExport(scope.scope, counts)}
-                      </Text>
-                    ))}
-                  <Radio.Group
-                    label="Format"
-                    value={format}
-                    onChange={(v) => {
-                      const f = FORMATS.find((x) => x === v);
-                      if (f) setFormat(f);
-                    }}
-                  >
-                    <Group gap="lg" mt={6}>
-                      {FORMATS.map((f) => (
-                        <Radio
-                          key={f}
-                          value={f}
-                          disabled={busy}
-                          data-testid={`export-format-${f}`}
-                          label={FORMAT_NAMES[f]}
-                        />
-                      ))}
-                    </Group>
-                  </Radio.Group>
-                  <Checkbox
-                    data-testid="export-summaries"
-                    checked={summaries}
-                    disabled={format !== 'xlsx' || busy}
-                    onChange={(e) => setSummaries(e.currentTarget.checked)}
-                    label="Include summary sheets (top importers and exporters, by HS code, by month)"
-                  />
-                  <Group gap="sm" wrap="nowrap">
-                    <Button
-                      variant="default"
-                      data-testid="export-choose"
-                      disabled={busy}
-                      onClick={() => void choose()}
-                    >
-                      Choose file…
-                    </Button>
-                    <Text fz="sm" c={target ? undefined : 'dimmed'} data-testid="export-path" miw={0}>
-                      {target ? (downloads ? target.name : target.location) : 'No file chosen'}
-                    </Text>
-                  </Group>
-                  {state.error && <ErrorMessage error={state.error} testId="export-error" />}
-                </>
-              )}
-
-              {state.step === 'confirmReplace' && (
-                <Alert color="yellow" role="alert" data-testid="export-replace-question">
-                  {state.message}
-                </Alert>
-              )}
-
-              {running && (
-                <Stack
-                  gap="xs"
-                  data-testid="export-progress"
-                  data-done={state.progress?.done ?? 0}
-                  data-total={state.progress?.total ?? ''}
-                >
-                  <Progress
-                    value={percent ?? 100}
-                    animated={percent === null}
-                    striped={percent === null}
-                    aria-label="Export progress"
-                  />
-                  <Text fz="sm" data-testid="export-progress-text">
-                    {state.cancelling ? 'Cancelling…' : describeProgress(state.progress)}
-                  </Text>
-                  <Text fz="sm">
-                    Writing{' '}
-                    <span data-testid="export-running-path">
-                      {downloads ? fileNameOf(state.path) : state.path}
-                    </span>
-                  </Text>
-                </Stack>
-              )}
-
-              {state.step === 'done' && (
-                <Stack gap="xs" data-testid="export-done" data-outcome={state.outcome}>
-                  <Text role={state.outcome === 'failed' ? 'alert' : 'status'}>{state.message}</Text>
-                  {state.outcome === 'succeeded' && !downloads && (
-                    <Text fz="sm">
-                      Saved to <Code data-testid="export-done-path">{state.path}</Code>
-                    </Text>
-                  )}
-                  {state.outcome === 'succeeded' && state.downloadUrl && (
-                    <Anchor href={state.downloadUrl} download data-testid="export-download">
-                      Download {fileNameOf(state.path)} again
-                    </Anchor>
-                  )}
-                </Stack>
-              )}
-
-              <Group gap="sm" justify="flex-end">
+            <form
+              {...enter}
+              noValidate
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (state.step === 'form' && !busy && !nothingToExport) void start(false);
+              }}
+            >
+              <Stack gap="md">
                 {state.step === 'form' && (
                   <>
-                    <Button variant="default" data-testid="export-close" onClick={close}>
+                    {scope.view && (
+                      <Radio.Group
+                        label="What to export"
+                        value={scope.scope}
+                        onChange={(v) => scope.setScope(v === 'view' ? 'view' : 'dataset')}
+                        data-testid="export-scope"
+                        data-scope={scope.scope}
+                      >
+                        <Stack gap={6} mt={6}>
+                          <Radio
+                            value="view"
+                            disabled={busy}
+                            data-testid="export-scope-view"
+                            label={describeViewChoice(scope.view, counts)}
+                          />
+                          <Radio
+                            value="dataset"
+                            disabled={busy}
+                            data-testid="export-scope-dataset"
+                            label={describeDatasetChoice(counts)}
+                          />
+                        </Stack>
+                      </Radio.Group>
+                    )}
+                    {counts &&
+                      (nothingToExport ? (
+                        <Alert
+                          color="yellow"
+                          role="alert"
+                          data-testid="export-row-count"
+                          data-rows={scope.rows ?? ''}
+                        >
+                          {describeRowsToExport(scope.scope, counts)}
+                        </Alert>
+                      ) : (
+                        <Text fz="sm" data-testid="export-row-count" data-rows={scope.rows ?? ''}>
+                          {describeRowsToExport(scope.scope, counts)}
+                        </Text>
+                      ))}
+                    <Radio.Group
+                      label="Format"
+                      value={format}
+                      onChange={(v) => {
+                        const f = FORMATS.find((x) => x === v);
+                        if (f) setFormat(f);
+                      }}
+                    >
+                      <Group gap="lg" mt={6}>
+                        {FORMATS.map((f) => (
+                          <Radio
+                            key={f}
+                            value={f}
+                            disabled={busy}
+                            data-testid={`export-format-${f}`}
+                            label={FORMAT_NAMES[f]}
+                          />
+                        ))}
+                      </Group>
+                    </Radio.Group>
+                    <Checkbox
+                      data-testid="export-summaries"
+                      checked={summaries}
+                      disabled={format !== 'xlsx' || busy}
+                      onChange={(e) => setSummaries(e.currentTarget.checked)}
+                      label="Include summary sheets (top importers and exporters, by HS code, by month)"
+                    />
+                    <Group gap="sm" wrap="nowrap">
+                      <Button
+                        variant="default"
+                        data-testid="export-choose"
+                        disabled={busy}
+                        onClick={() => void choose()}
+                      >
+                        Choose file…
+                      </Button>
+                      <Text fz="sm" c={target ? undefined : 'dimmed'} data-testid="export-path" miw={0}>
+                        {target ? (downloads ? target.name : target.location) : 'No file chosen'}
+                      </Text>
+                    </Group>
+                    {state.error && <ErrorMessage error={state.error} testId="export-error" />}
+                  </>
+                )}
+
+                {state.step === 'confirmReplace' && (
+                  <Alert color="yellow" role="alert" data-testid="export-replace-question">
+                    {state.message}
+                  </Alert>
+                )}
+
+                {running && (
+                  <Stack
+                    gap="xs"
+                    data-testid="export-progress"
+                    data-done={state.progress?.done ?? 0}
+                    data-total={state.progress?.total ?? ''}
+                  >
+                    <Progress
+                      value={percent ?? 100}
+                      animated={percent === null}
+                      striped={percent === null}
+                      aria-label="Export progress"
+                    />
+                    <Text fz="sm" data-testid="export-progress-text">
+                      {state.cancelling ? 'Cancelling…' : describeProgress(state.progress)}
+                    </Text>
+                    <Text fz="sm">
+                      Writing{' '}
+                      <span data-testid="export-running-path">
+                        {downloads ? fileNameOf(state.path) : state.path}
+                      </span>
+                    </Text>
+                  </Stack>
+                )}
+
+                {state.step === 'done' && (
+                  <Stack gap="xs" data-testid="export-done" data-outcome={state.outcome}>
+                    <Text role={state.outcome === 'failed' ? 'alert' : 'status'}>{state.message}</Text>
+                    {state.outcome === 'succeeded' && !downloads && (
+                      <Text fz="sm">
+                        Saved to <Code data-testid="export-done-path">{state.path}</Code>
+                      </Text>
+                    )}
+                    {state.outcome === 'succeeded' && state.downloadUrl && (
+                      <Anchor href={state.downloadUrl} download data-testid="export-download">
+                        Download {fileNameOf(state.path)} again
+                      </Anchor>
+                    )}
+                  </Stack>
+                )}
+
+                <Group gap="sm" justify="flex-end">
+                  {state.step === 'form' && (
+                    <>
+                      <Button variant="default" data-testid="export-close" onClick={close}>
+                        Close
+                      </Button>
+                      <Button
+                        type="submit"
+                        data-testid="export-start"
+                        // The dialog opens on its primary action, so Enter exports (not the ✕, which closed it).
+                        data-autofocus
+                        disabled={busy || nothingToExport}
+                      >
+                        Export
+                      </Button>
+                    </>
+                  )}
+                  {state.step === 'confirmReplace' && (
+                    <>
+                      <Button variant="default" data-testid="export-replace-no" onClick={keepExisting}>
+                        Keep it
+                      </Button>
+                      <Button
+                        color="red"
+                        data-testid="export-replace-yes"
+                        disabled={busy}
+                        onClick={() => void start(true)}
+                      >
+                        Replace
+                      </Button>
+                    </>
+                  )}
+                  {running && (
+                    <Button
+                      variant="default"
+                      data-testid="export-cancel"
+                      disabled={state.cancelling}
+                      onClick={() => void cancel()}
+                    >
+                      Cancel export
+                    </Button>
+                  )}
+                  {state.step === 'done' && (
+                    <Button data-testid="export-close" onClick={close}>
                       Close
                     </Button>
-                    <Button
-                      data-testid="export-start"
-                      // The dialog opens on its primary action, so Enter exports (not the ✕, which closed it).
-                      data-autofocus
-                      disabled={busy || nothingToExport}
-                      onClick={() => void start(false)}
-                    >
-                      Export
-                    </Button>
-                  </>
-                )}
-                {state.step === 'confirmReplace' && (
-                  <>
-                    <Button variant="default" data-testid="export-replace-no" onClick={keepExisting}>
-                      Keep it
-                    </Button>
-                    <Button
-                      color="red"
-                      data-testid="export-replace-yes"
-                      disabled={busy}
-                      onClick={() => void start(true)}
-                    >
-                      Replace
-                    </Button>
-                  </>
-                )}
-                {running && (
-                  <Button
-                    variant="default"
-                    data-testid="export-cancel"
-                    disabled={state.cancelling}
-                    onClick={() => void cancel()}
-                  >
-                    Cancel export
-                  </Button>
-                )}
-                {state.step === 'done' && (
-                  <Button data-testid="export-close" onClick={close}>
-                    Close
-                  </Button>
-                )}
-              </Group>
-            </Stack>
+                  )}
+                </Group>
+              </Stack>
+            </form>
           </Modal.Body>
         </Modal.Content>
       </Modal.Root>

@@ -8,6 +8,7 @@ import { DateRangeField } from './date-range-field';
 import { fieldError } from './field-messages';
 import { FirmTypeInput } from './firm-type-input';
 import { HsCodePicker } from './hs-code-picker';
+import { isClosedButtonList } from '../../components/use-enter-submits';
 import { useSessionStore } from '../../session';
 import { FIELD_LABELS, type FilterDraft, type Validation } from './filter-model';
 import { filterStore, useFilter, type FilterStore } from './filter-store';
@@ -33,17 +34,6 @@ export function moreFiltersInUse(d: FilterDraft): number {
     const v = d[k];
     return Array.isArray(v) ? v.length > 0 : v.trim() !== '';
   }).length;
-}
-
-/** A select that is not typed in (read-only, its list closed): Mantine's Select opens on Enter there. */
-function isClosedButtonList(el: HTMLElement): boolean {
-  return (
-    el instanceof HTMLInputElement &&
-    el.readOnly &&
-    el.getAttribute('aria-haspopup') === 'listbox' &&
-    el.getAttribute('aria-expanded') !== 'true' &&
-    !el.hasAttribute('data-expanded')
-  );
 }
 
 /**

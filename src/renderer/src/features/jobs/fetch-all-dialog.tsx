@@ -2,6 +2,7 @@ import { Alert, Button, Group, Loader, Modal, Stack, Table, Text, TextInput } fr
 import { NO_LIMIT } from '@shared/spec/usage';
 import { ErrorMessage } from '../../components/error-message';
 import { SavedCopyOffer } from '../../components/saved-copy-offer';
+import { useEnterSubmits } from '../../components/use-enter-submits';
 import { useFetchAllHsCodes, useJobsStore } from './jobs-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -11,7 +12,7 @@ const left = (n: number | null, what = 'left') => (n === null ? NO_LIMIT : `${fm
 /**
  * The confirm step of "Fetch all": what it will cost against what the account has left, before
  * anything is spent. A modal: Escape or Cancel closes it and focus goes back to the button that
- * opened it; Enter in the name field starts the job.
+ * opened it; Enter in the name field (or any control of the form) starts the job.
  */
 export function FetchAllDialog() {
   const dialog = useJobsStore((s) => s.dialog);
@@ -19,6 +20,7 @@ export function FetchAllDialog() {
   const e = dialog?.estimate ?? null;
   const hsCodes = useFetchAllHsCodes();
   const ready = dialog?.state === 'ready' && e !== null && hsCodes?.state !== 'exceeds';
+  const enter = useEnterSubmits();
   return (
     <Modal.Root opened={dialog !== null} onClose={dismissDialog} size="lg">
       <Modal.Overlay />
@@ -36,6 +38,7 @@ export function FetchAllDialog() {
         <Modal.Body>
           {dialog && (
             <form
+              {...enter}
               onSubmit={(ev) => {
                 ev.preventDefault();
                 if (ready) void confirm();

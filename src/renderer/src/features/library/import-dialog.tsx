@@ -24,6 +24,7 @@ import type { ImportPreviewView, UnnamedColumnFound } from '@shared/library/impo
 import { MAX_NAME_LENGTH } from '@shared/library/dataset-fields';
 import { ChoiceField } from '../../components/choice-field';
 import { ErrorMessage } from '../../components/error-message';
+import { useEnterSubmits } from '../../components/use-enter-submits';
 import { dateOrderMatters, decimalsMatter, planProblem, useImportStore } from './import-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -485,9 +486,11 @@ function Mapping({ p }: { p: ImportPreviewView }) {
     [...found.keys()].filter((c) => (mapping[c] ?? null) === null && !leftOutColumns.includes(c)).length;
   const leftOut = useImportStore((s) => s.leftOut.length);
   const { setName, confirm, cancel } = useImportStore.getState();
+  const enter = useEnterSubmits();
   return (
     <Box
       component="form"
+      {...enter}
       data-testid="import-form"
       data-checking={checking}
       onSubmit={(e) => {

@@ -31,6 +31,7 @@ import {
 } from '@tabler/icons-react';
 import { PRESET_NAME_MAX, presetNameProblem } from '@shared/presets/preset-name';
 import { ErrorMessage } from '../../components/error-message';
+import { useEnterSubmits } from '../../components/use-enter-submits';
 import { validateDraft } from '../filters';
 import { useFilter } from '../filters';
 import { describeSetAside, filterPresets, usePresetsStore } from './presets-store';
@@ -293,6 +294,7 @@ export function PresetsPanel() {
   const [dragId, setDragId] = useState<string | null>(null);
   const [dropIndex, setDropIndex] = useState<number | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
+  const enter = useEnterSubmits();
   useEffect(() => {
     if (!loaded) void usePresetsStore.getState().load();
   }, [loaded]);
@@ -357,6 +359,7 @@ export function PresetsPanel() {
         </Group>
         <Box
           component="form"
+          {...enter}
           onSubmit={(e) => {
             e.preventDefault();
             if (reason) return;

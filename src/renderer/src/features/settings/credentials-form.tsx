@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { Alert, Box, Divider, Stack, Text } from '@mantine/core';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
+import { useEnterSubmits } from '../../components/use-enter-submits';
 import { FormFooter, KeySecretFields } from './form-parts';
 import { useSettingsStore } from './settings-store';
 import { useInlineForm } from './use-inline-form';
@@ -19,10 +20,12 @@ export function CredentialsForm({ profile }: { profile: ProfileView }) {
   const notice = useSettingsStore((s) => s.credentialsNotice);
   const ref = useRef<HTMLFormElement>(null);
   useInlineForm(ref, true, close);
+  const enter = useEnterSubmits();
   return (
     <Box
       component="form"
       ref={ref}
+      {...enter}
       data-testid="credentials-form"
       aria-label={`API key and secret of ${profile.name}`}
       noValidate

@@ -1,6 +1,7 @@
 import { useRef, type RefObject } from 'react';
 import { Paper, Stack, Title, SimpleGrid } from '@mantine/core';
 import { TextField } from '../../components/text-field';
+import { useEnterSubmits } from '../../components/use-enter-submits';
 import { useSessionStore } from '../../session';
 import { fieldMessage } from './field-errors';
 import { movesToAnotherServer, useSettingsStore } from './settings-store';
@@ -31,6 +32,7 @@ export function ProfileForm({
     editor.mode === 'edit' ? s.profiles.find((p) => p.id === editor.id) : undefined,
   );
   const ref = useRef<HTMLFormElement>(null);
+  const enter = useEnterSubmits();
   useInlineForm(ref, editor.mode !== 'closed', close, returnTo);
   if (editor.mode === 'closed') return null;
   const losesCredentials =
@@ -40,6 +42,7 @@ export function ProfileForm({
     <Paper
       component="form"
       ref={ref}
+      {...enter}
       // Inside its profile's card the card is the frame.
       withBorder={!inCard}
       p={inCard ? 0 : 'md'}

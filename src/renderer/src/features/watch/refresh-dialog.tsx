@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { ErrorMessage } from '../../components/error-message';
+import { useEnterSubmits } from '../../components/use-enter-submits';
 import { useWatchStore } from './watch-store';
 
 const n = (v: number): string => v.toLocaleString('en-US');
@@ -23,6 +24,7 @@ export function RefreshDialog() {
   const refreshing = useWatchStore((s) => s.refreshing);
   const error = useWatchStore((s) => s.dialogError);
   const confirm = useRef<HTMLButtonElement>(null);
+  const enter = useEnterSubmits();
   // The cost arrives after the dialog opened: Enter then takes the snapshot it priced.
   useEffect(() => {
     if (preview) confirm.current?.focus();
@@ -44,6 +46,7 @@ export function RefreshDialog() {
       closeOnEscape={!refreshing}
     >
       <form
+        {...enter}
         onSubmit={(e) => {
           e.preventDefault();
           void confirmRefresh();
