@@ -1,8 +1,17 @@
 import type { PortolanApi } from '@shared/ipc/build-api';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 
-/** The namespaces whose calls reach the remote service, so their outcome says whether the connection works. */
-const SERVICE_NAMESPACES = ['usage', 'shipments', 'firms'] as const;
+/**
+ * The calls that reach the remote service, so their outcome says whether the connection works: every
+ * call of a namespace, or the named ones. A watched query's cost check and refresh search the service;
+ * its list, details, renames and changes read the library only, and say nothing of the connection.
+ */
+const SERVICE_CALLS = {
+  usage: 'all',
+  shipments: 'all',
+  firms: 'all',
+  watch: ['preview', 'refresh'],
+} as const satisfies Partial<Record<keyof PortolanApi, 'all' | readonly string[]>>;
 
 /** Kinds that describe the connection; the rest (bad input, cancelled, …) say nothing about it. */
 const CONNECTION_KINDS: ReadonlySet<string> = new Set([
@@ -35,14 +44,16 @@ function report(o: ServiceOutcome): void {
   for (const l of [...listeners]) l(o);
 }
 
-/** Wraps the service namespaces of an api so their outcomes are reported; everything else is untouched. */
+/** Wraps the service calls of an api so their outcomes are reported; everything else is untouched. */
 export function withServiceOutcomes(api: PortolanApi): PortolanApi {
   const wrapped: Record<string, unknown> = { ...api };
-  for (const ns of SERVICE_NAMESPACES) {
-    const group = api[ns] as Record<string, (input?: unknown) => Promise<BridgeResult<unknown>>> | undefined;
+  for (const [ns, calls] of Object.entries(SERVICE_CALLS)) {
+    const group = api[ns as keyof PortolanApi] as
+      Record<string, (input?: unknown) => Promise<BridgeResult<unknown>>> | undefined;
     if (!group) continue;
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = { ...group };
     for (const [name, fn] of Object.entries(group)) {
+      if (calls !== 'all' && !(calls as readonly string[]).includes(name)) continue;
       out[name] = async (input?: unknown) => {
         const r = await fn(input);
         const profileId =
