@@ -515,6 +515,15 @@ describe('layout: every page at 1440×900 and 1024×700, light and dark', () => 
         expect(run.y >= 0 && run.y + run.height <= size.height, `run bar in view at ${size.width}`).toBe(
           true,
         );
+        // Before a search, what to do is read whole in what the fields leave, above the status bar.
+        const words = (await browser.page
+          .getByTestId('firms-search-empty')
+          .getByText(/one page at a time, and are kept in the Library/)
+          .boundingBox())!;
+        const statusBar = (await browser.page.getByTestId('status-bar').boundingBox())!;
+        expect(words.y + words.height, `empty state's words in view at ${size.width}`).toBeLessThanOrEqual(
+          statusBar.y,
+        );
         problems.push(
           ...(await cutFilters(fields, `${size.width}x${size.height} ${colorScheme}, at the top`)),
         );

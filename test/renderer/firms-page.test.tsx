@@ -173,6 +173,17 @@ describe('firms page: why a firm search cannot run', () => {
   });
 });
 
+describe('firms page: before the first firm search', () => {
+  it('says what to do in an empty state, as Search does, naming the button and Enter', () => {
+    render(<FirmSearchView />);
+    const empty = el('firms-search-empty');
+    expect(screen.getByText('No firm search yet')).toBeTruthy();
+    expect(empty.textContent).toContain('Choose at least one filter above');
+    expect(empty.textContent).toContain('then choose Search firms or press Enter in any field');
+    expect(empty.querySelector('strong')?.textContent).toBe(el('firms-run').textContent);
+  });
+});
+
 describe('firms page: a search that finds one firm, or none', () => {
   const answerWith = (r: FirmSearchResponse) =>
     bridge.answer({ 'firms.search': () => ok({ ...r, datasetId: `ds-firms-${Math.random()}` }) });

@@ -7,6 +7,7 @@ import {
   Divider,
   EmptyState,
   Group,
+  Kbd,
   Loader,
   NumberInput,
   Paper,
@@ -14,7 +15,7 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
-import { IconInfoCircle, IconSearchOff } from '@tabler/icons-react';
+import { IconBuildingWarehouse, IconInfoCircle, IconSearchOff } from '@tabler/icons-react';
 import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import type { FirmRecord, ShipmentFilter } from '@shared/spec';
 import { CancelButton } from '../../components/cancel-button';
@@ -407,10 +408,25 @@ export function FirmSearchView() {
           ) : (
             !running &&
             !error && (
-              <Text c="dimmed" fz="sm" data-testid="firms-search-empty">
-                Set the filter and choose Search firms: the firms that match, one page at a time, show here
-                and are kept in the Library.
-              </Text>
+              // As on Search before its first search: what to do, in an empty state of the same kind. Its
+              // icon beside the words, not above them: with "More filters" open at 1024×700 the fields
+              // leave it a few lines, and the words must be what shows.
+              <Paper p="md" mah="100%" style={{ overflow: 'auto' }} data-testid="firms-search-empty">
+                <EmptyState
+                  align="left"
+                  size="sm"
+                  icon={<IconBuildingWarehouse size={24} stroke={1.6} />}
+                  withIndicatorBackground
+                  title="No firm search yet"
+                  description={
+                    <>
+                      Choose at least one filter above (countries, HS codes, dates, a product or a firm name),
+                      then choose <strong>Search firms</strong> or press <Kbd size="xs">Enter</Kbd> in any
+                      field. The firms that match show here, one page at a time, and are kept in the Library.
+                    </>
+                  }
+                />
+              </Paper>
             )
           )}
         </Box>
