@@ -423,9 +423,14 @@ describe('firms page: cancel', () => {
     expect(shownPage()).toBe('1');
     fireEvent.click(el('firms-next'));
     await waitFor(() => expect(waiting.length).toBe(1));
+    expect(screen.queryByTestId('firms-result-previous')).toBeNull();
     fireEvent.click(el('firms-cancel'));
     expect(shownPage()).toBe('1');
     expect(el('firms-cancelled').getAttribute('data-outcome')).toBe('pending');
+    // The page on screen is named as the previous search's, in Search's words.
+    expect(el('firms-result-previous').textContent).toBe(
+      'The last firm search was cancelled. The firms below are the result of the previous search.',
+    );
 
     // Next again: a new request (the cancelled page has not arrived), and the notice makes way for it.
     fireEvent.click(el('firms-next'));
@@ -438,7 +443,28 @@ describe('firms page: cancel', () => {
     await act(async () => cancelled!(ok(firmPage(2))));
     expect(shownPage()).toBe('2');
     expect(screen.queryByTestId('firms-cancelled')).toBeNull();
+    expect(screen.queryByTestId('firms-result-previous')).toBeNull();
     expect(firms.useFirmsStore.getState().status).toBe('done');
+  });
+
+  it('names the page still on screen as the previous search’s when the next one fails', async () => {
+    render(<FirmSearchView />);
+    fireEvent.click(el('firms-run'));
+    await waitFor(() => expect(waiting.length).toBe(1));
+    await act(async () => waiting.shift()!(ok(firmPage(1))));
+    fireEvent.click(el('firms-next'));
+    await waitFor(() => expect(waiting.length).toBe(1));
+    await act(async () =>
+      waiting.shift()!({
+        ok: false,
+        error: { kind: 'ServiceError', message: 'The service failed (HTTP 500).', status: 500 },
+      }),
+    );
+    expect(el('firms-error').textContent).toContain('HTTP 500');
+    expect(shownPage()).toBe('1');
+    expect(el('firms-result-previous').textContent).toBe(
+      'The last firm search failed. The firms below are the result of the previous search, not of the one that failed.',
+    );
   });
 
   it('Escape cancels a running firm search as Cancel does', async () => {

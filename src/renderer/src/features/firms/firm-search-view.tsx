@@ -20,6 +20,7 @@ import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import type { FirmRecord, ShipmentFilter } from '@shared/spec';
 import { CancelButton } from '../../components/cancel-button';
 import { CancelledNotice } from '../../components/cancelled-notice';
+import { PreviousResultNote } from '../../components/previous-result-note';
 import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
 import { FilterForm, FilterScroll } from '../filters';
@@ -144,6 +145,9 @@ export function FirmSearchView() {
     [role, within],
   );
 
+  // The empty answer says so in its own words (the no-match state); a page of firms gets the note.
+  const previous =
+    result && !nothingMatched && (status === 'error' || status === 'cancelled') ? status : null;
   const page = result?.page ?? 1;
   const pages = result?.total_pages ?? 0;
   const jumpCheck = checkPageJump(jump, pages);
@@ -259,6 +263,8 @@ export function FirmSearchView() {
         )}
         {count.error && <ErrorMessage error={count.error} testId="firms-count-error" />}
         {error && <ErrorMessage error={error} testId="firms-error" />}
+        {/* After a search that failed or was cancelled, the page on screen answers the one before it. */}
+        {previous && <PreviousResultNote testId="firms-result-previous" last={previous} what="firms" />}
         {result && nothingMatched && (
           <Text fw={600} fz="sm" data-testid="firms-summary" data-page={page} data-pages={pages}>
             {describeFirmPage(result)}

@@ -23,6 +23,7 @@ import type { DatasetRow } from '@shared/library/library-contract';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { CancelButton } from '../../components/cancel-button';
 import { CancelledNotice } from '../../components/cancelled-notice';
+import { PreviousResultNote } from '../../components/previous-result-note';
 import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
 import { ExportButton } from '../export';
@@ -449,19 +450,7 @@ export function SearchPage() {
               ) : null}
             </Box>
           )}
-          {previous && (
-            <Text
-              fz="sm"
-              c="orange"
-              role="note"
-              data-testid="search-result-previous"
-              style={{ flexShrink: 0 }}
-            >
-              {previous === 'error'
-                ? 'The last search failed. The records below are the result of the previous search, not of the one that failed.'
-                : 'The last search was cancelled. The records below are the result of the previous search.'}
-            </Text>
-          )}
+          {previous && <PreviousResultNote testId="search-result-previous" last={previous} what="records" />}
           {result && (
             <Group gap="sm" wrap="wrap" style={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
               {/* What came back on the left; the grid's tools together on the right (on a line of
