@@ -3,6 +3,7 @@ import {
   Button,
   EmptyState,
   Group,
+  Loader,
   NativeSelect,
   ScrollArea,
   SegmentedControl,
@@ -134,6 +135,13 @@ export function AnalysisPage() {
           />
         </ChoiceField>
       </Group>
+      {datasets.loading && !datasets.value && (
+        // The first read of the Library: said in words, where the summaries will be, not a blank page.
+        <Group gap="xs" data-testid="analysis-datasets-loading">
+          <Loader size="sm" />
+          <Text c="dimmed">Loading the Library's datasets…</Text>
+        </Group>
+      )}
       {datasets.error && <ErrorMessage error={datasets.error} testId="analysis-datasets-error" />}
       {exportError && <ErrorMessage error={exportError} testId="analysis-export-error" />}
       {datasets.value && list.length === 0 && (
