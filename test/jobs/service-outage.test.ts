@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ShipmentSearchRequest } from '@shared/spec/operations';
+import type { FirmSearchRequest, ShipmentSearchRequest } from '@shared/spec/operations';
 import { createServiceClient } from '../../src/main/api';
 import { createConnectionMonitor, type ConnectionMonitor } from '../../src/main/connection';
 import { JobRunner, resumableJobs, type JobProgressInfo, type JobRunnerOptions } from '../../src/main/jobs';
@@ -45,7 +45,10 @@ async function service() {
       sent.push(Date.now());
       return client.shipmentSearch(req, o);
     },
-    firmSearch: client.firmSearch,
+    firmSearch: (req: FirmSearchRequest, o?: { signal?: AbortSignal }) => {
+      sent.push(Date.now());
+      return client.firmSearch(req, o);
+    },
   };
   const runner = (opts: Partial<JobRunnerOptions> = {}) =>
     new JobRunner({
@@ -64,7 +67,7 @@ async function service() {
     sims.push(again);
     return again;
   };
-  return { s, source, sent, runner, restart };
+  return { s, client, source, sent, runner, restart };
 }
 
 async function stored(datasetId: string): Promise<{ rows: number; ids: Set<string> }> {
@@ -154,6 +157,37 @@ describe('a fetch job whose service stops answering', () => {
     expect(ids).toEqual(expected);
     expect(rows).toBe(expected.size);
     expect(await windowsFetchedTwice(out.jobId)).toEqual([]);
+  }, 60_000);
+
+  it('a firm fetch waits between its pages the same way, and stores every page once', async () => {
+    const svc = await service();
+    const filter = { importer_countries: ['TR', 'DE', 'CN', 'US'] };
+    const firms = (await svc.client.firmCount(filter)).firm_count;
+    const pages = (await svc.client.firmSearch({ ...filter, page: 1 })).total_pages;
+    expect(pages).toBeGreaterThan(3);
+    let closed: Promise<void> | null = null;
+    let waitingSince = 0;
+    let backAt = 0;
+    let back: Promise<RunningSimulator> | null = null;
+    const out = await svc.runner().startFirms({ filter }, svc.source, {
+      onProgress: (p) => {
+        if (!closed && p.done >= 2) closed = svc.s.sim.close();
+        if (p.waitingForServiceSince !== undefined && !waitingSince) {
+          waitingSince = p.waitingForServiceSince;
+          setTimeout(() => {
+            backAt = Date.now();
+            back = svc.restart();
+          }, 1_000);
+        }
+      },
+    });
+    await back;
+    expect(waitingSince).toBeGreaterThan(0);
+    expect(out.status).toBe('succeeded');
+    expect(svc.sent.filter((t) => t > waitingSince && t < backAt)).toEqual([]);
+    // Each page asked once with an answer: no page fetched twice, none missing.
+    expect(out.stats.requests).toBe(pages);
+    expect((await store.lib.get(out.datasetId!)).storedRows).toBe(firms);
   }, 60_000);
 
   it('Pause ends the wait at once and keeps the job resumable; Cancel ends it too', async () => {
