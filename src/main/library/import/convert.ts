@@ -30,7 +30,9 @@ import {
   withoutMidnight,
   withTrailingMinus,
 } from './mapping';
-import { NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
+import type { RawRow } from './table-types';
+import { NO_RESULT, type CellValue } from './xlsx/spreadsheet-xml';
+import type { NumberFormat } from './xlsx/workbook';
 
 export type StoredValue = string | number | null;
 

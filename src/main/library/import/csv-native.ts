@@ -23,14 +23,7 @@ import { fileStamp } from '../ingest';
 import type { ColumnPlan } from './convert';
 import { isoCountryCodes } from './country-codes';
 import type { StagedPart } from './row-stage';
-
-/** How the CSV was found to be written (table-source.ts: openCsv). */
-export interface CsvLayout {
-  encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
-  delimiter: string;
-  /** The first line is Excel's `sep=,`. */
-  sepLine: boolean;
-}
+import type { CsvLayout } from './table-types';
 
 export interface NativeCsvJob {
   path: string;

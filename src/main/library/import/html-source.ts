@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { Parser } from 'htmlparser2';
 import type { ImportSheetView } from '@shared/library/import-contract';
 import { ImportRefusal } from './refusal';
-import type { CellValue, RawRow, TableSource } from './table-source';
+import type { RawRow, TableSource } from './table-types';
+import type { CellValue } from './xlsx/spreadsheet-xml';
 
 const BATCH = 1000;
 /** A colspan past this is a layout trick, not columns of data. */

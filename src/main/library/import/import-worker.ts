@@ -10,7 +10,8 @@ import { RowConverter } from './convert';
 import { stageCsvNatively } from './csv-native';
 import { unreadableFile } from './refusal';
 import { RowStage, type StagedPart } from './row-stage';
-import { ImportRefusal, NO_RESULT, openTableSource, type RawRow, type TableSource } from './table-source';
+import { ImportRefusal, NO_RESULT, openTableSource } from './table-source';
+import type { RawRow, TableSource } from './table-types';
 import type { CheckProgress, FromWorker, PreviewRow, ToWorker } from './worker-protocol';
 
 const port = parentPort;

@@ -9,7 +9,8 @@ import { defaultDatasetName } from '../naming';
 import { NativeCsvDeclined, StagedRowsChangedError } from '../ingest';
 import { NO_RECORDS, refuse } from './parsed';
 import { prepareImport, type PreparedImport, type RememberedMapping } from './preview';
-import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
+import { ImportRefusal } from './table-source';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-types';
 import { checkInWorker, readPreview, runInWorker } from './worker-client';
 import type { CheckProgress, RawPreview } from './worker-protocol';
 
@@ -17,7 +18,7 @@ export { importFormatOf, xlsContent, type ImportFormat } from './file-type';
 export { loadHsHeadings } from './hs-headings';
 export type { ImportWarningView as ImportWarning } from '@shared/library/library-contract';
 export { previewForPlan, shapeKeyOf, type PreparedImport, type RememberedMapping } from './preview';
-export { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-source';
+export { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-types';
 export { IMPORT_STAGING_PREFIX } from './worker-client';
 export type { CheckProgress as ImportCheckProgress } from './worker-protocol';
 

@@ -21,7 +21,7 @@ import {
   type ParquetColumnShape,
 } from '../parquet-typing';
 import { ImportRefusal } from './refusal';
-import type { ImportLimits, RawRow, TableSource } from './table-source';
+import type { ImportLimits, RawRow, TableSource } from './table-types';
 import type { CellValue } from './xlsx/spreadsheet-xml';
 import type { NumberFormat } from './xlsx/workbook';
 

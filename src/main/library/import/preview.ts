@@ -29,7 +29,8 @@ import {
   rowIndexColumns,
   twoRowHeader,
 } from './mapping';
-import { CsvWidthGuard, NO_RESULT, type CellValue, type NumberFormat, type RawRow } from './table-source';
+import { CsvWidthGuard, NO_RESULT, type CellValue, type NumberFormat } from './table-source';
+import type { RawRow } from './table-types';
 import type { PreviewRow, RawPreview } from './worker-protocol';
 import { dateOrderOf } from './xlsx/number-formats';
 

@@ -8,7 +8,8 @@ import type { ImportPlan } from '@shared/library/import-contract';
 import type { StagedSource } from '../ingest';
 import { importFormatOf } from './file-type';
 import type { FileHeaders } from './mapping';
-import { DEFAULT_IMPORT_LIMITS, ImportRefusal, type ImportLimits } from './table-source';
+import { ImportRefusal } from './table-source';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-types';
 import type { CheckProgress, FromWorker, RawPreview, RunSummary, ToWorker } from './worker-protocol';
 
 /**

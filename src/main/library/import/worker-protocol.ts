@@ -6,7 +6,7 @@ import type {
 } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import type { StagedSource } from '../ingest';
-import type { ImportLimits, TableSource } from './table-source';
+import type { ImportLimits, TableSource } from './table-types';
 import type { CellValue } from './xlsx/spreadsheet-xml';
 import type { NumberFormat } from './xlsx/workbook';
 
