@@ -202,9 +202,12 @@ describe('sorting ids by their bytes where that is the collation order', () => {
     ).map((r) => Number(r.row_no));
   const byteOrdered = async (d: DatasetMeta): Promise<boolean> =>
     (
-      await new TextOrder(async (sql, params) => lib.reader.one(sql, params)).byteOrdered('shipments', d.id, [
-        'billOfLadingNo',
-      ])
+      await new TextOrder(async (sql, params) => lib.reader.one(sql, params)).byteOrdered(
+        'shipments',
+        'shipment_rows',
+        d.id,
+        ['billOfLadingNo'],
+      )
     ).has('billOfLadingNo');
 
   it.each([

@@ -111,6 +111,8 @@ export async function appendRecords(
   firstRowNo: number,
   records: readonly unknown[],
   path = 'records',
+  /** Another table of the row table's shape (`stagingTableDdl`) to append to, in its catalog. */
+  into?: { catalog: string; table: string },
 ): Promise<number> {
   if (records.length === 0) return 0;
   const cols = columnsOf(kind);
@@ -118,7 +120,9 @@ export async function appendRecords(
   const filler = new ChunkFiller();
   const rowNos = new Int32Array(VECTOR_ROWS);
   const columns = new RecordColumns(kind, path, checkedRecordList(records));
-  const appender = await conn.createAppender(ROW_TABLE[kind]);
+  const appender = into
+    ? await conn.createAppender(into.table, null, into.catalog)
+    : await conn.createAppender(ROW_TABLE[kind]);
   try {
     for (let off = 0; off < records.length; off += VECTOR_ROWS) {
       const n = Math.min(VECTOR_ROWS, records.length - off);
@@ -244,7 +248,7 @@ export interface ColumnBatch {
 }
 
 /** The row table's columns in table order (as `rowTypes` types them), quoted for SQL. */
-function rowColumnNames(kind: DatasetKind): string[] {
+export function rowColumnNames(kind: DatasetKind): string[] {
   return [
     'dataset_id',
     'row_no',

@@ -3,9 +3,15 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { AppError } from '@shared/ipc/errors';
 import { MAX_TAG_LENGTH, MAX_TAGS, uniqueTags } from '@shared/library/dataset-fields';
 import type { CoveredWindow, DatasetStatus, NewDataset } from './dataset-types';
-import type { DatasetKind } from './fields';
+import { ROW_TABLE, type DatasetKind } from './fields';
 import { FirmWriter } from './firms/firm-writer';
-import { RecordIssueError, appendRecords, appendStagedRows, type StagedSource } from './ingest';
+import {
+  RecordIssueError,
+  appendRecords,
+  appendStagedRows,
+  rowColumnNames,
+  type StagedSource,
+} from './ingest';
 import { JobStoreWriter } from './job-store';
 import { readIn } from './db';
 import { defaultDatasetName, filterKey, seriesKey } from './naming';
@@ -156,14 +162,25 @@ export class LibraryWriter {
     firstRowNo: number,
     records: readonly unknown[],
     explain?: { path: string; context: string },
+    into?: { catalog: string; table: string },
   ): Promise<number> {
     try {
-      return await appendRecords(this.conn, kind, datasetId, firstRowNo, records, explain?.path);
+      return await appendRecords(this.conn, kind, datasetId, firstRowNo, records, explain?.path, into);
     } catch (e) {
       if (explain && e instanceof RecordIssueError)
         throw new AppError('InvalidInput', `${explain.context}: ${e.message}`);
       throw e;
     }
+  }
+
+  /**
+   * Moves a dataset's rows held in another table of the row table's shape (`stagingTableDdl`, an
+   * in-memory one of the library's) into the row table, as they are.
+   */
+  async copyRows(kind: DatasetKind, from: string): Promise<number> {
+    const names = rowColumnNames(kind).join(', ');
+    const r = await this.conn.run(`INSERT INTO ${ROW_TABLE[kind]} (${names}) SELECT ${names} FROM ${from}`);
+    return Number(r.rowsChanged);
   }
 
   /** Copies rows the import worker staged as rows `firstRowNo…` of the dataset (see `appendStagedRows`). */
@@ -232,6 +249,12 @@ export class LibraryWriter {
       id,
       headers.length > 0 ? JSON.stringify(headers) : null,
     ]);
+  }
+
+  /** A dataset left pending under this id (a save that failed half way), rows and all. */
+  async discardPending(id: string): Promise<void> {
+    const left = await readIn(this.conn, `SELECT 1 FROM datasets WHERE id = $1 AND status = 'pending'`, [id]);
+    if (left.length > 0) await this.deleteDataset(id);
   }
 
   /** A dataset and its rows, and the watch whose dataset it is. */

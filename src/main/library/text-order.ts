@@ -1,5 +1,5 @@
 import type { DatasetKind } from './fields';
-import { ROW_TABLE, findColumn } from './fields';
+import { findColumn } from './fields';
 
 /**
  * Text sorts go through ICU's root collation (TEXT_COLLATION), whose sort key costs about a
@@ -14,14 +14,15 @@ const BYTE_ORDERED_TEXT = ['[0-9a-z-]*', '[0-9A-Z-]*'] as const;
 
 /**
  * Whether every value of a text field in a dataset sorts in the same order by its bytes as under the
- * collation: SQL answering one boolean per alphabet (`$1` is the dataset id). Each stops at the
+ * collation, read from `table` (the row table, or where a search's rows are held while they move into
+ * the file): SQL answering one boolean per alphabet (`$1` is the dataset id). Each stops at the
  * first value outside its alphabet, so a column of names answers at once.
  */
-function checkSql(kind: DatasetKind, field: string): string {
+function checkSql(table: string, field: string): string {
   const name = `"${field}"`;
   return `SELECT ${BYTE_ORDERED_TEXT.map(
     (alphabet, i) =>
-      `NOT EXISTS (SELECT 1 FROM ${ROW_TABLE[kind]} WHERE dataset_id = $1 AND NOT regexp_full_match(${name}, '${alphabet}')) AS a${i}`,
+      `NOT EXISTS (SELECT 1 FROM ${table} WHERE dataset_id = $1 AND NOT regexp_full_match(${name}, '${alphabet}')) AS a${i}`,
   ).join(', ')}`;
 }
 
@@ -40,12 +41,17 @@ export class TextOrder {
   constructor(private readonly read: Read) {}
 
   /** Of the fields a view sorts by, the text fields of this dataset that may sort by their bytes. */
-  async byteOrdered(kind: DatasetKind, id: string, fields: readonly string[]): Promise<Set<string>> {
+  async byteOrdered(
+    kind: DatasetKind,
+    table: string,
+    id: string,
+    fields: readonly string[],
+  ): Promise<Set<string>> {
     const generation = this.generation;
     const out = new Set<string>();
     for (const field of new Set(fields)) {
       if (findColumn(kind, field)?.type !== 'text') continue;
-      if (await this.check(kind, id, field)) out.add(field);
+      if (await this.check(kind, table, id, field)) out.add(field);
     }
     // Rows written meanwhile may hold other characters: the collation is right whatever they hold.
     return generation === this.generation ? out : new Set();
@@ -57,11 +63,11 @@ export class TextOrder {
     this.known.clear();
   }
 
-  private check(kind: DatasetKind, id: string, field: string): Promise<boolean> {
+  private check(kind: DatasetKind, table: string, id: string, field: string): Promise<boolean> {
     const key = `${kind}\u0000${id}\u0000${field}`;
     let answer = this.known.get(key);
     if (!answer) {
-      answer = this.read(checkSql(kind, field), [id]).then((r) =>
+      answer = this.read(checkSql(table, field), [id]).then((r) =>
         BYTE_ORDERED_TEXT.some((_, i) => r?.[`a${i}`] === true),
       );
       if (this.known.size >= 500) this.known.delete(this.known.keys().next().value!);
