@@ -58,7 +58,13 @@ describe('a fetch job started from the window while the service restarts', () =>
       { timeout: 10_000, interval: 20 },
     );
     // Still running (Pause and Cancel stay available), and the status bar's news says the service is gone.
-    expect((await hh.ok<JobsList>('jobs.list')).running.map((j) => j.id)).toEqual([jobId]);
+    const waitingSince = progressOf(hh, jobId).find(
+      (p) => p.waitingForServiceSince !== undefined,
+    )!.waitingForServiceSince;
+    // Listed with it, for a window opened (or reloaded) while no event comes.
+    expect((await hh.ok<JobsList>('jobs.list')).running).toMatchObject([
+      { id: jobId, status: 'running', waitingForServiceSince: waitingSince },
+    ]);
     expect(connection(hh).at(-1)).toMatchObject({ reachable: false });
 
     await new Promise((r) => setTimeout(r, 1_000));

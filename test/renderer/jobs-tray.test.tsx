@@ -290,6 +290,13 @@ describe('jobs tray over the simulator', () => {
     expect(screen.getByTestId(`job-waiting-service-${jobId}`).textContent).toMatch(
       /\(([1-9]|\d\d+) s so far\)/,
     );
+    // A window that knows the job only from the list (opened, or reloaded, during the wait) says it too.
+    act(() => store.useJobsStore.setState({ running: {} }));
+    expect(screen.queryByTestId(`job-waiting-service-${jobId}`)).toBeNull();
+    await act(() => store.useJobsStore.getState().refresh());
+    expect(screen.getByTestId(`job-waiting-service-${jobId}`).textContent).toMatch(
+      /\(([1-9]|\d\d+) s so far\)/,
+    );
 
     await act(() => backend.startService());
     const done = await screen.findByTestId(`job-finished-${jobId}`, {}, { timeout: 60_000 });

@@ -418,6 +418,10 @@ export function createJobManager(deps: JobManagerDeps): JobManager {
         recordsStored: j.progress?.recordsStored ?? null,
         error: null,
         createdAt: j.createdAt,
+        // A window opened (or reloaded) during an outage learns it here: no event comes while it waits.
+        ...(j.progress?.waitingForServiceSince !== undefined
+          ? { waitingForServiceSince: j.progress.waitingForServiceSince }
+          : {}),
       }));
       return { running: now, resumable };
     },

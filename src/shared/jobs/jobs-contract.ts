@@ -144,6 +144,8 @@ export interface JobView {
   recordsStored: number | null;
   error: string | null;
   createdAt: string | null;
+  /** A running job waiting for a service that stopped answering: since when (epoch ms). */
+  waitingForServiceSince?: number;
 }
 
 export interface JobsList {

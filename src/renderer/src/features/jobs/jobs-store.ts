@@ -162,7 +162,7 @@ function fromView(v: JobView): RunningJob {
     recordsStored: v.recordsStored,
     waitingSeconds: null,
     waitingUntil: null,
-    waitingForServiceSince: null,
+    waitingForServiceSince: v.waitingForServiceSince ?? null,
     etaEnd: v.etaSeconds === null ? null : now + v.etaSeconds * 1000,
     updatedAt: now,
     cancelling: false,
