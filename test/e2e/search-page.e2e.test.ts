@@ -50,6 +50,20 @@ describe('Search page: the filter, the run bar and the presets list', () => {
     const run = await search.runButton.boundingBox();
     expect(box && run && box.y >= run.y + run.height && box.y + box.height <= 900).toBe(true);
     await browser.screenshot('search-00-before-first-search');
+
+    // On a small window with "More filters" open, what to do still reads whole above the status bar.
+    await browser.page.setViewportSize({ width: 1024, height: 700 });
+    const more = browser.page.getByTestId('filter-more-toggle');
+    if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+    await browser.page.getByTestId('filter-search_type-input').waitFor();
+    // Looked at once the fields have opened and the page has settled under them.
+    await browser.page.waitForTimeout(500);
+    const words = (await empty.getByText(/to work with offline/).boundingBox())!;
+    const bar = (await browser.page.getByTestId('status-bar').boundingBox())!;
+    await browser.screenshot('search-00b-before-first-search-1024-more');
+    expect(words.y + words.height).toBeLessThanOrEqual(bar.y);
+    await more.click();
+    await browser.page.setViewportSize({ width: 1440, height: 900 });
   });
 
   it('a half-typed or impossible date is kept and said at its field, and Enter, Ctrl+Enter and Run send nothing', async () => {
