@@ -5,6 +5,7 @@ import {
   type TableExportInput,
   type UnitValues,
 } from '@shared/analysis/analysis-contract';
+import { num } from './format';
 
 type Column = TableExportInput['columns'][number];
 
@@ -105,14 +106,14 @@ export function unitValuesTable(v: UnitValues, datasetName?: string): TableExpor
   const role = v.role === 'importer' ? 'Importer' : 'Exporter';
   const cut =
     v.groups > v.rows.length
-      ? ` Only the ${v.rows.length.toLocaleString('en-US')} groups furthest from their HS median of ${v.groups.toLocaleString('en-US')} are listed.`
+      ? ` Only the ${num(v.rows.length)} groups furthest from their HS median of ${num(v.groups)} are listed.`
       : '';
   return {
     title: 'Unit values',
     ...origin({
       ...(datasetName ? { datasetName } : {}),
       note:
-        `USD FOB per kg of gross weight; ${v.shipmentsUsed} of ${v.shipments} shipments had a value and a weight. ` +
+        `USD FOB per kg of gross weight; ${num(v.shipmentsUsed)} of ${num(v.shipments)} shipments had a value and a weight. ` +
         `Outliers lie outside 1.5 × IQR of the log unit values within their HS code (of ${MIN_SHIPMENTS_FOR_OUTLIERS} shipments or more).${cut}`,
     }),
     columns: [
