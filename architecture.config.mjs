@@ -70,7 +70,7 @@ export const LAYERS = [
   {
     type: 'connection',
     paths: ['src/main/connection'],
-    what: "Whether each profile's service answers: told by every request's outcome, probed by a bare TCP connect (no request, no quota) while it does not, announced on change.",
+    what: "Whether each profile's service answers: told by every request's outcome, probed by a bare TCP connect (no request, no quota) while it does not, announced on change; a fetch job waits on it for the service's return.",
     imports: ['shared'],
     packages: [],
     node: NODE,
