@@ -417,7 +417,6 @@ export class Library {
     const readable = (startAfter ? startAfter() : Promise.resolve())
       .then(() => this.stageRows({ ...dataset, id, fetchedAt }, response.shipments, status))
       .catch(failed);
-    // Registered before any read can wait on `readable`: the move's unit is queued ahead of theirs.
     const stored = readable.then(() => this.moveRows(id, fetchedAt, moveAfter));
     this.saving.set(id, readable);
     this.storing.set(id, stored);
@@ -431,7 +430,7 @@ export class Library {
   /**
    * The first half of saving a search: its dataset (pending in the file, shown from `fresh`) and its
    * rows, appended to a table of their own in an in-memory catalog. DuckDB takes an empty table's
-   * rows over whole at COMMIT, and memory has no log to write: the rows are readable about a third
+   * rows over whole at COMMIT, and memory has no log to write: the rows are readable about a fifth
    * sooner than when they go straight into the file, where COMMIT copies them into the row table's
    * last row group and writes them to the log (the README's "Search ingest" has the figures).
    */
