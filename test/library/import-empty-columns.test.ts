@@ -98,6 +98,26 @@ describe('columns with no name and no value', () => {
     expect(await extrasOf(r.dataset.id)).toEqual([[0, { Remarks: 'urgent' }]]);
   });
 
+  it('a column with no name past Z is named by its letters as a spreadsheet names it ("Column AA")', async () => {
+    const named = ['Importer Name', 'HS Code', ...Array.from({ length: 24 }, (_, i) => `Note ${i + 3}`)];
+    const path = join(t.dir, 'wide.csv');
+    await writeFile(
+      path,
+      [
+        [...named, '', ''].join(','),
+        ['Acme', '720810', ...named.slice(2).map(() => 'x'), 'late', 'later'].join(','),
+        '',
+      ].join('\r\n'),
+    );
+    const prepared = await previewImport(path);
+    expect(prepared.view.columns.map((c) => c.header).slice(24)).toEqual([
+      'Note 25',
+      'Note 26',
+      'Column AA',
+      'Column AB',
+    ]);
+  });
+
   it('a column whose header cell says "Column G" is named so by the file, and is listed and kept though empty', async () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Entries');

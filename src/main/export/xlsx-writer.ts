@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
+import { columnLetters } from '@shared/spreadsheet-columns';
 import { cancelledError, closeQuietly, throwIfAborted, writeAtomically } from './atomic-file';
 import { fitExcelText } from './cell-values';
 import { excelCell } from './excel-cells';
@@ -81,17 +82,6 @@ const STYLES = {
   key: { font: { bold: true } } as Style,
 };
 
-export function columnLetter(index: number): string {
-  let n = index + 1;
-  let s = '';
-  while (n > 0) {
-    const r = (n - 1) % 26;
-    s = String.fromCharCode(65 + r) + s;
-    n = Math.floor((n - 1) / 26);
-  }
-  return s;
-}
-
 /** Widths from the header and a sample of rows: long enough to read, never a screen wide. */
 function columnWidths(columns: readonly ExportColumn[], sample: readonly ExportRow[]): number[] {
   return columns.map((c, i) => {
@@ -135,7 +125,7 @@ async function writeDataSheets(
   if (rowsPerSheet < 1) throw new RangeError('rowsPerSheet must be at least 1');
   const columns = source.columns;
   const base = SHEET_TITLES[source.kind];
-  const lastColumn = columnLetter(columns.length - 1);
+  const lastColumn = columnLetters(columns.length - 1);
   const state: DataWriteState = {
     rowsWritten: 0,
     sheets: [],
@@ -144,7 +134,7 @@ async function writeDataSheets(
     alteredCells: [],
     alteredCellCount: 0,
   };
-  const letters = columns.map((_, i) => columnLetter(i));
+  const letters = columns.map((_, i) => columnLetters(i));
   let widths: number[] | null = null;
   let sheet: Worksheet | null = null;
   let rowsInSheet = 0;
@@ -393,7 +383,7 @@ function writeSummarySheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, table: 
     views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }],
   });
   ws.columns = table.columns.map((c) => ({ key: c.header, width: c.type === 'text' ? 40 : 16 }));
-  if (table.columns.length > 0) ws.autoFilter = `A1:${columnLetter(table.columns.length - 1)}1`;
+  if (table.columns.length > 0) ws.autoFilter = `A1:${columnLetters(table.columns.length - 1)}1`;
   const header = ws.addRow(table.columns.map((c) => c.header));
   header.eachCell((cell) => {
     cell.style = STYLES.header;

@@ -21,15 +21,10 @@ import {
 } from '@shared/fields';
 import type { ImportLocale, ImportPlan, UnnamedColumnFound } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
+import { columnLetters } from '@shared/spreadsheet-columns';
 import { decimalShadow } from '../shadows';
 import { COUNTRY_CODE_FIELDS, countryCodeOf } from './country-codes';
-import {
-  columnLetters,
-  dayOfTimestamp,
-  withoutCurrency,
-  withoutMidnight,
-  withTrailingMinus,
-} from './mapping';
+import { dayOfTimestamp, withoutCurrency, withoutMidnight, withTrailingMinus } from './mapping';
 import type { RawRow } from './table-types';
 import { NO_RESULT, type CellValue } from './xlsx/spreadsheet-xml';
 import type { NumberFormat } from './xlsx/workbook';

@@ -5,6 +5,7 @@
  */
 import { DATASET_KINDS, fieldDefsOf, fieldTypeOf, type DatasetKind, type FieldType } from '@shared/fields';
 import type { ImportLocale } from '@shared/library/import-contract';
+import { columnLetters } from '@shared/spreadsheet-columns';
 
 /** A header as compared: lower case, letters and digits only ("USD FOB" → "usdfob"). */
 export function headerKey(text: string): string {
@@ -493,17 +494,6 @@ export function blankHeaders(row: readonly unknown[], width: number): number[] {
   const out: number[] = [];
   for (let c = 0; c < width; c++) if (!headerCellText(row[c])) out.push(c);
   return out;
-}
-
-export function columnLetters(index: number): string {
-  let n = index + 1;
-  let s = '';
-  while (n > 0) {
-    const r = (n - 1) % 26;
-    s = String.fromCharCode(65 + r) + s;
-    n = Math.floor((n - 1) / 26);
-  }
-  return s;
 }
 
 /** A currency sign or code written with an amount ("$1,500.00", "1.500,00 €", "USD 1,500"). */
