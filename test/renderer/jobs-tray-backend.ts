@@ -18,6 +18,8 @@ export interface TrayBackend {
   stopService(): Promise<void>;
   /** Starts the service again at the same address, with the same data and account. */
   startService(): Promise<void>;
+  /** Saves another profile of the same account (named `name`) and returns its id; the active one stays. */
+  addProfile(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,17 @@ export async function startTrayBackend(
     stopService: () => sim.close(),
     startService: async () => {
       sim = await simulator(port);
+    },
+    addProfile: async (name) => {
+      const r = await invoke('profiles.create', {
+        name,
+        baseUrl: sim.url,
+        accountName: account.name,
+        apiKey: account.apiKey,
+        apiSecret: account.apiSecret,
+      });
+      if (!r.ok) throw new Error(`profiles.create: ${r.error.message}`);
+      return (r.value as { id: string }).id;
     },
     close: async () => {
       await handlers.dispose();

@@ -5,7 +5,7 @@ import type { BridgeResult } from '@shared/ipc/errors';
 import { getApi, setApi } from '../../src/renderer/src/bridge/api';
 import { withServiceOutcomes } from '../../src/renderer/src/bridge/service-outcomes';
 import { useAppBoot } from '../../src/renderer/src/app/use-app-boot';
-import { useWatchStore } from '../../src/renderer/src/features/watch/watch-store';
+import { useWatchStore, watchCallProfile } from '../../src/renderer/src/features/watch/watch-store';
 import { useSessionStore } from '../../src/renderer/src/session';
 import { fakeBridge } from './fake-bridge';
 
@@ -19,6 +19,7 @@ interface Backend {
   invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
   profileId: string;
   setFaults(f: { errorRate?: number; errorStatuses?: number[] } | undefined): void;
+  addProfile(name: string): Promise<string>;
   close(): Promise<void>;
 }
 let backend: Backend;
@@ -35,9 +36,12 @@ beforeAll(async () => {
     startTrayBackend: (opts: object) => Promise<Backend>;
   };
   backend = await startTrayBackend({});
-  // As main.tsx installs the bridge.
+  // As main.tsx installs the bridge, with the profile each watch call runs with.
   setApi(
-    withServiceOutcomes(fakeBridge({}, { fallback: (c, i) => backend.invoke(c, i), checkInputs: false }).api),
+    withServiceOutcomes(
+      fakeBridge({}, { fallback: (c, i) => backend.invoke(c, i), checkInputs: false }).api,
+      watchCallProfile,
+    ),
   );
 }, 60_000);
 afterEach(cleanup);
@@ -88,6 +92,35 @@ describe('the status bar after a Watched query fails at the service', () => {
     expect(connection()).toMatchObject({ status: 'failed', kind: 'ServiceError' });
     await act(() => useWatchStore.getState().load());
     expect(connection()).toMatchObject({ status: 'failed', kind: 'ServiceError' });
+    backend.setFaults(undefined);
+  }, 60_000);
+
+  it('a watched query of another profile failing says nothing of the active profile’s connection', async () => {
+    useSessionStore.getState().reset();
+    useWatchStore.getState().reset();
+    render(<Booted />);
+    await waitFor(() => expect(useSessionStore.getState().activeId).toBe(backend.profileId));
+    // Watched with the first profile.
+    const q = { ...request, importer_countries: ['FR'] };
+    await act(() => useWatchStore.getState().checkCost({ request: q, name: 'FR Q1', presetId: null }));
+    await act(() => useWatchStore.getState().confirmRefresh());
+    const watch = useWatchStore.getState().detail;
+    expect(watch?.profileId).toBe(backend.profileId);
+
+    // Another profile becomes the active one, and its connection works.
+    const other = await backend.addProfile('Desk two');
+    await backend.invoke('profiles.setActive', { id: other });
+    await act(() => useSessionStore.getState().refreshProfiles());
+    expect(useSessionStore.getState().activeId).toBe(other);
+    await act(() => getApi().shipments.search({ request: { ...request, size: 10 } }));
+    expect(connection().status).toBe('connected');
+
+    // The first profile's watched query, checked and failed at the service: the status bar (the active
+    // profile's) stays as it was.
+    unavailable();
+    await act(() => useWatchStore.getState().checkCost());
+    expect(useWatchStore.getState().dialogError?.kind).toBe('ServiceError');
+    expect(connection().status).toBe('connected');
     backend.setFaults(undefined);
   }, 60_000);
 });

@@ -9,6 +9,7 @@ import { setApi } from './bridge/api';
 import { exchangeLaunchToken } from './bridge/launch-token';
 import { withServiceOutcomes } from './bridge/service-outcomes';
 import { createWebTransport } from './bridge/web-transport';
+import { watchCallProfile } from './features/watch';
 import { useSessionStore } from './session';
 import './theme/styles';
 import './styles/app.css';
@@ -21,7 +22,7 @@ const webTransport = () =>
     ready: exchangeLaunchToken(),
     onLink: (up) => useSessionStore.getState().reportHost(up),
   });
-setApi(withServiceOutcomes(window.portolan ?? buildApi(CALL_CHANNELS, webTransport())));
+setApi(withServiceOutcomes(window.portolan ?? buildApi(CALL_CHANNELS, webTransport()), watchCallProfile));
 connectStores();
 
 createRoot(document.getElementById('root') as HTMLElement).render(

@@ -44,8 +44,14 @@ function report(o: ServiceOutcome): void {
   for (const l of [...listeners]) l(o);
 }
 
+/**
+ * Whose service a call reaches when its input names no profile: a watched query runs with its own
+ * profile, whichever is active. `channel` is the call's ("watch.preview"); undefined means the active one.
+ */
+export type CallProfile = (channel: string, input: unknown) => string | undefined;
+
 /** Wraps the service calls of an api so their outcomes are reported; everything else is untouched. */
-export function withServiceOutcomes(api: PortolanApi): PortolanApi {
+export function withServiceOutcomes(api: PortolanApi, profileOf?: CallProfile): PortolanApi {
   const wrapped: Record<string, unknown> = { ...api };
   for (const [ns, calls] of Object.entries(SERVICE_CALLS)) {
     const group = api[ns as keyof PortolanApi] as
@@ -55,11 +61,12 @@ export function withServiceOutcomes(api: PortolanApi): PortolanApi {
     for (const [name, fn] of Object.entries(group)) {
       if (calls !== 'all' && !(calls as readonly string[]).includes(name)) continue;
       out[name] = async (input?: unknown) => {
-        const r = await fn(input);
+        // Asked before the call: what it changes (a refresh's preview, gone once it succeeds) is then known.
         const profileId =
           typeof input === 'object' && input !== null && 'profileId' in input
             ? (input as { profileId?: string }).profileId
-            : undefined;
+            : profileOf?.(`${ns}.${name}`, input);
+        const r = await fn(input);
         if (r.ok) report({ profileId, ok: true });
         else if (CONNECTION_KINDS.has(r.error.kind)) report({ profileId, ok: false, error: r.error });
         return r;

@@ -321,3 +321,20 @@ export function refreshHsCodes(
   const account = request.account_name?.trim() || accounts.defaultAccount;
   return checkHsCodes(summary, account, request.hs_codes ?? []);
 }
+
+/**
+ * The profile a watch call runs with, as main picks it: an existing watched query's own (its cost check
+ * by `watchId`, its refresh by the preview the store holds), else the active one (undefined). The app
+ * gives it to the report of service outcomes, so a watched query of another profile does not move the
+ * status bar of the active one.
+ */
+export function watchCallProfile(channel: string, input: unknown): string | undefined {
+  const s = useWatchStore.getState();
+  let watchId: string | null = null;
+  if (channel === 'watch.preview' && typeof input === 'object' && input !== null && 'watchId' in input)
+    watchId = String((input as { watchId: unknown }).watchId);
+  else if (channel === 'watch.refresh') watchId = s.preview?.watchId ?? null;
+  if (watchId === null) return undefined;
+  // Refresh… is offered on the watched query shown, whose detail names its profile.
+  return s.detail?.id === watchId ? (s.detail.profileId ?? undefined) : undefined;
+}
