@@ -1,9 +1,10 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import { Alert, Button, CloseButton, Group, Text } from '@mantine/core';
 import { IconDatabase } from '@tabler/icons-react';
 import type { EquivalentView } from '@shared/library/library-contract';
 import { describeAge } from './format';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 
 export interface SavedCopyOfferProps {
   offer: EquivalentView | null;

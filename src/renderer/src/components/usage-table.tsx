@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import { Code, Group, Progress, Table, Text } from '@mantine/core';
 import {
   USAGE_METRICS,
@@ -8,7 +9,7 @@ import {
   type MetricSummary,
 } from '@shared/spec';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 const slug = (s: string) => s.replace(/[^A-Za-z0-9]+/g, '-');
 
 /** The theme's warning colours: spent, nearly spent (80 %), else the primary colour. */

@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import { useCallback, useMemo, useState } from 'react';
 import { Text } from '@mantine/core';
 import { AgGridReact } from 'ag-grid-react';
@@ -37,7 +38,7 @@ interface RowCounts {
   shown: number;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 
 /**
  * ag-grid with the app's theme, a column layout, sort and filters remembered per grid, a cell

@@ -1,9 +1,10 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import { Group, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { cellCount } from './cell-range';
 import { useGridSelectionStore } from './grid-selection-store';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 
 /** The selected block's figures, as a spreadsheet's status bar shows them (from two cells on). */
 function SelectionFigures({ gridId, testId }: { gridId: string; testId: string }) {

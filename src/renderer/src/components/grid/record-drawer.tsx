@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import { ActionIcon, Drawer, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -5,7 +6,7 @@ import type { GridApi } from 'ag-grid-community';
 import { useGridSelectionStore } from './grid-selection-store';
 import { readRecord } from './record-view';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 
 /**
  * The record view of a grid: every field of one row, grouped as the grid groups its columns, in a

@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import {
   ActionIcon,
   Box,
@@ -22,7 +23,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { selectEmptyList, splitReason, useResolvedFirmsStore } from './resolved-firms-store';
 import { formatMoment } from '../../components/format';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 const plural = (n: number, one: string, many: string) => `${fmt(n)} ${n === 1 ? one : many}`;
 
 /** The open firm: its shipments by dataset, every spelling with the evidence that linked it, decisions. */

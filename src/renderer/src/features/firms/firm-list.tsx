@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import type {
@@ -18,7 +19,7 @@ import { gridTheme, useGridThemeMode } from '../../components/grid/grid-theme';
 import { useResolvedFirmsStore } from './resolved-firms-store';
 
 const BLOCK = 200;
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 
 /** The grid's sort as the library sorts firms: by name, by spellings, or (default) by rows. */
 export function firmSortOf(sortModel: readonly { colId: string; sort: string }[]): FirmSort {

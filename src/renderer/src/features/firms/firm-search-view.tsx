@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import { useEffect, useMemo, useState } from 'react';
 import {
   ActionIcon,
@@ -44,7 +45,7 @@ import {
 } from './firms-store';
 import { firmColumnDefs } from '../../components/grid/firm-columns';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 const QUICK_KEY = 'firms';
 
 function FirmActions(

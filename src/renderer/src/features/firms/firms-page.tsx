@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import { useEffect, useRef, useState } from 'react';
 import {
   Alert,
@@ -36,7 +37,7 @@ import { FirmSearchView } from './firm-search-view';
 import { ReviewView } from './review-view';
 import { firmRows, mergeReason, useResolvedFirmsStore, type FirmsTab } from './resolved-firms-store';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 const WHOLE_LIBRARY = '';
 
 /**

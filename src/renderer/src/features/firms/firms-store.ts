@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import type { FirmCountRequest, FirmSearchRequest, FirmSearchResponse, UsageSummary } from '@shared/spec';
 import type { BridgeError } from '@shared/ipc/errors';
 import { getApi } from '../../bridge/api';
@@ -77,7 +78,7 @@ const initialState: FirmsData = {
   count: { status: 'idle', value: null, error: null, request: null },
 };
 
-const fmtInt = (n: number) => n.toLocaleString('en-US');
+const fmtInt = (n: number): string => formatNumber(n, COUNT);
 
 /**
  * The page-number field: what the user typed, judged against the pages the last answer reported.

@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import type { BridgeError } from '@shared/ipc/errors';
 import type {
   FirmDetailView,
@@ -129,7 +130,7 @@ const initialState: ResolvedFirmsData = {
 /** How often the list asks again while another program holds the library. */
 export const LOCKED_RETRY_MS = 5_000;
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 const quote = (name: string) => `“${name}”`;
 const plural = (n: number, one: string, many: string) => `${fmt(n)} ${n === 1 ? one : many}`;
 

@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import { useEffect, useRef } from 'react';
 import {
   Alert,
@@ -22,7 +23,7 @@ import { describeEvidence } from './evidence-text';
 import { reviewKey } from './review-keys';
 import { runReviewAction, selectCurrentPair, useReviewStore } from './review-store';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 
 /**
  * The review queue: the close calls resolution did not decide, one pair at a time, side by side with

@@ -1,8 +1,9 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useSearchStore } from './search-store';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 
 /**
  * The shown answer is not in the Library because its save failed: what happened, that nothing is

@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Alert,
@@ -60,7 +61,7 @@ import {
 } from './search-store';
 import { shipmentColumnDefs } from '../../components/grid/shipment-columns';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 const SIZE_PRESETS = [10, 100, 1000, 5000, 10_000];
 const GRID_ID = 'shipments';
 

@@ -1,3 +1,4 @@
+import { COUNT, formatNumber } from '@shared/fields';
 import {
   SHIPMENT_SEARCH_MAX_SIZE,
   SHIPMENT_SEARCH_MIN_SIZE,
@@ -151,7 +152,7 @@ interface RunInfo {
   sent: boolean;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number): string => formatNumber(n, COUNT);
 
 const initialState: SearchData = {
   size: 1000,
