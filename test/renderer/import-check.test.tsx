@@ -355,6 +355,12 @@ describe('import dialog: its controls', () => {
     expect(label('Records')).toBeTruthy();
   });
 
+  it('shows the header row grouped as every number is ("1,250")', async () => {
+    lib.previewAnswer = (file) => importPreview({ fileName: file.fileName, headerRow: 1_250 });
+    await openDialog();
+    expect((screen.getByTestId('import-header-row') as HTMLInputElement).value).toBe('1,250');
+  });
+
   it('refuses a file with nothing below its header, or nothing at all, in words, with Import off', async () => {
     lib.previewAnswer = (file) => importPreview({ fileName: file.fileName, rowsChecked: 0 });
     await openDialog();

@@ -71,6 +71,8 @@ function FileChoices({ p }: { p: ImportPreviewView }) {
           title="The row holding the column names; rows above it are skipped"
           w={110}
           min={1}
+          // Grouped as every number the analyst reads is: a report's table may start at row 1,250.
+          thousandSeparator=","
           data-testid="import-header-row"
           disabled={checking}
           value={p.headerRow}
