@@ -9,6 +9,7 @@ import type { AppShell } from './pages/app-shell';
 import { ExportDialog } from './pages/export-dialog';
 import { LibraryPage } from './pages/library-page';
 import { SearchWorkbench } from './pages/search-workbench';
+import { canFreezeLibrary, freezeLibrary, thawLibrary } from '../helpers/frozen-library';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { openConnected } from './support/connected';
 import { startStack, type Stack } from './support/stack';
@@ -121,6 +122,38 @@ describe('Export from the library to Excel, through the browser host', () => {
     expect(await readdir(join(stack.dataDir, 'exports'))).toEqual(['Shipments · all.xlsx']);
     await dialog.close();
   });
+
+  it.runIf(canFreezeLibrary)(
+    'a folder that refuses the file: the failure offers Try again, which writes it once the folder lets it',
+    async () => {
+      const folder = join(stack.dataDir, 'exports');
+      const dialog = new ExportDialog(browser.page, browser.page.getByTestId('library-detail'));
+      await dialog.openDialog();
+      await dialog.chooseFormat('parquet');
+      freezeLibrary(folder);
+      try {
+        await dialog.start();
+        await dialog.waitForStep('done');
+        const failed = await dialog.outcome();
+        expect(failed.outcome).toBe('failed');
+        expect(failed.message).toContain('Portolan may not write to that folder');
+        // Try again has the focus: Enter runs it. (The browser host has no other folder to offer.)
+        const again = browser.page.getByTestId('export-try-again');
+        await expect.poll(() => again.evaluate((b) => b === b.ownerDocument.activeElement)).toBe(true);
+        expect(await browser.page.getByTestId('export-another-folder').count()).toBe(0);
+        await browser.screenshot('export-failed-try-again');
+        thawLibrary(folder);
+        await browser.page.keyboard.press('Enter');
+        await browser.page
+          .locator('[data-testid="export-done"][data-outcome="succeeded"]')
+          .waitFor({ timeout: 60_000 });
+      } finally {
+        thawLibrary(folder);
+      }
+      expect(existsSync(join(folder, 'Shipments · all.parquet'))).toBe(true);
+      await dialog.close();
+    },
+  );
 
   it('keyboard: Enter on a format (a radio button) exports, as the Export button does', async () => {
     const dialog = new ExportDialog(browser.page, browser.page.getByTestId('library-detail'));

@@ -231,6 +231,8 @@ describe('export.start', () => {
           );
           const done = await waitFinished(jobId);
           expect(done.outcome, format).toBe('failed');
+          // The window offers another folder besides Try again.
+          expect(done.kind === 'export' && done.anotherFolder, format).toBe(true);
           expect(done.message, format).toBe(
             'Portolan may not write to that folder (it is read-only, or its permissions deny it), so no file was written. Choose another folder, then export again.',
           );
@@ -251,6 +253,7 @@ describe('export.start', () => {
     await service['export.cancel']({ jobId }, {});
     const done = await waitFinished(jobId);
     expect(done.outcome).toBe('cancelled');
+    expect(done.kind === 'export' && done.anotherFolder).toBeFalsy();
     expect(await readdir(join(t.dir, 'out'))).toEqual([]);
   });
 

@@ -222,16 +222,19 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
           const cancelled =
             controller.signal.aborted || (error instanceof AppError && error.kind === 'Cancelled');
           if (!cancelled) log.error('export failed', { jobId, format, error });
+          const known = error instanceof AppError ? error : storageError(error, 'export');
           deps.events.emit('jobs.finished', {
             kind: 'export',
             jobId,
             outcome: cancelled ? 'cancelled' : 'failed',
             message: cancelled
               ? 'The export was cancelled; no file was written.'
-              : error instanceof AppError
-                ? error.message
-                : (storageError(error, 'export')?.message ??
-                  `The export failed: ${error instanceof Error ? error.message : String(error)}`),
+              : (known?.message ??
+                `The export failed: ${error instanceof Error ? error.message : String(error)}`),
+            // The folder refused the file or its disk is full: the window offers another folder.
+            ...(!cancelled && (known?.kind === 'Forbidden' || known?.kind === 'DiskFull')
+              ? { anotherFolder: true }
+              : {}),
           });
         },
       );

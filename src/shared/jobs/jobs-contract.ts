@@ -83,6 +83,11 @@ export interface ExportFinished {
   jobId: string;
   outcome: 'succeeded' | 'failed' | 'cancelled';
   message: string;
+  /**
+   * A failed export whose folder was the problem (it refuses writes, its disk is full): the same
+   * export into another folder may succeed.
+   */
+  anotherFolder?: boolean;
 }
 
 /** How an import ended; a cancelled or failed one left the library as it was. */

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import {
   Alert,
   Anchor,
@@ -63,11 +64,19 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
     choose,
     start,
     keepExisting,
+    tryAgain,
+    tryAnotherFolder,
     cancel,
   } = useExportDialog({ source, suggestedName, resolveView, counts });
   const running = state.step === 'running';
   const percent = running ? progressPercent(state.progress) : null;
   const enter = useEnterSubmits();
+  const failed = state.step === 'done' && state.outcome === 'failed';
+  // The running step's Cancel export is gone: the focus goes to Try again, so Enter runs it.
+  const tryAgainRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (failed) tryAgainRef.current?.focus();
+  }, [failed]);
 
   return (
     <>
@@ -89,7 +98,9 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
               noValidate
               onSubmit={(e) => {
                 e.preventDefault();
-                if (state.step === 'form' && !busy && !nothingToExport) void start(false);
+                if (busy) return;
+                if (state.step === 'form' && !nothingToExport) void start(false);
+                else if (failed) void tryAgain();
               }}
             >
               <Stack gap="md">
@@ -267,10 +278,36 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
                       Cancel export
                     </Button>
                   )}
-                  {state.step === 'done' && (
+                  {state.step === 'done' && !failed && (
                     <Button data-testid="export-close" onClick={close}>
                       Close
                     </Button>
+                  )}
+                  {failed && (
+                    <>
+                      <Button variant="default" data-testid="export-close" onClick={close}>
+                        Close
+                      </Button>
+                      {state.anotherFolder && !downloads && (
+                        <Button
+                          variant="default"
+                          data-testid="export-another-folder"
+                          disabled={busy}
+                          onClick={() => void tryAnotherFolder()}
+                        >
+                          Choose another folder…
+                        </Button>
+                      )}
+                      <Button
+                        ref={tryAgainRef}
+                        type="submit"
+                        data-testid="export-try-again"
+                        loading={busy}
+                        title="Export again with the same settings, to the same file"
+                      >
+                        Try again
+                      </Button>
+                    </>
                   )}
                 </Group>
               </Stack>

@@ -20,7 +20,14 @@ export type ExportStep =
       message: string;
       path: string;
       downloadUrl: string | null;
+      /** A failure whose folder was the problem: the same export into another folder may succeed. */
+      anotherFolder: boolean;
     };
+
+/** Whether a finished job is a failed export whose folder was the problem. */
+export function folderWasTheProblem(f: JobFinished): boolean {
+  return f.kind === 'export' && f.outcome === 'failed' && f.anotherFolder === true;
+}
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ExportFormat, ExportSourceRef, ExportTarget, ExportView } from '@shared/export/export-contract';
+import type { CallInput } from '@shared/ipc/contract';
 import type { JobFinished } from '@shared/jobs/jobs-contract';
 import { getApi } from '../../bridge/api';
-import type { ExportCounts, ExportStep } from './export-flow';
+import { folderWasTheProblem, type ExportCounts, type ExportStep } from './export-flow';
 import { useExportScope, type ExportScopeState } from './use-export-scope';
 
 export interface ExportDialogOptions {
@@ -14,6 +15,8 @@ export interface ExportDialogOptions {
   /** The view's and the dataset's row counts, so the dialog can say how many rows the export writes. */
   counts?: ExportCounts | undefined;
 }
+
+type ExportStart = CallInput<'export.start'>;
 
 export interface ExportDialog {
   open: boolean;
@@ -42,6 +45,13 @@ export interface ExportDialog {
   start(overwrite: boolean): Promise<void>;
   /** "Keep it": back to the form without replacing anything. */
   keepExisting(): void;
+  /** After a failure: the same export again, with the same settings and file. */
+  tryAgain(): Promise<void>;
+  /**
+   * After a failure whose folder was the problem: asks for another place (main's save dialog), then
+   * the same export there. Nothing happens if the analyst cancels the save dialog.
+   */
+  tryAnotherFolder(): Promise<void>;
   cancel(): Promise<void>;
 }
 
@@ -96,6 +106,7 @@ export function useExportDialog({
               message: f.message,
               path: s.path,
               downloadUrl: s.downloadUrl,
+              anotherFolder: folderWasTheProblem(f),
             }
           : s,
       );
@@ -119,49 +130,78 @@ export function useExportDialog({
     }
   }, [name, format]);
 
+  // What the last export asked for, so Try again sends exactly that (the view as it was captured).
+  const lastStart = useRef<ExportStart | null>(null);
+
+  const send = useCallback(async (input: ExportStart) => {
+    lastStart.current = input;
+    setBusy(true);
+    const r = await getApi().export.start(input);
+    setBusy(false);
+    if (r.ok) {
+      // The browser host has no folder the analyst's browser saves to: it offers the file for download.
+      const transfer = getApi().fileTransfer;
+      const downloadUrl = transfer ? transfer.downloadUrl(r.value.handle) : null;
+      const finished = early.current.get(r.value.jobId);
+      if (finished) {
+        setState({
+          step: 'done',
+          outcome: finished.outcome,
+          message: finished.message,
+          path: r.value.path,
+          downloadUrl,
+          anotherFolder: folderWasTheProblem(finished),
+        });
+        return;
+      }
+      jobRef.current = r.value.jobId;
+      setState({
+        step: 'running',
+        jobId: r.value.jobId,
+        path: r.value.path,
+        downloadUrl,
+        progress: null,
+        cancelling: false,
+      });
+    } else if (r.error.kind === 'Conflict') {
+      setState({ step: 'confirmReplace', message: r.error.message });
+    } else {
+      setState({ step: 'form', error: r.error });
+    }
+  }, []);
+
   const start = useCallback(
-    async (overwrite: boolean) => {
-      setBusy(true);
-      const r = await getApi().export.start({
+    (overwrite: boolean) =>
+      send({
         source: scope.sourceToExport(),
         format,
         ...(format === 'xlsx' && summaries ? { summaries: true } : {}),
         ...(target ? { target: target.handle } : {}),
         ...(overwrite ? { overwrite: true } : {}),
-      });
-      setBusy(false);
-      if (r.ok) {
-        // The browser host has no folder the analyst's browser saves to: it offers the file for download.
-        const transfer = getApi().fileTransfer;
-        const downloadUrl = transfer ? transfer.downloadUrl(r.value.handle) : null;
-        const finished = early.current.get(r.value.jobId);
-        if (finished) {
-          setState({
-            step: 'done',
-            outcome: finished.outcome,
-            message: finished.message,
-            path: r.value.path,
-            downloadUrl,
-          });
-          return;
-        }
-        jobRef.current = r.value.jobId;
-        setState({
-          step: 'running',
-          jobId: r.value.jobId,
-          path: r.value.path,
-          downloadUrl,
-          progress: null,
-          cancelling: false,
-        });
-      } else if (r.error.kind === 'Conflict') {
-        setState({ step: 'confirmReplace', message: r.error.message });
-      } else {
-        setState({ step: 'form', error: r.error });
-      }
-    },
-    [scope, format, summaries, target],
+      }),
+    [send, scope, format, summaries, target],
   );
+
+  const tryAgain = useCallback(async () => {
+    if (lastStart.current) await send(lastStart.current);
+  }, [send]);
+
+  const tryAnotherFolder = useCallback(async () => {
+    const last = lastStart.current;
+    if (!last) return;
+    setBusy(true);
+    const r = await getApi().export.chooseTarget({ suggestedName: name, format: last.format });
+    setBusy(false);
+    if (!r.ok) {
+      setState({ step: 'form', error: r.error });
+      return;
+    }
+    if (!r.value) return;
+    setTarget(r.value);
+    // A file of that name may already be there: asked about as for any new file, not replaced unasked.
+    const { overwrite: _replaced, ...rest } = last;
+    await send({ ...rest, target: r.value.handle });
+  }, [send, name]);
 
   const cancel = useCallback(async () => {
     if (state.step !== 'running') return;
@@ -202,6 +242,8 @@ export function useExportDialog({
     choose,
     start,
     keepExisting: () => setState({ step: 'form', error: null }),
+    tryAgain,
+    tryAnotherFolder,
     cancel,
   };
 }
