@@ -10,7 +10,14 @@ import { importFormatOf } from './file-type';
 import type { FileHeaders } from './mapping';
 import { ImportRefusal } from './table-source';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-types';
-import type { CheckProgress, FromWorker, RawPreview, RunSummary, ToWorker } from './worker-protocol';
+import type {
+  CheckProgress,
+  FromWorker,
+  PlannedRead,
+  RawPreview,
+  RunSummary,
+  ToWorker,
+} from './worker-protocol';
 
 /**
  * The worker's heap: an import that needs more (a workbook whose shared strings alone are huge) stops
@@ -124,6 +131,31 @@ function startSettledOnce(
   return { worker, finish, settled: () => done };
 }
 
+interface PlannedReadOptions {
+  limits?: ImportLimits;
+  signal?: AbortSignal;
+  hsHeadings?: readonly string[];
+}
+
+/** What the worker is told of a read under a plan, by a check and by an import alike. */
+function plannedRead(
+  path: string,
+  fileName: string,
+  plan: ImportPlan,
+  { headers, blank }: FileHeaders,
+  opts: PlannedReadOptions,
+): PlannedRead {
+  return {
+    path,
+    fileName,
+    plan,
+    headers: [...headers],
+    blank: [...blank],
+    limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
+    hsHeadings: [...(opts.hsHeadings ?? [])],
+  };
+}
+
 /** Reads the head of a file in a worker (nothing is stored). */
 export function readPreview(
   path: string,
@@ -158,9 +190,9 @@ export function checkInWorker(
   path: string,
   fileName: string,
   plan: ImportPlan,
-  { headers, blank }: FileHeaders,
+  headers: FileHeaders,
   onProgress: (p: CheckProgress) => void,
-  opts: { limits?: ImportLimits; signal?: AbortSignal; hsHeadings?: readonly string[] } = {},
+  opts: PlannedReadOptions = {},
 ): Promise<CheckProgress> {
   return new Promise<CheckProgress>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(cancelled());
@@ -173,16 +205,7 @@ export function checkInWorker(
       } else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message)));
       else if (msg.type === 'failed') finish(() => reject(new Error(msg.message)));
     });
-    const msg: ToWorker = {
-      type: 'check',
-      path,
-      fileName,
-      plan,
-      headers: [...headers],
-      blank: [...blank],
-      limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
-      hsHeadings: [...(opts.hsHeadings ?? [])],
-    };
+    const msg: ToWorker = { type: 'check', ...plannedRead(path, fileName, plan, headers, opts) };
     worker.postMessage(msg);
   });
 }
@@ -209,10 +232,10 @@ export async function runInWorker(
   path: string,
   fileName: string,
   plan: ImportPlan,
-  { headers, blank }: FileHeaders,
+  headers: FileHeaders,
   /** Answers whether the part was kept (a plain CSV's may be declined: the worker then reads it row by row). */
   store: (part: WorkerPart) => Promise<boolean>,
-  opts: { limits?: ImportLimits; signal?: AbortSignal; hsHeadings?: readonly string[] } = {},
+  opts: PlannedReadOptions = {},
 ): Promise<RunSummary> {
   if (opts.signal?.aborted) throw cancelled();
   const stagingDir = await mkdtemp(join(tmpdir(), `${IMPORT_STAGING_PREFIX}${process.pid}-`));
@@ -267,17 +290,7 @@ export async function runInWorker(
           break;
       }
     });
-    const msg: ToWorker = {
-      type: 'run',
-      path,
-      fileName,
-      plan,
-      headers: [...headers],
-      blank: [...blank],
-      limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
-      hsHeadings: [...(opts.hsHeadings ?? [])],
-      stagingDir,
-    };
+    const msg: ToWorker = { type: 'run', stagingDir, ...plannedRead(path, fileName, plan, headers, opts) };
     worker.postMessage(msg);
   });
 }

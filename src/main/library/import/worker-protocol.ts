@@ -59,34 +59,28 @@ export interface CheckProgress {
   unnamedFound: UnnamedColumnFound[];
 }
 
+/** A read of every row of a file under a plan: what a check and an import both tell the worker. */
+export interface PlannedRead {
+  path: string;
+  fileName: string;
+  plan: ImportPlan;
+  headers: string[];
+  /** The columns whose header cell is blank (blankHeaders). */
+  blank: number[];
+  limits: ImportLimits;
+  /** The HS headings (4 digits) known, to restore the leading zero a spreadsheet dropped (convert.ts). */
+  hsHeadings: string[];
+}
+
 export type ToWorker =
   | { type: 'preview'; path: string; fileName: string; sheet?: number; limits: ImportLimits }
   /** Reads every row under the plan and counts what would not import as it is; stores nothing. */
-  | {
-      type: 'check';
-      path: string;
-      fileName: string;
-      plan: ImportPlan;
-      headers: string[];
-      /** The columns whose header cell is blank (blankHeaders). */
-      blank: number[];
-      limits: ImportLimits;
-      /** The HS headings (4 digits) known, to restore the leading zero a spreadsheet dropped (convert.ts). */
-      hsHeadings: string[];
-    }
-  | {
+  | ({ type: 'check' } & PlannedRead)
+  | ({
       type: 'run';
-      path: string;
-      fileName: string;
-      plan: ImportPlan;
-      headers: string[];
-      /** The columns whose header cell is blank (blankHeaders). */
-      blank: number[];
-      limits: ImportLimits;
-      hsHeadings: string[];
       /** A folder of the main thread's where the worker writes its parts (row-stage.ts). */
       stagingDir: string;
-    }
+    } & PlannedRead)
   /** A part was stored, or (`declined`, a plain CSV: NativeCsvDeclined) not: read the file on the row path. */
   | { type: 'ack'; declined?: boolean }
   /** Stop reading, close the file, answer `stopped`. */
