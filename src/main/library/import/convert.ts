@@ -641,6 +641,22 @@ export class RowConverter {
       : (this.extraHeaders[c] ?? this.beyond.get(c) ?? `Column ${columnLetters(c)}`);
   }
 
+  /**
+   * Counts a value of one kind in a field, as `count` does; the field's first also keeps `first`,
+   * what the report says of it (its code, its day, its number).
+   */
+  private note<T extends object>(
+    map: Map<string, { counter: Counter } & T>,
+    field: string,
+    row: RawRow,
+    example: string,
+    first: T,
+  ): void {
+    const hit = map.get(field);
+    if (hit) this.tally(hit.counter, row, example);
+    else map.set(field, { ...first, counter: this.tally(null, row, example.slice(0, 40)) });
+  }
+
   private count(map: Map<string, Counter>, key: string, row: RawRow, example: string): void {
     const hit = map.get(key);
     if (hit) this.tally(hit, row, example);
@@ -688,23 +704,14 @@ export class RowConverter {
         const negative = field !== null ? withTrailingMinus(text) : null;
         if (negative !== null) {
           const written = typeof raw === 'string' ? raw.trim() : text;
-          const hit = this.trailingMinus.get(field!);
-          if (hit) this.tally(hit.counter, row, written);
-          else
-            this.trailingMinus.set(field!, {
-              counter: this.tally(null, row, written.slice(0, 40)),
-              first: negative,
-            });
+          this.note(this.trailingMinus, field!, row, written, { first: negative });
           text = negative;
         }
         if (field !== null && c < this.unitTargets.length && this.unitTargets[c]! >= 0) {
           const m = WITH_UNIT.exec(text.trim());
           if (m) {
             const written = text.trim();
-            const hit = this.units.get(field);
-            if (hit) this.tally(hit.counter, row, written);
-            else
-              this.units.set(field, { counter: this.tally(null, row, written.slice(0, 40)), first: m[1]! });
+            this.note(this.units, field, row, written, { first: m[1]! });
             text = m[1]!;
             this.unitRead = m[2]!;
           }
@@ -734,9 +741,7 @@ export class RowConverter {
     if (type === 'date' && field !== null && !this.verbatim && SERIAL_DAY.test(text.trim())) {
       const day = isoDayFromSerial(Number(text.trim()), this.date1904);
       if (day !== null) {
-        const hit = this.serialDays.get(field);
-        if (hit) this.tally(hit.counter, row, text.trim());
-        else this.serialDays.set(field, { counter: this.tally(null, row, text.trim()), day });
+        this.note(this.serialDays, field, row, text.trim(), { day });
         text = day;
       }
     }
@@ -762,23 +767,11 @@ export class RowConverter {
       return text;
     }
     if ('codes' in found) {
-      const hit = this.ambiguousCountries.get(field);
-      if (hit) this.tally(hit.counter, row, text.trim());
-      else
-        this.ambiguousCountries.set(field, {
-          counter: this.tally(null, row, text.trim().slice(0, 40)),
-          codes: found.codes,
-        });
+      this.note(this.ambiguousCountries, field, row, text.trim(), { codes: found.codes });
       return text;
     }
     if (!found.converted) return found.code;
-    const hit = this.countryNames.get(field);
-    if (hit) this.tally(hit.counter, row, text.trim());
-    else
-      this.countryNames.set(field, {
-        counter: this.tally(null, row, text.trim().slice(0, 40)),
-        code: found.code,
-      });
+    this.note(this.countryNames, field, row, text.trim(), { code: found.code });
     return found.code;
   }
 
@@ -791,9 +784,7 @@ export class RowConverter {
     if (written === null) return null;
     const day = parseIsoDay(written) !== null ? written : fromRegionalDate(written, this.plan.locale.dates);
     if (day === null) return null;
-    const hit = this.timesDropped.get(field);
-    if (hit) this.tally(hit.counter, row, text.trim());
-    else this.timesDropped.set(field, { counter: this.tally(null, row, text.trim().slice(0, 40)), day });
+    this.note(this.timesDropped, field, row, text.trim(), { day });
     return day;
   }
 
