@@ -143,6 +143,15 @@ describe('months, flows, ports', () => {
     const invalid = result.rows.find((r) => r.key === null);
     expect(invalid?.shipments).toBe(records.filter((r) => validMonth(r.arrivalDate) === null).length);
     expect(invalid?.drill).toBeNull();
+    // The grid it opens is headed with the month as the table names it ("Arrivals in Mar 2024").
+    const first = result.rows[0]!;
+    const [year, month] = first.key!.split('-');
+    const named = new Date(Date.UTC(Number(year), Number(month) - 1, 1)).toLocaleString('en-US', {
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    expect(first.drill?.label).toBe(`Arrivals in ${named}`);
     for (const row of [
       result.rows[0]!,
       result.rows[Math.floor(result.rows.length / 2)]!,

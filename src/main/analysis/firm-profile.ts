@@ -1,6 +1,7 @@
 import type { FirmProfile, FirmRole, SummaryRow } from '@shared/analysis/analysis-contract';
 import { AppError } from '@shared/ipc/errors';
 import { firmFilterSql, resolvedFirmJoin, type LibraryReader } from '../library';
+import { monthName } from '@shared/fields';
 import * as d from './drill';
 import { HS_NAMES_TABLE } from './reference';
 import { measuresOf, summaryRow, textOrNull } from './rows';
@@ -161,7 +162,9 @@ export async function firmProfile(
       label: key ?? '(no valid date)',
       detail: null,
       drill:
-        key !== null && firmFilter ? d.drill(datasetId, `${name}, ${key}`, firmFilter, d.month(key)) : null,
+        key !== null && firmFilter
+          ? d.drill(datasetId, `${name}, ${monthName(key)}`, firmFilter, d.month(key))
+          : null,
     });
   });
 

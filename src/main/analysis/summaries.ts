@@ -7,6 +7,7 @@ import type {
   SummaryRow,
 } from '@shared/analysis/analysis-contract';
 import { resolvedFirmJoin, toNumber, type LibraryReader, type Row } from '../library';
+import { monthName } from '@shared/fields';
 import * as d from './drill';
 import { HS_NAMES_TABLE } from './reference';
 import { EMPTY_MEASURES, MEASURE_COLUMN, measuresOf, summaryRow, textOrNull } from './rows';
@@ -323,7 +324,7 @@ async function months(db: LibraryReader, datasetId: string, measure: Measure): P
       key,
       label: key ?? '(no valid date)',
       detail: null,
-      drill: key === null ? null : d.drill(datasetId, `Arrivals in ${key}`, d.month(key)),
+      drill: key === null ? null : d.drill(datasetId, `Arrivals in ${monthName(key)}`, d.month(key)),
     });
   });
   return result(datasetId, 'months', measure, totals, rows, groupCount);

@@ -1,6 +1,6 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import type { Measure, SummaryResult, SummaryRow } from '@shared/analysis/analysis-contract';
-import { monthName } from './format';
+import { monthName } from '@shared/fields';
 
 export const MEASURE_LABELS: Record<Measure, string> = {
   shipments: 'Shipments',

@@ -2,7 +2,8 @@ import { Button, Drawer, Group, Loader, Stack, Table, Text, Title } from '@manti
 import type { SummaryRow } from '@shared/analysis/analysis-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { chosenDataset, useAnalysisStore } from './analysis-store';
-import { count, monthName, num, pct } from './format';
+import { monthName } from '@shared/fields';
+import { count, num, pct } from './format';
 import { summaryTable } from './table-export';
 
 /**

@@ -15,7 +15,8 @@ import {
 } from './chart-options';
 import { EChart, chartImage, type ChartClick } from './echart';
 import { download } from './download';
-import { count, monthName, num, pct } from './format';
+import { monthName } from '@shared/fields';
+import { count, num, pct } from './format';
 
 /** Longer tables are cut (with a note): the page stays quick; exports carry every row. */
 const MAX_TABLE_ROWS = 300;
