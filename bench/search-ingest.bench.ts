@@ -129,9 +129,10 @@ async function main(): Promise<void> {
     JSON.parse(body);
     await bareRequest();
     const first = (await call('shipments.search', { request })) as { datasetId: string | null };
+    const firstInFile = whenInFile(first.datasetId!);
     const saved = (await call('library.get', { id: first.datasetId })) as { storedRows: number };
     if (saved.storedRows !== RECORDS) throw new Error(`stored ${saved.storedRows} rows, not ${RECORDS}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await firstInFile;
 
     const parse: number[] = [];
     const bare: number[] = [];
