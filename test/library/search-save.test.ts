@@ -28,6 +28,17 @@ function gate(): { wait: () => Promise<void>; open: () => void } {
   return { wait: () => opened, open };
 }
 
+/** The 40 records saved as a search under `id`, their rows held in memory until `held.open()`. */
+function saveHeld(id: string): { saved: Promise<unknown>; held: { open: () => void } } {
+  const held = gate();
+  const saved = lib.saveShipmentSearch(
+    request,
+    { total: 40, shipments: records },
+    { id, moveAfter: held.wait },
+  );
+  return { saved, held };
+}
+
 /** Whether a promise is still pending after everything queued so far has run. */
 async function pending(p: Promise<unknown>): Promise<boolean> {
   const marker = Symbol('pending');
@@ -52,13 +63,8 @@ async function inMemoryTables(): Promise<number> {
 
 describe('a shipment search saved while the window shows it', () => {
   it('is listed and read by the grid (sorted and filtered) while its rows move into the file', async () => {
-    const held = gate();
     const id = 'b3f2c1d0-0000-4000-8000-000000000001';
-    const saved = lib.saveShipmentSearch(
-      request,
-      { total: 40, shipments: records },
-      { id, moveAfter: held.wait },
-    );
+    const { saved, held } = saveHeld(id);
 
     const meta = await lib.get(id);
     expect(meta).toMatchObject({ id, status: 'complete', storedRows: 40, kind: 'shipments' });
@@ -109,13 +115,8 @@ describe('a shipment search saved while the window shows it', () => {
   });
 
   it('is in the file, whole, after the library closes, even when it closes while the rows move', async () => {
-    const held = gate();
     const id = 'b3f2c1d0-0000-4000-8000-000000000002';
-    const saved = lib.saveShipmentSearch(
-      request,
-      { total: 40, shipments: records },
-      { id, moveAfter: held.wait },
-    );
+    const { saved, held } = saveHeld(id);
     await lib.get(id);
     const closed = lib.close();
     expect(await pending(closed)).toBe(true);
@@ -128,13 +129,8 @@ describe('a shipment search saved while the window shows it', () => {
   });
 
   it('is deleted whole when the analyst deletes it while its rows move', async () => {
-    const held = gate();
     const id = 'b3f2c1d0-0000-4000-8000-000000000003';
-    const saved = lib.saveShipmentSearch(
-      request,
-      { total: 40, shipments: records },
-      { id, moveAfter: held.wait },
-    );
+    const { saved, held } = saveHeld(id);
     await lib.get(id);
     const deleted = lib.delete(id);
     held.open();

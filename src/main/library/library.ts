@@ -444,7 +444,8 @@ export class Library {
       await tx.discardPending(id);
       await tx.createDataset(d);
     });
-    const table = `${FRESH_CATALOG}.${freshTableName(id)}`;
+    const name = freshTableName(id);
+    const table = `${FRESH_CATALOG}.${name}`;
     try {
       const storedRows = await this.db.transaction(async (conn) => {
         await conn.run(stagingTableDdl('shipments', table));
@@ -454,7 +455,7 @@ export class Library {
           0,
           records,
           { path: 'shipments', context: 'Cannot save' },
-          { catalog: FRESH_CATALOG, table: freshTableName(id) },
+          { catalog: FRESH_CATALOG, table: name },
         );
       });
       this.fresh.set(id, { table, status, storedRows, readers: 0, moved: false });

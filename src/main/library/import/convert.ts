@@ -934,7 +934,7 @@ export class RowConverter {
         field,
         ...c,
         message:
-          `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} written with ${one ? 'its' : 'their'} unit (first: ${c.firstAt}, "${c.example}"). ` +
+          `${fieldTitleOf(this.kind, field)}: ${valuesAre(c)} written with ${one ? 'its' : 'their'} unit (first: ${c.firstAt}, "${c.example}"). ` +
           `${one ? 'It is' : 'They are'} stored as ${one ? 'a number' : 'numbers'} (${stored}), the unit in ${fieldTitleOf(this.kind, UNIT_FIELDS[field]!)}`,
       });
     }
@@ -954,7 +954,7 @@ export class RowConverter {
         field,
         ...c,
         message:
-          `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} no country Portolan knows (first: ${c.firstAt}, "${c.example}"). ` +
+          `${fieldTitleOf(this.kind, field)}: ${valuesAre(c)} no country Portolan knows (first: ${c.firstAt}, "${c.example}"). ` +
           `${one ? 'It is' : 'They are'} stored as written: country filters and breakdowns do not find ${one ? 'it' : 'them'}`,
       });
     }
@@ -975,7 +975,7 @@ export class RowConverter {
         field,
         ...c,
         message:
-          `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} written with the minus after the number (first: ${c.firstAt}, "${c.example}"), as accounting systems such as SAP write negative amounts. ` +
+          `${fieldTitleOf(this.kind, field)}: ${valuesAre(c)} written with the minus after the number (first: ${c.firstAt}, "${c.example}"), as accounting systems such as SAP write negative amounts. ` +
           `${one ? 'It is' : 'They are'} stored as ${one ? 'a negative number' : 'negative numbers'} (${stored})`,
       });
     }
@@ -989,7 +989,7 @@ export class RowConverter {
         field,
         ...c,
         message:
-          `${fieldTitleOf(this.kind, field)}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} written with a currency sign (first: ${c.firstAt}, "${c.example}"). ` +
+          `${fieldTitleOf(this.kind, field)}: ${valuesAre(c)} written with a currency sign (first: ${c.firstAt}, "${c.example}"). ` +
           `${one ? 'It is' : 'They are'} stored as ${one ? 'a number' : 'numbers'} without it ("${amount}")${differ}`,
       });
     }
@@ -1085,6 +1085,11 @@ function firstFilled(values: readonly CellValue[]): number {
   return -1;
 }
 
+/** How a warning counts the values it speaks of: "1 value is", "1,234 values are". */
+function valuesAre(c: Counter): string {
+  return c.count === 1 ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`;
+}
+
 function oddMessage(type: FieldType, title: string, c: Counter): string {
   const one = c.count === 1;
   const what =
@@ -1104,12 +1109,11 @@ function oddMessage(type: FieldType, title: string, c: Counter): string {
             ? 'a plain number'
             : 'plain numbers';
   if (type === 'integer') {
-    return `${title}: ${one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`} not ${what} (first: ${c.firstAt}, "${c.example}"). ${one ? 'It is' : 'They are'} left empty`;
+    return `${title}: ${valuesAre(c)} not ${what} (first: ${c.firstAt}, "${c.example}"). ${one ? 'It is' : 'They are'} left empty`;
   }
   const use = type === 'date' ? 'date' : 'number';
-  const values = one ? '1 value is' : `${c.count.toLocaleString('en-US')} values are`;
   return (
-    `${title}: ${values} not ${what} (first: ${c.firstAt}, "${c.example}"). ${one ? 'It is' : 'They are'} imported as text: ` +
+    `${title}: ${valuesAre(c)} not ${what} (first: ${c.firstAt}, "${c.example}"). ${one ? 'It is' : 'They are'} imported as text: ` +
     `${one ? 'it sorts' : 'they sort'} last and ${one ? 'is' : 'are'} left out by ${use} filters`
   );
 }
