@@ -126,6 +126,52 @@ describe('a fetch job whose service stops answering', () => {
     expect(await resumableJobs(store.lib)).toEqual([]);
   }, 60_000);
 
+  it('paces the time left by the fetching alone: the wait for the service is not counted in it', async () => {
+    const svc = await service();
+    let closed: Promise<void> | null = null;
+    let back: Promise<RunningSimulator> | null = null;
+    let waitingSince = 0;
+    let answeredAt = 0;
+    let afterWait: JobProgressInfo | null = null;
+    let afterWaitAt = 0;
+    const OUTAGE_MS = 4_000;
+    const began = Date.now();
+    const out = await svc.runner().startShipments({ filter }, svc.source, {
+      onProgress: (p) => {
+        if (!closed && p.recordsStored > 0) closed = svc.s.sim.close();
+        if (p.waitingForServiceSince !== undefined) {
+          if (!waitingSince) {
+            waitingSince = p.waitingForServiceSince;
+            setTimeout(() => (back = svc.restart()), OUTAGE_MS);
+          }
+        } else if (waitingSince && !answeredAt) answeredAt = Date.now();
+        else if (answeredAt && !afterWait && p.etaSeconds !== null && p.done < (p.total ?? 0)) {
+          afterWait = p;
+          afterWaitAt = Date.now();
+        }
+      },
+    });
+    await back;
+    const wall = Date.now() - began;
+    expect(out.status).toBe('succeeded');
+    expect(answeredAt - waitingSince).toBeGreaterThanOrEqual(OUTAGE_MS - 100);
+
+    // What the job saves as its time spent is its wall time less the wait.
+    const spent = ((await store.lib.jobs.get(out.jobId)).state as { elapsedMs: number }).elapsedMs;
+    expect(spent).toBeLessThanOrEqual(wall - (answeredAt - waitingSince) + 100);
+    expect(spent).toBeGreaterThan(0);
+    // The first time left said after the return is the pace of the fetching so far over what is left;
+    // with the wait counted in, it would be longer by the wait's share (4 s over the part done).
+    const p = afterWait as JobProgressInfo | null;
+    expect(p).not.toBeNull();
+    const left = p!.total! - p!.done;
+    expect(left).toBeGreaterThan(0);
+    const waited = answeredAt - waitingSince;
+    const fetchingPace = (afterWaitAt - began - waited) / p!.done;
+    expect(p!.etaSeconds!).toBeLessThanOrEqual(Math.ceil((fetchingPace * left) / 1000) + 1);
+    expect((waited / p!.done) * left).toBeGreaterThan(4_000);
+  }, 60_000);
+
   it('stops as interrupted after the longest wait, saying why and keeping what it fetched; resumed, it completes', async () => {
     const svc = await service();
     const expected = expectedHashIds(svc.s.sim, filter);

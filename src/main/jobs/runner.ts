@@ -314,10 +314,10 @@ export class JobRunner {
 
   private async runShipments(job: JobRow, source: ShipmentSource, run: RunOptions): Promise<JobOutcome> {
     const state = job.state as ShipmentState;
-    const startedAt = Date.now() - state.elapsedMs;
+    const fetching = fetchingTime(state.elapsedMs);
     const seen = await this.library.shipmentHashIds(job.datasetId);
     const progress = (wait?: RequestWait): void => {
-      state.elapsedMs = Date.now() - startedAt;
+      state.elapsedMs = fetching(wait);
       run.onProgress?.(progressOf(job, state, wait));
     };
     try {
@@ -369,7 +369,7 @@ export class JobRunner {
 
   private async runFirms(job: JobRow, source: FirmSource, run: RunOptions): Promise<JobOutcome> {
     const state = job.state as FirmState;
-    const startedAt = Date.now() - state.elapsedMs;
+    const fetching = fetchingTime(state.elapsedMs);
     const stats = (): JobStats => ({
       requests: state.requests,
       downloads: state.downloads,
@@ -384,7 +384,7 @@ export class JobRunner {
         commit: (firms) => this.commitFirmPage(job, state, firms),
         checkStop: this.checkStop(run),
         progress: (wait) => {
-          state.elapsedMs = Date.now() - startedAt;
+          state.elapsedMs = fetching(wait);
           run.onProgress?.(progressOf(job, state, wait));
         },
       });
@@ -505,6 +505,32 @@ function progressOf(job: JobRow, state: JobState, wait?: RequestWait): JobProgre
     downloadsUsed: state.downloads,
     ...waiting(waitMs),
     ...(wait && 'serviceSince' in wait ? { waitingForServiceSince: wait.serviceSince } : {}),
+  };
+}
+
+/**
+ * The time a run has spent fetching, from what an earlier run spent: its wall time less the waits for a
+ * service that did not answer, told by each progress report's wait. The pace of the time left is the
+ * fetching's alone: an outage of ten minutes would otherwise make every later window seem ten minutes
+ * slower. A rate limit's wait stays in: it recurs as the job goes on, so it is part of the pace.
+ */
+function fetchingTime(spentBefore: number): (wait?: RequestWait) => number {
+  const startedAt = Date.now();
+  let waited = 0;
+  let outageSince: number | null = null;
+  let lastOutageEnd = 0;
+  return (wait) => {
+    const now = Date.now();
+    if (wait && 'serviceSince' in wait) {
+      // One request's outages share their first `serviceSince`: the part waited already is not counted twice.
+      outageSince ??= Math.max(wait.serviceSince, lastOutageEnd);
+    } else if (outageSince !== null) {
+      waited += now - outageSince;
+      outageSince = null;
+      lastOutageEnd = now;
+    }
+    const waiting = outageSince === null ? 0 : now - outageSince;
+    return spentBefore + Math.max(0, now - startedAt - waited - waiting);
   };
 }
 
