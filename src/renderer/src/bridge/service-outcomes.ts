@@ -5,12 +5,15 @@ import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
  * The calls that reach the remote service, so their outcome says whether the connection works: every
  * call of a namespace, or the named ones. A watched query's cost check and refresh search the service;
  * its list, details, renames and changes read the library only, and say nothing of the connection.
+ * Fetch all's cost check probes the service and reads usage; a job's own requests are told by main
+ * (service.connection), as they run after the call that started them has returned.
  */
 const SERVICE_CALLS = {
   usage: 'all',
   shipments: 'all',
   firms: 'all',
   watch: ['preview', 'refresh'],
+  jobs: ['estimate'],
 } as const satisfies Partial<Record<keyof PortolanApi, 'all' | readonly string[]>>;
 
 /** Kinds that describe the connection; the rest (bad input, cancelled, …) say nothing about it. */
