@@ -6,7 +6,6 @@ import {
   Box,
   Button,
   Divider,
-  EmptyState,
   Group,
   Kbd,
   Loader,
@@ -24,6 +23,7 @@ import { CancelledNotice } from '../../components/cancelled-notice';
 import { PreviousResultNote } from '../../components/previous-result-note';
 import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
+import { SearchEmptyState } from '../../components/search-empty-state';
 import { FilterForm, FilterScroll } from '../filters';
 import { useFilter } from '../filters';
 import { RunButton, RunReason } from '../filters';
@@ -383,24 +383,22 @@ export function FirmSearchView() {
         {/* The first rows of a result show without scrolling: the grid takes what is left of the page. */}
         <Box flex={1} miw={0} mih={result ? 180 : 0} style={{ display: 'flex', flexDirection: 'column' }}>
           {nothingMatched ? (
-            <Paper flex={1} p="xl" data-testid="firms-no-match">
-              <EmptyState
-                h="100%"
-                icon={<IconSearchOff size={24} stroke={1.6} />}
-                withIndicatorBackground
-                // After a search that failed or was cancelled, the answer on screen is the one before it.
-                title={
-                  status === 'error' || cancelled
-                    ? 'The previous firm search matched no firms'
-                    : 'No firms match this filter'
-                }
-                description={
-                  status === 'error' || cancelled
-                    ? 'The service had no firm for its filter, so nothing was downloaded.'
-                    : 'The service found no firm for it, so nothing was downloaded. Widen the filter (fewer words, more countries or HS codes, a longer date range) and search again.'
-                }
-              />
-            </Paper>
+            <SearchEmptyState
+              when="no-match"
+              testId="firms-no-match"
+              icon={IconSearchOff}
+              // After a search that failed or was cancelled, the answer on screen is the one before it.
+              title={
+                status === 'error' || cancelled
+                  ? 'The previous firm search matched no firms'
+                  : 'No firms match this filter'
+              }
+              description={
+                status === 'error' || cancelled
+                  ? 'The service had no firm for its filter, so nothing was downloaded.'
+                  : 'The service found no firm for it, so nothing was downloaded. Widen the filter (fewer words, more countries or HS codes, a longer date range) and search again.'
+              }
+            />
           ) : result ? (
             <DataGrid<FirmRecord>
               gridId="firms"
@@ -415,25 +413,20 @@ export function FirmSearchView() {
           ) : (
             !running &&
             !error && (
-              // As on Search before its first search: what to do, in an empty state of the same kind. Its
-              // icon beside the words, not above them: with "More filters" open at 1024×700 the fields
-              // leave it a few lines, and the words must be what shows.
-              <Paper p="md" mah="100%" style={{ overflow: 'auto' }} data-testid="firms-search-empty">
-                <EmptyState
-                  align="left"
-                  size="sm"
-                  icon={<IconBuildingWarehouse size={24} stroke={1.6} />}
-                  withIndicatorBackground
-                  title="No firm search yet"
-                  description={
-                    <>
-                      Choose at least one filter above (countries, HS codes, dates, a product or a firm name),
-                      then choose <strong>Search firms</strong> or press <Kbd size="xs">Enter</Kbd> in any
-                      field. The firms that match show here, one page at a time, and are kept in the Library.
-                    </>
-                  }
-                />
-              </Paper>
+              // As on Search before its first search: what to do, in an empty state of the same kind.
+              <SearchEmptyState
+                when="not-yet"
+                testId="firms-search-empty"
+                icon={IconBuildingWarehouse}
+                title="No firm search yet"
+                description={
+                  <>
+                    Choose at least one filter above (countries, HS codes, dates, a product or a firm name),
+                    then choose <strong>Search firms</strong> or press <Kbd size="xs">Enter</Kbd> in any
+                    field. The firms that match show here, one page at a time, and are kept in the Library.
+                  </>
+                }
+              />
             )
           )}
         </Box>

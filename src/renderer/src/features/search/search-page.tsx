@@ -6,7 +6,6 @@ import {
   Button,
   Checkbox,
   Divider,
-  EmptyState,
   Group,
   Kbd,
   Loader,
@@ -27,6 +26,7 @@ import { CancelledNotice } from '../../components/cancelled-notice';
 import { PreviousResultNote } from '../../components/previous-result-note';
 import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
+import { SearchEmptyState } from '../../components/search-empty-state';
 import { ExportButton } from '../export';
 import { viewFromGrid } from '../export';
 import {
@@ -262,25 +262,20 @@ function ActionCell(p: ICellRendererParams<DatasetRow> & { onOpen: (row: Shipmen
 /** Before the first search: what to do, instead of an empty grid. */
 function NoSearchYet() {
   return (
-    // Its icon beside the words, not above them: with "More filters" open at 1024×700 the fields leave
-    // it a few lines, and the words must be what shows.
-    <Paper p="md" mah="100%" style={{ overflow: 'auto' }} data-testid="search-empty">
-      <EmptyState
-        align="left"
-        size="sm"
-        icon={<IconSearch size={24} stroke={1.6} />}
-        withIndicatorBackground
-        title="No search yet"
-        description={
-          <>
-            Choose countries, HS codes, dates or a product above, or leave them empty for the latest
-            shipments, then choose <strong>Search shipments</strong> or press <Kbd size="xs">Enter</Kbd> in
-            any field (<Kbd size="xs">Ctrl</Kbd> + <Kbd size="xs">Enter</Kbd> anywhere on the page). The
-            records show here and are kept in the Library, to work with offline.
-          </>
-        }
-      />
-    </Paper>
+    <SearchEmptyState
+      when="not-yet"
+      testId="search-empty"
+      icon={IconSearch}
+      title="No search yet"
+      description={
+        <>
+          Choose countries, HS codes, dates or a product above, or leave them empty for the latest shipments,
+          then choose <strong>Search shipments</strong> or press <Kbd size="xs">Enter</Kbd> in any field (
+          <Kbd size="xs">Ctrl</Kbd> + <Kbd size="xs">Enter</Kbd> anywhere on the page). The records show here
+          and are kept in the Library, to work with offline.
+        </>
+      }
+    />
   );
 }
 
@@ -290,19 +285,17 @@ function NoSearchYet() {
  */
 function NoMatch({ previous }: { previous: boolean }) {
   return (
-    <Paper flex={1} p="xl" data-testid="search-no-match">
-      <EmptyState
-        h="100%"
-        icon={<IconSearchOff size={24} stroke={1.6} />}
-        withIndicatorBackground
-        title={previous ? 'The previous search matched no shipments' : 'No shipments match this filter'}
-        description={
-          previous
-            ? 'The service had no record for its filter, so it cost no downloads.'
-            : 'The service has no record for it, so the search cost no downloads. Widen the filter (fewer words, more countries or HS codes, a longer date range) and search again.'
-        }
-      />
-    </Paper>
+    <SearchEmptyState
+      when="no-match"
+      testId="search-no-match"
+      icon={IconSearchOff}
+      title={previous ? 'The previous search matched no shipments' : 'No shipments match this filter'}
+      description={
+        previous
+          ? 'The service had no record for its filter, so it cost no downloads.'
+          : 'The service has no record for it, so the search cost no downloads. Widen the filter (fewer words, more countries or HS codes, a longer date range) and search again.'
+      }
+    />
   );
 }
 
