@@ -11,7 +11,7 @@ bash scripts/setup.sh app ||
 [ -d node_modules ] || { echo "npm dependencies could not be installed (see above)."; exit 1; }
 
 echo "Building…"
-npx electron-vite build >/dev/null || { echo "The build failed."; exit 1; }
+bash scripts/build.sh >/dev/null || { echo "The build failed."; exit 1; }
 
 electron_ready() {
   [ -f node_modules/electron/path.txt ] && [ -e "node_modules/electron/dist/$(cat node_modules/electron/path.txt)" ]

@@ -15,7 +15,7 @@ results="$(mktemp -d)"
 trap 'rm -rf "$results"' EXIT
 
 echo "== build (the end-to-end suite drives the built renderer)"
-npx electron-vite build >"$results/build.log" 2>&1 || { cat "$results/build.log"; echo "0 passed, 1 failed"; exit 1; }
+bash scripts/build.sh >"$results/build.log" 2>&1 || { cat "$results/build.log"; echo "0 passed, 1 failed"; exit 1; }
 
 echo "== unit and integration tests"
 bash scripts/with-keyring.sh npx vitest run --reporter=default --reporter=json --outputFile="$results/unit.json"
