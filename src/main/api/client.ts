@@ -372,6 +372,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
             'the connection closed before the whole body arrived',
             res.status,
             paidFor(op, res.status),
+            true,
           ),
           retryable: false,
           minDelayMs: 0,
@@ -421,7 +422,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
         const problem = cutOff ? 'the JSON ends early (truncated)' : 'the body is not JSON';
         return {
           ok: false,
-          error: badResponseError('response', problem, status, paidFor(op, status)),
+          error: badResponseError('response', problem, status, paidFor(op, status), cutOff),
           retryable: false,
           minDelayMs: 0,
         };

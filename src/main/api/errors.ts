@@ -31,6 +31,11 @@ export interface ServiceClientErrorDetails {
   metric?: string;
   /** LimitExceeded: true when waiting cannot help (a quota that does not reset soon, no Retry-After). */
   exhausted?: boolean;
+  /**
+   * BadResponse: the answer stopped before its end (the connection closed mid-body, or its JSON ends
+   * short): a blip on the way, not a service that changed, so asking again is likely to get it whole.
+   */
+  cutOff?: boolean;
 }
 
 /**
@@ -48,6 +53,7 @@ export class ServiceClientError extends AppError {
   readonly path?: string;
   readonly metric?: string;
   readonly exhausted?: boolean;
+  readonly cutOff?: boolean;
   attempts?: number;
 
   constructor(kind: ServiceErrorKind, message: string, details: ServiceClientErrorDetails = {}) {
@@ -66,6 +72,7 @@ export class ServiceClientError extends AppError {
     if (details.attempts !== undefined) this.attempts = details.attempts;
     if (details.metric !== undefined) this.metric = details.metric;
     if (details.exhausted !== undefined) this.exhausted = details.exhausted;
+    if (details.cutOff !== undefined) this.cutOff = details.cutOff;
   }
 }
 
@@ -314,6 +321,7 @@ export function badResponseError(
   problem: string,
   status?: number,
   paid?: PaidDownloads,
+  cutOff = false,
 ): ServiceClientError {
   // "response" alone is the whole answer: naming it says nothing; a deeper path says where it broke.
   const what = `${path && path !== 'response' ? `${path}: ` : ''}${problem}`;
@@ -327,6 +335,7 @@ export function badResponseError(
   return new ServiceClientError('BadResponse', message, {
     path,
     ...(status !== undefined ? { status } : {}),
+    ...(cutOff ? { cutOff } : {}),
   });
 }
 

@@ -44,6 +44,14 @@ export async function runFirmPager(
       () => source.firmSearch({ ...filter, page }, signal ? { signal } : {}),
       waitSignal,
       (wait) => opts.progress(wait ?? undefined),
+      () => {
+        // Served and charged, though unread: counted at about a page's firms, as the check above.
+        state.requests++;
+        state.downloads += perPage;
+        const after = opts.policy.budget(downloadsAtStart, state.downloads);
+        if (perPage > after && page !== state.totalPages)
+          throw opts.policy.outOfDownloads(job.input.account, 'firms/search', after, perPage);
+      },
     );
     state.requests++;
     state.downloads += res.firms.length;

@@ -44,6 +44,15 @@ export function noAnswer(e: unknown): boolean {
   return err?.kind === 'NetworkError' && err.reason !== 'timeout';
 }
 
+/**
+ * Whether an error is an answer that stopped before its end (the connection closed mid-body, or its
+ * JSON ends short): served, and charged, but most likely whole when asked again.
+ */
+export function cutOff(e: unknown): boolean {
+  const err = e as { kind?: unknown; cutOff?: unknown };
+  return err?.kind === 'BadResponse' && err.cutOff === true;
+}
+
 /** The 429 an error carries, with its Retry-After; null for any other error. */
 export function limitInfo(e: unknown): { retryAfterSeconds: number | undefined } | null {
   const err = e as { kind?: unknown; retryAfterSeconds?: unknown };
@@ -68,6 +77,11 @@ export interface RequestPolicyOptions {
   untilServiceAnswers?: (signal?: AbortSignal) => Promise<void>;
   /** Longest wait for a service that does not answer, in one outage. Default 10 minutes. */
   maxServiceWaitMs?: number;
+  /**
+   * Cut-off answers asked again within one request before the job stops (resumable). Default 2: a
+   * blip is over by then; an answer cut off every time is something else, and each costs downloads.
+   */
+  maxCutOffRetries?: number;
 }
 
 /** What a request waits for, for the job's progress: a rate limit (for how long) or the service (since when). */
@@ -85,6 +99,7 @@ export class RequestPolicy {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly untilServiceAnswers: ((signal?: AbortSignal) => Promise<void>) | null;
   private readonly maxServiceWaitMs: number;
+  private readonly maxCutOff: number;
 
   constructor(opts: RequestPolicyOptions = {}) {
     this.limiter = opts.limiter ?? RateLimiter.unlimited();
@@ -96,20 +111,28 @@ export class RequestPolicy {
     this.sleep = opts.sleep ?? realSleep;
     this.untilServiceAnswers = opts.untilServiceAnswers ?? null;
     this.maxServiceWaitMs = Math.max(0, opts.maxServiceWaitMs ?? DEFAULT_SERVICE_WAIT_MS);
+    this.maxCutOff = Math.max(0, opts.maxCutOffRetries ?? 2);
   }
 
   /**
    * One request within the limits. `waitSignal` ends waits (cancel or pause); the request itself only
    * stops on its own signal, so a pause never throws away an answer the service has already charged for.
-   * A request that finds no service is asked again once the service answers, up to the longest wait.
+   * A request that finds no service is asked again once the service answers, up to the longest wait;
+   * one whose answer is cut off is asked again at once, a few times at most.
    */
   async call<T>(
     fn: () => Promise<T>,
     waitSignal: AbortSignal | undefined,
     /** A wait begins (a rate limit, the service gone), or, with null, the service answers again. */
     onWait: (wait: RequestWait | null) => void,
+    /**
+     * An answer came cut off and is about to be asked for again: the caller counts what it cost (the
+     * service charged it) and throws to stop instead (its downloads left cannot pay for another).
+     */
+    onCutOff?: () => void,
   ): Promise<T> {
     let refusals = 0;
+    let cutOffs = 0;
     let outageSince: number | null = null;
     for (;;) {
       await this.limiter.acquire(waitSignal, (ms) => onWait({ rateLimitMs: ms }));
@@ -122,6 +145,11 @@ export class RequestPolicy {
           await this.waitForService(outageSince, waitSignal);
           // Said at once: the job goes on, though its next step takes a request's time to show.
           onWait(null);
+          continue;
+        }
+        if (cutOff(e) && cutOffs < this.maxCutOff) {
+          cutOffs++;
+          onCutOff?.();
           continue;
         }
         const limit = limitInfo(e);

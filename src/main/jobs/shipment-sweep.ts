@@ -59,6 +59,14 @@ export async function runShipmentSweep(
       () => source.shipmentSearch({ ...applyWindow(filter, w), size }, signal ? { signal } : {}),
       waitSignal,
       (wait) => opts.progress(wait ?? undefined),
+      () => {
+        // Served and charged, though unread: counted at what it could have cost (the service returns
+        // at most `cost` here), so the downloads left stay on the safe side.
+        state.requests++;
+        state.downloads += cost;
+        if (cost > budget())
+          throw policy.outOfDownloads(job.input.account, 'shipments/search', budget(), cost);
+      },
     );
     state.requests++;
     state.downloads += res.shipments.length;
