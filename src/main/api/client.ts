@@ -89,6 +89,8 @@ export interface RetryInfo {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Attempts of this call, when fewer than the client's (a job pacing its own askings asks once). */
+  maxAttempts?: number;
   onRetry?: (info: RetryInfo) => void;
   /** usage(): read the service's figures even when the ledger's are less than a minute old. */
   fresh?: boolean;
@@ -461,6 +463,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     opts: CallOptions = {},
   ): Promise<Responses[K]> {
     const { signal, onRetry } = opts;
+    const attempts = Math.max(1, Math.min(maxAttempts, Math.floor(opts.maxAttempts ?? maxAttempts)));
     if (signal?.aborted) throw cancelledError();
     if (!base.ok || credentialIssues.length > 0) {
       throw invalidRequestError([...(base.ok ? [] : [base.issue]), ...credentialIssues]);
@@ -488,14 +491,14 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       account(op, request, outcome);
       if (outcome.ok) return outcome.value;
       const { error } = outcome;
-      if (!outcome.retryable || n >= maxAttempts) {
+      if (!outcome.retryable || n >= attempts) {
         error.attempts = n;
         throw error;
       }
       const delayMs = Math.max(outcome.minDelayMs, backoff(n));
       log.info('retrying', { op, attempt: n, delayMs, kind: error.kind, status: error.status });
       try {
-        onRetry?.({ attempt: n, delayMs, error, maxAttempts });
+        onRetry?.({ attempt: n, delayMs, error, maxAttempts: attempts });
       } catch {
         // A faulty progress callback must not change the outcome of the call.
       }

@@ -41,7 +41,7 @@ export async function runFirmPager(
     if (perPage > left && page !== state.totalPages)
       throw opts.policy.outOfDownloads(job.input.account, 'firms/search', left, perPage);
     const res: FirmSearchResponse = await opts.policy.call(
-      () => source.firmSearch({ ...filter, page }, signal ? { signal } : {}),
+      (attempts) => source.firmSearch({ ...filter, page }, { ...(signal ? { signal } : {}), ...attempts }),
       waitSignal,
       (wait) => opts.progress(wait ?? undefined),
       () => {

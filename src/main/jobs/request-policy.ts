@@ -53,6 +53,18 @@ export function cutOff(e: unknown): boolean {
   return err?.kind === 'BadResponse' && err.cutOff === true;
 }
 
+/** What a gateway answers while the service behind it restarts or is overloaded. */
+const UNAVAILABLE_STATUS: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/**
+ * Whether an error is a gateway's 502/503/504 after the client's own few attempts: the service behind
+ * it is away (a restart, an overload), as good as one that does not answer, only its door is open.
+ */
+export function unavailable(e: unknown): boolean {
+  const err = e as { kind?: unknown; status?: unknown };
+  return err?.kind === 'ServiceError' && typeof err.status === 'number' && UNAVAILABLE_STATUS.has(err.status);
+}
+
 /** The 429 an error carries, with its Retry-After; null for any other error. */
 export function limitInfo(e: unknown): { retryAfterSeconds: number | undefined } | null {
   const err = e as { kind?: unknown; retryAfterSeconds?: unknown };
@@ -82,6 +94,19 @@ export interface RequestPolicyOptions {
    * blip is over by then; an answer cut off every time is something else, and each costs downloads.
    */
   maxCutOffRetries?: number;
+  /**
+   * A gateway answering 502/503/504: the first pause before the request is asked again (doubling per
+   * answer, up to 30 s). Default 2 s.
+   */
+  unavailablePauseMs?: number;
+}
+
+/** Longest pause between two askings of a service its gateway says is unavailable. */
+const MAX_UNAVAILABLE_PAUSE_MS = 30_000;
+
+/** What a request is sent with: while an unavailable service is waited out, one attempt per asking. */
+export interface Attempts {
+  maxAttempts?: number;
 }
 
 /** What a request waits for, for the job's progress: a rate limit (for how long) or the service (since when). */
@@ -100,6 +125,7 @@ export class RequestPolicy {
   private readonly untilServiceAnswers: ((signal?: AbortSignal) => Promise<void>) | null;
   private readonly maxServiceWaitMs: number;
   private readonly maxCutOff: number;
+  private readonly unavailablePauseMs: number;
 
   constructor(opts: RequestPolicyOptions = {}) {
     this.limiter = opts.limiter ?? RateLimiter.unlimited();
@@ -112,16 +138,21 @@ export class RequestPolicy {
     this.untilServiceAnswers = opts.untilServiceAnswers ?? null;
     this.maxServiceWaitMs = Math.max(0, opts.maxServiceWaitMs ?? DEFAULT_SERVICE_WAIT_MS);
     this.maxCutOff = Math.max(0, opts.maxCutOffRetries ?? 2);
+    this.unavailablePauseMs = Math.max(1, opts.unavailablePauseMs ?? 2_000);
   }
 
   /**
    * One request within the limits. `waitSignal` ends waits (cancel or pause); the request itself only
    * stops on its own signal, so a pause never throws away an answer the service has already charged for.
    * A request that finds no service is asked again once the service answers, up to the longest wait;
-   * one whose answer is cut off is asked again at once, a few times at most.
+   * one a gateway says is unavailable (502/503/504, after the client's own attempts) is waited out the
+   * same way, asked again once per pause (a pause that grows), as one attempt: no TCP probe can tell a
+   * gateway's service is back, and the service offers no free request that could, so each asking is
+   * the job's own request and nothing else is sent meanwhile. One whose answer is cut off is asked
+   * again at once, a few times at most.
    */
   async call<T>(
-    fn: () => Promise<T>,
+    fn: (attempts: Attempts) => Promise<T>,
     waitSignal: AbortSignal | undefined,
     /** A wait begins (a rate limit, the service gone), or, with null, the service answers again. */
     onWait: (wait: RequestWait | null) => void,
@@ -134,17 +165,34 @@ export class RequestPolicy {
     let refusals = 0;
     let cutOffs = 0;
     let outageSince: number | null = null;
+    let pauseMs = 0;
     for (;;) {
       await this.limiter.acquire(waitSignal, (ms) => onWait({ rateLimitMs: ms }));
       try {
-        return await fn();
+        return await fn(pauseMs > 0 ? { maxAttempts: 1 } : {});
       } catch (e) {
         if (noAnswer(e) && this.untilServiceAnswers) {
           outageSince ??= Date.now();
           onWait({ serviceSince: outageSince });
-          await this.waitForService(outageSince, waitSignal);
+          await this.waitForService(outageSince, waitSignal, this.untilServiceAnswers, 'did not answer');
           // Said at once: the job goes on, though its next step takes a request's time to show.
           onWait(null);
+          continue;
+        }
+        if (unavailable(e)) {
+          outageSince ??= Date.now();
+          // Still waiting, as far as the job's progress goes, until an answer comes.
+          onWait({ serviceSince: outageSince });
+          const pause = (pauseMs = Math.min(
+            MAX_UNAVAILABLE_PAUSE_MS,
+            pauseMs * 2 || this.unavailablePauseMs,
+          ));
+          await this.waitForService(
+            outageSince,
+            waitSignal,
+            (signal) => this.sleep(pause, signal),
+            `was unavailable (status ${(e as { status: number }).status})`,
+          );
           continue;
         }
         if (cutOff(e) && cutOffs < this.maxCutOff) {
@@ -171,22 +219,27 @@ export class RequestPolicy {
   }
 
   /**
-   * Waits until the service answers again, what is left of the longest wait at most; then throws
-   * `ServiceDidNotAnswer`. A pause or a cancel ends the wait at once (their AbortError).
+   * Waits until `until` resolves (the service answers again, or the pause before asking it again is
+   * over), what is left of the longest wait at most; then throws `ServiceDidNotAnswer`, saying what the
+   * service did (`did not answer`). A pause or a cancel ends the wait at once (their AbortError).
    */
-  private async waitForService(since: number, waitSignal: AbortSignal | undefined): Promise<void> {
+  private async waitForService(
+    since: number,
+    waitSignal: AbortSignal | undefined,
+    until: (signal: AbortSignal) => Promise<void>,
+    what: string,
+  ): Promise<void> {
     const left = this.maxServiceWaitMs - (Date.now() - since);
     const ends = new AbortController();
     const both = waitSignal ? AbortSignal.any([waitSignal, ends.signal]) : ends.signal;
     try {
-      const answered = await Promise.race([
-        this.untilServiceAnswers!(both).then(() => true),
-        this.sleep(Math.max(0, left), both).then(() => false),
-      ]);
+      const answered =
+        left > 0 &&
+        (await Promise.race([until(both).then(() => true), this.sleep(left, both).then(() => false)]));
       if (!answered) {
         const waited = Date.now() - since;
         throw new ServiceDidNotAnswer(
-          `The service did not answer for ${describeWait(waited)}, so the job stopped.`,
+          `The service ${what} for ${describeWait(waited)}, so the job stopped.`,
           waited,
         );
       }

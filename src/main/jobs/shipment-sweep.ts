@@ -56,7 +56,11 @@ export async function runShipmentSweep(
     // so one that cannot fit is not sent: the job pauses with what it has.
     if (cost > budget()) throw policy.outOfDownloads(job.input.account, 'shipments/search', budget(), cost);
     const res = await policy.call(
-      () => source.shipmentSearch({ ...applyWindow(filter, w), size }, signal ? { signal } : {}),
+      (attempts) =>
+        source.shipmentSearch(
+          { ...applyWindow(filter, w), size },
+          { ...(signal ? { signal } : {}), ...attempts },
+        ),
       waitSignal,
       (wait) => opts.progress(wait ?? undefined),
       () => {

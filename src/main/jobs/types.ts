@@ -4,15 +4,21 @@ import type { FetchProgress } from '@shared/jobs/jobs-contract';
 import type { UsageSummary } from '@shared/spec/usage';
 import type { JobStatus } from '../library';
 
+/**
+ * A request's options: its signal, and fewer attempts than the client makes by itself (one, while a job
+ * waits out an unavailable service: the pause between askings is the job's).
+ */
+export interface SourceCallOptions {
+  signal?: AbortSignal;
+  maxAttempts?: number;
+}
+
 /** What a job needs from a service client; `createServiceClient` (src/main/api) satisfies all three. */
 export interface ShipmentSource {
-  shipmentSearch(
-    req: ShipmentSearchRequest,
-    opts?: { signal?: AbortSignal },
-  ): Promise<ShipmentSearchResponse>;
+  shipmentSearch(req: ShipmentSearchRequest, opts?: SourceCallOptions): Promise<ShipmentSearchResponse>;
 }
 export interface FirmSource {
-  firmSearch(req: FirmSearchRequest, opts?: { signal?: AbortSignal }): Promise<FirmSearchResponse>;
+  firmSearch(req: FirmSearchRequest, opts?: SourceCallOptions): Promise<FirmSearchResponse>;
 }
 export interface UsageSource {
   usage(opts?: { signal?: AbortSignal }): Promise<UsageSummary>;
