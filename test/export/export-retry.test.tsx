@@ -84,7 +84,12 @@ describe.runIf(process.getuid?.() === 0)('a failed export', () => {
     backend.freeze(out);
     await failedCsvExportInto(out);
     expect(screen.getByTestId('export-done').textContent).toContain(
-      'Portolan may not write to that folder (it is read-only, or its permissions deny it), so no file was written.',
+      'Portolan may not write to that folder (it is read-only, or its permissions deny it), or the file is open in another program. No file was written.',
+    );
+    // The system's own words only as the small detail under them.
+    expect(screen.getByTestId('export-message').textContent).not.toContain('EPERM');
+    expect(screen.getByTestId('system-detail').textContent).toMatch(
+      /^The system said: EPERM: operation not permitted, open '.*\.partial'$/,
     );
     // Not only Close: Try again (the primary action, with the focus, so Enter runs it) and another folder.
     const again = screen.getByTestId('export-try-again');

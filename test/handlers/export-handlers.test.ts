@@ -234,7 +234,7 @@ describe('export.start', () => {
           // The window offers another folder besides Try again.
           expect(done.kind === 'export' && done.anotherFolder, format).toBe(true);
           expect(done.message, format).toBe(
-            'Portolan may not write to that folder (it is read-only, or its permissions deny it), so no file was written. Choose another folder, then export again.',
+            'Portolan may not write to that folder (it is read-only, or its permissions deny it), or the file is open in another program. No file was written. Choose another folder, then export again.',
           );
         }
       } finally {

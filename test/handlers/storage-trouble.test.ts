@@ -252,7 +252,10 @@ describe('a full disk', () => {
       await expect.poll(() => finished.find((f) => f.jobId === jobId), { timeout: 30_000 }).toBeDefined();
       const f = finished.find((x) => x.jobId === jobId)!;
       expect(f.outcome).toBe('failed');
-      expect(f.message).toMatch(/^The disk is full: the file could not be written/);
+      expect(f.message).toBe(
+        'The disk is full. No file was written. Free some space or choose another place, then export again.',
+      );
+      expect(f.kind === 'export' && f.detail).toMatch(/^ENOSPC: no space left on device/);
       expect(await readdir(out)).toEqual([]);
     },
   );

@@ -70,7 +70,7 @@ describe('a file the system will not read', () => {
   it.each([
     ['EACCES', /not allowed to read it .*another program holds it locked/],
     ['EPERM', /not allowed to read it/],
-    ['EBUSY', /another program holds it locked; close it in that program/],
+    ['EBUSY', /open in another program, perhaps Excel; close it there, then import it again/],
     ['ETIMEDOUT', /network drive did not answer in time/],
   ])('words %s (Windows locks, permissions, network drives) for the analyst', (code, words) => {
     const e = Object.assign(new Error(`${code}: open 'C:\\\\Users\\\\a\\\\x.csv'`), { code });

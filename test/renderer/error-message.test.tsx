@@ -18,6 +18,28 @@ describe('ErrorMessage', () => {
     }
   });
 
+  it("keeps the system's own text of a file failure as a small detail under the words", () => {
+    render(
+      <ErrorMessage
+        error={{
+          kind: 'StorageLocked',
+          message: "Another program is holding one of Portolan's data files.",
+          detail: "EBUSY: resource busy or locked, open '/data/presets.json'",
+        }}
+        testId="err"
+      />,
+    );
+    const detail = screen.getByTestId('system-detail');
+    expect(detail.textContent).toBe(
+      "The system said: EBUSY: resource busy or locked, open '/data/presets.json'",
+    );
+    expect(screen.getByTestId('err').querySelector('.message__text')?.textContent).toBe(
+      "Another program is holding one of Portolan's data files.",
+    );
+    render(<ErrorMessage error={{ kind: 'StorageLocked', message: 'Held.' }} testId="err2" />);
+    expect(screen.getByTestId('err2').querySelector('[data-testid="system-detail"]')).toBeNull();
+  });
+
   it('heads an unexpected failure in plain words and keeps the HTTP status', () => {
     render(
       <ErrorMessage

@@ -355,6 +355,7 @@ export function toBridgeError(e: unknown): BridgeError {
       out.issues = e.details.issues.map((i) => ({ path: i.path, message: redact(i.message) }));
     if (e.details.status !== undefined) out.status = e.details.status;
     if (e.details.retryAfterSeconds !== undefined) out.retryAfterSeconds = e.details.retryAfterSeconds;
+    if (e.details.detail !== undefined) out.detail = redact(e.details.detail);
     return out;
   }
   if (isAbortError(e)) return { kind: 'Cancelled', message: 'The request was cancelled.' };

@@ -32,7 +32,7 @@ export function toBridgeResultError(e: unknown): BridgeError {
   if (e instanceof AppError || isAbortError(e)) return toBridgeError(e);
   // A full disk or a library held by another program, wherever it surfaced: said as such, not as a fault.
   const storage = storageError(e) ?? libraryNotWritableError(e);
-  if (storage) return { kind: storage.kind, message: storage.message };
+  if (storage) return toBridgeError(storage);
   return {
     kind: 'Internal',
     message: 'Something went wrong inside Portolan. The details are in the log file (Help → Show Log).',

@@ -21,7 +21,7 @@ import {
   exportsFolderPath,
 } from '../export';
 import type { FileHandles } from '../file-handles';
-import { Library, defaultDatasetName, storageError } from '../library';
+import { Library, defaultDatasetName, exportFileError } from '../library';
 import type { Logger } from '../log';
 import { writeFileAtomic } from '../fs';
 import { EXPORT_SETTINGS_FILE, lastFolder } from './export-settings';
@@ -222,19 +222,23 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
           const cancelled =
             controller.signal.aborted || (error instanceof AppError && error.kind === 'Cancelled');
           if (!cancelled) log.error('export failed', { jobId, format, error });
-          const known = error instanceof AppError ? error : storageError(error, 'export');
+          const known = error instanceof AppError ? null : exportFileError(error);
+          const said = error instanceof AppError ? error : known?.error;
+          // A failure of no kind we know is said as such, its own text kept as the detail.
+          const detail =
+            said?.details.detail ??
+            (said ? undefined : error instanceof Error ? error.message : String(error));
           deps.events.emit('jobs.finished', {
             kind: 'export',
             jobId,
             outcome: cancelled ? 'cancelled' : 'failed',
             message: cancelled
               ? 'The export was cancelled; no file was written.'
-              : (known?.message ??
-                `The export failed: ${error instanceof Error ? error.message : String(error)}`),
+              : (said?.message ??
+                'The export failed, and no file was written. Try again; if it fails again, the details are in the log file (Help → Show Log).'),
+            ...(!cancelled && detail ? { detail } : {}),
             // The folder refused the file or its disk is full: the window offers another folder.
-            ...(!cancelled && (known?.kind === 'Forbidden' || known?.kind === 'DiskFull')
-              ? { anotherFolder: true }
-              : {}),
+            ...(!cancelled && known?.anotherFolder ? { anotherFolder: true } : {}),
           });
         },
       );

@@ -20,6 +20,7 @@ export {
   diskFullError,
   whyNotStored,
   libraryNotWritableError,
+  exportFileError,
 } from './storage-errors';
 export { type GridQuery, gridQuerySchema, MAX_BLOCK_ROWS, buildQuery, parseGridQuery } from './query';
 export {

@@ -54,6 +54,7 @@ import {
   isDiskFull,
   libraryLockedError,
   lockHolder,
+  systemDetail,
   whyNotStored,
 } from './storage-errors';
 
@@ -278,7 +279,7 @@ export class Library {
     } catch (e) {
       const holder = lockHolder(e);
       if (holder) throw libraryLockedError(holder);
-      if (isDiskFull(e)) throw diskFullError('library');
+      if (isDiskFull(e)) throw diskFullError(systemDetail(e));
       if (!isDamagedLibrary(e)) throw e;
       const keptAs = await keepAside(path);
       const lib = await Library.openFile(path);

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { AppError } from '@shared/ipc/errors';
+import { AppError, type ErrorKind } from '@shared/ipc/errors';
 
 /**
  * Storage failures in the analyst's words: the library held by another program, the library file
@@ -14,6 +14,152 @@ const DISK_FULL = /No space left on device|Disk quota exceeded|\bENOSPC\b|\bEDQU
 const NOT_WRITABLE_CODES: ReadonlySet<string> = new Set(['EACCES', 'EPERM', 'EROFS']);
 const NOT_WRITABLE =
   /Permission denied|Operation not permitted|Read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b/i;
+
+const COPY_IT = 'copy it to a folder on this computer (such as Documents) and import the copy';
+const LOCKED_BY_PROGRAM = 'it is open in another program, perhaps Excel';
+const NOT_ALLOWED_TO_READ = `Portolan is not allowed to read it (its permissions deny it, or another program holds it locked); close it in other programs, or ${COPY_IT}`;
+
+/** What an export asks of the analyst once it failed: which of its choices can set it right. */
+type ExportNext = 'close' | 'folder' | 'space' | 'rename' | 'shorter' | 'again';
+
+/**
+ * The one reading of the system's error codes for every file Portolan reads or writes for the analyst
+ * (an import's file, an export, the library and its other data files): what happened, in the words of
+ * each step. The system's own text ("EBUSY: resource busy or locked, open '…'") names a call and a
+ * code the analyst cannot act on; it is kept beside the words as a detail only.
+ */
+interface FileTrouble {
+  kind: ErrorKind;
+  /** An import's file could not be read: why, after "Cannot import <file>: ". */
+  read: string;
+  /** An export could not be written: what happened, and which choice helps. */
+  write: { said: string; next: ExportNext };
+  /** Portolan's own data files (the library, presets, profiles): the sentence; null where not said so. */
+  data: string | null;
+}
+
+const BUSY: FileTrouble = {
+  kind: 'StorageLocked',
+  read: `${LOCKED_BY_PROGRAM}; close it there, then import it again`,
+  write: {
+    said: 'The file is open in another program, perhaps Excel, so Portolan could not replace it.',
+    next: 'close',
+  },
+  data: "Another program is holding one of Portolan's data files (a backup or a virus scan, or a second Portolan). Wait for it to finish or close it, then try again.",
+};
+const NOT_ALLOWED: FileTrouble = {
+  kind: 'Forbidden',
+  read: NOT_ALLOWED_TO_READ,
+  write: {
+    said: 'Portolan may not write to that folder (it is read-only, or its permissions deny it), or the file is open in another program.',
+    next: 'folder',
+  },
+  data: 'Portolan may not write to its data folder: the folder or its library file was made read-only, or its permissions changed.',
+};
+const READ_ONLY_DISK: FileTrouble = {
+  kind: 'Forbidden',
+  read: NOT_ALLOWED_TO_READ,
+  write: { said: 'That folder is on a disk that cannot be written to (it is read-only).', next: 'folder' },
+  data: "Portolan's data folder is on a disk that cannot be written to (it is read-only).",
+};
+const FULL: FileTrouble = {
+  kind: 'DiskFull',
+  read: "the disk that holds Portolan's data is full, so there is no room to import it; free some space on that disk, then import it again",
+  write: { said: 'The disk is full.', next: 'space' },
+  data: "The disk that holds Portolan's data is full.",
+};
+const TOO_MANY_OPEN: FileTrouble = {
+  kind: 'Conflict',
+  read: 'too many files are open on this computer right now; close some programs, then import it again',
+  write: { said: 'Too many files are open on this computer right now.', next: 'again' },
+  data: 'Too many files are open on this computer right now. Close some programs, then try again.',
+};
+const DRIVE_GONE = (what: string): FileTrouble => ({
+  kind: 'NotFound',
+  read: `${what}; ${COPY_IT}`,
+  write: {
+    said: 'The disk of that folder could not be written (a network drive, USB stick or cloud folder that went away, or a damaged disk).',
+    next: 'folder',
+  },
+  data: null,
+});
+
+const FILE_TROUBLE: Readonly<Record<string, FileTrouble>> = {
+  EBUSY: BUSY,
+  ETXTBSY: BUSY,
+  EACCES: NOT_ALLOWED,
+  EPERM: NOT_ALLOWED,
+  EROFS: READ_ONLY_DISK,
+  ENOSPC: FULL,
+  EDQUOT: FULL,
+  EMFILE: TOO_MANY_OPEN,
+  ENFILE: TOO_MANY_OPEN,
+  ENOENT: {
+    kind: 'NotFound',
+    read: 'the file is no longer where it was chosen (it was moved, renamed or deleted); choose it again',
+    write: { said: 'The folder is no longer there (it was moved, renamed or deleted).', next: 'folder' },
+    data: null,
+  },
+  ENOTDIR: {
+    kind: 'NotFound',
+    read: 'the file is no longer where it was chosen (its folder was moved or renamed); choose it again',
+    write: { said: 'The folder is no longer there (it was moved or renamed).', next: 'folder' },
+    data: null,
+  },
+  EISDIR: {
+    kind: 'InvalidInput',
+    read: 'it is a folder, not a file',
+    write: { said: 'There is a folder of that name where the file would go.', next: 'rename' },
+    data: null,
+  },
+  ENAMETOOLONG: {
+    kind: 'InvalidInput',
+    read: `its name, with its folders, is too long for this computer; ${COPY_IT} under a shorter name`,
+    write: { said: 'The file name, with its folders, is too long for this computer.', next: 'shorter' },
+    data: null,
+  },
+  EFBIG: {
+    kind: 'DiskFull',
+    read: `it is larger than its disk allows; ${COPY_IT}`,
+    write: {
+      said: 'The file is larger than that disk takes (a USB stick formatted as FAT32 takes files up to 4 GB).',
+      next: 'folder',
+    },
+    data: null,
+  },
+  EIO: DRIVE_GONE(
+    'its disk could not be read (a network drive, USB stick or cloud folder that went away, or a damaged disk)',
+  ),
+  ENXIO: DRIVE_GONE('its disk could not be read (a network drive, USB stick or cloud folder that went away)'),
+  ENODEV: DRIVE_GONE(
+    'its disk could not be read (a network drive, USB stick or cloud folder that went away)',
+  ),
+  ETIMEDOUT: DRIVE_GONE('its network drive did not answer in time'),
+  ESTALE: DRIVE_GONE('its network drive no longer serves it'),
+};
+
+/** The system's error code of a failed file call (Node's `code`), if it has one. */
+function systemCode(e: unknown): string | null {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : null;
+}
+
+/** What the system's code of `e` means for a file, or null when it is no file trouble we know. */
+function fileTrouble(e: unknown): FileTrouble | null {
+  if (e instanceof AppError) return null;
+  const code = systemCode(e);
+  return code ? (FILE_TROUBLE[code] ?? null) : null;
+}
+
+/** The system's own text, kept as a detail beside the analyst's words (never in place of them). */
+export function systemDetail(e: unknown): string | undefined {
+  return systemCode(e) !== null && e instanceof Error && e.message ? e.message.slice(0, 500) : undefined;
+}
+
+/** Why the system would not read an import's file, after "Cannot import <file>: "; null for other errors. */
+export function unreadableReason(e: unknown): string | null {
+  return fileTrouble(e)?.read ?? null;
+}
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : typeof e === 'string' ? e : '';
@@ -64,36 +210,72 @@ export function whyNotStored(e: unknown): string {
     return e.kind === 'StorageLocked' ? e.message.replace(LOCKED_ADVICE, 'Close it first.') : e.message;
   const holder = lockHolder(e);
   if (holder) return libraryLockedError(holder).message.replace(LOCKED_ADVICE, 'Close it first.');
-  if (isDiskFull(e)) return "The disk that holds Portolan's data is full.";
-  if (isNotWritable(e))
-    return 'Portolan may not write to its data folder: the folder or its library file was made read-only, or its permissions changed.';
-  return 'The library refused to store it.';
+  if (isDiskFull(e)) return FULL.data as string;
+  if (isNotWritable(e)) return (systemCode(e) === 'EROFS' ? READ_ONLY_DISK : NOT_ALLOWED).data as string;
+  return fileTrouble(e)?.data ?? 'The library refused to store it.';
 }
 
-/** What a full disk means for the step that met it. */
-export function diskFullError(what: 'library' | 'export'): AppError {
+const EXPORT_NEXT: Record<ExportNext, string> = {
+  close: 'Close it there and try again.',
+  folder: 'Choose another folder, then export again.',
+  space: 'Free some space or choose another place, then export again.',
+  rename: 'Choose another name, then export again.',
+  shorter: 'Choose a shorter name or a folder nearer the top of the disk, then export again.',
+  again: 'Close some programs, then try again.',
+};
+
+/**
+ * An export's failure in the analyst's words, or null when it is none we know. `anotherFolder`: the
+ * folder was the problem, so the window offers another.
+ */
+export function exportFileError(e: unknown): { error: AppError; anotherFolder: boolean } | null {
+  if (e instanceof AppError) return null;
+  // DuckDB (a Parquet export) says a full disk or a refusal in its own text, without Node's code.
+  const trouble =
+    fileTrouble(e) ??
+    (isDiskFull(e)
+      ? FULL
+      : isNotWritable(e)
+        ? /read-only file system/i.test(messageOf(e))
+          ? READ_ONLY_DISK
+          : NOT_ALLOWED
+        : null);
+  if (!trouble) return null;
+  const { said, next } = trouble.write;
+  const detail = systemDetail(e) ?? (messageOf(e).slice(0, 500) || undefined);
+  return {
+    error: new AppError(
+      trouble.kind,
+      `${said} No file was written. ${EXPORT_NEXT[next]}`,
+      detail ? { detail } : {},
+    ),
+    anotherFolder: next !== 'close' && next !== 'again',
+  };
+}
+
+/** What a full disk means for the library; `detail`: the system's own text. */
+export function diskFullError(detail?: string): AppError {
   return new AppError(
     'DiskFull',
-    what === 'export'
-      ? 'The disk is full: the file could not be written, and no part of it was left behind. Free some space or choose another place, then export again.'
-      : "The disk is full: Portolan could not save to its library. What was saved before is intact; free some space on the disk that holds Portolan's data, then try again.",
+    "The disk is full: Portolan could not save to its library. What was saved before is intact; free some space on the disk that holds Portolan's data, then try again.",
+    detail ? { detail } : {},
   );
 }
 
-/** A storage failure as the typed error the window acts on, or null when `e` is none of them. */
-export function storageError(e: unknown, what: 'library' | 'export' = 'library'): AppError | null {
+/**
+ * A storage failure of Portolan's own data (the library, presets, profiles) as the typed error the
+ * window acts on, or null when `e` is none of them.
+ */
+export function storageError(e: unknown): AppError | null {
   if (e instanceof AppError) return null;
   const holder = lockHolder(e);
   if (holder) return libraryLockedError(holder);
-  if (isDiskFull(e)) return diskFullError(what);
-  // An export's folder is the analyst's choice: the system's "EPERM … open '…/.x.partial'" names a
-  // temporary file they never chose and says nothing of what to do.
-  if (what === 'export' && isNotWritable(e))
-    return new AppError(
-      'Forbidden',
-      'Portolan may not write to that folder (it is read-only, or its permissions deny it), so no file was written. Choose another folder, then export again.',
-    );
-  return null;
+  if (isDiskFull(e)) return diskFullError(systemDetail(e));
+  if (isNotWritable(e)) return null;
+  const trouble = fileTrouble(e);
+  if (!trouble?.data) return null;
+  const detail = systemDetail(e);
+  return new AppError(trouble.kind, trouble.data, detail ? { detail } : {});
 }
 
 /**
@@ -103,8 +285,10 @@ export function storageError(e: unknown, what: 'library' | 'export' = 'library')
  */
 export function libraryNotWritableError(e: unknown): AppError | null {
   if (e instanceof AppError || !isNotWritable(e)) return null;
+  const detail = systemDetail(e);
   return new AppError(
     'Forbidden',
     `${whyNotStored(e)} What was saved before is intact; make the folder writable again, then try again.`,
+    detail ? { detail } : {},
   );
 }

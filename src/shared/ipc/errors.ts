@@ -35,6 +35,11 @@ export interface BridgeError {
   status?: number;
   /** Seconds the service asked us to wait, for LimitExceeded. */
   retryAfterSeconds?: number;
+  /**
+   * The system's own text of a file failure ("EBUSY: resource busy or locked, …"), shown small under
+   * the message that says it in words: for support, never in place of them.
+   */
+  detail?: string;
 }
 
 export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeError };

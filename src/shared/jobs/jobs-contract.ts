@@ -88,6 +88,8 @@ export interface ExportFinished {
    * export into another folder may succeed.
    */
   anotherFolder?: boolean;
+  /** The system's own text of a failure the message says in words, shown small beside it. */
+  detail?: string;
 }
 
 /** How an import ended; a cancelled or failed one left the library as it was. */

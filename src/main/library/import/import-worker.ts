@@ -289,7 +289,12 @@ port?.on('message', (msg: ToWorker) => {
     // The system refusing to read the file (locked, moved, a drive gone) is said as such, not as a fault.
     const refusal = e instanceof ImportRefusal ? e : unreadableFile(e);
     if (stop.signal.aborted) send({ type: 'stopped' });
-    else if (refusal) send({ type: 'refused', message: refusal.message });
+    else if (refusal)
+      send({
+        type: 'refused',
+        message: refusal.message,
+        ...(refusal.detail ? { detail: refusal.detail } : {}),
+      });
     else send({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
   });
 });

@@ -47,7 +47,7 @@ export interface ImportProgress {
 export const REREAD_STEP = 'some rows need a closer look, so the file is read again row by row';
 
 function asAppError(file: string, e: unknown): unknown {
-  if (e instanceof ImportRefusal) return refuse(file, e.message);
+  if (e instanceof ImportRefusal) return refuse(file, e.message, e.detail);
   if (e instanceof StagedRowsChangedError)
     return refuse(
       file,

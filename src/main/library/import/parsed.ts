@@ -22,9 +22,13 @@ export interface Parsed {
 }
 
 /** Every import problem is reported the same way: which file, what is wrong, nothing changed. */
-export function refuse(file: string, problem: string): AppError {
+export function refuse(file: string, problem: string, detail?: string): AppError {
   const end = /[.?!]$/.test(problem) ? '' : '.';
-  return new AppError('InvalidInput', `Cannot import ${file}: ${problem}${end} The library was not changed.`);
+  return new AppError(
+    'InvalidInput',
+    `Cannot import ${file}: ${problem}${end} The library was not changed.`,
+    detail ? { detail } : {},
+  );
 }
 
 export const NO_RECORDS = 'the file holds no records';

@@ -167,7 +167,7 @@ export function readPreview(
     const { worker, finish } = startSettledOnce(previewUsesDuckDb(fileName), opts.signal, reject);
     worker.on('message', (msg: FromWorker) => {
       if (msg.type === 'preview') finish(() => resolve(msg.preview));
-      else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message)));
+      else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message, msg.detail)));
       else if (msg.type === 'failed') finish(() => reject(new Error(msg.message)));
     });
     const msg: ToWorker = {
@@ -202,7 +202,7 @@ export function checkInWorker(
       if (msg.type === 'checked') {
         if (msg.final) finish(() => resolve(msg.progress));
         else onProgress(msg.progress);
-      } else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message)));
+      } else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message, msg.detail)));
       else if (msg.type === 'failed') finish(() => reject(new Error(msg.message)));
     });
     const msg: ToWorker = { type: 'check', ...plannedRead(path, fileName, plan, headers, opts) };
@@ -278,7 +278,7 @@ export async function runInWorker(
             .then(() => finish(() => resolve(msg.summary)));
           break;
         case 'refused':
-          finish(() => reject(new ImportRefusal(msg.message)));
+          finish(() => reject(new ImportRefusal(msg.message, msg.detail)));
           break;
         case 'failed':
           finish(() => reject(new Error(msg.message)));

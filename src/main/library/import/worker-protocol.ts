@@ -93,7 +93,7 @@ export type FromWorker =
   | { type: 'done'; summary: RunSummary }
   /** A check's progress (`final`: every row was read, and the source is closed). */
   | { type: 'checked'; progress: CheckProgress; final: boolean }
-  | { type: 'refused'; message: string }
+  | { type: 'refused'; message: string; detail?: string }
   /** The worker stopped as asked and holds nothing open: it may be ended. */
   | { type: 'stopped' }
   | { type: 'failed'; message: string };

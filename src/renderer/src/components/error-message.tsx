@@ -1,4 +1,4 @@
-import { Alert } from '@mantine/core';
+import { Alert, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { BridgeError, ErrorKind } from '@shared/ipc/errors';
 import { MessageText } from './message-text';
@@ -60,6 +60,19 @@ export function ErrorMessage({ error, testId }: { error: BridgeError; testId: st
         <MessageText text={error.message} />
       </span>
       {status ? <span className="message__status">{status}</span> : null}
+      {error.detail ? <SystemDetail text={error.detail} /> : null}
     </Alert>
+  );
+}
+
+/**
+ * The system's own text of a file failure the message has said in words ("EBUSY: resource busy or
+ * locked, …"): small, under the words, for whoever helps the analyst, never in place of them.
+ */
+export function SystemDetail({ text }: { text: string }) {
+  return (
+    <Text fz="xs" c="dimmed" mt={4} className="message__detail" data-testid="system-detail">
+      The system said: {text}
+    </Text>
   );
 }

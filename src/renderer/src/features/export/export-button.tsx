@@ -13,7 +13,7 @@ import {
   Text,
 } from '@mantine/core';
 import type { ExportFormat, ExportSourceRef, ExportView } from '@shared/export/export-contract';
-import { ErrorMessage } from '../../components/error-message';
+import { ErrorMessage, SystemDetail } from '../../components/error-message';
 import { useEnterSubmits } from '../../components/use-enter-submits';
 import {
   describeDatasetChoice,
@@ -222,7 +222,10 @@ export function ExportButton({ source, suggestedName, resolveView, counts }: Exp
 
                 {state.step === 'done' && (
                   <Stack gap="xs" data-testid="export-done" data-outcome={state.outcome}>
-                    <Text role={state.outcome === 'failed' ? 'alert' : 'status'}>{state.message}</Text>
+                    <Text role={state.outcome === 'failed' ? 'alert' : 'status'} data-testid="export-message">
+                      {state.message}
+                    </Text>
+                    {state.detail && <SystemDetail text={state.detail} />}
                     {state.outcome === 'succeeded' && !downloads && (
                       <Text fz="sm">
                         Saved to <Code data-testid="export-done-path">{state.path}</Code>

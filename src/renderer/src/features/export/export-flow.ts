@@ -22,7 +22,14 @@ export type ExportStep =
       downloadUrl: string | null;
       /** A failure whose folder was the problem: the same export into another folder may succeed. */
       anotherFolder: boolean;
+      /** The system's own text of a failure the message says in words; null when there is none. */
+      detail: string | null;
     };
+
+/** The system's own text of a failed export, shown small under its message; null when there is none. */
+export function failureDetail(f: JobFinished): string | null {
+  return f.kind === 'export' && f.outcome === 'failed' ? (f.detail ?? null) : null;
+}
 
 /** Whether a finished job is a failed export whose folder was the problem. */
 export function folderWasTheProblem(f: JobFinished): boolean {

@@ -3,7 +3,7 @@ import type { ExportFormat, ExportSourceRef, ExportTarget, ExportView } from '@s
 import type { CallInput } from '@shared/ipc/contract';
 import type { JobFinished } from '@shared/jobs/jobs-contract';
 import { getApi } from '../../bridge/api';
-import { folderWasTheProblem, type ExportCounts, type ExportStep } from './export-flow';
+import { failureDetail, folderWasTheProblem, type ExportCounts, type ExportStep } from './export-flow';
 import { useExportScope, type ExportScopeState } from './use-export-scope';
 
 export interface ExportDialogOptions {
@@ -107,6 +107,7 @@ export function useExportDialog({
               path: s.path,
               downloadUrl: s.downloadUrl,
               anotherFolder: folderWasTheProblem(f),
+              detail: failureDetail(f),
             }
           : s,
       );
@@ -151,6 +152,7 @@ export function useExportDialog({
           path: r.value.path,
           downloadUrl,
           anotherFolder: folderWasTheProblem(finished),
+          detail: failureDetail(finished),
         });
         return;
       }
