@@ -137,7 +137,12 @@ describe('Export from the library to Excel, through the browser host', () => {
         const failed = await dialog.outcome();
         expect(failed.outcome).toBe('failed');
         expect(failed.message).toContain('Portolan may not write to that folder');
-        // Try again has the focus: Enter runs it. (The browser host has no other folder to offer.)
+        // The browser host has no other folder to offer: the words do not send the analyst to one either.
+        expect(failed.message).not.toMatch(/another (folder|place)/);
+        expect(failed.message).toMatch(/choose Try again\.$/);
+        // What the system said is there for whoever helps, under the words, not in them.
+        expect(failed.detail).toMatch(/^The system said: .+/);
+        // Try again has the focus: Enter runs it.
         const again = browser.page.getByTestId('export-try-again');
         await expect.poll(() => again.evaluate((b) => b === b.ownerDocument.activeElement)).toBe(true);
         expect(await browser.page.getByTestId('export-another-folder').count()).toBe(0);

@@ -222,23 +222,51 @@ describe('export.start', () => {
     'a folder it may not write to is said in words, with what to do, and leaves nothing',
     async () => {
       const out = join(t.dir, 'out');
+      // The desktop app: the same handlers with a save dialog, which can choose another folder.
+      const desktop = createExportHandlers({
+        files,
+        library: async () => library,
+        dataDir: join(t.dir, 'data'),
+        logger: nullLogger,
+        appVersion: '9.8.7-test',
+        chooseSavePath: async () => null,
+        events: {
+          emit<E extends EventChannel>(event: E, payload: Events[E]) {
+            if (event === 'jobs.finished') finished.push(payload as JobFinished);
+          },
+        },
+      });
+      const refused =
+        'Portolan may not write to that folder (it is read-only, or its permissions deny it), or the file is open in another program. No file was written.';
       freezeLibrary(out);
       try {
         for (const format of ['csv', 'xlsx', 'parquet'] as const) {
-          const { jobId } = await service['export.start'](
-            { source: { datasetId: dataset.id }, format, target: at(join(out, `steel.${format}`), format) },
+          const target = at(join(out, `steel.${format}`), format);
+          const mine = await desktop['export.start'](
+            { source: { datasetId: dataset.id }, format, target },
             {},
           );
-          const done = await waitFinished(jobId);
+          const done = await waitFinished(mine.jobId);
           expect(done.outcome, format).toBe('failed');
           // The window offers another folder besides Try again.
           expect(done.kind === 'export' && done.anotherFolder, format).toBe(true);
-          expect(done.message, format).toBe(
-            'Portolan may not write to that folder (it is read-only, or its permissions deny it), or the file is open in another program. No file was written. Choose another folder, then export again.',
+          expect(done.message, format).toBe(`${refused} Choose another folder, then export again.`);
+
+          // Without a save dialog (the browser host) there is no other folder: none is offered or named.
+          const theirs = await service['export.start'](
+            { source: { datasetId: dataset.id }, format, target },
+            {},
+          );
+          const there = await waitFinished(theirs.jobId);
+          expect(there.outcome, format).toBe('failed');
+          expect(there.kind === 'export' && there.anotherFolder, format).toBeFalsy();
+          expect(there.message, format).toBe(
+            `${refused} Once Portolan's exports folder can be written again, choose Try again.`,
           );
         }
       } finally {
         thawLibrary(out);
+        await desktop.disposeExports();
       }
       expect(await readdir(out)).toEqual([]);
     },

@@ -73,7 +73,7 @@ async function busyFile(dir: string): Promise<string> {
 function said(e: unknown) {
   return {
     import: unreadableFile(e)?.message ?? null,
-    export: exportFileError(e)?.error.message ?? null,
+    export: exportFileError(e, { canChooseFolder: true })?.error.message ?? null,
     data: toBridgeResultError(e),
   };
 }
@@ -107,7 +107,7 @@ describe('one reading of the system’s file errors', () => {
       for (const text of [s.import, s.export, s.data.message]) expectNoSystemText(text, e);
       // The system's own words stay, as the detail.
       expect(s.data.detail).toBe(e.message);
-      expect(exportFileError(e)?.error.details.detail).toBe(e.message);
+      expect(exportFileError(e, { canChooseFolder: true })?.error.details.detail).toBe(e.message);
       expect(unreadableFile(e)?.detail).toBe(e.message);
     },
   );

@@ -233,6 +233,8 @@ describe('a full disk', () => {
         dataDir: join(root, 'data'),
         logger: nullLogger,
         appVersion: '0.0.0-test',
+        // The desktop app's: its save dialog can choose another place.
+        chooseSavePath: async () => null,
         events: {
           emit<E extends EventChannel>(event: E, payload: Events[E]) {
             if (event === 'jobs.finished') finished.push(payload as JobFinished);

@@ -21,7 +21,7 @@ import {
   exportsFolderPath,
 } from '../export';
 import type { FileHandles } from '../file-handles';
-import { Library, defaultDatasetName, exportFileError } from '../library';
+import { Library, defaultDatasetName, exportFileError, type ExportPlace } from '../library';
 import type { Logger } from '../log';
 import { writeFileAtomic } from '../fs';
 import { EXPORT_SETTINGS_FILE, lastFolder } from './export-settings';
@@ -104,6 +104,8 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
   disposeExports(): Promise<void>;
 } {
   const log = deps.logger.child('export');
+  // Without a save dialog (the browser host) a failure offers no other folder, in words or by a button.
+  const place: ExportPlace = { canChooseFolder: deps.chooseSavePath !== undefined };
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
   async function fromLibrary(datasetId: string, view: ExportView | undefined): Promise<ResolvedSource> {
@@ -222,7 +224,7 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
           const cancelled =
             controller.signal.aborted || (error instanceof AppError && error.kind === 'Cancelled');
           if (!cancelled) log.error('export failed', { jobId, format, error });
-          const known = error instanceof AppError ? null : exportFileError(error);
+          const known = error instanceof AppError ? null : exportFileError(error, place);
           const said = error instanceof AppError ? error : known?.error;
           // A failure of no kind we know is said as such, its own text kept as the detail.
           const detail =
@@ -237,7 +239,8 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
               : (said?.message ??
                 'The export failed, and no file was written. Try again; if it fails again, the details are in the log file (Help → Show Log).'),
             ...(!cancelled && detail ? { detail } : {}),
-            // The folder refused the file or its disk is full: the window offers another folder.
+            // The folder refused the file or its disk is full, and the host has a save dialog: the
+            // window offers another folder.
             ...(!cancelled && known?.anotherFolder ? { anotherFolder: true } : {}),
           });
         },

@@ -21,6 +21,7 @@ export {
   whyNotStored,
   libraryNotWritableError,
   exportFileError,
+  type ExportPlace,
 } from './storage-errors';
 export { type GridQuery, gridQuerySchema, MAX_BLOCK_ROWS, buildQuery, parseGridQuery } from './query';
 export {

@@ -215,20 +215,45 @@ export function whyNotStored(e: unknown): string {
   return fileTrouble(e)?.data ?? 'The library refused to store it.';
 }
 
-const EXPORT_NEXT: Record<ExportNext, string> = {
-  close: 'Close it there and try again.',
-  folder: 'Choose another folder, then export again.',
-  space: 'Free some space or choose another place, then export again.',
-  rename: 'Choose another name, then export again.',
-  shorter: 'Choose a shorter name or a folder nearer the top of the disk, then export again.',
-  again: 'Close some programs, then try again.',
+/** Where an export was going, for what its failure can offer. */
+export interface ExportPlace {
+  /**
+   * The host has a save dialog (the desktop app), so another folder can be chosen; the browser host
+   * writes to its own exports folder and has no other to offer.
+   */
+  canChooseFolder: boolean;
+}
+
+/** What to do next, with a save dialog (`chooser`) or with the browser host's one folder (`fixed`). */
+const EXPORT_NEXT: Record<ExportNext, { chooser: string; fixed: string }> = {
+  close: { chooser: 'Close it there and try again.', fixed: 'Close it there and try again.' },
+  folder: {
+    chooser: 'Choose another folder, then export again.',
+    fixed: "Once Portolan's exports folder can be written again, choose Try again.",
+  },
+  space: {
+    chooser: 'Free some space or choose another place, then export again.',
+    fixed: "Free some space on the disk that holds Portolan's data, then choose Try again.",
+  },
+  rename: {
+    chooser: 'Choose another name, then export again.',
+    fixed: 'Rename the dataset, then export again.',
+  },
+  shorter: {
+    chooser: 'Choose a shorter name or a folder nearer the top of the disk, then export again.',
+    fixed: 'Rename the dataset to a shorter name, then export again.',
+  },
+  again: { chooser: 'Close some programs, then try again.', fixed: 'Close some programs, then try again.' },
 };
 
 /**
  * An export's failure in the analyst's words, or null when it is none we know. `anotherFolder`: the
- * folder was the problem, so the window offers another.
+ * folder was the problem and the host can choose another, so the window offers it.
  */
-export function exportFileError(e: unknown): { error: AppError; anotherFolder: boolean } | null {
+export function exportFileError(
+  e: unknown,
+  place: ExportPlace,
+): { error: AppError; anotherFolder: boolean } | null {
   if (e instanceof AppError) return null;
   // DuckDB (a Parquet export) says a full disk or a refusal in its own text, without Node's code.
   const trouble =
@@ -242,14 +267,11 @@ export function exportFileError(e: unknown): { error: AppError; anotherFolder: b
         : null);
   if (!trouble) return null;
   const { said, next } = trouble.write;
+  const advice = EXPORT_NEXT[next][place.canChooseFolder ? 'chooser' : 'fixed'];
   const detail = systemDetail(e) ?? (messageOf(e).slice(0, 500) || undefined);
   return {
-    error: new AppError(
-      trouble.kind,
-      `${said} No file was written. ${EXPORT_NEXT[next]}`,
-      detail ? { detail } : {},
-    ),
-    anotherFolder: next !== 'close' && next !== 'again',
+    error: new AppError(trouble.kind, `${said} No file was written. ${advice}`, detail ? { detail } : {}),
+    anotherFolder: place.canChooseFolder && next !== 'close' && next !== 'again',
   };
 }
 

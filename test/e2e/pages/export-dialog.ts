@@ -66,12 +66,20 @@ export class ExportDialog {
       .waitFor({ timeout: timeoutMs });
   }
 
-  async outcome(): Promise<{ outcome: string | null; message: string; path: string | null }> {
+  /** How it ended: the message in words, and the system's own text shown small under it (or null). */
+  async outcome(): Promise<{
+    outcome: string | null;
+    message: string;
+    detail: string | null;
+    path: string | null;
+  }> {
     const done = this.page.getByTestId('export-done');
     const path = this.page.getByTestId('export-done-path');
+    const detail = done.getByTestId('system-detail');
     return {
       outcome: await done.getAttribute('data-outcome'),
-      message: (await done.textContent()) ?? '',
+      message: (await done.getByTestId('export-message').textContent()) ?? '',
+      detail: (await detail.count()) > 0 ? await detail.textContent() : null,
       path: (await path.count()) > 0 ? await path.textContent() : null,
     };
   }
