@@ -1,6 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   exportParquet,
   libraryExportSource,
@@ -21,11 +21,19 @@ const ROWS = 40_000;
 const COLUMNS = ['productDetails', 'importerName', 'usdFob', 'arrivalDate', 'createdAt'];
 
 /**
+ * The ROWS shipments every test stores, made once for the file: making them takes longer than storing
+ * them. Frozen, so a test that changed them would fail rather than hand the next test other rows.
+ */
+let records: readonly Readonly<Record<string, string>>[] = [];
+beforeAll(() => {
+  records = makeShipments(ROWS, 7).map((r, i) => Object.freeze({ ...r, productDetails: `row ${i}` }));
+});
+
+/**
  * A dataset of ROWS distinct shipments, `productDetails` naming each row's number, written in the
  * library in blocks of `firstRowNos` (in that order): the rows lie in the table in the order written.
  */
 async function dataset(firstRowNos: readonly number[], block: number): Promise<string> {
-  const records = makeShipments(ROWS, 7).map((r, i) => ({ ...r, productDetails: `row ${i}` }));
   const id = await l.lib.write((tx) =>
     tx.createDataset({ kind: 'shipments', request: { hs_codes: ['8471'] }, name: 'pages' }),
   );
