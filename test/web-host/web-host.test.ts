@@ -6,10 +6,12 @@ import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from '@shared/csp';
+import type { BridgeError } from '@shared/ipc/errors';
 import { createLogger, createMemorySink } from '../../src/main/log';
 import { createKeytarSecretStore } from '../../src/main/secrets';
 import { createWebHost, type WebHost } from '../../src/main/web-host';
 import { openSession, type BrowserSession } from '../helpers/browser-session';
+import { canFreezeLibrary, freezeLibrary, thawLibrary } from '../helpers/frozen-library';
 
 interface Reply {
   status: number;
@@ -388,6 +390,36 @@ describe('web host: the bridge over HTTP', () => {
     });
     expect(JSON.parse(again.body)).toMatchObject({ ok: false, error: { kind: 'NotFound' } });
   });
+
+  it.skipIf(!canFreezeLibrary)(
+    'an upload its import folder refuses is said in words, the system’s text only as the detail',
+    async () => {
+      const imports = join(dir, 'data', 'imports');
+      await mkdir(imports, { recursive: true });
+      freezeLibrary(imports);
+      try {
+        const r = await send(host.port, {
+          method: 'POST',
+          path: '/files/import',
+          headers: {
+            Cookie: session.cookie,
+            'Content-Type': 'application/octet-stream',
+            'X-Portolan-File-Name': 'held.csv',
+          },
+          body: 'Consignee,HS Code\r\nAcme,720810\r\n',
+        });
+        expect(r.status).toBe(200);
+        const { error } = JSON.parse(r.body) as { ok: false; error: BridgeError };
+        expect(error.kind).toBe('Forbidden');
+        expect(error.message).toBe(
+          'Portolan may not write to its data folder: the folder or its library file was made read-only, or its permissions changed. What was saved before is intact; make the folder writable again, then try again.',
+        );
+        expect(error.detail).toMatch(/^EPERM: operation not permitted, mkdir '/);
+      } finally {
+        thawLibrary(imports);
+      }
+    },
+  );
 
   it('hands a finished export out as a download by its handle, to the session only', async () => {
     const records = JSON.stringify([

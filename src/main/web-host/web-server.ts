@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
 import { AppError, type BridgeResult } from '@shared/ipc/errors';
 import { nullLogger, type Logger } from '../log';
-import type { HostFiles } from '../handlers';
+import { toBridgeResultError, type HostFiles } from '../handlers';
 import type { EventHub } from './event-hub';
 import { readStaticFile } from './static-files';
 import { generateToken, tokensEqual } from './token';
@@ -268,12 +268,17 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       if (!(e instanceof AppError)) log.error('upload failed', { error: e });
       // The rest of a refused body is read and dropped so the client gets the answer, not a reset.
       req.resume();
+      // The import folder refusing the copy (a full disk, a folder made read-only) is said in words,
+      // as the same trouble is for any call; anything else points at the log.
+      const said = e instanceof AppError ? null : toBridgeResultError(e);
       result = {
         ok: false,
         error:
           e instanceof AppError
             ? { kind: e.kind, message: e.message }
-            : { kind: 'Internal', message: 'The file could not be received. See the log.' },
+            : said && said.kind !== 'Internal'
+              ? said
+              : { kind: 'Internal', message: 'The file could not be received. See the log.' },
       };
     }
     if (!res.destroyed) sendJson(res, 200, result);
