@@ -86,7 +86,8 @@ describe('the status bar after a Watched query fails at the service', () => {
     expect(connection().status).toBe('connected');
 
     // The refresh itself, failed: said too; reading the watched queries (the library) changes nothing.
-    unavailable();
+    // (A 503 it waits out, as a fetch job does; a 500 is a failure.)
+    backend.setFaults({ errorRate: 1, errorStatuses: [500] });
     await act(() => useWatchStore.getState().confirmRefresh());
     expect(useWatchStore.getState().dialogError?.kind).toBe('ServiceError');
     expect(connection()).toMatchObject({ status: 'failed', kind: 'ServiceError' });

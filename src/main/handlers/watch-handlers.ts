@@ -1,10 +1,17 @@
 import { AppError } from '@shared/ipc/errors';
 import { snapshotChanges } from '../analysis';
+import { RequestPolicy, ServiceDidNotAnswer } from '../jobs';
 import type { Library } from '../library';
-import { createWatchService, snapshotWarnings, type WatchContext, type WatchService } from '../watch';
+import {
+  createWatchService,
+  snapshotWarnings,
+  type ShipmentSource,
+  type WatchContext,
+  type WatchService,
+} from '../watch';
 import { usageChange } from './change-events';
 import type { HandlerContext } from './handler-context';
-import { openProfileSession } from './profile-session';
+import { openProfileSession, type ProfileSession } from './profile-session';
 import type { HandlerSlice } from './types';
 
 export type WatchChannel =
@@ -16,7 +23,8 @@ export type WatchChannel =
   | 'watch.rename'
   | 'watch.setOverlap'
   | 'watch.delete'
-  | 'watch.changes';
+  | 'watch.changes'
+  | 'watch.cancelRefresh';
 
 /**
  * Watched queries. A watch is refreshed with the profile it was made with (not whichever is active), so
@@ -33,10 +41,53 @@ export function createWatchHandlers(ctx: HandlerContext): HandlerSlice<WatchChan
   /** The profile and account each preview was priced with: its refresh runs with the same. */
   const previewProfiles = new Map<string, { profileId: string | undefined; account: string | null }>();
 
-  async function connect(profileId: string | undefined, account: string | null = null) {
+  /** The refreshes under way, by preview: Cancel stops one. */
+  const refreshing = new Map<string, AbortController>();
+
+  /**
+   * A refresh's searches, each within the fetch jobs' request policy: a service that stops answering
+   * is waited for (the connection monitor's probes, no request) and one whose gateway says it is
+   * unavailable is asked again once per pause, up to the jobs' longest wait; the window is told when a
+   * wait begins and ends. The wait ends at once on the refresh's signal (Cancel, the page gone).
+   */
+  async function waitingSource(session: ProfileSession, previewId: string): Promise<ShipmentSource> {
+    const client = await session.client();
+    const { id, baseUrl } = session.profile;
+    const policy = new RequestPolicy({
+      untilServiceAnswers: (signal) => ctx.connection.whenAnswers(id, baseUrl, signal),
+      task: 'refresh',
+      ...(ctx.deps.maxServiceWaitMs !== undefined ? { maxServiceWaitMs: ctx.deps.maxServiceWaitMs } : {}),
+    });
+    let told: number | null = null;
+    const tell = (since: number | null): void => {
+      if (since === told) return;
+      told = since;
+      ctx.deps.events.emit('watch.progress', { previewId, waitingForServiceSince: since });
+    };
+    return {
+      shipmentSearch: async (req, o) => {
+        const signal = o?.signal;
+        const res = await policy.call(
+          (attempts) => client.shipmentSearch(req, { ...(signal ? { signal } : {}), ...attempts }),
+          signal,
+          (wait) => {
+            if (wait === null || 'serviceSince' in wait) tell(wait?.serviceSince ?? null);
+          },
+        );
+        tell(null);
+        return res;
+      },
+    };
+  }
+
+  async function connect(
+    profileId: string | undefined,
+    account: string | null = null,
+    refresh?: { previewId: string },
+  ) {
     const session = await openProfileSession(ctx, profileId, account ? { account_name: account } : {});
     const watchCtx: WatchContext = {
-      source: await session.client(),
+      source: refresh ? await waitingSource(session, refresh.previewId) : await session.client(),
       profileId: session.profile.id,
       profileName: session.profile.name,
       account: session.provenance.account,
@@ -72,15 +123,30 @@ export function createWatchHandlers(ctx: HandlerContext): HandlerSlice<WatchChan
     'watch.refresh': async ({ previewId }, c) => {
       const svc = await watches();
       const priced = previewProfiles.get(previewId);
-      const watchCtx = await connect(priced?.profileId, priced?.account ?? null);
+      const watchCtx = await connect(priced?.profileId, priced?.account ?? null, { previewId });
+      const cancel = new AbortController();
+      refreshing.set(previewId, cancel);
+      const signal = c.signal ? AbortSignal.any([c.signal, cancel.signal]) : cancel.signal;
       try {
-        const out = await svc.refresh(previewId, watchCtx, c.signal);
+        const out = await svc.refresh(previewId, watchCtx, signal);
         previewProfiles.delete(previewId);
         ctx.deps.events.emit('library.changed', { change: 'saved', datasetId: out.watch.datasetId });
         return out;
+      } catch (e) {
+        // Nothing is stored before every window is fetched: stopped anywhere before, the refresh left none.
+        if (e instanceof ServiceDidNotAnswer)
+          throw new AppError(
+            'NetworkError',
+            `${e.message} Nothing of it was stored; refresh again once the service answers.`,
+          );
+        throw e;
       } finally {
+        if (refreshing.get(previewId) === cancel) refreshing.delete(previewId);
         spent(watchCtx.profileId);
       }
+    },
+    'watch.cancelRefresh': async ({ previewId }) => {
+      refreshing.get(previewId)?.abort();
     },
     'watch.rename': async ({ id, name }) => {
       const d = await (await watches()).rename(id, name);

@@ -99,6 +99,8 @@ export interface RequestPolicyOptions {
    * answer, up to 30 s). Default 2 s.
    */
   unavailablePauseMs?: number;
+  /** What stops when the longest wait is over, for its message. Default "job". */
+  task?: string;
 }
 
 /** Longest pause between two askings of a service its gateway says is unavailable. */
@@ -126,6 +128,7 @@ export class RequestPolicy {
   private readonly maxServiceWaitMs: number;
   private readonly maxCutOff: number;
   private readonly unavailablePauseMs: number;
+  private readonly task: string;
 
   constructor(opts: RequestPolicyOptions = {}) {
     this.limiter = opts.limiter ?? RateLimiter.unlimited();
@@ -139,6 +142,7 @@ export class RequestPolicy {
     this.maxServiceWaitMs = Math.max(0, opts.maxServiceWaitMs ?? DEFAULT_SERVICE_WAIT_MS);
     this.maxCutOff = Math.max(0, opts.maxCutOffRetries ?? 2);
     this.unavailablePauseMs = Math.max(1, opts.unavailablePauseMs ?? 2_000);
+    this.task = opts.task ?? 'job';
   }
 
   /**
@@ -239,7 +243,7 @@ export class RequestPolicy {
       if (!answered) {
         const waited = Date.now() - since;
         throw new ServiceDidNotAnswer(
-          `The service ${what} for ${describeWait(waited)}, so the job stopped.`,
+          `The service ${what} for ${describeWait(waited)}, so the ${this.task} stopped.`,
           waited,
         );
       }

@@ -88,6 +88,7 @@ export const CALL_CHANNELS = [
   'watch.setOverlap',
   'watch.delete',
   'watch.changes',
+  'watch.cancelRefresh',
   // end watched queries
   // export
   'export.start',
@@ -107,6 +108,7 @@ export const EVENT_CHANNELS = [
   'library.importCheck',
   'library.saveFailed',
   'service.connection',
+  'watch.progress',
 ] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];
 

@@ -8,7 +8,7 @@ import { presetsCalls } from '../presets/presets-contract';
 import { profilesCalls, type ProfilesEvents } from '../profiles/profiles-contract';
 import { queryCalls, type QueryEvents } from '../query/query-contract';
 import { resolutionCalls, type ResolutionEvents } from '../resolution/resolution-contract';
-import { watchCalls } from '../watch/watch-contract';
+import { watchCalls, type WatchEvents } from '../watch/watch-contract';
 import type { CallChannel, EventChannel } from './channels';
 
 /**
@@ -30,7 +30,7 @@ export const calls = {
 } satisfies Record<CallChannel, { input: z.ZodType; output: unknown }>;
 
 export interface Events
-  extends AppEvents, JobsEvents, QueryEvents, LibraryEvents, ResolutionEvents, ProfilesEvents {}
+  extends AppEvents, JobsEvents, QueryEvents, LibraryEvents, ResolutionEvents, ProfilesEvents, WatchEvents {}
 
 // Compile-time proof that every listed event has a payload type and vice versa.
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;

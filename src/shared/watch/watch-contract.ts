@@ -183,6 +183,11 @@ export const watchCalls = {
   'watch.get': defineCall<WatchDetail>()(z.strictObject({ id })),
   'watch.preview': defineCall<RefreshPreview>()(watchTargetSchema),
   'watch.refresh': defineCall<RefreshOutcome>()(z.strictObject({ previewId: id })),
+  /**
+   * Stops the refresh of this preview, a wait for the service included: nothing of it is stored and no
+   * further request is sent (the refresh call then fails as Cancelled).
+   */
+  'watch.cancelRefresh': defineCall<void>()(z.strictObject({ previewId: id })),
   /** Watches a library dataset fetched by a shipment search: its rows are the first snapshot (nothing is fetched). */
   'watch.adopt': defineCall<WatchDetail>()(
     z.strictObject({ datasetId: id, name: z.string().max(300).optional() }),
@@ -203,3 +208,16 @@ export const watchCalls = {
     }),
   ),
 };
+
+/**
+ * A refresh under way: whether it waits for its service (since when, epoch ms), which stopped answering
+ * or whose gateway says it is unavailable; null once it answers again and the refresh goes on.
+ */
+export interface RefreshProgress {
+  previewId: string;
+  waitingForServiceSince: number | null;
+}
+
+export interface WatchEvents {
+  'watch.progress': RefreshProgress;
+}
