@@ -263,6 +263,12 @@ describe('export.start', () => {
           expect(there.message, format).toBe(
             `${refused} Once Portolan's exports folder can be written again, choose Try again.`,
           );
+          // The system's text as the detail, naming the file only, as that host's messages do.
+          expect(done.kind === 'export' && done.detail, format).toContain(out);
+          expect(there.kind === 'export' && there.detail, format).toMatch(
+            new RegExp(`\\.steel\\.${format}\\.[0-9a-f]{12}\\.partial`),
+          );
+          expect(there.kind === 'export' && there.detail, format).not.toContain(out);
         }
       } finally {
         thawLibrary(out);

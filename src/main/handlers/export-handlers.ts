@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import type { ExportFormat, ExportView } from '@shared/export/export-contract';
 import { AppError } from '@shared/ipc/errors';
 import {
@@ -227,9 +227,12 @@ export function createExportHandlers(deps: ExportHandlerDeps): HandlerSlice<Expo
           const known = error instanceof AppError ? null : exportFileError(error, place);
           const said = error instanceof AppError ? error : known?.error;
           // A failure of no kind we know is said as such, its own text kept as the detail.
-          const detail =
+          const told =
             said?.details.detail ??
             (said ? undefined : error instanceof Error ? error.message : String(error));
+          // The browser host's folder is no place the analyst can open: its text names the file only.
+          const detail =
+            told && !place.canChooseFolder ? told.split(`${dirname(target)}${sep}`).join('') : told;
           deps.events.emit('jobs.finished', {
             kind: 'export',
             jobId,
