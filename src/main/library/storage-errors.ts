@@ -3,7 +3,8 @@ import { AppError, type ErrorKind } from '@shared/ipc/errors';
 
 /**
  * Storage failures in the analyst's words: the library held by another program, the library file
- * damaged, the disk full. DuckDB reports the first two only as text, Node the last as an errno code.
+ * damaged, and every refusal of the system to read or write a file (FILE_TROUBLE). DuckDB reports its
+ * own only as text (a lock, damage, a full disk, a refusal), Node its refusals as an errno code.
  */
 
 const LOCKED = /Could not set lock on file "[^"]*": Conflicting lock is held in (.*?) \(PID (\d+)\)/;
