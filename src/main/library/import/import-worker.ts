@@ -8,11 +8,12 @@ import { parentPort } from 'node:worker_threads';
 import type { ImportPlan } from '@shared/library/import-contract';
 import { RowConverter } from './convert';
 import { stageCsvNatively } from './csv-native';
+import { prepareImport, type RememberedMapping } from './preview';
 import { unreadableFile } from './refusal';
 import { RowStage, type StagedPart } from './row-stage';
 import { ImportRefusal, NO_RESULT, openTableSource } from './table-source';
 import type { RawRow, TableSource } from './table-types';
-import type { CheckProgress, FromWorker, PreviewRow, ToWorker } from './worker-protocol';
+import type { CheckProgress, FromWorker, PreviewRow, RawPreview, ToWorker } from './worker-protocol';
 
 const port = parentPort;
 /** Rows read for a preview: room for title rows above the header and a screenful of samples. */
@@ -37,6 +38,16 @@ let declined = false;
 let wake: (() => void) | null = null;
 /** Aborted when the main thread asks the worker to stop (see worker-client.ts: Parquet's DuckDB). */
 const stop = new AbortController();
+/** Hears the main thread's answer to the preview's `recall`. */
+let recalled: ((mapping: RememberedMapping | null) => void) | null = null;
+
+/** The mapping the analyst confirmed for files of these columns, kept by the main thread. */
+function recall(shapeKey: string): Promise<RememberedMapping | null> {
+  return new Promise((resolve) => {
+    recalled = resolve;
+    send({ type: 'recall', shapeKey });
+  });
+}
 
 function locateFor(source: TableSource, sheet: number): (row: RawRow) => string {
   if (source.format === 'csv') return (r) => `row ${r.number}`;
@@ -68,11 +79,11 @@ function converterFor(
   );
 }
 
-async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<void> {
+/** The head of the chosen sheet, read and the source closed. */
+async function readHead(msg: Extract<ToWorker, { type: 'preview' }>): Promise<RawPreview> {
   const source = await openTableSource(msg.path, msg.fileName, msg.limits);
-  let answer: FromWorker;
   try {
-    const sheet = msg.sheet ?? source.defaultSheet;
+    const sheet = msg.choices.sheet ?? source.defaultSheet;
     const head: PreviewRow[] = [];
     let whole = true;
     for await (const batch of source.rows(sheet, stop.signal)) {
@@ -92,28 +103,53 @@ async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<voi
       }
       if (!whole) break;
     }
-    answer = {
-      type: 'preview',
-      preview: {
-        format: source.format,
-        sheets: source.sheets,
-        sheet,
-        head,
-        whole: whole && !stop.signal.aborted,
-        notices: source.notices,
-        query: source.query ? [...source.query] : null,
-        facts: source.facts ?? null,
-        date1904: source.date1904,
-        verbatim: source.verbatim ?? false,
-        csvDelimiter: source.csv?.delimiter ?? null,
-      },
+    return {
+      format: source.format,
+      sheets: source.sheets,
+      sheet,
+      head,
+      whole: whole && !stop.signal.aborted,
+      notices: source.notices,
+      query: source.query ? [...source.query] : null,
+      facts: source.facts ?? null,
+      date1904: source.date1904,
+      verbatim: source.verbatim ?? false,
+      csvDelimiter: source.csv?.delimiter ?? null,
     };
   } finally {
     source.close();
   }
-  // Answered once the source is closed: the main thread ends the worker on this answer, and a worker
-  // must not be ended while DuckDB (Parquet) still works for it.
-  send(answer);
+}
+
+/**
+ * Reads the head of the file and prepares the preview here rather than in the main thread: converting
+ * the head's rows under the plan is the costliest step of a preview (20–50 ms the first time in a
+ * process), and the main thread answers the window meanwhile. Everything is sent once the source is
+ * closed: the main thread may end the worker on any message, and a worker must not be ended while
+ * DuckDB (Parquet) still works for it.
+ */
+async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<void> {
+  const raw = await readHead(msg);
+  let asked: string | null = null;
+  const prepare = (memory: RememberedMapping | null) =>
+    prepareImport(
+      raw,
+      msg.fileName,
+      msg.choices,
+      (shapeKey) => {
+        asked = shapeKey;
+        return memory;
+      },
+      msg.hsHeadings,
+    );
+  let prepared = prepare(null);
+  // The shape key comes from the header row alone, so a remembered mapping changes nothing before it
+  // is asked for: prepared again with it, the preview is what it would have been with it at hand.
+  if (asked !== null && !stop.signal.aborted) {
+    const memory = await recall(asked);
+    if (memory !== null) prepared = prepare(memory);
+  }
+  send({ type: 'preview', prepared });
 }
 
 /** How often a whole-file check says how far it got: often enough to move, seldom enough to cost nothing. */
@@ -274,7 +310,19 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
 }
 
 port?.on('message', (msg: ToWorker) => {
+  if (msg.type === 'recalled') {
+    const r = recalled;
+    recalled = null;
+    r?.(msg.mapping);
+    return;
+  }
   if (msg.type === 'ack' || msg.type === 'stop') {
+    // A preview waiting for its remembered mapping goes on without one and answers.
+    if (msg.type === 'stop') {
+      const r = recalled;
+      recalled = null;
+      r?.(null);
+    }
     if (msg.type === 'ack') {
       acks += 1;
       if (msg.declined) declined = true;

@@ -8,10 +8,10 @@ import type { DatasetMeta, DatasetStatus, Library } from '../library';
 import { defaultDatasetName } from '../naming';
 import { NativeCsvDeclined, StagedRowsChangedError } from '../ingest';
 import { NO_RECORDS, refuse } from './parsed';
-import { prepareImport, type PreparedImport, type RememberedMapping } from './preview';
+import type { PreparedImport, RememberedMapping } from './preview';
 import { ImportRefusal } from './table-source';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-types';
-import { checkInWorker, readPreview, runInWorker } from './worker-client';
+import { checkInWorker, preparePreview, runInWorker } from './worker-client';
 import type { CheckProgress, RawPreview } from './worker-protocol';
 
 export { importFormatOf, xlsContent, type ImportFormat } from './file-type';
@@ -74,12 +74,13 @@ export async function previewImport(
 ): Promise<PreparedImport> {
   const file = opts.fileName ?? basename(path);
   try {
-    const raw = await readPreview(path, file, {
-      ...(opts.choices?.sheet !== undefined ? { sheet: opts.choices.sheet } : {}),
+    return await preparePreview(path, file, {
+      choices: opts.choices ?? {},
+      remembered: opts.remembered ?? (() => null),
+      ...(opts.hsHeadings ? { hsHeadings: opts.hsHeadings } : {}),
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    return prepareImport(raw, file, opts.choices ?? {}, opts.remembered ?? (() => null), opts.hsHeadings);
   } catch (e) {
     throw asAppError(file, e);
   }

@@ -1,5 +1,5 @@
 /**
- * The preview of an import, built in the main process from the head of the file the worker read:
+ * The preview of an import, built in the import worker from the head of the file it read:
  * the header row, the kind, the mapping (a Portolan export's own field names, a mapping the analyst
  * confirmed for files of the same columns, or the automatic one), the locale, and sample values
  * exactly as they will be stored. Cheap: a few dozen rows.

@@ -4,20 +4,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ImportPlan } from '@shared/library/import-contract';
+import type { ImportPlan, ImportPreviewChoices } from '@shared/library/import-contract';
 import type { StagedSource } from '../ingest';
 import { importFormatOf } from './file-type';
 import type { FileHeaders } from './mapping';
+import type { PreparedImport, RememberedMapping } from './preview';
 import { ImportRefusal } from './table-source';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-types';
-import type {
-  CheckProgress,
-  FromWorker,
-  PlannedRead,
-  RawPreview,
-  RunSummary,
-  ToWorker,
-} from './worker-protocol';
+import type { CheckProgress, FromWorker, PlannedRead, RunSummary, ToWorker } from './worker-protocol';
 
 /**
  * The worker's heap: an import that needs more (a workbook whose shared strings alone are huge) stops
@@ -156,17 +150,36 @@ function plannedRead(
   };
 }
 
-/** Reads the head of a file in a worker (nothing is stored). */
-export function readPreview(
+/**
+ * Reads the head of a file and prepares its preview in a worker (nothing is stored): the main thread
+ * only answers which mapping `remembered` holds for the file's columns.
+ */
+export function preparePreview(
   path: string,
   fileName: string,
-  opts: { sheet?: number; limits?: ImportLimits; signal?: AbortSignal } = {},
-): Promise<RawPreview> {
-  return new Promise<RawPreview>((resolve, reject) => {
+  opts: {
+    choices: ImportPreviewChoices;
+    remembered: (shapeKey: string) => RememberedMapping | null;
+    hsHeadings?: readonly string[];
+    limits?: ImportLimits;
+    signal?: AbortSignal;
+  },
+): Promise<PreparedImport> {
+  return new Promise<PreparedImport>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(cancelled());
-    const { worker, finish } = startSettledOnce(previewUsesDuckDb(fileName), opts.signal, reject);
+    const { worker, finish, settled } = startSettledOnce(previewUsesDuckDb(fileName), opts.signal, reject);
     worker.on('message', (msg: FromWorker) => {
-      if (msg.type === 'preview') finish(() => resolve(msg.preview));
+      if (settled()) return;
+      if (msg.type === 'recall') {
+        let mapping: RememberedMapping | null;
+        try {
+          mapping = opts.remembered(msg.shapeKey);
+        } catch (e) {
+          finish(() => reject(e));
+          return;
+        }
+        worker.postMessage({ type: 'recalled', mapping } satisfies ToWorker);
+      } else if (msg.type === 'preview') finish(() => resolve(msg.prepared));
       else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message, msg.detail)));
       else if (msg.type === 'failed') finish(() => reject(new Error(msg.message)));
     });
@@ -174,8 +187,9 @@ export function readPreview(
       type: 'preview',
       path,
       fileName,
+      choices: opts.choices,
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
-      ...(opts.sheet !== undefined ? { sheet: opts.sheet } : {}),
+      hsHeadings: [...(opts.hsHeadings ?? [])],
     };
     worker.postMessage(msg);
   });
@@ -284,6 +298,7 @@ export async function runInWorker(
           finish(() => reject(new Error(msg.message)));
           break;
         case 'preview':
+        case 'recall':
         case 'checked':
         case 'stopped':
           // A run is never answered with a preview, and `stopped` only after abandon() took over.

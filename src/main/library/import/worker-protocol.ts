@@ -1,11 +1,13 @@
 import type {
   ImportPlan,
+  ImportPreviewChoices,
   ImportSheetView,
   ImportFormat,
   UnnamedColumnFound,
 } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import type { StagedSource } from '../ingest';
+import type { PreparedImport, RememberedMapping } from './preview';
 import type { ImportLimits, TableSource } from './table-types';
 import type { CellValue } from './xlsx/spreadsheet-xml';
 import type { NumberFormat } from './xlsx/workbook';
@@ -73,7 +75,20 @@ export interface PlannedRead {
 }
 
 export type ToWorker =
-  | { type: 'preview'; path: string; fileName: string; sheet?: number; limits: ImportLimits }
+  /**
+   * Reads the head of the file and prepares its preview under the analyst's choices (preview.ts), asking
+   * the main thread with `recall` for a mapping remembered for the file's columns.
+   */
+  | {
+      type: 'preview';
+      path: string;
+      fileName: string;
+      choices: ImportPreviewChoices;
+      limits: ImportLimits;
+      hsHeadings: string[];
+    }
+  /** The answer to `recall`: the mapping confirmed for files of those columns, or null. */
+  | { type: 'recalled'; mapping: RememberedMapping | null }
   /** Reads every row under the plan and counts what would not import as it is; stores nothing. */
   | ({ type: 'check' } & PlannedRead)
   | ({
@@ -87,7 +102,9 @@ export type ToWorker =
   | { type: 'stop' };
 
 export type FromWorker =
-  | { type: 'preview'; preview: RawPreview }
+  | { type: 'preview'; prepared: PreparedImport }
+  /** Which mapping the analyst confirmed for files whose columns have this shape key, if any. */
+  | { type: 'recall'; shapeKey: string }
   /** Converted rows staged in the row table's shape; the library copies them in. */
   | { type: 'part'; source: StagedSource; rows: number; rowsRead: number }
   | { type: 'done'; summary: RunSummary }
