@@ -263,6 +263,39 @@ describe('AuthRejected', () => {
   });
 });
 
+describe('the bytes of an answer, for whoever stores it', () => {
+  it('are heard once per call, exactly as served, before the parse; a retried 503 is not heard', async () => {
+    const body = Buffer.from(
+      JSON.stringify({ total: 1, shipments: [{ importerName: 'Acme Boru Sanayi A.Ş.' }] }),
+      'utf8',
+    );
+    server.script({ status: 503, json: { error: 'busy' } }, { raw: body });
+    const heard: Buffer[] = [];
+    const res = await client().shipmentSearch({ size: 10 }, { onBody: (b) => heard.push(Buffer.from(b)) });
+    expect(res.shipments[0]!.importerName).toBe('Acme Boru Sanayi A.Ş.');
+    expect(server.requests).toHaveLength(2);
+    expect(heard).toHaveLength(1);
+    expect(heard[0]!.equals(body)).toBe(true);
+  });
+
+  it('a listener that throws changes nothing, and a refused call is never heard', async () => {
+    const res = await client().shipmentSearch(
+      { size: 10 },
+      {
+        onBody: () => {
+          throw new Error('listener broke');
+        },
+      },
+    );
+    expect(res.total).toBe(2);
+    server.script({ status: 422, json: { error: 'bad filter' } });
+    const heard: Uint8Array[] = [];
+    const e = await failure(client().shipmentSearch({ size: 10 }, { onBody: (b) => heard.push(b) }));
+    expect(e.status).toBe(422);
+    expect(heard).toHaveLength(0);
+  });
+});
+
 describe('retries', () => {
   it.each([502, 503, 504])('%i is retried up to maxAttempts, then a ServiceError', async (status) => {
     server.script(...Array.from({ length: 4 }, () => ({ status, json: { error: 'upstream' } })));

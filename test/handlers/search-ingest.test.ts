@@ -49,6 +49,40 @@ describe('shipments.search stores its answer once', () => {
     expect((await datasets()).length).toBe(1);
   });
 
+  it('stores every field as the answer wrote it: the grid reads the records back, in order and sorted by value', async () => {
+    const values = [
+      { fobValue: '1,234.50', productDetails: 'São Paulo — Ünïcode 😀', cifValue: '' },
+      { fobValue: '-', productDetails: 'quote " backslash \\ line\nbreak', cifValue: 'n/a' },
+      { fobValue: '12.5', productDetails: '北京贸易', cifValue: '7' },
+    ];
+    const records = Array.from({ length: 2100 }, (_, i) => shipment(i, values[i % values.length]));
+    server.script({ raw: JSON.stringify({ total: 2100, shipments: records }) });
+    const { datasetId: id } = await h.ok<{ datasetId: string }>('shipments.search', { profileId, request });
+    const tail = await h.ok<{ rows: Record<string, unknown>[]; lastRow: number }>('library.getRows', {
+      id,
+      startRow: 2040,
+      endRow: 2100,
+    });
+    expect(tail.lastRow).toBe(2100);
+    const shown = (v: unknown) => (v === null || v === undefined ? '' : v);
+    const fields = ['hashId', 'fobValue', 'cifValue', 'productDetails', 'arrivalDate'] as const;
+    expect(tail.rows.map((r) => fields.map((f) => shown(r[f])))).toEqual(
+      records.slice(2040).map((r) => fields.map((f) => r[f])),
+    );
+    // 700 records of each value: the highest first, text that is no number ("-") last.
+    const sorted = async (startRow: number) =>
+      (
+        await h.ok<{ rows: Record<string, unknown>[] }>('library.getRows', {
+          id,
+          startRow,
+          endRow: startRow + 2,
+          sortModel: [{ colId: 'fobValue', sort: 'desc' }],
+        })
+      ).rows.map((r) => r.fobValue);
+    expect(await sorted(699)).toEqual(['1,234.50', '12.5']);
+    expect(await sorted(1399)).toEqual(['12.5', '-']);
+  });
+
   it('refuses a response whose bad record comes after whole chunks, naming it, and stores nothing', async () => {
     const before = (await datasets()).length;
     const records: Record<string, unknown>[] = Array.from({ length: 5000 }, (_, i) => shipment(i));

@@ -94,6 +94,12 @@ export interface CallOptions {
   onRetry?: (info: RetryInfo) => void;
   /** usage(): read the service's figures even when the ledger's are less than a minute old. */
   fresh?: boolean;
+  /**
+   * Hears the bytes of a 2xx answer's body as they arrived, before they are parsed (the library starts
+   * storing a search's answer from them while this thread parses it). The bytes are the client's: read
+   * them during the call and keep no reference. What it does, or throws, never changes the outcome.
+   */
+  onBody?: (bytes: Uint8Array) => void;
 }
 
 export interface ServiceClient {
@@ -131,8 +137,15 @@ const bodyDecoder = new TextDecoder('utf-8');
  * make and to parse), anything else as `Response.text()` reads it. The bytes are dropped here, before
  * the parse: a 48 MB body kept alive through JSON.parse cost the parse extra collections.
  */
-async function bodyText(res: Response): Promise<string> {
+async function bodyText(res: Response, onBody?: (bytes: Uint8Array) => void): Promise<string> {
   const bytes = new Uint8Array(await res.arrayBuffer());
+  if (res.ok && onBody) {
+    try {
+      onBody(bytes);
+    } catch {
+      // Whoever listens must not change the outcome of the call.
+    }
+  }
   return (res.ok ? asciiJsonText(bytes) : null) ?? bodyDecoder.decode(bytes);
 }
 
@@ -311,6 +324,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     payload: Buffer | undefined,
     attemptNo: number,
     signal: AbortSignal | undefined,
+    onBody: ((bytes: Uint8Array) => void) | undefined,
   ): Promise<AttemptOutcome<Responses[K]>> {
     const { method } = OPERATIONS[op];
     const headers: Record<string, string> = {
@@ -363,7 +377,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
 
       let text: string;
       try {
-        text = await bodyText(res);
+        text = await bodyText(res, onBody);
       } catch (e) {
         if (signal?.aborted || timedOut) return failNoResponse(e);
         log.warn('response cut off', { ...logFields, status: res.status, ms: ms() });
@@ -462,7 +476,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     body: unknown,
     opts: CallOptions = {},
   ): Promise<Responses[K]> {
-    const { signal, onRetry } = opts;
+    const { signal, onRetry, onBody } = opts;
     const attempts = Math.max(1, Math.min(maxAttempts, Math.floor(opts.maxAttempts ?? maxAttempts)));
     if (signal?.aborted) throw cancelledError();
     if (!base.ok || credentialIssues.length > 0) {
@@ -486,7 +500,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     const url = new URL(OPERATIONS[op].path, base.url);
 
     for (let n = 1; ; n++) {
-      const outcome = await attempt(op, url, payload, n, signal);
+      const outcome = await attempt(op, url, payload, n, signal, onBody);
       reach(outcome);
       account(op, request, outcome);
       if (outcome.ok) return outcome.value;

@@ -15,6 +15,7 @@ import {
   seriesKey,
   storageError,
   whyNotStored,
+  type AnswerStage,
   type DatasetMeta,
   type Library,
   type Provenance,
@@ -427,12 +428,29 @@ export function withLibrarySaving(
       // The profile is resolved once: the search runs and its answer is saved under the same one, even
       // when the active profile changes while the request is out.
       const session = await openProfileSession(ctx, input.profileId, input.request);
-      const response: ShipmentSearchResponse = await searchShipments({
-        ...input,
-        profileId: session.profile.id,
-      });
-      const answer = { total: response.total, returned: response.shipments.length };
       const datasetId = randomUUID();
+      // Prepared while the request is out, so that the library stores the answer from its bytes while
+      // this thread parses them (AnswerStage).
+      let stage: AnswerStage | null = null;
+      const staging = ctx
+        .library()
+        .then((l) => l.stageAnswer(datasetId))
+        .then(
+          (s) => (stage = s),
+          () => null,
+        );
+      let response: ShipmentSearchResponse;
+      try {
+        response = await searchShipments({
+          ...input,
+          profileId: session.profile.id,
+          onBody: (bytes) => stage?.begin(bytes),
+        });
+      } catch (e) {
+        void staging.then((s) => s?.discard());
+        throw e;
+      }
+      const answer = { total: response.total, returned: response.shipments.length };
       const kept: KeptAnswer = {
         datasetId,
         request: { ...input.request },
@@ -445,14 +463,17 @@ export function withLibrarySaving(
         library = await ctx.library();
       } catch (e) {
         warn(e);
+        void staging.then((s) => s?.discard());
         // Kept as a failed save is, so it can be saved once the library opens, and exported meanwhile.
         ctx.kept.keep(kept);
         const saveFailed = { datasetId, reason: whyNotStored(e), records: answer.returned };
         return { ...answer, datasetId: null, head: [], unsaved: response.shipments, saveFailed };
       }
+      const answerStage = await staging;
       const saving = library.saveShipmentSearch(kept.request, response, {
         ...session.provenance,
         id: datasetId,
+        ...(answerStage ? { answer: answerStage } : {}),
         // Stored only once this answer has gone out: converting the records is work on this thread.
         startAfter: () => new Promise<void>((resolve) => setImmediate(resolve)),
       });

@@ -11,6 +11,8 @@ export interface QueryHandlers extends HandlerSlice<QueryChannels> {
   searchShipments(input: {
     profileId?: string;
     request: ShipmentSearchRequest;
+    /** The answer's bytes before they are parsed (`CallOptions.onBody`). */
+    onBody?: (bytes: Uint8Array) => void;
   }): Promise<ShipmentSearchResponse>;
 }
 
@@ -33,7 +35,8 @@ export function createQueryHandlers(ctx: HandlerContext): QueryHandlers {
     // request whose answer is never read, so a window that stops waiting (a reload, a closed window,
     // Cancel) must not abandon a sent search: it completes, and `withLibrarySaving` keeps the answer in
     // the library. The client's own timeout still bounds it.
-    searchShipments: async ({ profileId, request }) => (await clientFor(profileId)).shipmentSearch(request),
+    searchShipments: async ({ profileId, request, onBody }) =>
+      (await clientFor(profileId)).shipmentSearch(request, onBody ? { onBody } : {}),
     'shipments.count': async ({ profileId, request }, c) =>
       (await clientFor(profileId)).shipmentCount(request, opts(c)),
     'firms.search': async ({ profileId, request }) => (await clientFor(profileId)).firmSearch(request),

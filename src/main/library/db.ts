@@ -11,6 +11,16 @@ import { quoteLiteral } from './parquet-typing';
 export type SqlParams = DuckDBValue[];
 export type Row = Record<string, Json>;
 
+/** A statement prepared on a connection of its own (`Db.prepareAlone`). */
+export interface PreparedAlone {
+  /** Binds `params` and starts the statement (synchronously); its promise gives the rows it changed. */
+  start(params: SqlParams): Promise<number>;
+  /** Runs another statement on the same connection (after the started one, when there is one). */
+  run(sql: string): Promise<void>;
+  /** Closes the connection (once a started statement has settled). */
+  close(): void;
+}
+
 /** Rows per batch of `streamRows`: an eighth of a DuckDB data chunk (see there). */
 const STREAM_BATCH_ROWS = 256;
 /** How often a long statement's progress is read while it runs. */
@@ -212,6 +222,40 @@ export class Db {
       return await runInterruptible(conn, sql, params, opts);
     } finally {
       if (this.streams.delete(conn)) conn.closeSync();
+    }
+  }
+
+  /**
+   * A statement prepared ahead on a connection of its own, after `setup` ran there, to be started later
+   * in one synchronous call (`PreparedAlone.start`). A statement prepared when its input is there would
+   * begin only once this thread is free again; prepared ahead, it begins on DuckDB's threads at once and
+   * runs while this thread goes on with other work.
+   */
+  async prepareAlone(setup: readonly string[], sql: string): Promise<PreparedAlone> {
+    this.assertOpen();
+    const conn = await this.instance.connect();
+    this.streams.add(conn);
+    const release = (): void => {
+      if (this.streams.delete(conn)) conn.closeSync();
+    };
+    try {
+      for (const statement of setup) await conn.run(statement);
+      const prepared = await conn.prepare(sql);
+      return {
+        start: (params) => {
+          this.assertOpen();
+          prepared.bind(params);
+          return prepared.run().then((r) => Number(r.rowsChanged));
+        },
+        run: async (statement) => {
+          this.assertOpen();
+          await conn.run(statement);
+        },
+        close: release,
+      };
+    } catch (e) {
+      release();
+      throw e;
     }
   }
 

@@ -36,6 +36,7 @@ export {
   type ColumnType,
 } from './fields';
 export { toNumber, toText, type Row, type SqlParams } from './db';
+export type { AnswerStage } from './answer-stage';
 export { type RecordObject } from './ingest';
 export { LibraryWriter, type DatasetFinish } from './library-writer';
 export {

@@ -4,6 +4,7 @@ import type { Json } from '@duckdb/node-api';
 import type { FieldType } from '@shared/fields';
 import { AppError } from '@shared/ipc/errors';
 import { RESOLVED_FIRM_COLUMNS, extraHeaderOf, isResolvedFirmColumn } from '@shared/library/library-contract';
+import { AnswerStage } from './answer-stage';
 import { Db, toNumber, type Row, type SqlParams } from './db';
 import type {
   CoveredWindow,
@@ -156,6 +157,10 @@ interface FreshRows {
 
 function freshTableName(id: string): string {
   return `r_${id.replace(/[^0-9A-Za-z]/g, '')}`;
+}
+
+function freshTable(id: string): string {
+  return `${FRESH_CATALOG}.${freshTableName(id)}`;
 }
 
 /** The library's file in the data folder. */
@@ -367,6 +372,15 @@ export class Library {
   }
 
   /**
+   * Prepares to store the answer of a shipment search about to be saved under `id` from its body's
+   * bytes (`AnswerStage`): called while the request is out, so that storing starts the moment the bytes
+   * arrive. Hand it to `saveShipmentSearch` with the answer, or `discard` it.
+   */
+  stageAnswer(id: string): Promise<AnswerStage> {
+    return AnswerStage.prepare(this.db, freshTable(id), id);
+  }
+
+  /**
    * Saves a shipment search response (as the service client returns it) as a dataset. With an `id`,
    * the dataset is known by it before the save ends (the window shows the answer's first rows while
    * it is stored): every read of it — its metadata, its rows, the list — waits for the save, and says
@@ -384,9 +398,11 @@ export class Library {
       startAfter?: () => Promise<void>;
       /** Awaited before the rows move from memory into the file (a test holds them there). */
       moveAfter?: () => Promise<void>;
+      /** The answer as stored from its body's bytes (`stageAnswer` under the same id), taken if it holds the records. */
+      answer?: AnswerStage;
     } = {},
   ): Promise<DatasetMeta> {
-    const { startAfter, moveAfter, ...provenance } = options;
+    const { startAfter, moveAfter, answer, ...provenance } = options;
     const status: DatasetStatus = response.shipments.length >= response.total ? 'complete' : 'partial';
     const dataset: NewDataset = {
       ...provenance,
@@ -396,7 +412,8 @@ export class Library {
       reported: { total: response.total },
     };
     const id = provenance.id;
-    if (id === undefined) {
+    if (id === undefined || (answer && answer.table !== freshTable(id))) {
+      void answer?.discard();
       const store = () => this.saveRecords(dataset, response.shipments, { status });
       return startAfter ? startAfter().then(store) : store();
     }
@@ -416,7 +433,7 @@ export class Library {
       throw e;
     };
     const readable = (startAfter ? startAfter() : Promise.resolve())
-      .then(() => this.stageRows({ ...dataset, id, fetchedAt }, response.shipments, status))
+      .then(() => this.stageRows({ ...dataset, id, fetchedAt }, response.shipments, status, answer))
       .catch(failed);
     const stored = readable.then(() => this.moveRows(id, fetchedAt, moveAfter));
     this.saving.set(id, readable);
@@ -439,26 +456,38 @@ export class Library {
     d: NewDataset & { id: string },
     records: readonly RecordObject[],
     status: DatasetStatus,
+    answer?: AnswerStage,
   ): Promise<void> {
     const { id } = d;
-    await this.write(async (tx) => {
+    // Written while DuckDB may still be storing the rows from the answer's bytes.
+    const created = this.write(async (tx) => {
       await tx.discardPending(id);
       await tx.createDataset(d);
     });
-    const name = freshTableName(id);
-    const table = `${FRESH_CATALOG}.${name}`;
+    created.catch(() => undefined);
+    const fromAnswer = answer ? answer.rowsOf(records) : Promise.resolve(null);
     try {
-      const storedRows = await this.db.transaction(async (conn) => {
-        await conn.run(stagingTableDdl('shipments', table));
-        return new LibraryWriter(conn).appendRecords(
-          'shipments',
-          id,
-          0,
-          records,
-          { path: 'shipments', context: 'Cannot save' },
-          { catalog: FRESH_CATALOG, table: name },
-        );
-      });
+      await created;
+    } catch (e) {
+      if ((await fromAnswer) !== null)
+        await this.db.exec(`DROP TABLE IF EXISTS ${freshTable(id)}`).catch(() => undefined);
+      throw e;
+    }
+    const table = freshTable(id);
+    try {
+      const storedRows =
+        (await fromAnswer) ??
+        (await this.db.transaction(async (conn) => {
+          await conn.run(stagingTableDdl('shipments', table));
+          return new LibraryWriter(conn).appendRecords(
+            'shipments',
+            id,
+            0,
+            records,
+            { path: 'shipments', context: 'Cannot save' },
+            { catalog: FRESH_CATALOG, table: freshTableName(id) },
+          );
+        }));
       this.fresh.set(id, { table, status, storedRows, readers: 0, moved: false });
     } catch (e) {
       await this.write((tx) => tx.deleteDataset(id)).catch(() => undefined);
