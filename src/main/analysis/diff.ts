@@ -76,9 +76,9 @@ export async function snapshotDiff(
               coalesce(a.n, 0) AS n_before, coalesce(b.n, 0) AS n_after, a.fob AS fob_before, b.fob AS fob_after
          FROM a FULL OUTER JOIN b ON a.k = b.k
      )
-     SELECT *, count(*) FILTER (WHERE status = 'new') OVER () AS c_new,
-               count(*) FILTER (WHERE status = 'lost') OVER () AS c_lost,
-               count(*) FILTER (WHERE status = 'kept') OVER () AS c_kept
+     SELECT *, (SELECT count(*) FILTER (WHERE status = 'new') FROM joined) AS c_new,
+               (SELECT count(*) FILTER (WHERE status = 'lost') FROM joined) AS c_lost,
+               (SELECT count(*) FILTER (WHERE status = 'kept') FROM joined) AS c_kept
        FROM joined
       ORDER BY CASE status WHEN 'new' THEN 0 WHEN 'lost' THEN 1 ELSE 2 END,
                abs(n_after - n_before) DESC, abs(coalesce(fob_after, 0) - coalesce(fob_before, 0)) DESC, k

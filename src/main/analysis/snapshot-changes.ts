@@ -115,8 +115,8 @@ export async function snapshotChanges(
          FROM m WHERE (in_a OR in_b) AND k IS NOT NULL GROUP BY k
      )
      SELECT *, CASE WHEN n_a = 0 THEN 'new' WHEN n_b = 0 THEN 'lost' ELSE 'kept' END AS status,
-            count(*) FILTER (WHERE n_a = 0) OVER () AS c_new, count(*) FILTER (WHERE n_b = 0) OVER () AS c_lost,
-            count(*) OVER () AS c_all
+            (SELECT count(*) FILTER (WHERE n_a = 0) FROM grouped) AS c_new,
+            (SELECT count(*) FILTER (WHERE n_b = 0) FROM grouped) AS c_lost, (SELECT count(*) FROM grouped) AS c_all
        FROM grouped
       ORDER BY (n_added + n_lost) = 0, abs(coalesce(fob_b, 0) - coalesce(fob_a, 0)) DESC, abs(n_b - n_a) DESC, k
       LIMIT $4`,

@@ -58,14 +58,16 @@ export async function unitValues(
               count(*) FILTER (WHERE f.hs_n >= ${MIN_SHIPMENTS_FOR_OUTLIERS} AND v.uv < f.lo) AS low_n,
               count(*) FILTER (WHERE f.hs_n >= ${MIN_SHIPMENTS_FOR_OUTLIERS} AND v.uv > f.hi) AS high_n
          FROM v JOIN f USING (hs) GROUP BY v.hs, v.firm, v.country
+     ), rated AS (
+       SELECT g.*, g.fob / g.kg AS uv, f.q1, f.med, f.q3, f.hs_n,
+              CASE WHEN f.hs_n < ${MIN_SHIPMENTS_FOR_OUTLIERS} THEN NULL
+                   WHEN g.fob / g.kg < f.lo THEN 'low' WHEN g.fob / g.kg > f.hi THEN 'high' END AS flag
+         FROM g JOIN f USING (hs)
      )
-     SELECT g.*, g.fob / g.kg AS uv, f.q1, f.med, f.q3, f.hs_n,
-            CASE WHEN f.hs_n < ${MIN_SHIPMENTS_FOR_OUTLIERS} THEN NULL
-                 WHEN g.fob / g.kg < f.lo THEN 'low' WHEN g.fob / g.kg > f.hi THEN 'high' END AS flag,
-            count(*) OVER () AS groups,
-            count(*) FILTER (WHERE f.hs_n >= ${MIN_SHIPMENTS_FOR_OUTLIERS} AND (g.fob / g.kg < f.lo OR g.fob / g.kg > f.hi)) OVER () AS flagged
-       FROM g JOIN f USING (hs)
-      ORDER BY flag IS NULL, abs(ln((g.fob / g.kg) / nullif(f.med, 0))) DESC NULLS LAST, g.hs, g.firm, g.country
+     SELECT *, (SELECT count(*) FROM rated) AS groups,
+            (SELECT count(*) FILTER (WHERE flag IS NOT NULL) FROM rated) AS flagged
+       FROM rated
+      ORDER BY flag IS NULL, abs(ln(uv / nullif(med, 0))) DESC NULLS LAST, hs, firm, country
       LIMIT $2`,
     params,
   );

@@ -183,11 +183,11 @@ export class FirmBook {
                sum(c.imp) AS imp, sum(c.exp) AS exp, sum(c.lst) AS lst
           FROM counts c JOIN firm_parties p ON p.party_id = c.party_id
          GROUP BY c.firm_id
-      )
-      SELECT f.*, count(*) OVER () AS total,
+      ),
+      shown AS (SELECT * FROM firms f ${filters.length ? `WHERE ${filters.join(' AND ')}` : ''})
+      SELECT f.*, (SELECT count(*) FROM shown) AS total,
              (SELECT list(DISTINCT e.kind) FROM firm_evidence e WHERE e.firm_id = f.firm_id) AS kinds
-        FROM firms f
-       ${filters.length ? `WHERE ${filters.join(' AND ')}` : ''}
+        FROM shown f
        ORDER BY ${order}
        LIMIT ${p(q.limit)} OFFSET ${p(q.offset)}`,
       params,
@@ -304,13 +304,17 @@ export class FirmBook {
        ${t}.country AS ${t}_country, ${t}.url_code AS ${t}_url_code, ${t}.firm_id AS ${t}_firm_id,
        coalesce(${c}.imp, 0) AS ${t}_imp, coalesce(${c}.exp, 0) AS ${t}_exp, coalesce(${c}.lst, 0) AS ${t}_lst`;
     const rows = await this.db.all(
-      `WITH counts AS (${counts.sql})
-      SELECT r.kind, r.value, r.score, r.reason, ${cols('a', 'ca')}, ${cols('b', 'cb')}, count(*) OVER () AS total
-        FROM firm_review r
-        JOIN firm_parties a ON a.party_id = r.party_a JOIN firm_parties b ON b.party_id = r.party_b
-        LEFT JOIN counts ca ON ca.party_id = r.party_a LEFT JOIN counts cb ON cb.party_id = r.party_b
-       WHERE (ca.party_id IS NOT NULL OR cb.party_id IS NOT NULL) ${firmFilter}
-       ORDER BY r.score DESC, a.name, b.name
+      `WITH counts AS (${counts.sql}),
+      pairs AS (
+        SELECT r.kind, r.value, r.score, r.reason, ${cols('a', 'ca')}, ${cols('b', 'cb')}
+          FROM firm_review r
+          JOIN firm_parties a ON a.party_id = r.party_a JOIN firm_parties b ON b.party_id = r.party_b
+          LEFT JOIN counts ca ON ca.party_id = r.party_a LEFT JOIN counts cb ON cb.party_id = r.party_b
+         WHERE (ca.party_id IS NOT NULL OR cb.party_id IS NOT NULL) ${firmFilter}
+      )
+      SELECT *, (SELECT count(*) FROM pairs) AS total
+        FROM pairs
+       ORDER BY score DESC, a_name, b_name
        LIMIT ${p(page.limit)} OFFSET ${p(page.offset)}`,
       params,
     );
