@@ -7,7 +7,6 @@ import { fitExcelText } from './cell-values';
 import { excelCell } from './excel-cells';
 import { QUERY_SHEET_NAME, queryRows } from './query-sheet';
 import { throttledProgress } from './progress';
-import { recycleSheetBuffers } from './sheet-buffers';
 import { createRowRenderer, type RowStyleIds } from './sheet-xml';
 import { relieve, type WriteFailure } from './stream-pressure';
 import type {
@@ -185,7 +184,6 @@ async function writeDataSheets(
     state.sheets.push(title);
     const ws = workbook.addWorksheet(title, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
     enlargeSheetBuffer(ws);
-    recycleSheetBuffers(sheetStream(ws));
     ws.columns = columns.map((c, i) => ({ key: c.field, width: widths?.[i] ?? 12 }));
     ws.autoFilter = `A1:${lastColumn}1`;
     const header = ws.addRow(columns.map((c) => c.title ?? c.header));
