@@ -9,6 +9,7 @@ export default defineConfig({
     exclude: ['test/e2e/**', 'node_modules/**'],
     environment: 'node',
     setupFiles: ['test/renderer/dom-setup.ts'],
+    globalSetup: ['test/helpers/import-worker-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     // expect.poll's 1 s default is shorter than a busy two-core machine needs for a file or an event.
