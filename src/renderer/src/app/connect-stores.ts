@@ -4,6 +4,7 @@ import { connectJobToasts, connectJobsStore } from '../features/jobs';
 import { connectLibraryStore } from '../features/library';
 import { connectLastFilter } from '../features/presets';
 import { connectSearchStore } from '../features/search';
+import { connectWatchStore } from '../features/watch';
 import { connectResolutionStore, connectServiceConnection, connectUsageStore } from '../session';
 
 /**
@@ -24,6 +25,7 @@ export function connectStores(): () => void {
     connectResolvedFirmsStore(),
     connectReviewStore(),
     connectAnalysisStore(),
+    connectWatchStore(),
   ];
   return () => {
     for (const off of offs.reverse()) off();

@@ -36,7 +36,7 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 const SILENT_AFTER_MS = 15_000;
 
 /** The clock, re-read every second while `ticking`: a countdown needs a render per second, not per event. */
-function useNow(ticking: boolean): number {
+export function useNow(ticking: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!ticking) return undefined;

@@ -1,3 +1,3 @@
 export { WatchPage } from './watch-page';
 export { WatchDatasetButton } from './watch-dataset-button';
-export { useWatchStore, watchCallProfile, type WatchState } from './watch-store';
+export { connectWatchStore, useWatchStore, watchCallProfile, type WatchState } from './watch-store';

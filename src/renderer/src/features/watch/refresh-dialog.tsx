@@ -2,9 +2,26 @@ import { Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantin
 import { useEffect, useRef } from 'react';
 import { ErrorMessage } from '../../components/error-message';
 import { useEnterSubmits } from '../../components/use-enter-submits';
+import { describeSeconds, useNow } from '../jobs';
 import { useWatchStore } from './watch-store';
 
 const n = (v: number): string => v.toLocaleString('en-US');
+
+/**
+ * A refresh that waits for its service, in the words the jobs tray uses for a fetch job: since when,
+ * ticking, and that it goes on by itself; Cancel (below) stops it with nothing stored.
+ */
+function WaitingForService() {
+  const since = useWatchStore((s) => s.waitingSince);
+  const now = useNow(since !== null);
+  if (since === null) return null;
+  return (
+    <Alert color="orange" role="status" data-testid="watch-refresh-waiting">
+      The service is not answering: waiting for it ({describeSeconds(Math.max(0, now - since) / 1000)} so
+      far). The refresh goes on by itself when it answers. Cancel stops it, and nothing of it is stored.
+    </Alert>
+  );
+}
 
 /**
  * The cost of a refresh (or of a new watch's first snapshot) before anything more is spent: the windows
@@ -22,6 +39,8 @@ export function RefreshDialog() {
   const first = preview?.first ?? forNew;
   const refusal = first ? 'Cannot watch this query' : 'Cannot refresh';
   const refreshing = useWatchStore((s) => s.refreshing);
+  const cancelling = useWatchStore((s) => s.cancelling);
+  const { cancelRefresh } = useWatchStore.getState();
   const error = useWatchStore((s) => s.dialogError);
   const confirm = useRef<HTMLButtonElement>(null);
   const enter = useEnterSubmits();
@@ -61,6 +80,7 @@ export function RefreshDialog() {
               </Text>
             </Group>
           )}
+          {refreshing && <WaitingForService />}
           {error && <ErrorMessage error={error} testId="watch-refresh-error" />}
           {hsCodes && (
             // Said before anything is sent: the service refuses a request past the allowance whole.
@@ -113,7 +133,13 @@ export function RefreshDialog() {
             </>
           )}
           <Group justify="flex-end">
-            <Button variant="default" onClick={closeDialog} disabled={refreshing}>
+            {/* While it runs, Cancel stops the refresh itself (a wait for the service included). */}
+            <Button
+              variant="default"
+              onClick={refreshing ? () => void cancelRefresh() : closeDialog}
+              loading={cancelling}
+              data-testid="watch-refresh-cancel"
+            >
               Cancel
             </Button>
             <Button

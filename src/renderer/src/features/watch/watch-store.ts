@@ -42,6 +42,13 @@ export interface WatchData {
   /** The dialog is for a query not watched yet (its first snapshot), before any cost is known. */
   dialogForNew: boolean;
   refreshing: boolean;
+  /**
+   * While the refresh waits for its service (stopped answering, or its gateway says it is unavailable),
+   * since when (epoch ms), as main tells it; null while it fetches.
+   */
+  waitingSince: number | null;
+  /** Cancel was asked for the refresh under way: the dialog closes once main has stopped it. */
+  cancelling: boolean;
   dialogError: BridgeError | null;
   /** The last refresh's outcome, in words. */
   lastOutcome: string | null;
@@ -71,6 +78,8 @@ export interface WatchActions {
   show(id: string): Promise<void>;
   /** Takes the snapshot the dialog priced. */
   confirmRefresh(): Promise<void>;
+  /** Stops the refresh under way (a wait for the service included): nothing of it is stored. */
+  cancelRefresh(): Promise<void>;
   closeDialog(): void;
   setChanges(
     patch: Partial<Pick<WatchData, 'changesFrom' | 'changesTo' | 'changesBy' | 'changesFirms'>>,
@@ -95,6 +104,8 @@ const initialState: WatchData = {
   hsCodes: null,
   dialogForNew: false,
   refreshing: false,
+  waitingSince: null,
+  cancelling: false,
   dialogError: null,
   lastOutcome: null,
   changesFrom: null,
@@ -228,21 +239,43 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
     async confirmRefresh() {
       const preview = get().preview;
       if (!preview || get().refreshing || get().hsCodes?.state === 'exceeds') return;
-      set({ refreshing: true, dialogError: null });
+      set({ refreshing: true, waitingSince: null, cancelling: false, dialogError: null });
       const r = await getApi().watch.refresh({ previewId: preview.previewId });
       if (!r.ok) {
-        set({ refreshing: false, dialogError: r.error });
+        if (r.error.kind === 'Cancelled' && get().cancelling) {
+          set({
+            refreshing: false,
+            waitingSince: null,
+            cancelling: false,
+            dialogOpen: false,
+            preview: null,
+            hsCodes: null,
+            lastOutcome: 'Refresh cancelled: nothing of it was stored.',
+          });
+          return;
+        }
+        set({ refreshing: false, waitingSince: null, cancelling: false, dialogError: r.error });
         return;
       }
       const s = r.value.snapshot;
       set({
         refreshing: false,
+        waitingSince: null,
+        cancelling: false,
         dialogOpen: false,
         preview: null,
         selectedId: r.value.watch.id,
         lastOutcome: outcomeText(s.added, s.lost, s.downloads, s.no),
       });
       await get().load();
+    },
+
+    async cancelRefresh() {
+      const preview = get().preview;
+      if (!preview || !get().refreshing || get().cancelling) return;
+      set({ cancelling: true });
+      const r = await getApi().watch.cancelRefresh({ previewId: preview.previewId });
+      if (!r.ok) set({ cancelling: false, dialogError: r.error });
     },
 
     closeDialog() {
@@ -337,4 +370,16 @@ export function watchCallProfile(channel: string, input: unknown): string | unde
   if (watchId === null) return undefined;
   // Refresh… is offered on the watched query shown, whose detail names its profile.
   return s.detail?.id === watchId ? (s.detail.profileId ?? undefined) : undefined;
+}
+
+/**
+ * Follows main's news of the refresh under way: while it waits for its service, since when (the
+ * dialog says so, with the time so far); null once the service answers and it goes on.
+ */
+export function connectWatchStore(): () => void {
+  return getApi().on('watch.progress', ({ previewId, waitingForServiceSince }) => {
+    const s = useWatchStore.getState();
+    if (!s.refreshing || s.preview?.previewId !== previewId) return;
+    useWatchStore.setState({ waitingSince: waitingForServiceSince });
+  });
 }
