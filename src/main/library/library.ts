@@ -555,18 +555,26 @@ export class Library {
     if (this.storing.size > 0) await Promise.allSettled(this.storing.values());
   }
 
-  /** SQL: the datasets a list shows — finished ones, and searches whose rows are still moving. */
-  private visibleSql(): string {
-    const moving = [...this.fresh.keys()].map(quoteLiteral);
-    return moving.length === 0
-      ? `status <> 'pending'`
-      : `(status <> 'pending' OR id IN (${moving.join(', ')}))`;
-  }
-
-  /** A dataset's metadata as the analyst sees it: a search whose rows are moving is already finished. */
-  private withFresh(meta: DatasetMeta): DatasetMeta {
-    const fresh = this.fresh.get(meta.id);
-    return fresh ? { ...meta, status: fresh.status, storedRows: fresh.storedRows } : meta;
+  /**
+   * The searches whose rows are moving, as they are now: the SQL that shows them beside the finished
+   * datasets, and their metadata as the analyst sees them (already finished). Taken once, before the
+   * query it serves: a move that commits while that query runs leaves its row read as pending, and by
+   * the time the row is read back the search is gone from `fresh`; only the view taken before the query
+   * still says the search was finished (a saved copy was not offered right after its search, in CI).
+   */
+  private freshView(): { visibleSql: string; withFresh: (meta: DatasetMeta) => DatasetMeta } {
+    const moving = new Map(
+      [...this.fresh].map(([id, f]) => [id, { status: f.status, storedRows: f.storedRows }] as const),
+    );
+    const ids = [...moving.keys()].map(quoteLiteral);
+    return {
+      visibleSql:
+        ids.length === 0 ? `status <> 'pending'` : `(status <> 'pending' OR id IN (${ids.join(', ')}))`,
+      withFresh: (meta) => {
+        const f = moving.get(meta.id);
+        return f ? { ...meta, ...f } : meta;
+      },
+    };
   }
 
   /** Waits for a save under way of that dataset (if any); throws what its save failed with. */
@@ -638,18 +646,19 @@ export class Library {
 
   /** The dataset's metadata as stored now (a save's own last step, which must not wait for itself). */
   private async readMeta(id: string): Promise<DatasetMeta> {
-    const r = await this.db.one(
-      `SELECT ${META_COLUMNS} FROM datasets WHERE id = $1 AND ${this.visibleSql()}`,
-      [id],
-    );
+    const view = this.freshView();
+    const r = await this.db.one(`SELECT ${META_COLUMNS} FROM datasets WHERE id = $1 AND ${view.visibleSql}`, [
+      id,
+    ]);
     if (!r) throw new AppError('NotFound', 'That dataset is not in the library (it may have been deleted).');
-    return this.withFresh(toMeta(r));
+    return view.withFresh(toMeta(r));
   }
 
   async list(opts: ListOptions = {}): Promise<DatasetMeta[]> {
     // A search's answer being saved belongs in the list the moment it is asked for.
     await Promise.allSettled(this.saving.values());
-    const where = [this.visibleSql()];
+    const view = this.freshView();
+    const where = [view.visibleSql];
     const params: SqlParams = [];
     if (opts.kind) {
       params.push(opts.kind);
@@ -669,7 +678,7 @@ export class Library {
       `SELECT ${META_COLUMNS} FROM datasets WHERE ${where.join(' AND ')} ORDER BY fetched_at DESC, name`,
       params,
     );
-    let out = rows.map((r) => this.withFresh(toMeta(r)));
+    let out = rows.map((r) => view.withFresh(toMeta(r)));
     if (opts.tag) {
       const tag = opts.tag.trim().toLowerCase();
       out = out.filter((d) => d.tags.some((t) => t.toLowerCase() === tag));
@@ -1076,16 +1085,17 @@ export class Library {
     // An answer still being saved answers the same question already.
     await Promise.allSettled(this.saving.values());
     const kind: DatasetKind = profile.kind ?? ('page' in request ? 'firms' : 'shipments');
+    const view = this.freshView();
     const rows = await this.db.all(
       `SELECT ${META_COLUMNS} FROM datasets
-        WHERE ${this.visibleSql()} AND source = 'fetch' AND filter_key = $1
+        WHERE ${view.visibleSql} AND source = 'fetch' AND filter_key = $1
           AND coalesce(profile_id, '') = coalesce($2, '') AND coalesce(account, '') = coalesce($3, '')
         ORDER BY fetched_at DESC`,
       [filterKey(kind, request), profile.profileId ?? null, profile.account ?? null],
     );
     const size = typeof request.size === 'number' ? request.size : Number.POSITIVE_INFINITY;
     for (const r of rows) {
-      const d = this.withFresh(toMeta(r));
+      const d = view.withFresh(toMeta(r));
       const whole = d.status === 'complete' && (d.reportedTotal === null || d.storedRows >= d.reportedTotal);
       if (whole || (kind === 'shipments' && d.storedRows >= size)) {
         const ageSeconds = Math.max(0, Math.round((Date.now() - Date.parse(d.fetchedAt)) / 1000));
