@@ -167,8 +167,7 @@ export class Db {
    */
   async *streamRows(sql: string, params: SqlParams, signal?: AbortSignal): AsyncGenerator<DuckDBValue[][]> {
     this.assertOpen();
-    const conn = await this.instance.connect();
-    this.streams.add(conn);
+    const conn = await this.ownConnection();
     try {
       const statement = await selectOnly(conn, sql);
       statement.bind(params);
@@ -200,7 +199,7 @@ export class Db {
         chunk.reset();
       }
     } finally {
-      if (this.streams.delete(conn)) conn.closeSync();
+      this.releaseConnection(conn);
     }
   }
 
@@ -216,12 +215,11 @@ export class Db {
   ): Promise<Row[]> {
     this.assertOpen();
     if (opts.signal?.aborted) throw abortError();
-    const conn = await this.instance.connect();
-    this.streams.add(conn);
+    const conn = await this.ownConnection();
     try {
       return await runInterruptible(conn, sql, params, opts);
     } finally {
-      if (this.streams.delete(conn)) conn.closeSync();
+      this.releaseConnection(conn);
     }
   }
 
@@ -233,11 +231,8 @@ export class Db {
    */
   async prepareAlone(setup: readonly string[], sql: string): Promise<PreparedAlone> {
     this.assertOpen();
-    const conn = await this.instance.connect();
-    this.streams.add(conn);
-    const release = (): void => {
-      if (this.streams.delete(conn)) conn.closeSync();
-    };
+    const conn = await this.ownConnection();
+    const release = (): void => this.releaseConnection(conn);
     try {
       for (const statement of setup) await conn.run(statement);
       const prepared = await conn.prepare(sql);
@@ -305,6 +300,18 @@ export class Db {
     await this.writes.run(async () => undefined);
     await this.reads.run(async () => undefined);
     this.close();
+  }
+
+  /** A connection of its own for one statement or stream, closed with the library if still open. */
+  private async ownConnection(): Promise<DuckDBConnection> {
+    const conn = await this.instance.connect();
+    this.streams.add(conn);
+    return conn;
+  }
+
+  /** Closes a connection from `ownConnection`, unless closing the library already did. */
+  private releaseConnection(conn: DuckDBConnection): void {
+    if (this.streams.delete(conn)) conn.closeSync();
   }
 
   private assertOpen(): void {
