@@ -241,12 +241,12 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
       if (!preview || get().refreshing || get().hsCodes?.state === 'exceeds') return;
       set({ refreshing: true, waitingSince: null, cancelling: false, dialogError: null });
       const r = await getApi().watch.refresh({ previewId: preview.previewId });
+      // However it ends, the refresh no longer runs, waits or cancels.
+      const ended = { refreshing: false, waitingSince: null, cancelling: false };
       if (!r.ok) {
         if (r.error.kind === 'Cancelled' && get().cancelling) {
           set({
-            refreshing: false,
-            waitingSince: null,
-            cancelling: false,
+            ...ended,
             dialogOpen: false,
             preview: null,
             hsCodes: null,
@@ -254,14 +254,12 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
           });
           return;
         }
-        set({ refreshing: false, waitingSince: null, cancelling: false, dialogError: r.error });
+        set({ ...ended, dialogError: r.error });
         return;
       }
       const s = r.value.snapshot;
       set({
-        refreshing: false,
-        waitingSince: null,
-        cancelling: false,
+        ...ended,
         dialogOpen: false,
         preview: null,
         selectedId: r.value.watch.id,
