@@ -1,58 +1,27 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, waitFor } from './render';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult } from '@shared/ipc/errors';
-import { getApi, setApi } from '../../src/renderer/src/bridge/api';
-import { withServiceOutcomes } from '../../src/renderer/src/bridge/service-outcomes';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getApi } from '../../src/renderer/src/bridge/api';
 import { useAppBoot } from '../../src/renderer/src/app/use-app-boot';
 import { useJobsStore } from '../../src/renderer/src/features/jobs';
-import { watchCallProfile } from '../../src/renderer/src/features/watch/watch-store';
 import { useSessionStore } from '../../src/renderer/src/session';
-import { fakeBridge } from './fake-bridge';
+import { useServiceBackend } from './service-backend';
 
 /**
  * Fetch all's cost check over the real handlers and the service simulator: when the service fails it
  * (unavailable, sign-in refused, a limit), the status bar's connection says so as it does for a failed
  * Search, through the report of service outcomes the app installs at start.
  */
-/** What ./jobs-tray-backend.ts gives; restated here so this DOM-typed file does not type-check main's modules. */
-interface Backend {
-  invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
-  profileId: string;
-  setFaults(
-    f:
-      | { errorRate?: number; errorStatuses?: number[]; burst429?: { every: number; count: number } }
-      | undefined,
-  ): void;
-  close(): Promise<void>;
-}
-let backend: Backend;
+const backend = useServiceBackend({ serviceOutcomes: true });
 
 function Booted() {
   useAppBoot();
   return null;
 }
 
-beforeAll(async () => {
-  const backendPath = new URL('./jobs-tray-backend.ts', import.meta.url).pathname;
-  const { startTrayBackend } = (await import(/* @vite-ignore */ backendPath)) as {
-    startTrayBackend: (opts: object) => Promise<Backend>;
-  };
-  backend = await startTrayBackend({});
-  // As main.tsx installs the bridge.
-  setApi(
-    withServiceOutcomes(
-      fakeBridge({}, { fallback: (c, i) => backend.invoke(c, i), checkInputs: false }).api,
-      watchCallProfile,
-    ),
-  );
-}, 60_000);
 afterEach(() => {
   cleanup();
   backend.setFaults(undefined);
-});
-afterAll(async () => {
-  await backend?.close();
 });
 
 const connection = () => useSessionStore.getState().connection;

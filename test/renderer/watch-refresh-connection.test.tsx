@@ -1,28 +1,18 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, waitFor } from './render';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult } from '@shared/ipc/errors';
-import { getApi, setApi } from '../../src/renderer/src/bridge/api';
-import { withServiceOutcomes } from '../../src/renderer/src/bridge/service-outcomes';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getApi } from '../../src/renderer/src/bridge/api';
 import { useAppBoot } from '../../src/renderer/src/app/use-app-boot';
-import { useWatchStore, watchCallProfile } from '../../src/renderer/src/features/watch/watch-store';
+import { useWatchStore } from '../../src/renderer/src/features/watch/watch-store';
 import { useSessionStore } from '../../src/renderer/src/session';
-import { fakeBridge } from './fake-bridge';
+import { useServiceBackend } from './service-backend';
 
 /**
  * A Watched query's cost check and refresh over the real handlers and the service simulator: when the
  * service fails them, the status bar's connection says so as it does for a failed Search, through the
  * same report of service outcomes the app installs at start.
  */
-/** What ./jobs-tray-backend.ts gives; restated here so this DOM-typed file does not type-check main's modules. */
-interface Backend {
-  invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
-  profileId: string;
-  setFaults(f: { errorRate?: number; errorStatuses?: number[] } | undefined): void;
-  addProfile(name: string): Promise<string>;
-  close(): Promise<void>;
-}
-let backend: Backend;
+const backend = useServiceBackend({ serviceOutcomes: true });
 
 /** The app's start, as the shell runs it: profiles read, and every service call's outcome followed. */
 function Booted() {
@@ -30,24 +20,7 @@ function Booted() {
   return null;
 }
 
-beforeAll(async () => {
-  const backendPath = new URL('./jobs-tray-backend.ts', import.meta.url).pathname;
-  const { startTrayBackend } = (await import(/* @vite-ignore */ backendPath)) as {
-    startTrayBackend: (opts: object) => Promise<Backend>;
-  };
-  backend = await startTrayBackend({});
-  // As main.tsx installs the bridge, with the profile each watch call runs with.
-  setApi(
-    withServiceOutcomes(
-      fakeBridge({}, { fallback: (c, i) => backend.invoke(c, i), checkInputs: false }).api,
-      watchCallProfile,
-    ),
-  );
-}, 60_000);
 afterEach(cleanup);
-afterAll(async () => {
-  await backend?.close();
-});
 
 const connection = () => useSessionStore.getState().connection;
 const request = { start_date: '2024-01-01', end_date: '2024-03-31', importer_countries: ['DE'] };

@@ -1,51 +1,23 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult } from '@shared/ipc/errors';
-import { setApi } from '../../src/renderer/src/bridge/api';
 import { RefreshDialog } from '../../src/renderer/src/features/watch/refresh-dialog';
 import { connectWatchStore, useWatchStore } from '../../src/renderer/src/features/watch/watch-store';
-import { fakeBridge } from './fake-bridge';
+import { useServiceBackend } from './service-backend';
 
 /**
  * The Watched refresh dialog over the real handlers and the service simulator, stopped under the
  * refresh and started again at the same address: the dialog says the refresh waits, with the time so
  * far, goes on by itself when the service is back, and Cancel stops it with nothing stored.
  */
-/** What ./jobs-tray-backend.ts gives; restated here so this DOM-typed file does not type-check main's modules. */
-interface Backend {
-  invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
-  subscribe(event: string, listener: (payload: unknown) => void): () => void;
-  stopService(): Promise<void>;
-  startService(): Promise<void>;
-  close(): Promise<void>;
-}
-let backend: Backend;
+const backend = useServiceBackend({ events: true });
 let disconnect: () => void = () => undefined;
 
-beforeAll(async () => {
-  const backendPath = new URL('./jobs-tray-backend.ts', import.meta.url).pathname;
-  const { startTrayBackend } = (await import(/* @vite-ignore */ backendPath)) as {
-    startTrayBackend: (opts: object) => Promise<Backend>;
-  };
-  backend = await startTrayBackend({});
-  setApi(
-    fakeBridge(
-      {},
-      {
-        fallback: (c, i) => backend.invoke(c, i),
-        checkInputs: false,
-        subscribe: (event, listener) => backend.subscribe(event, listener),
-      },
-    ).api,
-  );
+beforeAll(() => {
   disconnect = connectWatchStore();
-}, 60_000);
-afterEach(cleanup);
-afterAll(async () => {
-  disconnect();
-  await backend?.close();
 });
+afterEach(cleanup);
+afterAll(() => disconnect());
 
 const request = { start_date: '2021-01-01', end_date: '2025-12-31', importer_countries: ['DE'] };
 
