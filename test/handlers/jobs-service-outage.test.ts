@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FetchFinished, FetchProgress, JobsList } from '@shared/jobs/jobs-contract';
-import type { ServiceConnection } from '@shared/profiles/profiles-contract';
-import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
-import { createHarness, type Harness } from './helpers';
+import type { Harness } from './helpers';
+import { connectionNews, useServiceOutage } from './service-outage';
 
 /*
  * "Fetch all" through the handlers while the service goes away: the job's client is the profile's,
@@ -10,43 +9,20 @@ import { createHarness, type Harness } from './helpers';
  * the status bar learn of the service's return from the same probe.
  */
 
-const account = generateAccount('acme');
-const request = { start_date: '2021-01-01', end_date: '2025-12-31' };
 const RECORDS = 20_000;
-let h: Harness | null = null;
-const sims: RunningSimulator[] = [];
-afterEach(async () => {
-  await h?.close();
-  h = null;
-  for (const s of sims.splice(0)) await s.close();
-});
-
-async function simulator(port = 0): Promise<RunningSimulator> {
-  const sim = await startSimulator({
-    port,
-    records: RECORDS,
-    seed: 3,
-    accounts: [account],
-    faults: { latencyMs: 60 },
-  });
-  sims.push(sim);
-  return sim;
-}
+const outage = useServiceOutage({ records: RECORDS, latencyMs: 60 });
+const request = { start_date: '2021-01-01', end_date: '2025-12-31' };
 
 const progressOf = (hh: Harness, jobId: string): FetchProgress[] =>
   hh.events
     .filter((e) => e.event === 'jobs.progress' && (e.payload as FetchProgress).jobId === jobId)
     .map((e) => e.payload as FetchProgress);
-const connection = (hh: Harness): ServiceConnection[] =>
-  hh.events.filter((e) => e.event === 'service.connection').map((e) => e.payload as ServiceConnection);
 
 describe('a fetch job started from the window while the service restarts', () => {
   it('says it waits for the service, goes on when the probe finds it back, and finishes whole', async () => {
-    const sim = await simulator();
+    const sim = await outage.simulator();
     const port = Number(new URL(sim.url).port);
-    h = await createHarness({ probeEveryMs: 100 });
-    await h.addProfile(sim.url, account, { active: true });
-    const hh = h;
+    const hh = await outage.harness(sim);
     const { jobId } = await hh.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request });
     await vi.waitFor(() => expect(progressOf(hh, jobId).some((p) => p.recordsStored > 0)).toBe(true), {
       timeout: 20_000,
@@ -65,25 +41,23 @@ describe('a fetch job started from the window while the service restarts', () =>
     expect((await hh.ok<JobsList>('jobs.list')).running).toMatchObject([
       { id: jobId, status: 'running', waitingForServiceSince: waitingSince },
     ]);
-    expect(connection(hh).at(-1)).toMatchObject({ reachable: false });
+    expect(connectionNews(hh).at(-1)).toMatchObject({ reachable: false });
 
     await new Promise((r) => setTimeout(r, 1_000));
-    await simulator(port);
+    await outage.simulator(port);
     const finished = await hh.jobFinished<FetchFinished>(jobId, 30_000);
     expect(finished).toMatchObject({
       outcome: 'succeeded',
       message: `Fetched ${RECORDS.toLocaleString('en-US')} records.`,
     });
-    expect(connection(hh).at(-1)).toMatchObject({ reachable: true });
+    expect(connectionNews(hh).at(-1)).toMatchObject({ reachable: true });
     // The progress after the wait says it is over.
     expect(progressOf(hh, jobId).at(-1)!.waitingForServiceSince).toBeUndefined();
   }, 60_000);
 
   it('past the longest wait the job stops as interrupted with the reason, listed to resume', async () => {
-    const sim = await simulator();
-    h = await createHarness({ probeEveryMs: 100, maxServiceWaitMs: 500 });
-    await h.addProfile(sim.url, account, { active: true });
-    const hh = h;
+    const sim = await outage.simulator();
+    const hh = await outage.harness(sim, { maxServiceWaitMs: 500 });
     const { jobId } = await hh.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request });
     await vi.waitFor(() => expect(progressOf(hh, jobId).some((p) => p.recordsStored > 0)).toBe(true), {
       timeout: 20_000,

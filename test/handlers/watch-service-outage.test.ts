@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { BridgeResult } from '@shared/ipc/errors';
-import type { ServiceConnection } from '@shared/profiles/profiles-contract';
 import type { RefreshOutcome, RefreshPreview, RefreshProgress } from '@shared/watch/watch-contract';
 import { createServiceClient } from '../../src/main/api';
-import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
-import { createHarness, type Harness } from './helpers';
+import type { RunningSimulator } from '../../src/main/sim';
+import type { Harness } from './helpers';
+import { connectionNews, useServiceOutage } from './service-outage';
 
 /*
  * A Watched query's refresh through the handlers while its service goes away: the simulator is closed
@@ -13,51 +13,28 @@ import { createHarness, type Harness } from './helpers';
  * window, and goes on by itself; Cancel stops it at any time with nothing stored.
  */
 
-const account = generateAccount('acme');
-const request = { start_date: '2021-01-01', end_date: '2025-12-31' };
 const RECORDS = 30_000;
-let h: Harness | null = null;
-const sims: RunningSimulator[] = [];
-afterEach(async () => {
-  await h?.close();
-  h = null;
-  for (const s of sims.splice(0)) await s.close();
-});
-
-async function simulator(port = 0, latencyMs = 0): Promise<RunningSimulator> {
-  const sim = await startSimulator({
-    port,
-    records: RECORDS,
-    seed: 3,
-    accounts: [account],
-    ...(latencyMs ? { faults: { latencyMs } } : {}),
-  });
-  sims.push(sim);
-  return sim;
-}
+const outage = useServiceOutage({ records: RECORDS });
+const request = { start_date: '2021-01-01', end_date: '2025-12-31' };
 
 const progress = (hh: Harness): RefreshProgress[] =>
   hh.events.filter((e) => e.event === 'watch.progress').map((e) => e.payload as RefreshProgress);
-const connection = (hh: Harness): ServiceConnection[] =>
-  hh.events.filter((e) => e.event === 'service.connection').map((e) => e.payload as ServiceConnection);
 
 /** The searches the simulator has served since it started, read by a client of its own. */
 async function searchesServed(sim: RunningSimulator): Promise<number> {
   const client = createServiceClient({
     baseUrl: sim.url,
-    credentials: { apiKey: account.apiKey, apiSecret: account.apiSecret },
+    credentials: { apiKey: outage.account.apiKey, apiSecret: outage.account.apiSecret },
   });
   const usage = await client.usage();
-  return usage[account.name]!['shipments/search']!.current;
+  return usage[outage.account.name]!['shipments/search']!.current;
 }
 
 describe('a Watched refresh whose service restarts in the middle', () => {
   it('waits for it, says since when, and goes on by itself when it is back: the snapshot is whole', async () => {
-    const sim = await simulator(0, 400);
+    const sim = await outage.simulator(0, 400);
     const port = Number(new URL(sim.url).port);
-    h = await createHarness({ probeEveryMs: 100 });
-    await h.addProfile(sim.url, account, { active: true });
-    const hh = h;
+    const hh = await outage.harness(sim);
     const preview = await hh.ok<RefreshPreview>('watch.preview', { request, name: 'All' });
     expect(preview.requests).toBeGreaterThan(1);
 
@@ -74,10 +51,10 @@ describe('a Watched refresh whose service restarts in the middle', () => {
     const waiting = progress(hh).find((p) => p.waitingForServiceSince !== null)!;
     expect(waiting.previewId).toBe(preview.previewId);
     expect(waiting.waitingForServiceSince).toBeLessThanOrEqual(Date.now());
-    expect(connection(hh).at(-1)).toMatchObject({ reachable: false });
+    expect(connectionNews(hh).at(-1)).toMatchObject({ reachable: false });
 
     await new Promise((r) => setTimeout(r, 1_000));
-    await simulator(port);
+    await outage.simulator(port);
     const out = await refresh;
     expect(out.ok).toBe(true);
     const snapshot = (out as { ok: true; value: RefreshOutcome }).value.snapshot;
@@ -86,15 +63,13 @@ describe('a Watched refresh whose service restarts in the middle', () => {
     expect(snapshot.status).toBe('complete');
     // The window was told that the wait ended.
     expect(progress(hh).at(-1)).toEqual({ previewId: preview.previewId, waitingForServiceSince: null });
-    expect(connection(hh).at(-1)).toMatchObject({ reachable: true });
+    expect(connectionNews(hh).at(-1)).toMatchObject({ reachable: true });
   }, 60_000);
 
   it('Cancel during the wait stops it at once: nothing stored, no request sent to the service once back', async () => {
-    const sim = await simulator();
+    const sim = await outage.simulator();
     const port = Number(new URL(sim.url).port);
-    h = await createHarness({ probeEveryMs: 100 });
-    await h.addProfile(sim.url, account, { active: true });
-    const hh = h;
+    const hh = await outage.harness(sim);
     const preview = await hh.ok<RefreshPreview>('watch.preview', { request, name: 'All' });
     await sim.close();
 
@@ -115,7 +90,7 @@ describe('a Watched refresh whose service restarts in the middle', () => {
     expect(await hh.ok('library.list')).toEqual([]);
 
     // Back: the cancelled refresh sends nothing (a restarted simulator counts from zero).
-    const back = await simulator(port);
+    const back = await outage.simulator(port);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await searchesServed(back)).toBe(0);
   }, 60_000);
