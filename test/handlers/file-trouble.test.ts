@@ -1,22 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { EventChannel } from '@shared/ipc/channels';
-import type { Events } from '@shared/ipc/contract';
+import { describe, expect, it } from 'vitest';
 import type { BridgeResult } from '@shared/ipc/errors';
-import type { JobFinished } from '@shared/jobs/jobs-contract';
-import { createFileHandles } from '../../src/main/file-handles';
-import { createDispatcher, createHandlers, toBridgeResultError } from '../../src/main/handlers';
-import { createExportHandlers } from '../../src/main/handlers/export-handlers';
-import { Library, exportFileError } from '../../src/main/library';
+import { toBridgeResultError } from '../../src/main/handlers';
+import { exportFileError } from '../../src/main/library';
 import { unreadableFile } from '../../src/main/library/import/refusal';
-import { nullLogger } from '../../src/main/log';
-import { createMemorySecretStore } from '../../src/main/secrets';
 import { canFreezeLibrary, freezeLibrary, thawLibrary } from '../helpers/frozen-library';
-import { shipment } from '../library/helpers';
+import { mountable, useDiskTrouble } from './disk-trouble';
 
 /**
  * Every file Portolan reads or writes for the analyst (an import's file, an export, its own data) says
@@ -25,29 +17,7 @@ import { shipment } from '../library/helpers';
  * where Linux can make them (a bind mount for a busy file, tmpfs for a full or read-only disk,
  * `chattr +i` for a refusing folder).
  */
-const dirs: string[] = [];
-const undo: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const u of undo.splice(0).reverse()) await u();
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
-
-async function freshDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'portolan-file-trouble-'));
-  dirs.push(d);
-  return d;
-}
-
-const root = process.getuid?.() === 0;
-const mountable = root && spawnSync('mount', ['--version']).status === 0;
-
-function mount(args: string[]): void {
-  const r = spawnSync('mount', args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`mount ${args.join(' ')} failed: ${r.stderr}`);
-}
-function unmountLater(path: string): void {
-  undo.push(() => void spawnSync('umount', [path]));
-}
+const trouble = useDiskTrouble('portolan-file-trouble-');
 
 async function failure(act: () => Promise<unknown> | unknown): Promise<NodeJS.ErrnoException> {
   try {
@@ -64,8 +34,7 @@ async function busyFile(dir: string): Promise<string> {
   await writeFile(path, 'what the analyst has open\n');
   const over = join(dir, 'over.csv');
   await writeFile(over, 'x');
-  mount(['--bind', over, path]);
-  unmountLater(path);
+  trouble.mount(['--bind', over, path]);
   return path;
 }
 
@@ -90,7 +59,7 @@ describe('one reading of the system’s file errors', () => {
   it.skipIf(!mountable)(
     'a file held by another program (EBUSY): open elsewhere, perhaps in Excel',
     async () => {
-      const dir = await freshDir();
+      const dir = await trouble.freshDir();
       const path = await busyFile(dir);
       await writeFile(join(dir, 'new.csv'), 'y');
       const e = await failure(() => rename(join(dir, 'new.csv'), path));
@@ -113,7 +82,7 @@ describe('one reading of the system’s file errors', () => {
   );
 
   it('a file or folder that is not there, a folder in place of a file, a name too long', async () => {
-    const dir = await freshDir();
+    const dir = await trouble.freshDir();
     await writeFile(join(dir, 'a file'), 'x');
     const gone = await failure(() => readFile(join(dir, 'moved.csv')));
     const notDir = await failure(() => readFile(join(dir, 'a file', 'steel.csv')));
@@ -155,9 +124,9 @@ describe('one reading of the system’s file errors', () => {
   });
 
   it.skipIf(!canFreezeLibrary)('a folder that refuses writes (EPERM, even to root)', async () => {
-    const dir = await freshDir();
+    const dir = await trouble.freshDir();
     freezeLibrary(dir);
-    undo.push(() => thawLibrary(dir));
+    trouble.later(() => thawLibrary(dir));
     const e = await failure(() => writeFile(join(dir, 'steel.csv'), 'x'));
     expect(e.code).toBe('EPERM');
     const s = said(e);
@@ -195,11 +164,10 @@ describe('one reading of the system’s file errors', () => {
   });
 
   it.skipIf(!mountable)('a read-only disk (EROFS)', async () => {
-    const dir = await freshDir();
+    const dir = await trouble.freshDir();
     const disk = join(dir, 'read-only disk');
     await mkdir(disk);
-    mount(['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', disk]);
-    unmountLater(disk);
+    trouble.mount(['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', disk]);
     const e = await failure(() => writeFile(join(disk, 'steel.csv'), 'x'));
     expect(e.code).toBe('EROFS');
     const s = said(e);
@@ -239,51 +207,15 @@ describe('one reading of the system’s file errors', () => {
   });
 });
 
-/** The real export handlers over a real library, as the desktop app (with its save dialog) runs them. */
-async function exporter(dir: string) {
-  const library = await Library.open(join(dir, 'data'));
-  undo.push(() => library.close());
-  const dataset = await library.saveShipmentSearch(
-    { importer_countries: ['TR'], start_date: '2024-01-01', end_date: '2024-03-31' },
-    { total: 20, shipments: Array.from({ length: 20 }, (_, i) => shipment(i)) },
-  );
-  const finished: JobFinished[] = [];
-  const files = createFileHandles();
-  const service = createExportHandlers({
-    files,
-    library: async () => library,
-    dataDir: join(dir, 'data'),
-    logger: nullLogger,
-    appVersion: '0.0.0-test',
-    chooseSavePath: async () => null,
-    events: {
-      emit<E extends EventChannel>(event: E, payload: Events[E]) {
-        if (event === 'jobs.finished') finished.push(payload as JobFinished);
-      },
-    },
-  });
-  return {
-    async run(path: string, overwrite = false): Promise<JobFinished> {
-      const target = files.issue({ purpose: 'export-target', path, format: 'csv', owned: false });
-      const { jobId } = await service['export.start'](
-        { source: { datasetId: dataset.id }, format: 'csv', target, ...(overwrite ? { overwrite } : {}) },
-        {},
-      );
-      await expect.poll(() => finished.find((f) => f.jobId === jobId)).toBeDefined();
-      return finished.find((f) => f.jobId === jobId)!;
-    },
-  };
-}
-
 describe('an export meeting the system’s refusal', () => {
   it.skipIf(!mountable)(
     'replacing a file another program holds: said as such, the system’s text as the detail, the file untouched',
     async () => {
-      const dir = await freshDir();
+      const dir = await trouble.freshDir();
       const out = join(dir, 'out');
       await mkdir(out);
       const path = await busyFile(out);
-      const done = await (await exporter(dir)).run(path, true);
+      const done = await (await trouble.exporter(dir)).run(path, true);
       expect(done).toMatchObject({
         kind: 'export',
         outcome: 'failed',
@@ -299,12 +231,11 @@ describe('an export meeting the system’s refusal', () => {
   );
 
   it.skipIf(!mountable)('a folder on a read-only disk: said so, another folder offered', async () => {
-    const dir = await freshDir();
+    const dir = await trouble.freshDir();
     const disk = join(dir, 'usb stick');
     await mkdir(disk);
-    mount(['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', disk]);
-    unmountLater(disk);
-    const done = await (await exporter(dir)).run(join(disk, 'steel.csv'));
+    trouble.mount(['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', disk]);
+    const done = await (await trouble.exporter(dir)).run(join(disk, 'steel.csv'));
     expect(done).toMatchObject({
       outcome: 'failed',
       message:
@@ -319,25 +250,15 @@ describe('Portolan’s own data files', () => {
   it.skipIf(!canFreezeLibrary)(
     'a preset not saved because the data folder refuses writes: said in words',
     async () => {
-      const dataDir = await freshDir();
-      const handlers = createHandlers({
-        dataDir,
-        resourcesDir: join(dataDir, 'resources'),
-        logger: nullLogger,
-        events: { emit: () => undefined },
-        secrets: createMemorySecretStore(),
-        appInfo: { version: '0.0.0-test', host: 'electron' },
-      });
-      undo.push(() => handlers.dispose());
-      const dispatch = createDispatcher<'app'>({ handlers, logger: nullLogger, isTrustedSender: () => true });
-      expect((await dispatch('presets.list', undefined, 'app')).ok).toBe(true);
+      const dataDir = await trouble.freshDir();
+      const call = trouble.handlers(dataDir, 'electron');
+      expect((await call('presets.list')).ok).toBe(true);
       freezeLibrary(dataDir);
-      undo.push(() => thawLibrary(dataDir));
-      const r = (await dispatch(
-        'presets.save',
-        { name: 'Steel', filter: { hs_codes: ['7208'] } },
-        'app',
-      )) as BridgeResult<unknown>;
+      trouble.later(() => thawLibrary(dataDir));
+      const r = (await call('presets.save', {
+        name: 'Steel',
+        filter: { hs_codes: ['7208'] },
+      })) as BridgeResult<unknown>;
       expect(r.ok).toBe(false);
       const error = (r as Extract<BridgeResult<unknown>, { ok: false }>).error;
       expect(error.kind).toBe('Forbidden');

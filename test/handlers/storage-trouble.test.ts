@@ -1,50 +1,19 @@
 import { fork, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import type { EventChannel } from '@shared/ipc/channels';
-import type { Events } from '@shared/ipc/contract';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { BridgeResult } from '@shared/ipc/errors';
-import type { JobFinished } from '@shared/jobs/jobs-contract';
 import type { LibraryStatus } from '@shared/library/library-contract';
-import { createFileHandles } from '../../src/main/file-handles';
-import { createDispatcher, createHandlers, toBridgeResultError } from '../../src/main/handlers';
-import { createExportHandlers } from '../../src/main/handlers/export-handlers';
+import { toBridgeResultError } from '../../src/main/handlers';
 import { EXPORT_SETTINGS_FILE } from '../../src/main/handlers/export-settings';
 import { Library } from '../../src/main/library';
-import { nullLogger } from '../../src/main/log';
-import { createMemorySecretStore } from '../../src/main/secrets';
 import { shipment } from '../library/helpers';
+import { mountable, useDiskTrouble } from './disk-trouble';
 
-const dirs: string[] = [];
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
-
-async function freshDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'portolan-storage-'));
-  dirs.push(d);
-  return d;
-}
-
-/** The real handlers over `dataDir` (memory keychain: nothing here needs a profile), as the window calls them. */
-function open(dataDir: string) {
-  const handlers = createHandlers({
-    dataDir,
-    resourcesDir: join(dataDir, 'resources'),
-    logger: nullLogger,
-    events: { emit: () => undefined },
-    secrets: createMemorySecretStore(),
-    appInfo: { version: '0.0.0-test', host: 'browser' },
-  });
-  const dispatch = createDispatcher<'app'>({ handlers, logger: nullLogger, isTrustedSender: () => true });
-  closers.push(() => handlers.dispose());
-  return (channel: string, input?: unknown) => dispatch(channel, input, 'app');
-}
+const trouble = useDiskTrouble('portolan-storage-');
+const open = (dataDir: string) => trouble.handlers(dataDir);
 
 /** The pid of a process that has exited: nothing runs under it any more. */
 function deadPid(): number {
@@ -58,7 +27,7 @@ const mode = async (path: string) => (await stat(path)).mode & 0o777;
 
 describe('a library held by another program', () => {
   it('is StorageLocked naming the program and its process, and Retry opens it once it lets go', async () => {
-    const dataDir = await freshDir();
+    const dataDir = await trouble.freshDir();
     await (await Library.open(dataDir)).close();
     const holder = fork(
       join(import.meta.dirname, '../helpers/hold-library.mjs'),
@@ -68,7 +37,7 @@ describe('a library held by another program', () => {
       },
     );
     const exited = new Promise((resolve) => holder.once('exit', resolve));
-    closers.push(async () => {
+    trouble.later(async () => {
       if (holder.exitCode === null) holder.kill('SIGKILL');
       await exited;
     });
@@ -95,7 +64,7 @@ describe('a library held by another program', () => {
 
 describe('a damaged library', () => {
   it('is kept aside byte for byte, a fresh library opens, and library.status says so', async () => {
-    const dataDir = await freshDir();
+    const dataDir = await trouble.freshDir();
     const damaged = Buffer.alloc(16_384, 0x5a);
     await writeFile(join(dataDir, 'library.duckdb'), damaged);
     const call = open(dataDir);
@@ -112,15 +81,15 @@ describe('a damaged library', () => {
   });
 
   it('a sound library reports nothing', async () => {
-    const call = open(await freshDir());
+    const call = open(await trouble.freshDir());
     expect(await call('library.status')).toEqual({ ok: true, value: { recovered: null } });
   });
 });
 
 describe('start-up', () => {
   it('sweeps what a crashed run left, and nothing a live process is still writing', async () => {
-    const dataDir = await freshDir();
-    const elsewhere = await freshDir();
+    const dataDir = await trouble.freshDir();
+    const elsewhere = await trouble.freshDir();
     const dead = deadPid();
     const old = new Date(Date.now() - 3_600_000);
     const put = async (path: string, text = 'x', mtime?: Date) => {
@@ -161,7 +130,7 @@ describe('start-up', () => {
   });
 
   it('makes the data folder and its files the analyst’s alone (0700 / 0600)', async () => {
-    const dataDir = await freshDir();
+    const dataDir = await trouble.freshDir();
     await chmod(dataDir, 0o755);
     await mkdir(join(dataDir, 'exports'), { mode: 0o755 });
     await mkdir(join(dataDir, 'logs'), { mode: 0o755 });
@@ -203,56 +172,18 @@ describe('a full disk', () => {
     }
   });
 
-  // A real full disk: a 256 KB tmpfs as the export folder (mounting needs root, as on CI's machine).
-  const mountable = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
+  // A real full disk: a 256 KB tmpfs as the export folder.
   it.skipIf(!mountable)(
     'an export that fills the disk fails as DiskFull and leaves no partial file',
     async () => {
-      const root = await freshDir();
+      const root = await trouble.freshDir();
       const out = join(root, 'small-disk');
       await mkdir(out);
-      const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', out]);
-      if (mounted.status !== 0) throw new Error(`mount failed: ${String(mounted.stderr)}`);
-      closers.push(async () => void spawnSync('umount', [out]));
-
-      const library = await Library.open(join(root, 'data'));
-      closers.push(() => library.close());
+      trouble.mount(['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', out]);
       const rows = Array.from({ length: 3_000 }, (_, i) =>
         shipment(i, { productDescription: 'x'.repeat(200) }),
       );
-      const dataset = await library.saveShipmentSearch(
-        { importer_countries: ['TR'], start_date: '2024-01-01', end_date: '2024-03-31', size: 3000 },
-        { total: rows.length, shipments: rows },
-        { profileName: 'Work', account: 'acme' },
-      );
-      const finished: JobFinished[] = [];
-      const files = createFileHandles();
-      const service = createExportHandlers({
-        files,
-        library: async () => library,
-        dataDir: join(root, 'data'),
-        logger: nullLogger,
-        appVersion: '0.0.0-test',
-        // The desktop app's: its save dialog can choose another place.
-        chooseSavePath: async () => null,
-        events: {
-          emit<E extends EventChannel>(event: E, payload: Events[E]) {
-            if (event === 'jobs.finished') finished.push(payload as JobFinished);
-          },
-        },
-      });
-      const target = files.issue({
-        purpose: 'export-target',
-        path: join(out, 'big.csv'),
-        format: 'csv',
-        owned: false,
-      });
-      const { jobId } = await service['export.start'](
-        { source: { datasetId: dataset.id }, format: 'csv', target },
-        {},
-      );
-      await expect.poll(() => finished.find((f) => f.jobId === jobId), { timeout: 30_000 }).toBeDefined();
-      const f = finished.find((x) => x.jobId === jobId)!;
+      const f = await (await trouble.exporter(root, rows)).run(join(out, 'big.csv'));
       expect(f.outcome).toBe('failed');
       expect(f.message).toBe(
         'The disk is full. No file was written. Free some space or choose another place, then export again.',
