@@ -28,11 +28,11 @@ describe('the connection monitor', () => {
 
   it('announces only changes: a first answer is no news, a failure is, and so is the return', async () => {
     const { m, changes, probes } = monitor([false, false, true]);
-    m.report('p1', 'http://127.0.0.1:1', true);
-    m.report('p1', 'http://127.0.0.1:1', true);
+    m.report('p1', 'http://127.0.0.1:1', 'answered');
+    m.report('p1', 'http://127.0.0.1:1', 'answered');
     expect(changes).toEqual([]);
-    m.report('p1', 'http://127.0.0.1:1', false, 'The service does not answer.');
-    m.report('p1', 'http://127.0.0.1:1', false);
+    m.report('p1', 'http://127.0.0.1:1', 'no-answer', 'The service does not answer.');
+    m.report('p1', 'http://127.0.0.1:1', 'no-answer');
     expect(changes).toEqual([{ profileId: 'p1', reachable: false, message: 'The service does not answer.' }]);
     // Probed until it listens again (the third probe), then announced once and probed no more.
     await vi.waitFor(() => expect(changes).toHaveLength(2));
@@ -45,27 +45,77 @@ describe('the connection monitor', () => {
   it("remembers whether a profile's service answered at its address, and forgets it for a new address", () => {
     const { m } = monitor([]);
     expect(m.answeredBefore('p1', 'http://a')).toBe(false);
-    m.report('p1', 'http://a', false);
+    m.report('p1', 'http://a', 'no-answer');
     expect(m.answeredBefore('p1', 'http://a')).toBe(false);
-    m.report('p1', 'http://a', true);
-    m.report('p1', 'http://a', false);
+    m.report('p1', 'http://a', 'answered');
+    m.report('p1', 'http://a', 'no-answer');
     expect(m.answeredBefore('p1', 'http://a')).toBe(true);
-    m.report('p1', 'http://b', false);
+    m.report('p1', 'http://b', 'no-answer');
     expect(m.answeredBefore('p1', 'http://b')).toBe(false);
     expect(m.answeredBefore('p2', 'http://a')).toBe(false);
   });
 
   it('a request that gets through ends the probing at once; dispose stops every probe', async () => {
     const { m, changes, probes } = monitor([]);
-    m.report('p1', 'http://a', false);
-    m.report('p2', 'http://b', false);
+    m.report('p1', 'http://a', 'no-answer');
+    m.report('p2', 'http://b', 'no-answer');
     await vi.waitFor(() => expect(probes.length).toBeGreaterThan(2));
-    m.report('p1', 'http://a', true);
+    m.report('p1', 'http://a', 'answered');
     expect(changes.at(-1)).toEqual({ profileId: 'p1', reachable: true, message: null });
     m.dispose();
     const after = probes.length;
     await new Promise((r) => setTimeout(r, 60));
     expect(probes.length).toBeLessThanOrEqual(after + 1);
+  });
+});
+
+describe('a gateway answering that the service is unavailable', () => {
+  const monitors: { dispose(): void }[] = [];
+  afterEach(() => {
+    for (const m of monitors.splice(0)) m.dispose();
+  });
+
+  it('is announced at its first answer, not probed, and ends with the next answer', async () => {
+    const changes: ServiceConnection[] = [];
+    let probes = 0;
+    const m = createConnectionMonitor({
+      emit: (c) => changes.push(c),
+      probe: async () => {
+        probes++;
+        return true;
+      },
+      probeEveryMs: 10,
+    });
+    monitors.push(m);
+    m.report('p1', 'http://a', 'answered');
+    m.report('p1', 'http://a', 'unavailable', 'status 503');
+    m.report('p1', 'http://a', 'unavailable');
+    expect(changes).toEqual([
+      {
+        profileId: 'p1',
+        reachable: false,
+        unavailable: true,
+        message:
+          'The service is not answering: its gateway says it is unavailable for now (a restart or an overload). Portolan asks again until it answers.',
+      },
+    ]);
+    // A probe would find the gateway's door open and say, wrongly, that the service is back.
+    await new Promise((r) => setTimeout(r, 60));
+    expect(probes).toBe(0);
+    expect(changes).toHaveLength(1);
+    // Nothing to wait for here: whoever asks paces its askings itself.
+    await m.whenAnswers('p1', 'http://a');
+    m.report('p1', 'http://a', 'answered');
+    expect(changes.at(-1)).toEqual({ profileId: 'p1', reachable: true, message: null });
+
+    // Unavailable, then gone altogether: probed again, and its return announced by the probe.
+    m.report('p1', 'http://a', 'unavailable');
+    m.report('p1', 'http://a', 'no-answer', 'refused');
+    expect(changes.at(-1)).toEqual({ profileId: 'p1', reachable: false, message: 'refused' });
+    await vi.waitFor(() =>
+      expect(changes.at(-1)).toEqual({ profileId: 'p1', reachable: true, message: null }),
+    );
+    expect(probes).toBe(1);
   });
 });
 
@@ -91,9 +141,9 @@ describe('waiting for a service to answer again', () => {
   it('goes on at once while the service is not known to be down, and after the probe that finds it back', async () => {
     const { m, probes } = monitor([false, false, true]);
     await m.whenAnswers('p1', 'http://a');
-    m.report('p1', 'http://a', true);
+    m.report('p1', 'http://a', 'answered');
     await m.whenAnswers('p1', 'http://a');
-    m.report('p1', 'http://a', false);
+    m.report('p1', 'http://a', 'no-answer');
     let back = false;
     const waiting = m.whenAnswers('p1', 'http://a').then(() => (back = true));
     await new Promise((r) => setTimeout(r, 15));
@@ -101,19 +151,19 @@ describe('waiting for a service to answer again', () => {
     await waiting;
     expect(probes()).toBe(3);
     // Another profile's, or another address's, service going away is not waited for.
-    m.report('p2', 'http://b', false);
+    m.report('p2', 'http://b', 'no-answer');
     await m.whenAnswers('p1', 'http://a');
     await m.whenAnswers('p2', 'http://c');
   });
 
   it('a request that gets through ends the wait too; the signal and disposal end it as an abort', async () => {
     const { m } = monitor([]);
-    m.report('p1', 'http://a', false);
+    m.report('p1', 'http://a', 'no-answer');
     const first = m.whenAnswers('p1', 'http://a');
-    m.report('p1', 'http://a', true);
+    m.report('p1', 'http://a', 'answered');
     await first;
 
-    m.report('p1', 'http://a', false);
+    m.report('p1', 'http://a', 'no-answer');
     const stop = new AbortController();
     const stopped = m.whenAnswers('p1', 'http://a', stop.signal);
     stop.abort();
@@ -189,6 +239,44 @@ describe('service.connection from the handlers, against a simulator that goes aw
     sim = await startSimulator({ port, records: 500, seed: 4, accounts: [account] });
     await vi.waitFor(() => expect(changes()).toHaveLength(2), { timeout: 15_000, interval: 100 });
     // The return is told by the probe (a bare TCP connect, see above), before any request is made.
+    expect(changes()[1]).toEqual({ profileId: changes()[0]!.profileId, reachable: true, message: null });
+  }, 60_000);
+});
+
+describe('service.connection from the handlers, against a gateway answering 503 and then the service', () => {
+  let h: Harness;
+  let sim: RunningSimulator;
+  const account = generateAccount('acme');
+
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, records: 500, seed: 4, accounts: [account] });
+    // The client's own retries, each answer 300 ms late: the call lasts well past its first answer.
+    h = await createHarness({ retry: { maxAttempts: 4, baseDelayMs: 200, maxDelayMs: 200 } });
+    await h.addProfile(sim.url, account, { active: true });
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await sim?.close();
+  });
+
+  const changes = () =>
+    h.events.filter((e) => e.event === 'service.connection').map((e) => e.payload as ServiceConnection);
+
+  it('says the service is not answering at the first 503, while the client still retries, and clears with the answer', async () => {
+    await h.ok('shipments.count', { request: { firm: 'x' } });
+    expect(changes()).toEqual([]);
+    sim.setFaults({ errorRate: 1, errorStatuses: [503], latencyMs: 300 });
+    let settled = false;
+    const counting = h.call('shipments.count', { request: { firm: 'x' } }).finally(() => (settled = true));
+    await vi.waitFor(() => expect(changes()).toHaveLength(1), { timeout: 5_000, interval: 10 });
+    // Told while the call goes on: the status bar need not wait for its end.
+    expect(settled).toBe(false);
+    expect(changes()[0]).toMatchObject({ reachable: false, unavailable: true });
+    expect(changes()[0]!.message).toMatch(/^The service is not answering: /);
+
+    sim.setFaults({ latencyMs: 300 });
+    expect(await counting).toMatchObject({ ok: true });
+    expect(changes()).toHaveLength(2);
     expect(changes()[1]).toEqual({ profileId: changes()[0]!.profileId, reachable: true, message: null });
   }, 60_000);
 });

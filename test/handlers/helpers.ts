@@ -14,6 +14,7 @@ import {
   type SimulatorAccount,
   type StartSimulator,
 } from '../../src/main/handlers';
+import type { RetryOptions } from '../../src/main/api';
 import type { EventSink } from '../../src/main/handlers/types';
 import type { JobFinished } from '@shared/jobs/jobs-contract';
 import type { ProfileView } from '@shared/profiles/profiles-contract';
@@ -113,12 +114,14 @@ export interface Harness {
 /** `realSimulator`: the demo starts the embedded simulator of src/main/sim (50,000 records) instead of the stand-in. */
 /** `now`: the clock that ages the usage figures main keeps (a scripted session moves it). */
 /** `probeEveryMs`, `maxServiceWaitMs`: how often a gone service is probed, and how long a job waits for it. */
+/** `retry`: the client's attempts and pauses (one attempt unless given). */
 export async function createHarness(
   opts: {
     realSimulator?: boolean;
     now?: () => number;
     probeEveryMs?: number;
     maxServiceWaitMs?: number;
+    retry?: RetryOptions;
   } = {},
 ): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'portolan-handlers-'));
@@ -142,7 +145,7 @@ export async function createHarness(
     secrets,
     appInfo: { version: '0.0.0-test', host: 'browser' },
     ...(opts.realSimulator ? {} : { startSimulator: startSignedSimulator }),
-    clientOptions: { timeoutMs: 5_000, retry: { maxAttempts: 1 } },
+    clientOptions: { timeoutMs: 5_000, retry: opts.retry ?? { maxAttempts: 1 } },
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.probeEveryMs !== undefined ? { connectionProbeEveryMs: opts.probeEveryMs } : {}),
     ...(opts.maxServiceWaitMs !== undefined ? { maxServiceWaitMs: opts.maxServiceWaitMs } : {}),

@@ -36,7 +36,7 @@ async function service() {
     baseUrl: url,
     credentials: { apiKey: s.account.apiKey, apiSecret: s.account.apiSecret },
     retry: { maxAttempts: 2, baseDelayMs: 20 },
-    onReach: (reached, error) => monitor.report('p1', url, reached, error?.message),
+    onReach: (reach, error) => monitor.report('p1', url, reach, error?.message),
   });
   /** When each request was sent (epoch ms). */
   const sent: number[] = [];

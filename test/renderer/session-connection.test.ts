@@ -80,6 +80,16 @@ describe('the status bar’s connection after a page’s call', () => {
     expect(state().connection.status).toBe('connected');
   });
 
+  it('“service not answering” stays through a call main answered without the service, until main hears an answer', () => {
+    answered();
+    // main's news at a gateway's first 503 (service.connection), while the client or a job asks again.
+    state().reportConnection('p1', { status: 'waiting', message: 'its gateway says it is unavailable' });
+    answered();
+    expect(state().connection).toEqual({ status: 'waiting', message: 'its gateway says it is unavailable' });
+    state().reportConnection('p1', { status: 'connected', checkedAt: Date.now() });
+    expect(state().connection.status).toBe('connected');
+  });
+
   it('a call that fails says so, whatever was shown before', () => {
     answered();
     state().reportCallOutcome('p1', { status: 'failed', kind: 'NetworkError', message: 'refused' });

@@ -17,5 +17,8 @@ describe('status bar: the connection in the analyst’s words', () => {
     );
     expect(describeConnection({ status: 'connected', checkedAt: 0 })).toBe('connected');
     expect(describeConnection({ status: 'unknown' })).toBe('not checked yet');
+    expect(describeConnection({ status: 'waiting', message: 'its gateway says it is unavailable' })).toBe(
+      'service not answering — trying again…',
+    );
   });
 });

@@ -18,6 +18,7 @@ import {
   type UsageSummary,
 } from '@shared/spec';
 import { isLoopbackHost } from '@shared/profiles/profile-rules';
+import type { ServiceReach } from '@shared/profiles/profiles-contract';
 import { nullLogger, type Logger, registerSecret } from '../log';
 import {
   type ServiceClientError,
@@ -62,10 +63,11 @@ export interface ClientOptions {
   logger?: Logger;
   userAgent?: string;
   /**
-   * After every attempt: whether the service answered at all (any HTTP status counts), or no answer
-   * came (refused, reset, unreachable, timed out). A cancelled attempt says nothing either way.
+   * After every attempt, before any retry's pause: whether the service answered (any HTTP status but
+   * those below), its gateway answered that it is unavailable (502/503/504, the statuses retried), or
+   * no answer came (refused, reset, unreachable, timed out). A cancelled attempt says nothing either way.
    */
-  onReach?: (reached: boolean, error?: ServiceClientError) => void;
+  onReach?: (reach: ServiceReach, error?: ServiceClientError) => void;
   /**
    * Whether this service has answered before (since the app started): then a refused connection
    * means it went down, not that its address is wrong, and the message says so.
@@ -114,6 +116,14 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_USER_AGENT = 'Portolan/0.1';
 /** Statuses worth another try: the gateway or the service is briefly unavailable. */
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
+
+/** What a failed attempt found of the service, for `onReach`. */
+function reachOf(error: ServiceClientError): ServiceReach {
+  if (error.kind === 'NetworkError') return 'no-answer';
+  const unavailable =
+    error.kind === 'ServiceError' && error.status !== undefined && RETRYABLE_STATUS.has(error.status);
+  return unavailable ? 'unavailable' : 'answered';
+}
 
 /** A listener's answer, or false when it throws: whoever is asked must not change the call's outcome. */
 function safely(ask: () => boolean): boolean {
@@ -464,8 +474,8 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     if (!options.onReach) return;
     if (!outcome.ok && outcome.error.kind === 'Cancelled') return;
     try {
-      if (outcome.ok) options.onReach(true);
-      else options.onReach(outcome.error.kind !== 'NetworkError', outcome.error);
+      if (outcome.ok) options.onReach('answered');
+      else options.onReach(reachOf(outcome.error), outcome.error);
     } catch {
       // Whoever listens must not change the outcome of the call.
     }

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import type { ServiceConnection } from '@shared/profiles/profiles-contract';
+import type { ServiceConnection, ServiceReach } from '@shared/profiles/profiles-contract';
 
 /** Whether something listens at an address: one TCP connection, opened and closed, no request sent. */
 export type Probe = (baseUrl: string, timeoutMs: number) => Promise<boolean>;
@@ -35,8 +35,11 @@ export interface ConnectionMonitorOptions {
 }
 
 export interface ConnectionMonitor {
-  /** The outcome of one attempt to reach a profile's service (see the API client's `onReach`). */
-  report(profileId: string, baseUrl: string, reached: boolean, message?: string): void;
+  /**
+   * The outcome of one attempt to reach a profile's service (see the API client's `onReach`);
+   * `message` says why nothing answered.
+   */
+  report(profileId: string, baseUrl: string, reach: ServiceReach, message?: string): void;
   /**
    * Whether the profile's service at this address has answered since the app started: a service that
    * stops answering then is down or restarting, not set up wrong.
@@ -44,7 +47,8 @@ export interface ConnectionMonitor {
   answeredBefore(profileId: string, baseUrl: string): boolean;
   /**
    * Resolves once the profile's service at this address answers again (a request got through, or a
-   * probe found it listening), at once when it is not known to be down; rejects with an AbortError
+   * probe found it listening), at once when it is not known to be down (a gateway that answers it is
+   * unavailable is no reason to wait here: whoever asks paces its own askings); rejects with an AbortError
    * when `signal` aborts or the monitor is disposed. Waiting costs no request: only the probes run.
    */
   whenAnswers(profileId: string, baseUrl: string, signal?: AbortSignal): Promise<void>;
@@ -52,18 +56,24 @@ export interface ConnectionMonitor {
   dispose(): void;
 }
 
+/** Why the status bar says the service is not answering while its gateway says it is unavailable. */
+const UNAVAILABLE_MESSAGE =
+  'The service is not answering: its gateway says it is unavailable for now (a restart or an overload). Portolan asks again until it answers.';
+
 /**
  * Main's knowledge of whether each profile's service answers. Any request's outcome (a search, a
  * job's page, a usage read) says so at once; while a service does not answer, it is probed every
  * few seconds with a bare TCP connection — no request, so no quota is spent — and its return is
- * announced as soon as it listens again. Only changes are announced.
+ * announced as soon as it listens again. A gateway answering that the service is unavailable is
+ * announced at its first such answer (the client's retries and a job's pauses come after it), and
+ * not probed: its door is open, only the next request's answer tells. Only changes are announced.
  */
 export function createConnectionMonitor(opts: ConnectionMonitorOptions): ConnectionMonitor {
   const probe = opts.probe ?? tcpProbe;
   const every = opts.probeEveryMs ?? 2000;
   const state = new Map<
     string,
-    { reachable: boolean; answered: boolean; baseUrl: string; timer: NodeJS.Timeout | null }
+    { reach: ServiceReach; answered: boolean; baseUrl: string; timer: NodeJS.Timeout | null }
   >();
   const waiters = new Set<{ profileId: string; baseUrl: string; done: (error?: Error) => void }>();
 
@@ -73,13 +83,13 @@ export function createConnectionMonitor(opts: ConnectionMonitorOptions): Connect
 
   function schedule(profileId: string): void {
     const s = state.get(profileId);
-    if (!s || s.reachable || s.timer) return;
+    if (!s || s.reach !== 'no-answer' || s.timer) return;
     s.timer = setTimeout(() => {
       s.timer = null;
       void probe(s.baseUrl, Math.min(every, 3000)).then((ok) => {
         const now = state.get(profileId);
-        if (now !== s || now.reachable) return;
-        if (ok) report(profileId, s.baseUrl, true);
+        if (now !== s || now.reach !== 'no-answer') return;
+        if (ok) report(profileId, s.baseUrl, 'answered');
         else schedule(profileId);
       });
     }, every);
@@ -87,13 +97,15 @@ export function createConnectionMonitor(opts: ConnectionMonitorOptions): Connect
     s.timer.unref?.();
   }
 
-  function report(profileId: string, baseUrl: string, reached: boolean, message?: string): void {
+  function report(profileId: string, baseUrl: string, reach: ServiceReach, message?: string): void {
     const prev = state.get(profileId);
     if (prev && prev.baseUrl !== baseUrl && prev.timer) clearTimeout(prev.timer);
-    if (prev && prev.baseUrl === baseUrl && prev.reachable === reached) return;
+    if (prev && prev.baseUrl === baseUrl && prev.reach === reach) return;
     const same = prev?.baseUrl === baseUrl;
+    // Any HTTP answer, a gateway's 503 included, shows something listens at the address.
+    const reached = reach !== 'no-answer';
     const next = {
-      reachable: reached,
+      reach,
       answered: reached || (same && prev.answered),
       baseUrl,
       timer: same ? prev.timer : null,
@@ -105,12 +117,14 @@ export function createConnectionMonitor(opts: ConnectionMonitorOptions): Connect
     }
     if (reached) wake(profileId, baseUrl);
     // The first news of a profile that answers is no change worth announcing.
-    if (prev || !reached) {
-      opts.emit({
-        profileId,
-        reachable: reached,
-        message: reached ? null : (message ?? 'The service does not answer.'),
-      });
+    if (prev || reach !== 'answered') {
+      opts.emit(
+        reach === 'answered'
+          ? { profileId, reachable: true, message: null }
+          : reach === 'unavailable'
+            ? { profileId, reachable: false, unavailable: true, message: UNAVAILABLE_MESSAGE }
+            : { profileId, reachable: false, message: message ?? 'The service does not answer.' },
+      );
     }
     if (!reached) schedule(profileId);
   }
@@ -123,7 +137,7 @@ export function createConnectionMonitor(opts: ConnectionMonitorOptions): Connect
     },
     whenAnswers(profileId, baseUrl, signal) {
       const s = state.get(profileId);
-      if (!s || s.baseUrl !== baseUrl || s.reachable) return Promise.resolve();
+      if (!s || s.baseUrl !== baseUrl || s.reach !== 'no-answer') return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const waiter = {
           profileId,

@@ -47,7 +47,7 @@ export async function createClientFor(ctx: HandlerContext, profile: Profile): Pr
     logger: ctx.deps.logger,
     ...ctx.deps.clientOptions,
     // Every attempt tells whether the service answers, whoever made it (a page, a job, a test).
-    onReach: (reached, error) => ctx.connection.report(profile.id, profile.baseUrl, reached, error?.message),
+    onReach: (reach, error) => ctx.connection.report(profile.id, profile.baseUrl, reach, error?.message),
     answeredBefore: () => ctx.connection.answeredBefore(profile.id, profile.baseUrl),
     // After the credentials: a demo brought back has a new address, and so a new ledger.
     usageLedger: ctx.usage.of(profile),

@@ -42,9 +42,21 @@ export interface ProfilesState {
 export interface ServiceConnection {
   profileId: string;
   reachable: boolean;
+  /**
+   * Set (with `reachable` false) while the service's gateway answers that the service is unavailable
+   * (502/503/504): Portolan asks again (the client's own attempts, a fetch job's or a refresh's pauses)
+   * until an answer comes.
+   */
+  unavailable?: true;
   /** Why it is unreachable, in plain words; null when it answers. */
   message: string | null;
 }
+
+/**
+ * What one attempt to reach a profile's service found: an answer, its gateway answering that the
+ * service is unavailable (502/503/504), or no answer at all (refused, reset, unreachable, timed out).
+ */
+export type ServiceReach = 'answered' | 'unavailable' | 'no-answer';
 
 export interface ProfilesEvents {
   'service.connection': ServiceConnection;

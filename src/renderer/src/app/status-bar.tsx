@@ -20,6 +20,8 @@ export function describeConnection(c: ConnectionState): string {
       return 'checking…';
     case 'connected':
       return 'connected';
+    case 'waiting':
+      return 'service not answering — trying again…';
     case 'failed': {
       const heading = errorHeading(c.kind as Parameters<typeof errorHeading>[0]);
       return heading ? inLine(heading) : 'connection problem';
@@ -31,6 +33,7 @@ const DOT: Record<ConnectionState['status'], string> = {
   unknown: 'var(--mantine-color-dimmed)',
   checking: 'var(--mantine-color-yellow-6)',
   connected: 'var(--mantine-color-green-6)',
+  waiting: 'var(--mantine-color-orange-6)',
   failed: 'var(--mantine-color-red-6)',
 };
 
@@ -88,7 +91,9 @@ export function StatusBar() {
           wrap="nowrap"
           data-testid="status-connection"
           data-status={connection.status}
-          title={connection.status === 'failed' ? connection.message : undefined}
+          title={
+            connection.status === 'failed' || connection.status === 'waiting' ? connection.message : undefined
+          }
         >
           <Box w={8} h={8} style={{ borderRadius: '50%', background: DOT[connection.status] }} aria-hidden />
           <Text fz="xs" span>

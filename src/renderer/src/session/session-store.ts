@@ -10,6 +10,11 @@ export type ConnectionState =
   | { status: 'unknown' }
   | { status: 'checking' }
   | { status: 'connected'; checkedAt: number }
+  /**
+   * The service's gateway answers that the service is unavailable (main's news, at its first such
+   * answer): Portolan asks again until an answer comes, and main's news of that answer ends it.
+   */
+  | { status: 'waiting'; message: string }
   | {
       status: 'failed';
       kind: string;
@@ -61,7 +66,8 @@ export interface SessionActions {
   reportConnection(profileId: string, outcome: ConnectionState): void;
   /**
    * A page's service call came back: its outcome tells the status bar whether the connection works,
-   * except that a success does not clear "no connection to the service" (see the implementation).
+   * except that a success does not clear "no connection to the service" or "service not answering"
+   * (see the implementation).
    */
   reportCallOutcome(profileId: string, outcome: ConnectionState): void;
   /** The transport's news of the host: down as soon as it stops answering, up when it is back. */
@@ -187,10 +193,12 @@ export const useSessionStore = defineStore<SessionData, SessionActions>(initialS
 
   reportCallOutcome(profileId, outcome) {
     // A call main answered from what it keeps (the usage figures, read from the service at most once a
-    // minute) succeeds without reaching the service. Once the service was found unreachable, only
-    // main's own news (service.connection: a request that reached it, or its probe) says it is back.
+    // minute) succeeds without reaching the service. Once the service was found unreachable, or its
+    // gateway said it is unavailable, only main's own news (service.connection: a request that reached
+    // it, or its probe) says it is back.
     const now = get().connection;
-    if (outcome.status === 'connected' && now.status === 'failed' && now.kind === 'NetworkError') return;
+    const away = now.status === 'waiting' || (now.status === 'failed' && now.kind === 'NetworkError');
+    if (outcome.status === 'connected' && away) return;
     get().reportConnection(profileId, outcome);
   },
 
