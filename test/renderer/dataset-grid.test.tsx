@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor, within } from './render';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { fakeBridge } from './fake-bridge';
 import type { BridgeResult } from '@shared/ipc/errors';
@@ -229,6 +229,33 @@ describe('DatasetGrid', () => {
     await waitFor(() => expect(views.at(-1)?.columns).toContain('importerFirm'));
     fireEvent.click(screen.getByTestId('library-columns-reset'));
     await waitFor(() => expect(views.at(-1)?.columns).not.toContain('importerFirm'), { timeout: 10_000 });
+  });
+
+  it("draws an answer's first rows from the rows that came with it, at once and without a read", async () => {
+    // Only the timeouts are the test's: a wait for a scroll to settle (ag-grid's debounce held every
+    // block 50 ms, the answer's first included) shows as rows still loading once 10 ms have passed.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      render(
+        <grid.DatasetGrid
+          datasetId="ds-head"
+          kind="shipments"
+          storedRows={STORED}
+          head={ALL.slice(0, 200)}
+          quickFilter=""
+          initialFilterModel={null}
+        />,
+      );
+      await vi.advanceTimersByTimeAsync(10);
+      expect(countText()).toBe('500 rows');
+      const first = document.querySelector('.ag-row[row-index="0"]');
+      expect(first?.classList.contains('ag-row-loading')).toBe(false);
+      expect(first?.textContent).toContain('Steelworks Ltd');
+      expect(document.querySelector('.ag-row[row-index="1"]')?.textContent).toContain('Importer 1');
+      expect(asked).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('column chooser names each column as its header does, never by its field', async () => {

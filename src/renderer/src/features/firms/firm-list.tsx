@@ -14,11 +14,14 @@ import type {
 import { Stack, Text } from '@mantine/core';
 import type { ErrorKind } from '@shared/ipc/errors';
 import { EVIDENCE_LABELS, type FirmSort, type FirmSummaryView } from '@shared/resolution/resolution-contract';
+import { createBlockPacer } from '../../components/grid/block-pacer';
 import { GridStatusBar } from '../../components/grid/grid-status-bar';
 import { gridTheme, useGridThemeMode } from '../../components/grid/grid-theme';
 import { useResolvedFirmsStore } from './resolved-firms-store';
 
 const BLOCK = 200;
+/** A further block of the same order is read once no other was asked for during this long (a fast scroll). */
+const SCROLL_SETTLE_MS = 30;
 const fmt = (n: number): string => formatNumber(n, COUNT);
 
 /** The grid's sort as the library sorts firms: by name, by spellings, or (default) by rows. */
@@ -111,25 +114,34 @@ export function FirmList() {
   }, [markedIds]);
   useEffect(() => syncTicks(), [syncTicks]);
 
-  const datasource = useMemo<IDatasource>(
-    () => ({
-      getRows(params: IGetRowsParams) {
-        const sort = firmSortOf(params.sortModel);
-        void useResolvedFirmsStore
-          .getState()
-          .fetchBlock({ offset: params.startRow, limit: params.endRow - params.startRow, sort })
-          .then((r) => {
-            if ('firms' in r) params.successCallback(r.firms, r.total);
-            // The error and its Retry stand above the list; a failed block would stay drawn as an
-            // empty row with a tick box, so the grid is told there is nothing to draw.
-            else params.successCallback([], 0);
-          });
-      },
-    }),
+  const { datasource, pacer } = useMemo(
+    () => {
+      const pacer = createBlockPacer(SCROLL_SETTLE_MS);
+      const datasource: IDatasource = {
+        getRows(params: IGetRowsParams) {
+          const sort = firmSortOf(params.sortModel);
+          pacer.pace(
+            JSON.stringify(sort),
+            () =>
+              void useResolvedFirmsStore
+                .getState()
+                .fetchBlock({ offset: params.startRow, limit: params.endRow - params.startRow, sort })
+                .then((r) => {
+                  if ('firms' in r) params.successCallback(r.firms, r.total);
+                  // The error and its Retry stand above the list; a failed block would stay drawn as an
+                  // empty row with a tick box, so the grid is told there is nothing to draw.
+                  else params.successCallback([], 0);
+                }),
+          );
+        },
+      };
+      return { datasource, pacer };
+    },
     // A new key (filters, scope, a new resolution) reads the list again from its first row.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [listKey],
   );
+  useEffect(() => () => pacer.stop(), [pacer]);
 
   const open = useCallback((f: FirmSummaryView | undefined) => {
     if (f) void useResolvedFirmsStore.getState().openFirm(f.firmId);
@@ -165,7 +177,6 @@ export function FirmList() {
           datasource={datasource}
           cacheBlockSize={BLOCK}
           maxBlocksInCache={20}
-          blockLoadDebounceMillis={30}
           columnDefs={COLUMNS}
           defaultColDef={defaultColDef}
           getRowId={(p) => p.data.firmId}

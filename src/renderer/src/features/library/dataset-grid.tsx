@@ -42,6 +42,7 @@ import { RecordDrawer } from '../../components/grid/record-drawer';
 import { MISSING_CONTEXT, MISSING_TEXT } from '../../components/grid/record-view';
 import { useCellRange } from '../../components/grid/use-cell-range';
 import { GridEmptyOverlay } from '../../components/grid/grid-empty-overlay';
+import { createBlockPacer } from '../../components/grid/block-pacer';
 import { parseDay, shipmentColumnDefs } from '../../components/grid/shipment-columns';
 import { firmColumnDefs } from '../../components/grid/firm-columns';
 
@@ -95,6 +96,8 @@ export interface DatasetGridProps {
 }
 
 const BLOCK = 200;
+/** A further block of the same view is read once no other was asked for during this long (a fast scroll). */
+const SCROLL_SETTLE_MS = 50;
 
 const baseColDef: ColDef = {
   sortable: true,
@@ -377,8 +380,10 @@ export function DatasetGrid(props: DatasetGridProps) {
     onRowCount?.(lastRow);
   }, [onRowCount, lastRow]);
 
-  const datasource = useMemo<IDatasource>(
-    () => ({
+  // Each data source paces its own block reads; the reads of one replaced are dropped with it.
+  const { datasource, pacer } = useMemo(() => {
+    const pacer = createBlockPacer(SCROLL_SETTLE_MS);
+    const datasource: IDatasource = {
       getRows(params: IGetRowsParams) {
         setLoading(true);
         const view = blockView(params, drillFilter.pinned, quickFilter, firmsShown.current);
@@ -403,25 +408,31 @@ export function DatasetGrid(props: DatasetGridProps) {
         const g = apiRef.current;
         const columns = g ? shownColumns(g) : [];
         columnsRead.current = columns.length > 0 ? new Set(columns) : null;
-        void getApi()
-          .library.getRows(blockRequest(datasetId, view, params, columns))
-          .then((r) => {
-            setLoading(false);
-            setAnswered((n) => n + 1);
-            if (r.ok) {
-              if (queryKey === latestQuery.current) setCount({ rows: r.value.lastRow, narrowed });
-              onError?.(null);
-              if (columns.length === 0) for (const row of r.value.rows) wholeRows.current.add(row);
-              params.successCallback(r.value.rows, r.value.lastRow);
-            } else {
-              onError?.(r.error.message);
-              params.failCallback();
-            }
-          });
+        const viewKey = JSON.stringify([view, columns]);
+        pacer.pace(
+          viewKey,
+          () =>
+            void getApi()
+              .library.getRows(blockRequest(datasetId, view, params, columns))
+              .then((r) => {
+                setLoading(false);
+                setAnswered((n) => n + 1);
+                if (r.ok) {
+                  if (queryKey === latestQuery.current) setCount({ rows: r.value.lastRow, narrowed });
+                  onError?.(null);
+                  if (columns.length === 0) for (const row of r.value.rows) wholeRows.current.add(row);
+                  params.successCallback(r.value.rows, r.value.lastRow);
+                } else {
+                  onError?.(r.error.message);
+                  params.failCallback();
+                }
+              }),
+        );
       },
-    }),
-    [datasetId, quickFilter, onError, drillFilter, head, storedRows],
-  );
+    };
+    return { datasource, pacer };
+  }, [datasetId, quickFilter, onError, drillFilter, head, storedRows]);
+  useEffect(() => () => pacer.stop(), [pacer]);
 
   // A view of the whole record (the record drawer, a page's buttons) reads the row's every field once,
   // at its place in the view the block was read with, and keeps it in the grid's row.
@@ -531,7 +542,6 @@ export function DatasetGrid(props: DatasetGridProps) {
           context={context}
           cacheBlockSize={BLOCK}
           maxBlocksInCache={50}
-          blockLoadDebounceMillis={50}
           columnDefs={columnDefs}
           defaultColDef={defaultColDef}
           getRowId={(p) => String(p.data._row)}
