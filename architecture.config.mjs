@@ -70,7 +70,7 @@ export const LAYERS = [
   {
     type: 'connection',
     paths: ['src/main/connection'],
-    what: "Whether each profile's service answers: told by every request's outcome, probed by a bare TCP connect (no request, no quota) while it does not, announced on change; a fetch job waits on it for the service's return.",
+    what: "Whether each profile's service answers, kept for the handlers (its only importer): told by every attempt of a profile's signed client (`onReach`: an answer, a gateway's 502/503/504, or none), probed by a bare TCP connect (no request, no quota) while nothing answers, announced on change as `service.connection` (the status bar); a fetch job and a Watched refresh wait on it for the service's return, and a client's refused connection is said as a service gone down once it answered before.",
     imports: ['shared'],
     packages: [],
     node: NODE,
