@@ -160,6 +160,42 @@ describe("the library's writes have one owner", () => {
   });
 });
 
+describe("the library's SQL keeps to the windows DuckDB 1.5 runs safely on two threads", () => {
+  const windowErrors = async (sql: string) => {
+    const [result] = await untyped.lintText(`export const q = ${sql};`, {
+      filePath: join(root, 'src/main/analysis/probe.ts'),
+    });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax');
+  };
+
+  it('refuses a window without PARTITION BY or ORDER BY, however it is spelled', async () => {
+    /* eslint-disable no-restricted-syntax -- the SQL the rule refuses, as what this test lints */
+    for (const sql of [
+      "'SELECT *, count(*) OVER () AS total FROM t'",
+      '`SELECT *, count(*) FILTER (WHERE status = ${"\'new\'"}) OVER () AS c_new FROM t`',
+      "'SELECT sum(fob) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM t'",
+      "'SELECT count(*) OVER w FROM t WINDOW w AS ()'",
+      "'SELECT ntile(4) over () FROM t'",
+    ]) {
+      /* eslint-enable no-restricted-syntax */
+      expect(await windowErrors(sql), sql).toHaveLength(1);
+    }
+  });
+
+  it('allows partitioned and ordered windows, and numbering rows as they come', async () => {
+    for (const sql of [
+      "'SELECT idx, min(idx) OVER (PARTITION BY code) FROM fr_party'",
+      '`SELECT count(*) OVER (PARTITION BY ${"k"}, name) AS n_name FROM t`',
+      "'SELECT lag(row_no) OVER (ORDER BY rowid) FROM t'",
+      "'SELECT count(*) OVER w FROM t WINDOW w AS (PARTITION BY g)'",
+      "'SELECT (row_number() OVER () - 1) AS n FROM t'",
+      "'Move the pointer over (or tab to) the first cell'",
+    ]) {
+      expect(await windowErrors(sql), sql).toHaveLength(0);
+    }
+  });
+});
+
 describe('docs/architecture.md', () => {
   it('shows the table the lint rules are built from', async () => {
     const doc = await readFile(join(root, 'docs', 'architecture.md'), 'utf8');
