@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from './render';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EventChannel } from '@shared/ipc/channels';
 import type { BridgeResult } from '@shared/ipc/errors';
 import type {
@@ -67,42 +67,46 @@ const list = (search = '') =>
 const firmNamed = async (search: string): Promise<FirmSummaryView> => (await list(search)).firms[0]!;
 const decisions = () => call<DecisionView[]>('resolution.decisions');
 
+let startFirmsPageBackend: () => Promise<Backend>;
 beforeAll(async () => {
   const path = new URL('../library/firms-page-backend.ts', import.meta.url).pathname;
-  const mod = (await import(/* @vite-ignore */ path)) as { startFirmsPageBackend(): Promise<Backend> };
-  backend = await mod.startFirmsPageBackend();
-  bridge = fakeBridge({}, { fallback: (c, i) => backend.invoke(c, i), checkInputs: false });
-  backend.onEvent((event, payload) => bridge.emit(event as 'resolution.changed', payload as never));
-  setApi(bridge.api);
+  ({ startFirmsPageBackend } = (await import(/* @vite-ignore */ path)) as {
+    startFirmsPageBackend(): Promise<Backend>;
+  });
   // jsdom cannot save files: the alias list's download link is recorded instead.
   HTMLAnchorElement.prototype.click = function click(this: HTMLAnchorElement) {
     saved.push({ name: this.download, href: this.href });
   };
-}, 60_000);
-afterAll(async () => {
-  await backend?.close();
 });
 const saved: { name: string; href: string }[] = [];
 
-beforeEach(async () => {
-  resetAllStores();
-  for (const d of await decisions()) await call('resolution.undo', { decisionId: d.id });
-  // The clean slate is resolved here, in the hook's budget: otherwise the test's first read pays for it.
-  await call('resolution.run');
-  disconnect = [
-    connectResolutionStore(),
-    connectResolvedFirmsStore(),
-    connectReviewStore(),
-    connectAnalysisStore(),
-  ];
-  bridge.log.length = 0;
-});
-afterEach(() => {
-  for (const off of disconnect) off();
-  cleanup();
-});
-
 describe('Firms page: the library’s resolved firms', { timeout: PAGE_TEST_TIMEOUT }, () => {
+  /**
+   * Each test has a library and a bridge of its own: a test that ran out of time leaves its decisions
+   * and its last round trip, still under way, behind in its own library, not in the next test's.
+   */
+  beforeEach(async () => {
+    resetAllStores();
+    backend = await startFirmsPageBackend();
+    bridge = fakeBridge({}, { fallback: (c, i) => backend.invoke(c, i), checkInputs: false });
+    backend.onEvent((event, payload) => bridge.emit(event as 'resolution.changed', payload as never));
+    setApi(bridge.api);
+    // Resolved here, in the hook's budget: otherwise the test's first read pays for it.
+    await call('resolution.run');
+    disconnect = [
+      connectResolutionStore(),
+      connectResolvedFirmsStore(),
+      connectReviewStore(),
+      connectAnalysisStore(),
+    ];
+    bridge.log.length = 0;
+  });
+  afterEach(async () => {
+    for (const off of disconnect) off();
+    cleanup();
+    await backend.close();
+  });
+
   it('lists the firms and opens one: its spellings, the evidence that joined them, where its shipments are', async () => {
     render(<FirmsPage />);
     // The grid asks for its first block (jsdom draws no rows, so the test asks as the grid would).
