@@ -36,10 +36,10 @@ function answerInsertSql(table: string, datasetId: string): string {
 /**
  * A shipment search's answer stored straight from the bytes of its body, by DuckDB, on its own threads,
  * while this thread parses and checks the same bytes: the rows are in (a table of the library's
- * in-memory catalog) about when the parse ends, where converting the parsed records took as long again
+ * in-memory catalog) soon after the parse ends, where converting the parsed records took as long again
  * after it (the README's "Search ingest" has the figures).
  *
- * Prepared while the request is out (`prepare`), started with the bytes as they arrive (`begin`), and
+ * Prepared while the request is out (`prepare`), started with the bytes once decoded (`begin`), and
  * taken only when it holds exactly the records the parser checked (`rowsOf`): the parser's check, its
  * errors and its messages stay the one judge of an answer. An answer DuckDB reads otherwise than
  * JSON.parse (a field named twice, a lone surrogate, bytes that are not UTF-8), or whose records are not
