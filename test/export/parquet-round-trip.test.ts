@@ -16,27 +16,21 @@ import {
   type ExportSource,
 } from '../../src/main/export';
 import { importFile } from '../../src/main/library';
-import { generateAccount, startSimulator } from '../../src/main/sim';
 import { sampleQuery } from '../helpers/export-fixtures';
 import { makeFirms } from '../helpers/export-records';
 import { useLibrary } from '../helpers/library';
 import { useTempDir } from '../helpers/temp-dir';
+import { simulatorRecords } from './simulator-records';
 import { readParquetCells, type ParquetCells } from './readers/parquet-cells';
 import { hasPyarrow, readParquetCellsWithPyarrow } from './readers/pyarrow-cells';
 
 const t = useTempDir('portolan-parquet-rt-');
 const l = useLibrary('portolan-parquet-rt-lib-');
 
-type Rec = Record<string, string | null>;
+/** The simulator's data these tests read. */
+const SEED = 23;
 
-async function simulatorRecords(n: number): Promise<Rec[]> {
-  const sim = await startSimulator({ port: 0, records: n, seed: 23, accounts: [generateAccount('pq')] });
-  try {
-    return [...sim.dataset.records()].slice(0, n) as Rec[];
-  } finally {
-    await sim.close();
-  }
-}
+type Rec = Record<string, string | null>;
 
 /** Values a typed file tends to change, on top of a simulator record. */
 function tricky(base: Rec): Rec[] {
@@ -194,7 +188,7 @@ const query = { ...sampleQuery, totalReported: null };
 
 describe('Parquet exports: typed, and read back exactly', () => {
   it('simulator shipments and tricky values: real types, every cell equal to the source by an independent reader, DuckDB agreeing', async () => {
-    const sim = await simulatorRecords(400);
+    const sim = await simulatorRecords(400, SEED);
     const rows = [...sim, ...tricky(sim[0]!)];
     const columns = shipmentColumns();
     const path = join(t.dir, 'shipments.parquet');
@@ -274,7 +268,7 @@ describe('Parquet exports: typed, and read back exactly', () => {
   }, 60_000);
 
   it('Portolan imports its own Parquet export back: every value of every column, the query restored', async () => {
-    const sim = await simulatorRecords(300);
+    const sim = await simulatorRecords(300, SEED);
     const rows = [...tricky(sim[0]!), ...sim];
     const path = join(t.dir, 'back.parquet');
     await exportParquet(
@@ -294,7 +288,7 @@ describe('Parquet exports: typed, and read back exactly', () => {
   }, 60_000);
 
   it('the app’s path: a library dataset exported to Parquet imports back equal, field for field', async () => {
-    const sim = await simulatorRecords(500);
+    const sim = await simulatorRecords(500, SEED);
     const records = [...sim, ...tricky(sim[1]!)].map((r) =>
       Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? ''])),
     );
@@ -320,7 +314,7 @@ describe('Parquet exports: typed, and read back exactly', () => {
   it.skipIf(!hasPyarrow)(
     'the app’s path read by pyarrow: real types, every cell equal to the source, hyparquet agreeing',
     async () => {
-      const sim = await simulatorRecords(2_000);
+      const sim = await simulatorRecords(2_000, SEED);
       const records = [...tricky(sim[2]!), ...sim].map((r) =>
         Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? ''])),
       );

@@ -7,10 +7,10 @@ import { QUERY_KEYS } from '@shared/export/query-sheet-keys';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { createMemorySource, exportCsv, exportXlsx, shipmentColumns } from '../../src/main/export';
 import { importFile } from '../../src/main/library';
-import { generateAccount, startSimulator } from '../../src/main/sim';
 import { sampleQuery } from '../helpers/export-fixtures';
 import { useLibrary } from '../helpers/library';
 import { useTempDir } from '../helpers/temp-dir';
+import { simulatorRecords } from './simulator-records';
 
 const run = promisify(execFile);
 const t = useTempDir('portolan-round-trip-');
@@ -19,16 +19,10 @@ const l = useLibrary('portolan-round-trip-lib-');
 const PYTHON = '/usr/bin/python3';
 const READER = join(import.meta.dirname, 'readers', 'xlsx_cells.py');
 
-type Rec = Record<string, string>;
+/** The simulator's data these tests read. */
+const SEED = 11;
 
-async function simulatorRecords(n: number): Promise<Rec[]> {
-  const sim = await startSimulator({ port: 0, records: n, seed: 11, accounts: [generateAccount('rt')] });
-  try {
-    return [...sim.dataset.records()].slice(0, n) as Rec[];
-  } finally {
-    await sim.close();
-  }
-}
+type Rec = Record<string, string>;
 
 /** Values a spreadsheet round trip tends to change, on top of simulator records. */
 function tricky(base: Rec): Rec[] {
@@ -58,7 +52,7 @@ const query = { ...sampleQuery, totalReported: null };
 
 describe('exact round trips', () => {
   it('Excel: openpyxl reads one type per column and every cell’s value equal to the source', async () => {
-    const sim = await simulatorRecords(300);
+    const sim = await simulatorRecords(300, SEED);
     const rows = [...sim, ...tricky(sim[0]!)];
     const columns = shipmentColumns();
     const path = join(t.dir, 'typed.xlsx');
@@ -97,7 +91,7 @@ describe('exact round trips', () => {
   }, 60_000);
 
   it('Excel and CSV: importing Portolan’s own export gives back every value of every column', async () => {
-    const sim = await simulatorRecords(200);
+    const sim = await simulatorRecords(200, SEED);
     const rows = [...sim, ...tricky(sim[0]!)];
     const columns = shipmentColumns();
     for (const format of ['xlsx', 'csv'] as const) {
@@ -117,7 +111,7 @@ describe('exact round trips', () => {
   }, 60_000);
 
   it('Excel: control characters a cell cannot hold are listed on the Query sheet, and the re-import is partial', async () => {
-    const rows = [{ ...(await simulatorRecords(1))[0]!, importerName: 'Bell\u0007 Ltd' }];
+    const rows = [{ ...(await simulatorRecords(1, SEED))[0]!, importerName: 'Bell\u0007 Ltd' }];
     const path = join(t.dir, 'altered.xlsx');
     await exportXlsx(
       createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query }),
