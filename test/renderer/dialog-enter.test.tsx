@@ -12,7 +12,6 @@ import {
   TextInput,
   Textarea,
 } from '@mantine/core';
-import type { JobEstimateView } from '@shared/jobs/jobs-contract';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { useEnterSubmits } from '../../src/renderer/src/components/use-enter-submits';
 import { ExportButton } from '../../src/renderer/src/features/export/export-button';
@@ -21,6 +20,7 @@ import { useJobsStore } from '../../src/renderer/src/features/jobs/jobs-store';
 import { LibraryPage, connectLibraryStore, useLibraryStore } from '../../src/renderer/src/features/library';
 import { useImportStore } from '../../src/renderer/src/features/library/import-store';
 import { fakeBridge, ok, type FakeBridge } from './fake-bridge';
+import { jobEstimate } from './fake-main';
 import { fakeLibrary, importPreview, type FakeLibrary } from './fake-library';
 
 /**
@@ -36,20 +36,7 @@ let bridge: FakeBridge;
 let exportStarts: unknown[] = [];
 let disconnect: () => void = () => undefined;
 
-const estimate: JobEstimateView = {
-  kind: 'shipments',
-  total: 600,
-  unit: 'records',
-  optimumRequests: 1,
-  estimatedRequests: 1,
-  estimatedDownloads: 610,
-  remainingDownloads: null,
-  remainingDailyRequests: null,
-  enough: true,
-  problems: [],
-  account: 'main',
-  probed: false,
-};
+const estimate = jobEstimate();
 
 beforeAll(() => {
   bridge = fakeBridge(

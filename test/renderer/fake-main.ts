@@ -1,6 +1,7 @@
 import type { CallChannel } from '@shared/ipc/channels';
 import { calls } from '@shared/ipc/contract';
 import type { BridgeResult } from '@shared/ipc/errors';
+import type { JobEstimateView } from '@shared/jobs/jobs-contract';
 
 /**
  * Pieces of a fake main process for page tests. A call whose input does not fit the channel's real
@@ -33,4 +34,23 @@ export function nothingSaved(channel: CallChannel): BridgeResult<unknown> {
     default:
       return { ok: true, value: undefined };
   }
+}
+
+/** The cost check's answer for a Fetch all of 600 records in one request, with what the test changes. */
+export function jobEstimate(overrides: Partial<JobEstimateView> = {}): JobEstimateView {
+  return {
+    kind: 'shipments',
+    total: 600,
+    unit: 'records',
+    optimumRequests: 1,
+    estimatedRequests: 1,
+    estimatedDownloads: 610,
+    remainingDownloads: null,
+    remainingDailyRequests: null,
+    enough: true,
+    problems: [],
+    account: 'main',
+    probed: false,
+    ...overrides,
+  };
 }

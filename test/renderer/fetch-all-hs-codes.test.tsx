@@ -1,13 +1,13 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen } from './render';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JobEstimateView } from '@shared/jobs/jobs-contract';
 import type { UsageSummary } from '@shared/spec';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { FetchAllDialog } from '../../src/renderer/src/features/jobs/fetch-all-dialog';
 import * as jobs from '../../src/renderer/src/features/jobs/jobs-store';
 import { useUsageStore } from '../../src/renderer/src/session/usage-store';
 import { fakeBridge, ok } from './fake-bridge';
+import { jobEstimate } from './fake-main';
 
 // Account "main" has searched HS 84 and 85 and may search 3 distinct codes: one new code is left.
 const summary: UsageSummary = {
@@ -17,20 +17,13 @@ const summary: UsageSummary = {
   },
 };
 
-const estimate: JobEstimateView = {
-  kind: 'shipments',
+const estimate = jobEstimate({
   total: 2_000,
-  unit: 'records',
-  optimumRequests: 1,
-  estimatedRequests: 1,
   estimatedDownloads: 2_000,
   remainingDownloads: 1_000_000,
   remainingDailyRequests: 1_000,
-  enough: true,
-  problems: [],
-  account: 'main',
   probed: true,
-};
+});
 
 const bridge = fakeBridge({
   'library.findEquivalent': () => ok(null),

@@ -1,26 +1,13 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen } from './render';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { JobEstimateView } from '@shared/jobs/jobs-contract';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { FetchAllDialog } from '../../src/renderer/src/features/jobs/fetch-all-dialog';
 import { useJobsStore } from '../../src/renderer/src/features/jobs/jobs-store';
 import { fakeBridge, ok } from './fake-bridge';
+import { jobEstimate } from './fake-main';
 
-const estimate: JobEstimateView = {
-  kind: 'shipments',
-  total: 600,
-  unit: 'records',
-  optimumRequests: 1,
-  estimatedRequests: 1,
-  estimatedDownloads: 610,
-  remainingDownloads: null,
-  remainingDailyRequests: null,
-  enough: true,
-  problems: [],
-  account: 'main',
-  probed: false,
-};
+const estimate = jobEstimate();
 
 const refusal = {
   kind: 'Forbidden' as const,
