@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShipmentRecord } from '@shared/spec/records';
 import { whyNotWatchable } from '@shared/watch/watch-contract';
 import { LOST_COLUMN, SNAPSHOT_COLUMN, type RecordObject } from '../../src/main/library';
 import { createWatchService, type WatchService } from '../../src/main/watch';
 import { openSimAndLibrary, type SimAndLibrary } from '../jobs/helpers';
 import { heldRows } from './held-rows';
+import { charged, published } from './service-truth';
 
 let env: SimAndLibrary;
 let watch: WatchService;
@@ -15,23 +15,6 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 const ctx = () => ({ source: env.s.client, profileId: 'p1', profileName: 'Main', account: null });
-
-async function charged(): Promise<number> {
-  const usage = await env.s.client.usage();
-  return Object.values(usage)[0]!['shipments/search']!.current;
-}
-
-/** The records the service holds for arrival dates from `from` as of its day, from the data itself. */
-function published(from: string): Map<string, ShipmentRecord> {
-  const asOf = env.s.sim.asOf()!;
-  const out = new Map<string, ShipmentRecord>();
-  for (let i = 0; i < env.s.sim.dataset.size; i++) {
-    if (env.s.sim.dataset.publishedOn(i) > asOf) continue;
-    const r = env.s.sim.dataset.record(i);
-    if (r.arrivalDate >= from) out.set(r.hashId, r);
-  }
-  return out;
-}
 
 const rows = (datasetId: string) => heldRows(env.lib, datasetId);
 
@@ -49,15 +32,15 @@ async function searched(request: { start_date: string; size: number }, name: str
 describe('watching a dataset of the library', () => {
   it('takes its rows as the first snapshot without downloading, then refreshes only what is new', async () => {
     const from = '2025-04-01';
-    const held = published(from);
+    const held = published(env.s, from);
     expect(held.size).toBeGreaterThan(20);
     expect(held.size).toBeLessThan(10_000);
     const d = await searched({ start_date: from, size: 10_000 }, 'Since April');
     expect(d.status).toBe('complete');
 
-    const before = await charged();
+    const before = await charged(env.s);
     const w = await watch.adopt(d.id);
-    expect(await charged()).toBe(before);
+    expect(await charged(env.s)).toBe(before);
     expect(w.datasetId).toBe(d.id);
     expect(w.name).toBe('Since April');
     expect(w.request).toEqual({ start_date: from });
@@ -83,16 +66,16 @@ describe('watching a dataset of the library', () => {
     expect((await watch.list()).map((x) => x.id)).toContain(w.id);
 
     env.s.sim.advance(21);
-    const now = published(from);
+    const now = published(env.s, from);
     const newOnes = [...now.keys()].filter((h) => !held.has(h));
     expect(newOnes.length).toBeGreaterThan(0);
-    const start = await charged();
+    const start = await charged(env.s);
     const preview = await watch.preview({ watchId: w.id }, ctx());
     expect(preview.first).toBe(false);
     expect(preview.since).toBe(newest);
-    expect(await charged()).toBe(start + preview.checkDownloads);
+    expect(await charged(env.s)).toBe(start + preview.checkDownloads);
     const out = await watch.refresh(preview.previewId, ctx());
-    expect((await charged()) - start).toBe(preview.checkDownloads + preview.downloads);
+    expect((await charged(env.s)) - start).toBe(preview.checkDownloads + preview.downloads);
     expect(out.fetchDownloads).toBe(preview.downloads);
     const rs2 = await rows(d.id);
     // Exactly the records the service holds now, each once (the overlap de-duplicated by hashId).
@@ -116,14 +99,14 @@ describe('watching a dataset of the library', () => {
       incomplete: [`from ${from}`],
     });
 
-    const expected = published(from);
-    const start = await charged();
+    const expected = published(env.s, from);
+    const start = await charged(env.s);
     const preview = await watch.preview({ watchId: w.id }, ctx());
     expect(preview.windows).toEqual([
       expect.objectContaining({ label: `from ${from}`, total: expected.size, held: 10 }),
     ]);
     const out = await watch.refresh(preview.previewId, ctx());
-    expect((await charged()) - start).toBe(preview.checkDownloads + preview.downloads);
+    expect((await charged(env.s)) - start).toBe(preview.checkDownloads + preview.downloads);
     const rs = await rows(d.id);
     expect(rs).toHaveLength(expected.size);
     expect(new Set(rs.map((r) => r.hashId))).toEqual(new Set(expected.keys()));

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShipmentFilter } from '@shared/spec/filter';
-import type { ShipmentRecord } from '@shared/spec/records';
 import { LOST_COLUMN, SNAPSHOT_COLUMN } from '../../src/main/library';
 import { createWatchService, fetchRest, probeWindow, type WatchService } from '../../src/main/watch';
 import { openSimAndLibrary, type SimAndLibrary } from '../jobs/helpers';
 import { heldRows, type HeldRow } from './held-rows';
+import { charged, published } from './service-truth';
 
 const QUERY: ShipmentFilter = { start_date: '2025-01-01' };
 
@@ -18,24 +18,8 @@ afterAll(() => env.close());
 
 const ctx = () => ({ source: env.s.client, profileId: 'p1', profileName: 'Main', account: null });
 
-/** What the service has charged so far (its own counter, not the client's). */
-async function charged(): Promise<number> {
-  const usage = await env.s.client.usage();
-  const account = Object.values(usage)[0]!;
-  return account['shipments/search']!.current;
-}
-
-/** The records the service holds for the query as of its day, computed from the data, not the engine. */
-function published(from = QUERY.start_date!): Map<string, ShipmentRecord> {
-  const asOf = env.s.sim.asOf()!;
-  const out = new Map<string, ShipmentRecord>();
-  for (let i = 0; i < env.s.sim.dataset.size; i++) {
-    if (env.s.sim.dataset.publishedOn(i) > asOf) continue;
-    const r = env.s.sim.dataset.record(i);
-    if (r.arrivalDate >= from) out.set(r.hashId, r);
-  }
-  return out;
-}
+/** The records the service holds for the query as of its day. */
+const publishedNow = () => published(env.s, QUERY.start_date!);
 
 const rows = (datasetId: string) => heldRows(env.lib, datasetId);
 
@@ -47,18 +31,18 @@ describe('a watched query refreshed twice against a service that grows', () => {
   let datasetId = '';
 
   it('takes the first snapshot of the whole query at the cost it previewed', async () => {
-    const before = await charged();
+    const before = await charged(env.s);
     const preview = await watch.preview({ request: QUERY, name: 'All from 2025' }, ctx());
     expect(preview.first).toBe(true);
     expect(preview.windows).toHaveLength(1);
-    const expected = published();
+    const expected = publishedNow();
     expect(preview.windows[0]!.total).toBe(expected.size);
-    expect(await charged()).toBe(before + preview.checkDownloads);
+    expect(await charged(env.s)).toBe(before + preview.checkDownloads);
     expect(preview.checkDownloads).toBe(10);
     expect(preview.exact).toBe(true);
 
     const out = await watch.refresh(preview.previewId, ctx());
-    expect(await charged()).toBe(before + preview.checkDownloads + preview.downloads);
+    expect(await charged(env.s)).toBe(before + preview.checkDownloads + preview.downloads);
     expect(out.fetchDownloads).toBe(preview.downloads);
     watchId = out.watch.id;
     datasetId = out.watch.datasetId;
@@ -83,15 +67,15 @@ describe('a watched query refreshed twice against a service that grows', () => {
   ] as const) {
     it(`refresh ${no - 1}: fetches only the new dates and the overlap, costs what it previewed, stores exactly the new records`, async () => {
       const held = present(await rows(datasetId));
-      const newest = [...published().values()]
+      const newest = [...publishedNow().values()]
         .filter((r) => held.has(r.hashId))
         .reduce((m, r) => (r.arrivalDate > m ? r.arrivalDate : m), '');
       env.s.sim.advance(days);
-      const expected = published();
+      const expected = publishedNow();
       const newOnes = [...expected.keys()].filter((h) => !held.has(h));
       expect(newOnes.length).toBeGreaterThan(0);
 
-      const before = await charged();
+      const before = await charged(env.s);
       const preview = await watch.preview({ watchId }, ctx());
       expect(preview.first).toBe(false);
       expect(preview.since).toBe(newest);
@@ -101,10 +85,10 @@ describe('a watched query refreshed twice against a service that grows', () => {
       const inWindow = [...expected.values()].filter((r) => r.arrivalDate >= from);
       const overlap = inWindow.filter((r) => held.has(r.hashId)).length;
       expect(preview.windows[0]).toMatchObject({ total: inWindow.length, held: overlap });
-      expect(await charged()).toBe(before + preview.checkDownloads);
+      expect(await charged(env.s)).toBe(before + preview.checkDownloads);
 
       const out = await watch.refresh(preview.previewId, ctx());
-      const spent = (await charged()) - before;
+      const spent = (await charged(env.s)) - before;
       expect(out.fetchDownloads).toBe(preview.downloads);
       expect(spent).toBe(preview.checkDownloads + preview.downloads);
       // At most the new records plus the overlap, and the cost check's records of the day it stopped on.
@@ -134,7 +118,7 @@ describe('a watched query refreshed twice against a service that grows', () => {
     const asOf = env.s.sim.asOf()!;
     const held = present(await rows(datasetId));
     env.s.sim.setAsOf(new Date(Date.parse(`${asOf}T00:00:00Z`) - 5 * 86_400_000).toISOString().slice(0, 10));
-    const expected = published();
+    const expected = publishedNow();
     const gone = [...held].filter((h) => !expected.has(h));
     expect(gone.length).toBeGreaterThan(0);
     const out = await watch.refresh((await watch.preview({ watchId }, ctx())).previewId, ctx());
@@ -178,7 +162,7 @@ describe('fetching a window bigger than one search', () => {
     const client = env.s.client;
     const probe = await probeWindow(QUERY, { start: '2025-01-01', end: '2025-04-30' }, client);
     const f = await fetchRest(QUERY, probe, client, { cap: 300 });
-    const expected = [...published().values()].filter((r) => r.arrivalDate <= '2025-04-30');
+    const expected = [...publishedNow().values()].filter((r) => r.arrivalDate <= '2025-04-30');
     expect(probe.total).toBe(expected.length);
     expect(new Set(f.records.map((r) => r.hashId))).toEqual(new Set(expected.map((r) => r.hashId)));
     expect(f.records).toHaveLength(expected.length);
