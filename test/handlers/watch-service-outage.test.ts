@@ -154,3 +154,35 @@ describe('a Watched refresh whose gateway answers 503 for a while', () => {
     // Two first snapshots of 30,000 records and a 503 wait: 31 s here at load 11.
   }, 120_000);
 });
+
+describe('a Watched cost check while the service is away', () => {
+  it('is not waited out as a refresh is: it fails at once, saying the service stopped answering, and checks once it is back', async () => {
+    const sim = await outage.simulator();
+    const port = Number(new URL(sim.url).port);
+    const hh = await outage.harness(sim);
+    await hh.ok<RefreshPreview>('watch.preview', { request, name: 'All' });
+
+    // The gateway says the service is unavailable: the check says so, and sends no more.
+    sim.setFaults({ errorRate: 1, errorStatuses: [503] });
+    let asked = Date.now();
+    const refused = await hh.call('watch.preview', { request, name: 'All' });
+    expect(Date.now() - asked).toBeLessThan(1_500);
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'ServiceError', status: 503 } });
+    sim.setFaults(undefined);
+
+    await sim.close();
+    asked = Date.now();
+    const gone = await hh.call('watch.preview', { request, name: 'All' });
+    expect(Date.now() - asked).toBeLessThan(1_500);
+    expect(gone).toMatchObject({ ok: false, error: { kind: 'NetworkError' } });
+    expect((gone as { error: { message: string } }).error.message).toMatch(
+      /^The service at 127\.0\.0\.1:\d+ stopped answering \(connection refused\)\. It answered earlier at this address, so it is probably down or restarting\./,
+    );
+    // Nothing waits on it: no progress of a wait is told for a cost check.
+    expect(progress(hh)).toEqual([]);
+
+    await outage.simulator(port);
+    const back = await hh.ok<RefreshPreview>('watch.preview', { request, name: 'All' });
+    expect(back.windows.reduce((sum, w) => sum + w.total, 0)).toBe(RECORDS);
+  }, 60_000);
+});

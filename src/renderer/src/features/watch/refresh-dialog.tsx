@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { ErrorMessage } from '../../components/error-message';
 import { useEnterSubmits } from '../../components/use-enter-submits';
 import { describeSeconds, useNow } from '../jobs';
-import { useWatchStore } from './watch-store';
+import { offersCheckAgain, useWatchStore } from './watch-store';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 
@@ -29,7 +29,7 @@ function WaitingForService() {
  * Enter refreshes, Escape closes.
  */
 export function RefreshDialog() {
-  const { closeDialog, confirmRefresh } = useWatchStore.getState();
+  const { closeDialog, confirmRefresh, checkAgain } = useWatchStore.getState();
   const open = useWatchStore((s) => s.dialogOpen);
   const checking = useWatchStore((s) => s.checking);
   const preview = useWatchStore((s) => s.preview);
@@ -42,19 +42,23 @@ export function RefreshDialog() {
   const cancelling = useWatchStore((s) => s.cancelling);
   const { cancelRefresh } = useWatchStore.getState();
   const error = useWatchStore((s) => s.dialogError);
+  const again = useWatchStore(offersCheckAgain);
   const confirm = useRef<HTMLButtonElement>(null);
   const enter = useEnterSubmits();
-  // The cost arrives after the dialog opened: Enter then takes the snapshot it priced.
+  // The cost (or the check's failure) arrives after the dialog opened: Enter then takes the snapshot
+  // it priced, or checks again.
   useEffect(() => {
-    if (preview) confirm.current?.focus();
-  }, [preview]);
+    if (preview || again) confirm.current?.focus();
+  }, [preview, again]);
   const title = blocked
     ? refusal
     : preview?.first
       ? `Watch “${preview.name}”`
       : preview
         ? `Refresh “${preview.name}”`
-        : 'Checking the cost…';
+        : error && !checking
+          ? 'The cost could not be checked'
+          : 'Checking the cost…';
   return (
     <Modal
       opened={open}
@@ -68,7 +72,7 @@ export function RefreshDialog() {
         {...enter}
         onSubmit={(e) => {
           e.preventDefault();
-          void confirmRefresh();
+          void (again ? checkAgain() : confirmRefresh());
         }}
       >
         <Stack gap="md">
@@ -142,16 +146,22 @@ export function RefreshDialog() {
             >
               Cancel
             </Button>
-            <Button
-              type="submit"
-              data-testid="watch-refresh-confirm"
-              ref={confirm}
-              disabled={!preview || blocked}
-              loading={refreshing}
-              data-autofocus
-            >
-              {first ? 'Take first snapshot' : 'Refresh'}
-            </Button>
+            {again ? (
+              <Button type="submit" data-testid="watch-refresh-again" ref={confirm}>
+                Try again
+              </Button>
+            ) : (
+              <Button
+                type="submit"
+                data-testid="watch-refresh-confirm"
+                ref={confirm}
+                disabled={!preview || blocked}
+                loading={refreshing}
+                data-autofocus
+              >
+                {first ? 'Take first snapshot' : 'Refresh'}
+              </Button>
+            )}
           </Group>
         </Stack>
       </form>

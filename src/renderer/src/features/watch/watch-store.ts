@@ -8,6 +8,7 @@ import type {
   SnapshotChanges,
   WatchDetail,
   WatchSummary,
+  WatchTarget,
 } from '@shared/watch/watch-contract';
 import { getApi } from '../../bridge/api';
 import { notify } from '../../components/notify';
@@ -32,6 +33,8 @@ export interface WatchData {
   /** The refresh dialog: the cost check under way or done, and the refresh running. */
   dialogOpen: boolean;
   checking: boolean;
+  /** What the dialog's cost check asked about, so Try again asks the same. */
+  checkTarget: WatchTarget | null;
   preview: RefreshPreview | null;
   /**
    * The query's HS codes the account has not searched yet, against its allowance of distinct codes, as
@@ -69,6 +72,8 @@ export interface WatchActions {
   select(id: string): Promise<void>;
   /** Opens the dialog and checks what refreshing the selected watch (or watching a new query) costs. */
   checkCost(target?: { request: ShipmentFilter; name: string; presetId: string | null }): Promise<void>;
+  /** The dialog's Try again: the same cost check, after one the service did not answer. */
+  checkAgain(): Promise<void>;
   /**
    * Watches a library dataset (its rows are the first snapshot, nothing is fetched) and shows it on the
    * Watched page, where Refresh fetches what is new. A refusal is kept in `adoptError` for the dataset.
@@ -100,6 +105,7 @@ const initialState: WatchData = {
   detail: null,
   dialogOpen: false,
   checking: false,
+  checkTarget: null,
   preview: null,
   hsCodes: null,
   dialogForNew: false,
@@ -122,6 +128,23 @@ const initialState: WatchData = {
 const n = (v: number): string => v.toLocaleString('en-US');
 
 /** The last refresh in the analyst's words. */
+/**
+ * Whether the dialog offers Try again: its cost check failed because the service did not answer (no
+ * connection, or it answered that it is having trouble), which passes by itself. The check is not
+ * waited out as a refresh is: like Search's and Fetch all's, it is the analyst's to run again.
+ */
+export function offersCheckAgain(
+  s: Pick<WatchData, 'checkTarget' | 'checking' | 'preview' | 'dialogError'>,
+): boolean {
+  const kind = s.dialogError?.kind;
+  return (
+    s.checkTarget !== null &&
+    !s.checking &&
+    s.preview === null &&
+    (kind === 'NetworkError' || kind === 'ServiceError')
+  );
+}
+
 /** Why Refresh… cannot run now, in the page's words; null when a watched query is open. */
 export function refreshUnavailable(s: Pick<WatchData, 'detail' | 'watches'>): string | null {
   if (s.detail) return null;
@@ -192,6 +215,7 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
           dialogOpen: true,
           dialogForNew: target !== undefined,
           checking: false,
+          checkTarget: null,
           preview: null,
           hsCodes,
           dialogError: null,
@@ -201,12 +225,18 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
       set({
         dialogOpen: true,
         dialogForNew: target !== undefined,
-        checking: true,
+        checkTarget: target ?? { watchId: id! },
         preview: null,
         hsCodes,
-        dialogError: null,
       });
-      const r = await getApi().watch.preview(target ?? { watchId: id! });
+      await get().checkAgain();
+    },
+
+    async checkAgain() {
+      const target = get().checkTarget;
+      if (!target || !get().dialogOpen || get().checking || get().preview || get().refreshing) return;
+      set({ checking: true, dialogError: null });
+      const r = await getApi().watch.preview(target);
       if (!get().dialogOpen) return;
       set(r.ok ? { checking: false, preview: r.value } : { checking: false, dialogError: r.error });
     },
@@ -278,7 +308,14 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
 
     closeDialog() {
       if (get().refreshing) return;
-      set({ dialogOpen: false, preview: null, hsCodes: null, dialogError: null, checking: false });
+      set({
+        dialogOpen: false,
+        preview: null,
+        hsCodes: null,
+        dialogError: null,
+        checking: false,
+        checkTarget: null,
+      });
     },
 
     async setChanges(patch) {

@@ -1,0 +1,79 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RefreshDialog } from '../../src/renderer/src/features/watch/refresh-dialog';
+import { useWatchStore } from '../../src/renderer/src/features/watch/watch-store';
+import { useServiceBackend } from './service-backend';
+
+/**
+ * The Watched cost check over the real handlers and the service simulator, stopped and started again at
+ * the same address: the check is not waited out (like Search's and Fetch all's, it is the analyst's to
+ * run again); the dialog says the service is not answering and offers Try again, which Enter runs, and
+ * which shows the cost once the service is back.
+ */
+const backend = useServiceBackend({});
+afterEach(cleanup);
+
+const request = { start_date: '2021-01-01', end_date: '2025-12-31', importer_countries: ['DE'] };
+const target = { request, name: 'DE, all dates', presetId: null };
+
+describe('the Watched cost check while the service restarts', () => {
+  it('says the service is not answering and offers Try again, which shows the cost once it is back', async () => {
+    useWatchStore.getState().reset();
+    render(<RefreshDialog />);
+    // Answered once at this address: then a refused connection is a service down or restarting.
+    await act(() => useWatchStore.getState().checkCost(target));
+    expect(useWatchStore.getState().preview).not.toBeNull();
+    act(() => useWatchStore.getState().closeDialog());
+
+    await backend.stopService();
+    await act(() => useWatchStore.getState().checkCost(target));
+    const error = await screen.findByTestId('watch-refresh-error');
+    expect(error.getAttribute('data-error-kind')).toBe('NetworkError');
+    expect(error.textContent).toMatch(
+      /^No connection to the service: The service at 127\.0\.0\.1:\d+ stopped answering \(connection refused\)\. It answered earlier at this address, so it is probably down or restarting\./,
+    );
+    expect(screen.getByText('The cost could not be checked')).toBeTruthy();
+    // Try again in place of the Take first snapshot it cannot take, and focused: Enter runs it.
+    const again = screen.getByTestId('watch-refresh-again');
+    expect(again.textContent).toBe('Try again');
+    await waitFor(() => expect(document.activeElement).toBe(again));
+    expect(screen.queryByTestId('watch-refresh-confirm')).toBeNull();
+
+    // Still down: the same failure, Try again still offered.
+    await act(async () => {
+      fireEvent.submit(again.closest('form')!);
+    });
+    await waitFor(() => expect(useWatchStore.getState().checking).toBe(false));
+    expect(useWatchStore.getState().dialogError?.kind).toBe('NetworkError');
+    expect(screen.getByTestId('watch-refresh-again')).toBeTruthy();
+
+    await backend.startService();
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('watch-refresh-again'));
+    });
+    await screen.findByTestId('watch-refresh-cost', {}, { timeout: 10_000 });
+    expect(useWatchStore.getState().dialogError).toBeNull();
+    expect(screen.queryByTestId('watch-refresh-error')).toBeNull();
+    expect(screen.queryByTestId('watch-refresh-again')).toBeNull();
+    const confirm = screen.getByTestId('watch-refresh-confirm');
+    expect(confirm.textContent).toBe('Take first snapshot');
+    expect(confirm.hasAttribute('disabled')).toBe(false);
+    await waitFor(() => expect(document.activeElement).toBe(confirm));
+  }, 60_000);
+
+  it('a check refused for its filter is not offered again: Try again is for a service that did not answer', async () => {
+    useWatchStore.getState().reset();
+    render(<RefreshDialog />);
+    // Dates the wrong way round: the service is never asked, and asking again would not help.
+    const backwards = {
+      ...target,
+      request: { ...request, start_date: '2025-12-31', end_date: '2021-01-01' },
+    };
+    await act(() => useWatchStore.getState().checkCost(backwards));
+    await screen.findByTestId('watch-refresh-error');
+    expect(useWatchStore.getState().dialogError?.kind).toBe('InvalidInput');
+    expect(screen.queryByTestId('watch-refresh-again')).toBeNull();
+    expect(screen.getByTestId('watch-refresh-confirm').hasAttribute('disabled')).toBe(true);
+  }, 30_000);
+});
