@@ -21,7 +21,7 @@ import { LibraryPage, connectLibraryStore, useLibraryStore } from '../../src/ren
 import { useImportStore } from '../../src/renderer/src/features/library/import-store';
 import { fakeBridge, ok, type FakeBridge } from './fake-bridge';
 import { jobEstimate } from './fake-main';
-import { fakeLibrary, importPreview, type FakeLibrary } from './fake-library';
+import { browserHostOver, fakeLibrary, importPreview, type FakeLibrary } from './fake-library';
 
 /**
  * Enter runs a dialog's primary action from any of its controls (a radio button, a checkbox, a switch,
@@ -49,13 +49,7 @@ beforeAll(() => {
       'jobs.estimate': () => ok(estimate),
       'jobs.start': () => ok({ jobId: 'j1' }),
     },
-    {
-      fallback: (channel, input) => lib.invoke(channel, input),
-      fileTransfer: {
-        upload: (file, fileName) => lib.upload(file, fileName),
-        downloadUrl: (handle) => `/files/export/${handle}`,
-      },
-    },
+    browserHostOver(() => lib),
   );
   setApi(bridge.api);
   disconnect = connectLibraryStore();

@@ -8,6 +8,7 @@ import {
   type EquivalentView,
   type LibraryChanged,
 } from '@shared/library/library-contract';
+import type { FakeBridgeOptions } from './fake-bridge';
 
 /**
  * The library's bridge calls answered from memory, for renderer tests. Inputs are checked against
@@ -280,4 +281,20 @@ export function fakeLibrary(initial: DatasetView[]): FakeLibrary {
     },
   };
   return fake;
+}
+
+/**
+ * The bridge as the browser host gives it, over the fake library `current()` names (a test may make a
+ * new one for each test): calls it answers, files picked in the page uploaded to it.
+ */
+export function browserHostOver(
+  current: () => FakeLibrary,
+): Required<Pick<FakeBridgeOptions, 'fallback' | 'fileTransfer'>> {
+  return {
+    fallback: (channel, input) => current().invoke(channel, input),
+    fileTransfer: {
+      upload: (file, fileName) => current().upload(file, fileName),
+      downloadUrl: (handle) => `/files/export/${handle}`,
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { setApi } from '../../src/renderer/src/bridge/api';
 import { LibraryPage, connectLibraryStore, useLibraryStore } from '../../src/renderer/src/features/library';
 import { useImportStore } from '../../src/renderer/src/features/library/import-store';
 import { fakeBridge, type FakeBridge } from './fake-bridge';
-import { fakeLibrary, importPreview, type FakeLibrary } from './fake-library';
+import { browserHostOver, fakeLibrary, importPreview, type FakeLibrary } from './fake-library';
 
 /**
  * The import dialog's whole-file check: once the dialog shows a file, main reads all of it under the
@@ -22,13 +22,7 @@ let disconnect: () => void = () => undefined;
 beforeAll(() => {
   bridge = fakeBridge(
     {},
-    {
-      fallback: (channel, input) => lib.invoke(channel, input),
-      fileTransfer: {
-        upload: (file, fileName) => lib.upload(file, fileName),
-        downloadUrl: (handle) => `/files/export/${handle}`,
-      },
-    },
+    browserHostOver(() => lib),
   );
   setApi(bridge.api);
   disconnect = connectLibraryStore();

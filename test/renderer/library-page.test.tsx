@@ -5,7 +5,7 @@ import { setApi } from '../../src/renderer/src/bridge/api';
 import * as page from '../../src/renderer/src/features/library/library-page';
 import * as store from '../../src/renderer/src/features/library/library-store';
 import { fakeBridge } from './fake-bridge';
-import { dataset, fakeLibrary, importPreview, type FakeLibrary } from './fake-library';
+import { browserHostOver, dataset, fakeLibrary, importPreview, type FakeLibrary } from './fake-library';
 import { useImportStore } from '../../src/renderer/src/features/library/import-store';
 import { JobsPanel, useJobsStore } from '../../src/renderer/src/features/jobs';
 
@@ -17,13 +17,7 @@ beforeAll(() => {
   setApi(
     fakeBridge(
       {},
-      {
-        fallback: (channel, input) => lib.invoke(channel, input),
-        fileTransfer: {
-          upload: (file, fileName) => lib.upload(file, fileName),
-          downloadUrl: (handle) => `/files/export/${handle}`,
-        },
-      },
+      browserHostOver(() => lib),
     ).api,
   );
 });
@@ -525,13 +519,7 @@ describe('library page: import', () => {
       setApi(
         fakeBridge(
           {},
-          {
-            fallback: (channel, input) => lib.invoke(channel, input),
-            fileTransfer: {
-              upload: (file, fileName) => lib.upload(file, fileName),
-              downloadUrl: (h) => `/files/export/${h}`,
-            },
-          },
+          browserHostOver(() => lib),
         ).api,
       );
     }
