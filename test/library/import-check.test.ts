@@ -103,6 +103,7 @@ async function bigCsv(rows: number, name = 'big.csv'): Promise<string> {
 
 describe('the whole-file check of an import plan', () => {
   it('counts, over every row of a workbook, what the preview’s first rows do not show, in the dialog’s words', async () => {
+    const stored = await ok<unknown[]>('library.list', {});
     const { handle, preview } = await chosen(await deskWorkbook());
     // The preview reads the head only: nothing odd there.
     expect(preview.issues).toEqual([]);
@@ -132,8 +133,8 @@ describe('the whole-file check of an import plan', () => {
     expect(checked.issues.map((w) => w.message).join('\n')).not.toMatch(
       /hsCode|usdFob|arrivalDate|importerName/,
     );
-    // Nothing stored.
-    expect(await ok<unknown[]>('library.list', {})).toEqual([]);
+    // Nothing stored (another test of the file may have imported before).
+    expect(await ok<unknown[]>('library.list', {})).toEqual(stored);
   }, 60_000);
 
   it('reports a long CSV’s progress as it reads, with an estimate of its rows, under the analyst’s locale', async () => {
