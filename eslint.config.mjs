@@ -20,21 +20,22 @@ const rawIpc = [
   },
 ];
 
-// DuckDB 1.5's window operator fails now and then ("INTERNAL Error: Attempted to access index 0 within
-// vector of size 0") on a window with neither PARTITION BY nor ORDER BY, `count(*) OVER ()`, when it runs
-// on more than one thread (duckdb/duckdb#22846 and #25713, which report the database unusable after it
-// until the app restarts; seen in this project's CI). Such a window reads its input as it came, and an
-// empty chunk of it lets a thread finish the window before another has begun (duckdb/duckdb#22373); a
+// DuckDB's window operator up to 1.5.5 failed now and then ("INTERNAL Error: Attempted to access index 0
+// within vector of size 0") on a window with neither PARTITION BY nor ORDER BY, `count(*) OVER ()`, when
+// it ran on more than one thread (duckdb/duckdb#22846 and #25713, which report the database unusable after
+// it until the app restarts; seen in this project's CI). Such a window reads its input as it came, and an
+// empty chunk of it let a thread finish the window before another had begun (duckdb/duckdb#22373); a
 // frame (`OVER (ROWS BETWEEN …)`) or a named window (`WINDOW w AS ()`) without either clause is the same
 // window. A scalar subquery over the same rows gives the same figure. A partitioned or ordered window is
 // sorted first and never sees an empty chunk; `row_number() OVER ()` runs in another operator: both allowed.
-// Only an OVER after a call's `)` is SQL; prose saying "over (…)" is not.
+// 1.5.6, the version pinned, has the fix; the rule stays so that a DuckDB without it (the pin moved back)
+// cannot bring the failure back unnoticed. Only an OVER after a call's `)` is SQL; prose "over (…)" is not.
 const unsortedSpec = '\\((?![^)]*\\b(?:PARTITION|ORDER)\\s+BY\\b)';
 const unsortedWindow = `/(?<!row_number\\(\\)\\s*)(?<=\\)\\s*)OVER\\s*${unsortedSpec}|\\bWINDOW\\s+\\w+\\s+AS\\s*${unsortedSpec}/i`;
 const duckdbSql = ['TemplateElement[value.raw=', 'Literal[value='].map((node) => ({
   selector: `${node}${unsortedWindow}]`,
   message:
-    'A window without PARTITION BY or ORDER BY fails intermittently in DuckDB 1.5 and invalidates the library (duckdb/duckdb#25713): count with a scalar subquery over the same rows instead.',
+    'A window without PARTITION BY or ORDER BY failed intermittently in DuckDB up to 1.5.5 and invalidated the library (duckdb/duckdb#25713): count with a scalar subquery over the same rows instead.',
 }));
 
 const rendererSyntax = [

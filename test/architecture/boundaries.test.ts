@@ -160,7 +160,7 @@ describe("the library's writes have one owner", () => {
   });
 });
 
-describe("the library's SQL keeps to the windows DuckDB 1.5 runs safely on two threads", () => {
+describe("the library's SQL keeps out the windows DuckDB up to 1.5.5 failed on two threads", () => {
   const windowErrors = async (sql: string) => {
     const [result] = await untyped.lintText(`export const q = ${sql};`, {
       filePath: join(root, 'src/main/analysis/probe.ts'),
