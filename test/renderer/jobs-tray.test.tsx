@@ -95,6 +95,21 @@ async function startFetch(): Promise<string> {
   return ids[0]!;
 }
 
+/**
+ * The tray over a backend answering after `latencyMs`, with a fetch started from it that has stored
+ * records (within `timeout`): its job id.
+ */
+async function fetchStoring(latencyMs: number, timeout = 20_000): Promise<string> {
+  await useBackend({ faults: { latencyMs } });
+  render(<panel.JobsPanel />);
+  const jobId = await startFetch();
+  await waitFor(
+    () => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0),
+    { timeout },
+  );
+  return jobId;
+}
+
 async function libraryNames(): Promise<string[]> {
   const r = await backend.invoke('library.list', {});
   if (!r.ok) throw new Error(r.error.message);
@@ -116,13 +131,7 @@ describe('jobs tray over the simulator', () => {
   });
 
   it('Cancel asks before discarding paid-for records; Keep pauses instead; Pause and Resume keep going', async () => {
-    await useBackend({ faults: { latencyMs: 150 } });
-    render(<panel.JobsPanel />);
-    const jobId = await startFetch();
-    await waitFor(
-      () => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0),
-      { timeout: 20_000 },
-    );
+    const jobId = await fetchStoring(150);
 
     fireEvent.click(screen.getByTestId(`job-cancel-${jobId}`));
     const question = await screen.findByTestId('job-discard-question', {}, { timeout: 20_000 });
@@ -174,13 +183,7 @@ describe('jobs tray over the simulator', () => {
   }, 90_000);
 
   it('"Go on fetching" after Cancel resumes the paused job, keeping what it had', async () => {
-    await useBackend({ faults: { latencyMs: 150 } });
-    render(<panel.JobsPanel />);
-    const jobId = await startFetch();
-    await waitFor(
-      () => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0),
-      { timeout: 20_000 },
-    );
+    const jobId = await fetchStoring(150);
     fireEvent.click(screen.getByTestId(`job-cancel-${jobId}`));
     await screen.findByTestId('job-discard-question', {}, { timeout: 20_000 });
     const records = store.useJobsStore.getState().discardQuestion!.records;
@@ -197,13 +200,7 @@ describe('jobs tray over the simulator', () => {
   }, 90_000);
 
   it('a failed Resume shows its error in the tray until dismissed, across list refreshes', async () => {
-    await useBackend({ faults: { latencyMs: 150 } });
-    render(<panel.JobsPanel />);
-    const jobId = await startFetch();
-    await waitFor(
-      () => expect(store.useJobsStore.getState().running[jobId]?.recordsStored ?? 0).toBeGreaterThan(0),
-      { timeout: 20_000 },
-    );
+    const jobId = await fetchStoring(150);
     await act(() => store.useJobsStore.getState().pause(jobId));
     await screen.findByTestId(`job-resumable-${jobId}`);
 
@@ -268,15 +265,7 @@ describe('jobs tray over the simulator', () => {
   }, 90_000);
 
   it('says in plain words that a job waits for a service that stopped answering, and goes on when it is back', async () => {
-    await useBackend({ faults: { latencyMs: 60 } });
-    render(<panel.JobsPanel />);
-    const jobId = await startFetch();
-    await waitFor(
-      () => expect(store.useJobsStore.getState().running[jobId]?.recordsStored).toBeGreaterThan(0),
-      {
-        timeout: 30_000,
-      },
-    );
+    const jobId = await fetchStoring(60, 30_000);
     await act(() => backend.stopService());
     const waiting = await screen.findByTestId(`job-waiting-service-${jobId}`, {}, { timeout: 15_000 });
     expect(waiting.textContent).toMatch(
