@@ -119,6 +119,49 @@ describe('a gateway answering that the service is unavailable', () => {
   });
 });
 
+describe('a gateway unavailable when nothing asks any more', () => {
+  const monitors: { dispose(): void }[] = [];
+  afterEach(() => {
+    for (const m of monitors.splice(0)) m.dispose();
+  });
+
+  it('stops saying Portolan tries again once no attempt came for a while, and says it again at the next', async () => {
+    const changes: ServiceConnection[] = [];
+    const m = createConnectionMonitor({ emit: (c) => changes.push(c), quietAfterMs: 80 });
+    monitors.push(m);
+    m.report('p1', 'http://a', 'answered');
+    m.report('p1', 'http://a', 'unavailable');
+    // Askings closer together than the quiet spell (a client's retries, a job's pauses) keep it trying.
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 40));
+      m.report('p1', 'http://a', 'unavailable');
+    }
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ reachable: false, unavailable: true });
+    expect(changes[0]!.idle).toBeUndefined();
+
+    // The refresh is cancelled: nothing asks.
+    await vi.waitFor(() => expect(changes).toHaveLength(2));
+    expect(changes[1]).toEqual({
+      profileId: 'p1',
+      reachable: false,
+      unavailable: true,
+      idle: true,
+      message:
+        'The service was not answering when last asked: its gateway said it was unavailable. Nothing is asking it now; the next search or refresh tells whether it is back.',
+    });
+    // Asked again, and unavailable again: trying again once more; answered: back.
+    m.report('p1', 'http://a', 'unavailable');
+    expect(changes[2]).toMatchObject({ reachable: false, unavailable: true });
+    expect(changes[2]!.idle).toBeUndefined();
+    m.report('p1', 'http://a', 'answered');
+    expect(changes[3]).toEqual({ profileId: 'p1', reachable: true, message: null });
+    // Answered, nothing is said later of a quiet spell.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(changes).toHaveLength(4);
+  });
+});
+
 describe('waiting for a service to answer again', () => {
   const monitors: { dispose(): void }[] = [];
   afterEach(() => {

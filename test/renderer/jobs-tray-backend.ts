@@ -28,7 +28,7 @@ export interface TrayBackend {
  * in process, for the jobs tray's renderer test. Secrets are held in memory (no keychain needed).
  */
 export async function startTrayBackend(
-  opts: { limits?: SimAccount['limits']; faults?: SimFaults } = {},
+  opts: { limits?: SimAccount['limits']; faults?: SimFaults; quietAfterMs?: number } = {},
 ): Promise<TrayBackend> {
   const account: SimAccount = { ...generateAccount('acme'), ...(opts.limits ? { limits: opts.limits } : {}) };
   const simulator = (port: number) =>
@@ -54,6 +54,7 @@ export async function startTrayBackend(
     appInfo: { version: '0.0.0-test', host: 'browser' },
     clientOptions: { timeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2_000 } },
     connectionProbeEveryMs: 200,
+    ...(opts.quietAfterMs !== undefined ? { connectionQuietAfterMs: opts.quietAfterMs } : {}),
   });
   const dispatch = createDispatcher<'app'>({ handlers, logger, isTrustedSender: () => true });
   const invoke = (channel: string, input: unknown) => dispatch(channel, input, 'app');

@@ -30,6 +30,8 @@ export interface ServiceBackend {
 export function useServiceBackend(opts: {
   serviceOutcomes?: boolean;
   events?: boolean;
+  /** How long after a gateway's last "unavailable" answer main takes nothing to be asking any more. */
+  quietAfterMs?: number;
 }): Omit<ServiceBackend, 'close'> {
   let started: ServiceBackend | null = null;
   const now = (): ServiceBackend => {
@@ -41,7 +43,9 @@ export function useServiceBackend(opts: {
     const { startTrayBackend } = (await import(/* @vite-ignore */ backendPath)) as {
       startTrayBackend: (o: object) => Promise<ServiceBackend>;
     };
-    const backend = await startTrayBackend({});
+    const backend = await startTrayBackend(
+      opts.quietAfterMs !== undefined ? { quietAfterMs: opts.quietAfterMs } : {},
+    );
     started = backend;
     const api = fakeBridge(
       {},

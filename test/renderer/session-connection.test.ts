@@ -83,9 +83,14 @@ describe('the status bar’s connection after a page’s call', () => {
   it('“service not answering” stays through a call main answered without the service, until main hears an answer', () => {
     answered();
     // main's news at a gateway's first 503 (service.connection), while the client or a job asks again.
-    state().reportConnection('p1', { status: 'waiting', message: 'its gateway says it is unavailable' });
+    const waiting = {
+      status: 'waiting',
+      message: 'its gateway says it is unavailable',
+      retrying: true,
+    } as const;
+    state().reportConnection('p1', waiting);
     answered();
-    expect(state().connection).toEqual({ status: 'waiting', message: 'its gateway says it is unavailable' });
+    expect(state().connection).toEqual(waiting);
     state().reportConnection('p1', { status: 'connected', checkedAt: Date.now() });
     expect(state().connection.status).toBe('connected');
   });

@@ -17,8 +17,11 @@ describe('status bar: the connection in the analyst’s words', () => {
     );
     expect(describeConnection({ status: 'connected', checkedAt: 0 })).toBe('connected');
     expect(describeConnection({ status: 'unknown' })).toBe('not checked yet');
-    expect(describeConnection({ status: 'waiting', message: 'its gateway says it is unavailable' })).toBe(
+    const unavailable = { status: 'waiting', message: 'its gateway says it is unavailable' } as const;
+    expect(describeConnection({ ...unavailable, retrying: true })).toBe(
       'service not answering — trying again…',
     );
+    // Nothing asks any more (a refresh cancelled, a job stopped): no "trying again" that is not so.
+    expect(describeConnection({ ...unavailable, retrying: false })).toBe('service not answering');
   });
 });

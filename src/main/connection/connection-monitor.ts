@@ -32,6 +32,12 @@ export interface ConnectionMonitorOptions {
   probe?: Probe;
   /** How often an unreachable service is probed again. */
   probeEveryMs?: number;
+  /**
+   * How long after a gateway's last "unavailable" answer, with no attempt since, nothing is taken to be
+   * asking any more (a refresh cancelled, a job stopped). Default 45 s: longer than a fetch job's or a
+   * refresh's longest pause between askings (30 s), with room for the asking itself.
+   */
+  quietAfterMs?: number;
 }
 
 export interface ConnectionMonitor {
@@ -59,6 +65,9 @@ export interface ConnectionMonitor {
 /** Why the status bar says the service is not answering while its gateway says it is unavailable. */
 const UNAVAILABLE_MESSAGE =
   'The service is not answering: its gateway says it is unavailable for now (a restart or an overload). Portolan asks again until it answers.';
+/** The same, once nothing has asked for a while: trying again would no longer be true. */
+const UNAVAILABLE_IDLE_MESSAGE =
+  'The service was not answering when last asked: its gateway said it was unavailable. Nothing is asking it now; the next search or refresh tells whether it is back.';
 
 /**
  * Main's knowledge of whether each profile's service answers. Any request's outcome (a search, a
@@ -71,10 +80,17 @@ const UNAVAILABLE_MESSAGE =
 export function createConnectionMonitor(opts: ConnectionMonitorOptions): ConnectionMonitor {
   const probe = opts.probe ?? tcpProbe;
   const every = opts.probeEveryMs ?? 2000;
-  const state = new Map<
-    string,
-    { reach: ServiceReach; answered: boolean; baseUrl: string; timer: NodeJS.Timeout | null }
-  >();
+  const quietAfter = opts.quietAfterMs ?? 45_000;
+  /** `timer`: the next probe while nothing answers, or the end of the askings while unavailable. */
+  interface Known {
+    reach: ServiceReach;
+    answered: boolean;
+    baseUrl: string;
+    timer: NodeJS.Timeout | null;
+    /** Unavailable, and nothing has asked since `quietAfter`. */
+    idle: boolean;
+  }
+  const state = new Map<string, Known>();
   const waiters = new Set<{ profileId: string; baseUrl: string; done: (error?: Error) => void }>();
 
   function wake(profileId: string, baseUrl: string): void {
@@ -97,24 +113,47 @@ export function createConnectionMonitor(opts: ConnectionMonitorOptions): Connect
     s.timer.unref?.();
   }
 
+  const unavailableNews = (profileId: string, idle: boolean): ServiceConnection =>
+    idle
+      ? { profileId, reachable: false, unavailable: true, idle: true, message: UNAVAILABLE_IDLE_MESSAGE }
+      : { profileId, reachable: false, unavailable: true, message: UNAVAILABLE_MESSAGE };
+
+  /** An "unavailable" answer: someone asks, until `quietAfter` passes without another attempt. */
+  function asked(profileId: string, s: Known): void {
+    if (s.timer) clearTimeout(s.timer);
+    s.timer = setTimeout(() => {
+      s.timer = null;
+      if (state.get(profileId) !== s || s.reach !== 'unavailable' || s.idle) return;
+      s.idle = true;
+      opts.emit(unavailableNews(profileId, true));
+    }, quietAfter);
+    s.timer.unref?.();
+  }
+
   function report(profileId: string, baseUrl: string, reach: ServiceReach, message?: string): void {
     const prev = state.get(profileId);
-    if (prev && prev.baseUrl !== baseUrl && prev.timer) clearTimeout(prev.timer);
-    if (prev && prev.baseUrl === baseUrl && prev.reach === reach) return;
+    if (prev && prev.baseUrl === baseUrl && prev.reach === reach) {
+      if (reach !== 'unavailable') return;
+      asked(profileId, prev);
+      // Asked again after a quiet spell (another refresh, a resumed job): Portolan tries again.
+      if (prev.idle) {
+        prev.idle = false;
+        opts.emit(unavailableNews(profileId, false));
+      }
+      return;
+    }
+    if (prev?.timer) clearTimeout(prev.timer);
     const same = prev?.baseUrl === baseUrl;
     // Any HTTP answer, a gateway's 503 included, shows something listens at the address.
     const reached = reach !== 'no-answer';
-    const next = {
+    const next: Known = {
       reach,
       answered: reached || (same && prev.answered),
       baseUrl,
-      timer: same ? prev.timer : null,
+      timer: null,
+      idle: false,
     };
     state.set(profileId, next);
-    if (reached && next.timer) {
-      clearTimeout(next.timer);
-      next.timer = null;
-    }
     if (reached) wake(profileId, baseUrl);
     // The first news of a profile that answers is no change worth announcing.
     if (prev || reach !== 'answered') {
@@ -122,11 +161,12 @@ export function createConnectionMonitor(opts: ConnectionMonitorOptions): Connect
         reach === 'answered'
           ? { profileId, reachable: true, message: null }
           : reach === 'unavailable'
-            ? { profileId, reachable: false, unavailable: true, message: UNAVAILABLE_MESSAGE }
+            ? unavailableNews(profileId, false)
             : { profileId, reachable: false, message: message ?? 'The service does not answer.' },
       );
     }
     if (!reached) schedule(profileId);
+    if (reach === 'unavailable') asked(profileId, next);
   }
 
   return {

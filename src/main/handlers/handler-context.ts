@@ -65,6 +65,7 @@ export function createHandlerContext(deps: HandlerDeps): HandlerContext {
     emit: (change) => deps.events.emit('service.connection', change),
     ...(deps.connectionProbe ? { probe: deps.connectionProbe } : {}),
     ...(deps.connectionProbeEveryMs !== undefined ? { probeEveryMs: deps.connectionProbeEveryMs } : {}),
+    ...(deps.connectionQuietAfterMs !== undefined ? { quietAfterMs: deps.connectionQuietAfterMs } : {}),
   });
   const usage = createUsageLedgers(deps.now);
 

@@ -58,6 +58,11 @@ export interface HandlerDeps {
   connectionProbe?: Probe;
   /** How often an unreachable service is probed (default 2 s; tests shorten it). */
   connectionProbeEveryMs?: number;
+  /**
+   * How long after a gateway's last "unavailable" answer nothing is taken to be asking any more
+   * (default 45 s; tests shorten it).
+   */
+  connectionQuietAfterMs?: number;
   /** Longest a fetch job waits for a service that stopped answering (default 10 minutes; tests shorten it). */
   maxServiceWaitMs?: number;
   /** The clock that ages the usage figures (a scripted session moves it); default Date.now. */

@@ -48,6 +48,11 @@ export interface ServiceConnection {
    * until an answer comes.
    */
   unavailable?: true;
+  /**
+   * Set with `unavailable` once nothing has asked the service for a while (a refresh cancelled, a job
+   * stopped): it was not answering when last asked, and nothing is trying again now.
+   */
+  idle?: true;
   /** Why it is unreachable, in plain words; null when it answers. */
   message: string | null;
 }

@@ -21,7 +21,7 @@ export function describeConnection(c: ConnectionState): string {
     case 'connected':
       return 'connected';
     case 'waiting':
-      return 'service not answering — trying again…';
+      return c.retrying ? 'service not answering — trying again…' : 'service not answering';
     case 'failed': {
       const heading = errorHeading(c.kind as Parameters<typeof errorHeading>[0]);
       return heading ? inLine(heading) : 'connection problem';

@@ -12,9 +12,10 @@ export type ConnectionState =
   | { status: 'connected'; checkedAt: number }
   /**
    * The service's gateway answers that the service is unavailable (main's news, at its first such
-   * answer): Portolan asks again until an answer comes, and main's news of that answer ends it.
+   * answer): Portolan asks again until an answer comes (`retrying`; false once nothing has asked for a
+   * while), and main's news of that answer ends it.
    */
-  | { status: 'waiting'; message: string }
+  | { status: 'waiting'; message: string; retrying: boolean }
   | {
       status: 'failed';
       kind: string;
