@@ -122,6 +122,7 @@ export function FirmList() {
           const sort = firmSortOf(params.sortModel);
           pacer.pace(
             JSON.stringify(sort),
+            params.startRow,
             () =>
               void useResolvedFirmsStore
                 .getState()

@@ -411,6 +411,7 @@ export function DatasetGrid(props: DatasetGridProps) {
         const viewKey = JSON.stringify([view, columns]);
         pacer.pace(
           viewKey,
+          params.startRow,
           () =>
             void getApi()
               .library.getRows(blockRequest(datasetId, view, params, columns))
