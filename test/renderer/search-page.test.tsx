@@ -519,6 +519,26 @@ describe('search page: an answer re-renders the result, not the form', () => {
     expect(seen.at(-1)).not.toBe(first);
     expect(seen.at(-1)?.costText).not.toBe(first?.costText);
   });
+
+  it('keeps the field messages when usage news comes with an answer: the cost changes, the form is not drawn again', async () => {
+    const seen: search.SearchCheck[] = [];
+    function Probe() {
+      seen.push(search.useSearchCheck());
+      return null;
+    }
+    act(() => usage.useUsageStore.setState({ summary: USAGE.pa!, profileId: 'pa' }));
+    render(<Probe />);
+    const before = seen.at(-1)!;
+    const spent: UsageSummary = {
+      ...USAGE.pa!,
+      main: { 'shipments/search': metric(148_000, 150_000) },
+    };
+    act(() => usage.useUsageStore.setState({ summary: spent }));
+    const after = seen.at(-1)!;
+    expect(after.costText).not.toBe(before.costText);
+    // The same validation object: the memoised filter form skips the render.
+    expect(after.validation).toBe(before.validation);
+  });
 });
 
 const dataset = (id: string): DatasetView => ({

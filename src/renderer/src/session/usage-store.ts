@@ -161,22 +161,19 @@ export interface AccountContext {
   defaultAccount?: string;
 }
 
-let lastContext: {
-  summary: UsageSummary | null;
-  defaultAccount: string | undefined;
-  context: AccountContext;
-} | null = null;
+let lastContext: { key: string; context: AccountContext } | null = null;
 
-/** The same object while usage and the default account stay, so what pages derive from it can be memoised. */
+/**
+ * The same object while the accounts and the default account stay, so what pages derive from it can be
+ * memoised: the usage news that comes with every answer changes the figures, not the accounts.
+ */
 function accountContextOf(summary: UsageSummary | null, defaultAccount: string | undefined): AccountContext {
-  if (lastContext?.summary === summary && lastContext.defaultAccount === defaultAccount)
-    return lastContext.context;
   const d = defaultAccount?.trim();
-  const context = {
-    ...(summary ? { accounts: Object.keys(summary) } : {}),
-    ...(d ? { defaultAccount: d } : {}),
-  };
-  lastContext = { summary, defaultAccount, context };
+  const accounts = summary ? Object.keys(summary) : undefined;
+  const key = JSON.stringify([accounts ?? null, d ?? null]);
+  if (lastContext?.key === key) return lastContext.context;
+  const context = { ...(accounts ? { accounts } : {}), ...(d ? { defaultAccount: d } : {}) };
+  lastContext = { key, context };
   return context;
 }
 

@@ -91,6 +91,32 @@ const SearchFilterForm = memo(function SearchFilterForm({ validation }: { valida
 const SearchPresets = memo(PresetsPanel);
 
 /**
+ * The filter, its check and the run bar. The check (the filter, the size, the account's usage) is
+ * subscribed to here and not by the page, so that usage news, which comes with every search's answer,
+ * and each keystroke redraw this panel only, not the result grid beside it.
+ */
+const SearchFilterPanel = memo(function SearchFilterPanel({ hasResult }: { hasResult: boolean }) {
+  const check = useSearchCheck();
+  return (
+    <Paper p="sm" data-testid="search-filter-panel" style={{ flexShrink: 0 }}>
+      <Stack gap="xs">
+        <Title order={1} id="search-title" fz="lg">
+          Shipment search
+        </Title>
+        {/* The fields scroll inside the panel when "More filters" is open on a small window, so
+            the run bar under them and the first rows of a result stay in view; before there is
+            a result, they have the window's height but for the run bar. */}
+        <FilterScroll min={180} reserve={hasResult ? 440 : 260} testId="search-filter-scroll">
+          <SearchFilterForm validation={check.validation} />
+        </FilterScroll>
+        <Divider />
+        <RunBar check={check} />
+      </Stack>
+    </Paper>
+  );
+});
+
+/**
  * The size a number field's entry asks for. The field hands over text, without its separators, when it
  * is no number yet ("", "-") or too long for one: those become NaN, which the request schema reports at
  * `size` ("required: a whole number from 10 to 10,000"), or the number the text reads as (past 10,000).
@@ -333,8 +359,6 @@ export function SearchPage() {
     void useUsageStore.getState().ensureLoaded();
   }, []);
 
-  const check = useSearchCheck();
-  const { validation } = check;
   // The result on screen answers an earlier search when the last one failed or was cancelled.
   const previous = result && (status === 'error' || status === 'cancelled') ? status : null;
 
@@ -370,21 +394,7 @@ export function SearchPage() {
       <Group gap="md" align="stretch" wrap="nowrap" flex={1} mih={0}>
         <SearchPresets />
         <Stack gap="sm" flex={1} miw={0} mih={0}>
-          <Paper p="sm" data-testid="search-filter-panel" style={{ flexShrink: 0 }}>
-            <Stack gap="xs">
-              <Title order={1} id="search-title" fz="lg">
-                Shipment search
-              </Title>
-              {/* The fields scroll inside the panel when "More filters" is open on a small window, so
-                  the run bar under them and the first rows of a result stay in view; before there is
-                  a result, they have the window's height but for the run bar. */}
-              <FilterScroll min={180} reserve={result ? 440 : 260} testId="search-filter-scroll">
-                <SearchFilterForm validation={validation} />
-              </FilterScroll>
-              <Divider />
-              <RunBar check={check} />
-            </Stack>
-          </Paper>
+          <SearchFilterPanel hasResult={result !== null} />
           {(running || status === 'cancelled') && (
             <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
               {running && (

@@ -489,7 +489,34 @@ export function searchCheckOf(
   /** What is typed in the list fields and not added (the filter store's `typed`, `refused`). */
   entries: Pick<ValidationExtra, 'typed' | 'refused'> = {},
 ): SearchCheck {
-  const validation = validateDraft(draft, 'shipmentSearch', { size, ...accounts, ...entries });
+  return checkValidated(
+    validateSearchDraft(draft, size, accounts, entries),
+    draft,
+    size,
+    confirmed,
+    summary,
+    accounts,
+  );
+}
+
+function validateSearchDraft(
+  draft: FilterDraft,
+  size: number,
+  accounts: AccountContext,
+  entries: Pick<ValidationExtra, 'typed' | 'refused'>,
+): Validation {
+  return validateDraft(draft, 'shipmentSearch', { size, ...accounts, ...entries });
+}
+
+/** The check of a search whose fields are validated: the account's limits and what may run. */
+function checkValidated(
+  validation: Validation,
+  draft: FilterDraft,
+  size: number,
+  confirmed: boolean,
+  summary: UsageSummary | null,
+  accounts: AccountContext,
+): SearchCheck {
   const sizeValid = !validation.bySlot.size?.length;
   const account = draft.account_name.trim() || accounts.defaultAccount;
   const limit = sizeValid ? checkLimit(summary, account, 'shipments/search', size) : null;
@@ -515,10 +542,15 @@ export function useSearchCheck(): SearchCheck {
   const summary = useUsageStore((s) => s.summary);
   const accounts = useAccountContext();
   // The same check while its inputs stay: the filter form and the run bar then skip the renders a
-  // search's answer causes on the page.
+  // search's answer causes on the page. The usage that comes with each answer changes the cost, not
+  // what the fields say: the form keeps its validation, and its fields are not drawn again.
+  const validation = useMemo(
+    () => validateSearchDraft(draft, size, accounts, { typed, refused }),
+    [draft, size, accounts, typed, refused],
+  );
   return useMemo(
-    () => searchCheckOf(draft, size, confirmed, summary, accounts, { typed, refused }),
-    [draft, size, confirmed, summary, accounts, typed, refused],
+    () => checkValidated(validation, draft, size, confirmed, summary, accounts),
+    [validation, draft, size, confirmed, summary, accounts],
   );
 }
 
