@@ -127,7 +127,6 @@ const initialState: WatchData = {
 
 const n = (v: number): string => v.toLocaleString('en-US');
 
-/** The last refresh in the analyst's words. */
 /**
  * Whether the dialog offers Try again: its cost check failed because the service did not answer (no
  * connection, or it answered that it is having trouble), which passes by itself. The check is not
@@ -153,6 +152,7 @@ export function refreshUnavailable(s: Pick<WatchData, 'detail' | 'watches'>): st
     : 'Choose a watched query in the list to refresh it.';
 }
 
+/** The last refresh in the analyst's words. */
 export function outcomeText(added: number, lost: number, downloads: number, no: number): string {
   const parts = [`Snapshot ${no}: ${n(added)} new record${added === 1 ? '' : 's'}`];
   if (lost > 0) parts.push(`${n(lost)} no longer returned`);
