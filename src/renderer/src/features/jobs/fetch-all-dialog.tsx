@@ -1,9 +1,10 @@
+import { useEffect, useRef } from 'react';
 import { Alert, Button, Group, Loader, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
 import { NO_LIMIT } from '@shared/spec/usage';
 import { ErrorMessage } from '../../components/error-message';
 import { SavedCopyOffer } from '../../components/saved-copy-offer';
 import { useEnterSubmits } from '../../components/use-enter-submits';
-import { useFetchAllHsCodes, useJobsStore } from './jobs-store';
+import { offersEstimateAgain, useFetchAllHsCodes, useJobsStore } from './jobs-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 /** What the account has left of a limit; null: the limit has no ceiling ("— no limit", never "unlimited left"). */
@@ -20,6 +21,12 @@ export function FetchAllDialog() {
   const e = dialog?.estimate ?? null;
   const hsCodes = useFetchAllHsCodes();
   const ready = dialog?.state === 'ready' && e !== null && hsCodes?.state !== 'exceeds';
+  const again = useJobsStore((s) => offersEstimateAgain(s.dialog));
+  const againButton = useRef<HTMLButtonElement>(null);
+  // The check's failure arrives after the dialog opened: Enter then checks again.
+  useEffect(() => {
+    if (again) againButton.current?.focus();
+  }, [again]);
   const enter = useEnterSubmits();
   return (
     <Modal.Root opened={dialog !== null} onClose={dismissDialog} size="lg">
@@ -31,7 +38,11 @@ export function FetchAllDialog() {
       >
         <Modal.Header>
           <Modal.Title id="fetch-all-title" fw={600}>
-            {dialog?.kind === 'firms' ? 'Fetch all pages' : 'Fetch all records'}
+            {again
+              ? 'The cost could not be checked'
+              : dialog?.kind === 'firms'
+                ? 'Fetch all pages'
+                : 'Fetch all records'}
           </Modal.Title>
           <Modal.CloseButton aria-label="Close" />
         </Modal.Header>
@@ -41,7 +52,8 @@ export function FetchAllDialog() {
               {...enter}
               onSubmit={(ev) => {
                 ev.preventDefault();
-                if (ready) void confirm();
+                if (again) void estimate();
+                else if (ready) void confirm();
               }}
             >
               <Stack gap="md">
@@ -146,14 +158,20 @@ export function FetchAllDialog() {
                   <Button variant="default" data-testid="fetch-all-cancel" onClick={dismissDialog}>
                     Cancel
                   </Button>
-                  <Button
-                    type="submit"
-                    data-testid="fetch-all-confirm"
-                    disabled={!ready && dialog.state !== 'starting'}
-                    loading={dialog.state === 'starting'}
-                  >
-                    Start fetching
-                  </Button>
+                  {again ? (
+                    <Button type="submit" data-testid="fetch-all-again" ref={againButton}>
+                      Try again
+                    </Button>
+                  ) : (
+                    <Button
+                      type="submit"
+                      data-testid="fetch-all-confirm"
+                      disabled={!ready && dialog.state !== 'starting'}
+                      loading={dialog.state === 'starting'}
+                    >
+                      Start fetching
+                    </Button>
+                  )}
                 </Group>
               </Stack>
             </form>

@@ -263,7 +263,7 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
       set({ dialog: { ...d0, state: 'blocked', saved: null } });
       return;
     }
-    set({ dialog: { ...d0, state: 'estimating', saved: null } });
+    set({ dialog: { ...d0, state: 'estimating', saved: null, error: null } });
     const r = await getApi().jobs.estimate({
       kind,
       request: filter,
@@ -458,6 +458,16 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
 }));
 
 /** The ids of the running jobs, in start order: changes when a job starts or ends, not on its progress. */
+/**
+ * Whether the Fetch all dialog offers Try again: its cost check failed because the service did not
+ * answer (no connection, or it answered that it is having trouble), which passes by itself. Like the
+ * Watched cost check's, it is the analyst's to run again, not waited out.
+ */
+export function offersEstimateAgain(d: Pick<FetchAllDialog, 'state' | 'error'> | null): boolean {
+  const kind = d?.state === 'error' ? d.error?.kind : undefined;
+  return kind === 'NetworkError' || kind === 'ServiceError';
+}
+
 export function useRunningJobIds(): string[] {
   return useJobsStore(useShallow((s) => Object.keys(s.running)));
 }
