@@ -457,7 +457,6 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
   },
 }));
 
-/** The ids of the running jobs, in start order: changes when a job starts or ends, not on its progress. */
 /**
  * Whether the Fetch all dialog offers Try again: its cost check failed because the service did not
  * answer (no connection, or it answered that it is having trouble), which passes by itself. Like the
@@ -468,6 +467,7 @@ export function offersEstimateAgain(d: Pick<FetchAllDialog, 'state' | 'error'> |
   return kind === 'NetworkError' || kind === 'ServiceError';
 }
 
+/** The ids of the running jobs, in start order: changes when a job starts or ends, not on its progress. */
 export function useRunningJobIds(): string[] {
   return useJobsStore(useShallow((s) => Object.keys(s.running)));
 }
