@@ -162,10 +162,18 @@ describe('Search page: the filter, the run bar and the presets list', () => {
     await expect.poll(() => type.getAttribute('aria-expanded')).toBe('true');
     await browser.page.keyboard.press('Escape');
     await expect.poll(() => type.getAttribute('aria-expanded')).toBe('false');
-    // ↓ opens it on the option chosen (Any), ↓ again moves to the next.
+    // ↓ opens it on the option chosen (Any), ↓ again moves to the next. Each key is pressed once the
+    // list shows the option it acts on: a key pressed before the list marks its option moves from none.
+    const marked = () =>
+      browser.page
+        .locator('[role="option"][data-combobox-selected]')
+        .textContent({ timeout: 500 })
+        .catch(() => null);
     await browser.page.keyboard.press('ArrowDown');
     await expect.poll(() => type.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(marked).toBe('Any');
     await browser.page.keyboard.press('ArrowDown');
+    await expect.poll(marked).toBe('Importer');
     await browser.page.keyboard.press('Enter');
     await expect.poll(() => type.inputValue()).toBe('Importer');
     expect(await answers()).toBe(before + 1);
