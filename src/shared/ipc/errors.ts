@@ -44,6 +44,14 @@ export interface BridgeError {
 
 export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeError };
 
+/**
+ * Whether a call failed because the service did not answer (no connection) or answered that it is
+ * having trouble: a failure that passes by itself, so asking again later may succeed.
+ */
+export function serviceDidNotAnswer(error: Pick<BridgeError, 'kind'> | null | undefined): boolean {
+  return error?.kind === 'NetworkError' || error?.kind === 'ServiceError';
+}
+
 /** An error that already carries a bridge kind; handlers throw these and the wrapper forwards them. */
 export class AppError extends Error {
   readonly kind: ErrorKind;

@@ -1,5 +1,5 @@
 import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
-import type { BridgeError } from '@shared/ipc/errors';
+import { serviceDidNotAnswer, type BridgeError } from '@shared/ipc/errors';
 import type { DatasetKind, EquivalentView } from '@shared/library/library-contract';
 import type { JobEstimateView, JobView } from '@shared/jobs/jobs-contract';
 import type { ShipmentFilter } from '@shared/spec';
@@ -463,8 +463,7 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
  * Watched cost check's, it is the analyst's to run again, not waited out.
  */
 export function offersEstimateAgain(d: Pick<FetchAllDialog, 'state' | 'error'> | null): boolean {
-  const kind = d?.state === 'error' ? d.error?.kind : undefined;
-  return kind === 'NetworkError' || kind === 'ServiceError';
+  return d?.state === 'error' && serviceDidNotAnswer(d.error);
 }
 
 /** The ids of the running jobs, in start order: changes when a job starts or ends, not on its progress. */

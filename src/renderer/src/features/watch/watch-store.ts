@@ -1,5 +1,5 @@
 import type { FirmGrouping } from '@shared/analysis/analysis-contract';
-import type { BridgeError } from '@shared/ipc/errors';
+import { serviceDidNotAnswer, type BridgeError } from '@shared/ipc/errors';
 import type { ShipmentFilter } from '@shared/spec/filter';
 import type {
   ChangeGrouping,
@@ -135,13 +135,7 @@ const n = (v: number): string => v.toLocaleString('en-US');
 export function offersCheckAgain(
   s: Pick<WatchData, 'checkTarget' | 'checking' | 'preview' | 'dialogError'>,
 ): boolean {
-  const kind = s.dialogError?.kind;
-  return (
-    s.checkTarget !== null &&
-    !s.checking &&
-    s.preview === null &&
-    (kind === 'NetworkError' || kind === 'ServiceError')
-  );
+  return s.checkTarget !== null && !s.checking && s.preview === null && serviceDidNotAnswer(s.dialogError);
 }
 
 /** Why Refresh… cannot run now, in the page's words; null when a watched query is open. */
