@@ -89,6 +89,28 @@ describe('search results go to the library', () => {
     expect(deep.rows).toHaveLength(200);
   });
 
+  it('hands the first rows with the fields the grid shows only, when it names them, as the library reads them', async () => {
+    const headColumns = ['arrivalDate', 'importerName', 'usdFob', 'quantity'];
+    const r = await h.ok<ShipmentSearchAnswer>('shipments.search', {
+      request: { size: 300, exporter_countries: ['CN'] },
+      headColumns,
+    });
+    expect(r.headColumns).toEqual(headColumns);
+    expect(r.head).toHaveLength(SEARCH_HEAD_ROWS);
+    // The same values as a block of those columns read from the library, and not one field more.
+    const block = await h.ok<RowsBlockView>('library.getRows', {
+      id: r.datasetId,
+      startRow: 0,
+      endRow: SEARCH_HEAD_ROWS,
+      columns: headColumns,
+    });
+    expect(r.head).toEqual(block.rows);
+    expect(Object.keys(r.head[0]!).sort()).toEqual(['_row', ...headColumns].sort());
+    // Only fields of a shipment record can be asked for.
+    const refused = await call('shipments.search', { request: { size: 10 }, headColumns: ['apiSecret'] });
+    expect(refused.ok).toBe(false);
+  });
+
   it('keeps repeated searches of one query as versions of one dataset, each page of a firm search apart', async () => {
     const ids: string[] = [];
     // The same question three times (lists in another order, another size): one series, three versions.

@@ -6,6 +6,8 @@ import { fakeBridge } from './fake-bridge';
 import type { BridgeResult } from '@shared/ipc/errors';
 import type { DatasetRow, GridFilterModel } from '@shared/library/library-contract';
 import * as grid from '../../src/renderer/src/features/library/dataset-grid';
+import { DEFAULT_SHIPMENT_COLUMNS } from '@shared/fields/default-columns';
+import { useGridSelectionStore } from '../../src/renderer/src/components/grid/grid-selection-store';
 
 /**
  * The Library's dataset grid over a stand-in for library.getRows that filters like the library does
@@ -256,6 +258,64 @@ describe('DatasetGrid', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  describe('a head of the shown fields only', () => {
+    // The answer's first rows with the fields the grid shows (its defaults) and no other.
+    const HEAD_COLUMNS = [...DEFAULT_SHIPMENT_COLUMNS];
+    const partialHead = ALL.slice(0, 200).map((r) => ({
+      _row: r._row,
+      importerName: r.importerName ?? null,
+      importerCountry: r.importerCountry ?? null,
+    }));
+    const HeadGrid = () => (
+      <grid.DatasetGrid
+        datasetId="ds-head-fields"
+        kind="shipments"
+        storedRows={STORED}
+        head={partialHead}
+        headColumns={HEAD_COLUMNS}
+        quickFilter=""
+        initialFilterModel={null}
+      />
+    );
+    const cell = (row: number, colId: string) =>
+      document.querySelector(`.ag-row[row-index="${row}"] [col-id="${colId}"]`)?.textContent ?? null;
+
+    it('draws the first rows from it without a read, and reads a column shown besides from the library', async () => {
+      render(<HeadGrid />);
+      await waitFor(() => expect(cell(0, 'importerName')).toBe('Steelworks Ltd'), { timeout: 10_000 });
+      expect(asked).toEqual([]);
+      fireEvent.click(screen.getByTestId('library-columns-toggle'));
+      fireEvent.click(await screen.findByTestId('library-columns-col-regime'));
+      // Not a blank column: its values are read, with the other shown columns.
+      await waitFor(() => expect(cell(0, 'regime')).toBe('R0'), { timeout: 10_000 });
+      expect(asked.some((q) => q.startRow === 0 && (q.columns ?? []).includes('regime'))).toBe(true);
+    });
+
+    it('is not used for a grid that shows a field it lacks: the first block is read', async () => {
+      window.localStorage.setItem(
+        'portolan.grid.library-shipments.columns',
+        JSON.stringify([
+          { colId: 'importerName', hide: false },
+          { colId: 'regime', hide: false },
+        ]),
+      );
+      render(<HeadGrid />);
+      await waitFor(() => expect(cell(0, 'regime')).toBe('R0'), { timeout: 10_000 });
+      expect(asked.some((q) => q.startRow === 0)).toBe(true);
+    });
+
+    it("gives the record view a head row's every field, read from the library", async () => {
+      render(<HeadGrid />);
+      await waitFor(() => expect(cell(0, 'importerName')).toBe('Steelworks Ltd'), { timeout: 10_000 });
+      useGridSelectionStore.getState().openRecord('library-shipments', 0);
+      const view = await screen.findByTestId('library-grid-record');
+      // `regime` is no field of the head's rows.
+      await waitFor(() => expect(view.textContent).toContain('R0'), { timeout: 10_000 });
+      expect(asked.some((q) => q.startRow === 0 && q.endRow === 1 && !q.columns)).toBe(true);
+      useGridSelectionStore.getState().closeRecord();
+    });
   });
 
   it('column chooser names each column as its header does, never by its field', async () => {

@@ -5,8 +5,10 @@ import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contr
 import type { BridgeResult } from '@shared/ipc/errors';
 import { SHIPMENT_FIELDS, type ShipmentRecord, type UsageSummary } from '@shared/spec';
 import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
+import { DEFAULT_SHIPMENT_COLUMNS } from '@shared/fields/default-columns';
 import type { DatasetView } from '@shared/library/library-contract';
 import { setApi } from '../../src/renderer/src/bridge/api';
+import { savedShownColumns } from '../../src/renderer/src/components/grid/column-state';
 import * as filters from '../../src/renderer/src/features/filters/filter-store';
 import * as page from '../../src/renderer/src/features/search/search-page';
 import * as search from '../../src/renderer/src/features/search/search-store';
@@ -71,6 +73,8 @@ const bridge = fakeBridge({
   'usage.get': ({ profileId }) => ok(reading(USAGE[profileId ?? activeId]!)),
   'shipments.search': (input) =>
     new Promise((resolve) => pending.push({ input, resolve: resolve as (a: Answer) => void })),
+  // A column the answer's first rows lack is read from the library (none here).
+  'library.getRows': () => ok({ rows: [], lastRow: 0 }),
   'library.findEquivalent': async () => {
     if (lookupGate) await lookupGate;
     return ok(null);
@@ -721,5 +725,25 @@ describe('search page: an answer the library could not save', () => {
     await searchWith({ ok: true, value: answer(30, 70) });
     failed('ds-other', 30);
     expect(screen.queryByTestId('search-save-failed')).toBeNull();
+  });
+});
+
+describe("search page: an answer's first rows", () => {
+  it('asks for the fields the grid shows with them, the ones the analyst shows next time too', async () => {
+    window.localStorage.removeItem('portolan.grid.shipments.columns');
+    const searches = () => log.filter((c) => c.channel === 'shipments.search');
+    render(<page.SearchPage />);
+    await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
+    await searchWith({ ok: true, value: { ...answer(3, 3), headColumns: [...DEFAULT_SHIPMENT_COLUMNS] } });
+    expect(searches().at(-1)?.input).toMatchObject({ headColumns: DEFAULT_SHIPMENT_COLUMNS });
+    fireEvent.click(await screen.findByTestId('shipments-columns-toggle'));
+    fireEvent.click(await screen.findByTestId('shipments-columns-col-importerTaxId'));
+    // The grid keeps its layout as the analyst leaves it; the next search reads it from there.
+    await waitFor(() => expect(savedShownColumns('shipments')).toContain('importerTaxId'));
+    type('search-size-input', '500');
+    await searchWith({ ok: true, value: answer(3, 3) });
+    const asked = (searches().at(-1)?.input as { headColumns?: string[] }).headColumns;
+    expect(asked).toContain('importerTaxId');
+    expect([...(asked ?? [])].sort()).toEqual([...DEFAULT_SHIPMENT_COLUMNS, 'importerTaxId'].sort());
   });
 });

@@ -5,6 +5,7 @@ import { AppError } from '@shared/ipc/errors';
 import type { DatasetKind, DatasetRow, DatasetView } from '@shared/library/library-contract';
 import { SEARCH_HEAD_ROWS } from '@shared/query/query-contract';
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
+import type { ShipmentField } from '@shared/spec/records';
 import {
   checkImport,
   defaultDatasetName,
@@ -378,13 +379,20 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
   };
 }
 
-/** The first rows of an answer as the library stores them (`_row` from 0), for the grid's first block. */
-function headRows(records: readonly Record<string, unknown>[]): DatasetRow[] {
+/**
+ * The first rows of an answer as the library stores them (`_row` from 0), for the grid's first block:
+ * with only `columns` when the grid named the ones it shows. Each field of the head is converted and
+ * sent to the window ahead of its first rows, so the fields it does not show are left to the library.
+ */
+function headRows(
+  records: readonly Record<string, unknown>[],
+  columns: readonly ShipmentField[] | undefined,
+): DatasetRow[] {
+  const value = (v: unknown) => (v === null || v === undefined ? null : rowValue(v));
   return records.slice(0, SEARCH_HEAD_ROWS).map((r, i) => {
     const out: DatasetRow = { _row: i };
-    for (const [k, v] of Object.entries(r)) {
-      if (k !== '_row') out[k] = v === null || v === undefined ? null : rowValue(v);
-    }
+    if (columns) for (const k of columns) out[k] = value(r[k]);
+    else for (const [k, v] of Object.entries(r)) if (k !== '_row') out[k] = value(v);
     return out;
   });
 }
@@ -424,7 +432,7 @@ export function withLibrarySaving(
   const { searchShipments, ...calls } = slice;
   return {
     ...calls,
-    'shipments.search': async (input) => {
+    'shipments.search': async ({ headColumns, ...input }) => {
       // The profile is resolved once: the search runs and its answer is saved under the same one, even
       // when the active profile changes while the request is out.
       const session = await openProfileSession(ctx, input.profileId, input.request);
@@ -490,7 +498,12 @@ export function withLibrarySaving(
           });
         },
       );
-      return { ...answer, datasetId, head: headRows(response.shipments) };
+      return {
+        ...answer,
+        datasetId,
+        head: headRows(response.shipments, headColumns),
+        ...(headColumns ? { headColumns } : {}),
+      };
     },
     'firms.search': async (input, c) => {
       const session = await openProfileSession(ctx, input.profileId, input.request);

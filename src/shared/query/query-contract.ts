@@ -7,7 +7,7 @@ import {
 } from '../spec/operations';
 import type { FirmCountResponse, FirmSearchResponse, ShipmentCountResponse } from '../spec/responses';
 import type { UsageSummary } from '../spec/usage';
-import type { ShipmentRecord } from '../spec/records';
+import { SHIPMENT_FIELDS, type ShipmentField, type ShipmentRecord } from '../spec/records';
 import type { DatasetRow, SaveFailed } from '../library/library-contract';
 import { defineCall } from '../define-call';
 
@@ -35,6 +35,11 @@ export interface ShipmentSearchAnswer extends SavedToLibrary {
   returned: number;
   /** The first rows (`_row` 0, 1, …) as the dataset stores them; empty when `datasetId` is null. */
   head: DatasetRow[];
+  /**
+   * The fields the head's rows hold, when the search asked for some only (`headColumns`): the grid's
+   * shown columns, so that the first block crosses as a fraction of the answer. Absent: every field.
+   */
+  headColumns?: ShipmentField[];
   /**
    * Every record, only when the library could not be opened to store them: what was paid for is still
    * shown (in memory, for this page alone).
@@ -65,7 +70,16 @@ const profileRef = { profileId: z.string().min(1).max(200).optional() };
 export const queryCalls = {
   'usage.get': defineCall<UsageReading>()(z.strictObject({ ...profileRef })),
   'shipments.search': defineCall<ShipmentSearchAnswer>()(
-    z.strictObject({ ...profileRef, request: shipmentSearchRequestSchema }),
+    z.strictObject({
+      ...profileRef,
+      request: shipmentSearchRequestSchema,
+      /** The fields the answer's head rows carry (the Search grid's shown columns); absent: all. */
+      headColumns: z
+        .array(z.enum(SHIPMENT_FIELDS as [ShipmentField, ...ShipmentField[]]))
+        .min(1)
+        .max(SHIPMENT_FIELDS.length)
+        .optional(),
+    }),
   ),
   'shipments.count': defineCall<ShipmentCountResponse>()(
     z.strictObject({ ...profileRef, request: shipmentCountRequestSchema }),

@@ -35,6 +35,18 @@ export function restoreColumnState(gridId: string, api: GridApi): boolean {
   }
 }
 
+/**
+ * The columns a grid was last left showing, by id, as its saved layout has them; null when it has no
+ * saved layout (it shows its defaults). Read before the grid exists, e.g. to ask for these columns only.
+ */
+export function savedShownColumns(gridId: string): string[] | null {
+  const state = read(key(gridId, 'columns'));
+  if (!Array.isArray(state)) return null;
+  return (state as ColumnState[])
+    .filter((c) => typeof c?.colId === 'string' && c.hide !== true)
+    .map((c) => c.colId);
+}
+
 /** The column filters of one grid, remembered across page changes and restarts. */
 export function saveFilterState(gridId: string, api: GridApi): void {
   const model = api.getFilterModel();

@@ -90,6 +90,11 @@ export interface DatasetGridProps {
    * the unsorted, unfiltered view is shown from them while the rest is still being stored.
    */
   head?: readonly DatasetRow[];
+  /**
+   * The fields `head`'s rows hold, when not every field: they stand for the first block only while the
+   * grid shows none but these (a column shown besides is read from the library, as is a whole record).
+   */
+  headColumns?: readonly string[];
   onApi?: (api: GridApi | null) => void;
   /** Offer the resolved firm columns (the Library's); the Search page shows the answer's own fields. */
   resolvedFirmColumns?: boolean;
@@ -299,6 +304,12 @@ export interface DatasetGridContext {
  */
 export function DatasetGrid(props: DatasetGridProps) {
   const { datasetId, kind, storedRows, quickFilter, onView, onRowCount, onError, head, onApi } = props;
+  // Keyed by the fields: a new array of the same fields must not replace the data source.
+  const headKey = props.headColumns ? JSON.stringify(props.headColumns) : null;
+  const headFields = useMemo(
+    () => (headKey ? new Set<string>(JSON.parse(headKey) as string[]) : null),
+    [headKey],
+  );
   const testId = props.testId ?? 'library-grid';
   const mode = useGridThemeMode();
   const [count, setCount] = useState<MatchCount | null>(null);
@@ -391,22 +402,27 @@ export function DatasetGrid(props: DatasetGridProps) {
         const queryKey = JSON.stringify([view.filterModel, view.quickFilter]);
         latestQuery.current = queryKey;
         const sorted = view.sortModel.length > 0;
+        const g = apiRef.current;
+        const columns = g ? shownColumns(g) : [];
         if (head && !narrowed && !sorted && !firmsShown.current && params.startRow === 0) {
           const end = Math.min(params.endRow, storedRows);
-          if (head.length >= end) {
+          // Rows of some fields stand in only for a grid whose shown columns are all among them.
+          const covers = !headFields || (g !== null && columns.every((c) => headFields.has(c)));
+          if (head.length >= end && covers) {
             // The answer's first block came with it: shown at once, while the library still stores the rest.
             setCount({ rows: storedRows, narrowed: false });
             setAnswered((n) => n + 1);
             setLoading(false);
             const rows = head.slice(0, end) as DatasetRow[];
-            for (const r of rows) wholeRows.current.add(r);
+            // A whole record is read for these rows at the place of this view (the record view).
+            lastView.current = view;
+            columnsRead.current = headFields;
+            if (!headFields) for (const r of rows) wholeRows.current.add(r);
             params.successCallback(rows, storedRows);
             return;
           }
         }
         lastView.current = view;
-        const g = apiRef.current;
-        const columns = g ? shownColumns(g) : [];
         columnsRead.current = columns.length > 0 ? new Set(columns) : null;
         const viewKey = JSON.stringify([view, columns]);
         pacer.pace(
@@ -432,7 +448,7 @@ export function DatasetGrid(props: DatasetGridProps) {
       },
     };
     return { datasource, pacer };
-  }, [datasetId, quickFilter, onError, drillFilter, head, storedRows]);
+  }, [datasetId, quickFilter, onError, drillFilter, head, headFields, storedRows]);
   useEffect(() => () => pacer.stop(), [pacer]);
 
   // A view of the whole record (the record drawer, a page's buttons) reads the row's every field once,

@@ -54,6 +54,7 @@ import { DatasetGrid, type DatasetGridContext } from '../library';
 import {
   cancelledState,
   runSearchCommand,
+  SEARCH_GRID_ID,
   selectNothingMatched,
   useSearchCheck,
   useSearchStore,
@@ -63,7 +64,6 @@ import { shipmentColumnDefs } from '../../components/grid/shipment-columns';
 
 const fmt = (n: number): string => formatNumber(n, COUNT);
 const SIZE_PRESETS = [10, 100, 1000, 5000, 10_000];
-const GRID_ID = 'shipments';
 
 /**
  * "Searching… 1.2 s": its own component, so the tick every 200 ms redraws this line and not the page
@@ -347,7 +347,7 @@ export function SearchPage() {
   const exportId = useSearchStore((s) =>
     s.saveFailure ? (s.saveFailure.shown ? s.saveFailure.datasetId : null) : s.datasetId,
   );
-  const [quick] = useQuickFilter(GRID_ID);
+  const [quick] = useQuickFilter(SEARCH_GRID_ID);
   const [gridApi, setGridApi] = useState<GridApi | null>(null);
   const [gridError, setGridError] = useState<string | null>(null);
   const [partyRow, setPartyRow] = useState<ShipmentRecord | null>(null);
@@ -497,7 +497,7 @@ export function SearchPage() {
                 data-testid="search-result-tools"
                 display={(notStored && !kept) || nothingMatched ? 'none' : undefined}
               >
-                <QuickFilterInput gridKey={GRID_ID} testId="search-quick-filter" />
+                <QuickFilterInput gridKey={SEARCH_GRID_ID} testId="search-quick-filter" />
                 {exportId && (
                   <ExportButton
                     source={{ datasetId: exportId }}
@@ -512,7 +512,7 @@ export function SearchPage() {
                   api={gridApi as GridApi | null}
                   testId="shipments-columns"
                   onReset={() => {
-                    forgetColumnState(GRID_ID);
+                    forgetColumnState(SEARCH_GRID_ID);
                     gridApi?.resetColumnState();
                     gridApi?.setFilterModel(null);
                   }}
@@ -540,7 +540,7 @@ export function SearchPage() {
               ) : kept ? (
                 // Saving failed and the analyst chose to see the records anyway: main's kept copy.
                 <DataGrid<ShipmentRecord>
-                  gridId={GRID_ID}
+                  gridId={SEARCH_GRID_ID}
                   testId="shipments-grid"
                   rows={kept}
                   columnDefs={unsavedColumns}
@@ -554,10 +554,11 @@ export function SearchPage() {
                   kind="shipments"
                   storedRows={result.returned}
                   head={result.head}
+                  headColumns={result.headColumns}
                   quickFilter={quick}
                   initialFilterModel={null}
-                  layoutId={GRID_ID}
-                  filtersId={GRID_ID}
+                  layoutId={SEARCH_GRID_ID}
+                  filtersId={SEARCH_GRID_ID}
                   testId="shipments-grid"
                   leadingColumns={actionColumns}
                   resolvedFirmColumns={false}
@@ -568,7 +569,7 @@ export function SearchPage() {
                 />
               ) : result?.unsaved ? (
                 <DataGrid<ShipmentRecord>
-                  gridId={GRID_ID}
+                  gridId={SEARCH_GRID_ID}
                   testId="shipments-grid"
                   rows={result.unsaved}
                   columnDefs={unsavedColumns}

@@ -9,9 +9,11 @@ import { useMemo } from 'react';
 import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
 import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
 import { KEPT_ANSWERS_LIMIT, type EquivalentView, type SaveFailed } from '@shared/library/library-contract';
-import type { ShipmentRecord } from '@shared/spec/records';
+import { DEFAULT_SHIPMENT_COLUMNS } from '@shared/fields/default-columns';
+import { SHIPMENT_FIELDS, type ShipmentField, type ShipmentRecord } from '@shared/spec/records';
 import { getApi } from '../../bridge/api';
 import type { CancelledState } from '../../components/cancelled-notice';
+import { savedShownColumns } from '../../components/grid/column-state';
 import {
   checkHsCodes,
   checkLimit,
@@ -38,6 +40,23 @@ import {
 } from '../filters';
 
 export type SearchStatus = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
+
+/** The Search grid's layout (columns, widths, filters) is remembered under this id. */
+export const SEARCH_GRID_ID = 'shipments';
+
+const SHIPMENT_FIELD_SET: ReadonlySet<string> = new Set(SHIPMENT_FIELDS);
+
+/**
+ * The fields the Search grid shows (as it was last left, or its defaults): an answer's first rows carry
+ * these only, a fraction of the ~90 fields, and come to the window that much sooner. The grid reads a
+ * column shown later, and the record view the whole record, from the library.
+ */
+function searchGridFields(): ShipmentField[] {
+  const shown = (savedShownColumns(SEARCH_GRID_ID) ?? DEFAULT_SHIPMENT_COLUMNS).filter(
+    (c): c is ShipmentField => SHIPMENT_FIELD_SET.has(c),
+  );
+  return shown.length > 0 ? shown : [...DEFAULT_SHIPMENT_COLUMNS];
+}
 
 /** An answer that arrived although the user had cancelled: paid for and saved, so it can still be shown. */
 export interface LateAnswer {
@@ -271,7 +290,11 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
           }
         }
         run.info.sent = true;
-        const r = await getApi().shipments.search({ request, ...(profileId ? { profileId } : {}) });
+        const r = await getApi().shipments.search({
+          request,
+          headColumns: searchGridFields(),
+          ...(profileId ? { profileId } : {}),
+        });
         const end = runs.settle(run);
         // Cancelled (or superseded): the screen keeps showing what the user last asked for.
         if (end === 'cancelled') settleCancelled(r, request, profileId);
