@@ -217,12 +217,22 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
       // Resolved, not used up: the analyst may preview again (another sheet) before importing.
       const chosen = ctx.files.resolve(file, 'import-source');
       const mappings = await importMappings();
+      const headings = await hsHeadings();
+      const asked = performance.now();
+      let packages: readonly string[] = [];
       const prepared = await previewImport(chosen.path, {
         fileName: basename(chosen.path),
         ...(choices ? { choices } : {}),
         remembered: (key) => mappings.recall(key),
-        hsHeadings: await hsHeadings(),
+        hsHeadings: headings,
         ...(call.signal ? { signal: call.signal } : {}),
+        onPackages: (names) => (packages = names),
+      });
+      // What a slow preview spent its start on: the worker loads each reader's packages as a file needs them.
+      log.debug('preview prepared', {
+        format: prepared.view.format,
+        ms: Math.round(performance.now() - asked),
+        packages,
       });
       return prepared.view;
     },

@@ -13,6 +13,11 @@ import {
 export type DatasetKind = 'shipments' | 'firms';
 export const DATASET_KINDS = ['shipments', 'firms'] as const satisfies readonly DatasetKind[];
 
+/** Here rather than in the import contract: the import worker asks it of a file and starts without zod. */
+export function isDatasetKind(v: unknown): v is DatasetKind {
+  return v === 'shipments' || v === 'firms';
+}
+
 /**
  * What a field's text stands for. Every shipment value is text (the spec); `decimal`, `date` and
  * `epoch` say how that text is read as a number, a day or an instant (value-text.ts) wherever it is

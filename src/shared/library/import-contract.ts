@@ -156,10 +156,6 @@ export const importPreviewChoicesSchema = z.strictObject({
 });
 export type ImportPreviewChoices = z.infer<typeof importPreviewChoicesSchema>;
 
-export function isDatasetKind(v: unknown): v is DatasetKind {
-  return v === 'shipments' || v === 'firms';
-}
-
 /**
  * The whole-file check of an import plan: the import worker reads every row of the file under the
  * plan the dialog shows, stores nothing, and counts what would not import as it is. Sent as it goes

@@ -4,13 +4,14 @@
  * to worker-client.ts through worker-protocol.ts; stores nothing.
  */
 import { stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { sep } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { ImportPlan } from '@shared/library/import-contract';
 import { RowConverter } from './convert';
-import { stageCsvNatively } from './csv-native';
 import { prepareImport, type RememberedMapping } from './preview';
 import { unreadableFile } from './refusal';
-import { RowStage, type StagedPart } from './row-stage';
+import type { RowStage, StagedPart } from './row-stage';
 import { ImportRefusal, NO_RESULT, openTableSource } from './table-source';
 import type { RawRow, TableSource } from './table-types';
 import type { CheckProgress, FromWorker, PreviewRow, RawPreview, ToWorker } from './worker-protocol';
@@ -30,6 +31,32 @@ const MAX_PART_ROWS = 8192;
 
 function send(msg: FromWorker): void {
   port?.postMessage(msg);
+}
+
+/*
+ * An import stages its rows with DuckDB (a plain CSV read by DuckDB's own reader, any other file's rows
+ * written to Parquet): loaded when an import runs, so that a preview or a check starts without it.
+ */
+const csvStager = () => import('./csv-native');
+const rowStager = () => import('./row-stage');
+
+const IN_PACKAGES = `${sep}node_modules${sep}`;
+
+/**
+ * The packages this thread has loaded so far, by name, from its module cache (required from any base
+ * path, it is the thread's one cache): what starting this worker took, as the main thread logs it.
+ */
+function packagesLoaded(): string[] {
+  const names = new Set<string>();
+  for (const file of Object.keys(createRequire(process.execPath).cache)) {
+    const at = file.lastIndexOf(IN_PACKAGES);
+    if (at < 0) continue;
+    const [first = '', second = ''] = file.slice(at + IN_PACKAGES.length).split(sep);
+    // A folder such as .cache holds a compiled file of the app's, not a package.
+    if (first.startsWith('.')) continue;
+    names.add(first.startsWith('@') ? `${first}/${second}` : first);
+  }
+  return [...names].sort();
 }
 
 let acks = 0;
@@ -149,7 +176,7 @@ async function preview(msg: Extract<ToWorker, { type: 'preview' }>): Promise<voi
     const memory = await recall(asked);
     if (memory !== null) prepared = prepare(memory);
   }
-  send({ type: 'preview', prepared });
+  send({ type: 'preview', prepared, packages: packagesLoaded() });
 }
 
 /** How often a whole-file check says how far it got: often enough to move, seldom enough to cost nothing. */
@@ -243,7 +270,9 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     };
     // A CSV is read by DuckDB's reader when the row path would take its every value as it is.
     const native = source.csv
-      ? await stageCsvNatively({
+      ? await (
+          await csvStager()
+        ).stageCsvNatively({
           path: msg.path,
           layout: source.csv,
           kind: msg.plan.kind,
@@ -266,7 +295,7 @@ async function run(msg: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       : null;
     if (native) converter.valuesSeenIn(native.filled);
     if (!native && !stop.signal.aborted) {
-      stage = await RowStage.open(msg.plan.kind, msg.stagingDir);
+      stage = await (await rowStager()).RowStage.open(msg.plan.kind, msg.stagingDir);
       const staged = stage;
       const flush = async (): Promise<void> => {
         if (staged.rows === 0) return;

@@ -70,6 +70,8 @@ export async function previewImport(
     hsHeadings?: readonly string[];
     limits?: ImportLimits;
     signal?: AbortSignal;
+    /** Hears the packages the worker had loaded when it answered: what its start took. */
+    onPackages?: (names: readonly string[]) => void;
   } = {},
 ): Promise<PreparedImport> {
   const file = opts.fileName ?? basename(path);
@@ -80,6 +82,7 @@ export async function previewImport(
       ...(opts.hsHeadings ? { hsHeadings: opts.hsHeadings } : {}),
       limits: opts.limits ?? DEFAULT_IMPORT_LIMITS,
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onPackages ? { onPackages: opts.onPackages } : {}),
     });
   } catch (e) {
     throw asAppError(file, e);

@@ -5,7 +5,7 @@
  * exactly as they will be stored. Cheap: a few dozen rows.
  */
 import { createHash } from 'node:crypto';
-import { fieldTypeOf, findFieldDef, type DatasetKind } from '@shared/fields';
+import { fieldTypeOf, findFieldDef, isDatasetKind, type DatasetKind } from '@shared/fields';
 import { QUERY_KEYS } from '@shared/export/query-sheet-keys';
 import type {
   ImportColumnView,
@@ -14,7 +14,6 @@ import type {
   ImportPreviewChoices,
   ImportPreviewView,
 } from '@shared/library/import-contract';
-import { isDatasetKind } from '@shared/library/import-contract';
 import type { ImportWarningView } from '@shared/library/library-contract';
 import { RowConverter } from './convert';
 import {

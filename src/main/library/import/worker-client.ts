@@ -166,6 +166,8 @@ export function preparePreview(
     hsHeadings?: readonly string[];
     limits?: ImportLimits;
     signal?: AbortSignal;
+    /** Hears the packages the worker had loaded when it answered. */
+    onPackages?: (names: readonly string[]) => void;
   },
 ): Promise<PreparedImport> {
   return new Promise<PreparedImport>((resolve, reject) => {
@@ -182,8 +184,10 @@ export function preparePreview(
           return;
         }
         worker.postMessage({ type: 'recalled', mapping } satisfies ToWorker);
-      } else if (msg.type === 'preview') finish(() => resolve(msg.prepared));
-      else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message, msg.detail)));
+      } else if (msg.type === 'preview') {
+        opts.onPackages?.(msg.packages);
+        finish(() => resolve(msg.prepared));
+      } else if (msg.type === 'refused') finish(() => reject(new ImportRefusal(msg.message, msg.detail)));
       else if (msg.type === 'failed') finish(() => reject(new Error(msg.message)));
     });
     const msg: ToWorker = {

@@ -102,7 +102,8 @@ export type ToWorker =
   | { type: 'stop' };
 
 export type FromWorker =
-  | { type: 'preview'; prepared: PreparedImport }
+  /** `packages`: those the worker's thread had loaded by then (a CSV's preview needs neither DuckDB nor htmlparser2). */
+  | { type: 'preview'; prepared: PreparedImport; packages: string[] }
   /** Which mapping the analyst confirmed for files whose columns have this shape key, if any. */
   | { type: 'recall'; shapeKey: string }
   /** Converted rows staged in the row table's shape; the library copies them in. */
