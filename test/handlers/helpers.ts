@@ -115,6 +115,7 @@ export interface Harness {
 /** `now`: the clock that ages the usage figures main keeps (a scripted session moves it). */
 /** `probeEveryMs`, `maxServiceWaitMs`: how often a gone service is probed, and how long a job waits for it. */
 /** `retry`: the client's attempts and pauses (one attempt unless given). */
+/** `watchSearchCap`: most records one search of a Watched refresh asks for. */
 export async function createHarness(
   opts: {
     realSimulator?: boolean;
@@ -122,6 +123,7 @@ export async function createHarness(
     probeEveryMs?: number;
     maxServiceWaitMs?: number;
     retry?: RetryOptions;
+    watchSearchCap?: number;
   } = {},
 ): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'portolan-handlers-'));
@@ -149,6 +151,7 @@ export async function createHarness(
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.probeEveryMs !== undefined ? { connectionProbeEveryMs: opts.probeEveryMs } : {}),
     ...(opts.maxServiceWaitMs !== undefined ? { maxServiceWaitMs: opts.maxServiceWaitMs } : {}),
+    ...(opts.watchSearchCap !== undefined ? { watchSearchCap: opts.watchSearchCap } : {}),
   });
   const dispatch = createDispatcher<'app' | 'foreign'>({
     handlers,

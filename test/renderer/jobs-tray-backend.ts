@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { createLogger, createMemorySink } from '../../src/main/log';
 import { createMemorySecretStore } from '../../src/main/secrets';
+import { createServiceClient } from '../../src/main/api';
 import { createDispatcher, createHandlers } from '../../src/main/handlers';
 import { generateAccount, startSimulator, type SimAccount, type SimFaults } from '../../src/main/sim';
 
@@ -14,6 +15,8 @@ export interface TrayBackend {
   /** Takes the profile's key and secret away, as after a restart on a machine without them. */
   forgetCredentials(): Promise<void>;
   setFaults(f: SimFaults | undefined): void;
+  /** The requests the service has admitted so far, read from its own count (the reads not counted). */
+  requestsServed(): Promise<number>;
   /** Stops the service, as a restart or a network blip does, until `startService`. */
   stopService(): Promise<void>;
   /** Starts the service again at the same address, with the same data and account. */
@@ -28,7 +31,12 @@ export interface TrayBackend {
  * in process, for the jobs tray's renderer test. Secrets are held in memory (no keychain needed).
  */
 export async function startTrayBackend(
-  opts: { limits?: SimAccount['limits']; faults?: SimFaults; quietAfterMs?: number } = {},
+  opts: {
+    limits?: SimAccount['limits'];
+    faults?: SimFaults;
+    quietAfterMs?: number;
+    watchSearchCap?: number;
+  } = {},
 ): Promise<TrayBackend> {
   const account: SimAccount = { ...generateAccount('acme'), ...(opts.limits ? { limits: opts.limits } : {}) };
   const simulator = (port: number) =>
@@ -55,6 +63,7 @@ export async function startTrayBackend(
     clientOptions: { timeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2_000 } },
     connectionProbeEveryMs: 200,
     ...(opts.quietAfterMs !== undefined ? { connectionQuietAfterMs: opts.quietAfterMs } : {}),
+    ...(opts.watchSearchCap !== undefined ? { watchSearchCap: opts.watchSearchCap } : {}),
   });
   const dispatch = createDispatcher<'app'>({ handlers, logger, isTrustedSender: () => true });
   const invoke = (channel: string, input: unknown) => dispatch(channel, input, 'app');
@@ -68,6 +77,7 @@ export async function startTrayBackend(
   if (!created.ok) throw new Error(`profiles.create: ${created.error.message}`);
   const profileId = (created.value as { id: string }).id;
   await invoke('profiles.setActive', { id: profileId });
+  let usageReads = 0;
   return {
     invoke,
     subscribe: (event, listener) => {
@@ -79,9 +89,19 @@ export async function startTrayBackend(
     profileId,
     forgetCredentials: () => secrets.deleteCredentials(profileId),
     setFaults: (f) => sim.setFaults(f),
+    requestsServed: async () => {
+      const usage = await createServiceClient({
+        baseUrl: sim.url,
+        credentials: { apiKey: account.apiKey, apiSecret: account.apiSecret },
+      }).usage();
+      usageReads++;
+      return usage[account.name]!.dailyRequest!.current - usageReads;
+    },
     stopService: () => sim.close(),
     startService: async () => {
       sim = await simulator(port);
+      // A new service counts from zero.
+      usageReads = 0;
     },
     addProfile: async (name) => {
       const r = await invoke('profiles.create', {

@@ -12,9 +12,15 @@ export interface ServiceBackend {
   readonly profileId: string;
   setFaults(
     f:
-      | { errorRate?: number; errorStatuses?: number[]; burst429?: { every: number; count: number } }
+      | {
+          errorRate?: number;
+          errorStatuses?: number[];
+          burst429?: { every: number; count: number };
+          seed?: number;
+        }
       | undefined,
   ): void;
+  requestsServed(): Promise<number>;
   stopService(): Promise<void>;
   startService(): Promise<void>;
   addProfile(name: string): Promise<string>;
@@ -32,6 +38,8 @@ export function useServiceBackend(opts: {
   events?: boolean;
   /** How long after a gateway's last "unavailable" answer main takes nothing to be asking any more. */
   quietAfterMs?: number;
+  /** Most records one search of a Watched refresh asks for (main's `watchSearchCap`). */
+  watchSearchCap?: number;
 }): Omit<ServiceBackend, 'close'> {
   let started: ServiceBackend | null = null;
   const now = (): ServiceBackend => {
@@ -43,9 +51,10 @@ export function useServiceBackend(opts: {
     const { startTrayBackend } = (await import(/* @vite-ignore */ backendPath)) as {
       startTrayBackend: (o: object) => Promise<ServiceBackend>;
     };
-    const backend = await startTrayBackend(
-      opts.quietAfterMs !== undefined ? { quietAfterMs: opts.quietAfterMs } : {},
-    );
+    const backend = await startTrayBackend({
+      ...(opts.quietAfterMs !== undefined ? { quietAfterMs: opts.quietAfterMs } : {}),
+      ...(opts.watchSearchCap !== undefined ? { watchSearchCap: opts.watchSearchCap } : {}),
+    });
     started = backend;
     const api = fakeBridge(
       {},
@@ -68,6 +77,7 @@ export function useServiceBackend(opts: {
       return now().profileId;
     },
     setFaults: (f) => now().setFaults(f),
+    requestsServed: () => now().requestsServed(),
     stopService: () => now().stopService(),
     startService: () => now().startService(),
     addProfile: (name) => now().addProfile(name),

@@ -27,6 +27,7 @@ const preview: RefreshPreview = {
   windows: [{ label: '2026-01-24 – 2026-02-28', total: 40, held: 30, downloads: 10 }],
   checkDownloads: 10,
   checkRequests: 1,
+  checkReused: 0,
   downloads: 10,
   requests: 1,
   exact: true,

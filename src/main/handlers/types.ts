@@ -67,6 +67,11 @@ export interface HandlerDeps {
   maxServiceWaitMs?: number;
   /** The clock that ages the usage figures (a scripted session moves it); default Date.now. */
   now?: () => number;
+  /**
+   * Most records one search of a Watched refresh asks for (default the spec's 10,000); tests lower it
+   * so that a day holds more than one search returns and a snapshot leaves a window incomplete.
+   */
+  watchSearchCap?: number;
 }
 
 /** export: the host's save dialog. `defaultPath` is the remembered folder joined with the suggested name. */

@@ -35,7 +35,10 @@ export function createWatchHandlers(ctx: HandlerContext): HandlerSlice<WatchChan
   let service: { library: Library; watch: WatchService } | null = null;
   const watches = async (): Promise<WatchService> => {
     const library = await ctx.library();
-    if (service?.library !== library) service = { library, watch: createWatchService(library) };
+    if (service?.library !== library) {
+      const cap = ctx.deps.watchSearchCap;
+      service = { library, watch: createWatchService(library, cap !== undefined ? { cap } : {}) };
+    }
     return service.watch;
   };
   /** The profile and account each preview was priced with: its refresh runs with the same. */
@@ -91,6 +94,7 @@ export function createWatchHandlers(ctx: HandlerContext): HandlerSlice<WatchChan
       profileId: session.profile.id,
       profileName: session.profile.name,
       account: session.provenance.account,
+      serviceUrl: session.profile.baseUrl,
     };
     return watchCtx;
   }

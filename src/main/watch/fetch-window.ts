@@ -70,16 +70,18 @@ export function plannedDownloads(
   return { downloads: rest.size, requests: Math.ceil(rest.size / cap), exact: rest.size <= cap };
 }
 
+/** The search a probe of window `w` sends: the query narrowed to the window, at the smallest size. */
+export function probeRequest(query: ShipmentFilter, w: DateWindow): ShipmentSearchRequest {
+  return { ...windowFilter(query, w), size: SHIPMENT_SEARCH_MIN_SIZE };
+}
+
 export async function probeWindow(
   query: ShipmentFilter,
   w: DateWindow,
   source: ShipmentSource,
   signal?: AbortSignal,
 ): Promise<WindowProbe> {
-  const res = await source.shipmentSearch(
-    { ...windowFilter(query, w), size: SHIPMENT_SEARCH_MIN_SIZE },
-    signal ? { signal } : {},
-  );
+  const res = await source.shipmentSearch(probeRequest(query, w), signal ? { signal } : {});
   return { window: w, total: res.total, records: res.shipments };
 }
 

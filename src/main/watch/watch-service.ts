@@ -14,6 +14,7 @@ import {
   LOST_COLUMN,
   SNAPSHOT_COLUMN,
   defaultDatasetName,
+  type DateWindow,
   type HeldRecord,
   type Library,
   type RecordObject,
@@ -23,6 +24,7 @@ import {
 import {
   fetchRest,
   plannedDownloads,
+  probeRequest,
   probeWindow,
   recordKey,
   type ShipmentSource,
@@ -37,10 +39,29 @@ export interface WatchContext {
   profileId: string | null;
   profileName: string | null;
   account: string | null;
+  /** The service's address: a kept answer is one service's, even when a profile is pointed elsewhere. */
+  serviceUrl?: string;
 }
 
-/** How long a preview's cost check (and the records it fetched) is good for. */
+/**
+ * How long a preview's cost check (and the records it fetched) is good for; a window's answer is kept
+ * for a later check of the same question as long, counted from when the service gave it.
+ */
 export const PREVIEW_TTL_MS = 10 * 60_000;
+
+/**
+ * A probe's answer, kept so that a cost check asked again (Try again after the service stopped
+ * answering partway, the dialog opened again) asks only for the windows it has no answer for: each
+ * probe is a paid search.
+ */
+interface KeptAnswer {
+  total: number;
+  records: readonly RecordObject[];
+  /** The watched query whose check asked it (null: a query not watched yet): its settings drop it. */
+  watchId: string | null;
+  /** When the service answered it (epoch ms). */
+  at: number;
+}
 
 interface HeldPreview {
   preview: RefreshPreview;
@@ -50,6 +71,8 @@ interface HeldPreview {
   presetId: string | null;
   overlapDays: number;
   probes: WindowProbe[];
+  /** The kept answers the probes are: a snapshot taken from them drops them. */
+  answerKeys: string[];
   profileId: string | null;
   account: string | null;
   expires: number;
@@ -106,10 +129,36 @@ export function createWatchService(
   const now = opts.now ?? Date.now;
   const previews = new Map<string, HeldPreview>();
   const running = new Set<string>();
+  /** Probe answers by the exact question signed: service, profile, account and the request itself. */
+  const kept = new Map<string, KeptAnswer>();
 
   const sweep = (): void => {
     for (const [id, p] of previews) if (p.expires < now()) previews.delete(id);
+    for (const [key, a] of kept) if (a.at + PREVIEW_TTL_MS < now()) kept.delete(key);
   };
+  const forget = (watchId: string): void => {
+    for (const [key, a] of kept) if (a.watchId === watchId) kept.delete(key);
+  };
+
+  /** The window's probe: the answer kept for the same question when there is one, else a search. */
+  async function probe(
+    query: ShipmentFilter,
+    w: DateWindow,
+    ctx: WatchContext,
+    watchId: string | null,
+    signal?: AbortSignal,
+  ): Promise<{ probe: WindowProbe; key: string; at: number; reused: boolean }> {
+    const key = JSON.stringify([ctx.serviceUrl ?? null, ctx.profileId, ctx.account, probeRequest(query, w)]);
+    const known = kept.get(key);
+    if (known) {
+      const reused = { window: w, total: known.total, records: known.records };
+      return { probe: reused, key, at: known.at, reused: true };
+    }
+    const asked = await probeWindow(query, w, ctx.source, signal);
+    const at = now();
+    kept.set(key, { total: asked.total, records: asked.records, watchId, at });
+    return { probe: asked, key, at, reused: false };
+  }
 
   async function detail(watchId: string): Promise<WatchDetail> {
     const w = await library.watches.get(watchId);
@@ -189,8 +238,13 @@ export function createWatchService(
         last ? { newestDate: last.newestDate, incomplete: last.incomplete } : null,
         overlapDays,
       );
-      const probes: WindowProbe[] = [];
-      for (const w of windows) probes.push(await probeWindow(query, w, ctx.source, signal));
+      // Window by window, each answer kept as it comes: a check stopped partway (the service gone,
+      // a 5xx, a limit) and asked again spends only the windows it has no answer for.
+      const answers = [];
+      for (const w of windows) answers.push(await probe(query, w, ctx, watch?.id ?? null, signal));
+      const probes = answers.map((a) => a.probe);
+      // Good for as long as its oldest answer: nothing older than a fresh check's life is priced.
+      const expires = Math.min(now(), ...answers.map((a) => a.at)) + PREVIEW_TTL_MS;
       const checkDownloads = probes.reduce((s, p) => s + p.records.length, 0);
       const planned = probes.map((p) => plannedDownloads(p, opts.cap));
       const preview: RefreshPreview = {
@@ -208,10 +262,11 @@ export function createWatchService(
         })),
         checkDownloads,
         checkRequests: probes.length,
+        checkReused: answers.filter((a) => a.reused).length,
         downloads: planned.reduce((s, p) => s + p.downloads, 0),
         requests: planned.reduce((s, p) => s + p.requests, 0),
         exact: planned.every((p) => p.exact),
-        expiresAt: new Date(now() + PREVIEW_TTL_MS).toISOString(),
+        expiresAt: new Date(expires).toISOString(),
       };
       previews.set(preview.previewId, {
         preview,
@@ -221,9 +276,10 @@ export function createWatchService(
         presetId,
         overlapDays,
         probes,
+        answerKeys: answers.map((a) => a.key),
         profileId: ctx.profileId,
         account: ctx.account,
-        expires: now() + PREVIEW_TTL_MS,
+        expires,
       });
       return preview;
     },
@@ -308,6 +364,9 @@ export function createWatchService(
             }),
           );
         previews.delete(previewId);
+        // Its answers are spent on this snapshot: a later check of the watch asks the service again.
+        for (const key of p.answerKeys) kept.delete(key);
+        if (p.watch) forget(p.watch.id);
         const downloads = p.preview.checkDownloads + fetched.reduce((s, f) => s + f.downloads, 0);
         const requests = p.preview.checkRequests + fetched.reduce((s, f) => s + f.requests, 0);
 
@@ -437,6 +496,8 @@ export function createWatchService(
         );
       await library.watches.get(watchId);
       await library.write((tx) => tx.watch.setOverlap(watchId, days));
+      // Other windows now: no answer of the old ones is priced again.
+      forget(watchId);
       return detail(watchId);
     },
 
@@ -446,6 +507,7 @@ export function createWatchService(
         await tx.watch.deleteWatch(watchId);
         await tx.deleteDataset(w.datasetId);
       });
+      forget(watchId);
     },
   };
 }

@@ -76,6 +76,11 @@ export interface RefreshPreview {
   /** Spent by the cost check itself (one size-10 search per window, whose records are kept). */
   checkDownloads: number;
   checkRequests: number;
+  /**
+   * Of those searches, the ones an earlier check of the same question had asked (one stopped partway,
+   * or the dialog opened again): their answers were used again, not asked twice.
+   */
+  checkReused: number;
   /** What the refresh will cost on top. */
   downloads: number;
   requests: number;

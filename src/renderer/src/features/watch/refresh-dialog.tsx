@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
+import type { RefreshPreview } from '@shared/watch/watch-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { useEnterSubmits } from '../../components/use-enter-submits';
 import { describeSeconds, useNow } from '../jobs';
@@ -23,6 +24,18 @@ function WaitingForService() {
   );
 }
 
+/** The windows the check did not ask again: an earlier check of the same question had their answers. */
+function reusedText(p: Pick<RefreshPreview, 'checkRequests' | 'checkReused'>): string | null {
+  const { checkRequests: all, checkReused: reused } = p;
+  if (reused <= 0) return null;
+  if (reused >= all)
+    return all === 1
+      ? 'Its date window was answered by an earlier check, so it was not asked again.'
+      : `All ${n(all)} date windows were answered by an earlier check, so none was asked again.`;
+  const asked = all - reused;
+  return `${n(reused)} of the ${n(all)} date windows ${reused === 1 ? 'was' : 'were'} answered by an earlier check, so only the other ${asked === 1 ? 'one was' : `${n(asked)} were`} asked.`;
+}
+
 /**
  * The cost of a refresh (or of a new watch's first snapshot) before anything more is spent: the windows
  * it fetches, what the service holds there and the library holds already, and the downloads it takes.
@@ -43,6 +56,7 @@ export function RefreshDialog() {
   const { cancelRefresh } = useWatchStore.getState();
   const error = useWatchStore((s) => s.dialogError);
   const again = useWatchStore(offersCheckAgain);
+  const reused = preview ? reusedText(preview) : null;
   const confirm = useRef<HTMLButtonElement>(null);
   const enter = useEnterSubmits();
   // The cost (or the check's failure) arrives after the dialog opened: Enter then takes the snapshot
@@ -133,6 +147,7 @@ export function RefreshDialog() {
                 in {n(preview.requests)} request{preview.requests === 1 ? '' : 's'}. Checking it cost{' '}
                 {n(preview.checkDownloads)} download{preview.checkDownloads === 1 ? '' : 's'}, whose records
                 are kept.
+                {reused && <span data-testid="watch-refresh-reused"> {reused}</span>}
               </Alert>
             </>
           )}
