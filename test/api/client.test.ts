@@ -231,6 +231,17 @@ describe('InvalidRequest: nothing is sent', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("says the refusal in the form's words: its labels and the entry at fault, not the service's field names", async () => {
+    const e = await failure(
+      client().shipmentSearch({ size: 9, hs_codes: ['7306', '73x8'], brand_name: 'ab' } as never),
+    );
+    expect(e.kind).toBe('InvalidRequest');
+    expect(e.message).toContain('Records to download: at least 10');
+    expect(e.message).toContain('HS codes: “73x8”: digits only');
+    expect(e.message).toContain('Brand name: at least 3 characters');
+    expect(e.message).not.toMatch(/size|hs_codes|brand_name/);
+  });
+
   it('missing credentials are reported without sending', async () => {
     const e = await failure(client({ credentials: { apiKey: '', apiSecret: '' } }).usage());
     expect(e.kind).toBe('InvalidRequest');

@@ -68,7 +68,8 @@ describe('dispatcher', () => {
     const paths = r.error.issues?.map((i) => i.path).sort();
     expect(paths).toEqual(['request.bogus', 'request.hs_codes[0]', 'request.product_detail', 'request.size']);
     expect(r.error.issues?.find((i) => i.path === 'request.size')?.message).toBe('at least 10');
-    expect(r.error.message).toContain('request.hs_codes[0]');
+    // The issues keep their paths; the message says them as the form labels the fields.
+    expect(r.error.message).toContain('HS codes: “12a”: digits only');
 
     const noName = (await h.call('profiles.create', { name: ' ', baseUrl: 'ftp://x' })) as Failure;
     expect(noName.error.issues).toEqual(
@@ -115,6 +116,37 @@ describe('dispatcher', () => {
       expect(log).not.toContain(secret);
     } finally {
       unregister();
+    }
+  });
+
+  it("says a refused filter in the form's words, whichever call carried it: labels, never the service's field names", async () => {
+    const backwards = { start_date: '2025-12-31', end_date: '2025-01-01' };
+    const cases: [string, unknown, string[]][] = [
+      // The Watched page's cost check of a preset (the watch's own question).
+      ['watch.preview', { request: backwards, name: 'Backwards' }, ['Date to: must not be before Date from']],
+      // Fetch all's cost check and its start.
+      [
+        'jobs.estimate',
+        { request: { ...backwards, hs_codes: ['7208', '72a8'] } },
+        ['Date to: must not be before Date from', 'HS codes: “72a8”: digits only'],
+      ],
+      [
+        'jobs.start',
+        { kind: 'shipments', request: { start_date: '2025-02-30', product_detail: 'ab' } },
+        [
+          'Date from: not a whole date: type it as yyyy-mm-dd (e.g. 2024-03-31) or pick it',
+          'Product description: at least 3 characters',
+        ],
+      ],
+      ['shipments.search', { request: { size: 5 } }, ['Records to download: at least 10']],
+    ];
+    for (const [channel, input, said] of cases) {
+      const r = (await h.call(channel, input)) as Failure;
+      expect(r.error.kind, channel).toBe('InvalidInput');
+      for (const words of said) expect(r.error.message, channel).toContain(words);
+      expect(r.error.message, channel).not.toMatch(
+        /start_date|end_date|hs_codes|product_detail|size|request\./,
+      );
     }
   });
 

@@ -74,8 +74,10 @@ describe('the Watched cost check while the service restarts', () => {
       request: { ...request, start_date: '2025-12-31', end_date: '2021-01-01' },
     };
     await act(() => useWatchStore.getState().checkCost(backwards));
-    await screen.findByTestId('watch-refresh-error');
+    const error = await screen.findByTestId('watch-refresh-error');
     expect(useWatchStore.getState().dialogError?.kind).toBe('InvalidInput');
+    // The fields as the Search form labels them, never the service's names.
+    expect(error.textContent).toBe('The input is not valid: Date to: must not be before Date from.');
     expect(screen.queryByTestId('watch-refresh-again')).toBeNull();
     expect(screen.getByTestId('watch-refresh-confirm').hasAttribute('disabled')).toBe(true);
   }, 30_000);

@@ -502,7 +502,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     let request: unknown;
     if (op !== 'usage') {
       const checked = checkRequest(op as BodyOperationName, body);
-      if (!checked.ok) throw invalidRequestError(checked.issues);
+      if (!checked.ok) throw invalidRequestError(checked.issues, body);
       request = checked.value;
       // The service refuses a request naming more new HS codes than the account may still add, whole:
       // said before it is sent (firm pages, counts, fetch jobs and watches included, not only the

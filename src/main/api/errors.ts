@@ -1,5 +1,5 @@
 import { AppError, type BridgeError, type ErrorKind } from '@shared/ipc/errors';
-import { describeIssues, metricLabel, type SpecIssue } from '@shared/spec';
+import { describeFieldIssues, metricLabel, type SpecIssue } from '@shared/spec';
 import { redact } from '../log';
 
 /** The kinds the service client produces; a subset of the bridge's ErrorKind. */
@@ -82,10 +82,11 @@ export function isServiceClientError(e: unknown): e is ServiceClientError {
 
 // ---- Message builders: one place for the wording the user sees ----
 
-export function invalidRequestError(issues: SpecIssue[]): ServiceClientError {
+/** `request`: what was refused, whose list entries at fault the message names. */
+export function invalidRequestError(issues: SpecIssue[], request?: unknown): ServiceClientError {
   return new ServiceClientError(
     'InvalidRequest',
-    `The request breaks the service's rules, so it was not sent: ${describeIssues(issues)}. Correct these fields and try again.`,
+    `The request breaks the service's rules, so it was not sent: ${describeFieldIssues(issues, request)}. Correct these fields and try again.`,
     { issues },
   );
 }

@@ -1,7 +1,7 @@
 import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
 import { calls } from '@shared/ipc/contract';
 import { AppError, type BridgeError, type BridgeResult } from '@shared/ipc/errors';
-import { describeIssues, toSpecIssues } from '@shared/spec';
+import { describeFieldIssues, toSpecIssues } from '@shared/spec';
 import { isAbortError, toBridgeError } from '../api';
 import { libraryNotWritableError, storageError } from '../library';
 import type { Logger } from '../log';
@@ -77,7 +77,8 @@ export function createDispatcher<S>({
           ok: false,
           error: {
             kind: 'InvalidInput',
-            message: `The input is not valid: ${describeIssues(issues)}.`,
+            // In the form's words (Date to, HS codes), as the window shows it wherever the call came from.
+            message: `The input is not valid: ${describeFieldIssues(issues, input)}.`,
             issues,
           },
         };

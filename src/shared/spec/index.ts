@@ -1,3 +1,4 @@
+export * from './field-labels';
 export * from './filter';
 export * from './issues';
 export * from './operations';

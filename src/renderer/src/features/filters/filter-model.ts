@@ -1,10 +1,13 @@
 import {
   COUNTRY_LIST_FIELDS,
+  FIELD_LABELS,
   FILTER_FIELDS,
   KEYWORD_FIELDS,
   MAX_LIST_ITEMS,
   checkFilter,
   checkRequest,
+  describeFieldIssue,
+  labelledFieldOf,
   type FilterField,
   type KeywordField,
   type SearchType,
@@ -103,65 +106,20 @@ export function filterToDraft(f: ShipmentFilter): FilterDraft {
   return d;
 }
 
-/**
- * Every field as the form labels it. Messages use these words, never the service's field names
- * (`hs_codes[0]`, `start_date`): the analyst sees labels, not the API.
- */
-export const FIELD_LABELS: Record<FilterField | 'size' | 'page', string> = {
-  importer_countries: 'Importer countries',
-  exporter_countries: 'Exporter countries',
-  hs_codes: 'HS codes',
-  start_date: 'Date from',
-  end_date: 'Date to',
-  firm_filter: 'Firm type codes',
-  search_type: 'Search type',
-  product_detail: 'Product description',
-  exporter_firm: 'Exporter firm name',
-  importer_firm: 'Importer firm name',
-  brand_name: 'Brand name',
-  arrival_port: 'Port of arrival',
-  departure_port: 'Port of departure',
-  account_name: 'Account name',
-  size: 'Records to download',
-  page: 'Page',
-};
-
-/** Field names inside a rule's own words ("must not be before start_date"), longest first. */
-const NAMES_IN_TEXT = new RegExp(
-  `\\b(${Object.keys(FIELD_LABELS)
-    .sort((a, b) => b.length - a.length)
-    .join('|')})\\b`,
-  'g',
-);
-
-/** Rules whose words are the spec's, said the way the form puts them. */
-const PLAIN_WORDS: Record<string, string> = {
-  'a real calendar date written yyyy-MM-dd':
-    'not a whole date: type it as yyyy-mm-dd (e.g. 2024-03-31) or pick it',
-};
+export { FIELD_LABELS };
 
 /**
- * One issue as the analyst reads it: the field's label, the entry at fault for a list
- * (`HS codes: “84a”: digits only`), and any field named in the rule replaced by its label
- * (`Date to: must not be before Date from`).
+ * One issue as the analyst reads it (`HS codes: “84a”: digits only`, `Date to: must not be before
+ * Date from`): the shared words of every refusal, with the entry at fault read from the draft.
  */
 export function describeFormIssue(issue: SpecIssue, draft?: FilterDraft): string {
   const slot = slotOf(issue.path);
-  const message = (PLAIN_WORDS[issue.message] ?? issue.message).replace(
-    NAMES_IN_TEXT,
-    (name) => FIELD_LABELS[name as keyof typeof FIELD_LABELS],
-  );
-  if (slot === 'form') return message.charAt(0).toUpperCase() + message.slice(1);
-  const label = FIELD_LABELS[slot];
-  // "Exporter countries needs at least one other filter": the rule already starts with the field.
-  if (message.startsWith(label)) return message;
+  if (slot === 'form' && labelledFieldOf(issue.path) === null)
+    return describeFieldIssue({ path: '', message: issue.message });
   const index = /\[(\d+)\]/.exec(issue.path)?.[1];
   const list = draft && index !== undefined && slot in draft ? draft[slot as keyof FilterDraft] : undefined;
   const entry = Array.isArray(list) ? list[Number(index)] : undefined;
-  // The entry is named unless the rule's words already do ("ZZ is not a country code…").
-  return entry !== undefined && !message.includes(entry)
-    ? `${label}: “${entry}”: ${message}`
-    : `${label}: ${message}`;
+  return describeFieldIssue(issue, entry);
 }
 
 /** Which check a run button needs: the plain filter, or a whole request of one operation. */
