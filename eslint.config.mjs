@@ -29,9 +29,10 @@ const rawIpc = [
 // window. A scalar subquery over the same rows gives the same figure. A partitioned or ordered window is
 // sorted first and never sees an empty chunk; `row_number() OVER ()` runs in another operator: both allowed.
 // 1.5.6, the version pinned, has the fix; the rule stays so that a DuckDB without it (the pin moved back)
-// cannot bring the failure back unnoticed. Only an OVER after a call's `)` is SQL; prose "over (…)" is not.
+// cannot bring the failure back unnoticed. Only an OVER after a call's `)`, or first in a template's part
+// after an interpolation (the call being interpolated), is SQL; prose "over (…)" is not.
 const unsortedSpec = '\\((?![^)]*\\b(?:PARTITION|ORDER)\\s+BY\\b)';
-const unsortedWindow = `/(?<!row_number\\(\\)\\s*)(?<=\\)\\s*)OVER\\s*${unsortedSpec}|\\bWINDOW\\s+\\w+\\s+AS\\s*${unsortedSpec}/i`;
+const unsortedWindow = `/(?<!row_number\\(\\)\\s*)(?<=(?:\\)|^)\\s*)OVER\\s*${unsortedSpec}|\\bWINDOW\\s+\\w+\\s+AS\\s*${unsortedSpec}/i`;
 const duckdbSql = ['TemplateElement[value.raw=', 'Literal[value='].map((node) => ({
   selector: `${node}${unsortedWindow}]`,
   message:
