@@ -5,12 +5,17 @@
  *  - the app's own 100,000-row Excel export — goal ≤ 15 s, peak ≤ 600 MB; baseline: inflating and
  *    decoding the same sheet (what any reader of the file must do);
  *  - its 100,000-row CSV export — goal ≤ 5 s; baseline: reading, decoding and Papa-parsing the file;
- *  - a 500,000 × 20 workbook — imported or refused, the process alive and under 1.5 GB.
+ *  - a 500,000 × 20 workbook — imported or refused, the process alive and under 1.5 GB;
+ *  - open → preview of a 2,000-row CSV export (the file handed to the app, `library.previewImport`
+ *    answered by the handler and a cold import worker of the built app); baseline: reading, decoding
+ *    and Papa-parsing the whole file, alternating with it in the same process.
  * The main thread's longest event-loop stall during each import is printed (goal < 100 ms).
  *
- *   npm run bench -- library-import
+ *   npm run build && npm run bench -- library-import
+ *   npm run build && npm run bench -- library-import --only-preview     (the preview case alone)
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,9 +23,90 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
 import yauzl from 'yauzl';
-import { createMemorySource, exportXlsx, shipmentColumns } from '../src/main/export';
+import { createMemorySource, exportCsv, exportXlsx, shipmentColumns } from '../src/main/export';
+import { createDispatcher, createHandlers } from '../src/main/handlers';
 import { Library, importFile } from '../src/main/library';
+import { nullLogger } from '../src/main/log';
+import { createMemorySecretStore } from '../src/main/secrets';
 import { benchQuery, writeOwnExports } from './own-exports';
+
+/** The import worker of the built app (`npm run build`), which the preview case starts as the app does. */
+const BUILT_WORKER = join(import.meta.dirname, '..', 'out', 'main', 'import-worker.js');
+/** Rows of the CSV export the preview case opens: an analyst's everyday file (about 2 MB). */
+const PREVIEW_FILE_ROWS = 2000;
+/** Rounds of the preview case, after one of each not counted (the handler's first call reads its files). */
+const PREVIEW_ROUNDS = 15;
+
+interface Spread {
+  min: number;
+  median: number;
+  max: number;
+}
+
+interface PreviewResult {
+  preview: Spread;
+  papaparse: Spread;
+  /** Each round's preview over its own baseline: steadier than a ratio of medians on a busy machine. */
+  ratio: Spread;
+  columns: number;
+}
+
+function spread(ms: number[]): Spread {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { min: sorted[0]!, median: sorted[Math.floor(sorted.length / 2)]!, max: sorted.at(-1)! };
+}
+
+/**
+ * Open → preview as the window asks it: the file handed to the app, then `library.previewImport`,
+ * answered once the worker (a new one each time, as for every preview) has read the file's head.
+ * Alternates with the baseline, so both see the same machine.
+ */
+async function runPreviewCase(file: string): Promise<PreviewResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-preview-'));
+  const handlers = createHandlers({
+    dataDir: join(dir, 'data'),
+    resourcesDir: join(import.meta.dirname, '..', 'resources'),
+    logger: nullLogger,
+    events: { emit: () => undefined },
+    secrets: createMemorySecretStore(),
+    appInfo: { version: 'bench', host: 'electron' },
+  });
+  const dispatch = createDispatcher<'app'>({
+    handlers,
+    logger: nullLogger,
+    isTrustedSender: (s) => s === 'app',
+  });
+  const previews: number[] = [];
+  const parses: number[] = [];
+  let columns = 0;
+  try {
+    for (let round = 0; round <= PREVIEW_ROUNDS; round++) {
+      let t = performance.now();
+      const chosen = await handlers.droppedFiles.adoptImport(file);
+      const r = (await dispatch('library.previewImport', { file: chosen.handle }, 'app')) as
+        { ok: true; value: { columns: unknown[] } } | { ok: false; error: { message: string } };
+      if (!r.ok) throw new Error(`the preview failed: ${r.error.message}`);
+      const previewMs = performance.now() - t;
+      columns = r.value.columns.length;
+      t = performance.now();
+      const text = (await readFile(file)).toString('utf8');
+      Papa.parse<string[]>(text, { delimiter: ',' });
+      const parseMs = performance.now() - t;
+      if (round === 0) continue;
+      previews.push(previewMs);
+      parses.push(parseMs);
+    }
+  } finally {
+    await handlers.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+  return {
+    preview: spread(previews),
+    papaparse: spread(parses),
+    ratio: spread(previews.map((p, i) => p / parses[i]!)),
+    columns,
+  };
+}
 
 interface CaseResult {
   seconds: number;
@@ -85,14 +171,33 @@ async function runCase(kind: string, file: string): Promise<CaseResult> {
   return { seconds, peakRssMb: peak / 1e6, maxLoopDelayMs: loop.max / 1e6, rows, outcome };
 }
 
-function spawnCase(kind: string, file: string): CaseResult {
+function spawnCase<T = CaseResult>(kind: string, file: string, env: NodeJS.ProcessEnv = process.env): T {
   const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--case', kind, file], {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
+    env,
   });
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (!line) throw new Error(`case ${kind} failed: ${r.stderr.slice(-2000)}`);
-  return JSON.parse(line.slice(7)) as CaseResult;
+  return JSON.parse(line.slice(7)) as T;
+}
+
+/** The preview case in a process of its own, its worker the built app's (named as a test run names its own). */
+function previewCase(file: string): void {
+  if (!existsSync(BUILT_WORKER)) {
+    console.log('open → preview: not measured, the app is not built (npm run build)');
+    return;
+  }
+  const r = spawnCase<PreviewResult>('preview', file, {
+    ...process.env,
+    PORTOLAN_TEST_IMPORT_WORKER: BUILT_WORKER,
+  });
+  const ms = (s: Spread): string =>
+    `median ${s.median.toFixed(0)} ms (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
+  console.log(
+    `open → preview of a ${PREVIEW_FILE_ROWS.toLocaleString('en-US')}-row CSV (${r.columns} columns), ${PREVIEW_ROUNDS} rounds: ${ms(r.preview)}, ` +
+      `${r.ratio.median.toFixed(2)}× (${r.ratio.min.toFixed(2)}–${r.ratio.max.toFixed(2)}, round by round) the baseline read + decode + Papa.parse of the whole file ${ms(r.papaparse)}`,
+  );
 }
 
 function show(label: string, r: CaseResult, base?: CaseResult): void {
@@ -108,13 +213,29 @@ function show(label: string, r: CaseResult, base?: CaseResult): void {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--case') {
-    console.log(`RESULT ${JSON.stringify(await runCase(args[1]!, args[2]!))}`);
+    const result = args[1] === 'preview' ? await runPreviewCase(args[2]!) : await runCase(args[1]!, args[2]!);
+    console.log(`RESULT ${JSON.stringify(result)}`);
     return;
   }
   const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-import-'));
   try {
+    // `--only-preview`: the preview case alone, from a 2,000-row export written for it.
+    if (args.includes('--only-preview')) {
+      previewCase((await writeOwnExports(dir, PREVIEW_FILE_ROWS)).csv);
+      return;
+    }
     const { csv, xlsx, rows } = await writeOwnExports(dir, 100_000);
     const query = benchQuery(rows.length);
+    const small = join(dir, 'shipments-preview.csv');
+    await exportCsv(
+      createMemorySource({
+        kind: 'shipments',
+        columns: shipmentColumns(),
+        rows: rows.slice(0, PREVIEW_FILE_ROWS),
+        query: benchQuery(PREVIEW_FILE_ROWS),
+      }),
+      small,
+    );
     // 500,000 rows × 20 columns (10 M cells), cycling the records.
     const wide = join(dir, 'wide.xlsx');
     const twenty = shipmentColumns().slice(0, 20);
@@ -124,6 +245,7 @@ async function main(): Promise<void> {
     const mb = async (p: string): Promise<string> => `${((await stat(p)).size / 1e6).toFixed(0)} MB`;
     console.log(`files: xlsx ${await mb(xlsx)}, csv ${await mb(csv)}, 500,000 × 20 xlsx ${await mb(wide)}`);
 
+    previewCase(small);
     const inflate = spawnCase('inflate', xlsx);
     const importXlsx = spawnCase('import', xlsx);
     const papa = spawnCase('papaparse', csv);
