@@ -150,6 +150,24 @@ describe('dispatcher', () => {
     }
   });
 
+  it("says a refused grid view in the grid's words, for an export and a library block: Quick filter, a column by its header", async () => {
+    const view = {
+      quickFilter: 'steel '.repeat(100),
+      filterModel: { arrivalDate: { filterType: 'date', type: 'equals', dateFrom: '2024-13-45' } },
+    };
+    const cases: [string, unknown][] = [
+      ['export.start', { source: { datasetId: 'd1', view }, format: 'xlsx' }],
+      ['library.getRows', { id: 'd1', startRow: 0, endRow: 100, ...view }],
+    ];
+    for (const [channel, input] of cases) {
+      const r = (await h.call(channel, input)) as Failure;
+      expect(r.error.kind, channel).toBe('InvalidInput');
+      expect(r.error.message, channel).toContain('Quick filter: at most 500 characters');
+      expect(r.error.message, channel).toContain('Filter of Arrival Date: a real date, as yyyy-MM-dd');
+      expect(r.error.message, channel).not.toMatch(/quickFilter|filterModel|arrivalDate|source\.|view\./);
+    }
+  });
+
   it('has no channel that opens links or reads a path the window names', async () => {
     // shell.openExternal and library.import {path} were removed: the window names files by handle only.
     const link = (await h.call('shell.openExternal', { url: 'https://www.iso.org/' })) as Failure;

@@ -1,6 +1,7 @@
 import { CALL_CHANNELS, type CallChannel } from '@shared/ipc/channels';
 import { calls } from '@shared/ipc/contract';
 import { AppError, type BridgeError, type BridgeResult } from '@shared/ipc/errors';
+import { viewPartLabel } from '@shared/library/view-labels';
 import { describeFieldIssues, toSpecIssues } from '@shared/spec';
 import { isAbortError, toBridgeError } from '../api';
 import { libraryNotWritableError, storageError } from '../library';
@@ -77,8 +78,9 @@ export function createDispatcher<S>({
           ok: false,
           error: {
             kind: 'InvalidInput',
-            // In the form's words (Date to, HS codes), as the window shows it wherever the call came from.
-            message: `The input is not valid: ${describeFieldIssues(issues, input)}.`,
+            // In the words of the form (Date to, HS codes) and the grid (Quick filter, a column's header)
+            // the analyst typed them in, wherever the call came from.
+            message: `The input is not valid: ${describeFieldIssues(issues, input, viewPartLabel)}.`,
             issues,
           },
         };

@@ -13,7 +13,7 @@ export const exportViewSchema = z.strictObject({
   columns: z.array(columnNameSchema).max(500).optional(),
   sortModel: sortModelSchema.optional(),
   filterModel: filterModelSchema.nullish(),
-  quickFilter: z.string().max(500).nullish(),
+  quickFilter: z.string().max(500, { error: 'at most 500 characters' }).nullish(),
 });
 export type ExportView = z.infer<typeof exportViewSchema>;
 

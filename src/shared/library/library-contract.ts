@@ -174,7 +174,7 @@ const getRowsInput = z
     endRow: z.number().int().min(0),
     sortModel: sortModelSchema.optional(),
     filterModel: filterModelSchema.nullish(),
-    quickFilter: z.string().max(500).nullish(),
+    quickFilter: z.string().max(500, { error: 'at most 500 characters' }).nullish(),
     columns: z.array(columnNameSchema).max(500).nullish(),
     /** With every field (no `columns`): the resolved firm columns too. */
     resolvedFirms: z.boolean().optional(),

@@ -53,18 +53,22 @@ export function labelledFieldOf(path: string): LabelledField | null {
   return null;
 }
 
+/** A label for a part of a call's input that is no field of the form (a grid's quick filter); null: none. */
+export type OtherLabel = (path: string) => string | null;
+
 /**
  * One issue as the analyst reads it: the field's label, the entry at fault for a list when it is
  * known (`HS codes: “84a”: digits only`), and any field named in the rule replaced by its label
- * (`Date to: must not be before Date from`). An issue of no field keeps its path.
+ * (`Date to: must not be before Date from`). An issue of no field of the form is labelled by
+ * `otherLabel` when it knows the part, and keeps its path otherwise.
  */
-export function describeFieldIssue(issue: SpecIssue, entry?: string): string {
+export function describeFieldIssue(issue: SpecIssue, entry?: string, otherLabel?: OtherLabel): string {
   const message = (PLAIN_WORDS[issue.message] ?? issue.message).replace(NAMES_IN_TEXT, (name) =>
     isLabelled(name) ? FIELD_LABELS[name] : name,
   );
   const field = labelledFieldOf(issue.path);
   if (!field) {
-    if (issue.path) return `${issue.path}: ${message}`;
+    if (issue.path) return `${otherLabel?.(issue.path) ?? issue.path}: ${message}`;
     return message.charAt(0).toUpperCase() + message.slice(1);
   }
   const label = FIELD_LABELS[field];
@@ -91,6 +95,10 @@ export function entryAt(input: unknown, path: string): string | undefined {
 }
 
 /** Every issue in the form's words, joined as one sentence's parts; entries read from `input`. */
-export function describeFieldIssues(issues: readonly SpecIssue[], input?: unknown): string {
-  return issues.map((i) => describeFieldIssue(i, entryAt(input, i.path))).join('; ');
+export function describeFieldIssues(
+  issues: readonly SpecIssue[],
+  input?: unknown,
+  otherLabel?: OtherLabel,
+): string {
+  return issues.map((i) => describeFieldIssue(i, entryAt(input, i.path), otherLabel)).join('; ');
 }
