@@ -83,6 +83,10 @@ describe('a Watched cost check stopped partway and asked again', () => {
     const failed = await check();
     sim.setFaults(undefined);
     expect(failed).toMatchObject({ ok: false, error: { kind: 'ServiceError', status: 503 } });
+    // Said with what it kept, after the service's own words.
+    expect((failed as { error: { message: string } }).error.message).toMatch(
+      /^The service is having trouble.* 1 of the 2 date windows had been answered: its answer is kept, and checking again asks only for the other one\.$/,
+    );
     // The first window was answered (and paid for) before the 503.
     expect((await served()).requests - before.requests).toBe(1);
 

@@ -111,6 +111,9 @@ describe('the Watched cost check of two date windows, stopped by the service aft
     backend.setFaults(undefined);
     const error = await screen.findByTestId('watch-refresh-error');
     expect(error.getAttribute('data-error-kind')).toBe('ServiceError');
+    expect(error.textContent).toContain(
+      '1 of the 2 date windows had been answered: its answer is kept, and checking again asks only for the other one.',
+    );
     expect(screen.getByText('The cost could not be checked')).toBeTruthy();
     // No cost from half the windows.
     expect(screen.queryByTestId('watch-refresh-cost')).toBeNull();

@@ -241,7 +241,13 @@ export function createWatchService(
       // Window by window, each answer kept as it comes: a check stopped partway (the service gone,
       // a 5xx, a limit) and asked again spends only the windows it has no answer for.
       const answers = [];
-      for (const w of windows) answers.push(await probe(query, w, ctx, watch?.id ?? null, signal));
+      for (const w of windows) {
+        try {
+          answers.push(await probe(query, w, ctx, watch?.id ?? null, signal));
+        } catch (e) {
+          throw answers.length > 0 ? partway(e, answers.length, windows.length) : e;
+        }
+      }
       const probes = answers.map((a) => a.probe);
       // Good for as long as its oldest answer: nothing older than a fresh check's life is priced.
       const expires = Math.min(now(), ...answers.map((a) => a.at)) + PREVIEW_TTL_MS;
@@ -510,6 +516,21 @@ export function createWatchService(
       forget(watchId);
     },
   };
+}
+
+/**
+ * A check stopped after `answered` of its `all` windows, said with what it kept: nothing of it is lost,
+ * and checking again asks only for the rest.
+ */
+function partway(e: unknown, answered: number, all: number): unknown {
+  if (!(e instanceof AppError) || e.kind === 'Cancelled') return e;
+  const rest = all - answered;
+  const kept =
+    answered === 1
+      ? `1 of the ${all} date windows had been answered: its answer is kept`
+      : `${answered} of the ${all} date windows had been answered: their answers are kept`;
+  const others = rest === 1 ? 'the other one' : `the other ${rest}`;
+  return new AppError(e.kind, `${e.message} ${kept}, and checking again asks only for ${others}.`, e.details);
 }
 
 function nextDay(date: string): string {
