@@ -5,7 +5,8 @@
  * the wall time, the longest task of the window's thread (Long Tasks API) and the longest event-loop
  * delay of the host's main thread, where the import is run. Goal (issue "Files in, spreadsheets out"):
  * neither thread stalls over 100 ms. Baseline in the same run: the library's own import of the same
- * file in this process (`importFile`, no window, no upload).
+ * file in this process (`importFile`, no window, no upload). Both start the built app's import worker
+ * (built-import-worker.ts), as the app does.
  *
  *   npm run build && npm run bench -- import-window
  */
@@ -22,6 +23,7 @@ import { LibraryPage } from '../test/e2e/pages/library-page';
 import { WelcomePage } from '../test/e2e/pages/welcome-page';
 import { RENDERER_DIR, RESOURCES_DIR } from '../test/e2e/support/paths';
 import { launchChromium } from '../test/e2e/support/chromium';
+import { useBuiltImportWorker } from './built-import-worker';
 import { writeOwnExports } from './own-exports';
 
 const ROWS = 100_000;
@@ -50,6 +52,10 @@ async function libraryImport(file: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
+  if (!useBuiltImportWorker('import-window')) {
+    process.exitCode = 1;
+    return;
+  }
   const work = await mkdtemp(join(tmpdir(), 'portolan-bench-import-window-'));
   const files = await writeOwnExports(work, ROWS);
   files.rows.length = 0;

@@ -1,21 +1,21 @@
 /**
- * File import on the path the app runs (library.import: preview and import in the import worker,
- * batches stored by the library in the main thread), each case in a fresh process for a clean memory
- * peak, next to a baseline measured in the same run:
+ * File import on the path the app runs (library.import: preview and import in the built app's import
+ * worker, batches stored by the library in the main thread), each case in a fresh process for a clean
+ * memory peak, next to a baseline measured in the same run:
  *  - the app's own 100,000-row Excel export — goal ≤ 15 s, peak ≤ 600 MB; baseline: inflating and
  *    decoding the same sheet (what any reader of the file must do);
  *  - its 100,000-row CSV export — goal ≤ 5 s; baseline: reading, decoding and Papa-parsing the file;
  *  - a 500,000 × 20 workbook — imported or refused, the process alive and under 1.5 GB;
  *  - open → preview of a 2,000-row CSV export (the file handed to the app, `library.previewImport`
- *    answered by the handler and a cold import worker of the built app); baseline: reading, decoding
- *    and Papa-parsing the whole file, alternating with it in the same process.
- * The main thread's longest event-loop stall during each import is printed (goal < 100 ms).
+ *    answered by the handler and a new import worker); baseline: reading, decoding and Papa-parsing
+ *    the whole file, alternating with it in the same process.
+ * The main thread's longest event-loop stall during each import is printed (goal < 100 ms). Nothing is
+ * measured until the app is built (built-import-worker.ts).
  *
  *   npm run build && npm run bench -- library-import
  *   npm run build && npm run bench -- library-import --only-preview     (the preview case alone)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,10 +28,9 @@ import { createDispatcher, createHandlers } from '../src/main/handlers';
 import { Library, importFile } from '../src/main/library';
 import { nullLogger } from '../src/main/log';
 import { createMemorySecretStore } from '../src/main/secrets';
+import { useBuiltImportWorker } from './built-import-worker';
 import { benchQuery, writeOwnExports } from './own-exports';
 
-/** The import worker of the built app (`npm run build`), which the preview case starts as the app does. */
-const BUILT_WORKER = join(import.meta.dirname, '..', 'out', 'main', 'import-worker.js');
 /** Rows of the CSV export the preview case opens: an analyst's everyday file (about 2 MB). */
 const PREVIEW_FILE_ROWS = 2000;
 /** Rounds of the preview case, after one of each not counted (the handler's first call reads its files). */
@@ -171,27 +170,19 @@ async function runCase(kind: string, file: string): Promise<CaseResult> {
   return { seconds, peakRssMb: peak / 1e6, maxLoopDelayMs: loop.max / 1e6, rows, outcome };
 }
 
-function spawnCase<T = CaseResult>(kind: string, file: string, env: NodeJS.ProcessEnv = process.env): T {
+/** A case in a process of its own, which inherits the worker named by useBuiltImportWorker. */
+function spawnCase<T = CaseResult>(kind: string, file: string): T {
   const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--case', kind, file], {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
-    env,
   });
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (!line) throw new Error(`case ${kind} failed: ${r.stderr.slice(-2000)}`);
   return JSON.parse(line.slice(7)) as T;
 }
 
-/** The preview case in a process of its own, its worker the built app's (named as a test run names its own). */
 function previewCase(file: string): void {
-  if (!existsSync(BUILT_WORKER)) {
-    console.log('open → preview: not measured, the app is not built (npm run build)');
-    return;
-  }
-  const r = spawnCase<PreviewResult>('preview', file, {
-    ...process.env,
-    PORTOLAN_TEST_IMPORT_WORKER: BUILT_WORKER,
-  });
+  const r = spawnCase<PreviewResult>('preview', file);
   const ms = (s: Spread): string =>
     `median ${s.median.toFixed(0)} ms (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
   console.log(
@@ -215,6 +206,10 @@ async function main(): Promise<void> {
   if (args[0] === '--case') {
     const result = args[1] === 'preview' ? await runPreviewCase(args[2]!) : await runCase(args[1]!, args[2]!);
     console.log(`RESULT ${JSON.stringify(result)}`);
+    return;
+  }
+  if (!useBuiltImportWorker('library-import')) {
+    process.exitCode = 1;
     return;
   }
   const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-import-'));

@@ -15,9 +15,12 @@
  * USD FOB, each next to the app's CSV export of the same view in the same run; each case in a fresh
  * process after a 5,000-row warm-up export, its peak the kernel's maxRSS (goal: roughly flat, ≤ ~1 GB).
  *
- *   npm run bench -- parquet
- *   npm run bench -- parquet --full
- *   npm run bench -- parquet --only-full     (just the --full cases)
+ * The imports start the built app's import worker: nothing but --only-full is measured until the app
+ * is built (built-import-worker.ts).
+ *
+ *   npm run build && npm run bench -- parquet
+ *   npm run build && npm run bench -- parquet --full
+ *   npm run build && npm run bench -- parquet --only-full     (just the --full cases)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -28,6 +31,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { exportCsv, exportParquet, libraryExportSource, type ExportSource } from '../src/main/export';
 import { Library, importFile, quoteIdentifier, quoteLiteral } from '../src/main/library';
 import { generateAccount, startSimulator } from '../src/main/sim';
+import { useBuiltImportWorker } from './built-import-worker';
 import { buildPooledLibrary } from './library-file';
 
 const ROWS = 100_000;
@@ -275,6 +279,10 @@ async function main(): Promise<void> {
     return;
   }
   if (args.includes('--only-full')) return fullCases();
+  if (!useBuiltImportWorker('parquet')) {
+    process.exitCode = 1;
+    return;
+  }
   const dir = await mkdtemp(join(tmpdir(), 'portolan-bench-parquet-'));
   try {
     const sim = await startSimulator({ port: 0, records: ROWS, seed: 5, accounts: [generateAccount('b')] });

@@ -34,7 +34,8 @@ function workerScript(): { file: string; eval: boolean } {
     const built = join(dir, 'import-worker.js');
     if (existsSync(built)) return { file: built, eval: false };
   }
-  // A test run compiles the worker once for all its imports (test/helpers/import-worker-setup.ts).
+  // A test run compiles the worker once for all its imports (test/helpers/import-worker-setup.ts);
+  // a benchmark names the built app's (bench/built-import-worker.ts).
   const compiled = process.env['PORTOLAN_TEST_IMPORT_WORKER'];
   if (compiled && existsSync(compiled)) return { file: compiled, eval: false };
   const source = join(here, 'import-worker.ts');
