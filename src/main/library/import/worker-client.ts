@@ -40,8 +40,24 @@ function workerScript(): { file: string; eval: boolean } {
   if (compiled && existsSync(compiled)) return { file: compiled, eval: false };
   const source = join(here, 'import-worker.ts');
   if (existsSync(source)) {
-    // Source form: load TypeScript through tsx, which the development setup has.
-    return { file: `require('tsx/cjs/api').register(); require(${JSON.stringify(source)});`, eval: true };
+    // Source form: load TypeScript through tsx, which the development setup has. Its require hook
+    // alone leaves the worker's import() of a reader (csv-native, row-stage, parquet-source…) to
+    // Node's own loader, which finds no such file: its module hooks are registered too, from the
+    // package's ESM build (the CommonJS build of tsx/esm/api names its hooks by a path that is not
+    // there).
+    return {
+      file: `
+        const { createRequire } = require('node:module');
+        const { pathToFileURL } = require('node:url');
+        const from = createRequire(${JSON.stringify(source)});
+        from('tsx/cjs/api').register();
+        const esmApi = from.resolve('tsx/esm/api').replace(/\\.cjs$/, '.mjs');
+        import(pathToFileURL(esmApi).href).then((tsx) => {
+          tsx.register();
+          from(${JSON.stringify(source)});
+        });`,
+      eval: true,
+    };
   }
   throw new Error('the import worker is missing from this build');
 }
