@@ -736,10 +736,22 @@ describe("search page: an answer's first rows", () => {
     await waitFor(() => expect(el('search-cost-text').textContent).toContain('(account main)'));
     await searchWith({ ok: true, value: { ...answer(3, 3), headColumns: [...DEFAULT_SHIPMENT_COLUMNS] } });
     expect(searches().at(-1)?.input).toMatchObject({ headColumns: DEFAULT_SHIPMENT_COLUMNS });
-    fireEvent.click(await screen.findByTestId('shipments-columns-toggle'));
-    fireEvent.click(await screen.findByTestId('shipments-columns-col-importerTaxId'));
+    // The columns are chosen once the grid shows the answer, as the analyst does.
+    await waitFor(
+      () =>
+        expect(
+          document.querySelector('[data-testid="shipments-grid"] .ag-row[row-index="0"]'),
+        ).not.toBeNull(),
+      { timeout: 10_000 },
+    );
+    fireEvent.click(screen.getByTestId('shipments-columns-toggle'));
+    fireEvent.click(
+      await screen.findByTestId('shipments-columns-col-importerTaxId', {}, { timeout: 10_000 }),
+    );
     // The grid keeps its layout as the analyst leaves it; the next search reads it from there.
-    await waitFor(() => expect(savedShownColumns('shipments')).toContain('importerTaxId'));
+    await waitFor(() => expect(savedShownColumns('shipments')).toContain('importerTaxId'), {
+      timeout: 10_000,
+    });
     type('search-size-input', '500');
     await searchWith({ ok: true, value: answer(3, 3) });
     const asked = (searches().at(-1)?.input as { headColumns?: string[] }).headColumns;
