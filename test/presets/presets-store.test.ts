@@ -78,7 +78,7 @@ describe('presets store', () => {
     const s = createPresetsStore({ dataDir: dir });
     await expect(s.save({ name: 'bad', filter: { hs_codes: ['72a8'] } })).rejects.toMatchObject({
       kind: 'InvalidInput',
-      message: expect.stringContaining('hs_codes[0]: digits only'),
+      message: expect.stringContaining('HS codes: “72a8”: digits only'),
     });
     expect(await s.list()).toEqual([]);
   });
@@ -412,8 +412,8 @@ describe('presets import and export', () => {
     );
     expect(result.imported).toBe(1);
     expect(result.skipped).toEqual([
-      { name: 'bad dates', reason: 'end_date: must not be before start_date' },
-      { name: 'short', reason: 'product_detail: at least 3 characters' },
+      { name: 'bad dates', reason: 'Date to: must not be before Date from' },
+      { name: 'short', reason: 'Product description: at least 3 characters' },
       { name: '#4', reason: 'a name is required' },
     ]);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FILTER_FIELDS, checkFilter, describeIssues, type ShipmentFilter } from '@shared/spec';
+import { FILTER_FIELDS, checkFilter, describeFieldIssues, type ShipmentFilter } from '@shared/spec';
 import type { Preset, PresetsImportResult } from '@shared/presets/presets-contract';
 import { cleanPresetName, fitPresetName } from '@shared/presets/preset-name';
 
@@ -61,7 +61,7 @@ export function cleanFilter(
   const checked = checkFilter(kept);
   return checked.ok
     ? { ok: true, filter: checked.value }
-    : { ok: false, reason: describeIssues(checked.issues) };
+    : { ok: false, reason: describeFieldIssues(checked.issues, kept) };
 }
 
 /**
