@@ -308,7 +308,9 @@ describe('Query workbench: filter, presets, search, firms, usage', () => {
     const report = browser.page.getByTestId('presets-import-report');
     await report.waitFor();
     expect(await report.textContent()).toContain('Imported 1 preset.');
-    expect(await report.textContent()).toContain('Skipped “Broken”: Product description: at least 3 characters');
+    expect(await report.textContent()).toContain(
+      'Skipped “Broken”: Product description: at least 3 characters',
+    );
     const stored = await readFile(join(stack.dataDir, 'presets.json'), 'utf8');
     expect(stored).not.toContain('IMPORTED-SECRET');
     expect(stored).not.toContain('colour');
