@@ -125,6 +125,19 @@ describe('CSV import', () => {
     expect(await refusal(await file('x.csv', content))).toMatch(message);
     await libraryIsEmpty();
   });
+
+  it('previews the head of a large CSV whose quoting goes wrong far below it, which the import refuses', async () => {
+    // Some 130 KB: the preview's head is read from its first 64 KB, the stray quote is past them.
+    const lines = Array.from({ length: 5000 }, (_, i) => `Importer ${i},72081${i % 10},${i}`);
+    lines[3000] = '"Importer 3000"x,720810,3000';
+    const path = await file('stray-quote.csv', `importerName,hsCode,fobValue\n${lines.join('\n')}\n`);
+    const preview = await previewImport(path);
+    expect(preview.headers).toEqual(['importerName', 'hsCode', 'fobValue']);
+    expect(preview.raw.whole).toBe(false);
+    expect(preview.raw.head.at(-1)?.values).toEqual(['Importer 58', '720818', '58']);
+    expect(await refusal(path)).toMatch(/unexpected text after a closing quote \(record 3002\)/);
+    await libraryIsEmpty();
+  });
 });
 
 describe('xlsx import of the app’s own exports', () => {

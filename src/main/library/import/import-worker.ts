@@ -113,7 +113,7 @@ async function readHead(msg: Extract<ToWorker, { type: 'preview' }>): Promise<Ra
     const sheet = msg.choices.sheet ?? source.defaultSheet;
     const head: PreviewRow[] = [];
     let whole = true;
-    for await (const batch of source.rows(sheet, stop.signal)) {
+    for await (const batch of source.rows(sheet, stop.signal, undefined, PREVIEW_ROWS)) {
       for (const r of batch) {
         if (head.length >= PREVIEW_ROWS) {
           whole = false;

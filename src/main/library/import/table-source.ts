@@ -25,6 +25,13 @@ export type { NumberFormat } from './xlsx/workbook';
 export { ImportRefusal };
 
 const BATCH = 1000;
+/**
+ * The pieces a CSV is read in: large for an import, whose throughput they set; small for the
+ * sample a CSV's layout is told from and for a preview's head, which then waits for 64 KB (some 60
+ * rows of a Portolan export) rather than a whole piece of 1 MB and the 1,000 rows parsed from it.
+ */
+const PIECE_BYTES = 1024 * 1024;
+const HEAD_PIECE_BYTES = 64 * 1024;
 
 /*
  * A web page's reader (htmlparser2) and a Parquet file's (DuckDB, and zod for the file's metadata)
@@ -217,18 +224,23 @@ async function isUtf8File(path: string, skip: number): Promise<boolean> {
   return carry.length === 0;
 }
 
-/** The file's text in pieces, decoded as `encoding`. */
-async function* decodedText(path: string, encoding: TextEncodingName, skip: number): AsyncGenerator<string> {
+/** The file's text in pieces of `pieceBytes`, decoded as `encoding`. */
+async function* decodedText(
+  path: string,
+  encoding: TextEncodingName,
+  skip: number,
+  pieceBytes = PIECE_BYTES,
+): AsyncGenerator<string> {
   if (encoding === 'utf-8') {
     const d = new StringDecoder('utf8');
-    for await (const chunk of createReadStream(path, { start: skip, highWaterMark: 1024 * 1024 }))
+    for await (const chunk of createReadStream(path, { start: skip, highWaterMark: pieceBytes }))
       yield d.write(chunk as Buffer);
     const rest = d.end();
     if (rest) yield rest;
     return;
   }
   const decoder = new TextDecoder(encoding, { fatal: encoding !== 'windows-1252' });
-  for await (const chunk of createReadStream(path, { start: skip, highWaterMark: 1024 * 1024 })) {
+  for await (const chunk of createReadStream(path, { start: skip, highWaterMark: pieceBytes })) {
     let piece: string;
     try {
       piece = decoder.decode(chunk as Buffer, { stream: true });
@@ -288,7 +300,7 @@ async function openCsv(path: string): Promise<TableSource> {
     );
   }
   let sample = '';
-  for await (const piece of decodedText(path, encoding, bom)) {
+  for await (const piece of decodedText(path, encoding, bom, HEAD_PIECE_BYTES)) {
     sample += piece;
     if (sample.length > 64 * 1024) break;
   }
@@ -305,8 +317,8 @@ async function openCsv(path: string): Promise<TableSource> {
     date1904: false,
     numberFormat: () => null,
     csv: { encoding, delimiter, sepLine: sep !== null },
-    rows: (_sheet, signal, headerRow) =>
-      csvRows(path, encoding, bom, delimiter, sep !== null, headerRow ?? null, signal),
+    rows: (_sheet, signal, headerRow, head) =>
+      csvRows(path, encoding, bom, delimiter, sep !== null, headerRow ?? null, signal, head),
     close: () => undefined,
   };
 }
@@ -435,7 +447,10 @@ async function* csvRows(
   skipSepLine: boolean,
   headerRow: number | null,
   signal?: AbortSignal,
+  head?: number,
 ): AsyncGenerator<RawRow[]> {
+  // A head's reader hands on one row more than it asks for, which tells it the file goes on.
+  const batchRows = head === undefined ? BATCH : Math.min(BATCH, head + 1);
   let pending = '';
   let quotes = 0;
   let number = 0;
@@ -464,7 +479,12 @@ async function* csvRows(
       batch.push(ragged ? { number, values: cells, ragged } : { number, values: cells });
     }
   };
-  for await (const text of decodedText(path, encoding, bom)) {
+  for await (const text of decodedText(
+    path,
+    encoding,
+    bom,
+    head === undefined ? PIECE_BYTES : HEAD_PIECE_BYTES,
+  )) {
     if (signal?.aborted) return;
     const { end, quotes: q } = lastRecordEnd(text, quotes);
     if (end < 0) {
@@ -481,7 +501,7 @@ async function* csvRows(
     // Kept once a piece held two records or more: then the break Papa found really separates them.
     if (newline === undefined && parsed.records.length > 1) newline = parsed.newline;
     take(parsed.records);
-    if (batch.length >= BATCH) {
+    if (batch.length >= batchRows) {
       yield batch;
       batch = [];
     }

@@ -69,8 +69,10 @@ export interface TableSource {
    * (a row that is not means a cut-off file or an unquoted separator, and is refused); the lines
    * above it, a title block, may be of any width. Without `headerRow` (the preview's head, read
    * before the header is known) no width is checked here: `csvWidthRefusal` is applied once it is.
+   * `head`: the caller reads no more than this many rows (the preview), so a CSV hands them on as
+   * soon as it has read them instead of after a whole import-sized piece.
    */
-  rows(sheet: number, signal?: AbortSignal, headerRow?: number): AsyncGenerator<RawRow[]>;
+  rows(sheet: number, signal?: AbortSignal, headerRow?: number, head?: number): AsyncGenerator<RawRow[]>;
   /** How a CSV is written, for DuckDB's reader (csv-native.ts). */
   csv?: CsvLayout;
   /** A JSON response's `total` and similar facts that are not rows. */
