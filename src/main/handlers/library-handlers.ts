@@ -391,8 +391,9 @@ export function createLibraryHandlers(ctx: HandlerContext): HandlerSlice<Library
 
 /**
  * The first rows of an answer as the library stores them (`_row` from 0), for the grid's first block:
- * with only `columns` when the grid named the ones it shows. Each field of the head is converted and
- * sent to the window ahead of its first rows, so the fields it does not show are left to the library.
+ * with only `columns` when the grid named the ones it shows. Every field in them is converted and
+ * crosses to the window before the first rows can show, so the fields the grid does not show are left
+ * to the library.
  */
 function headRows(
   records: readonly Record<string, unknown>[],
