@@ -1,26 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseResponse } from '@shared/spec/responses';
-import { Library } from '../../src/main/library';
-import { shipment, tempDir } from './helpers';
+import { shipment, useTempLibrary } from './helpers';
 
 /**
  * A search's answer stored by DuckDB straight from its body's bytes (AnswerStage) must be the very rows
  * the parsed records give: the same text, the same NULLs, the same typed shadows, in the same order.
  * Where DuckDB would read the bytes otherwise than JSON.parse, the parsed records are stored instead.
  */
-let cleanup: () => Promise<void>;
-let lib: Library;
-
-beforeEach(async () => {
-  let dir: string;
-  ({ dir, cleanup } = await tempDir());
-  lib = await Library.open(dir);
-});
-afterEach(async () => {
-  await lib.close();
-  await cleanup();
-});
+const temp = useTempLibrary();
 
 const request = { hs_codes: ['7208'], start_date: '2024-01-01', end_date: '2024-06-30', size: 5000 };
 
@@ -37,7 +25,7 @@ const bodyOf = (records: readonly Record<string, unknown>[]): Uint8Array =>
 
 /** A dataset's rows, every column but its id, in row order, as text. */
 async function rowsOf(id: string): Promise<string[][]> {
-  const rows = await lib.reader.all(
+  const rows = await temp.lib.reader.all(
     `SELECT * EXCLUDE (dataset_id) FROM shipment_rows WHERE dataset_id = $1 ORDER BY row_no`,
     [id],
   );
@@ -57,16 +45,16 @@ async function saveBothWays(
 ): Promise<{ id: string; fromBytes: string[][]; fromRecords: string[][] }> {
   const a = randomUUID();
   const b = randomUUID();
-  const stage = await lib.stageAnswer(a);
+  const stage = await temp.lib.stageAnswer(a);
   stage.begin(body);
-  await lib.saveShipmentSearch(request, parsed(body), { id: a, answer: stage });
-  await lib.saveShipmentSearch(request, parsed(body), { id: b });
+  await temp.lib.saveShipmentSearch(request, parsed(body), { id: a, answer: stage });
+  await temp.lib.saveShipmentSearch(request, parsed(body), { id: b });
   return { id: a, fromBytes: await rowsOf(a), fromRecords: await rowsOf(b) };
 }
 
 /** Whether the stage took the body's rows for its records (a number) or left them to the records (null). */
 async function taken(body: Uint8Array): Promise<number | null> {
-  const stage = await lib.stageAnswer(randomUUID());
+  const stage = await temp.lib.stageAnswer(randomUUID());
   stage.begin(body);
   return stage.rowsOf(parsed(body).shipments);
 }
@@ -96,7 +84,7 @@ describe('a search answer stored from its bytes', () => {
     expect(fromBytes).toHaveLength(4200);
     expect(firstDifference(fromBytes, fromRecords)).toBeNull();
     // Not two empty agreements: text, NULLs and shadows are there.
-    const first = await lib.reader.one(
+    const first = await temp.lib.reader.one(
       `SELECT "productDetails", "cifValue", "arrivalDate", "fobValue__typed", "arrivalDate__typed"
          FROM shipment_rows WHERE dataset_id = $1 AND row_no = 0`,
       [id],
@@ -138,7 +126,7 @@ describe('a search answer stored from its bytes', () => {
       const { id, fromBytes, fromRecords } = await saveBothWays(body);
       expect(fromBytes, what).toEqual(fromRecords);
       expect(fromBytes, what).toHaveLength(1);
-      const row = await lib.reader.one(
+      const row = await temp.lib.reader.one(
         `SELECT "fobValue", "importerName" FROM shipment_rows WHERE dataset_id = $1`,
         [id],
       );
@@ -159,13 +147,13 @@ describe('a search answer stored from its bytes', () => {
   });
 
   it('leaves nothing behind when the search fails or the stage is not used', async () => {
-    const unused = await lib.stageAnswer('0d0d0d0d-0000-4000-8000-00000000000d');
+    const unused = await temp.lib.stageAnswer('0d0d0d0d-0000-4000-8000-00000000000d');
     unused.begin(bodyOf([shipment(1)]));
     await unused.discard();
-    const neverBegun = await lib.stageAnswer('0e0e0e0e-0000-4000-8000-00000000000e');
+    const neverBegun = await temp.lib.stageAnswer('0e0e0e0e-0000-4000-8000-00000000000e');
     await neverBegun.discard();
-    await lib.write(async () => undefined);
-    const left = await lib.reader.one(
+    await temp.lib.write(async () => undefined);
+    const left = await temp.lib.reader.one(
       `SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = 'portolan_fresh'`,
     );
     expect(Number(left?.n)).toBe(0);

@@ -1,10 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Library } from '../../src/main/library';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFile, previewImport } from '../../src/main/library/import';
-import { tempDir } from './helpers';
+import { useTempLibrary } from './helpers';
 
 /**
  * The import worker started from its TypeScript sources, as under `vitest --watch` and a browser host
@@ -21,40 +20,30 @@ afterAll(() => {
   if (named !== undefined) process.env[NAMED] = named;
 });
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let lib: Library;
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  lib = await Library.open(join(dir, 'data'));
-});
-afterEach(async () => {
-  await lib.close();
-  await cleanup();
-});
+const temp = useTempLibrary('data');
 
 const CSV = 'Importer,Exporter,HS code\nAcme Steel,Ore Co,720810\nBeta Metals,Iron Ltd,720827\n';
 
 describe('the import worker from its sources', () => {
   it('imports a CSV (read by DuckDB through the worker’s csv-native reader)', async () => {
-    const path = join(dir, 'shipments.csv');
+    const path = join(temp.dir, 'shipments.csv');
     await writeFile(path, CSV);
-    const r = await importFile(lib, path);
+    const r = await importFile(temp.lib, path);
     expect(r.rows).toBe(2);
   }, 30_000);
 
   it('imports a workbook (staged by the worker’s row reader)', async () => {
-    const path = join(dir, 'shipments.xlsx');
+    const path = join(temp.dir, 'shipments.xlsx');
     const wb = new ExcelJS.Workbook();
     const sheet = wb.addWorksheet('Shipments');
     for (const line of CSV.trim().split('\n')) sheet.addRow(line.split(','));
     await wb.xlsx.writeFile(path);
-    const r = await importFile(lib, path);
+    const r = await importFile(temp.lib, path);
     expect(r.rows).toBe(2);
   }, 30_000);
 
   it('previews a web page (read by the worker’s HTML reader)', async () => {
-    const path = join(dir, 'shipments.html');
+    const path = join(temp.dir, 'shipments.html');
     const rows = CSV.trim()
       .split('\n')
       .map(

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createMemorySource,
   exportCsv,
@@ -9,38 +9,27 @@ import {
   firmColumns,
   shipmentColumns,
 } from '../../src/main/export';
-import { Library } from '../../src/main/library';
 import { importFile, previewImport } from '../../src/main/library/import';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
-import { firm, shipment, tempDir } from './helpers';
+import { firm, shipment, useTempLibrary } from './helpers';
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let lib: Library;
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  lib = await Library.open(join(dir, 'data'));
-});
-afterEach(async () => {
-  await lib.close();
-  await cleanup();
-});
+const temp = useTempLibrary('data');
 
 async function file(name: string, content: string | Buffer): Promise<string> {
-  const p = join(dir, name);
+  const p = join(temp.dir, name);
   await writeFile(p, content);
   return p;
 }
 
 async function rowsOf(id: string): Promise<Record<string, unknown>[]> {
-  return (await lib.getRows(id, { startRow: 0, endRow: 1000 })).rows.map(({ _row, ...r }) => r);
+  return (await temp.lib.getRows(id, { startRow: 0, endRow: 1000 })).rows.map(({ _row, ...r }) => r);
 }
 
 async function libraryIsEmpty(): Promise<void> {
-  expect(await lib.list()).toEqual([]);
-  expect(Number((await lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
-  expect(Number((await lib.reader.one('SELECT count(*) AS n FROM firm_rows'))?.n)).toBe(0);
-  expect(Number((await lib.reader.one('SELECT count(*) AS n FROM datasets'))?.n)).toBe(0);
+  expect(await temp.lib.list()).toEqual([]);
+  expect(Number((await temp.lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+  expect(Number((await temp.lib.reader.one('SELECT count(*) AS n FROM firm_rows'))?.n)).toBe(0);
+  expect(Number((await temp.lib.reader.one('SELECT count(*) AS n FROM datasets'))?.n)).toBe(0);
 }
 
 function csvCell(v: string): string {
@@ -50,7 +39,7 @@ function csvCell(v: string): string {
 describe('JSON import', () => {
   it('detects shipment records and keeps every field', async () => {
     const recs = [shipment(1), shipment(2, { productDetails: 'çelik "sac", rulo\nikinci satır' })];
-    const r = await importFile(lib, await file('s.json', JSON.stringify(recs)));
+    const r = await importFile(temp.lib, await file('s.json', JSON.stringify(recs)));
     expect(r).toMatchObject({ format: 'json', rows: 2, filterRestored: false });
     expect(r.dataset.kind).toBe('shipments');
     expect(r.dataset.source).toBe('import');
@@ -58,11 +47,11 @@ describe('JSON import', () => {
   });
 
   it('detects firm records and a saved service response', async () => {
-    const f = await importFile(lib, await file('f.json', JSON.stringify([firm(1), firm(2)])));
+    const f = await importFile(temp.lib, await file('f.json', JSON.stringify([firm(1), firm(2)])));
     expect(f.dataset.kind).toBe('firms');
     expect((await rowsOf(f.dataset.id))[1]).toEqual(firm(2));
     const s = await importFile(
-      lib,
+      temp.lib,
       await file('resp.json', JSON.stringify({ total: 40, shipments: [shipment(1)] })),
     );
     expect(s.dataset.reportedTotal).toBe(40);
@@ -93,8 +82,8 @@ describe('CSV import', () => {
     [fields.join(','), ...recs.map((r) => fields.map((f) => csvCell(r[f]!)).join(','))].join('\r\n') + '\r\n';
 
   it('reads UTF-8 with and without BOM, quoted commas, quotes and newlines', async () => {
-    const a = await importFile(lib, await file('a.csv', csv));
-    const b = await importFile(lib, await file('b.csv', `\uFEFF${csv}`));
+    const a = await importFile(temp.lib, await file('a.csv', csv));
+    const b = await importFile(temp.lib, await file('b.csv', `\uFEFF${csv}`));
     expect(await rowsOf(a.dataset.id)).toEqual(recs);
     expect(await rowsOf(b.dataset.id)).toEqual(recs);
   });
@@ -102,7 +91,7 @@ describe('CSV import', () => {
   it('reads firm CSVs with whole numbers', async () => {
     const head = 'name,country,country_code,firm_type,shipment_count';
     const r = await importFile(
-      lib,
+      temp.lib,
       await file('f.csv', `${head}\nAcme,Türkiye,TR,2,17\nBeta,Germany,DE,1,\n`),
     );
     const rows = await rowsOf(r.dataset.id);
@@ -162,12 +151,12 @@ describe('xlsx import of the app’s own exports', () => {
       shipment(2),
       shipment(3, { fobValue: '-' }),
     ];
-    const target = join(dir, 'export.xlsx');
+    const target = join(temp.dir, 'export.xlsx');
     await exportXlsx(
       createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: recs, query }),
       target,
     );
-    const r = await importFile(lib, target);
+    const r = await importFile(temp.lib, target);
     expect(r).toMatchObject({ format: 'xlsx', rows: 3, filterRestored: true });
     expect(r.dataset.request).toEqual(filter);
     expect(r.dataset).toMatchObject({
@@ -181,7 +170,7 @@ describe('xlsx import of the app’s own exports', () => {
   });
 
   it('reads a firm export', async () => {
-    const target = join(dir, 'firms.xlsx');
+    const target = join(temp.dir, 'firms.xlsx');
     const firms = [firm(1), firm(2, { shipment_count: null })];
     await exportXlsx(
       createMemorySource({
@@ -192,13 +181,13 @@ describe('xlsx import of the app’s own exports', () => {
       }),
       target,
     );
-    const r = await importFile(lib, target);
+    const r = await importFile(temp.lib, target);
     expect(r.dataset.kind).toBe('firms');
     expect(await rowsOf(r.dataset.id)).toEqual(firms);
   });
 
   it('refuses a corrupt or foreign workbook and changes nothing', async () => {
-    const target = join(dir, 'export.xlsx');
+    const target = join(temp.dir, 'export.xlsx');
     await exportXlsx(
       createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: [shipment(1)], query }),
       target,
@@ -206,9 +195,9 @@ describe('xlsx import of the app’s own exports', () => {
     const { readFile } = await import('node:fs/promises');
     const bytes = await readFile(target);
     await expect(
-      importFile(lib, await file('cut.xlsx', bytes.subarray(0, Math.floor(bytes.length / 2)))),
+      importFile(temp.lib, await file('cut.xlsx', bytes.subarray(0, Math.floor(bytes.length / 2)))),
     ).rejects.toThrow(/not a readable .xlsx/);
-    await expect(importFile(lib, await file('junk.xlsx', 'this is not a zip'))).rejects.toThrow(
+    await expect(importFile(temp.lib, await file('junk.xlsx', 'this is not a zip'))).rejects.toThrow(
       /not a readable .xlsx/,
     );
     await libraryIsEmpty();
@@ -217,7 +206,7 @@ describe('xlsx import of the app’s own exports', () => {
 
 /** A refusal's message: plain sentences, no stray "?." and the promise that nothing changed. */
 async function refusal(path: string): Promise<string> {
-  const e = await importFile(lib, path).then(
+  const e = await importFile(temp.lib, path).then(
     () => null,
     (err: unknown) => err,
   );
@@ -252,7 +241,7 @@ describe('text encodings', () => {
     const preview = await previewImport(path);
     expect(preview.view.notices.join(' ')).toMatch(/not UTF-8.*Windows-1252/);
     expect(preview.view.columns.find((c) => c.field === 'name')?.samples).toEqual(['Acme', 'Pérez']);
-    const r = await importFile(lib, path);
+    const r = await importFile(temp.lib, path);
     const rows = await rowsOf(r.dataset.id);
     expect(rows.map((x) => x.name)).toEqual(['Acme', 'Pérez']);
     expect(JSON.stringify(rows)).not.toContain('\uFFFD');
@@ -298,7 +287,7 @@ describe('text encodings', () => {
     'imports UTF-16 %s text with its byte order mark (Excel "Unicode text": tab-separated, saved as .txt)',
     async (order) => {
       const text = `${head.replace(/,/g, '\t')}\r\nPérez Ltd\tEspaña\tES\t1\t3\r\n上海钢铁\tChina\tCN\t2\t\r\n`;
-      const r = await importFile(lib, await file(`u16${order}.txt`, utf16(text, order)));
+      const r = await importFile(temp.lib, await file(`u16${order}.txt`, utf16(text, order)));
       const rows = await rowsOf(r.dataset.id);
       expect(rows.map((x) => [x.name, x.country, x.shipment_count])).toEqual([
         ['Pérez Ltd', 'España', 3],
@@ -337,7 +326,7 @@ describe('files with nothing to import or of the wrong type', () => {
       totalReported: 0,
       appVersion: 'test',
     };
-    const target = join(dir, 'none.xlsx');
+    const target = join(temp.dir, 'none.xlsx');
     await exportXlsx(
       createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows: [], query }),
       target,
@@ -384,12 +373,12 @@ describe('CSV separators', () => {
     ['semicolons (European Excel)', ';'],
     ['tabs', '\t'],
   ])('imports a CSV separated by %s', async (_what, sep) => {
-    const r = await importFile(lib, await file('sep.csv', withSeparator(sep)));
+    const r = await importFile(temp.lib, await file('sep.csv', withSeparator(sep)));
     expect(await rowsOf(r.dataset.id)).toEqual(recs);
   });
 
   it('follows Excel’s "sep=;" first line', async () => {
-    const r = await importFile(lib, await file('sep.csv', `sep=;\r\n${withSeparator(';')}`));
+    const r = await importFile(temp.lib, await file('sep.csv', `sep=;\r\n${withSeparator(';')}`));
     expect(await rowsOf(r.dataset.id)).toEqual(recs);
   });
 });
@@ -410,7 +399,7 @@ describe('completeness and provenance', () => {
     rows: Record<string, string>[],
     q: Parameters<typeof createMemorySource>[0]['query'],
   ): Promise<string> {
-    const target = join(dir, `export-${Math.random().toString(36).slice(2)}.xlsx`);
+    const target = join(temp.dir, `export-${Math.random().toString(36).slice(2)}.xlsx`);
     await exportXlsx(
       createMemorySource({ kind: 'shipments', columns: shipmentColumns(), rows, query: q }),
       target,
@@ -419,9 +408,9 @@ describe('completeness and provenance', () => {
   }
 
   it('keeps the fetch time of an xlsx export, so the list shows the data’s real age', async () => {
-    const r = await importFile(lib, await exported(recs, query));
+    const r = await importFile(temp.lib, await exported(recs, query));
     expect(r.dataset.fetchedAt).toBe('2024-07-01T08:30:00.000Z');
-    expect((await lib.get(r.dataset.id)).fetchedAt).toBe('2024-07-01T08:30:00.000Z');
+    expect((await temp.lib.get(r.dataset.id)).fetchedAt).toBe('2024-07-01T08:30:00.000Z');
     expect(r.dataset.status).toBe('complete');
   });
 
@@ -429,7 +418,7 @@ describe('completeness and provenance', () => {
     'uses the import time when the fetch time is %s',
     async (fetchedAt) => {
       const before = Date.now();
-      const r = await importFile(lib, await exported(recs, { ...query, fetchedAt }));
+      const r = await importFile(temp.lib, await exported(recs, { ...query, fetchedAt }));
       expect(Date.parse(r.dataset.fetchedAt)).toBeGreaterThanOrEqual(before - 1000);
       expect(Date.parse(r.dataset.fetchedAt)).toBeLessThanOrEqual(Date.now() + 1000);
     },
@@ -442,7 +431,7 @@ describe('completeness and provenance', () => {
       quickFilter: 'steel',
       columns: [...SHIPMENT_FIELDS],
     };
-    const r = await importFile(lib, await exported(recs, { ...query, view }));
+    const r = await importFile(temp.lib, await exported(recs, { ...query, view }));
     expect(r.dataset.status).toBe('partial');
     expect(r.dataset.notes).toMatch(/filtered view \(column filters on importerName; quick filter "steel"\)/);
     expect(r.dataset.name).toMatch(/· filtered view$/);
@@ -456,12 +445,12 @@ describe('completeness and provenance', () => {
       quickFilter: null,
       columns: [...SHIPMENT_FIELDS],
     };
-    const r = await importFile(lib, await exported(recs, { ...query, view }));
+    const r = await importFile(temp.lib, await exported(recs, { ...query, view }));
     expect(r.dataset.status).toBe('complete');
   });
 
   it('marks an xlsx export with fewer rows than the service reported as partial', async () => {
-    const r = await importFile(lib, await exported(recs, { ...query, totalReported: 10 }));
+    const r = await importFile(temp.lib, await exported(recs, { ...query, totalReported: 10 }));
     expect(r.dataset).toMatchObject({ status: 'partial', reportedTotal: 10, storedRows: 3 });
     expect(r.dataset.notes).toMatch(/3 of the 10 records the service reported/);
   });
@@ -472,17 +461,17 @@ describe('completeness and provenance', () => {
     await wb.xlsx.readFile(target);
     wb.getWorksheet('Shipments')!.spliceRows(2, 1);
     await wb.xlsx.writeFile(target);
-    const r = await importFile(lib, target);
+    const r = await importFile(temp.lib, target);
     expect(r.dataset).toMatchObject({ status: 'partial', storedRows: 2 });
     expect(r.dataset.notes).toMatch(/rows were removed from the workbook after export \(2 of 3 left\)/);
   });
 
   it('marks a saved service response with fewer records than its total as partial, like a fetch', async () => {
     const body = { total: 9999, shipments: Array.from({ length: 50 }, (_, i) => shipment(i)) };
-    const r = await importFile(lib, await file('resp.json', JSON.stringify(body)));
+    const r = await importFile(temp.lib, await file('resp.json', JSON.stringify(body)));
     expect(r.dataset).toMatchObject({ status: 'partial', reportedTotal: 9999, storedRows: 50 });
     const whole = await importFile(
-      lib,
+      temp.lib,
       await file('whole.json', JSON.stringify({ total: 2, shipments: [shipment(1), shipment(2)] })),
     );
     expect(whole.dataset.status).toBe('complete');
@@ -490,7 +479,7 @@ describe('completeness and provenance', () => {
 
   it('marks one saved page of a multi-page firm search as partial', async () => {
     const body = { total_shipment: 900, total_pages: 3, page: 1, firms_count: 2, firms: [firm(1), firm(2)] };
-    const r = await importFile(lib, await file('page.json', JSON.stringify(body)));
+    const r = await importFile(temp.lib, await file('page.json', JSON.stringify(body)));
     expect(r.dataset.status).toBe('partial');
     expect(r.dataset.notes).toMatch(/page 1 of 3/);
   });
@@ -510,7 +499,7 @@ describe('CSV export → import round trip', () => {
       '\t=tab',
     ];
     const recs = tricky.map((v, i) => shipment(i, { importerName: v, productDetails: v, exporterTel: v }));
-    const target = join(dir, 'round.csv');
+    const target = join(temp.dir, 'round.csv');
     await exportCsv(
       createMemorySource({
         kind: 'shipments',
@@ -528,7 +517,7 @@ describe('CSV export → import round trip', () => {
       target,
     );
     expect(await readFile(target, 'utf8')).toContain("'=1+2");
-    const r = await importFile(lib, target);
+    const r = await importFile(temp.lib, target);
     expect(await rowsOf(r.dataset.id)).toEqual(recs);
   });
 });
@@ -546,7 +535,7 @@ describe('date and number formats', () => {
     const preview = await previewImport(path);
     expect(preview.view.dateOrderMatters).toBe(false);
     expect(preview.view.localeProof.dates).toBeNull();
-    const r = await importFile(lib, path);
+    const r = await importFile(temp.lib, path);
     expect((await rowsOf(r.dataset.id)).map((x) => x.arrivalDate)).toEqual(['2023-01-05', '2023-12-31']);
   });
 
@@ -559,7 +548,7 @@ describe('date and number formats', () => {
     expect(preview.view.locale.dates).toBe('dmy');
     expect(preview.view.localeProof.dates).toBe('31/12/2023');
     expect(preview.view.dateOrderMatters).toBe(true);
-    const r = await importFile(lib, path);
+    const r = await importFile(temp.lib, path);
     expect((await rowsOf(r.dataset.id)).map((x) => x.arrivalDate)).toEqual(['2023-01-05', '2023-12-31']);
     expect(r.warnings).toEqual([]);
   });
@@ -572,13 +561,13 @@ describe('date and number formats', () => {
     const preview = await previewImport(path);
     expect(preview.view.locale.decimal).toBe(',');
     expect(preview.view.columns.find((c) => c.field === 'fobValue')?.samples).toEqual(['1234.5', '12.75']);
-    const r = await importFile(lib, path);
+    const r = await importFile(temp.lib, path);
     expect((await rowsOf(r.dataset.id)).map((x) => x.fobValue)).toEqual(['1234.5', '12.75']);
   });
 
   it('leaves a firm count that is not a whole number empty and says so', async () => {
     const r = await importFile(
-      lib,
+      temp.lib,
       await file('f.csv', 'name,country,country_code,firm_type\nAcme,TR,TR,two\n'),
     );
     expect((await rowsOf(r.dataset.id))[0]).toMatchObject({ name: 'Acme', firm_type: null });
@@ -589,7 +578,7 @@ describe('date and number formats', () => {
 
   it('reads numbers a JSON file gives for text fields as their text', async () => {
     const r = await importFile(
-      lib,
+      temp.lib,
       await file('n.json', JSON.stringify([shipment(1), { ...shipment(2), fobValue: 7 }])),
     );
     expect((await rowsOf(r.dataset.id))[1]?.fobValue).toBe('7');
@@ -601,7 +590,7 @@ describe('date and number formats', () => {
       shipment(2, { arrivalDate: '2023-02-30', grossWeight: '12 KG' }),
       shipment(3, { grossWeight: '7 t' }),
     ];
-    const r = await importFile(lib, await file('odd.csv', csvOf(recs)));
+    const r = await importFile(temp.lib, await file('odd.csv', csvOf(recs)));
     expect(r.rows).toBe(3);
     expect(
       r.warnings.map(({ field, count, firstAt, example }) => ({ field, count, firstAt, example })),
@@ -615,7 +604,7 @@ describe('date and number formats', () => {
 
   it('has no warnings for values in the spec’s formats and fillers', async () => {
     const r = await importFile(
-      lib,
+      temp.lib,
       await file('fine.csv', csvOf([shipment(1, { usdCif: '-', createdAt: '1714567890.5' }), shipment(2)])),
     );
     expect(r.warnings).toEqual([]);
@@ -623,7 +612,7 @@ describe('date and number formats', () => {
 
   it('names JSON records by their position', async () => {
     const r = await importFile(
-      lib,
+      temp.lib,
       await file('odd.json', JSON.stringify([shipment(1), shipment(2, { quantity: '3 pcs' })])),
     );
     expect(r.warnings[0]).toMatchObject({ field: 'quantity', firstAt: 'record 2' });

@@ -1,21 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkedRecordList, parseResponse } from '@shared/spec';
 import { Library } from '../../src/main/library';
 import { Db } from '../../src/main/library/db';
-import { changeLibraryFile, firm, shipment, tempDir } from './helpers';
+import { changeLibraryFile, firm, shipment, useTempLibrary } from './helpers';
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let lib: Library;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  lib = await Library.open(dir);
-});
-afterEach(async () => {
-  await lib.close();
-  await cleanup();
-});
+const temp = useTempLibrary();
 
 const request = {
   exporter_countries: ['DE'],
@@ -29,7 +18,7 @@ const request = {
 describe('datasets', () => {
   it('saves a response as a dataset with its provenance and a name made from the filter', async () => {
     const records = [shipment(1), shipment(2), shipment(3)];
-    const d = await lib.saveShipmentSearch(
+    const d = await temp.lib.saveShipmentSearch(
       request,
       { total: 3, shipments: records },
       { profileId: 'p1', profileName: 'Desk', account: 'acme' },
@@ -46,7 +35,7 @@ describe('datasets', () => {
       source: 'fetch',
     });
     expect(d.request).toEqual(request);
-    const block = await lib.getRows(d.id, { startRow: 0, endRow: 10 });
+    const block = await temp.lib.getRows(d.id, { startRow: 0, endRow: 10 });
     expect(block.lastRow).toBe(3);
     expect(block.rows.map((r) => r.hashId)).toEqual(['h000001', 'h000002', 'h000003']);
     // Every field's original text comes back, empty ones as "".
@@ -57,41 +46,41 @@ describe('datasets', () => {
 
   it('keeps fields the spec does not list and fillers exactly as sent', async () => {
     const rec = { ...shipment(1, { fobValue: '-', usdCif: '0012.50' }), surprise: { nested: [1, 'x'] } };
-    const d = await lib.saveShipmentSearch({}, { total: 1, shipments: [rec] });
-    const [row] = (await lib.getRows(d.id, { startRow: 0, endRow: 1 })).rows;
+    const d = await temp.lib.saveShipmentSearch({}, { total: 1, shipments: [rec] });
+    const [row] = (await temp.lib.getRows(d.id, { startRow: 0, endRow: 1 })).rows;
     expect(row?.fobValue).toBe('-');
     expect(row?.usdCif).toBe('0012.50');
     expect(row?.surprise).toEqual({ nested: [1, 'x'] });
   });
 
   it('marks a capped response partial', async () => {
-    const d = await lib.saveShipmentSearch(request, { total: 50, shipments: [shipment(1)] });
+    const d = await temp.lib.saveShipmentSearch(request, { total: 50, shipments: [shipment(1)] });
     expect(d.status).toBe('partial');
     expect(d.reportedTotal).toBe(50);
   });
 
   it('lists, searches by name, notes and tags, renames, tags, sets notes and deletes', async () => {
-    const a = await lib.saveShipmentSearch(request, { total: 1, shipments: [shipment(1)] });
-    const b = await lib.saveRecords({ kind: 'firms', request: { product_detail: 'cotton' } }, [
+    const a = await temp.lib.saveShipmentSearch(request, { total: 1, shipments: [shipment(1)] });
+    const b = await temp.lib.saveRecords({ kind: 'firms', request: { product_detail: 'cotton' } }, [
       firm(1),
       firm(2),
     ]);
-    expect((await lib.list()).map((d) => d.id).sort()).toEqual([a.id, b.id].sort());
-    expect((await lib.list({ kind: 'firms' })).map((d) => d.id)).toEqual([b.id]);
+    expect((await temp.lib.list()).map((d) => d.id).sort()).toEqual([a.id, b.id].sort());
+    expect((await temp.lib.list({ kind: 'firms' })).map((d) => d.id)).toEqual([b.id]);
 
-    await lib.rename(a.id, 'Steel Q1');
-    await lib.setTags(a.id, ['steel', ' urgent ', 'steel', '']);
-    await lib.setNotes(b.id, 'Ask Ayşe about these');
-    expect((await lib.get(a.id)).tags).toEqual(['steel', 'urgent']);
-    expect((await lib.list({ search: 'steel q' })).map((d) => d.id)).toEqual([a.id]);
-    expect((await lib.list({ search: 'URGENT' })).map((d) => d.id)).toEqual([a.id]);
-    expect((await lib.list({ search: 'ayşe' })).map((d) => d.id)).toEqual([b.id]);
-    expect((await lib.list({ tag: 'Steel' })).map((d) => d.id)).toEqual([a.id]);
+    await temp.lib.rename(a.id, 'Steel Q1');
+    await temp.lib.setTags(a.id, ['steel', ' urgent ', 'steel', '']);
+    await temp.lib.setNotes(b.id, 'Ask Ayşe about these');
+    expect((await temp.lib.get(a.id)).tags).toEqual(['steel', 'urgent']);
+    expect((await temp.lib.list({ search: 'steel q' })).map((d) => d.id)).toEqual([a.id]);
+    expect((await temp.lib.list({ search: 'URGENT' })).map((d) => d.id)).toEqual([a.id]);
+    expect((await temp.lib.list({ search: 'ayşe' })).map((d) => d.id)).toEqual([b.id]);
+    expect((await temp.lib.list({ tag: 'Steel' })).map((d) => d.id)).toEqual([a.id]);
 
-    await lib.delete(a.id);
-    await expect(lib.get(a.id)).rejects.toMatchObject({ kind: 'NotFound' });
-    expect((await lib.list()).map((d) => d.id)).toEqual([b.id]);
-    const left = await lib.reader.one(`SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1`, [
+    await temp.lib.delete(a.id);
+    await expect(temp.lib.get(a.id)).rejects.toMatchObject({ kind: 'NotFound' });
+    expect((await temp.lib.list()).map((d) => d.id)).toEqual([b.id]);
+    const left = await temp.lib.reader.one(`SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1`, [
       a.id,
     ]);
     expect(Number(left?.n)).toBe(0);
@@ -99,12 +88,12 @@ describe('datasets', () => {
 
   it('searches tag values, not the JSON the tags are stored as', async () => {
     const save = (name: string, tags: string[]) =>
-      lib.saveRecords({ kind: 'firms', request: { product_detail: name }, name, tags }, [firm(1)]);
+      temp.lib.saveRecords({ kind: 'firms', request: { product_detail: name }, name, tags }, [firm(1)]);
     const tagged = await save('Alpha', ['Steel', 'urgent']);
     const quoted = await save('Beta', ['O"Neil, Q1']);
     const plain = await save('Gamma', []);
     const found = async (search: string): Promise<string[]> =>
-      (await lib.list({ search })).map((d) => d.name).sort();
+      (await temp.lib.list({ search })).map((d) => d.name).sort();
 
     for (const syntax of ['[', ']', '","', '["', '"]']) expect(await found(syntax), syntax).toEqual([]);
     // Characters that are part of a tag's value still find it.
@@ -116,22 +105,22 @@ describe('datasets', () => {
     expect(await found('a')).toEqual(['Alpha', 'Beta', 'Gamma']);
 
     // A damaged tags column is read as no tags rather than failing the whole list.
-    await lib.close();
-    await changeLibraryFile(dir, `UPDATE datasets SET tags_json = 'not json' WHERE id = $1`, [plain.id]);
-    lib = await Library.open(dir);
+    await temp.lib.close();
+    await changeLibraryFile(temp.dir, `UPDATE datasets SET tags_json = 'not json' WHERE id = $1`, [plain.id]);
+    temp.lib = await Library.open(temp.dir);
     expect(await found('urgent')).toEqual(['Alpha']);
     expect(await found('gamma')).toEqual(['Gamma']);
-    expect((await lib.list({ tag: 'steel' })).map((d) => d.id)).toEqual([tagged.id]);
+    expect((await temp.lib.list({ tag: 'steel' })).map((d) => d.id)).toEqual([tagged.id]);
     expect(quoted.tags).toEqual(['O"Neil, Q1']);
   });
 
   it('refuses to save a record that breaks the spec and changes nothing', async () => {
     const bad = [shipment(1), { ...shipment(2), fobValue: 12 }];
-    await expect(lib.saveShipmentSearch(request, { total: 2, shipments: bad })).rejects.toMatchObject({
+    await expect(temp.lib.saveShipmentSearch(request, { total: 2, shipments: bad })).rejects.toMatchObject({
       kind: 'InvalidInput',
     });
-    expect(await lib.list()).toEqual([]);
-    const rows = await lib.reader.one('SELECT count(*) AS n FROM shipment_rows');
+    expect(await temp.lib.list()).toEqual([]);
+    const rows = await temp.lib.reader.one('SELECT count(*) AS n FROM shipment_rows');
     expect(Number(rows?.n)).toBe(0);
   });
 
@@ -140,28 +129,30 @@ describe('datasets', () => {
     const { hashId, ...rest } = shipment(1);
     const reordered = { hashId, ...rest, fobValue: 7 };
     await expect(
-      lib.saveShipmentSearch(request, { total: 2, shipments: [shipment(0), reordered] }),
+      temp.lib.saveShipmentSearch(request, { total: 2, shipments: [shipment(0), reordered] }),
     ).rejects.toMatchObject({
       kind: 'InvalidInput',
       message: expect.stringContaining('shipments[1].fobValue: must be text') as unknown,
     });
     const extra = { ...shipment(2), vesselFlag: 'MT', usdFob: false };
-    await expect(lib.saveShipmentSearch(request, { total: 1, shipments: [extra] })).rejects.toMatchObject({
+    await expect(
+      temp.lib.saveShipmentSearch(request, { total: 1, shipments: [extra] }),
+    ).rejects.toMatchObject({
       message: expect.stringContaining('shipments[0].usdFob: must be text') as unknown,
     });
     await expect(
-      lib.saveRecords({ kind: 'firms', request: {} }, [firm(0), firm(1, { shipment_count: 1.5 })]),
+      temp.lib.saveRecords({ kind: 'firms', request: {} }, [firm(0), firm(1, { shipment_count: 1.5 })]),
     ).rejects.toMatchObject({
       message: expect.stringContaining('firms[1].shipment_count: must be a whole number') as unknown,
     });
     const { name, ...firmRest } = firm(3);
     await expect(
-      lib.saveRecords({ kind: 'firms', request: {} }, [{ ...firmRest, name, firm_type: '2' }]),
+      temp.lib.saveRecords({ kind: 'firms', request: {} }, [{ ...firmRest, name, firm_type: '2' }]),
     ).rejects.toMatchObject({
       message: expect.stringContaining('firms[0].firm_type: must be a whole number') as unknown,
     });
-    expect(await lib.list()).toEqual([]);
-    expect(Number((await lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+    expect(await temp.lib.list()).toEqual([]);
+    expect(Number((await temp.lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
   });
 
   it('stores a response the service client checked as it came, without checking it again', async () => {
@@ -172,12 +163,15 @@ describe('datasets', () => {
     if (!parsed.ok) throw new Error(parsed.issue.message);
     expect(checkedRecordList(parsed.value.shipments)).toEqual({ allInSpecOrder: true });
     expect(checkedRecordList([...parsed.value.shipments])).toBeUndefined();
-    const d = await lib.saveShipmentSearch(request, parsed.value);
+    const d = await temp.lib.saveShipmentSearch(request, parsed.value);
     expect(d.storedRows).toBe(2);
-    const copy = await lib.saveShipmentSearch(request, { total: 2, shipments: [...parsed.value.shipments] });
-    const rows = async (id: string) => (await lib.getRows(id, { startRow: 0, endRow: 5 })).rows;
+    const copy = await temp.lib.saveShipmentSearch(request, {
+      total: 2,
+      shipments: [...parsed.value.shipments],
+    });
+    const rows = async (id: string) => (await temp.lib.getRows(id, { startRow: 0, endRow: 5 })).rows;
     expect(await rows(d.id)).toEqual(await rows(copy.id));
-    expect((await lib.list()).length).toBe(2);
+    expect((await temp.lib.list()).length).toBe(2);
   });
 
   it('stores every kind of text exactly, across several data chunks', async () => {
@@ -211,11 +205,11 @@ describe('datasets', () => {
         fobValue: i % 2049 === 0 ? '' : String(i),
       }),
     );
-    const d = await lib.saveShipmentSearch({}, { total: records.length, shipments: records });
+    const d = await temp.lib.saveShipmentSearch({}, { total: records.length, shipments: records });
     const fields = Object.keys(records[0]!);
     const back: unknown[][] = [];
     const sizes: number[] = [];
-    for await (const batch of lib.streamFieldRows(d.id, fields)) {
+    for await (const batch of temp.lib.streamFieldRows(d.id, fields)) {
       sizes.push(batch.length);
       back.push(...batch);
     }
@@ -229,7 +223,7 @@ describe('datasets', () => {
     }
     // Stored text compares and sorts as the text itself (byte order, as DuckDB sorts VARCHAR).
     for (const text of samples.filter((t) => t !== '')) {
-      const hit = await lib.reader.one(
+      const hit = await temp.lib.reader.one(
         `SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1 AND "importerName" = $2`,
         [d.id, text],
       );
@@ -238,7 +232,7 @@ describe('datasets', () => {
         n: records.filter((r) => r.importerName === text).length,
       });
     }
-    const sorted = await lib.reader.all(
+    const sorted = await temp.lib.reader.all(
       `SELECT DISTINCT "productDetails" AS t FROM shipment_rows WHERE dataset_id = $1 AND "productDetails" IS NOT NULL ORDER BY t`,
       [d.id],
     );
@@ -247,7 +241,7 @@ describe('datasets', () => {
     );
     expect(sorted.map((r) => r.t)).toEqual(byBytes);
     // Empty text is kept as NULL (small table), not as empty strings.
-    const empty = await lib.reader.one(
+    const empty = await temp.lib.reader.one(
       `SELECT count(*) FILTER (WHERE "productDetails" IS NULL) AS nulls, count(*) FILTER (WHERE "productDetails" = '') AS blanks FROM shipment_rows`,
     );
     expect([Number(empty?.nulls), Number(empty?.blanks)]).toEqual([
@@ -260,8 +254,8 @@ describe('datasets', () => {
     const firms = Array.from({ length: 2100 }, (_, i) =>
       firm(i, { shipment_count: i % 3 === 0 ? null : i * 2 ** 30, firm_type: i % 5 === 0 ? null : 0 }),
     );
-    const d = await lib.saveRecords({ kind: 'firms', request: {} }, firms);
-    const back = (await lib.getRows(d.id, { startRow: 2040, endRow: 2100 })).rows;
+    const d = await temp.lib.saveRecords({ kind: 'firms', request: {} }, firms);
+    const back = (await temp.lib.getRows(d.id, { startRow: 2040, endRow: 2100 })).rows;
     expect(back.map((r) => [r.shipment_count, r.firm_type])).toEqual(
       firms.slice(2040).map((f) => [f.shipment_count, f.firm_type]),
     );
@@ -270,16 +264,18 @@ describe('datasets', () => {
   it('refuses a response whose bad record comes after whole chunks were written, and stores nothing', async () => {
     const records: Record<string, unknown>[] = Array.from({ length: 5000 }, (_, i) => shipment(i));
     records[4321] = { ...shipment(4321), usdCif: 12.5 };
-    await expect(lib.saveShipmentSearch(request, { total: 5000, shipments: records })).rejects.toMatchObject({
+    await expect(
+      temp.lib.saveShipmentSearch(request, { total: 5000, shipments: records }),
+    ).rejects.toMatchObject({
       kind: 'InvalidInput',
       message: expect.stringContaining('shipments[4321].usdCif') as unknown,
     });
-    expect(await lib.list()).toEqual([]);
-    expect(Number((await lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+    expect(await temp.lib.list()).toEqual([]);
+    expect(Number((await temp.lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
   });
 
   it('finds a saved copy of the same question, with its age; not for another profile or a bigger ask', async () => {
-    const d = await lib.saveShipmentSearch(
+    const d = await temp.lib.saveShipmentSearch(
       request,
       { total: 3, shipments: [shipment(1), shipment(2), shipment(3)] },
       { profileId: 'p1', account: 'acme' },
@@ -292,52 +288,57 @@ describe('datasets', () => {
       importer_countries: ['TR'],
       exporter_countries: ['DE'],
     };
-    const found = await lib.findEquivalent(same, { profileId: 'p1', account: 'acme' });
+    const found = await temp.lib.findEquivalent(same, { profileId: 'p1', account: 'acme' });
     expect(found?.dataset.id).toBe(d.id);
     expect(found?.ageSeconds).toBeGreaterThanOrEqual(0);
-    expect(await lib.findEquivalent(same, { profileId: 'p2', account: 'acme' })).toBeNull();
+    expect(await temp.lib.findEquivalent(same, { profileId: 'p2', account: 'acme' })).toBeNull();
     expect(
-      await lib.findEquivalent({ ...same, hs_codes: ['7209'] }, { profileId: 'p1', account: 'acme' }),
+      await temp.lib.findEquivalent({ ...same, hs_codes: ['7209'] }, { profileId: 'p1', account: 'acme' }),
     ).toBeNull();
 
-    const capped = await lib.saveShipmentSearch(
+    const capped = await temp.lib.saveShipmentSearch(
       { hs_codes: ['01'], size: 10 },
       { total: 500, shipments: Array.from({ length: 10 }, (_, i) => shipment(i)) },
       { profileId: 'p1' },
     );
-    expect((await lib.findEquivalent({ hs_codes: ['01'], size: 10 }, { profileId: 'p1' }))?.dataset.id).toBe(
-      capped.id,
-    );
-    expect(await lib.findEquivalent({ hs_codes: ['01'], size: 100 }, { profileId: 'p1' })).toBeNull();
+    expect(
+      (await temp.lib.findEquivalent({ hs_codes: ['01'], size: 10 }, { profileId: 'p1' }))?.dataset.id,
+    ).toBe(capped.id);
+    expect(await temp.lib.findEquivalent({ hs_codes: ['01'], size: 100 }, { profileId: 'p1' })).toBeNull();
   });
 
   it('opens and reads offline: no client anywhere, the data is all in the file', async () => {
-    const d = await lib.saveShipmentSearch(request, { total: 2, shipments: [shipment(1), shipment(2)] });
-    await lib.close();
-    lib = await Library.open(dir);
-    expect((await lib.get(d.id)).storedRows).toBe(2);
+    const d = await temp.lib.saveShipmentSearch(request, { total: 2, shipments: [shipment(1), shipment(2)] });
+    await temp.lib.close();
+    temp.lib = await Library.open(temp.dir);
+    expect((await temp.lib.get(d.id)).storedRows).toBe(2);
     expect(
-      (await lib.getRows(d.id, { startRow: 0, endRow: 5, sortModel: [{ colId: 'fobValue', sort: 'desc' }] }))
-        .rows,
+      (
+        await temp.lib.getRows(d.id, {
+          startRow: 0,
+          endRow: 5,
+          sortModel: [{ colId: 'fobValue', sort: 'desc' }],
+        })
+      ).rows,
     ).toHaveLength(2);
   });
 
   it('discards an uncommitted (pending) dataset left by a crash when it reopens', async () => {
-    await lib.write(async (tx) => {
+    await temp.lib.write(async (tx) => {
       const id = await tx.createDataset({ kind: 'shipments', request: {} }, 'pending');
       await tx.appendRecords('shipments', id, 0, [{ hashId: 'x' }]);
     });
-    await lib.close();
-    lib = await Library.open(dir);
-    expect(Number((await lib.reader.one('SELECT count(*) AS n FROM datasets'))?.n)).toBe(0);
-    expect(Number((await lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
+    await temp.lib.close();
+    temp.lib = await Library.open(temp.dir);
+    expect(Number((await temp.lib.reader.one('SELECT count(*) AS n FROM datasets'))?.n)).toBe(0);
+    expect(Number((await temp.lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
   });
 
   it('streams the named fields of every row for exporters, in stored or view order', async () => {
     const recs = Array.from({ length: 2500 }, (_, i) => shipment(i, i % 3 === 0 ? { fobValue: '' } : {}));
-    const d = await lib.saveShipmentSearch({}, { total: recs.length, shipments: recs });
+    const d = await temp.lib.saveShipmentSearch({}, { total: recs.length, shipments: recs });
     const all: unknown[][] = [];
-    for await (const b of lib.streamFieldRows(d.id, ['hashId', 'fobValue'])) all.push(...b);
+    for await (const b of temp.lib.streamFieldRows(d.id, ['hashId', 'fobValue'])) all.push(...b);
     // Arrays aligned with the fields asked for; empty text comes back as "".
     expect(all).toEqual(recs.map((r) => [r.hashId, r.fobValue]));
 
@@ -348,7 +349,7 @@ describe('datasets', () => {
         importerName: { filterType: 'text' as const, type: 'equals' as const, filter: 'importer 3' },
       },
     };
-    for await (const b of lib.streamFieldRows(d.id, ['fobValue'], { query }))
+    for await (const b of temp.lib.streamFieldRows(d.id, ['fobValue'], { query }))
       sorted.push(...b.map((r) => r[0]));
     const expected = recs
       .filter((r) => r.importerName === 'Importer 3')
@@ -356,18 +357,18 @@ describe('datasets', () => {
       .sort((a, b) => (a === '' ? 1 : b === '' ? -1 : Number(b) - Number(a)));
     expect(sorted).toEqual(expected);
 
-    const firms = await lib.saveRecords({ kind: 'firms', request: {} }, [
+    const firms = await temp.lib.saveRecords({ kind: 'firms', request: {} }, [
       firm(1),
       firm(2, { shipment_count: null }),
     ]);
     const counts: unknown[][] = [];
-    for await (const b of lib.streamFieldRows(firms.id, ['name', 'shipment_count'])) counts.push(...b);
+    for await (const b of temp.lib.streamFieldRows(firms.id, ['name', 'shipment_count'])) counts.push(...b);
     expect(counts).toEqual([
       ['Firm 1', 3],
       ['Firm 2', null],
     ]);
     await expect(async () => {
-      for await (const _ of lib.streamFieldRows(d.id, ['nope'])) void _;
+      for await (const _ of temp.lib.streamFieldRows(d.id, ['nope'])) void _;
     }).rejects.toMatchObject({ kind: 'InvalidInput' });
   });
 
@@ -376,24 +377,24 @@ describe('datasets', () => {
     // stream reads a page of row numbers at a time and must neither lose nor repeat a row at a page's
     // edge, nor pick up the other dataset's rows.
     const n = 45_000;
-    const [a, b] = await lib.write(async (tx) => [
+    const [a, b] = await temp.lib.write(async (tx) => [
       await tx.createDataset({ kind: 'shipments', request: { hs_codes: ['72'] } }),
       await tx.createDataset({ kind: 'shipments', request: { hs_codes: ['84'] } }),
     ]);
     for (let at = 0; at < n; at += 5_000) {
       const part = (tag: string) =>
         Array.from({ length: 5_000 }, (_, i) => shipment(at + i, { hashId: `${tag}${at + i}` }));
-      await lib.write(async (tx) => {
+      await temp.lib.write(async (tx) => {
         await tx.appendRecords('shipments', a!, at, part('a'));
         await tx.appendRecords('shipments', b!, at, part('b'));
       });
     }
-    await lib.write(async (tx) => {
+    await temp.lib.write(async (tx) => {
       await tx.finishDataset(a!, { status: 'complete', storedRows: n });
       await tx.finishDataset(b!, { status: 'complete', storedRows: n });
     });
     const ids: unknown[] = [];
-    for await (const rows of lib.streamFieldRows(a!, ['hashId'])) ids.push(...rows.map((r) => r[0]));
+    for await (const rows of temp.lib.streamFieldRows(a!, ['hashId'])) ids.push(...rows.map((r) => r[0]));
     expect(ids).toEqual(Array.from({ length: n }, (_, i) => `a${i}`));
 
     // A filter keeps stored order: every row whose importer is "Importer 3", in row order.
@@ -403,7 +404,7 @@ describe('datasets', () => {
         importerName: { filterType: 'text' as const, type: 'equals' as const, filter: 'importer 3' },
       },
     };
-    for await (const rows of lib.streamFieldRows(b!, ['hashId'], { query }))
+    for await (const rows of temp.lib.streamFieldRows(b!, ['hashId'], { query }))
       filtered.push(...rows.map((r) => r[0]));
     expect(filtered).toEqual(
       Array.from({ length: n }, (_, i) => i)
@@ -421,7 +422,7 @@ describe('datasets', () => {
     const recs = Array.from({ length: 20_000 }, (_, i) =>
       shipment(i, { productDetails: texts[i % texts.length]!, fobValue: String((i * 7) % 13) }),
     );
-    const d = await lib.saveShipmentSearch({}, { total: recs.length, shipments: recs });
+    const d = await temp.lib.saveShipmentSearch({}, { total: recs.length, shipments: recs });
     const query = {
       sortModel: [
         { colId: 'productDetails', sort: 'asc' as const },
@@ -437,13 +438,13 @@ describe('datasets', () => {
   it('exports every row of a sorted, filtered view in the grid’s order, ties in row order', async () => {
     const { recs, id, query } = await sortedView();
     const exported: string[] = [];
-    for await (const rows of lib.streamFieldRows(id, ['hashId'], { query }))
+    for await (const rows of temp.lib.streamFieldRows(id, ['hashId'], { query }))
       exported.push(...rows.map((r) => r[0] as string));
 
     // The grid's own rows of the same view, block by block.
     const shown: string[] = [];
     for (let at = 0; ; at += 5_000) {
-      const block = await lib.getRows(id, { ...query, startRow: at, endRow: at + 5_000 });
+      const block = await temp.lib.getRows(id, { ...query, startRow: at, endRow: at + 5_000 });
       shown.push(...block.rows.map((r) => String(r.hashId)));
       if (at + 5_000 >= block.lastRow) break;
     }
@@ -480,7 +481,7 @@ describe('datasets', () => {
     });
     let rows = 0;
     try {
-      for await (const batch of lib.streamFieldRows(id, ['hashId', 'fobValue'], { query }))
+      for await (const batch of temp.lib.streamFieldRows(id, ['hashId', 'fobValue'], { query }))
         rows += batch.length;
     } finally {
       stream.mockRestore();
@@ -492,29 +493,29 @@ describe('datasets', () => {
   }, 120_000);
 
   it('stops a stream early without holding the library up', async () => {
-    const d = await lib.saveShipmentSearch(
+    const d = await temp.lib.saveShipmentSearch(
       {},
       { total: 5000, shipments: Array.from({ length: 5000 }, (_, i) => shipment(i)) },
     );
     const controller = new AbortController();
     let rows = 0;
-    for await (const b of lib.streamFieldRows(d.id, ['hashId'], { signal: controller.signal })) {
+    for await (const b of temp.lib.streamFieldRows(d.id, ['hashId'], { signal: controller.signal })) {
       rows += b.length;
       controller.abort();
     }
     expect(rows).toBeGreaterThan(0);
     expect(rows).toBeLessThan(5000);
     // The grid's reads and further writes go on as before.
-    expect((await lib.getRows(d.id, { startRow: 0, endRow: 3 })).rows).toHaveLength(3);
-    await lib.rename(d.id, 'still writable');
-    expect((await lib.get(d.id)).name).toBe('still writable');
+    expect((await temp.lib.getRows(d.id, { startRow: 0, endRow: 3 })).rows).toHaveLength(3);
+    await temp.lib.rename(d.id, 'still writable');
+    expect((await temp.lib.get(d.id)).name).toBe('still writable');
 
     // Closing the library under a reader ends its stream with an error, never a quietly short result.
     const read = async (): Promise<number> => {
       let n = 0;
-      for await (const b of lib.streamFieldRows(d.id, ['hashId'])) {
+      for await (const b of temp.lib.streamFieldRows(d.id, ['hashId'])) {
         n += b.length;
-        await lib.close();
+        await temp.lib.close();
       }
       return n;
     };
@@ -522,8 +523,8 @@ describe('datasets', () => {
   });
 
   it('returns only the requested columns when the grid names them', async () => {
-    const d = await lib.saveShipmentSearch({}, { total: 2, shipments: [shipment(1), shipment(2)] });
-    const block = await lib.getRows(d.id, {
+    const d = await temp.lib.saveShipmentSearch({}, { total: 2, shipments: [shipment(1), shipment(2)] });
+    const block = await temp.lib.getRows(d.id, {
       startRow: 0,
       endRow: 2,
       columns: ['hashId', 'fobValue'],
@@ -534,26 +535,26 @@ describe('datasets', () => {
       { hashId: 'h000002', fobValue: '74', _row: 1 },
     ]);
     await expect(
-      lib.getRows(d.id, { startRow: 0, endRow: 2, columns: ['hashId', 'nope'] }),
+      temp.lib.getRows(d.id, { startRow: 0, endRow: 2, columns: ['hashId', 'nope'] }),
     ).rejects.toMatchObject({ kind: 'InvalidInput' });
   });
 
   it('sorts and filters by columns the grid does not show, returning only those it shows', async () => {
     const ships = Array.from({ length: 30 }, (_, i) => shipment(i + 1));
-    const d = await lib.saveShipmentSearch({}, { total: ships.length, shipments: ships });
+    const d = await temp.lib.saveShipmentSearch({}, { total: ships.length, shipments: ships });
     const view = {
       sortModel: [{ colId: 'fobValue', sort: 'desc' as const }],
       filterModel: {
         importerName: { filterType: 'text' as const, type: 'equals' as const, filter: 'importer 3' },
       },
     };
-    const shown = await lib.getRows(d.id, {
+    const shown = await temp.lib.getRows(d.id, {
       startRow: 0,
       endRow: 30,
       columns: ['hashId', 'hsCode'],
       ...view,
     });
-    const whole = await lib.getRows(d.id, { startRow: 0, endRow: 30, ...view });
+    const whole = await temp.lib.getRows(d.id, { startRow: 0, endRow: 30, ...view });
     // The same rows in the same order as whole rows give, with the shown columns and the row number only.
     const expected = ships
       .filter((r) => r.importerName === 'Importer 3')
@@ -570,11 +571,11 @@ describe('datasets', () => {
       expect.arrayContaining(['fobValue', 'importerName', 'productDetails']),
     );
     // A deep block of a sorted view, shown columns only, is the same slice of the same order.
-    const deep = await lib.getRows(d.id, { startRow: 1, endRow: 3, columns: ['hsCode'], ...view });
+    const deep = await temp.lib.getRows(d.id, { startRow: 1, endRow: 3, columns: ['hsCode'], ...view });
     expect(deep.rows.map((r) => r._row)).toEqual(whole.rows.slice(1, 3).map((r) => r._row));
     expect(deep.rows.every((r) => Object.keys(r).sort().join() === '_row,hsCode')).toBe(true);
     await expect(
-      lib.getRows(d.id, {
+      temp.lib.getRows(d.id, {
         startRow: 0,
         endRow: 2,
         columns: ['hsCode'],
@@ -588,7 +589,7 @@ describe('memory', () => {
   it('has DuckDB give back what a query frees in one go from 4 MB on, not from its default 512 MB', async () => {
     // An export's pages and a grid's blocks each free a few MB: at the default their memory stayed
     // cached and reading 100,000 × 88 rows as an export does peaked ~40 MB higher (db.ts).
-    const row = await lib.reader.one(
+    const row = await temp.lib.reader.one(
       `SELECT current_setting('allocator_bulk_deallocation_flush_threshold') AS threshold`,
     );
     expect(String(row?.threshold)).toBe('4.0 MiB');

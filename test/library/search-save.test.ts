@@ -1,19 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Library } from '../../src/main/library';
-import { shipment, tempDir } from './helpers';
+import { shipment, useTempLibrary } from './helpers';
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let lib: Library;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  lib = await Library.open(dir);
-});
+const temp = useTempLibrary();
+// Registered after the library's: vitest runs it first, so no held save is left waiting on a closing library.
 afterEach(async () => {
   for (const open of gates.splice(0)) open();
-  await lib.close();
-  await cleanup();
 });
 
 const request = { hs_codes: ['7208'], start_date: '2024-01-01', end_date: '2024-06-30', size: 100 };
@@ -31,7 +23,7 @@ function gate(): { wait: () => Promise<void>; open: () => void } {
 /** The 40 records saved as a search under `id`, their rows held in memory until `held.open()`. */
 function saveHeld(id: string): { saved: Promise<unknown>; held: { open: () => void } } {
   const held = gate();
-  const saved = lib.saveShipmentSearch(
+  const saved = temp.lib.saveShipmentSearch(
     request,
     { total: 40, shipments: records },
     { id, moveAfter: held.wait },
@@ -48,14 +40,14 @@ async function pending(p: Promise<unknown>): Promise<boolean> {
 
 async function rowsInFile(id: string): Promise<number> {
   return Number(
-    (await lib.reader.one(`SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1`, [id]))?.n,
+    (await temp.lib.reader.one(`SELECT count(*) AS n FROM shipment_rows WHERE dataset_id = $1`, [id]))?.n,
   );
 }
 
 async function inMemoryTables(): Promise<number> {
   // A unit of work first: a table dropped after a move is dropped on the writing connection's queue.
-  await lib.write(async () => undefined);
-  const r = await lib.reader.one(
+  await temp.lib.write(async () => undefined);
+  const r = await temp.lib.reader.one(
     `SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = 'portolan_fresh'`,
   );
   return Number(r?.n);
@@ -66,10 +58,10 @@ describe('a shipment search saved while the window shows it', () => {
     const id = 'b3f2c1d0-0000-4000-8000-000000000001';
     const { saved, held } = saveHeld(id);
 
-    const meta = await lib.get(id);
+    const meta = await temp.lib.get(id);
     expect(meta).toMatchObject({ id, status: 'complete', storedRows: 40, kind: 'shipments' });
-    expect((await lib.list()).map((d) => d.id)).toEqual([id]);
-    const block = await lib.getRows(id, {
+    expect((await temp.lib.list()).map((d) => d.id)).toEqual([id]);
+    const block = await temp.lib.getRows(id, {
       startRow: 0,
       endRow: 5,
       sortModel: [{ colId: 'fobValue', sort: 'desc' }],
@@ -79,7 +71,7 @@ describe('a shipment search saved while the window shows it', () => {
     expect(block.rows.map((r) => Number(r.fobValue))).toEqual(
       byValue.slice(0, 5).map((r) => Number(r.fobValue)),
     );
-    const filtered = await lib.getRows(id, { startRow: 0, endRow: 100, quickFilter: 'h000031' });
+    const filtered = await temp.lib.getRows(id, { startRow: 0, endRow: 100, quickFilter: 'h000031' });
     expect(filtered.rows.map((r) => r.hashId)).toEqual(['h000031']);
     expect(filtered.lastRow).toBe(1);
 
@@ -90,7 +82,7 @@ describe('a shipment search saved while the window shows it', () => {
 
     // A read that needs the firms waits for them to be resolved from the file, still reading its rows
     // from memory, which are kept until it ends.
-    const withFirms = lib.getRows(id, { startRow: 0, endRow: 3, columns: ['hashId', 'importerFirm'] });
+    const withFirms = temp.lib.getRows(id, { startRow: 0, endRow: 3, columns: ['hashId', 'importerFirm'] });
     held.open();
     const firmsFromMemory = (await withFirms).rows;
     expect(firmsFromMemory.map((r) => r.hashId)).toEqual(['h000000', 'h000001', 'h000002']);
@@ -100,13 +92,13 @@ describe('a shipment search saved while the window shows it', () => {
     expect(await counted).toBe(40);
     await expect(saved).resolves.toMatchObject({ id, status: 'complete', storedRows: 40 });
     expect(await inMemoryTables()).toBe(0);
-    const again = await lib.getRows(id, {
+    const again = await temp.lib.getRows(id, {
       startRow: 0,
       endRow: 5,
       sortModel: [{ colId: 'fobValue', sort: 'desc' }],
     });
     expect(again.rows.map((r) => r.hashId)).toEqual(block.rows.map((r) => r.hashId));
-    const firmsFromFile = await lib.getRows(id, {
+    const firmsFromFile = await temp.lib.getRows(id, {
       startRow: 0,
       endRow: 3,
       columns: ['hashId', 'importerFirm'],
@@ -117,26 +109,26 @@ describe('a shipment search saved while the window shows it', () => {
   it('is in the file, whole, after the library closes, even when it closes while the rows move', async () => {
     const id = 'b3f2c1d0-0000-4000-8000-000000000002';
     const { saved, held } = saveHeld(id);
-    await lib.get(id);
-    const closed = lib.close();
+    await temp.lib.get(id);
+    const closed = temp.lib.close();
     expect(await pending(closed)).toBe(true);
     held.open();
     await closed;
     await saved;
-    lib = await Library.open(dir);
-    expect(await lib.get(id)).toMatchObject({ status: 'complete', storedRows: 40 });
+    temp.lib = await Library.open(temp.dir);
+    expect(await temp.lib.get(id)).toMatchObject({ status: 'complete', storedRows: 40 });
     expect(await rowsInFile(id)).toBe(40);
   });
 
   it('is deleted whole when the analyst deletes it while its rows move', async () => {
     const id = 'b3f2c1d0-0000-4000-8000-000000000003';
     const { saved, held } = saveHeld(id);
-    await lib.get(id);
-    const deleted = lib.delete(id);
+    await temp.lib.get(id);
+    const deleted = temp.lib.delete(id);
     held.open();
     await deleted;
     await saved;
-    await expect(lib.get(id)).rejects.toMatchObject({ kind: 'NotFound' });
+    await expect(temp.lib.get(id)).rejects.toMatchObject({ kind: 'NotFound' });
     expect(await rowsInFile(id)).toBe(0);
     expect(await inMemoryTables()).toBe(0);
   });
@@ -145,18 +137,18 @@ describe('a shipment search saved while the window shows it', () => {
     const id = 'b3f2c1d0-0000-4000-8000-000000000004';
     const bad = [shipment(1), { ...shipment(2), fobValue: 12 }];
     await expect(
-      lib.saveShipmentSearch(request, { total: 2, shipments: bad as unknown as typeof records }, { id }),
+      temp.lib.saveShipmentSearch(request, { total: 2, shipments: bad as unknown as typeof records }, { id }),
     ).rejects.toMatchObject({ kind: 'InvalidInput' });
-    await expect(lib.get(id)).rejects.toMatchObject({
+    await expect(temp.lib.get(id)).rejects.toMatchObject({
       message: expect.stringContaining('could not be saved') as unknown,
     });
-    expect(await lib.list()).toEqual([]);
+    expect(await temp.lib.list()).toEqual([]);
     expect(await inMemoryTables()).toBe(0);
-    const datasets = await lib.reader.one(`SELECT count(*) AS n FROM datasets`);
+    const datasets = await temp.lib.reader.one(`SELECT count(*) AS n FROM datasets`);
     expect(Number(datasets?.n)).toBe(0);
 
-    await lib.saveShipmentSearch(request, { total: 2, shipments: [shipment(1), shipment(2)] }, { id });
-    expect(await lib.get(id)).toMatchObject({ storedRows: 2 });
+    await temp.lib.saveShipmentSearch(request, { total: 2, shipments: [shipment(1), shipment(2)] }, { id });
+    expect(await temp.lib.get(id)).toMatchObject({ storedRows: 2 });
     expect(await rowsInFile(id)).toBe(2);
   });
 });
