@@ -1,16 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventChannel } from '@shared/ipc/channels';
+import { describe, expect, it } from 'vitest';
 import type { Events } from '@shared/ipc/contract';
-import type { BridgeResult } from '@shared/ipc/errors';
 import type { ImportCheckView, ImportPreviewView } from '@shared/library/import-contract';
-import { createDispatcher, createHandlers, type HandlersHandle } from '../../src/main/handlers';
 import { checkImport, previewImport } from '../../src/main/library';
-import { nullLogger } from '../../src/main/log';
-import { createMemorySecretStore } from '../../src/main/secrets';
+import { useImportHandlers } from './import-handlers';
 
 /**
  * The import dialog's whole-file check, from main's side over the real handlers and the real import
@@ -18,41 +13,12 @@ import { createMemorySecretStore } from '../../src/main/secrets';
  * reads; progress as events, cancel, a newer check replacing an older one, the caps, and the input
  * checked before anything is read.
  */
-let dir: string;
-let handlers: HandlersHandle;
-let dispatch: ReturnType<typeof createDispatcher<'app'>>;
-const events: { event: EventChannel; payload: unknown }[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'portolan-import-check-'));
-  handlers = createHandlers({
-    dataDir: join(dir, 'data'),
-    resourcesDir: join(dir, 'resources'),
-    logger: nullLogger,
-    events: { emit: (event, payload) => void events.push({ event, payload }) },
-    secrets: createMemorySecretStore(),
-    appInfo: { version: '0.0.0-test', host: 'electron' },
-  });
-  dispatch = createDispatcher<'app'>({ handlers, logger: nullLogger, isTrustedSender: (s) => s === 'app' });
-});
-
-afterAll(async () => {
-  await handlers?.dispose();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const call = <T>(channel: string, input: unknown) =>
-  dispatch(channel, input, 'app') as Promise<BridgeResult<T>>;
-
-async function ok<T>(channel: string, input: unknown): Promise<T> {
-  const r = await call<T>(channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.kind}: ${r.error.message}`);
-  return r.value;
-}
+const main = useImportHandlers('portolan-import-check-');
+const { events, call, ok } = main;
 
 /** A file as the Library's import flow holds it: a handle, and its preview. */
 async function chosen(path: string): Promise<{ handle: string; preview: ImportPreviewView }> {
-  const file = await handlers.droppedFiles.adoptImport(path);
+  const file = await main.handlers.droppedFiles.adoptImport(path);
   const preview = await ok<ImportPreviewView>('library.previewImport', { file: file.handle });
   return { handle: file.handle, preview };
 }
@@ -84,7 +50,7 @@ async function deskWorkbook(): Promise<string> {
     if (i === 2999) row.getCell(1).value = '31/02/2025';
     if (i === 1500) row.getCell(2).value = 'M\ufffdller GmbH';
   }
-  const path = join(dir, 'desk workbook.xlsx');
+  const path = join(main.dir, 'desk workbook.xlsx');
   await wb.xlsx.writeFile(path);
   return path;
 }
@@ -96,7 +62,7 @@ async function bigCsv(rows: number, name = 'big.csv'): Promise<string> {
     lines.push(`Firm number ${i};720810;${i},50;${date}`);
     if (i === 70_000) lines.push('');
   }
-  const path = join(dir, name);
+  const path = join(main.dir, name);
   await writeFile(path, lines.join('\n'));
   return path;
 }
@@ -233,7 +199,7 @@ describe('the whole-file check of an import plan', () => {
   });
 
   it('checks and imports without a column the analyst leaves out, and offers that again for the same columns', async () => {
-    const path = join(dir, 'left-out.csv');
+    const path = join(main.dir, 'left-out.csv');
     const lines = ['Arrival Date,Importer Name,Internal ref'];
     for (let i = 1; i <= 500; i++) lines.push(`2025-01-05,Firm ${i},${i === 400 ? '32.01.2026' : 'ref'}`);
     await writeFile(path, lines.join('\n'));

@@ -1,14 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult } from '@shared/ipc/errors';
+import { describe, expect, it } from 'vitest';
 import type { ImportPreviewView } from '@shared/library/import-contract';
-import { createDispatcher, createHandlers, type HandlersHandle } from '../../src/main/handlers';
-import { createLogger, createMemorySink, nullLogger } from '../../src/main/log';
-import { createMemorySecretStore } from '../../src/main/secrets';
+import { createLogger, createMemorySink } from '../../src/main/log';
+import { useImportHandlers } from './import-handlers';
 
 /**
  * What the import worker loads to answer a preview, as the app's handler logs it: the worker starts
@@ -22,27 +19,9 @@ const ZOD = ['zod'];
 /** DuckDB's packages among those loaded (its API, its bindings, the platform's native build). */
 const duckDbIn = (packages: string[]) => packages.filter((p) => p.startsWith('@duckdb/'));
 
-let dir: string;
-let handlers: HandlersHandle;
-let dispatch: ReturnType<typeof createDispatcher<'app'>>;
 const sink = createMemorySink();
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'portolan-import-worker-start-'));
-  handlers = createHandlers({
-    dataDir: join(dir, 'data'),
-    resourcesDir: join(dir, 'resources'),
-    logger: createLogger({ sink, level: 'debug' }),
-    events: { emit: () => undefined },
-    secrets: createMemorySecretStore(),
-    appInfo: { version: '0.0.0-test', host: 'electron' },
-  });
-  dispatch = createDispatcher<'app'>({ handlers, logger: nullLogger, isTrustedSender: (s) => s === 'app' });
-});
-
-afterAll(async () => {
-  await handlers?.dispose();
-  await rm(dir, { recursive: true, force: true });
+const main = useImportHandlers('portolan-import-worker-start-', {
+  logger: createLogger({ sink, level: 'debug' }),
 });
 
 interface PreviewLogged {
@@ -53,13 +32,9 @@ interface PreviewLogged {
 
 /** Previews the file through the handler and returns the view with what the handler logged of it. */
 async function preview(path: string): Promise<{ view: ImportPreviewView; logged: PreviewLogged }> {
-  const file = await handlers.droppedFiles.adoptImport(path);
+  const file = await main.handlers.droppedFiles.adoptImport(path);
   const before = sink.lines.length;
-  const r = (await dispatch(
-    'library.previewImport',
-    { file: file.handle },
-    'app',
-  )) as BridgeResult<ImportPreviewView>;
+  const r = await main.call<ImportPreviewView>('library.previewImport', { file: file.handle });
   if (!r.ok) throw new Error(`preview: ${r.error.kind}: ${r.error.message}`);
   const logged = sink.lines
     .slice(before)
@@ -77,7 +52,7 @@ const ROWS = [
 
 describe('the import worker, started for a preview', () => {
   it('previews a CSV without loading DuckDB, htmlparser2 or zod', async () => {
-    const path = join(dir, 'desk.csv');
+    const path = join(main.dir, 'desk.csv');
     await writeFile(path, [HEADER, ...ROWS].map((r) => r.join(',')).join('\n'));
     const { view, logged } = await preview(path);
     expect(view.columns.map((c) => c.field)).toEqual(['arrivalDate', 'importerName', 'hsCode', 'usdFob']);
@@ -93,7 +68,7 @@ describe('the import worker, started for a preview', () => {
     const ws = wb.addWorksheet('Data');
     ws.addRow(HEADER);
     for (const r of ROWS) ws.addRow(r);
-    const path = join(dir, 'desk.xlsx');
+    const path = join(main.dir, 'desk.xlsx');
     await wb.xlsx.writeFile(path);
     const { view, logged } = await preview(path);
     expect(view.format).toBe('xlsx');
@@ -104,7 +79,7 @@ describe('the import worker, started for a preview', () => {
   });
 
   it('loads htmlparser2 for a web page, and still no DuckDB', async () => {
-    const path = join(dir, 'portal.html');
+    const path = join(main.dir, 'portal.html');
     const cells = (r: string[], tag: string) => `<tr>${r.map((c) => `<${tag}>${c}</${tag}>`).join('')}</tr>`;
     await writeFile(
       path,
@@ -118,7 +93,7 @@ describe('the import worker, started for a preview', () => {
   });
 
   it('loads DuckDB, and zod for the file metadata, for a Parquet file', async () => {
-    const path = join(dir, 'desk.parquet');
+    const path = join(main.dir, 'desk.parquet');
     const db = await DuckDBInstance.create(':memory:');
     const conn = await db.connect();
     try {
