@@ -1,29 +1,26 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FetchFinished as JobFinished, FetchProgress, JobProgress } from '@shared/jobs/jobs-contract';
 import type { DatasetView, EquivalentView, RowsBlockView } from '@shared/library/library-contract';
 import type { JobsList } from '@shared/jobs/jobs-contract';
 import { SEARCH_HEAD_ROWS, type ShipmentSearchAnswer } from '@shared/query/query-contract';
-import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
-import { createHarness, type Harness } from './helpers';
+import { generateAccount } from '../../src/main/sim';
+import { useServiceHarness } from './service-harness';
 
 type Ok<T> = { ok: true; value: T };
 type Fail = { ok: false; error: { kind: string; message: string } };
 type Result<T> = Ok<T> | Fail;
 
 const RECORDS = 15_000;
-let h: Harness;
-let sim: RunningSimulator;
-let profileId: string;
 
 async function call<T>(channel: string, input?: unknown): Promise<Result<T>> {
-  return (await h.call(channel, input)) as Result<T>;
+  return (await service.h.call(channel, input)) as Result<T>;
 }
 async function allRows(id: string): Promise<RowsBlockView['rows']> {
   const out: RowsBlockView['rows'] = [];
   for (let start = 0; ; start += 5000) {
-    const block = await h.ok<RowsBlockView>('library.getRows', {
+    const block = await service.h.ok<RowsBlockView>('library.getRows', {
       id,
       startRow: start,
       endRow: start + 5000,
@@ -36,31 +33,23 @@ async function allRows(id: string): Promise<RowsBlockView['rows']> {
 
 const account = generateAccount('acme');
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, records: RECORDS, seed: 11, accounts: [account] });
-  h = await createHarness();
-  profileId = (await h.addProfile(sim.url, account)).id;
-}, 30_000);
-afterAll(async () => {
-  await h?.close();
-  await sim?.close().catch(() => undefined);
-});
+const service = useServiceHarness({ account, records: RECORDS, seed: 11 });
 
 describe('search results go to the library', () => {
   it('saves every shipment search as a dataset holding exactly the returned records', async () => {
     const request = { size: 50, importer_countries: ['DE', 'US'] };
-    const r = await h.ok<ShipmentSearchAnswer>('shipments.search', { request });
+    const r = await service.h.ok<ShipmentSearchAnswer>('shipments.search', { request });
     // The records stay in main: the answer carries the counts and the first block, never the whole.
     expect(r).not.toHaveProperty('shipments');
     expect(r.unsaved).toBeUndefined();
     expect(r.returned).toBe(Math.min(50, r.total));
     expect(r.datasetId).toEqual(expect.any(String));
-    const meta = await h.ok<DatasetView>('library.get', { id: r.datasetId });
+    const meta = await service.h.ok<DatasetView>('library.get', { id: r.datasetId });
     expect(meta).toMatchObject({
       kind: 'shipments',
       storedRows: r.returned,
       reportedTotal: r.total,
-      profileId,
+      profileId: service.profileId,
       account: account.name,
     });
     expect(meta.status).toBe(r.returned >= r.total ? 'complete' : 'partial');
@@ -68,18 +57,22 @@ describe('search results go to the library', () => {
     expect(rows).toHaveLength(r.returned);
     expect(rows.map((x) => x.hashId)).toEqual(r.head.map((x) => x.hashId));
     // The first block that came with the answer is the block the grid reads from the library, field for field.
-    const block = await h.ok<RowsBlockView>('library.getRows', { id: meta.id, startRow: 0, endRow: 200 });
+    const block = await service.h.ok<RowsBlockView>('library.getRows', {
+      id: meta.id,
+      startRow: 0,
+      endRow: 200,
+    });
     expect(r.head).toEqual(block.rows);
-    const listed = await h.ok<DatasetView[]>('library.list', { kind: 'shipments' });
+    const listed = await service.h.ok<DatasetView[]>('library.list', { kind: 'shipments' });
     expect(listed.map((d) => d.id)).toContain(meta.id);
   });
 
   it('hands the first 200 rows of a big answer with it, and reads the rest in blocks once stored', async () => {
-    const r = await h.ok<ShipmentSearchAnswer>('shipments.search', { request: { size: 1000 } });
+    const r = await service.h.ok<ShipmentSearchAnswer>('shipments.search', { request: { size: 1000 } });
     expect(r.returned).toBe(1000);
     expect(r.head).toHaveLength(SEARCH_HEAD_ROWS);
     expect(r.head.map((x) => x._row)).toEqual([...Array(SEARCH_HEAD_ROWS).keys()]);
-    const deep = await h.ok<RowsBlockView>('library.getRows', {
+    const deep = await service.h.ok<RowsBlockView>('library.getRows', {
       id: r.datasetId,
       startRow: 800,
       endRow: 1000,
@@ -91,14 +84,14 @@ describe('search results go to the library', () => {
 
   it('hands the first rows with the fields the grid shows only, when it names them, as the library reads them', async () => {
     const headColumns = ['arrivalDate', 'importerName', 'usdFob', 'quantity'];
-    const r = await h.ok<ShipmentSearchAnswer>('shipments.search', {
+    const r = await service.h.ok<ShipmentSearchAnswer>('shipments.search', {
       request: { size: 300, exporter_countries: ['CN'] },
       headColumns,
     });
     expect(r.headColumns).toEqual(headColumns);
     expect(r.head).toHaveLength(SEARCH_HEAD_ROWS);
     // The same values as a block of those columns read from the library, and not one field more.
-    const block = await h.ok<RowsBlockView>('library.getRows', {
+    const block = await service.h.ok<RowsBlockView>('library.getRows', {
       id: r.datasetId,
       startRow: 0,
       endRow: SEARCH_HEAD_ROWS,
@@ -119,30 +112,30 @@ describe('search results go to the library', () => {
       { size: 20, hs_codes: ['73', '72'], exporter_countries: ['TR'] },
       { size: 10, exporter_countries: ['TR'], hs_codes: ['72', '73'] },
     ]) {
-      const r = await h.ok<{ datasetId: string }>('shipments.search', { request });
+      const r = await service.h.ok<{ datasetId: string }>('shipments.search', { request });
       ids.push(r.datasetId);
     }
-    const other = await h.ok<{ datasetId: string }>('shipments.search', {
+    const other = await service.h.ok<{ datasetId: string }>('shipments.search', {
       request: { size: 10, hs_codes: ['72'], exporter_countries: ['TR'] },
     });
-    const metas = await Promise.all(ids.map((id) => h.ok<DatasetView>('library.get', { id })));
+    const metas = await Promise.all(ids.map((id) => service.h.ok<DatasetView>('library.get', { id })));
     expect(new Set(metas.map((m) => m.series)).size).toBe(1);
     expect(metas[0]!.query).toBe('Shipments · TR→ · HS 72, 73');
-    const versions = await h.ok<DatasetView[]>('library.versions', { id: ids[1] });
+    const versions = await service.h.ok<DatasetView[]>('library.versions', { id: ids[1] });
     expect(versions.map((v) => v.id)).toEqual([...ids].reverse());
-    const alone = await h.ok<DatasetView[]>('library.versions', { id: other.datasetId });
+    const alone = await service.h.ok<DatasetView[]>('library.versions', { id: other.datasetId });
     expect(alone.map((v) => v.id)).toEqual([other.datasetId]);
     expect(alone[0]!.series).not.toBe(metas[0]!.series);
 
     // Two pages of one firm search are different records: two series, not versions of one.
-    const page1 = await h.ok<{ datasetId: string }>('firms.search', {
+    const page1 = await service.h.ok<{ datasetId: string }>('firms.search', {
       request: { page: 1, search_type: 'importer', importer_countries: ['DE'] },
     });
-    const page2 = await h.ok<{ datasetId: string }>('firms.search', {
+    const page2 = await service.h.ok<{ datasetId: string }>('firms.search', {
       request: { page: 2, search_type: 'importer', importer_countries: ['DE'] },
     });
     const [p1, p2] = await Promise.all(
-      [page1, page2].map((p) => h.ok<DatasetView>('library.get', { id: p.datasetId })),
+      [page1, page2].map((p) => service.h.ok<DatasetView>('library.get', { id: p.datasetId })),
     );
     expect(p1!.series).not.toBe(p2!.series);
     expect(p2!.query).toMatch(/ · page 2$/);
@@ -154,19 +147,19 @@ describe('search results go to the library', () => {
 
   it('a new version keeps the name, tags and notes the analyst gave the dataset it versions', async () => {
     const request = { size: 10, hs_codes: ['7208'], exporter_countries: ['DE'] };
-    const first = await h.ok<{ datasetId: string }>('shipments.search', { request });
-    const made = await h.ok<DatasetView>('library.get', { id: first.datasetId });
+    const first = await service.h.ok<{ datasetId: string }>('shipments.search', { request });
+    const made = await service.h.ok<DatasetView>('library.get', { id: first.datasetId });
     expect(made.name).toBe('Shipments · DE→ · HS 7208');
-    await h.ok('library.rename', { id: first.datasetId, name: 'German flat steel' });
-    await h.ok('library.setTags', { id: first.datasetId, tags: ['flat-rolled', 'q3 review'] });
-    await h.ok('library.setNotes', { id: first.datasetId, notes: 'Baseline for the Q3 memo.' });
+    await service.h.ok('library.rename', { id: first.datasetId, name: 'German flat steel' });
+    await service.h.ok('library.setTags', { id: first.datasetId, tags: ['flat-rolled', 'q3 review'] });
+    await service.h.ok('library.setNotes', { id: first.datasetId, notes: 'Baseline for the Q3 memo.' });
 
     // The same question again (another size, lists in another order): a new version, with what the analyst gave.
-    const again = await h.ok<{ datasetId: string }>('shipments.search', {
+    const again = await service.h.ok<{ datasetId: string }>('shipments.search', {
       request: { size: 20, exporter_countries: ['DE'], hs_codes: ['7208'] },
     });
     expect(again.datasetId).not.toBe(first.datasetId);
-    const v2 = await h.ok<DatasetView>('library.get', { id: again.datasetId });
+    const v2 = await service.h.ok<DatasetView>('library.get', { id: again.datasetId });
     expect(v2).toMatchObject({
       name: 'German flat steel',
       tags: ['flat-rolled', 'q3 review'],
@@ -174,65 +167,68 @@ describe('search results go to the library', () => {
     });
     expect(v2.series).toBe(made.series);
     // The earlier version keeps its own (the edits of one version stay with it).
-    await h.ok('library.setNotes', { id: again.datasetId, notes: 'Refetched for the final memo.' });
-    expect((await h.ok<DatasetView>('library.get', { id: first.datasetId })).notes).toBe(
+    await service.h.ok('library.setNotes', { id: again.datasetId, notes: 'Refetched for the final memo.' });
+    expect((await service.h.ok<DatasetView>('library.get', { id: first.datasetId })).notes).toBe(
       'Baseline for the Q3 memo.',
     );
     // A third version takes the newest version's notes.
-    const third = await h.ok<{ datasetId: string }>('shipments.search', { request });
-    expect(await h.ok<DatasetView>('library.get', { id: third.datasetId })).toMatchObject({
+    const third = await service.h.ok<{ datasetId: string }>('shipments.search', { request });
+    expect(await service.h.ok<DatasetView>('library.get', { id: third.datasetId })).toMatchObject({
       name: 'German flat steel',
       notes: 'Refetched for the final memo.',
     });
 
     // Another question is another dataset: it inherits nothing.
-    const other = await h.ok<{ datasetId: string }>('shipments.search', {
+    const other = await service.h.ok<{ datasetId: string }>('shipments.search', {
       request: { size: 10, hs_codes: ['7209'], exporter_countries: ['DE'] },
     });
-    expect(await h.ok<DatasetView>('library.get', { id: other.datasetId })).toMatchObject({
+    expect(await service.h.ok<DatasetView>('library.get', { id: other.datasetId })).toMatchObject({
       name: 'Shipments · DE→ · HS 7209',
       tags: [],
       notes: '',
     });
 
     // A fetch-all job of the same question is a version too, and keeps them.
-    const started = await h.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request });
-    const done = await h.jobFinished<JobFinished>(started.jobId);
+    const started = await service.h.ok<{ jobId: string }>('jobs.start', { kind: 'shipments', request });
+    const done = await service.h.jobFinished<JobFinished>(started.jobId);
     expect(done.outcome).toBe('succeeded');
-    const jobDataset = await h.ok<DatasetView>('library.get', { id: done.datasetId });
+    const jobDataset = await service.h.ok<DatasetView>('library.get', { id: done.datasetId });
     expect(jobDataset).toMatchObject({ name: 'German flat steel', tags: ['flat-rolled', 'q3 review'] });
     expect(jobDataset.series).toBe(made.series);
   });
 
   it('offers the saved copy for the same question, and not for another account or a bigger size', async () => {
-    const first = await h.ok<{ datasetId: string; total: number }>('shipments.search', {
+    const first = await service.h.ok<{ datasetId: string; total: number }>('shipments.search', {
       request: { size: 20, hs_codes: ['84', '85'] },
     });
     expect(first.total).toBeGreaterThan(20);
     // The same question with the lists in another order and a smaller size: the saved copy answers it.
-    const same = await h.ok<EquivalentView | null>('library.findEquivalent', {
+    const same = await service.h.ok<EquivalentView | null>('library.findEquivalent', {
       request: { size: 10, hs_codes: ['85', '84'] },
     });
     expect(same?.dataset.id).toBe(first.datasetId);
     expect(same?.ageSeconds).toBeGreaterThanOrEqual(0);
-    const bigger = await h.ok<EquivalentView | null>('library.findEquivalent', {
+    const bigger = await service.h.ok<EquivalentView | null>('library.findEquivalent', {
       request: { size: 5000, hs_codes: ['84', '85'] },
     });
     expect(bigger).toBeNull();
-    const other = await h.ok<EquivalentView | null>('library.findEquivalent', {
+    const other = await service.h.ok<EquivalentView | null>('library.findEquivalent', {
       request: { size: 10, hs_codes: ['84', '85'], account_name: 'someone-else' },
     });
     expect(other).toBeNull();
   });
 
   it('saves one firm page as partial when there are more pages, so it never passes for the whole search', async () => {
-    const r = await h.ok<{ total_pages: number; firms: unknown[]; datasetId: string }>('firms.search', {
-      request: { page: 1, importer_countries: ['DE'] },
-    });
-    const meta = await h.ok<DatasetView>('library.get', { id: r.datasetId });
+    const r = await service.h.ok<{ total_pages: number; firms: unknown[]; datasetId: string }>(
+      'firms.search',
+      {
+        request: { page: 1, importer_countries: ['DE'] },
+      },
+    );
+    const meta = await service.h.ok<DatasetView>('library.get', { id: r.datasetId });
     expect(meta.storedRows).toBe(r.firms.length);
     expect(meta.status).toBe(r.total_pages > 1 ? 'partial' : 'complete');
-    const offer = await h.ok<EquivalentView | null>('library.findEquivalent', {
+    const offer = await service.h.ok<EquivalentView | null>('library.findEquivalent', {
       kind: 'firms',
       request: { page: 1, importer_countries: ['DE'] },
     });
@@ -243,7 +239,7 @@ describe('search results go to the library', () => {
 
 describe('fetch jobs', () => {
   it('estimates, then fetches past the 10,000 cap with progress events, into a dataset equal to the simulator data', async () => {
-    const estimate = await h.ok<{
+    const estimate = await service.h.ok<{
       total: number;
       estimatedRequests: number;
       estimatedDownloads: number;
@@ -256,14 +252,14 @@ describe('fetch jobs', () => {
     expect(estimate.estimatedRequests).toBeGreaterThanOrEqual(2);
     expect(estimate.estimatedDownloads).toBeGreaterThanOrEqual(RECORDS);
 
-    const { jobId } = await h.ok<{ jobId: string }>('jobs.start', {
+    const { jobId } = await service.h.ok<{ jobId: string }>('jobs.start', {
       kind: 'shipments',
       request: { size: 1000 },
       name: 'Everything',
     });
-    const finished = await h.jobFinished<JobFinished>(jobId);
+    const finished = await service.h.jobFinished<JobFinished>(jobId);
     expect(finished.outcome).toBe('succeeded');
-    const progress = h.events
+    const progress = service.h.events
       .filter((e) => e.event === 'jobs.progress' && (e.payload as JobProgress).jobId === jobId)
       .map((e) => e.payload as JobProgress);
     expect(progress.length).toBeGreaterThan(0);
@@ -274,59 +270,63 @@ describe('fetch jobs', () => {
       kind: 'shipments',
     });
 
-    const meta = await h.ok<DatasetView>('library.get', { id: finished.datasetId });
+    const meta = await service.h.ok<DatasetView>('library.get', { id: finished.datasetId });
     expect(meta).toMatchObject({ name: 'Everything', storedRows: RECORDS, status: 'complete' });
     // The simulator's own data, read directly rather than through its query engine or HTTP.
     const expected = new Set<string>();
-    for (const rec of sim.dataset.records()) expected.add(rec.hashId);
+    for (const rec of service.sim.dataset.records()) expected.add(rec.hashId);
     const got = (await allRows(meta.id)).map((r) => String(r.hashId));
     expect(got.length).toBe(expected.size);
     expect(new Set(got)).toEqual(expected);
 
-    const jobs = await h.ok<JobsList>('jobs.list');
+    const jobs = await service.h.ok<JobsList>('jobs.list');
     expect(jobs.running.map((j) => j.id)).not.toContain(jobId);
     expect(jobs.resumable.map((j) => j.id)).not.toContain(jobId);
   }, 60_000);
 
   it('a cancelled job leaves no dataset and nothing to resume', async () => {
-    const before = (await h.ok<DatasetView[]>('library.list')).map((d) => d.id);
-    sim.setFaults({ latencyMs: 300 });
+    const before = (await service.h.ok<DatasetView[]>('library.list')).map((d) => d.id);
+    service.sim.setFaults({ latencyMs: 300 });
     try {
-      const { jobId } = await h.ok<{ jobId: string }>('jobs.start', {
+      const { jobId } = await service.h.ok<{ jobId: string }>('jobs.start', {
         kind: 'shipments',
         request: { importer_countries: ['DE'] },
       });
-      const listed = await h.ok<JobsList>('jobs.list');
+      const listed = await service.h.ok<JobsList>('jobs.list');
       expect(listed.running.map((j) => j.id)).toContain(jobId);
-      await h.ok('jobs.cancel', { jobId });
-      const finished = await h.jobFinished<JobFinished>(jobId);
+      await service.h.ok('jobs.cancel', { jobId });
+      const finished = await service.h.jobFinished<JobFinished>(jobId);
       expect(finished.outcome).toBe('cancelled');
       expect(finished.datasetId ?? null).toBeNull();
-      const after = (await h.ok<DatasetView[]>('library.list')).map((d) => d.id);
+      const after = (await service.h.ok<DatasetView[]>('library.list')).map((d) => d.id);
       expect(after).toEqual(before);
-      const jobs = await h.ok<JobsList>('jobs.list');
+      const jobs = await service.h.ok<JobsList>('jobs.list');
       expect([...jobs.running, ...jobs.resumable].map((j) => j.id)).not.toContain(jobId);
     } finally {
-      sim.setFaults(undefined);
+      service.sim.setFaults(undefined);
     }
   }, 30_000);
 
   it('a job says its size as it starts, before its first request: the plan from a search’s total, a probe’s, a firm page count', async () => {
     const progressOf = (jobId: string) =>
-      h.events
+      service.h.events
         .filter((e) => e.event === 'jobs.progress' && (e.payload as JobProgress).jobId === jobId)
         .map((e) => e.payload as FetchProgress);
     const startSlow = async (kind: 'shipments' | 'firms', request: object, knownTotal?: number) => {
-      await h.ok('jobs.estimate', { kind, request, ...(knownTotal !== undefined ? { knownTotal } : {}) });
-      const { jobId } = await h.ok<{ jobId: string }>('jobs.start', { kind, request });
+      await service.h.ok('jobs.estimate', {
+        kind,
+        request,
+        ...(knownTotal !== undefined ? { knownTotal } : {}),
+      });
+      const { jobId } = await service.h.ok<{ jobId: string }>('jobs.start', { kind, request });
       // Listed with what is known, not as "Starting…" with no size.
-      const listed = (await h.ok<JobsList>('jobs.list')).running.find((j) => j.id === jobId);
+      const listed = (await service.h.ok<JobsList>('jobs.list')).running.find((j) => j.id === jobId);
       const first = progressOf(jobId)[0];
-      await h.ok('jobs.cancel', { jobId });
-      await h.jobFinished<JobFinished>(jobId);
+      await service.h.ok('jobs.cancel', { jobId });
+      await service.h.jobFinished<JobFinished>(jobId);
       return { listed, first };
     };
-    sim.setFaults({ latencyMs: 2_000 });
+    service.sim.setFaults({ latencyMs: 2_000 });
     try {
       // From the total the search reported: no request is made before the job's own, and none answered yet.
       const planned = await startSlow('shipments', { importer_countries: ['US'] }, 4_321);
@@ -345,15 +345,15 @@ describe('fetch jobs', () => {
       expect(firms.first).toMatchObject({ done: 0, total: 7, unit: 'pages', requestsUsed: 0 });
       expect(firms.listed).toMatchObject({ total: 7, unit: 'pages' });
     } finally {
-      sim.setFaults(undefined);
+      service.sim.setFaults(undefined);
     }
   }, 60_000);
 });
 
 describe('library calls', () => {
   it('refuses a bad import with a clear message and leaves the library unchanged', async () => {
-    const before = await h.ok<DatasetView[]>('library.list');
-    const chosen = await h.handlers.hostFiles.receiveImport(
+    const before = await service.h.ok<DatasetView[]>('library.list');
+    const chosen = await service.h.handlers.hostFiles.receiveImport(
       'broken.json',
       Buffer.from('[{"hashId": "x", "arrivalDate": '),
     );
@@ -364,29 +364,35 @@ describe('library calls', () => {
       expect(r.error.message).toMatch(/broken\.json/);
       expect(r.error.message).toMatch(/not changed/);
     }
-    expect(await h.ok<DatasetView[]>('library.list')).toEqual(before);
+    expect(await service.h.ok<DatasetView[]>('library.list')).toEqual(before);
   });
 
   it('imports a good file uploaded to the browser host, named by its handle, and removes the upload', async () => {
-    const source = (await h.ok<DatasetView[]>('library.list', { kind: 'shipments' }))[0]!;
-    const rows = await h.ok<RowsBlockView>('library.getRows', { id: source.id, startRow: 0, endRow: 5 });
+    const source = (await service.h.ok<DatasetView[]>('library.list', { kind: 'shipments' }))[0]!;
+    const rows = await service.h.ok<RowsBlockView>('library.getRows', {
+      id: source.id,
+      startRow: 0,
+      endRow: 5,
+    });
     const records = rows.rows.map(({ _row, ...rest }) => rest);
-    const chosen = await h.handlers.hostFiles.receiveImport(
+    const chosen = await service.h.handlers.hostFiles.receiveImport(
       'five.json',
       Buffer.from(JSON.stringify(records)),
     );
     expect(chosen).toMatchObject({ name: 'five.json', size: expect.any(Number) });
-    const r = await h.ok<{ dataset: DatasetView; rows: number }>('library.import', { file: chosen.handle });
+    const r = await service.h.ok<{ dataset: DatasetView; rows: number }>('library.import', {
+      file: chosen.handle,
+    });
     expect(r.rows).toBe(5);
     expect(r.dataset).toMatchObject({ source: 'import', storedRows: 5, kind: 'shipments' });
     // One choice, one import: the handle is used up and the uploaded copy is gone.
-    expect(await readdir(join(h.dataDir, 'imports'))).toEqual([]);
+    expect(await readdir(join(service.h.dataDir, 'imports'))).toEqual([]);
     const again = await call('library.import', { file: chosen.handle });
     expect(!again.ok && again.error.kind).toBe('NotFound');
   });
 
   it('refuses grid queries naming unknown columns, before any SQL', async () => {
-    const id = (await h.ok<DatasetView[]>('library.list'))[0]!.id;
+    const id = (await service.h.ok<DatasetView[]>('library.list'))[0]!.id;
     const badSort = await call('library.getRows', {
       id,
       startRow: 0,
@@ -406,7 +412,7 @@ describe('library calls', () => {
     const tooBig = await call('library.getRows', { id, startRow: 0, endRow: 50_000 });
     expect(!tooBig.ok && tooBig.error.kind).toBe('InvalidInput');
     // A valid sort, filter and quick filter on the same dataset works.
-    const good = await h.ok<RowsBlockView>('library.getRows', {
+    const good = await service.h.ok<RowsBlockView>('library.getRows', {
       id,
       startRow: 0,
       endRow: 10,
@@ -419,28 +425,34 @@ describe('library calls', () => {
   });
 
   it('renames, tags, annotates and deletes', async () => {
-    const id = (await h.ok<DatasetView[]>('library.list'))[0]!.id;
-    expect((await h.ok<DatasetView>('library.rename', { id, name: '  Q1 steel  ' })).name).toBe('Q1 steel');
+    const id = (await service.h.ok<DatasetView[]>('library.list'))[0]!.id;
+    expect((await service.h.ok<DatasetView>('library.rename', { id, name: '  Q1 steel  ' })).name).toBe(
+      'Q1 steel',
+    );
     expect((await call('library.rename', { id, name: 'x'.repeat(201) })).ok).toBe(false);
-    expect((await h.ok<DatasetView>('library.setTags', { id, tags: ['steel', 'q1'] })).tags).toEqual([
+    expect((await service.h.ok<DatasetView>('library.setTags', { id, tags: ['steel', 'q1'] })).tags).toEqual([
       'steel',
       'q1',
     ]);
-    expect((await h.ok<DatasetView>('library.setNotes', { id, notes: 'for the board' })).notes).toBe(
+    expect((await service.h.ok<DatasetView>('library.setNotes', { id, notes: 'for the board' })).notes).toBe(
       'for the board',
     );
-    expect((await h.ok<DatasetView[]>('library.list', { tag: 'steel' })).map((d) => d.id)).toEqual([id]);
-    expect((await h.ok<DatasetView[]>('library.list', { search: 'q1 ste' })).map((d) => d.id)).toEqual([id]);
-    await h.ok('library.delete', { id });
+    expect((await service.h.ok<DatasetView[]>('library.list', { tag: 'steel' })).map((d) => d.id)).toEqual([
+      id,
+    ]);
+    expect(
+      (await service.h.ok<DatasetView[]>('library.list', { search: 'q1 ste' })).map((d) => d.id),
+    ).toEqual([id]);
+    await service.h.ok('library.delete', { id });
     const gone = await call('library.get', { id });
     expect(!gone.ok && gone.error.kind).toBe('NotFound');
   });
 
   it('still lists and reads datasets with the service down', async () => {
-    await sim.close();
-    const list = await h.ok<DatasetView[]>('library.list');
+    await service.sim.close();
+    const list = await service.h.ok<DatasetView[]>('library.list');
     expect(list.length).toBeGreaterThan(0);
-    const block = await h.ok<RowsBlockView>('library.getRows', {
+    const block = await service.h.ok<RowsBlockView>('library.getRows', {
       id: list[0]!.id,
       startRow: 0,
       endRow: 3,

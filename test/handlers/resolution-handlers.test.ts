@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type {
   AliasImportView,
   FirmDetailView,
@@ -7,40 +7,34 @@ import type {
   ReviewListView,
 } from '@shared/resolution/resolution-contract';
 import type { ShipmentSearchResponse } from '@shared/spec';
-import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
-import { createHarness, type Harness } from './helpers';
+import { generateAccount } from '../../src/main/sim';
+import { useServiceHarness } from './service-harness';
 
 /**
  * The firm resolution bridge calls against real handlers: a search saved from the simulator, then its
  * firms, evidence, review queue and decisions over the dispatcher, with the events main announces.
  */
-let h: Harness;
-let sim: RunningSimulator;
 let datasetId: string;
 const account = generateAccount('acme');
 
+const service = useServiceHarness({ account, records: 4_000, seed: 12, profile: { active: true } });
+
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, records: 4_000, seed: 12, accounts: [account] });
-  h = await createHarness();
-  await h.addProfile(sim.url, account, { active: true });
-  const r = await h.ok<ShipmentSearchResponse & { datasetId: string }>('shipments.search', {
+  const r = await service.h.ok<ShipmentSearchResponse & { datasetId: string }>('shipments.search', {
     request: { size: 4000 },
   });
   datasetId = r.datasetId;
 }, 60_000);
-afterAll(async () => {
-  await h?.close();
-  await sim?.close();
-});
 beforeEach(() => {
-  h.events.length = 0;
+  service.h.events.length = 0;
 });
 
-const announced = () => h.events.filter((e) => e.event === 'resolution.changed').map((e) => e.payload);
+const announced = () =>
+  service.h.events.filter((e) => e.event === 'resolution.changed').map((e) => e.payload);
 
 describe('firm resolution over the bridge', () => {
   it('lists a dataset’s firms with their spellings, and announces the resolution it ran', async () => {
-    const list = await h.ok<FirmListView>('resolution.firms', {
+    const list = await service.h.ok<FirmListView>('resolution.firms', {
       scope: { datasetId },
       mergedOnly: true,
       limit: 20,
@@ -56,86 +50,96 @@ describe('firm resolution over the bridge', () => {
 
     // The same spellings group into one firm as the simulator knows them.
     const top = list.firms[0]!;
-    const detail = await h.ok<FirmDetailView>('resolution.firm', {
+    const detail = await service.h.ok<FirmDetailView>('resolution.firm', {
       firmId: top.firmId,
       scope: { datasetId },
     });
-    const truth = new Set(detail.spellings.map((s) => sim.dataset.firmByUrlCode(s.code)?.firmId));
+    const truth = new Set(detail.spellings.map((s) => service.sim.dataset.firmByUrlCode(s.code)?.firmId));
     expect(truth.size).toBe(1);
     expect(detail.spellings.reduce((s, x) => s + x.asImporter + x.asExporter, 0)).toBe(
       top.asImporter + top.asExporter,
     );
     expect(detail.evidence.length).toBeGreaterThanOrEqual(detail.spellings.length - 1);
     // Nothing changed since: no second resolution, no second announcement.
-    await h.ok('resolution.firms', { scope: { datasetId } });
+    await service.h.ok('resolution.firms', { scope: { datasetId } });
     expect(announced()).toHaveLength(1);
   });
 
   it('takes decisions by spelling and firm, announces each, and exports and imports them as text', async () => {
-    const list = await h.ok<FirmListView>('resolution.firms', { scope: { datasetId }, limit: 2 });
+    const list = await service.h.ok<FirmListView>('resolution.firms', { scope: { datasetId }, limit: 2 });
     const [a, b] = list.firms;
-    let status = await h.ok<ResolutionStatus>('resolution.merge', { firmIds: [a!.firmId, b!.firmId] });
+    let status = await service.h.ok<ResolutionStatus>('resolution.merge', {
+      firmIds: [a!.firmId, b!.firmId],
+    });
     expect(status.decisions).toBe(1);
     expect(status.firms).toBe(list.status.firms - 1);
     expect(announced()).toEqual([status]);
 
-    const text = await h.ok<string>('resolution.exportAliases');
+    const text = await service.h.ok<string>('resolution.exportAliases');
     const file = JSON.parse(text) as { format: string; decisions: unknown[] };
     expect(file.format).toBe('portolan-firm-aliases');
     expect(file.decisions).toHaveLength(1);
 
-    const [decision] = await h.ok<{ id: string }[]>('resolution.decisions');
-    status = await h.ok<ResolutionStatus>('resolution.undo', { decisionId: decision!.id });
+    const [decision] = await service.h.ok<{ id: string }[]>('resolution.decisions');
+    status = await service.h.ok<ResolutionStatus>('resolution.undo', { decisionId: decision!.id });
     expect(status).toMatchObject({ decisions: 0, firms: list.status.firms });
-    const imported = await h.ok<AliasImportView>('resolution.importAliases', { text });
+    const imported = await service.h.ok<AliasImportView>('resolution.importAliases', { text });
     expect(imported).toMatchObject({ added: 1, already: 0 });
     expect(imported.status.firms).toBe(list.status.firms - 1);
   });
 
   it('queues uncertain pairs with the reason they were not joined', async () => {
-    const review = await h.ok<ReviewListView>('resolution.review', { scope: { datasetId }, limit: 10 });
+    const review = await service.h.ok<ReviewListView>('resolution.review', {
+      scope: { datasetId },
+      limit: 10,
+    });
     expect(review.total).toBeGreaterThan(0);
     for (const p of review.pairs) {
       expect(p.a.firmId).not.toBe(p.b.firmId);
       expect(p.reason.length).toBeGreaterThan(0);
     }
     const pair = review.pairs[0]!;
-    const status = await h.ok<ResolutionStatus>('resolution.decide', {
+    const status = await service.h.ok<ResolutionStatus>('resolution.decide', {
       verdict: 'same',
       a: pair.a.partyId,
       b: pair.b.partyId,
     });
     // The pair is settled: out of the queue, its spellings one firm.
-    const after = await h.ok<ReviewListView>('resolution.review', { scope: { datasetId }, limit: 1000 });
+    const after = await service.h.ok<ReviewListView>('resolution.review', {
+      scope: { datasetId },
+      limit: 1000,
+    });
     const ids = (p: { a: { partyId: string }; b: { partyId: string } }) =>
       [p.a.partyId, p.b.partyId].sort().join();
     expect(after.pairs.map(ids)).not.toContain(ids(pair));
     expect(status.decisions).toBeGreaterThan(0);
-    const firm = await h
+    const firm = await service.h
       .ok<FirmDetailView>('resolution.firm', { firmId: pair.a.firmId, scope: {} })
-      .catch(async () => h.ok<FirmDetailView>('resolution.firm', { firmId: pair.b.firmId, scope: {} }));
+      .catch(async () =>
+        service.h.ok<FirmDetailView>('resolution.firm', { firmId: pair.b.firmId, scope: {} }),
+      );
     expect(firm.spellings.map((s) => s.partyId)).toEqual(
       expect.arrayContaining([pair.a.partyId, pair.b.partyId]),
     );
   });
 
   it('refuses what it cannot do in the analyst’s words, and input the schemas do not allow', async () => {
-    const missing = (await h.call('resolution.firm', { firmId: 'nope', scope: {} })) as {
+    const missing = (await service.h.call('resolution.firm', { firmId: 'nope', scope: {} })) as {
       ok: false;
       error: { kind: string; message: string };
     };
     expect(missing.error).toMatchObject({ kind: 'NotFound' });
     expect(missing.error.message).toMatch(/no longer in the library/);
-    const notJson = (await h.call('resolution.importAliases', { text: 'hello' })) as {
+    const notJson = (await service.h.call('resolution.importAliases', { text: 'hello' })) as {
       ok: false;
       error: { kind: string; message: string };
     };
     expect(notJson.error.message).toMatch(/not a Portolan alias list/);
-    const extra = (await h.call('resolution.firms', { scope: {}, sql: 'DROP TABLE datasets' })) as {
+    const extra = (await service.h.call('resolution.firms', { scope: {}, sql: 'DROP TABLE datasets' })) as {
       ok: boolean;
     };
     expect(extra.ok).toBe(false);
-    const oneFirm = (await h.call('resolution.merge', { firmIds: ['x'] })) as { ok: boolean };
+    const oneFirm = (await service.h.call('resolution.merge', { firmIds: ['x'] })) as { ok: boolean };
     expect(oneFirm.ok).toBe(false);
   });
 });

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DatasetView } from '@shared/library/library-contract';
 import type { UsageReading } from '@shared/query/query-contract';
-import { startSimulator, type RunningSimulator } from '../../src/main/sim';
-import { createHarness, type Harness } from './helpers';
+import { useServiceHarness } from './service-harness';
 
 /**
  * A search whose window stops waiting (a reload, a closed window: the transport aborts the call)
@@ -14,23 +13,17 @@ const account = { name: 'main', apiKey: 'ak_test_abandon_5d21', apiSecret: 'secr
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: { kind: string; message: string } };
 
-let h: Harness;
-let sim: RunningSimulator;
-let profileId: string;
-
 const used = async (metric: 'shipments/search' | 'firms/search') =>
-  (await h.ok<UsageReading>('usage.get', { profileId })).usage.main?.[metric]?.current ?? 0;
-const datasets = async () => h.ok<DatasetView[]>('library.list', {});
+  (await service.h.ok<UsageReading>('usage.get', { profileId: service.profileId })).usage.main?.[metric]
+    ?.current ?? 0;
+const datasets = async () => service.h.ok<DatasetView[]>('library.list', {});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, records: 500, seed: 5, accounts: [account] });
-  h = await createHarness();
-  profileId = (await h.addProfile(sim.url, account, { name: 'Abandon', accountName: null })).id;
-});
-afterAll(async () => {
-  await h?.close();
-  await sim?.close();
+const service = useServiceHarness({
+  account,
+  records: 500,
+  seed: 5,
+  profile: { name: 'Abandon', accountName: null },
 });
 
 describe('a search the window stops waiting for', () => {
@@ -43,16 +36,18 @@ describe('a search the window stops waiting for', () => {
       const usedBefore = await used(metric);
       const savedBefore = (await datasets()).length;
       const gone = new AbortController();
-      sim.setFaults({ latencyMs: 800 });
+      service.sim.setFaults({ latencyMs: 800 });
       try {
-        const searching = h.dispatch(channel, { profileId, request }, 'app', { signal: gone.signal });
+        const searching = service.h.dispatch(channel, { profileId: service.profileId, request }, 'app', {
+          signal: gone.signal,
+        });
         await sleep(200);
         gone.abort();
         const r = (await searching) as Result<{ datasetId: string | null }>;
         expect(r.ok).toBe(true);
         expect(r.ok && r.value.datasetId).toMatch(/\S/);
       } finally {
-        sim.setFaults(undefined);
+        service.sim.setFaults(undefined);
       }
       const after = await datasets();
       expect(after.length).toBe(savedBefore + 1);

@@ -6,8 +6,7 @@ import type { ExportStarted } from '@shared/export/export-contract';
 import type { BridgeResult } from '@shared/ipc/errors';
 import type { DatasetView, RowsBlockView } from '@shared/library/library-contract';
 import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
-import { startSimulator, type RunningSimulator } from '../../src/main/sim';
-import { createHarness, type Harness } from './helpers';
+import { useServiceHarness } from './service-harness';
 
 /**
  * A shipment search while another program holds the library file (a second Portolan, a script), so
@@ -16,22 +15,23 @@ import { createHarness, type Harness } from './helpers';
  */
 const account = { name: 'main', apiKey: 'ak_test_locked_41c2', apiSecret: 'secret-locked-9d03' };
 
-let h: Harness;
-let sim: RunningSimulator;
-let profileId: string;
 let holder: ChildProcess;
 let exited: Promise<unknown>;
 
 const errorOf = (r: unknown) => (r as Extract<BridgeResult<unknown>, { ok: false }>).error;
 
+const service = useServiceHarness({
+  account,
+  records: 400,
+  seed: 3,
+  profile: { name: 'Locked', accountName: null },
+});
+
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, records: 400, seed: 3, accounts: [account] });
-  h = await createHarness();
-  profileId = (await h.addProfile(sim.url, account, { name: 'Locked', accountName: null })).id;
   // Held before the app first opens its library.
   holder = fork(
     join(import.meta.dirname, '../helpers/hold-library.mjs'),
-    [join(h.dataDir, 'library.duckdb')],
+    [join(service.h.dataDir, 'library.duckdb')],
     {
       stdio: 'ignore',
     },
@@ -45,14 +45,12 @@ beforeAll(async () => {
 afterAll(async () => {
   if (holder && holder.exitCode === null) holder.kill('SIGKILL');
   await exited;
-  await h?.close();
-  await sim?.close();
 });
 
 describe('a search while another program holds the library', () => {
   it('keeps the answer: its records cross, it exports, and Save again stores it once the library is free', async () => {
-    const answer = await h.ok<ShipmentSearchAnswer>('shipments.search', {
-      profileId,
+    const answer = await service.h.ok<ShipmentSearchAnswer>('shipments.search', {
+      profileId: service.profileId,
       request: { size: 120 },
     });
     expect(answer.datasetId).toBeNull();
@@ -64,12 +62,15 @@ describe('a search while another program holds the library', () => {
     expect(failed.reason).toMatch(/Close it first\.$/);
     const id = failed.datasetId;
 
-    const started = await h.ok<ExportStarted>('export.start', { source: { datasetId: id }, format: 'csv' });
-    await h.jobFinished(started.jobId, 10_000);
+    const started = await service.h.ok<ExportStarted>('export.start', {
+      source: { datasetId: id },
+      format: 'csv',
+    });
+    await service.h.jobFinished(started.jobId, 10_000);
     const csv = await readFile(started.path, 'utf8');
     expect(csv.trim().split(/\r?\n/)).toHaveLength(121);
 
-    const still = await h.call('library.saveAgain', { id });
+    const still = await service.h.call('library.saveAgain', { id });
     expect(errorOf(still)).toMatchObject({
       kind: 'StorageLocked',
       message: expect.stringMatching(
@@ -79,10 +80,10 @@ describe('a search while another program holds the library', () => {
 
     holder.send('let go');
     await exited;
-    const saved = await h.ok<DatasetView>('library.saveAgain', { id });
+    const saved = await service.h.ok<DatasetView>('library.saveAgain', { id });
     expect(saved).toMatchObject({ id, storedRows: 120, kind: 'shipments' });
-    expect((await h.ok<DatasetView[]>('library.list')).map((d) => d.id)).toEqual([id]);
-    const rows = await h.ok<RowsBlockView>('library.getRows', { id, startRow: 0, endRow: 120 });
+    expect((await service.h.ok<DatasetView[]>('library.list')).map((d) => d.id)).toEqual([id]);
+    const rows = await service.h.ok<RowsBlockView>('library.getRows', { id, startRow: 0, endRow: 120 });
     expect(rows.rows.map((r) => r.hashId)).toEqual(answer.unsaved!.map((r) => r.hashId));
   });
 });

@@ -11,9 +11,8 @@ import {
 } from '@shared/library/library-contract';
 import type { ShipmentSearchAnswer, UsageReading } from '@shared/query/query-contract';
 import type { ShipmentRecord } from '@shared/spec';
-import { startSimulator, type RunningSimulator } from '../../src/main/sim';
+import { useServiceHarness } from './service-harness';
 import { canFreezeLibrary, freezeLibrary, thawLibrary } from '../helpers/frozen-library';
-import { createHarness, type Harness } from './helpers';
 
 /**
  * A shipment search whose answer the library cannot store: the library's folder and files are made
@@ -22,25 +21,24 @@ import { createHarness, type Harness } from './helpers';
  */
 const account = { name: 'main', apiKey: 'ak_test_keep_7a31', apiSecret: 'secret-keep-52e9' };
 
-let h: Harness;
-let sim: RunningSimulator;
-let profileId: string;
 let frozen = false;
 
 const freeze = () => {
-  freezeLibrary(h.dataDir);
+  freezeLibrary(service.h.dataDir);
   frozen = true;
 };
 const thaw = () => {
-  if (frozen) thawLibrary(h.dataDir);
+  if (frozen) thawLibrary(service.h.dataDir);
   frozen = false;
 };
 const used = async () =>
-  (await h.ok<UsageReading>('usage.get', { profileId })).usage.main?.['shipments/search']?.current ?? 0;
+  (await service.h.ok<UsageReading>('usage.get', { profileId: service.profileId })).usage.main?.[
+    'shipments/search'
+  ]?.current ?? 0;
 const search = (size: number) =>
-  h.ok<ShipmentSearchAnswer>('shipments.search', { profileId, request: { size } });
+  service.h.ok<ShipmentSearchAnswer>('shipments.search', { profileId: service.profileId, request: { size } });
 const failures = () =>
-  h.events.filter((e) => e.event === 'library.saveFailed').map((e) => e.payload as SaveFailed);
+  service.h.events.filter((e) => e.event === 'library.saveFailed').map((e) => e.payload as SaveFailed);
 const failureOf = async (datasetId: string): Promise<SaveFailed> => {
   await expect
     .poll(() => failures().find((f) => f.datasetId === datasetId), { timeout: 10_000 })
@@ -49,20 +47,22 @@ const failureOf = async (datasetId: string): Promise<SaveFailed> => {
 };
 const errorOf = (r: unknown) => (r as Extract<BridgeResult<unknown>, { ok: false }>).error;
 
+const service = useServiceHarness({
+  account,
+  records: 800,
+  seed: 11,
+  profile: { name: 'Keep', accountName: null },
+});
+
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, records: 800, seed: 11, accounts: [account] });
-  h = await createHarness();
-  profileId = (await h.addProfile(sim.url, account, { name: 'Keep', accountName: null })).id;
   // The library opened and written once, as in a session before the trouble starts (and the browser
   // host's exports folder made, as an earlier export would have).
-  await h.ok('library.get', { id: (await search(10)).datasetId });
-  await mkdir(join(h.dataDir, 'exports'), { recursive: true });
+  await service.h.ok('library.get', { id: (await search(10)).datasetId });
+  await mkdir(join(service.h.dataDir, 'exports'), { recursive: true });
 });
 afterEach(() => thaw());
 afterAll(async () => {
   thaw();
-  await h?.close();
-  await sim?.close();
 });
 
 describe.skipIf(!canFreezeLibrary)('a search whose answer the library cannot store', () => {
@@ -77,17 +77,20 @@ describe.skipIf(!canFreezeLibrary)('a search whose answer the library cannot sto
     expect(failed.records).toBe(300);
     expect(failed.reason).toMatch(/^Portolan may not write to its data folder/);
     // The grid's reads say why, in words.
-    const read = await h.call('library.getRows', { id, startRow: 0, endRow: 100 });
+    const read = await service.h.call('library.getRows', { id, startRow: 0, endRow: 100 });
     expect(errorOf(read).message).toContain('could not be saved to the library. Portolan may not write');
 
     // The records are all kept, in the answer's order.
-    const kept = await h.ok<ShipmentRecord[]>('library.keptRecords', { id });
+    const kept = await service.h.ok<ShipmentRecord[]>('library.keptRecords', { id });
     expect(kept.length).toBe(300);
     expect(kept.slice(0, 200).map((r) => r.hashId)).toEqual(answer.head.map((r) => r.hashId));
 
     // Exported from memory while the library cannot store it: every record, as answered.
-    const started = await h.ok<ExportStarted>('export.start', { source: { datasetId: id }, format: 'csv' });
-    const finished = await h.jobFinished(started.jobId, 10_000);
+    const started = await service.h.ok<ExportStarted>('export.start', {
+      source: { datasetId: id },
+      format: 'csv',
+    });
+    const finished = await service.h.jobFinished(started.jobId, 10_000);
     expect(finished.outcome).toBe('succeeded');
     const csv = await readFile(started.path, 'utf8');
     expect(csv.trim().split(/\r?\n/)).toHaveLength(301);
@@ -95,30 +98,33 @@ describe.skipIf(!canFreezeLibrary)('a search whose answer the library cannot sto
 
     // Still frozen: Save again says it failed, and the answer stays kept.
     const usedBefore = await used();
-    const still = await h.call('library.saveAgain', { id });
+    const still = await service.h.call('library.saveAgain', { id });
     expect(errorOf(still).message).toMatch(
       /^It still could not be saved, and it is still kept\. Portolan may/,
     );
-    expect((await h.ok<ShipmentRecord[]>('library.keptRecords', { id })).length).toBe(300);
+    expect((await service.h.ok<ShipmentRecord[]>('library.keptRecords', { id })).length).toBe(300);
 
     thaw();
-    const saved = await h.ok<DatasetView>('library.saveAgain', { id });
+    const saved = await service.h.ok<DatasetView>('library.saveAgain', { id });
     expect(saved).toMatchObject({ id, storedRows: 300, reportedTotal: answer.total, kind: 'shipments' });
     // Nothing was asked of the service again.
     expect(await used()).toBe(usedBefore);
-    expect(h.events).toContainEqual({
+    expect(service.h.events).toContainEqual({
       event: 'library.changed',
       payload: { change: 'saved', datasetId: id },
     });
-    expect((await h.ok<DatasetView[]>('library.list')).map((d) => d.id)).toContain(id);
-    const rows = await h.ok<RowsBlockView>('library.getRows', { id, startRow: 0, endRow: 300 });
+    expect((await service.h.ok<DatasetView[]>('library.list')).map((d) => d.id)).toContain(id);
+    const rows = await service.h.ok<RowsBlockView>('library.getRows', { id, startRow: 0, endRow: 300 });
     expect(rows.lastRow).toBe(300);
     expect(rows.rows.map((r) => r.hashId)).toEqual(kept.map((r) => r.hashId));
 
     // Stored, it is no longer kept; a second press answers with the stored dataset, not a second copy.
-    expect(errorOf(await h.call('library.keptRecords', { id })).kind).toBe('NotFound');
-    expect(await h.ok<DatasetView>('library.saveAgain', { id })).toMatchObject({ id, storedRows: 300 });
-    expect((await h.ok<DatasetView[]>('library.list')).filter((d) => d.id === id)).toHaveLength(1);
+    expect(errorOf(await service.h.call('library.keptRecords', { id })).kind).toBe('NotFound');
+    expect(await service.h.ok<DatasetView>('library.saveAgain', { id })).toMatchObject({
+      id,
+      storedRows: 300,
+    });
+    expect((await service.h.ok<DatasetView[]>('library.list')).filter((d) => d.id === id)).toHaveLength(1);
   });
 
   it(`keeps only the newest ${KEPT_ANSWERS_LIMIT} answers whose save failed`, async () => {
@@ -130,24 +136,27 @@ describe.skipIf(!canFreezeLibrary)('a search whose answer the library cannot sto
       ids.push(id);
     }
     const [oldest, ...newest] = ids;
-    const gone = await h.call('library.keptRecords', { id: oldest });
+    const gone = await service.h.call('library.keptRecords', { id: oldest });
     expect(errorOf(gone)).toMatchObject({ kind: 'NotFound', message: expect.stringMatching(/Search again/) });
-    expect(errorOf(await h.call('library.saveAgain', { id: oldest })).kind).toBe('NotFound');
+    expect(errorOf(await service.h.call('library.saveAgain', { id: oldest })).kind).toBe('NotFound');
     expect(
       await Promise.all(
-        newest.map(async (id) => (await h.ok<ShipmentRecord[]>('library.keptRecords', { id })).length),
+        newest.map(
+          async (id) => (await service.h.ok<ShipmentRecord[]>('library.keptRecords', { id })).length,
+        ),
       ),
     ).toEqual([60, 70]);
 
     thaw();
-    for (const id of newest) expect((await h.ok<DatasetView>('library.saveAgain', { id })).id).toBe(id);
-    const listed = (await h.ok<DatasetView[]>('library.list')).map((d) => d.id);
+    for (const id of newest)
+      expect((await service.h.ok<DatasetView>('library.saveAgain', { id })).id).toBe(id);
+    const listed = (await service.h.ok<DatasetView[]>('library.list')).map((d) => d.id);
     expect(listed).toEqual(expect.arrayContaining(newest));
     expect(listed).not.toContain(oldest);
   });
 
   it('refuses an answer it never kept in the analyst’s words', async () => {
-    const r = await h.call('library.saveAgain', { id: 'no-such-answer' });
+    const r = await service.h.call('library.saveAgain', { id: 'no-such-answer' });
     expect(errorOf(r)).toMatchObject({
       kind: 'NotFound',
       message: expect.stringMatching(/^This answer is no longer kept/),

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RefreshOutcome, RefreshPreview, WatchDetail } from '@shared/watch/watch-contract';
 import { createServiceClient } from '../../src/main/api';
-import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
-import { createHarness, type Harness } from './helpers';
+import { generateAccount } from '../../src/main/sim';
+import { useServiceHarness } from './service-harness';
 
 /*
  * The Watched cost check of a watch whose refresh spans two date windows (one after the newest record
@@ -26,28 +26,30 @@ const WINDOWS = [
 // after it with 503: the check fails on its second window, its first answered.
 const FAIL_AFTER_ONE = { errorRate: 0.8, errorStatuses: [503], seed: 34 };
 
-let sim: RunningSimulator;
-let h: Harness;
 let watchId = '';
 
+const service = useServiceHarness({
+  account,
+  records: 30_000,
+  seed: 5,
+  harness: { watchSearchCap: 20 },
+  profile: { active: true },
+});
+
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, records: 30_000, seed: 5, accounts: [account] });
-  h = await createHarness({ watchSearchCap: 20 });
-  await h.addProfile(sim.url, account, { active: true });
-  const first = await h.ok<RefreshPreview>('watch.preview', { request: REQUEST, name: 'November on' });
-  const taken = await h.ok<RefreshOutcome>('watch.refresh', { previewId: first.previewId });
+  const first = await service.h.ok<RefreshPreview>('watch.preview', {
+    request: REQUEST,
+    name: 'November on',
+  });
+  const taken = await service.h.ok<RefreshOutcome>('watch.refresh', { previewId: first.previewId });
   watchId = taken.watch.id;
   expect(taken.snapshot).toMatchObject({ status: 'partial', incomplete: [WINDOWS[0]!.label] });
-  await h.ok<WatchDetail>('watch.setOverlap', { id: watchId, days: 2 });
+  await service.h.ok<WatchDetail>('watch.setOverlap', { id: watchId, days: 2 });
 }, 60_000);
-afterAll(async () => {
-  await h?.close();
-  await sim?.close();
-});
 
 const usageClient = () =>
   createServiceClient({
-    baseUrl: sim.url,
+    baseUrl: service.sim.url,
     credentials: { apiKey: account.apiKey, apiSecret: account.apiSecret },
   });
 let reads = 0;
@@ -64,8 +66,8 @@ async function served(): Promise<{ requests: number; downloads: number }> {
 /** What the service holds in each window, from the simulator's data itself. */
 function truth(): number[] {
   const totals = WINDOWS.map(() => 0);
-  for (let i = 0; i < sim.dataset.size; i++) {
-    const d = sim.dataset.record(i).arrivalDate;
+  for (let i = 0; i < service.sim.dataset.size; i++) {
+    const d = service.sim.dataset.record(i).arrivalDate;
     WINDOWS.forEach((w, k) => {
       if (d >= w.start && d <= w.end) totals[k]!++;
     });
@@ -73,15 +75,15 @@ function truth(): number[] {
   return totals;
 }
 
-const check = () => h.call('watch.preview', { watchId });
-const checked = () => h.ok<RefreshPreview>('watch.preview', { watchId });
+const check = () => service.h.call('watch.preview', { watchId });
+const checked = () => service.h.ok<RefreshPreview>('watch.preview', { watchId });
 
 describe('a Watched cost check stopped partway and asked again', () => {
   it('asks the service only for the windows it has no answer for, and prices every window as the service holds it', async () => {
     let before = await served();
-    sim.setFaults(FAIL_AFTER_ONE);
+    service.sim.setFaults(FAIL_AFTER_ONE);
     const failed = await check();
-    sim.setFaults(undefined);
+    service.sim.setFaults(undefined);
     expect(failed).toMatchObject({ ok: false, error: { kind: 'ServiceError', status: 503 } });
     // Said with what it kept, after the service's own words.
     expect((failed as { error: { message: string } }).error.message).toMatch(
@@ -108,23 +110,23 @@ describe('a Watched cost check stopped partway and asked again', () => {
 
   it('asks again once the watch’s settings change, even for a window whose question stayed the same', async () => {
     await checked();
-    await h.ok<WatchDetail>('watch.setOverlap', { id: watchId, days: 3 });
+    await service.h.ok<WatchDetail>('watch.setOverlap', { id: watchId, days: 3 });
     const before = await served();
     const other = await checked();
     expect((await served()).requests - before.requests).toBe(2);
     expect(other.checkReused).toBe(0);
     expect(other.windows.map((w) => w.label)).toEqual([WINDOWS[0]!.label, '2025-12-04 – 2025-12-07']);
-    await h.ok<WatchDetail>('watch.setOverlap', { id: watchId, days: 2 });
+    await service.h.ok<WatchDetail>('watch.setOverlap', { id: watchId, days: 2 });
   }, 30_000);
 
   it('spends its answers on the snapshot it prices: the snapshot counts each probe once, and the next check asks again', async () => {
     const before = await served();
-    sim.setFaults(FAIL_AFTER_ONE);
+    service.sim.setFaults(FAIL_AFTER_ONE);
     expect((await check()) as { ok: boolean }).toMatchObject({ ok: false });
-    sim.setFaults(undefined);
+    service.sim.setFaults(undefined);
     const preview = await checked();
     expect(preview.checkReused).toBe(1);
-    const out = await h.ok<RefreshOutcome>('watch.refresh', { previewId: preview.previewId });
+    const out = await service.h.ok<RefreshOutcome>('watch.refresh', { previewId: preview.previewId });
     const after = await served();
     // Everything downloaded since, the failed check's probe included, is in the snapshot once.
     expect(out.snapshot.downloads).toBe(after.downloads - before.downloads);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RowsBlockView } from '@shared/library/library-contract';
 import type { ShipmentRecord } from '@shared/spec/records';
 import type {
@@ -7,32 +7,28 @@ import type {
   SnapshotChanges,
   WatchSummary,
 } from '@shared/watch/watch-contract';
-import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
+import { generateAccount } from '../../src/main/sim';
+import { useServiceHarness } from './service-harness';
 import { snapshotWarnings } from '../../src/main/watch';
-import { createHarness, type Harness } from './helpers';
 
 const REQUEST = { start_date: '2025-03-01', importer_countries: ['DE', 'TR', 'US', 'CN', 'GB'] };
-let h: Harness;
-let sim: RunningSimulator;
 const account = generateAccount('acme');
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, records: 20_000, seed: 5, accounts: [account], asOf: '2025-06-01' });
-  h = await createHarness();
-  await h.addProfile(sim.url, account, { active: true });
-}, 30_000);
-afterAll(async () => {
-  await h?.close();
-  await sim?.close().catch(() => undefined);
+const service = useServiceHarness({
+  account,
+  records: 20_000,
+  seed: 5,
+  asOf: '2025-06-01',
+  profile: { active: true },
 });
 
 /** The query's records as the service holds them on its day, from the data itself. */
 function published(): ShipmentRecord[] {
-  const asOf = sim.asOf()!;
+  const asOf = service.sim.asOf()!;
   const out: ShipmentRecord[] = [];
-  for (let i = 0; i < sim.dataset.size; i++) {
-    if (sim.dataset.publishedOn(i) > asOf) continue;
-    const r = sim.dataset.record(i);
+  for (let i = 0; i < service.sim.dataset.size; i++) {
+    if (service.sim.dataset.publishedOn(i) > asOf) continue;
+    const r = service.sim.dataset.record(i);
     if (r.arrivalDate >= REQUEST.start_date && REQUEST.importer_countries.includes(r.importerCountryCode))
       out.push(r);
   }
@@ -40,12 +36,12 @@ function published(): ShipmentRecord[] {
 }
 
 async function snapshot(target: object): Promise<RefreshOutcome> {
-  const p = await h.ok<RefreshPreview>('watch.preview', target);
-  return h.ok<RefreshOutcome>('watch.refresh', { previewId: p.previewId });
+  const p = await service.h.ok<RefreshPreview>('watch.preview', target);
+  return service.h.ok<RefreshOutcome>('watch.refresh', { previewId: p.previewId });
 }
 
 async function rowsOf(drill: { datasetId: string; filterModel: unknown }): Promise<string[]> {
-  const block = await h.ok<RowsBlockView>('library.getRows', {
+  const block = await service.h.ok<RowsBlockView>('library.getRows', {
     id: drill.datasetId,
     startRow: 0,
     endRow: 5000,
@@ -64,20 +60,20 @@ describe('what changed between two snapshots of a watched query', () => {
     before = published();
     const first = await snapshot({ request: REQUEST, name: 'Five importers' });
     watchId = first.watch.id;
-    sim.advance(21);
+    service.sim.advance(21);
     after = published();
     await snapshot({ watchId });
   }, 60_000);
 
   it('lists the watch and announces its dataset to the library', async () => {
-    const list = await h.ok<WatchSummary[]>('watch.list');
+    const list = await service.h.ok<WatchSummary[]>('watch.list');
     expect(list).toEqual([expect.objectContaining({ id: watchId, snapshots: 2, records: after.length })]);
-    expect(h.events.some((e) => e.event === 'library.changed')).toBe(true);
-    expect(h.events.some((e) => e.event === 'usage.changed')).toBe(true);
+    expect(service.h.events.some((e) => e.event === 'library.changed')).toBe(true);
+    expect(service.h.events.some((e) => e.event === 'usage.changed')).toBe(true);
   });
 
   it('counts new firms, shipments, value and weight by importer exactly as the records say', async () => {
-    const c = await h.ok<SnapshotChanges>('watch.changes', {
+    const c = await service.h.ok<SnapshotChanges>('watch.changes', {
       id: watchId,
       from: 1,
       to: 2,
@@ -112,7 +108,12 @@ describe('what changed between two snapshots of a watched query', () => {
   });
 
   it('drills down to exactly the rows that arrived, for a firm and for the whole query', async () => {
-    const c = await h.ok<SnapshotChanges>('watch.changes', { id: watchId, from: 1, to: 2, by: 'importers' });
+    const c = await service.h.ok<SnapshotChanges>('watch.changes', {
+      id: watchId,
+      from: 1,
+      to: 2,
+      by: 'importers',
+    });
     const held = new Set(before.map((r) => r.hashId));
     const added = after.filter((r) => !held.has(r.hashId));
     const top = c.rows.find((r) => r.added > 0)!;
@@ -128,7 +129,7 @@ describe('what changed between two snapshots of a watched query', () => {
   it('groups by HS code and by country, and by resolved firm', async () => {
     const held = new Set(before.map((r) => r.hashId));
     const added = after.filter((r) => !held.has(r.hashId));
-    const hs = await h.ok<SnapshotChanges>('watch.changes', {
+    const hs = await service.h.ok<SnapshotChanges>('watch.changes', {
       id: watchId,
       from: 1,
       to: 2,
@@ -138,7 +139,7 @@ describe('what changed between two snapshots of a watched query', () => {
     const perHs = new Map<string, number>();
     for (const r of added) perHs.set(r.hsCode.slice(0, 6), (perHs.get(r.hsCode.slice(0, 6)) ?? 0) + 1);
     for (const row of hs.rows) expect(row.added).toBe(perHs.get(row.key) ?? 0);
-    const countries = await h.ok<SnapshotChanges>('watch.changes', {
+    const countries = await service.h.ok<SnapshotChanges>('watch.changes', {
       id: watchId,
       from: 1,
       to: 2,
@@ -149,7 +150,7 @@ describe('what changed between two snapshots of a watched query', () => {
     for (const r of added)
       perCountry.set(r.exporterCountryCode, (perCountry.get(r.exporterCountryCode) ?? 0) + 1);
     for (const row of countries.rows) expect(row.added).toBe(perCountry.get(row.key) ?? 0);
-    const resolved = await h.ok<SnapshotChanges>('watch.changes', {
+    const resolved = await service.h.ok<SnapshotChanges>('watch.changes', {
       id: watchId,
       from: 1,
       to: 2,
@@ -159,7 +160,7 @@ describe('what changed between two snapshots of a watched query', () => {
     });
     expect(resolved.totals.added).toBe(added.length);
     // Spellings of one firm are one row: never more rows than parties.
-    const asWritten = await h.ok<SnapshotChanges>('watch.changes', {
+    const asWritten = await service.h.ok<SnapshotChanges>('watch.changes', {
       id: watchId,
       from: 1,
       to: 2,
@@ -170,12 +171,12 @@ describe('what changed between two snapshots of a watched query', () => {
   });
 
   it('refuses a later snapshot first and a snapshot that does not exist, in the analyst’s words', async () => {
-    const back = await h.call('watch.changes', { id: watchId, from: 2, to: 1, by: 'hs' });
+    const back = await service.h.call('watch.changes', { id: watchId, from: 2, to: 1, by: 'hs' });
     expect(back).toMatchObject({
       ok: false,
       error: { kind: 'InvalidInput', message: expect.stringMatching(/earlier snapshot/) },
     });
-    const missing = await h.call('watch.changes', { id: watchId, from: 1, to: 7, by: 'hs' });
+    const missing = await service.h.call('watch.changes', { id: watchId, from: 1, to: 7, by: 'hs' });
     expect(missing).toMatchObject({
       ok: false,
       error: { kind: 'NotFound', message: expect.stringMatching(/no snapshot 7/) },
