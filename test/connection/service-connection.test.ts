@@ -3,29 +3,31 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { ServiceConnection } from '@shared/profiles/profiles-contract';
 import { createConnectionMonitor, tcpProbe } from '../../src/main/connection';
 import { generateAccount, startSimulator, type RunningSimulator } from '../../src/main/sim';
-import { createHarness, type Harness } from '../handlers/helpers';
+import { connectionNews } from '../handlers/service-outage';
+import { useServiceHarness } from '../handlers/service-harness';
+
+const monitors: { dispose(): void }[] = [];
+afterEach(() => {
+  for (const m of monitors.splice(0)) m.dispose();
+});
+
+/** A monitor probing every 10 ms, whose probes answer `answers` in turn (no answer once they run out). */
+function monitor(answers: boolean[]) {
+  const changes: ServiceConnection[] = [];
+  const probes: string[] = [];
+  const m = createConnectionMonitor({
+    emit: (c) => changes.push(c),
+    probe: async (url) => {
+      probes.push(url);
+      return answers.shift() ?? false;
+    },
+    probeEveryMs: 10,
+  });
+  monitors.push(m);
+  return { m, changes, probes };
+}
 
 describe('the connection monitor', () => {
-  const monitors: { dispose(): void }[] = [];
-  afterEach(() => {
-    for (const m of monitors.splice(0)) m.dispose();
-  });
-
-  function monitor(answers: boolean[]) {
-    const changes: ServiceConnection[] = [];
-    const probes: string[] = [];
-    const m = createConnectionMonitor({
-      emit: (c) => changes.push(c),
-      probe: async (url) => {
-        probes.push(url);
-        return answers.shift() ?? false;
-      },
-      probeEveryMs: 10,
-    });
-    monitors.push(m);
-    return { m, changes, probes };
-  }
-
   it('announces only changes: a first answer is no news, a failure is, and so is the return', async () => {
     const { m, changes, probes } = monitor([false, false, true]);
     m.report('p1', 'http://127.0.0.1:1', 'answered');
@@ -70,23 +72,8 @@ describe('the connection monitor', () => {
 });
 
 describe('a gateway answering that the service is unavailable', () => {
-  const monitors: { dispose(): void }[] = [];
-  afterEach(() => {
-    for (const m of monitors.splice(0)) m.dispose();
-  });
-
   it('is announced at its first answer, not probed, and ends with the next answer', async () => {
-    const changes: ServiceConnection[] = [];
-    let probes = 0;
-    const m = createConnectionMonitor({
-      emit: (c) => changes.push(c),
-      probe: async () => {
-        probes++;
-        return true;
-      },
-      probeEveryMs: 10,
-    });
-    monitors.push(m);
+    const { m, changes, probes } = monitor([true]);
     m.report('p1', 'http://a', 'answered');
     m.report('p1', 'http://a', 'unavailable', 'status 503');
     m.report('p1', 'http://a', 'unavailable');
@@ -101,7 +88,7 @@ describe('a gateway answering that the service is unavailable', () => {
     ]);
     // A probe would find the gateway's door open and say, wrongly, that the service is back.
     await new Promise((r) => setTimeout(r, 60));
-    expect(probes).toBe(0);
+    expect(probes).toHaveLength(0);
     expect(changes).toHaveLength(1);
     // Nothing to wait for here: whoever asks paces its askings itself.
     await m.whenAnswers('p1', 'http://a');
@@ -115,16 +102,11 @@ describe('a gateway answering that the service is unavailable', () => {
     await vi.waitFor(() =>
       expect(changes.at(-1)).toEqual({ profileId: 'p1', reachable: true, message: null }),
     );
-    expect(probes).toBe(1);
+    expect(probes).toHaveLength(1);
   });
 });
 
 describe('a gateway unavailable when nothing asks any more', () => {
-  const monitors: { dispose(): void }[] = [];
-  afterEach(() => {
-    for (const m of monitors.splice(0)) m.dispose();
-  });
-
   it('stops saying Portolan tries again once no attempt came for a while, and says it again at the next', async () => {
     const changes: ServiceConnection[] = [];
     const m = createConnectionMonitor({ emit: (c) => changes.push(c), quietAfterMs: 80 });
@@ -163,24 +145,6 @@ describe('a gateway unavailable when nothing asks any more', () => {
 });
 
 describe('waiting for a service to answer again', () => {
-  const monitors: { dispose(): void }[] = [];
-  afterEach(() => {
-    for (const m of monitors.splice(0)) m.dispose();
-  });
-  function monitor(answers: boolean[]) {
-    let probes = 0;
-    const m = createConnectionMonitor({
-      emit: () => undefined,
-      probe: async () => {
-        probes++;
-        return answers.shift() ?? false;
-      },
-      probeEveryMs: 10,
-    });
-    monitors.push(m);
-    return { m, probes: () => probes };
-  }
-
   it('goes on at once while the service is not known to be down, and after the probe that finds it back', async () => {
     const { m, probes } = monitor([false, false, true]);
     await m.whenAnswers('p1', 'http://a');
@@ -192,7 +156,7 @@ describe('waiting for a service to answer again', () => {
     await new Promise((r) => setTimeout(r, 15));
     expect(back).toBe(false);
     await waiting;
-    expect(probes()).toBe(3);
+    expect(probes).toHaveLength(3);
     // Another profile's, or another address's, service going away is not waited for.
     m.report('p2', 'http://b', 'no-answer');
     await m.whenAnswers('p1', 'http://a');
@@ -244,24 +208,16 @@ describe('the TCP probe', () => {
 });
 
 describe('service.connection from the handlers, against a simulator that goes away and comes back', () => {
-  let h: Harness;
-  let sim: RunningSimulator;
   const account = generateAccount('acme');
-
-  beforeAll(async () => {
-    sim = await startSimulator({ port: 0, records: 500, seed: 4, accounts: [account] });
-    h = await createHarness();
-    await h.addProfile(sim.url, account, { active: true });
-  }, 60_000);
+  const service = useServiceHarness({ account, records: 500, seed: 4, profile: { active: true } });
+  let back: RunningSimulator | undefined;
   afterAll(async () => {
-    await h?.close();
-    await sim?.close();
+    await back?.close();
   });
-
-  const changes = () =>
-    h.events.filter((e) => e.event === 'service.connection').map((e) => e.payload as ServiceConnection);
+  const changes = () => connectionNews(service.h);
 
   it('a count that finds no service announces it; the probe announces its return with no request spent', async () => {
+    const { h, sim } = service;
     await h.ok('shipments.count', { request: { firm: 'x' } });
     expect(changes()).toEqual([]);
     const port = Number(new URL(sim.url).port);
@@ -279,7 +235,7 @@ describe('service.connection from the handlers, against a simulator that goes aw
     expect(changes()).toHaveLength(1);
     expect(changes()[0]!.reachable).toBe(false);
 
-    sim = await startSimulator({ port, records: 500, seed: 4, accounts: [account] });
+    back = await startSimulator({ port, records: 500, seed: 4, accounts: [account] });
     await vi.waitFor(() => expect(changes()).toHaveLength(2), { timeout: 15_000, interval: 100 });
     // The return is told by the probe (a bare TCP connect, see above), before any request is made.
     expect(changes()[1]).toEqual({ profileId: changes()[0]!.profileId, reachable: true, message: null });
@@ -287,25 +243,18 @@ describe('service.connection from the handlers, against a simulator that goes aw
 });
 
 describe('service.connection from the handlers, against a gateway answering 503 and then the service', () => {
-  let h: Harness;
-  let sim: RunningSimulator;
-  const account = generateAccount('acme');
-
-  beforeAll(async () => {
-    sim = await startSimulator({ port: 0, records: 500, seed: 4, accounts: [account] });
+  const service = useServiceHarness({
+    account: generateAccount('acme'),
+    records: 500,
+    seed: 4,
     // The client's own retries, each answer 300 ms late: the call lasts well past its first answer.
-    h = await createHarness({ retry: { maxAttempts: 4, baseDelayMs: 200, maxDelayMs: 200 } });
-    await h.addProfile(sim.url, account, { active: true });
-  }, 60_000);
-  afterAll(async () => {
-    await h?.close();
-    await sim?.close();
+    harness: { retry: { maxAttempts: 4, baseDelayMs: 200, maxDelayMs: 200 } },
+    profile: { active: true },
   });
-
-  const changes = () =>
-    h.events.filter((e) => e.event === 'service.connection').map((e) => e.payload as ServiceConnection);
+  const changes = () => connectionNews(service.h);
 
   it('says the service is not answering at the first 503, while the client still retries, and clears with the answer', async () => {
+    const { h, sim } = service;
     await h.ok('shipments.count', { request: { firm: 'x' } });
     expect(changes()).toEqual([]);
     sim.setFaults({ errorRate: 1, errorStatuses: [503], latencyMs: 300 });
