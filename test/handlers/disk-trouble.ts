@@ -2,17 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect } from 'vitest';
-import type { EventChannel } from '@shared/ipc/channels';
-import type { Events } from '@shared/ipc/contract';
+import { afterEach } from 'vitest';
 import type { JobFinished } from '@shared/jobs/jobs-contract';
-import { createFileHandles } from '../../src/main/file-handles';
 import { createDispatcher, createHandlers } from '../../src/main/handlers';
-import { createExportHandlers } from '../../src/main/handlers/export-handlers';
 import { Library } from '../../src/main/library';
 import { nullLogger } from '../../src/main/log';
 import { createMemorySecretStore } from '../../src/main/secrets';
 import { shipment } from '../library/helpers';
+import { exportJobsOver } from './export-jobs';
 
 /** Mounting (a bind mount, a small or read-only tmpfs) needs root, as on CI's machine. */
 export const mountable = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
@@ -74,30 +71,16 @@ export function useDiskTrouble(prefix: string) {
         { total: rows.length, shipments: rows },
         { profileName: 'Work', account: 'acme' },
       );
-      const finished: JobFinished[] = [];
-      const files = createFileHandles();
-      const service = createExportHandlers({
-        files,
-        library: async () => library,
-        dataDir: join(dir, 'data'),
-        logger: nullLogger,
-        appVersion: '0.0.0-test',
-        chooseSavePath: async () => null,
-        events: {
-          emit<E extends EventChannel>(event: E, payload: Events[E]) {
-            if (event === 'jobs.finished') finished.push(payload as JobFinished);
-          },
-        },
-      });
+      const jobs = exportJobsOver(library, join(dir, 'data'));
+      const service = jobs.handlers({ chooseSavePath: async () => null });
       return {
         async run(path: string, overwrite = false): Promise<JobFinished> {
-          const target = files.issue({ purpose: 'export-target', path, format: 'csv', owned: false });
+          const target = jobs.files.issue({ purpose: 'export-target', path, format: 'csv', owned: false });
           const { jobId } = await service['export.start'](
             { source: { datasetId: dataset.id }, format: 'csv', target, ...(overwrite ? { overwrite } : {}) },
             {},
           );
-          await expect.poll(() => finished.find((f) => f.jobId === jobId), { timeout: 30_000 }).toBeDefined();
-          return finished.find((f) => f.jobId === jobId)!;
+          return jobs.ended(jobId);
         },
       };
     },

@@ -3,17 +3,14 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventChannel } from '@shared/ipc/channels';
-import type { Events } from '@shared/ipc/contract';
 import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
 import { FILE_HANDLE_PATTERN } from '@shared/files/file-handle';
 import { Library, importFile, type DatasetMeta } from '../../src/main/library';
-import { nullLogger } from '../../src/main/log';
-import { createExportHandlers } from '../../src/main/handlers/export-handlers';
-import { createFileHandles, type FileHandles } from '../../src/main/file-handles';
+import type { FileHandles } from '../../src/main/file-handles';
 import { shipmentFieldType } from '../../src/main/export';
 import { shipment, tempDir } from '../library/helpers';
 import { canFreezeLibrary, freezeLibrary, thawLibrary } from '../helpers/frozen-library';
+import { exportJobsOver } from './export-jobs';
 
 const REQUEST = {
   importer_countries: ['TR'],
@@ -23,12 +20,11 @@ const REQUEST = {
   size: 500,
 };
 
-type Service = ReturnType<typeof createExportHandlers>;
-
 let t: Awaited<ReturnType<typeof tempDir>>;
 let library: Library;
 let dataset: DatasetMeta;
-let service: Service;
+let jobs: ReturnType<typeof exportJobsOver>;
+let service: ReturnType<typeof jobs.handlers>;
 let progress: JobProgress[];
 let finished: JobFinished[];
 let files: FileHandles;
@@ -38,18 +34,7 @@ function at(path: string, format: 'xlsx' | 'csv' | 'parquet'): string {
   return files.issue({ purpose: 'export-target', path, format, owned: false });
 }
 
-function waitFinished(jobId: string): Promise<JobFinished> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const poll = (): void => {
-      const f = finished.find((x) => x.jobId === jobId);
-      if (f) resolve(f);
-      else if (Date.now() - started > 30_000) reject(new Error('export did not finish'));
-      else setTimeout(poll, 10);
-    };
-    poll();
-  });
-}
+const waitFinished = (jobId: string): Promise<JobFinished> => jobs.ended(jobId);
 
 async function readWorkbook(path: string): Promise<ExcelJS.Workbook> {
   const wb = new ExcelJS.Workbook();
@@ -90,22 +75,9 @@ beforeEach(async () => {
     { total: 1234, shipments: rows },
     { profileName: 'Türkiye desk', account: 'acme-analytics' },
   );
-  progress = [];
-  finished = [];
-  files = createFileHandles();
-  service = createExportHandlers({
-    files,
-    library: async () => library,
-    dataDir: join(t.dir, 'data'),
-    logger: nullLogger,
-    appVersion: '9.8.7-test',
-    events: {
-      emit<E extends EventChannel>(event: E, payload: Events[E]) {
-        if (event === 'jobs.progress') progress.push(payload as JobProgress);
-        if (event === 'jobs.finished') finished.push(payload as JobFinished);
-      },
-    },
-  });
+  jobs = exportJobsOver(library, join(t.dir, 'data'), '9.8.7-test');
+  ({ progress, finished, files } = jobs);
+  service = jobs.handlers();
   await mkdir(join(t.dir, 'out'));
 });
 
@@ -223,19 +195,7 @@ describe('export.start', () => {
     async () => {
       const out = join(t.dir, 'out');
       // The desktop app: the same handlers with a save dialog, which can choose another folder.
-      const desktop = createExportHandlers({
-        files,
-        library: async () => library,
-        dataDir: join(t.dir, 'data'),
-        logger: nullLogger,
-        appVersion: '9.8.7-test',
-        chooseSavePath: async () => null,
-        events: {
-          emit<E extends EventChannel>(event: E, payload: Events[E]) {
-            if (event === 'jobs.finished') finished.push(payload as JobFinished);
-          },
-        },
-      });
+      const desktop = jobs.handlers({ chooseSavePath: async () => null });
       const refused =
         'Portolan may not write to that folder (it is read-only, or its permissions deny it), or the file is open in another program. No file was written.';
       freezeLibrary(out);
@@ -350,19 +310,7 @@ describe('export.start', () => {
   });
 
   it('names the downloaded file, never the host path, when the file reaches the analyst as a download', async () => {
-    const downloading = createExportHandlers({
-      files,
-      library: async () => library,
-      dataDir: join(t.dir, 'data'),
-      logger: nullLogger,
-      appVersion: '9.8.7-test',
-      downloads: true,
-      events: {
-        emit<E extends EventChannel>(event: E, payload: Events[E]) {
-          if (event === 'jobs.finished') finished.push(payload as JobFinished);
-        },
-      },
-    });
+    const downloading = jobs.handlers({ downloads: true });
     const { jobId, path } = await downloading['export.start'](
       { source: { datasetId: dataset.id }, format: 'csv' },
       {},
@@ -379,13 +327,7 @@ describe('export.chooseTarget with a save dialog', () => {
   it('opens the dialog in the folder of the last export, remembered in a settings file, and adds the extension', async () => {
     const asked: { defaultPath: string; format: string }[] = [];
     const answers = [join(t.dir, 'out', 'first'), null];
-    const withDialog = createExportHandlers({
-      files,
-      library: async () => library,
-      dataDir: join(t.dir, 'data'),
-      logger: nullLogger,
-      appVersion: 'x',
-      events: { emit: () => undefined },
+    const withDialog = jobs.handlers({
       chooseSavePath: async (o) => {
         asked.push(o);
         return answers.shift() ?? null;
