@@ -3,6 +3,11 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RefreshDialog } from '../../src/renderer/src/features/watch/refresh-dialog';
 import { useWatchStore } from '../../src/renderer/src/features/watch/watch-store';
+import {
+  costCheckRefusedForItsFilter,
+  costCheckWhileServiceRestarts,
+  type CostCheckDialog,
+} from './cost-check-outage';
 import { useServiceBackend } from './service-backend';
 
 /**
@@ -16,6 +21,13 @@ afterEach(cleanup);
 
 const request = { start_date: '2021-01-01', end_date: '2025-12-31', importer_countries: ['DE'] };
 const target = { request, name: 'DE, all dates', presetId: null };
+const refresh: CostCheckDialog = {
+  ids: 'watch-refresh',
+  costId: 'watch-refresh-cost',
+  confirmLabel: 'Take first snapshot',
+  checkOver: () => !useWatchStore.getState().checking,
+  error: () => useWatchStore.getState().dialogError,
+};
 
 describe('the Watched cost check while the service restarts', () => {
   it('says the service is not answering and offers Try again, which shows the cost once it is back', async () => {
@@ -29,39 +41,12 @@ describe('the Watched cost check while the service restarts', () => {
     expect(useWatchStore.getState().preview).not.toBeNull();
     act(() => useWatchStore.getState().closeDialog());
 
-    await backend.stopService();
-    await act(() => useWatchStore.getState().checkCost(target));
-    const error = await screen.findByTestId('watch-refresh-error');
-    expect(error.getAttribute('data-error-kind')).toBe('NetworkError');
-    expect(error.textContent).toMatch(
+    const { firstError, confirm } = await costCheckWhileServiceRestarts(backend, refresh, () =>
+      useWatchStore.getState().checkCost(target),
+    );
+    expect(firstError).toMatch(
       /^No connection to the service: The service at 127\.0\.0\.1:\d+ stopped answering \(connection refused\)\. It answered earlier at this address, so it is probably down or restarting\./,
     );
-    expect(screen.getByText('The cost could not be checked')).toBeTruthy();
-    // Try again in place of the Take first snapshot it cannot take, and focused: Enter runs it.
-    const again = screen.getByTestId('watch-refresh-again');
-    expect(again.textContent).toBe('Try again');
-    await waitFor(() => expect(document.activeElement).toBe(again));
-    expect(screen.queryByTestId('watch-refresh-confirm')).toBeNull();
-
-    // Still down: the same failure, Try again still offered.
-    await act(async () => {
-      fireEvent.submit(again.closest('form')!);
-    });
-    await waitFor(() => expect(useWatchStore.getState().checking).toBe(false));
-    expect(useWatchStore.getState().dialogError?.kind).toBe('NetworkError');
-    expect(screen.getByTestId('watch-refresh-again')).toBeTruthy();
-
-    await backend.startService();
-    await act(async () => {
-      fireEvent.click(screen.getByTestId('watch-refresh-again'));
-    });
-    await screen.findByTestId('watch-refresh-cost', {}, { timeout: 10_000 });
-    expect(useWatchStore.getState().dialogError).toBeNull();
-    expect(screen.queryByTestId('watch-refresh-error')).toBeNull();
-    expect(screen.queryByTestId('watch-refresh-again')).toBeNull();
-    const confirm = screen.getByTestId('watch-refresh-confirm');
-    expect(confirm.textContent).toBe('Take first snapshot');
-    expect(confirm.hasAttribute('disabled')).toBe(false);
     await waitFor(() => expect(document.activeElement).toBe(confirm));
   }, 60_000);
 
@@ -73,13 +58,11 @@ describe('the Watched cost check while the service restarts', () => {
       ...target,
       request: { ...request, start_date: '2025-12-31', end_date: '2021-01-01' },
     };
-    await act(() => useWatchStore.getState().checkCost(backwards));
-    const error = await screen.findByTestId('watch-refresh-error');
-    expect(useWatchStore.getState().dialogError?.kind).toBe('InvalidInput');
+    const error = await costCheckRefusedForItsFilter(refresh, () =>
+      useWatchStore.getState().checkCost(backwards),
+    );
     // The fields as the Search form labels them, never the service's names.
     expect(error.textContent).toBe('The input is not valid: Date to: must not be before Date from.');
-    expect(screen.queryByTestId('watch-refresh-again')).toBeNull();
-    expect(screen.getByTestId('watch-refresh-confirm').hasAttribute('disabled')).toBe(true);
   }, 30_000);
 });
 
