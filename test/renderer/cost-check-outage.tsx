@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from './render';
 import type { useServiceBackend } from './service-backend';
 
@@ -79,4 +79,60 @@ export async function costCheckRefusedForItsFilter(
   expect(screen.queryByTestId(`${dialog.ids}-again`)).toBeNull();
   expect(screen.getByTestId(`${dialog.ids}-confirm`).hasAttribute('disabled')).toBe(true);
   return error;
+}
+
+/**
+ * A cost check refused for a limit with a wait longer than the client waits out by itself (30 s): 'The
+ * cost could not be checked' with Try again held and the wait counted down on it; Enter (a submit) and
+ * the store's own `askAgain` before the wait is over send nothing. Once the clock has passed the wait,
+ * Try again is enabled and focused, and Enter shows the cost with one or more requests.
+ */
+export async function costCheckRefusedForALimit(
+  backend: ReturnType<typeof useServiceBackend>,
+  dialog: CostCheckDialog,
+  ask: () => Promise<void>,
+  askAgain: () => Promise<void>,
+): Promise<void> {
+  const id = (part: string) => `${dialog.ids}-${part}`;
+  backend.setFaults({ burst429: { every: 1, count: 1, retryAfter: 30 } });
+  await act(ask);
+  backend.setFaults(undefined);
+  const error = await screen.findByTestId(id('error'));
+  expect(error.getAttribute('data-error-kind')).toBe('LimitExceeded');
+  expect(screen.getByText('The cost could not be checked')).toBeTruthy();
+  const again = screen.getByTestId(id('again'));
+  expect(again.textContent).toMatch(/^Try again in (29|30) s$/);
+  expect(again.hasAttribute('disabled')).toBe(true);
+  expect(screen.queryByTestId(id('confirm'))).toBeNull();
+
+  // Asked again before the wait is over, the service would only refuse it again, and count it.
+  const before = await backend.requestsServed();
+  await act(async () => {
+    fireEvent.submit(again.closest('form')!);
+  });
+  await act(askAgain);
+  expect(dialog.error()?.kind).toBe('LimitExceeded');
+  expect((await backend.requestsServed()) - before).toBe(0);
+
+  // The wait passes (the clock moved on; the countdown reads it once a second).
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    vi.setSystemTime(Date.now() + 31_000);
+    await waitFor(() => expect(screen.getByTestId(id('again')).textContent).toBe('Try again'), {
+      timeout: 3_000,
+    });
+    const ready = screen.getByTestId(id('again'));
+    expect(ready.hasAttribute('disabled')).toBe(false);
+    // Focused once it can run: Enter runs it.
+    await waitFor(() => expect(document.activeElement).toBe(ready));
+    await act(async () => {
+      fireEvent.submit(ready.closest('form')!);
+    });
+    await screen.findByTestId(dialog.costId, {}, { timeout: 10_000 });
+  } finally {
+    vi.useRealTimers();
+  }
+  expect((await backend.requestsServed()) - before).toBeGreaterThan(0);
+  expect(screen.queryByTestId(id('again'))).toBeNull();
+  expect(screen.getByTestId(id('confirm')).textContent).toBe(dialog.confirmLabel);
 }

@@ -3,6 +3,7 @@ import { act, cleanup, render, screen } from './render';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FetchAllDialog, useJobsStore } from '../../src/renderer/src/features/jobs';
 import {
+  costCheckRefusedForALimit,
   costCheckRefusedForItsFilter,
   costCheckWhileServiceRestarts,
   type CostCheckDialog,
@@ -13,7 +14,7 @@ import { useServiceBackend } from './service-backend';
  * Fetch all's cost check over the real handlers and the service simulator, stopped and started again
  * at the same address: as with the Watched cost check, the dialog says the service is not answering
  * and offers Try again in place of Start fetching, which Enter runs and which shows the cost once the
- * service is back.
+ * service is back. Refused for a limit with a wait, it offers Try again once the wait is over.
  */
 const backend = useServiceBackend({});
 afterEach(cleanup);
@@ -54,4 +55,15 @@ describe('Fetch all’s cost check while the service restarts', () => {
         .askFetchAll('shipments', { ...request, start_date: '2025-12-31', end_date: '2021-01-01' }),
     );
   }, 30_000);
+
+  it('a check refused for a limit offers Try again once the wait the service gave is over, and asks nothing before', async () => {
+    useJobsStore.getState().reset();
+    render(<FetchAllDialog />);
+    await costCheckRefusedForALimit(
+      backend,
+      fetchAll,
+      () => useJobsStore.getState().askFetchAll('shipments', { ...request, importer_countries: ['FR'] }),
+      () => useJobsStore.getState().estimate(),
+    );
+  }, 60_000);
 });

@@ -15,7 +15,7 @@ export interface ServiceBackend {
       | {
           errorRate?: number;
           errorStatuses?: number[];
-          burst429?: { every: number; count: number };
+          burst429?: { every: number; count: number; retryAfter?: number };
           seed?: number;
         }
       | undefined,

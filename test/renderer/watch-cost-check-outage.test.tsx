@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RefreshDialog } from '../../src/renderer/src/features/watch/refresh-dialog';
 import { useWatchStore } from '../../src/renderer/src/features/watch/watch-store';
 import {
+  costCheckRefusedForALimit,
   costCheckRefusedForItsFilter,
   costCheckWhileServiceRestarts,
   type CostCheckDialog,
@@ -121,5 +122,21 @@ describe('the Watched cost check of two date windows, stopped by the service aft
     const confirm = screen.getByTestId('watch-refresh-confirm');
     expect(confirm.textContent).toBe('Refresh');
     await waitFor(() => expect(document.activeElement).toBe(confirm));
+  }, 60_000);
+});
+
+describe('the Watched cost check refused for a limit with a wait', () => {
+  it('offers Try again once the wait is over, and asks nothing before', async () => {
+    useWatchStore.getState().reset();
+    render(<RefreshDialog />);
+    await costCheckRefusedForALimit(
+      backend,
+      refresh,
+      () =>
+        useWatchStore
+          .getState()
+          .checkCost({ ...target, request: { ...request, importer_countries: ['FR'] } }),
+      () => useWatchStore.getState().checkAgain(),
+    );
   }, 60_000);
 });

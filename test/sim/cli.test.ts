@@ -51,6 +51,12 @@ describe('command line', () => {
     expect(generated).toEqual([]);
   });
 
+  it('takes the wait of the 429 bursts after their counts', () => {
+    expect(parseCli(['--burst-429', '10:2:45']).options.faults).toEqual({
+      burst429: { every: 10, count: 2, retryAfter: 45 },
+    });
+  });
+
   it('takes the secret from the environment, never from the command line', () => {
     expect(() =>
       parseCli(['--api-key', 'KEY', '--api-secret', 'SECRET'], { PORTOLAN_SIM_API_SECRET: 'S' }),
@@ -112,6 +118,7 @@ describe('command line', () => {
     [['--port', 'abc']],
     [['--records', '1.5']],
     [['--burst-429', '3']],
+    [['--burst-429', '3:1:x']],
     [['--error-rate', '2']],
     [['--unknown-flag']],
   ])('rejects %j', (argv) => {

@@ -49,6 +49,11 @@ describe('fault injection', () => {
     await statuses(2);
     const r = await call(sim, PATHS.shipmentSearch, search);
     expect(r.headers.get('retry-after')).toBe('1');
+    // A longer wait, as a per-minute limit gives: more than a client waits out by itself.
+    sim.setFaults({ burst429: { every: 1, count: 1, retryAfter: 40 } });
+    const long = await call(sim, PATHS.shipmentSearch, search);
+    expect(long.status).toBe(429);
+    expect(long.headers.get('retry-after')).toBe('40');
   });
 
   it('spoils 200 bodies: invalid JSON or truncated, with a matching Content-Length', async () => {
@@ -87,6 +92,9 @@ describe('fault injection', () => {
     expect(() => sim.setFaults({ errorRate: 2 })).toThrow(/errorRate/);
     expect(() => sim.setFaults({ errorStatuses: [404] })).toThrow(/5xx/);
     expect(() => sim.setFaults({ burst429: { every: 2, count: 3 } })).toThrow(/burst429/);
+    expect(() => sim.setFaults({ burst429: { every: 2, count: 1, retryAfter: 1.5 } })).toThrow(
+      /burst429\.retryAfter/,
+    );
   });
 
   it('closes cleanly while a delayed response is pending', async () => {

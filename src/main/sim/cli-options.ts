@@ -15,7 +15,13 @@ const faultsSchema = z.strictObject({
   latencyMs: z.number().min(0).optional(),
   errorRate: rate.optional(),
   errorStatuses: z.array(z.number().int().min(500).max(599)).min(1).optional(),
-  burst429: z.strictObject({ every: z.number().int().min(1), count: z.number().int().min(0) }).optional(),
+  burst429: z
+    .strictObject({
+      every: z.number().int().min(1),
+      count: z.number().int().min(0),
+      retryAfter: z.number().int().min(0).optional(),
+    })
+    .optional(),
   invalidJsonRate: rate.optional(),
   truncateRate: rate.optional(),
   dropRate: rate.optional(),
@@ -64,7 +70,7 @@ export const USAGE_TEXT = `Usage: npm run sim -- [flags]
   --latency MS          added latency per response
   --error-rate R        share (0..1) of requests answered 500/503
   --error-statuses L    comma-separated statuses for --error-rate (default 500,503)
-  --burst-429 E:C       of every E requests the last C get 429
+  --burst-429 E:C[:S]   of every E requests the last C get 429 (Retry-After: S seconds, default 1)
   --invalid-json-rate R share of 200 bodies sent as invalid JSON
   --truncate-rate R     share of 200 bodies cut in half
   --drop-rate R         share of connections dropped without a response
@@ -175,9 +181,13 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     );
   }
   if (values['burst-429'] !== undefined) {
-    const m = /^(\d+):(\d+)$/.exec(values['burst-429']);
-    if (!m) throw new Error(`--burst-429 needs EVERY:COUNT, got "${values['burst-429']}"`);
-    set('burst429', { every: Number(m[1]), count: Number(m[2]) });
+    const m = /^(\d+):(\d+)(?::(\d+))?$/.exec(values['burst-429']);
+    if (!m) throw new Error(`--burst-429 needs EVERY:COUNT[:SECONDS], got "${values['burst-429']}"`);
+    set('burst429', {
+      every: Number(m[1]),
+      count: Number(m[2]),
+      ...(m[3] !== undefined ? { retryAfter: Number(m[3]) } : {}),
+    });
   }
   validateFaults(faults);
 

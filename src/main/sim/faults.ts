@@ -2,7 +2,10 @@ import { Rng } from './prng';
 import type { SimFaults } from './types';
 
 export type FaultAction =
-  { kind: 'none' } | { kind: 'drop' } | { kind: 'error'; status: number } | { kind: 'burst429' };
+  | { kind: 'none' }
+  | { kind: 'drop' }
+  | { kind: 'error'; status: number }
+  | { kind: 'burst429'; retryAfter: number };
 
 export interface FaultDecision {
   latencyMs: number;
@@ -34,9 +37,12 @@ export function validateFaults(f: SimFaults): void {
     }
   }
   if (f.burst429 !== undefined) {
-    const { every, count } = f.burst429;
+    const { every, count, retryAfter = 1 } = f.burst429;
     if (!Number.isInteger(every) || !Number.isInteger(count) || every < 1 || count < 0 || count > every) {
       throw new Error('faults.burst429 needs whole numbers with 1 <= every and 0 <= count <= every');
+    }
+    if (!Number.isInteger(retryAfter) || retryAfter < 0) {
+      throw new Error('faults.burst429.retryAfter needs a whole number of seconds, 0 or more');
     }
   }
 }
@@ -81,7 +87,7 @@ export class FaultInjector {
       f.burst429.count > 0 &&
       n % f.burst429.every >= f.burst429.every - f.burst429.count
     ) {
-      action = { kind: 'burst429' };
+      action = { kind: 'burst429', retryAfter: f.burst429.retryAfter ?? 1 };
     }
     const inv = f.invalidJsonRate ?? 0;
     const body = dBody < inv ? 'invalid' : dBody < inv + (f.truncateRate ?? 0) ? 'truncated' : 'intact';

@@ -291,7 +291,7 @@ export async function startSimulator(opts: SimOptions): Promise<RunningSimulator
             res,
             {
               ...errorReply(429, 'too_many_requests', 'simulated burst of 429'),
-              headers: { 'Retry-After': '1' },
+              headers: { 'Retry-After': String(action.retryAfter) },
             },
             'intact',
           );

@@ -16,8 +16,11 @@ export interface SimFaults {
   errorRate?: number;
   /** Statuses for `errorRate`, drawn uniformly; default [500, 503]. */
   errorStatuses?: number[];
-  /** Of every `every` requests, the last `count` are answered 429 (Retry-After: 1). */
-  burst429?: { every: number; count: number };
+  /**
+   * Of every `every` requests, the last `count` are answered 429 with `Retry-After: retryAfter` (seconds,
+   * default 1: a client waits it out; one longer than its backoff cap reaches the user).
+   */
+  burst429?: { every: number; count: number; retryAfter?: number };
   /** Share of 200 answers whose body is not valid JSON. */
   invalidJsonRate?: number;
   /** Share of 200 answers whose body is cut in half (Content-Length matches the cut body). */

@@ -52,6 +52,20 @@ export function serviceDidNotAnswer(error: Pick<BridgeError, 'kind'> | null | un
   return error?.kind === 'NetworkError' || error?.kind === 'ServiceError';
 }
 
+/**
+ * When a call the service refused for a limit may be asked again (epoch ms): `at`, the time of the
+ * refusal, plus the wait the service gave. Null for any other failure, and for a refusal that gave no
+ * wait (a used-up quota does not come back by waiting).
+ */
+export function limitEndsAt(
+  error: Pick<BridgeError, 'kind' | 'retryAfterSeconds'> | null | undefined,
+  at: number,
+): number | null {
+  return error?.kind === 'LimitExceeded' && error.retryAfterSeconds !== undefined
+    ? at + error.retryAfterSeconds * 1000
+    : null;
+}
+
 /** An error that already carries a bridge kind; handlers throw these and the wrapper forwards them. */
 export class AppError extends Error {
   readonly kind: ErrorKind;

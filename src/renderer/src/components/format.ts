@@ -20,3 +20,11 @@ export function formatMoment(at: string | number | null): string {
     ? String(at)
     : new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** "2 min 10 s", "45 s". */
+export function describeSeconds(s: number): string {
+  if (s < 60) return `${Math.max(0, Math.round(s))} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${Math.round(s % 60)} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}

@@ -3,8 +3,10 @@ import { Alert, Button, Group, Loader, Modal, Stack, Table, Text, TextInput } fr
 import { NO_LIMIT } from '@shared/spec/usage';
 import { ErrorMessage } from '../../components/error-message';
 import { SavedCopyOffer } from '../../components/saved-copy-offer';
+import { TryAgainButton } from '../../components/try-again-button';
 import { useEnterSubmits } from '../../components/use-enter-submits';
-import { offersEstimateAgain, useFetchAllHsCodes, useJobsStore } from './jobs-store';
+import { useMsUntil } from '../../components/use-now';
+import { estimateAgainAt, offersEstimateAgain, useFetchAllHsCodes, useJobsStore } from './jobs-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 /** What the account has left of a limit; null: the limit has no ceiling ("— no limit", never "unlimited left"). */
@@ -22,11 +24,12 @@ export function FetchAllDialog() {
   const hsCodes = useFetchAllHsCodes();
   const ready = dialog?.state === 'ready' && e !== null && hsCodes?.state !== 'exceeds';
   const again = useJobsStore((s) => offersEstimateAgain(s.dialog));
+  const againLeft = useMsUntil(useJobsStore((s) => estimateAgainAt(s.dialog)));
   const againButton = useRef<HTMLButtonElement>(null);
-  // The check's failure arrives after the dialog opened: Enter then checks again.
+  // The check's failure arrives after the dialog opened (or a limit's wait ends): Enter then checks again.
   useEffect(() => {
-    if (again) againButton.current?.focus();
-  }, [again]);
+    if (again && againLeft === 0) againButton.current?.focus();
+  }, [again, againLeft]);
   const enter = useEnterSubmits();
   return (
     <Modal.Root opened={dialog !== null} onClose={dismissDialog} size="lg">
@@ -159,9 +162,7 @@ export function FetchAllDialog() {
                     Cancel
                   </Button>
                   {again ? (
-                    <Button type="submit" data-testid="fetch-all-again" ref={againButton}>
-                      Try again
-                    </Button>
+                    <TryAgainButton msLeft={againLeft} testId="fetch-all-again" ref={againButton} />
                   ) : (
                     <Button
                       type="submit"

@@ -1,5 +1,4 @@
 import { finishedDataset } from '@shared/jobs/jobs-contract';
-import { useEffect, useState } from 'react';
 import {
   ActionIcon,
   Alert,
@@ -16,12 +15,13 @@ import {
 } from '@mantine/core';
 import { IconBriefcase, IconX } from '@tabler/icons-react';
 import { ErrorMessage } from '../../components/error-message';
+import { describeSeconds } from '../../components/format';
+import { useNow } from '../../components/use-now';
 import { showDataset, useSessionStore } from '../../session';
 import {
   describeFinished,
   describeSlices,
   describeTimeLeft,
-  describeSeconds,
   isFetch,
   liveTimes,
   useJobsStore,
@@ -34,22 +34,6 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** A job that has said nothing for this long (and is not waiting for a rate limit) is shown as silent. */
 const SILENT_AFTER_MS = 15_000;
-
-/** The clock, re-read every second while `ticking`: a countdown needs a render per second, not per event. */
-export function useNow(ticking: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!ticking) return undefined;
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    // The clock may have stood still since the last render: re-read it at once, not a second late.
-    const first = setTimeout(() => setNow(Date.now()), 0);
-    return () => {
-      clearTimeout(first);
-      clearInterval(t);
-    };
-  }, [ticking]);
-  return now;
-}
 
 /** One running job: the only part of the tray that re-renders on its progress events. */
 function JobRow({ id }: { id: string }) {

@@ -1,5 +1,5 @@
 import type { JobFinished, JobProgress } from '@shared/jobs/jobs-contract';
-import { serviceDidNotAnswer, type BridgeError } from '@shared/ipc/errors';
+import { limitEndsAt, serviceDidNotAnswer, type BridgeError } from '@shared/ipc/errors';
 import type { DatasetKind, EquivalentView } from '@shared/library/library-contract';
 import type { JobEstimateView, JobView } from '@shared/jobs/jobs-contract';
 import type { ShipmentFilter } from '@shared/spec';
@@ -74,6 +74,8 @@ export interface FetchAllDialog {
   /** A complete saved answer to the same question, offered before anything is spent. */
   saved: EquivalentView | null;
   error: BridgeError | null;
+  /** When a check the service refused for a limit may be asked again (epoch ms); null otherwise. */
+  againAt: number | null;
 }
 
 export interface JobsData {
@@ -241,6 +243,7 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
         estimate: null,
         saved: null,
         error: null,
+        againAt: null,
       },
     });
     const saved = await findSaved(kind, filter);
@@ -263,7 +266,9 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
       set({ dialog: { ...d0, state: 'blocked', saved: null } });
       return;
     }
-    set({ dialog: { ...d0, state: 'estimating', saved: null, error: null } });
+    // Asked again before the limit's wait is over, it would only be refused again, and counted.
+    if (d0.againAt !== null && Date.now() < d0.againAt) return;
+    set({ dialog: { ...d0, state: 'estimating', saved: null, error: null, againAt: null } });
     const r = await getApi().jobs.estimate({
       kind,
       request: filter,
@@ -272,7 +277,9 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
     const d = get().dialog;
     if (!d || d.request !== filter) return;
     set({
-      dialog: r.ok ? { ...d, state: 'ready', estimate: r.value } : { ...d, state: 'error', error: r.error },
+      dialog: r.ok
+        ? { ...d, state: 'ready', estimate: r.value }
+        : { ...d, state: 'error', error: r.error, againAt: limitEndsAt(r.error, Date.now()) },
     });
   },
   async openSaved() {
@@ -459,11 +466,19 @@ export const useJobsStore = defineStore<JobsData, JobsActions>(initialState, (se
 
 /**
  * Whether the Fetch all dialog offers Try again: its cost check failed because the service did not
- * answer (no connection, or it answered that it is having trouble), which passes by itself. Like the
- * Watched cost check's, it is the analyst's to run again, not waited out.
+ * answer (no connection, or it answered that it is having trouble), or refused it for a limit whose
+ * wait it gave (`againAt`: Try again is enabled once the wait is over), all of which pass by
+ * themselves. Like the Watched cost check's, it is the analyst's to run again, not waited out.
  */
-export function offersEstimateAgain(d: Pick<FetchAllDialog, 'state' | 'error'> | null): boolean {
-  return d?.state === 'error' && serviceDidNotAnswer(d.error);
+export function offersEstimateAgain(d: Pick<FetchAllDialog, 'state' | 'error' | 'againAt'> | null): boolean {
+  return d?.state === 'error' && (serviceDidNotAnswer(d.error) || d.againAt !== null);
+}
+
+/** When the dialog's Try again may run (epoch ms), when it is offered after a limit; null otherwise. */
+export function estimateAgainAt(
+  d: Pick<FetchAllDialog, 'state' | 'error' | 'againAt'> | null,
+): number | null {
+  return d && offersEstimateAgain(d) ? d.againAt : null;
 }
 
 /** The ids of the running jobs, in start order: changes when a job starts or ends, not on its progress. */
@@ -616,14 +631,6 @@ export function describeTimeLeft(s: number): string {
   }
   if (s < 3600) return `about ${Math.ceil(s / 60)} min`;
   return `about ${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
-}
-
-/** "2 min 10 s", "45 s". */
-export function describeSeconds(s: number): string {
-  if (s < 60) return `${Math.max(0, Math.round(s))} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${Math.round(s % 60)} s`;
-  return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
 /**

@@ -3,8 +3,10 @@ import { useEffect, useRef } from 'react';
 import type { RefreshPreview } from '@shared/watch/watch-contract';
 import { ErrorMessage } from '../../components/error-message';
 import { useEnterSubmits } from '../../components/use-enter-submits';
-import { describeSeconds, useNow } from '../jobs';
-import { offersCheckAgain, useWatchStore } from './watch-store';
+import { describeSeconds } from '../../components/format';
+import { TryAgainButton } from '../../components/try-again-button';
+import { useMsUntil, useNow } from '../../components/use-now';
+import { checkAgainAt, offersCheckAgain, useWatchStore } from './watch-store';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 
@@ -56,14 +58,15 @@ export function RefreshDialog() {
   const { cancelRefresh } = useWatchStore.getState();
   const error = useWatchStore((s) => s.dialogError);
   const again = useWatchStore(offersCheckAgain);
+  const againLeft = useMsUntil(useWatchStore(checkAgainAt));
   const reused = preview ? reusedText(preview) : null;
   const confirm = useRef<HTMLButtonElement>(null);
   const enter = useEnterSubmits();
   // The cost (or the check's failure) arrives after the dialog opened: Enter then takes the snapshot
   // it priced, or checks again.
   useEffect(() => {
-    if (preview || again) confirm.current?.focus();
-  }, [preview, again]);
+    if (preview || (again && againLeft === 0)) confirm.current?.focus();
+  }, [preview, again, againLeft]);
   const title = blocked
     ? refusal
     : preview?.first
@@ -162,9 +165,7 @@ export function RefreshDialog() {
               Cancel
             </Button>
             {again ? (
-              <Button type="submit" data-testid="watch-refresh-again" ref={confirm}>
-                Try again
-              </Button>
+              <TryAgainButton msLeft={againLeft} testId="watch-refresh-again" ref={confirm} />
             ) : (
               <Button
                 type="submit"

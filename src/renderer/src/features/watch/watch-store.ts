@@ -1,5 +1,5 @@
 import type { FirmGrouping } from '@shared/analysis/analysis-contract';
-import { serviceDidNotAnswer, type BridgeError } from '@shared/ipc/errors';
+import { limitEndsAt, serviceDidNotAnswer, type BridgeError } from '@shared/ipc/errors';
 import type { ShipmentFilter } from '@shared/spec/filter';
 import type {
   ChangeGrouping,
@@ -53,6 +53,8 @@ export interface WatchData {
   /** Cancel was asked for the refresh under way: the dialog closes once main has stopped it. */
   cancelling: boolean;
   dialogError: BridgeError | null;
+  /** When a cost check the service refused for a limit may be asked again (epoch ms); null otherwise. */
+  checkAgainAt: number | null;
   /** The last refresh's outcome, in words. */
   lastOutcome: string | null;
   changesFrom: number | null;
@@ -113,6 +115,7 @@ const initialState: WatchData = {
   waitingSince: null,
   cancelling: false,
   dialogError: null,
+  checkAgainAt: null,
   lastOutcome: null,
   changesFrom: null,
   changesTo: null,
@@ -129,13 +132,25 @@ const n = (v: number): string => v.toLocaleString('en-US');
 
 /**
  * Whether the dialog offers Try again: its cost check failed because the service did not answer (no
- * connection, or it answered that it is having trouble), which passes by itself. The check is not
- * waited out as a refresh is: like Search's and Fetch all's, it is the analyst's to run again.
+ * connection, or it answered that it is having trouble), or refused it for a limit whose wait it gave
+ * (`checkAgainAt`: Try again is enabled once the wait is over), all of which pass by themselves. The
+ * check is not waited out as a refresh is: like Search's and Fetch all's, it is the analyst's to run
+ * again.
  */
 export function offersCheckAgain(
-  s: Pick<WatchData, 'checkTarget' | 'checking' | 'preview' | 'dialogError'>,
+  s: Pick<WatchData, 'checkTarget' | 'checking' | 'preview' | 'dialogError' | 'checkAgainAt'>,
 ): boolean {
-  return s.checkTarget !== null && !s.checking && s.preview === null && serviceDidNotAnswer(s.dialogError);
+  return (
+    s.checkTarget !== null &&
+    !s.checking &&
+    s.preview === null &&
+    (serviceDidNotAnswer(s.dialogError) || s.checkAgainAt !== null)
+  );
+}
+
+/** When the dialog's Try again may run (epoch ms), when it is offered after a limit; null otherwise. */
+export function checkAgainAt(s: Parameters<typeof offersCheckAgain>[0]): number | null {
+  return offersCheckAgain(s) ? s.checkAgainAt : null;
 }
 
 /** Why Refresh… cannot run now, in the page's words; null when a watched query is open. */
@@ -229,10 +244,17 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
     async checkAgain() {
       const target = get().checkTarget;
       if (!target || !get().dialogOpen || get().checking || get().preview || get().refreshing) return;
-      set({ checking: true, dialogError: null });
+      // Asked again before the limit's wait is over, it would only be refused again, and counted.
+      const waitEnds = get().checkAgainAt;
+      if (waitEnds !== null && Date.now() < waitEnds) return;
+      set({ checking: true, dialogError: null, checkAgainAt: null });
       const r = await getApi().watch.preview(target);
       if (!get().dialogOpen) return;
-      set(r.ok ? { checking: false, preview: r.value } : { checking: false, dialogError: r.error });
+      set(
+        r.ok
+          ? { checking: false, preview: r.value }
+          : { checking: false, dialogError: r.error, checkAgainAt: limitEndsAt(r.error, Date.now()) },
+      );
     },
 
     async watchDataset(datasetId) {
@@ -307,6 +329,7 @@ export const useWatchStore = defineStore<WatchData, WatchActions>(initialState, 
         preview: null,
         hsCodes: null,
         dialogError: null,
+        checkAgainAt: null,
         checking: false,
         checkTarget: null,
       });

@@ -1,0 +1,25 @@
+import type { Ref } from 'react';
+import { Button } from '@mantine/core';
+import { describeSeconds } from './format';
+
+/**
+ * A dialog's Try again (it submits the dialog's form). While `msLeft` is above 0 it is held, with the
+ * wait on it ("Try again in 42 s"): a check the service refused for a limit, asked again before the
+ * wait it gave is over, would only be refused again and counted.
+ */
+export function TryAgainButton({
+  msLeft,
+  testId,
+  ref,
+}: {
+  msLeft: number;
+  testId: string;
+  ref?: Ref<HTMLButtonElement>;
+}) {
+  const waiting = msLeft > 0;
+  return (
+    <Button type="submit" data-testid={testId} ref={ref} disabled={waiting}>
+      {waiting ? `Try again in ${describeSeconds(Math.ceil(msLeft / 1000))}` : 'Try again'}
+    </Button>
+  );
+}
