@@ -1,15 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgGrid } from './pages/ag-grid';
-import type { AppShell } from './pages/app-shell';
 import { ExportDialog } from './pages/export-dialog';
-import { ImportDialog } from './pages/import-dialog';
-import { LibraryPage } from './pages/library-page';
-import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
-import { openOnDemo } from './support/connected';
-import { startStack, type Stack } from './support/stack';
+import { useImportOnDemo } from './support/import-on-demo';
 
 /** A customs desk's CSV: its own headers, day-first dates, decimal commas, a date that does not exist. */
 const DESK_CSV = [
@@ -42,27 +37,10 @@ function longCsv(rows: number): string {
 }
 
 describe('Import a file from another tool: map its columns, see what would not import, use its extra columns', () => {
-  let stack: Stack;
-  let browser: Browser;
-  let shell: AppShell;
-  let library: LibraryPage;
-  let dialog: ImportDialog;
-  screenshotOnFailure(() => browser);
-
-  beforeAll(async () => {
-    stack = await startStack({ records: 0 });
-    browser = await launchBrowser();
-    shell = await openOnDemo(browser, stack);
-    library = new LibraryPage(browser.page);
-    dialog = new ImportDialog(browser.page);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close().catch(() => undefined);
-  });
+  const app = useImportOnDemo();
 
   it('drops a CSV, maps a column, reads which rows would not import and why, imports with progress', async () => {
+    const { browser, shell, library, dialog } = app;
     await shell.navigate('library');
     await library.root.waitFor();
     const page = browser.page;
@@ -130,6 +108,7 @@ describe('Import a file from another tool: map its columns, see what would not i
   });
 
   it('shows the extra column in the grid, filters it in the library, and exports it under its header', async () => {
+    const { stack, browser, library } = app;
     const grid = new AgGrid(browser.page, library.grid);
     const extra = 'extra:Vessel Ref';
     await grid.header(extra).scrollIntoViewIfNeeded();
@@ -172,6 +151,7 @@ describe('Import a file from another tool: map its columns, see what would not i
     expect(browser.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
   it('checks the whole file before anything is stored: counts over every row, with the rows they are in', async () => {
+    const { browser, shell, library, dialog } = app;
     const page = browser.page;
     await shell.navigate('library');
     await library.root.waitFor();
@@ -209,6 +189,7 @@ describe('Import a file from another tool: map its columns, see what would not i
   });
 
   it('leaves out the row index a pandas CSV carries, says so, and imports the rows without it', async () => {
+    const { browser, shell, library, dialog } = app;
     const page = browser.page;
     await shell.navigate('library');
     await library.root.waitFor();

@@ -1,11 +1,6 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppShell } from './pages/app-shell';
-import { ImportDialog } from './pages/import-dialog';
-import { LibraryPage } from './pages/library-page';
-import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
-import { openOnDemo } from './support/connected';
-import { startStack, type Stack } from './support/stack';
+import { describe, expect, it } from 'vitest';
+import { useImportOnDemo } from './support/import-on-demo';
 
 /**
  * A German customs broker's CSV as Excel saves it there: Windows-1252, semicolons, numbers grouped with
@@ -49,28 +44,11 @@ async function brokerWorkbook(): Promise<Buffer> {
 }
 
 describe('Import files other tools saved: the dialog maps them, says what it changed, and imports them', () => {
-  let stack: Stack;
-  let browser: Browser;
-  let shell: AppShell;
-  let library: LibraryPage;
-  let dialog: ImportDialog;
-  screenshotOnFailure(() => browser);
-
-  beforeAll(async () => {
-    stack = await startStack({ records: 0 });
-    browser = await launchBrowser();
-    shell = await openOnDemo(browser, stack);
-    library = new LibraryPage(browser.page);
-    dialog = new ImportDialog(browser.page);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close().catch(() => undefined);
-  });
+  const app = useImportOnDemo();
 
   /** The dialog at each size and scheme; a long description stays in its cell, the table no wider than the form. */
   async function lookAt(name: string): Promise<void> {
+    const { browser, dialog } = app;
     await dialog.lookAt(name, async () => {
       const form = (await browser.page.getByTestId('import-form').boundingBox())!;
       const table = (await browser.page.getByTestId('import-mapping').boundingBox())!;
@@ -79,6 +57,7 @@ describe('Import files other tools saved: the dialog maps them, says what it cha
   }
 
   it('reads a European broker’s CSV: its encoding, separators, title block, totals and lost HS zero', async () => {
+    const { browser, shell, library, dialog } = app;
     await shell.navigate('library');
     await library.root.waitFor();
     const page = browser.page;
@@ -126,6 +105,7 @@ describe('Import files other tools saved: the dialog maps them, says what it cha
   });
 
   it('lists no empty unnamed columns of a CSV whose lines end with separators, and imports none', async () => {
+    const { browser, library, dialog } = app;
     const page = browser.page;
     await dialog.drop(
       'desk export.csv',
@@ -151,6 +131,7 @@ describe('Import files other tools saved: the dialog maps them, says what it cha
   });
 
   it('lists an unnamed column once the whole-file check finds values in it past the preview’s rows', async () => {
+    const { browser, dialog } = app;
     const page = browser.page;
     const lines = ['Importer Name,HS Code,Value (USD),'];
     for (let i = 1; i <= 300; i++) lines.push(`Importer ${i},720810,${i},`);
@@ -173,6 +154,7 @@ describe('Import files other tools saved: the dialog maps them, says what it cha
   });
 
   it('reads dates typed as text in the order the sheet’s date cells show, and says so', async () => {
+    const { browser, dialog } = app;
     const page = browser.page;
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Arrivals');
@@ -196,6 +178,7 @@ describe('Import files other tools saved: the dialog maps them, says what it cha
   });
 
   it('finds a workbook’s table on its second sheet under a two-row header; Escape closes it unchanged', async () => {
+    const { browser, library, dialog } = app;
     const page = browser.page;
     const names = await library.rowNames();
     await dialog.drop(

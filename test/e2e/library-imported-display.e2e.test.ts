@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AgGrid } from './pages/ag-grid';
-import type { AppShell } from './pages/app-shell';
-import { ImportDialog } from './pages/import-dialog';
-import { LibraryPage } from './pages/library-page';
-import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
-import { openOnDemo } from './support/connected';
+import { useImportOnDemo } from './support/import-on-demo';
 import { describeOverlaps, overlaps, visibleControls } from './support/layout';
-import { startStack, type Stack } from './support/stack';
 
 /** A desk's CSV: a few fields (one left empty on a row), and columns no field takes: a number, a day, a note. */
 const DESK_CSV = [
@@ -17,21 +12,11 @@ const DESK_CSV = [
 ].join('\n');
 
 describe('An imported file in the Library grid: missing fields shown as missing, extra columns filtered by type', () => {
-  let stack: Stack;
-  let browser: Browser;
-  let shell: AppShell;
-  let library: LibraryPage;
-  let grid: AgGrid;
-  screenshotOnFailure(() => browser);
+  const app = useImportOnDemo();
 
   beforeAll(async () => {
-    stack = await startStack({ records: 0 });
-    browser = await launchBrowser();
-    shell = await openOnDemo(browser, stack);
-    library = new LibraryPage(browser.page);
-    grid = new AgGrid(browser.page, library.grid);
+    const { browser, shell, library, dialog } = app;
     await shell.navigate('library');
-    const dialog = new ImportDialog(browser.page);
     await dialog.drop('desk.csv', DESK_CSV);
     await dialog.waitForMapping();
     await browser.page.getByTestId('import-name').fill('Desk file');
@@ -40,12 +25,9 @@ describe('An imported file in the Library grid: missing fields shown as missing,
     expect(await library.waitForRows()).toBe(3);
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close().catch(() => undefined);
-  });
-
   it('shows a field the file did not have as missing, apart from an empty value, in the grid and the record view', async () => {
+    const { browser, library } = app;
+    const grid = new AgGrid(browser.page, library.grid);
     // Exporter Name: no column of the file; Importer Country: a column, empty on row 2.
     const missing = grid.cell(0, 'exporterName');
     expect((await missing.textContent())?.trim()).toBe('—');
@@ -78,6 +60,8 @@ describe('An imported file in the Library grid: missing fields shown as missing,
   });
 
   it('filters extra columns as what their values are: numbers as numbers, days as days, and finds them by the quick filter', async () => {
+    const { browser, library } = app;
+    const grid = new AgGrid(browser.page, library.grid);
     // Numbers: a number filter, "1,250.5" read as 1250.5.
     let popup = await grid.openFilter('extra:Margin');
     await grid.chooseCondition(popup, 'Greater than');
