@@ -1,32 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateAccount } from '../../src/main/sim';
-import type { AppShell } from './pages/app-shell';
 import { SearchWorkbench } from './pages/search-workbench';
-import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
-import { openConnected } from './support/connected';
-import { serviceUsage, startStack, type Stack } from './support/stack';
+import { useConnectedApp } from './support/app-in-browser';
+import { serviceUsage } from './support/stack';
 
-let stack: Stack;
-let browser: Browser;
-let shell: AppShell;
-
-beforeAll(async () => {
+const app = useConnectedApp({
   // An account that may search one distinct HS code.
-  stack = await startStack({
-    records: 500,
-    account: { ...generateAccount('e2e-account'), limits: { searchedHsCodes: 1 } },
-  });
-  browser = await launchBrowser();
-  shell = await openConnected(browser, stack);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+  stack: { records: 500, account: { ...generateAccount('e2e-account'), limits: { searchedHsCodes: 1 } } },
 });
-screenshotOnFailure(() => browser);
 
 describe('watching a query past the allowance of distinct HS codes', () => {
   it('says so in the refresh dialog before anything is sent, and Take first snapshot stays disabled', async () => {
+    const { stack, browser, shell } = app;
     await shell.navigate('search');
     const search = new SearchWorkbench(browser.page);
     await search.typeHsCode('8471');

@@ -1,20 +1,20 @@
 import type { ShipmentRecord } from '@shared/spec';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppShell } from './pages/app-shell';
+import { describe, expect, it } from 'vitest';
 import { SearchWorkbench } from './pages/search-workbench';
 import { WatchPage } from './pages/watch-page';
 import { CommandPalette } from './pages/command-palette';
 import { LibraryPage } from './pages/library-page';
-import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
-import { openConnected } from './support/connected';
-import { serviceUsage, startStack, type Stack } from './support/stack';
+import { useConnectedApp } from './support/app-in-browser';
+import { serviceUsage } from './support/stack';
 
-let stack: Stack;
-let browser: Browser;
-let shell: AppShell;
+const app = useConnectedApp({
+  stack: { records: 3_000 },
+  prepare: (stack) => stack.sim.setAsOf('2025-06-01'),
+});
 
 /** The query's records as the service holds them on its day, from the data itself. */
 function published(from = '2025-01-01'): Map<string, ShipmentRecord> {
+  const { stack } = app;
   const asOf = stack.sim.asOf()!;
   const out = new Map<string, ShipmentRecord>();
   for (let i = 0; i < stack.sim.dataset.size; i++) {
@@ -26,23 +26,13 @@ function published(from = '2025-01-01'): Map<string, ShipmentRecord> {
 }
 
 async function charged(): Promise<number> {
+  const { stack } = app;
   return (await serviceUsage(stack))['shipments/search']!.current;
 }
 
-beforeAll(async () => {
-  stack = await startStack({ records: 3_000 });
-  stack.sim.setAsOf('2025-06-01');
-  browser = await launchBrowser();
-  shell = await openConnected(browser, stack);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-screenshotOnFailure(() => browser);
-
 describe('a watched query in the app', () => {
   it('watches a preset, refreshes it at the previewed cost and shows what changed', async () => {
+    const { stack, browser, shell } = app;
     await shell.navigate('search');
     const search = new SearchWorkbench(browser.page);
     await search.setDates('2025-01-01', '2025-12-31');
@@ -117,6 +107,7 @@ describe('a watched query in the app', () => {
   });
 
   it('watches a dataset of the library (its rows the first snapshot, nothing downloaded) and refreshes only what is new', async () => {
+    const { stack, browser, shell } = app;
     const search = new SearchWorkbench(browser.page);
     const library = new LibraryPage(browser.page);
     const watch = new WatchPage(browser.page);
