@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDecimalText } from '@shared/fields';
 import { SHIPMENT_FIELDS, type ShipmentRecord } from '@shared/spec';
 import type { AppShell } from './pages/app-shell';
 import { LibraryPage } from './pages/library-page';
 import { SearchWorkbench } from './pages/search-workbench';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { openConnected } from './support/connected';
+import {
+  allowClipboard,
+  excelBlock,
+  expectBlockSummed,
+  shown,
+  SHIPMENT_COLUMN_GROUPS,
+} from './support/grid-block';
 import { startStack, type Stack } from './support/stack';
 
 const RECORDS = 3_000;
@@ -21,10 +27,7 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
   beforeAll(async () => {
     stack = await startStack({ records: RECORDS });
     browser = await launchBrowser();
-    // Copying a block is checked by reading the clipboard back.
-    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-      origin: new URL(stack.host.url).origin,
-    });
+    await allowClipboard(browser, stack);
     search = new SearchWorkbench(browser.page);
     library = new LibraryPage(browser.page);
     shell = await openConnected(browser, stack);
@@ -74,8 +77,6 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
     const grid = library.table;
     const records = new Map<string, ShipmentRecord>();
     for (const r of stack.sim.dataset.records()) records.set(r.hashId, r);
-    const shown = (n: number, min: number, max = min) =>
-      n.toLocaleString('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
 
     // Which records rows 1…4 are, from the record view; their values from the simulator's own data.
     const hashes: string[] = [];
@@ -90,26 +91,9 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
     expect(order.slice(order.indexOf('netWeight'), order.indexOf('netWeight') + 3)).toEqual(cols);
 
     await grid.selectBlock([1, 'netWeight'], [4, 'quantityUnit']);
-    const numbers = block
-      .flatMap((r) => [r[0], r[1]])
-      .map((v) => parseDecimalText(v))
-      .filter((n): n is number => n !== null);
-    const sum = numbers.reduce((a, b) => a + b, 0);
-    expect(numbers.length).toBeGreaterThan(3);
-    await expect
-      .poll(() => grid.selection())
-      .toEqual({
-        cells: 12,
-        numbers: numbers.length,
-        sum: `Sum ${shown(sum, 3)}`,
-        average: `Average ${shown(sum / numbers.length, 3)}`,
-      });
+    expect((await expectBlockSummed(grid, block, 12)).length).toBeGreaterThan(3);
     expect((await grid.selectedCells()).length).toBe(12);
-    // Numbers plain, tabs between cells, CRLF between rows: what Excel pastes as a block.
-    const plain = (v: string) => String(parseDecimalText(v) ?? v);
-    expect(await grid.copy()).toBe(
-      block.map((r) => [plain(r[0]!), plain(r[1]!), r[2]].join('\t')).join('\r\n'),
-    );
+    expect(await grid.copy()).toBe(excelBlock(block));
     await browser.screenshot('library-grid-selection');
     await browser.page.keyboard.press('Escape');
     await expect.poll(() => grid.selection()).toBeNull();
@@ -120,14 +104,7 @@ describe('Library: every search kept, browsable offline; fetch-all jobs', () => 
     await view.waitFor();
     const groups = await grid.recordGroups();
     // The record's groups and every field of the spec (a dataset may carry columns of its own besides).
-    expect(groups.map((g) => g.name).slice(0, 6)).toEqual([
-      'Importer',
-      'Exporter',
-      'Goods',
-      'Values',
-      'Logistics',
-      'Record',
-    ]);
+    expect(groups.map((g) => g.name).slice(0, 6)).toEqual([...SHIPMENT_COLUMN_GROUPS]);
     const fields = groups.flatMap((g) => Object.keys(g.fields));
     expect(fields).toEqual(expect.arrayContaining([...SHIPMENT_FIELDS]));
     expect(new Set(fields).size).toBe(fields.length);

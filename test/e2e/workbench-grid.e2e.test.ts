@@ -8,6 +8,13 @@ import { FirmsWorkbench } from './pages/firms-workbench';
 import { SearchWorkbench } from './pages/search-workbench';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { openConnected } from './support/connected';
+import {
+  allowClipboard,
+  excelBlock,
+  expectBlockSummed,
+  shown,
+  SHIPMENT_COLUMN_GROUPS,
+} from './support/grid-block';
 import { startStack, type Stack } from './support/stack';
 
 const RECORDS = 50_000;
@@ -40,9 +47,6 @@ async function shot(browser: Browser, name: string, focus: Locator): Promise<voi
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const num = (t: string) => Number(t.replace(/,/g, ''));
-/** A number written as an analyst reads it: thousands separators, a fixed number of decimals. */
-const shown = (n: number, min: number, max = min) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
 
 describe('Query workbench grids: columns, layout memory, filters, firm paging, dark theme', () => {
   let stack: Stack;
@@ -78,10 +82,7 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     );
 
     browser = await launchBrowser();
-    // Copying a block is checked by reading the clipboard back.
-    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-      origin: new URL(stack.host.url).origin,
-    });
+    await allowClipboard(browser, stack);
     search = new SearchWorkbench(browser.page);
     firms = new FirmsWorkbench(browser.page);
     shell = await openConnected(browser, stack);
@@ -120,14 +121,7 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     await grid.header('usdCif').waitFor({ state: 'detached' });
     expect(await grid.displayedColumns()).toContain('hashId');
     expect(await grid.displayedColumns()).not.toContain('usdCif');
-    expect(await grid.groupNames()).toEqual([
-      'Importer',
-      'Exporter',
-      'Goods',
-      'Values',
-      'Logistics',
-      'Record',
-    ]);
+    expect(await grid.groupNames()).toEqual([...SHIPMENT_COLUMN_GROUPS]);
 
     // A whole group: every exporter column of the spec, then none of them.
     const exporterFields = SHIPMENT_FIELDS.filter(
@@ -300,29 +294,14 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
 
     await grid.selectBlock([1, 'netWeight'], [5, 'quantityUnit']);
     const values = block(1, 5, [...cols]);
-    // Only the numeric fields' numbers count (a filler such as "N/A" in Net Weight does not).
-    const numbers = values
-      .flatMap((r) => [r[0], r[1]])
-      .map(parseDecimalText)
-      .filter((n): n is number => n !== null);
-    const sum = numbers.reduce((a, b) => a + b, 0);
-    expect(numbers.length).toBeGreaterThan(5);
-    await expect
-      .poll(() => grid.selection())
-      .toEqual({
-        cells: 15,
-        numbers: numbers.length,
-        // Quantity has up to 3 decimals and weight 3: the figures show 3.
-        sum: `Sum ${shown(sum, 3)}`,
-        average: `Average ${shown(sum / numbers.length, 3)}`,
-      });
+    // Only the numeric fields' numbers count (a filler such as "N/A" in Net Weight does not); quantity
+    // has up to 3 decimals and weight 3: the figures show 3.
+    expect((await expectBlockSummed(grid, values, 15)).length).toBeGreaterThan(5);
     expect((await grid.selectedCells()).length).toBe(15);
     await shot(browser, 'grid-05b-selection', search.grid);
 
     // The clipboard holds the block as Excel pastes it: numbers plain, tabs between cells, CRLF between rows.
-    const plain = (v: string | undefined) => String(parseDecimalText(v) ?? v ?? '');
-    const tsv = values.map((r) => [plain(r[0]), plain(r[1]), r[2]].join('\t')).join('\r\n');
-    expect(await grid.copy()).toBe(tsv);
+    expect(await grid.copy()).toBe(excelBlock(values));
 
     // Shift+↓ takes one more row; Escape goes back to one cell.
     await browser.page.keyboard.press('Shift+ArrowDown');
@@ -355,14 +334,7 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     const view = await grid.recordView();
     await view.waitFor();
     const groups = await grid.recordGroups();
-    expect(groups.map((g) => g.name)).toEqual([
-      'Importer',
-      'Exporter',
-      'Goods',
-      'Values',
-      'Logistics',
-      'Record',
-    ]);
+    expect(groups.map((g) => g.name)).toEqual([...SHIPMENT_COLUMN_GROUPS]);
     // Every field of the spec, hidden columns included, each shown as the grid shows it.
     expect(groups.flatMap((g) => Object.keys(g.fields)).sort()).toEqual([...SHIPMENT_FIELDS].sort());
     const all = Object.assign({}, ...groups.map((g) => g.fields)) as Record<string, string>;
