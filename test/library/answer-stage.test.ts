@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseResponse } from '@shared/spec/responses';
-import { shipment, useTempLibrary } from './helpers';
+import { useLibrary } from '../helpers/library';
+import { shipment } from './helpers';
 
 /**
  * A search's answer stored by DuckDB straight from its body's bytes (AnswerStage) must be the very rows
  * the parsed records give: the same text, the same NULLs, the same typed shadows, in the same order.
  * Where DuckDB would read the bytes otherwise than JSON.parse, the parsed records are stored instead.
  */
-const temp = useTempLibrary();
+const temp = useLibrary('portolan-lib-test-');
 
 const request = { hs_codes: ['7208'], start_date: '2024-01-01', end_date: '2024-06-30', size: 5000 };
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFile, previewImport } from '../../src/main/library/import';
-import { useTempLibrary } from './helpers';
+import { useLibrary } from '../helpers/library';
 
 /**
  * The import worker started from its TypeScript sources, as under `vitest --watch` and a browser host
@@ -20,7 +20,7 @@ afterAll(() => {
   if (named !== undefined) process.env[NAMED] = named;
 });
 
-const temp = useTempLibrary('data');
+const temp = useLibrary('portolan-lib-test-', { folder: 'data' });
 
 const CSV = 'Importer,Exporter,HS code\nAcme Steel,Ore Co,720810\nBeta Metals,Iron Ltd,720827\n';
 

@@ -11,9 +11,10 @@ import {
 } from '../../src/main/export';
 import { importFile, previewImport } from '../../src/main/library/import';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
-import { firm, shipment, useTempLibrary } from './helpers';
+import { useLibrary } from '../helpers/library';
+import { firm, shipment } from './helpers';
 
-const temp = useTempLibrary('data');
+const temp = useLibrary('portolan-lib-test-', { folder: 'data' });
 
 async function file(name: string, content: string | Buffer): Promise<string> {
   const p = join(temp.dir, name);

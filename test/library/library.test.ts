@@ -2,9 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { checkedRecordList, parseResponse } from '@shared/spec';
 import { Library } from '../../src/main/library';
 import { Db } from '../../src/main/library/db';
-import { changeLibraryFile, firm, shipment, useTempLibrary } from './helpers';
+import { useLibrary } from '../helpers/library';
+import { changeLibraryFile, firm, shipment } from './helpers';
 
-const temp = useTempLibrary();
+const temp = useLibrary('portolan-lib-test-');
 
 const request = {
   exporter_countries: ['DE'],

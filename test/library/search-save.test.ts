@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Library } from '../../src/main/library';
-import { shipment, useTempLibrary } from './helpers';
+import { useLibrary } from '../helpers/library';
+import { shipment } from './helpers';
 
-const temp = useTempLibrary();
+const temp = useLibrary('portolan-lib-test-');
 // Registered after the library's: vitest runs it first, so no held save is left waiting on a closing library.
 afterEach(async () => {
   for (const open of gates.splice(0)) open();
