@@ -6,19 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { previewImport, runImport } from '../../src/main/library';
 import { importFile, REREAD_STEP, type ImportProgress } from '../../src/main/library/import';
 import { useLibrary } from '../helpers/library';
+import { expectImportCancelledAtOnce, expectNothingStored, storedRows } from './helpers';
 import { useTempDir } from '../helpers/temp-dir';
 
 const t = useTempDir('portolan-import-any-');
 const l = useLibrary('portolan-import-any-lib-');
 
-async function rowsOf(id: string): Promise<Record<string, unknown>[]> {
-  return (await l.lib.getRows(id, { startRow: 0, endRow: 1000 })).rows.map(({ _row, ...r }) => r);
-}
+const rowsOf = (id: string) => storedRows(l.lib, id);
 
-async function libraryIsEmpty(): Promise<void> {
-  expect(await l.lib.list()).toEqual([]);
-  expect(Number((await l.lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
-}
+const libraryIsEmpty = () => expectNothingStored(l.lib);
 
 /** A workbook as another tool writes it: an empty first sheet, a "Data" sheet with a title row. */
 async function foreignWorkbook(): Promise<string> {
@@ -872,15 +868,7 @@ describe('large files and caps', () => {
     const lines = ['importerName,hsCode,usdFob'];
     for (let i = 0; i < 60_000; i++) lines.push(`Firm ${i},720810,${i}`);
     await writeFile(path, lines.join('\n'));
-    const prepared = await previewImport(path);
-    const controller = new AbortController();
-    const done = runImport(l.lib, path, prepared, {
-      signal: controller.signal,
-      // Cancel as soon as the first rows are stored: the import is under way.
-      onProgress: () => controller.abort(),
-    });
-    await expect(done).rejects.toMatchObject({ kind: 'Cancelled' });
-    await libraryIsEmpty();
+    await expectImportCancelledAtOnce(l.lib, path);
   });
 
   it('reports progress as rows are stored, part by part on the row path', async () => {

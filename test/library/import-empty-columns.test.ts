@@ -4,14 +4,13 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { checkImport, previewImport, runImport } from '../../src/main/library';
 import { useLibrary } from '../helpers/library';
+import { storedRows } from './helpers';
 import { useTempDir } from '../helpers/temp-dir';
 
 const t = useTempDir('portolan-import-empty-cols-');
 const l = useLibrary('portolan-import-empty-cols-lib-');
 
-async function rowsOf(id: string): Promise<Record<string, unknown>[]> {
-  return (await l.lib.getRows(id, { startRow: 0, endRow: 1000 })).rows.map(({ _row, ...r }) => r);
-}
+const rowsOf = (id: string) => storedRows(l.lib, id);
 
 /** The rows stored with extra values: their number and the extra values. */
 async function extrasOf(id: string): Promise<[number, unknown][]> {

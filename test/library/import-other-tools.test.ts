@@ -7,14 +7,13 @@ import { loadHsHeadings, previewImport, runImport } from '../../src/main/library
 import { unreadableFile } from '../../src/main/library/import/refusal';
 import { StreamingWorkbook } from '../../src/main/library/import/xlsx/workbook';
 import { useLibrary } from '../helpers/library';
+import { storedRows } from './helpers';
 import { useTempDir } from '../helpers/temp-dir';
 
 const t = useTempDir('portolan-import-other-');
 const l = useLibrary('portolan-import-other-lib-');
 
-async function rowsOf(id: string): Promise<Record<string, unknown>[]> {
-  return (await l.lib.getRows(id, { startRow: 0, endRow: 1000 })).rows.map(({ _row, ...r }) => r);
-}
+const rowsOf = (id: string) => storedRows(l.lib, id);
 
 describe('files as other tools save them', () => {
   it('reads the date-and-time cells US Excel saves to CSV at midnight ("1/13/2025 0:00") as days', async () => {

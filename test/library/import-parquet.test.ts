@@ -7,19 +7,15 @@ import { importFile, previewImport, runImport } from '../../src/main/library';
 import { sampleQuery } from '../helpers/export-fixtures';
 import { makeShipments } from '../helpers/export-records';
 import { useLibrary } from '../helpers/library';
+import { expectImportCancelledAtOnce, expectNothingStored, storedRows } from './helpers';
 import { useTempDir } from '../helpers/temp-dir';
 
 const t = useTempDir('portolan-import-parquet-');
 const l = useLibrary('portolan-import-parquet-lib-');
 
-async function rowsOf(id: string): Promise<Record<string, unknown>[]> {
-  return (await l.lib.getRows(id, { startRow: 0, endRow: 1000 })).rows.map(({ _row, ...r }) => r);
-}
+const rowsOf = (id: string) => storedRows(l.lib, id);
 
-async function libraryIsEmpty(): Promise<void> {
-  expect(await l.lib.list()).toEqual([]);
-  expect(Number((await l.lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
-}
+const libraryIsEmpty = () => expectNothingStored(l.lib);
 
 /** Writes `select` to a Parquet file with DuckDB, as another tool (pandas, Spark, DuckDB) would. */
 async function otherToolsParquet(name: string, select: string): Promise<string> {
@@ -158,14 +154,7 @@ describe('Parquet import: progress and cancel', () => {
 
   it('stops on cancel while DuckDB reads, leaves the library as it was, and the next import runs', async () => {
     const path = await portolanExport(20_000);
-    const prepared = await previewImport(path);
-    const controller = new AbortController();
-    const done = runImport(l.lib, path, prepared, {
-      signal: controller.signal,
-      onProgress: () => controller.abort(),
-    });
-    await expect(done).rejects.toMatchObject({ kind: 'Cancelled' });
-    await libraryIsEmpty();
+    await expectImportCancelledAtOnce(l.lib, path);
     // Cancelling a preview too, at once.
     const early = new AbortController();
     const preview = previewImport(path, { signal: early.signal });

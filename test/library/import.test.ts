@@ -12,7 +12,7 @@ import {
 import { importFile, previewImport } from '../../src/main/library/import';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { useLibrary } from '../helpers/library';
-import { firm, shipment } from './helpers';
+import { expectNothingStored, firm, shipment, storedRows } from './helpers';
 
 const temp = useLibrary('portolan-lib-test-', { folder: 'data' });
 
@@ -22,16 +22,9 @@ async function file(name: string, content: string | Buffer): Promise<string> {
   return p;
 }
 
-async function rowsOf(id: string): Promise<Record<string, unknown>[]> {
-  return (await temp.lib.getRows(id, { startRow: 0, endRow: 1000 })).rows.map(({ _row, ...r }) => r);
-}
+const rowsOf = (id: string) => storedRows(temp.lib, id);
 
-async function libraryIsEmpty(): Promise<void> {
-  expect(await temp.lib.list()).toEqual([]);
-  expect(Number((await temp.lib.reader.one('SELECT count(*) AS n FROM shipment_rows'))?.n)).toBe(0);
-  expect(Number((await temp.lib.reader.one('SELECT count(*) AS n FROM firm_rows'))?.n)).toBe(0);
-  expect(Number((await temp.lib.reader.one('SELECT count(*) AS n FROM datasets'))?.n)).toBe(0);
-}
+const libraryIsEmpty = () => expectNothingStored(temp.lib);
 
 function csvCell(v: string): string {
   return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
