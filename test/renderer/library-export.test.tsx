@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { fakeBridge } from './fake-bridge';
+import { dataset as datasetView } from './fake-library';
 import type { BridgeResult } from '@shared/ipc/errors';
 import type { DatasetRow, DatasetView } from '@shared/library/library-contract';
 import * as page from '../../src/renderer/src/features/library/library-page';
@@ -13,24 +14,15 @@ import * as store from '../../src/renderer/src/features/library/library-store';
  * or the whole dataset. The bridge is a stand-in that answers the calls the page makes.
  */
 const STORED = 300;
-const dataset: DatasetView = {
-  id: 'ds-1',
+const dataset: DatasetView = datasetView('ds-1', {
   name: 'Steel imports',
-  kind: 'shipments',
   request: {},
   profileId: null,
   profileName: 'Desk',
-  account: null,
   fetchedAt: new Date().toISOString(),
   reportedTotal: STORED,
   storedRows: STORED,
-  notes: '',
-  tags: [],
-  status: 'complete',
-  windows: null,
-  reported: null,
-  source: 'fetch',
-};
+});
 const ROWS: DatasetRow[] = Array.from({ length: STORED }, (_, i) => ({
   _row: i,
   hashId: `h${i}`,

@@ -16,6 +16,7 @@ import * as settings from '../../src/renderer/src/features/settings/settings-sto
 import * as app from '../../src/renderer/src/session/session-store';
 import * as usage from '../../src/renderer/src/session/usage-store';
 import { fakeBridge, ok, reading } from './fake-bridge';
+import { dataset as datasetView } from './fake-library';
 
 /**
  * The Search page over a fake main: every call is checked against the channel's real input schema
@@ -545,24 +546,17 @@ describe('search page: an answer re-renders the result, not the form', () => {
   });
 });
 
-const dataset = (id: string): DatasetView => ({
-  id,
-  name: 'Shipments',
-  kind: 'shipments',
-  request: { size: 1000 },
-  profileId: 'pa',
-  profileName: 'Head office',
-  account: 'main',
-  fetchedAt: '2026-01-01T00:00:00.000Z',
-  reportedTotal: 30,
-  storedRows: 30,
-  notes: '',
-  tags: [],
-  status: 'complete',
-  windows: null,
-  reported: null,
-  source: 'fetch',
-});
+const dataset = (id: string): DatasetView =>
+  datasetView(id, {
+    name: 'Shipments',
+    request: { size: 1000 },
+    profileId: 'pa',
+    profileName: 'Head office',
+    account: 'main',
+    fetchedAt: '2026-01-01T00:00:00.000Z',
+    reportedTotal: 30,
+    storedRows: 30,
+  });
 
 describe('search page: an answer the library could not save', () => {
   const reason =
