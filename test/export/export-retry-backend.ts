@@ -2,7 +2,6 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calls } from '@shared/ipc/contract';
-import type { BridgeResult } from '@shared/ipc/errors';
 import { createFileHandles } from '../../src/main/file-handles';
 import { createExportHandlers } from '../../src/main/handlers/export-handlers';
 import { toBridgeResultError } from '../../src/main/handlers/dispatcher';
@@ -10,24 +9,7 @@ import { Library } from '../../src/main/library';
 import { nullLogger } from '../../src/main/log';
 import { canFreezeLibrary, freezeLibrary, thawLibrary } from '../helpers/frozen-library';
 import { shipment } from '../library/helpers';
-
-export interface ExportBackend {
-  invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
-  subscribe(event: string, listener: (payload: unknown) => void): () => void;
-  datasetId: string;
-  rows: number;
-  /** A folder the save dialog can point into, made on demand under this backend's folder. */
-  folder(name: string): Promise<string>;
-  /** What the save dialog answers next, in order (a path, or null for a cancel). */
-  saveDialogAnswers: (string | null)[];
-  /** Makes a folder refuse every write, even root's (`chattr +i`), or lets it write again. */
-  freeze(folder: string): void;
-  thaw(folder: string): void;
-  canFreeze: boolean;
-  files(folder: string): Promise<string[]>;
-  read(path: string): Promise<string>;
-  close(): Promise<void>;
-}
+import type { ExportBackend } from './export-backend';
 
 /**
  * The real export handlers over a real library (DuckDB) and real files, for the Export dialog's test:

@@ -1,26 +1,10 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from '../renderer/render';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult } from '@shared/ipc/errors';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { ExportButton } from '../../src/renderer/src/features/export/export-button';
 import { fakeBridge, type FakeBridge } from '../renderer/fake-bridge';
-
-/** Loaded by path so this DOM-typed file does not pull main-process types into the renderer's type check. */
-interface ExportBackend {
-  invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
-  subscribe(event: string, listener: (payload: unknown) => void): () => void;
-  datasetId: string;
-  rows: number;
-  folder(name: string): Promise<string>;
-  saveDialogAnswers: (string | null)[];
-  freeze(folder: string): void;
-  thaw(folder: string): void;
-  canFreeze: boolean;
-  files(folder: string): Promise<string[]>;
-  read(path: string): Promise<string>;
-  close(): Promise<void>;
-}
+import type { ExportBackend } from './export-backend';
 
 /**
  * A failed export offers Try again (the same export, same settings, same file) and, where the folder
@@ -31,6 +15,7 @@ let backend: ExportBackend;
 let bridge: FakeBridge;
 
 beforeAll(async () => {
+  // Loaded by path so this DOM-typed file does not pull main-process types into the renderer's type check.
   const backendPath = new URL('./export-retry-backend.ts', import.meta.url).pathname;
   const mod = (await import(/* @vite-ignore */ backendPath)) as {
     startExportBackend(): Promise<ExportBackend>;
