@@ -8,6 +8,7 @@ import type { DatasetRow, GridFilterModel } from '@shared/library/library-contra
 import * as grid from '../../src/renderer/src/features/library/dataset-grid';
 import { DEFAULT_SHIPMENT_COLUMNS } from '@shared/fields/default-columns';
 import { useGridSelectionStore } from '../../src/renderer/src/components/grid/grid-selection-store';
+import type { GridApi } from 'ag-grid-community';
 
 /**
  * The Library's dataset grid over a stand-in for library.getRows that filters like the library does
@@ -231,6 +232,34 @@ describe('DatasetGrid', () => {
     await waitFor(() => expect(views.at(-1)?.columns).toContain('importerFirm'));
     fireEvent.click(screen.getByTestId('library-columns-reset'));
     await waitFor(() => expect(views.at(-1)?.columns).not.toContain('importerFirm'), { timeout: 10_000 });
+  });
+
+  it('renders again without handing ag-grid its options anew (each one it takes as changed, it reapplies)', async () => {
+    let api: GridApi | null = null;
+    const onApi = (a: GridApi | null) => {
+      api = a;
+    };
+    const element = () => (
+      <grid.DatasetGrid
+        datasetId="ds-1"
+        kind="shipments"
+        storedRows={STORED}
+        quickFilter=""
+        initialFilterModel={null}
+        onApi={onApi}
+      />
+    );
+    const { rerender } = render(element());
+    await waitFor(() => expect(countText()).toBe('500 rows'), { timeout: 10_000 });
+    const reapplied: string[] = [];
+    api!.addEventListener('componentStateChanged', (e) => {
+      reapplied.push(...Object.keys(e).filter((k) => !['type', 'api', 'context'].includes(k)));
+    });
+    // The page renders again (an answer, a count, the usage line) with the same grid.
+    rerender(element());
+    rerender(element());
+    await new Promise((r) => setTimeout(r, 50));
+    expect(reapplied).toEqual([]);
   });
 
   it("draws an answer's first rows from the rows that came with it, at once and without a read", async () => {

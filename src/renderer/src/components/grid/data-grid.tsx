@@ -2,7 +2,15 @@ import { COUNT, formatNumber } from '@shared/fields';
 import { useCallback, useMemo, useState } from 'react';
 import { Text } from '@mantine/core';
 import { AgGridReact } from 'ag-grid-react';
-import type { ColDef, ColGroupDef, GridApi, GridReadyEvent } from 'ag-grid-community';
+import type {
+  ColDef,
+  ColGroupDef,
+  ColumnMovedEvent,
+  ColumnResizedEvent,
+  FilterChangedEvent,
+  GridApi,
+  GridReadyEvent,
+} from 'ag-grid-community';
 import { restoreColumnState, restoreFilterState, saveColumnState, saveFilterState } from './column-state';
 import { gridTheme, truncatedCellTooltip, truncatedTooltipOptions, useGridThemeMode } from './grid-theme';
 import { GridEmptyOverlay } from './grid-empty-overlay';
@@ -83,6 +91,31 @@ export function DataGrid<T>(props: DataGridProps<T>) {
     e.api.forEachNode(() => rows++);
     setCounts({ rows, shown: e.api.getDisplayedRowCount() });
   }, []);
+  // One value each for ag-grid while nothing they use changes: it takes a new value at a render (the
+  // grid renders again at every count) as a changed option and reapplies it.
+  const onGridPreDestroyed = useCallback(() => {
+    setApi(null);
+    onApi?.(null);
+  }, [onApi]);
+  const onColumnMoved = useCallback(
+    (e: ColumnMovedEvent<T>) => {
+      if (e.finished) layoutChanged(e);
+    },
+    [layoutChanged],
+  );
+  const onColumnResized = useCallback(
+    (e: ColumnResizedEvent<T>) => {
+      if (e.finished) remember(e);
+    },
+    [remember],
+  );
+  const onFilterChanged = useCallback(
+    (e: FilterChangedEvent<T>) => {
+      saveFilterState(gridId, e.api as GridApi);
+      onLayoutChanged();
+    },
+    [gridId, onLayoutChanged],
+  );
   const cols = useMemo(() => props.columnDefs, [props.columnDefs]);
   const filtered = counts !== null && counts.shown < counts.rows;
   return (
@@ -107,20 +140,14 @@ export function DataGrid<T>(props: DataGridProps<T>) {
           defaultColDef={defaultColDef}
           quickFilterText={props.quickFilter}
           onGridReady={onGridReady}
-          onGridPreDestroyed={() => {
-            setApi(null);
-            onApi?.(null);
-          }}
+          onGridPreDestroyed={onGridPreDestroyed}
           onModelUpdated={recount}
-          onColumnMoved={(e) => e.finished && layoutChanged(e)}
-          onColumnResized={(e) => e.finished && remember(e)}
+          onColumnMoved={onColumnMoved}
+          onColumnResized={onColumnResized}
           onColumnVisible={layoutChanged}
           onColumnPinned={layoutChanged}
           onSortChanged={layoutChanged}
-          onFilterChanged={(e) => {
-            saveFilterState(gridId, e.api as GridApi);
-            onLayoutChanged();
-          }}
+          onFilterChanged={onFilterChanged}
           onRowDataUpdated={onLayoutChanged}
           onCellMouseDown={range.onCellMouseDown}
           onCellMouseOver={range.onCellMouseOver}

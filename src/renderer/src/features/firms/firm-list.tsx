@@ -4,7 +4,10 @@ import { AgGridReact } from 'ag-grid-react';
 import type {
   CellKeyDownEvent,
   ColDef,
+  GetRowIdParams,
   GridApi,
+  GridOptions,
+  GridReadyEvent,
   IDatasource,
   IGetRowsParams,
   RowClassParams,
@@ -89,6 +92,26 @@ const COLUMNS: ColDef<FirmSummaryView>[] = [
 
 const defaultColDef: ColDef = { resizable: true, sortable: false, filter: false, minWidth: 80 };
 
+// Every option ag-grid is given is one value for the life of the list: it takes a new value at a
+// render as a changed option and reapplies it (a new row selection would reset its ticks' setup).
+const rowSelection: GridOptions<FirmSummaryView>['rowSelection'] = {
+  mode: 'multiRow',
+  checkboxes: true,
+  headerCheckbox: false,
+  enableClickSelection: false,
+};
+const selectionColumnDef: GridOptions<FirmSummaryView>['selectionColumnDef'] = {
+  headerTooltip: 'Tick firms to merge them',
+  pinned: 'left',
+};
+const NO_OVERLAYS: GridOptions['suppressOverlays'] = ['noRows', 'noMatchingRows'];
+const firmRowId = (p: GetRowIdParams<FirmSummaryView>): string => p.data.firmId;
+const onRowSelected = (e: RowSelectedEvent<FirmSummaryView>): void => {
+  // The analyst's ticks only: the grid's own (drawing the store's ticks) change nothing.
+  if (e.source === 'api' || !e.data) return;
+  useResolvedFirmsStore.getState().mark(e.data, e.node.isSelected() ?? false);
+};
+
 /**
  * The library's resolved firms in ag-grid's infinite row model: each block is one `resolution.firms`
  * call, so a library of fifty thousand firms scrolls like one of fifty. A row opens the firm's detail
@@ -147,6 +170,24 @@ export function FirmList() {
   const open = useCallback((f: FirmSummaryView | undefined) => {
     if (f) void useResolvedFirmsStore.getState().openFirm(f.firmId);
   }, []);
+  const onGridReady = useCallback((e: GridReadyEvent<FirmSummaryView>) => {
+    apiRef.current = e.api;
+  }, []);
+  const onRowClicked = useCallback(
+    (e: RowClickedEvent<FirmSummaryView>) => {
+      // The tick box selects for a merge; the rest of the row opens the firm.
+      const target = e.event?.target as HTMLElement | null;
+      if (target?.closest('.ag-selection-checkbox')) return;
+      open(e.data);
+    },
+    [open],
+  );
+  const onCellKeyDown = useCallback(
+    (e: CellKeyDownEvent<FirmSummaryView>) => {
+      if ((e.event as KeyboardEvent | null)?.key === 'Enter') open(e.data);
+    },
+    [open],
+  );
 
   // The open firm's row is marked at its left edge (a tick is the row's blue).
   const getRowStyle = useCallback(
@@ -180,37 +221,19 @@ export function FirmList() {
           maxBlocksInCache={20}
           columnDefs={COLUMNS}
           defaultColDef={defaultColDef}
-          getRowId={(p) => p.data.firmId}
-          rowSelection={{
-            mode: 'multiRow',
-            checkboxes: true,
-            headerCheckbox: false,
-            enableClickSelection: false,
-          }}
-          selectionColumnDef={{ headerTooltip: 'Tick firms to merge them', pinned: 'left' }}
+          getRowId={firmRowId}
+          rowSelection={rowSelection}
+          selectionColumnDef={selectionColumnDef}
           getRowStyle={getRowStyle}
-          onGridReady={(e) => {
-            apiRef.current = e.api;
-          }}
-          onRowSelected={(e: RowSelectedEvent<FirmSummaryView>) => {
-            // The analyst's ticks only: the grid's own (drawing the store's ticks) change nothing.
-            if (e.source === 'api' || !e.data) return;
-            useResolvedFirmsStore.getState().mark(e.data, e.node.isSelected() ?? false);
-          }}
+          onGridReady={onGridReady}
+          onRowSelected={onRowSelected}
           onModelUpdated={syncTicks}
-          onRowClicked={(e: RowClickedEvent<FirmSummaryView>) => {
-            // The tick box selects for a merge; the rest of the row opens the firm.
-            const target = e.event?.target as HTMLElement | null;
-            if (target?.closest('.ag-selection-checkbox')) return;
-            open(e.data);
-          }}
-          onCellKeyDown={(e: CellKeyDownEvent<FirmSummaryView>) => {
-            if ((e.event as KeyboardEvent | null)?.key === 'Enter') open(e.data);
-          }}
+          onRowClicked={onRowClicked}
+          onCellKeyDown={onCellKeyDown}
           animateRows={false}
           enableCellTextSelection
           ensureDomOrder
-          suppressOverlays={['noRows', 'noMatchingRows']}
+          suppressOverlays={NO_OVERLAYS}
         />
       </div>
       <GridStatusBar gridId="resolved-firms" testId="firm-list">

@@ -4,7 +4,9 @@ import { AgGridReact } from 'ag-grid-react';
 import type {
   ColDef,
   ColGroupDef,
+  GetRowIdParams,
   GridApi,
+  GridOptions,
   GridReadyEvent,
   IDatasource,
   IGetRowsParams,
@@ -115,6 +117,28 @@ const baseColDef: ColDef = {
 };
 
 type Cols = (ColDef<DatasetRow> | ColGroupDef<DatasetRow>)[];
+
+/** The grid's event props (DatasetGrid keeps them one stable set). */
+type GridEvents = Pick<
+  GridOptions<DatasetRow>,
+  | 'onGridPreDestroyed'
+  | 'onSortChanged'
+  | 'onFilterChanged'
+  | 'onModelUpdated'
+  | 'onColumnResized'
+  | 'onColumnPinned'
+  | 'onCellMouseDown'
+  | 'onCellMouseOver'
+  | 'onCellFocused'
+  | 'onCellKeyDown'
+  | 'onCellDoubleClicked'
+  | 'onColumnVisible'
+  | 'onColumnMoved'
+>;
+/** The overlays the grid does without (the page says "no match" itself), one array for every render. */
+const NO_OVERLAYS: GridOptions['suppressOverlays'] = ['noRows', 'noMatchingRows'];
+/** A row's id: its row number in the dataset. */
+const rowId = (p: GetRowIdParams<DatasetRow>): string => String(p.data._row);
 
 /** The count the grid last answered, and whether filters were narrowing it then. */
 interface MatchCount {
@@ -514,6 +538,74 @@ export function DatasetGrid(props: DatasetGridProps) {
     [],
   );
 
+  // The grid's events as one stable set: ag-grid takes every prop that is a new value at a render as a
+  // changed option and reapplies it, and this grid renders again at every answered block.
+  const { onLayoutChanged, onRowsLoaded } = range;
+  const { onCellMouseDown, onCellMouseOver, onCellFocused, onCellKeyDown, onCellDoubleClicked } = range;
+  const gridEvents = useMemo<GridEvents>(
+    () => ({
+      onGridPreDestroyed: () => {
+        apiRef.current = null;
+        setGridApi(null);
+        onApi?.(null);
+      },
+      onSortChanged: (e) => {
+        saveColumnState(layoutId, e.api as GridApi);
+        onLayoutChanged();
+        report();
+      },
+      onFilterChanged: (e) => {
+        // What the analyst narrows a drill-down to is not the dataset's own filter.
+        if (!isDrill) saveFilterState(filtersId, e.api as GridApi);
+        onLayoutChanged();
+        report();
+      },
+      onModelUpdated: onRowsLoaded,
+      onColumnResized: (e) => {
+        if (e.finished) saveColumnState(layoutId, e.api as GridApi);
+      },
+      onColumnPinned: (e) => {
+        saveColumnState(layoutId, e.api as GridApi);
+        onLayoutChanged();
+      },
+      onCellMouseDown,
+      onCellMouseOver,
+      onCellFocused,
+      onCellKeyDown,
+      onCellDoubleClicked,
+      onColumnVisible: (e) => {
+        saveColumnState(layoutId, e.api as GridApi);
+        onLayoutChanged();
+        // Showing a resolved firm column asks the library for the firm names of the rows.
+        firmsShown.current = showsResolvedFirms(e.api as GridApi);
+        // Blocks hold the shown columns only: a column shown now is read (a hidden one needs nothing).
+        readShownColumns(e.api as GridApi);
+        report();
+      },
+      onColumnMoved: (e) => {
+        if (!e.finished) return;
+        saveColumnState(layoutId, e.api as GridApi);
+        onLayoutChanged();
+        report();
+      },
+    }),
+    [
+      onApi,
+      layoutId,
+      filtersId,
+      isDrill,
+      report,
+      readShownColumns,
+      onLayoutChanged,
+      onRowsLoaded,
+      onCellMouseDown,
+      onCellMouseOver,
+      onCellFocused,
+      onCellKeyDown,
+      onCellDoubleClicked,
+    ],
+  );
+
   const fill = props.height === 'fill';
   const body = (
     <>
@@ -561,54 +653,13 @@ export function DatasetGrid(props: DatasetGridProps) {
           maxBlocksInCache={50}
           columnDefs={columnDefs}
           defaultColDef={defaultColDef}
-          getRowId={(p) => String(p.data._row)}
+          getRowId={rowId}
           onGridReady={onGridReady}
-          onGridPreDestroyed={() => {
-            apiRef.current = null;
-            setGridApi(null);
-            onApi?.(null);
-          }}
-          onSortChanged={(e) => {
-            saveColumnState(layoutId, e.api as GridApi);
-            range.onLayoutChanged();
-            report();
-          }}
-          onFilterChanged={(e) => {
-            // What the analyst narrows a drill-down to is not the dataset's own filter.
-            if (!isDrill) saveFilterState(filtersId, e.api as GridApi);
-            range.onLayoutChanged();
-            report();
-          }}
-          onModelUpdated={range.onRowsLoaded}
-          onColumnResized={(e) => e.finished && saveColumnState(layoutId, e.api as GridApi)}
-          onColumnPinned={(e) => {
-            saveColumnState(layoutId, e.api as GridApi);
-            range.onLayoutChanged();
-          }}
-          onCellMouseDown={range.onCellMouseDown}
-          onCellMouseOver={range.onCellMouseOver}
-          onCellFocused={range.onCellFocused}
-          onCellKeyDown={range.onCellKeyDown}
-          onCellDoubleClicked={range.onCellDoubleClicked}
-          onColumnVisible={(e) => {
-            saveColumnState(layoutId, e.api as GridApi);
-            range.onLayoutChanged();
-            // Showing a resolved firm column asks the library for the firm names of the rows.
-            firmsShown.current = showsResolvedFirms(e.api as GridApi);
-            // Blocks hold the shown columns only: a column shown now is read (a hidden one needs nothing).
-            readShownColumns(e.api as GridApi);
-            report();
-          }}
-          onColumnMoved={(e) => {
-            if (!e.finished) return;
-            saveColumnState(layoutId, e.api as GridApi);
-            range.onLayoutChanged();
-            report();
-          }}
+          {...gridEvents}
           animateRows={false}
           ensureDomOrder
           suppressColumnVirtualisation
-          suppressOverlays={['noRows', 'noMatchingRows']}
+          suppressOverlays={NO_OVERLAYS}
         />
       </div>
       <GridStatusBar gridId={layoutId} testId={testId}>
