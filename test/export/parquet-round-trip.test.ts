@@ -23,6 +23,7 @@ import { useTempDir } from '../helpers/temp-dir';
 import { simulatorRecords } from './simulator-records';
 import { readParquetCells, type ParquetCells } from './readers/parquet-cells';
 import { hasPyarrow, readParquetCellsWithPyarrow } from './readers/pyarrow-cells';
+import type { ParquetShape } from './parquet-shape';
 
 const t = useTempDir('portolan-parquet-rt-');
 const l = useLibrary('portolan-parquet-rt-lib-');
@@ -61,16 +62,8 @@ function tricky(base: Rec): Rec[] {
   return cases.map((c) => ({ ...base, ...c }) as Rec);
 }
 
-interface Shape {
-  name: string;
-  type: string;
-  decimals?: number;
-  wholeDecimals?: number;
-  grouped?: boolean;
-}
-
 /** The file's documented rendering of a typed value back to text, written here from the rule alone. */
-function render(shape: Shape, v: unknown): string | null {
+function render(shape: ParquetShape, v: unknown): string | null {
   if (v === null || v === undefined) return null;
   switch (shape.type) {
     case 'decimal': {
@@ -134,10 +127,10 @@ function expectedTyped(type: string, text: string | null): unknown {
   }
 }
 
-function metaOf(cells: ParquetCells): { kind: string; columns: Shape[]; query: [string, string][] } {
+function metaOf(cells: ParquetCells): { kind: string; columns: ParquetShape[]; query: [string, string][] } {
   return JSON.parse(cells.metadata['portolan']!) as {
     kind: string;
-    columns: Shape[];
+    columns: ParquetShape[];
     query: [string, string][];
   };
 }

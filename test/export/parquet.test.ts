@@ -12,6 +12,7 @@ import {
 import { makeFirms, makeShipments } from '../helpers/export-records';
 import { abortingAfterFirstBatch, sampleQuery } from '../helpers/export-fixtures';
 import { useTempDir } from '../helpers/temp-dir';
+import type { ParquetShape } from './parquet-shape';
 
 const t = useTempDir('portolan-export-test-');
 let db: DuckDBInstance;
@@ -41,21 +42,13 @@ async function readParquet(
   return { rows, types };
 }
 
-interface Shape {
-  name: string;
-  type: string;
-  decimals?: number;
-  wholeDecimals?: number;
-  grouped?: boolean;
-}
-
-async function shapesOf(path: string): Promise<Map<string, Shape>> {
+async function shapesOf(path: string): Promise<Map<string, ParquetShape>> {
   const kv = await (
     await conn.run(
       `SELECT decode(value) AS v FROM parquet_kv_metadata(${lit(path)}) WHERE decode(key) = 'portolan'`,
     )
   ).getRowObjectsJson();
-  const meta = JSON.parse(String(kv[0]?.['v'])) as { columns: Shape[] };
+  const meta = JSON.parse(String(kv[0]?.['v'])) as { columns: ParquetShape[] };
   return new Map(meta.columns.map((c) => [c.name, c]));
 }
 
