@@ -115,6 +115,23 @@ export function dataset(id: string, overrides: Partial<DatasetView> = {}): Datas
   };
 }
 
+/**
+ * `importAnswer` for an import main stores at once: dataset `id`, named after the file, of `rows` rows
+ * read as `format`; `more` is what the answer says besides (a restored filter, warnings).
+ */
+export function importedAs(
+  id: string,
+  format: string,
+  rows: number,
+  more: Record<string, unknown> = {},
+): FakeLibrary['importAnswer'] {
+  return (file) =>
+    Promise.resolve({
+      ok: true,
+      value: { dataset: dataset(id, { name: file.fileName }), format, rows, filterRestored: false, ...more },
+    });
+}
+
 const notFound = {
   ok: false as const,
   error: {

@@ -5,7 +5,14 @@ import { setApi } from '../../src/renderer/src/bridge/api';
 import * as page from '../../src/renderer/src/features/library/library-page';
 import * as store from '../../src/renderer/src/features/library/library-store';
 import { fakeBridge } from './fake-bridge';
-import { browserHostOver, dataset, fakeLibrary, importPreview, type FakeLibrary } from './fake-library';
+import {
+  browserHostOver,
+  dataset,
+  fakeLibrary,
+  importedAs,
+  importPreview,
+  type FakeLibrary,
+} from './fake-library';
 import { useImportStore } from '../../src/renderer/src/features/library/import-store';
 import { JobsPanel, useJobsStore } from '../../src/renderer/src/features/jobs';
 
@@ -366,16 +373,7 @@ describe('library page: import', () => {
 
   it('imports Portolan’s own export at once, without asking for a mapping', async () => {
     lib.previewAnswer = (file) => importPreview({ fileName: file.fileName, fromPortolan: true });
-    lib.importAnswer = (file) =>
-      Promise.resolve({
-        ok: true,
-        value: {
-          dataset: dataset('p', { name: file.fileName }),
-          format: 'parquet',
-          rows: 5,
-          filterRestored: true,
-        },
-      });
+    lib.importAnswer = importedAs('p', 'parquet', 5, { filterRestored: true });
     await renderPage();
     pick(new File(['x'], 'export.parquet'));
     await waitFor(() =>
@@ -388,25 +386,17 @@ describe('library page: import', () => {
   });
 
   it('lists what the import kept but will not sort or filter as dates or numbers', async () => {
-    lib.importAnswer = (input) =>
-      Promise.resolve({
-        ok: true,
-        value: {
-          dataset: dataset('w', { name: input.fileName }),
-          format: 'csv',
-          rows: 3,
-          filterRestored: false,
-          warnings: [
-            {
-              field: 'arrivalDate',
-              count: 2,
-              firstAt: 'row 2',
-              example: '2023-02-30',
-              message: '2 arrivalDate values are not dates (first: "2023-02-30", row 2).',
-            },
-          ],
+    lib.importAnswer = importedAs('w', 'csv', 3, {
+      warnings: [
+        {
+          field: 'arrivalDate',
+          count: 2,
+          firstAt: 'row 2',
+          example: '2023-02-30',
+          message: '2 arrivalDate values are not dates (first: "2023-02-30", row 2).',
         },
-      });
+      ],
+    });
     await renderPage();
     pick(new File(['x'], 'odd.csv', { type: 'text/csv' }));
     await mappingShown();
@@ -421,16 +411,7 @@ describe('library page: import', () => {
 
   it('in the desktop app, picks the file in the open dialog of main and imports it by the handle main issued', async () => {
     store.useLibraryStore.setState({ importPicker: 'dialog' });
-    lib.importAnswer = (file) =>
-      Promise.resolve({
-        ok: true,
-        value: {
-          dataset: dataset('d', { name: file.fileName }),
-          format: 'json',
-          rows: 4,
-          filterRestored: false,
-        },
-      });
+    lib.importAnswer = importedAs('d', 'json', 4);
     await renderPage();
     expect(screen.queryByTestId('library-import-input')).toBeNull();
     // Cancelling the dialog imports nothing and says nothing.
@@ -478,16 +459,7 @@ describe('library page: import', () => {
     );
     try {
       store.useLibraryStore.setState({ importPicker: 'dialog' });
-      lib.importAnswer = (file) =>
-        Promise.resolve({
-          ok: true,
-          value: {
-            dataset: dataset('d', { name: file.fileName }),
-            format: 'csv',
-            rows: 7,
-            filterRestored: false,
-          },
-        });
+      lib.importAnswer = importedAs('d', 'csv', 7);
       await renderPage();
       const drop = (file: File) =>
         fireEvent.drop(screen.getByTestId('library-page'), {
