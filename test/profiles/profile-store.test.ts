@@ -19,6 +19,22 @@ function collectingLogger() {
 }
 
 let dir: string;
+
+/** A profile as a profiles file written by an earlier run (or by hand) holds it, `overrides` applied. */
+const stored = (overrides: Record<string, unknown> = {}) => ({
+  id: 'a',
+  name: 'A',
+  baseUrl: 'https://x',
+  accountName: '',
+  demo: false,
+  createdAt: 't',
+  updatedAt: 't',
+  ...overrides,
+});
+
+/** Writes the profiles file of version 1 with `profiles`, `activeId` the active one, behind the store. */
+const writeProfiles = (activeId: string, profiles: object[]) =>
+  writeFile(join(dir, PROFILES_FILE), JSON.stringify({ version: 1, activeId, profiles }));
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'portolan-profiles-'));
 });
@@ -96,35 +112,13 @@ describe('profile store', () => {
   });
 
   it('refuses a file that carries fields it does not know (e.g. a secret someone added)', async () => {
-    const p = {
-      id: 'a',
-      name: 'A',
-      baseUrl: 'https://x',
-      accountName: '',
-      demo: false,
-      createdAt: 't',
-      updatedAt: 't',
-      apiSecret: 'zzz',
-    };
-    await writeFile(join(dir, PROFILES_FILE), JSON.stringify({ version: 1, activeId: 'a', profiles: [p] }));
+    await writeProfiles('a', [stored({ apiSecret: 'zzz' })]);
     const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
     expect(await store.list()).toEqual([]);
   });
 
   it('repairs an active id that names no profile', async () => {
-    const p = {
-      id: 'a',
-      name: 'A',
-      baseUrl: 'https://x',
-      accountName: '',
-      demo: false,
-      createdAt: 't',
-      updatedAt: 't',
-    };
-    await writeFile(
-      join(dir, PROFILES_FILE),
-      JSON.stringify({ version: 1, activeId: 'gone', profiles: [p] }),
-    );
+    await writeProfiles('gone', [stored()]);
     const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
     expect(await store.getActiveId()).toBe('a');
   });
@@ -164,19 +158,7 @@ describe('profile names', () => {
   });
 
   it('keeps duplicates from an older file editable without forcing a rename', async () => {
-    const p = (id: string) => ({
-      id,
-      name: 'Probe',
-      baseUrl: 'https://x',
-      accountName: '',
-      demo: false,
-      createdAt: 't',
-      updatedAt: 't',
-    });
-    await writeFile(
-      join(dir, PROFILES_FILE),
-      JSON.stringify({ version: 1, activeId: 'a', profiles: [p('a'), p('b')] }),
-    );
+    await writeProfiles('a', [stored({ name: 'Probe' }), stored({ id: 'b', name: 'Probe' })]);
     const store = createProfileStore({ dataDir: dir, logger: collectingLogger() });
     expect(await store.update('b', { name: 'Probe', baseUrl: 'https://y' })).toMatchObject({
       baseUrl: 'https://y',
