@@ -21,6 +21,21 @@ const steel = {
   end_date: '2024-06-30',
 };
 
+/** A preset of the Steel filter as presets.json holds it. */
+const saved = (id: string, name: string) => ({ id, name, filter: steel, createdAt: 't', updatedAt: 't' });
+
+/** Writes presets.json as an earlier version (or another hand) left it: `presets`, and the last filter if given. */
+const writePresets = (presets: object[], opts: { version?: number; last?: object } = {}) =>
+  writeFile(
+    join(dir, 'presets.json'),
+    JSON.stringify({
+      format: 'portolan-presets',
+      version: opts.version ?? 1,
+      presets,
+      ...(opts.last ? { last: opts.last } : {}),
+    }),
+  );
+
 describe('presets store', () => {
   it('starts empty and persists presets across store instances', async () => {
     const a = createPresetsStore({ dataDir: dir });
@@ -129,16 +144,9 @@ describe('presets store', () => {
   });
 
   it('counts the presets of a readable file it cannot use (a newer version)', async () => {
-    const presets = [1, 2, 3].map((n) => ({
-      id: `i${n}`,
-      name: `p${n}`,
-      filter: steel,
-      createdAt: 't',
-      updatedAt: 't',
-    }));
-    await writeFile(
-      join(dir, 'presets.json'),
-      JSON.stringify({ format: 'portolan-presets', version: 2, presets }),
+    await writePresets(
+      [1, 2, 3].map((n) => saved(`i${n}`, `p${n}`)),
+      { version: 2 },
     );
     const s = createPresetsStore({ dataDir: dir });
     expect(await s.list()).toEqual([]);
@@ -187,18 +195,7 @@ describe('presets store', () => {
   });
 
   it('reads a file an earlier version wrote with a name over the limit, shortening the name', async () => {
-    await writeFile(
-      join(dir, 'presets.json'),
-      JSON.stringify({
-        format: 'portolan-presets',
-        version: 1,
-        presets: [
-          { id: 'x', name: 'L'.repeat(100), filter: steel, createdAt: 't', updatedAt: 't' },
-          { id: 'y', name: `${'L'.repeat(100)} copy`, filter: steel, createdAt: 't', updatedAt: 't' },
-        ],
-        last: steel,
-      }),
-    );
+    await writePresets([saved('x', 'L'.repeat(100)), saved('y', `${'L'.repeat(100)} copy`)], { last: steel });
     const s = createPresetsStore({ dataDir: dir });
     const list = await s.list();
     expect(list.map((p) => p.name.length)).toEqual([100, 100]);
@@ -209,18 +206,7 @@ describe('presets store', () => {
   });
 
   it('gives presets with a missing or repeated id an id of their own', async () => {
-    await writeFile(
-      join(dir, 'presets.json'),
-      JSON.stringify({
-        format: 'portolan-presets',
-        version: 1,
-        presets: [
-          { id: 'same', name: 'A', filter: steel, createdAt: 't', updatedAt: 't' },
-          { id: 'same', name: 'B', filter: steel, createdAt: 't', updatedAt: 't' },
-          { name: 'C', filter: steel },
-        ],
-      }),
-    );
+    await writePresets([saved('same', 'A'), saved('same', 'B'), { name: 'C', filter: steel }]);
     const s = createPresetsStore({ dataDir: dir, now: () => new Date('2024-03-01T00:00:00.000Z') });
     const list = await s.list();
     expect(list.map((p) => p.name)).toEqual(['A', 'B', 'C']);
@@ -322,14 +308,7 @@ describe('unsafe characters in preset names', () => {
   });
 
   it('strips them from names already in presets.json', async () => {
-    await writeFile(
-      join(dir, 'presets.json'),
-      JSON.stringify({
-        format: 'portolan-presets',
-        version: 1,
-        presets: [{ id: 'x', name: 'Ste\u0000el\u202E', filter: steel, createdAt: 't', updatedAt: 't' }],
-      }),
-    );
+    await writePresets([saved('x', 'Ste\u0000el\u202E')]);
     expect((await createPresetsStore({ dataDir: dir }).list()).map((p) => p.name)).toEqual(['Steel']);
   });
 
