@@ -42,19 +42,21 @@ function records(parties: readonly Party[]): Record<string, string>[] {
   );
 }
 
+/** The Firms page's list of `lib` for `query`: merged firms and single ones (unless `mergedOnly`), from the first. */
+function listFirms(
+  lib: Library,
+  query: Omit<Parameters<Library['firms']['list']>[0], 'mergedOnly' | 'offset'> & { mergedOnly?: boolean },
+) {
+  return lib.firms.list({ mergedOnly: false, offset: 0, ...query });
+}
+
 async function save(lib: Library, parties: readonly Party[], name = 'firms'): Promise<string> {
   return (await lib.saveRecords({ kind: 'shipments', request: {}, name }, records(parties))).id;
 }
 
 /** The firms of a dataset as sets of spellings (sorted), for comparing groupings. */
 async function groups(lib: Library, datasetId?: string): Promise<string[][]> {
-  const list = await lib.firms.list({
-    scope: datasetId ? { datasetId } : {},
-    mergedOnly: false,
-    sort: 'name',
-    offset: 0,
-    limit: 1000,
-  });
+  const list = await listFirms(lib, { scope: datasetId ? { datasetId } : {}, sort: 'name', limit: 1000 });
   const out: string[][] = [];
   for (const f of list.firms) {
     const detail = await lib.firms.firm(f.firmId, datasetId ? { datasetId } : {});
@@ -86,13 +88,7 @@ describe('firm resolution in the library', () => {
     // Another word is another firm.
     expect(firmOf(gs, 'Acme Trading Co., Ltd.')).toEqual(['Acme Trading Co., Ltd.']);
     const firm = (
-      await ctx.lib.firms.list({
-        scope: { datasetId: id },
-        mergedOnly: true,
-        sort: 'rows',
-        offset: 0,
-        limit: 10,
-      })
+      await listFirms(ctx.lib, { scope: { datasetId: id }, mergedOnly: true, sort: 'rows', limit: 10 })
     ).firms[0] as FirmSummaryView;
     expect(firm.spellings).toBe(4);
     expect(firm.asImporter).toBe(4);
@@ -210,14 +206,7 @@ describe('firm resolution in the library', () => {
     expect(firmOf(gs, 'Ningbo Harbor Trading')).toEqual(['Ningbo Harbor Trading', '宁波港贸易有限公司']);
     expect(firmOf(gs, 'Harbour Trading Ningbo')).toEqual(['Harbour Trading Ningbo']);
     const firmId = (
-      await ctx.lib.firms.list({
-        scope: { datasetId: id },
-        search: 'ningbo harbor',
-        mergedOnly: false,
-        sort: 'rows',
-        offset: 0,
-        limit: 5,
-      })
+      await listFirms(ctx.lib, { scope: { datasetId: id }, search: 'ningbo harbor', sort: 'rows', limit: 5 })
     ).firms[0]!.firmId;
     const detail = await ctx.lib.firms.firm(firmId, { datasetId: id });
     expect(detail.evidence).toEqual([
@@ -278,16 +267,8 @@ describe('firm resolution in the library', () => {
       { name: 'Apex Trading' },
     ]);
     const idOf = async (name: string) =>
-      (
-        await ctx.lib.firms.list({
-          scope: { datasetId: id },
-          search: name,
-          mergedOnly: false,
-          sort: 'rows',
-          offset: 0,
-          limit: 5,
-        })
-      ).firms[0]!.firmId;
+      (await listFirms(ctx.lib, { scope: { datasetId: id }, search: name, sort: 'rows', limit: 5 })).firms[0]!
+        .firmId;
     return {
       id,
       list: async () => groups(ctx.lib, id),
@@ -360,16 +341,7 @@ describe('firm resolution in the library', () => {
       'First',
     );
     const second = await save(ctx.lib, [{ name: 'Acme Co., Ltd.' }, { name: 'Apex Trading' }], 'Second');
-    const acme = (
-      await ctx.lib.firms.list({
-        scope: {},
-        search: 'acme',
-        mergedOnly: false,
-        sort: 'rows',
-        offset: 0,
-        limit: 5,
-      })
-    ).firms;
+    const acme = (await listFirms(ctx.lib, { scope: {}, search: 'acme', sort: 'rows', limit: 5 })).firms;
     expect(acme).toHaveLength(1);
     const detail = await ctx.lib.firms.firm(acme[0]!.firmId, {});
     expect(detail.spellings.map((s) => s.name).sort()).toEqual([
@@ -388,16 +360,8 @@ describe('firm resolution in the library', () => {
       (await ctx.lib.firms.firm(acme[0]!.firmId, { datasetId: second })).datasets.map((d) => d.datasetId),
     ).toEqual([second]);
     // The exporter of every row (one firm abroad) is in each dataset's every row.
-    const harbor = (
-      await ctx.lib.firms.list({
-        scope: {},
-        search: 'harbor',
-        mergedOnly: false,
-        sort: 'rows',
-        offset: 0,
-        limit: 5,
-      })
-    ).firms[0]!;
+    const harbor = (await listFirms(ctx.lib, { scope: {}, search: 'harbor', sort: 'rows', limit: 5 }))
+      .firms[0]!;
     expect((await ctx.lib.firms.firm(harbor.firmId, {})).datasets.map((d) => d.rows)).toEqual([3, 2]);
 
     // Any spelling's id opens the firm holding it, also after a split moved it to a firm of its own.
@@ -415,14 +379,7 @@ describe('firm resolution in the library', () => {
       { name: 'Acme Holdings', code: 'C2' },
     ]);
     const ids = (
-      await ctx.lib.firms.list({
-        scope: { datasetId: id },
-        search: 'acme',
-        mergedOnly: false,
-        sort: 'name',
-        offset: 0,
-        limit: 5,
-      })
+      await listFirms(ctx.lib, { scope: { datasetId: id }, search: 'acme', sort: 'name', limit: 5 })
     ).firms.map((f) => f.firmId);
     expect(ids).toHaveLength(2);
     await ctx.lib.firms.merge(ids);
@@ -457,16 +414,7 @@ describe('firm resolution in the library', () => {
       let lib = await Library.open(dir);
       const first = await save(lib, parties, 'monday');
       const firmOfName = async (name: string) =>
-        (
-          await lib.firms.list({
-            scope: {},
-            search: name,
-            mergedOnly: false,
-            sort: 'rows',
-            offset: 0,
-            limit: 5,
-          })
-        ).firms[0]!.firmId;
+        (await listFirms(lib, { scope: {}, search: name, sort: 'rows', limit: 5 })).firms[0]!.firmId;
       const partyOfName = async (name: string) =>
         (await lib.firms.firm(await firmOfName(name), {})).spellings.find((s) => s.name === name)!.partyId;
       await lib.firms.merge([await firmOfName('Acme Co Ltd'), await firmOfName('Acme Holdings')]);
@@ -535,13 +483,7 @@ describe('firm resolution in the library', () => {
     ]);
 
     // An export of the column, after the analyst merged Apex into Acme: the names follow the decision.
-    const firms = await ctx.lib.firms.list({
-      scope: { datasetId: id },
-      mergedOnly: false,
-      sort: 'name',
-      offset: 0,
-      limit: 10,
-    });
+    const firms = await listFirms(ctx.lib, { scope: { datasetId: id }, sort: 'name', limit: 10 });
     const idOf = (name: string) => firms.firms.find((f) => f.name === name)!.firmId;
     await ctx.lib.firms.merge([idOf('Acme Co Ltd'), idOf('Apex Trading')]);
     const exported: unknown[][] = [];
@@ -565,13 +507,7 @@ describe('firm resolution in the library', () => {
     const all = await groups(ctx.lib);
     expect(firmOf(all, 'Acme Co Ltd')).toEqual(['ACME COMPANY LIMITED', 'Acme Co Ltd']);
     // In one dataset's scope a firm shows the spellings and rows of that dataset.
-    const inFirst = await ctx.lib.firms.list({
-      scope: { datasetId: first },
-      mergedOnly: false,
-      sort: 'rows',
-      offset: 0,
-      limit: 10,
-    });
+    const inFirst = await listFirms(ctx.lib, { scope: { datasetId: first }, sort: 'rows', limit: 10 });
     expect(inFirst.firms.map((f) => [f.name, f.asImporter, f.asExporter])).toEqual([
       ['Acme Co Ltd', 1, 0],
       ['Harbor Supply Inc.', 0, 1],
@@ -580,13 +516,7 @@ describe('firm resolution in the library', () => {
     expect(firmOf(await groups(ctx.lib), 'Acme Co Ltd')).toEqual(['Acme Co Ltd']);
     expect((await ctx.lib.firms.status()).parties).toBe(2);
     await expect(
-      ctx.lib.firms.list({
-        scope: { datasetId: second },
-        mergedOnly: false,
-        sort: 'rows',
-        offset: 0,
-        limit: 5,
-      }),
+      listFirms(ctx.lib, { scope: { datasetId: second }, sort: 'rows', limit: 5 }),
     ).rejects.toThrow(/not in the library/);
   });
 
