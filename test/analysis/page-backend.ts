@@ -1,11 +1,9 @@
 import { resolve } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { BridgeResult } from '@shared/ipc/errors';
-import { createLogger, createMemorySink } from '../../src/main/log';
 import { createAnalysisHandlers } from '../../src/main/handlers/analysis-handlers';
-import { createDispatcher } from '../../src/main/handlers/dispatcher';
-import type { Handlers } from '../../src/main/handlers/types';
 import { openFixture, save, simRecords, withGaps, type Rec } from './fixtures';
+import { dispatchOver } from '../helpers/page-dispatch';
 
 export interface PageBackend {
   invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
@@ -39,13 +37,8 @@ export async function startPageBackend(): Promise<PageBackend> {
     library: async () => fx.library,
     resourcesDir: resolve(import.meta.dirname, '../../resources'),
   });
-  const dispatch = createDispatcher<string>({
-    handlers: slice as unknown as Handlers,
-    isTrustedSender: () => true,
-    logger: createLogger({ sink: createMemorySink() }),
-  });
   return {
-    invoke: (channel, input) => dispatch(channel, input, 'page-test'),
+    invoke: dispatchOver(slice, 'page-test'),
     ids: { before: beforeId, after: afterId, empty: emptyId, single: singleId },
     before,
     after,

@@ -1,13 +1,11 @@
 import { resolve } from 'node:path';
 import type { EventChannel } from '@shared/ipc/channels';
 import type { BridgeResult } from '@shared/ipc/errors';
-import { createLogger, createMemorySink } from '../../src/main/log';
 import { createAnalysisHandlers } from '../../src/main/handlers/analysis-handlers';
-import { createDispatcher } from '../../src/main/handlers/dispatcher';
 import { createResolutionHandlers } from '../../src/main/handlers/resolution-handlers';
-import type { Handlers } from '../../src/main/handlers/types';
 import { openFixture } from '../analysis/fixtures';
 import { shipment } from './helpers';
+import { dispatchOver } from '../helpers/page-dispatch';
 
 export interface FirmsPageBackend {
   invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
@@ -65,13 +63,8 @@ export async function startFirmsPageBackend(): Promise<FirmsPageBackend> {
       resourcesDir: resolve(import.meta.dirname, '../../resources'),
     }),
   };
-  const dispatch = createDispatcher<string>({
-    handlers: slice as unknown as Handlers,
-    isTrustedSender: () => true,
-    logger: createLogger({ sink: createMemorySink() }),
-  });
   return {
-    invoke: (channel, input) => dispatch(channel, input, 'page-test'),
+    invoke: dispatchOver(slice, 'page-test'),
     onEvent: (l) => listeners.push(l),
     datasetId: meta.id,
     close: () => fx.cleanup(),

@@ -1,11 +1,9 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BridgeResult } from '@shared/ipc/errors';
-import { createLogger, createMemorySink } from '../../src/main/log';
-import { createDispatcher } from '../../src/main/handlers/dispatcher';
 import { createPresetsHandlers } from '../../src/main/handlers/presets-handlers';
-import type { Handlers } from '../../src/main/handlers/types';
 import { tempDir } from '../helpers/temp-dir';
+import { dispatchOver } from '../helpers/page-dispatch';
 
 export interface PresetsPanelBackend {
   invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
@@ -24,13 +22,8 @@ export interface PresetsPanelBackend {
 export async function startPresetsPanelBackend(): Promise<PresetsPanelBackend> {
   const tmp = await tempDir('portolan-presets-panel-');
   const slice = createPresetsHandlers({ dataDir: tmp.dir });
-  const dispatch = createDispatcher<string>({
-    handlers: slice as unknown as Handlers,
-    isTrustedSender: () => true,
-    logger: createLogger({ sink: createMemorySink() }),
-  });
   return {
-    invoke: (channel, input) => dispatch(channel, input, 'panel-test'),
+    invoke: dispatchOver(slice, 'panel-test'),
     writePresetsFile: (text) => writeFile(join(tmp.dir, 'presets.json'), text),
     readPresetsFile: () => readFile(join(tmp.dir, 'presets.json'), 'utf8'),
     files: async () => (await readdir(tmp.dir)).sort(),
