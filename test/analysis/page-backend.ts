@@ -1,21 +1,9 @@
 import { resolve } from 'node:path';
 import ExcelJS from 'exceljs';
-import type { BridgeResult } from '@shared/ipc/errors';
 import { createAnalysisHandlers } from '../../src/main/handlers/analysis-handlers';
-import { openFixture, save, simRecords, withGaps, type Rec } from './fixtures';
+import { openFixture, save, simRecords, withGaps } from './fixtures';
+import type { PageBackend } from './page-backend-contract';
 import { dispatchOver } from '../helpers/page-dispatch';
-
-export interface PageBackend {
-  invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
-  ids: { before: string; after: string; empty: string; single: string };
-  before: Rec[];
-  after: Rec[];
-  /** The one shipment of the "Single" dataset; its importer has a 300-character name. */
-  single: Rec;
-  /** The first sheet of an exported .xlsx (Base64): its cells row by row, and the workbook's subject. */
-  readXlsx(base64: string): Promise<{ rows: unknown[][]; subject: string }>;
-  close(): Promise<void>;
-}
 
 export const LONG_NAME = `${'Very Long Trading And Logistics Company '.repeat(8)}Ltd`.slice(0, 300);
 

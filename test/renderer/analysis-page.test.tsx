@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setApi } from '../../src/renderer/src/bridge/api';
 import { fakeBridge } from './fake-bridge';
-import type { BridgeResult } from '@shared/ipc/errors';
+import type { PageBackend } from '../analysis/page-backend-contract';
 import * as app from '../../src/renderer/src/session/session-store';
 import * as page from '../../src/renderer/src/features/analysis/analysis-page';
 import * as store from '../../src/renderer/src/features/analysis/analysis-store';
@@ -15,16 +15,6 @@ import * as drill from '../../src/renderer/src/session/drill-store';
  * file does not pull main-process types into the renderer's type check.
  */
 type Rec = Record<string, string>;
-interface PageBackend {
-  invoke(channel: string, input: unknown): Promise<BridgeResult<unknown>>;
-  ids: { before: string; after: string; empty: string; single: string };
-  before: Rec[];
-  after: Rec[];
-  single: Rec;
-  readXlsx(base64: string): Promise<{ rows: unknown[][]; subject: string }>;
-  close(): Promise<void>;
-}
-
 let backend: PageBackend;
 const useStore = () => store.useAnalysisStore.getState();
 const downloads: { name: string; href: string }[] = [];
