@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor } from './render';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ColDef, GridApi } from 'ag-grid-community';
 import { DataGrid } from '../../src/renderer/src/components/grid/data-grid';
+import { optionsReappliedAcrossRenders } from './grid-options';
 
 interface Row {
   name: string;
@@ -30,13 +31,6 @@ describe('DataGrid rendered again', () => {
     );
     const { rerender } = render(element());
     await waitFor(() => expect(screen.getByTestId('g-rows').textContent).toBe('2 rows'));
-    const reapplied: string[] = [];
-    api!.addEventListener('componentStateChanged', (e) => {
-      reapplied.push(...Object.keys(e).filter((k) => !['type', 'api', 'context'].includes(k)));
-    });
-    rerender(element());
-    rerender(element());
-    await new Promise((r) => setTimeout(r, 50));
-    expect(reapplied).toEqual([]);
+    expect(await optionsReappliedAcrossRenders(api!, () => rerender(element()))).toEqual([]);
   });
 });

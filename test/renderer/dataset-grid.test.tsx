@@ -9,6 +9,7 @@ import * as grid from '../../src/renderer/src/features/library/dataset-grid';
 import { DEFAULT_SHIPMENT_COLUMNS } from '@shared/fields/default-columns';
 import { useGridSelectionStore } from '../../src/renderer/src/components/grid/grid-selection-store';
 import type { GridApi } from 'ag-grid-community';
+import { optionsReappliedAcrossRenders } from './grid-options';
 
 /**
  * The Library's dataset grid over a stand-in for library.getRows that filters like the library does
@@ -251,15 +252,8 @@ describe('DatasetGrid', () => {
     );
     const { rerender } = render(element());
     await waitFor(() => expect(countText()).toBe('500 rows'), { timeout: 10_000 });
-    const reapplied: string[] = [];
-    api!.addEventListener('componentStateChanged', (e) => {
-      reapplied.push(...Object.keys(e).filter((k) => !['type', 'api', 'context'].includes(k)));
-    });
     // The page renders again (an answer, a count, the usage line) with the same grid.
-    rerender(element());
-    rerender(element());
-    await new Promise((r) => setTimeout(r, 50));
-    expect(reapplied).toEqual([]);
+    expect(await optionsReappliedAcrossRenders(api!, () => rerender(element()))).toEqual([]);
   });
 
   it("draws an answer's first rows from the rows that came with it, at once and without a read", async () => {
