@@ -39,6 +39,9 @@ const ROUNDS = 9;
 const IN_PAGE_CLICK_TO_ROWS = `new Promise((resolve, reject) => {
   const grid = '[data-testid="shipments-grid"] .ag-row[row-index="0"]';
   const oldRow = document.querySelector(grid);
+  // A new answer's rows take the place of the last one's: in a row element drawn anew, or in the same
+  // element, whose row-id (the dataset and the row number) then names the new answer's row.
+  const oldId = oldRow ? oldRow.getAttribute('row-id') : null;
   const button = document.querySelector('[data-testid="search-run"]');
   if (!button || button.disabled) return reject(new Error('search button not available'));
   let t0 = performance.now();
@@ -77,7 +80,7 @@ const IN_PAGE_CLICK_TO_ROWS = `new Promise((resolve, reject) => {
       !row.classList.contains('ag-row-loading') &&
       !row.querySelector('.ag-skeleton-container') &&
       (row.textContent || '').trim() !== '';
-    if (sawRunning && !document.querySelector('[data-testid="search-progress"]') && filled && row !== oldRow) {
+    if (sawRunning && !document.querySelector('[data-testid="search-progress"]') && filled && (row !== oldRow || row.getAttribute('row-id') !== oldId)) {
       // The animation frame that draws it.
       finish(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
     }

@@ -99,6 +99,30 @@ describe('Query workbench grids: columns, layout memory, filters, firm paging, d
     await stack?.close();
   });
 
+  it("a new answer's first rows take the last one's place at the top of the same grid", async () => {
+    const names = (rows: ShipmentRecord[]) => rows.slice(0, 5).map((r) => r.importerName);
+    expect(await search.columnValues('importerName', 5)).toEqual(names(expectedRows));
+    // Far down the first answer, then a narrower question.
+    await search.grid.locator('.ag-grid-viewport').evaluate((v) => (v.scrollTop = v.scrollHeight));
+    await search.grid.locator(`.ag-row[row-index="${SIZE - 1}"]`).waitFor();
+    const until = '2023-06-30';
+    const narrower = [...stack.sim.dataset.records()]
+      .filter((r) => r.arrivalDate >= FROM && r.arrivalDate <= until)
+      .sort((a, b) => byCodeUnit(b.arrivalDate, a.arrivalDate) || byCodeUnit(a.hashId, b.hashId));
+    expect(names(narrower)).not.toEqual(names(expectedRows));
+    await search.setDates(FROM, until);
+    await search.runFresh();
+    expect(await search.columnValues('importerName', 5)).toEqual(names(narrower));
+    // Its first row is in view, not the place the last answer was scrolled to.
+    const viewport = await search.grid.locator('.ag-grid-viewport').boundingBox();
+    const first = await search.grid.locator('.ag-row[row-index="0"]').first().boundingBox();
+    expect(first && viewport && first.y >= viewport.y && first.y < viewport.y + viewport.height).toBe(true);
+    // The broad question again, for the cases after this one.
+    await search.setDates(FROM, TO);
+    await search.runFresh();
+    expect(await search.columnValues('importerName', 5)).toEqual(names(expectedRows));
+  });
+
   it('shows the six column groups; the chooser shows and hides a column and a whole group, and pins', async () => {
     const grid = search.table;
     // By default no column of the Record group is shown, so its header is not either.

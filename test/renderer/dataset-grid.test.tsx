@@ -17,6 +17,7 @@ import { optionsReappliedAcrossRenders } from './grid-options';
  * and the empty state follow what the grid asked.
  */
 interface GetRowsInput {
+  id: string;
   startRow: number;
   endRow: number;
   quickFilter?: string;
@@ -63,6 +64,13 @@ beforeAll(async () => {
         fallback: async (channel, input) => {
           if (channel === 'library.getRows') asked.push(input as GetRowsInput);
           await held.get((input as GetRowsInput).quickFilter ?? '');
+          await held.get(`dataset:${(input as GetRowsInput).id}`);
+          // A dataset that is gone by the time its rows are read.
+          if ((input as GetRowsInput).id === 'ds-gone')
+            return {
+              ok: false,
+              error: { kind: 'NotFound', message: 'This dataset is no longer in the library.' },
+            };
           return channel === 'library.getRows'
             ? answer(input as GetRowsInput)
             : { ok: false, error: { kind: 'Internal', message: channel } };
@@ -281,6 +289,82 @@ describe('DatasetGrid', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  describe("another dataset in the same grid (the Search page's next answer)", () => {
+    let api: GridApi | null = null;
+    // One handler for every render: a new one would be a changed option to ag-grid.
+    const keepApi = (a: GridApi | null) => {
+      if (a) api = a;
+    };
+    const named = (prefix: string, n: number): DatasetRow[] =>
+      Array.from({ length: n }, (_, i) => ({
+        _row: i,
+        hashId: `${prefix}${i}`,
+        importerName: `${prefix} ${i}`,
+      }));
+    const answerGrid = (
+      datasetId: string,
+      head: readonly DatasetRow[] | undefined,
+      onError?: (m: string | null) => void,
+    ) => (
+      <grid.DatasetGrid
+        datasetId={datasetId}
+        kind="shipments"
+        storedRows={head?.length ?? STORED}
+        {...(head ? { head } : {})}
+        quickFilter=""
+        initialFilterModel={null}
+        // As on the Search page: the column filters stay with the grid, not with an answer.
+        filtersId="search-answers"
+        onApi={keepApi}
+        {...(onError ? { onError } : {})}
+      />
+    );
+    const firstRow = () => document.querySelector('.ag-row[row-index="0"]');
+
+    it('shows its first rows in place of the last ones: same data source, no loading rows between, at the top', async () => {
+      const first = named('First', 200);
+      const next = named('Next', 200);
+      const { rerender } = render(answerGrid('ds-first', first));
+      await waitFor(() => expect(firstRow()?.textContent).toContain('First 0'), { timeout: 10_000 });
+      api!.ensureIndexVisible(150, 'top');
+      const loadingRows: Element[] = [];
+      const observer = new MutationObserver(() =>
+        loadingRows.push(...document.querySelectorAll('.ag-row-loading, .ag-skeleton-container')),
+      );
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+      try {
+        // ag-grid reports a data source handed to it as a changed option: none is.
+        expect(
+          await optionsReappliedAcrossRenders(api!, () => rerender(answerGrid('ds-next', next))),
+        ).toEqual([]);
+        await waitFor(() => expect(firstRow()?.textContent).toContain('Next 0'), { timeout: 10_000 });
+      } finally {
+        observer.disconnect();
+      }
+      expect(loadingRows).toEqual([]);
+      expect(api!.getFirstDisplayedRowIndex()).toBe(0);
+      expect(countText()).toBe('200 rows');
+      // Both answers' first blocks came with them.
+      expect(asked).toEqual([]);
+    });
+
+    it('takes nothing from a block of the last dataset that is answered after the switch', async () => {
+      const errors: (string | null)[] = [];
+      const onError = (m: string | null) => errors.push(m);
+      let release = () => {};
+      held.set('dataset:ds-gone', new Promise<void>((r) => (release = r)));
+      const { rerender } = render(answerGrid('ds-gone', undefined, onError));
+      await waitFor(() => expect(asked.some((q) => q.id === 'ds-gone')).toBe(true), { timeout: 10_000 });
+      rerender(answerGrid('ds-next', named('Next', 200), onError));
+      await waitFor(() => expect(firstRow()?.textContent).toContain('Next 0'), { timeout: 10_000 });
+      release();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(errors.filter((e) => e !== null)).toEqual([]);
+      expect(countText()).toBe('200 rows');
+      expect(screen.getByTestId('library-grid').dataset.loading).toBe('false');
+    });
   });
 
   describe('a head of the shown fields only', () => {

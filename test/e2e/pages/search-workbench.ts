@@ -169,7 +169,17 @@ export class SearchWorkbench {
       await this.page.waitForTimeout(25);
     }
     await this.page.locator('[data-testid="search-summary"], [data-testid="search-error"]').first().waitFor();
-    await this.grid.locator('.ag-row[row-index="0"]').first().waitFor();
+    await this.answerRows();
+  }
+
+  /**
+   * Waits for the first row of the answer the grid shows: a new answer's rows take the place of the
+   * last one's in the same grid, each row's id naming its dataset (a grid of kept records has none).
+   */
+  async answerRows(): Promise<void> {
+    const datasetId = await this.grid.first().getAttribute('data-dataset-id');
+    const row = datasetId ? `.ag-row[row-index="0"][row-id^="${datasetId}:"]` : '.ag-row[row-index="0"]';
+    await this.grid.locator(row).first().waitFor();
   }
 
   // An answer the library could not store

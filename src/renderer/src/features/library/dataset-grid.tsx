@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Text } from '@mantine/core';
 import { AgGridReact } from 'ag-grid-react';
 import type {
@@ -137,8 +137,13 @@ type GridEvents = Pick<
 >;
 /** The overlays the grid does without (the page says "no match" itself), one array for every render. */
 const NO_OVERLAYS: GridOptions['suppressOverlays'] = ['noRows', 'noMatchingRows'];
-/** A row's id: its row number in the dataset. */
-const rowId = (p: GetRowIdParams<DatasetRow>): string => String(p.data._row);
+/** The dataset a grid shows and what came with it: its data source reads it at each block. */
+interface ShownDataset {
+  datasetId: string;
+  head: readonly DatasetRow[] | undefined;
+  headFields: ReadonlySet<string> | null;
+  storedRows: number;
+}
 
 /** The count the grid last answered, and whether filters were narrowing it then. */
 interface MatchCount {
@@ -388,6 +393,15 @@ export function DatasetGrid(props: DatasetGridProps) {
   const lastView = useRef<BlockView | null>(null);
   // Row objects that hold every field (whole-row blocks, the answer's first block, rows completed).
   const wholeRows = useRef(new WeakSet<DatasetRow>());
+  // The dataset shown, read by the data source at each block. Another dataset (the Search page's next
+  // answer) reloads the grid's blocks in place: a new data source would make ag-grid throw its rows
+  // away, draw loading rows and then the rows again, which took 30–45 ms more before the first rows.
+  const shown = useRef<ShownDataset>({ datasetId, head, headFields, storedRows });
+  // A row's id: its dataset and row number, so that a row of another dataset is another row.
+  const rowId = useCallback(
+    (p: GetRowIdParams<DatasetRow>): string => `${shown.current.datasetId}:${p.data._row}`,
+    [],
+  );
 
   /** Reads the blocks again when a shown column was not among those read, so no cell stays blank. */
   const readShownColumns = useCallback((g: GridApi) => {
@@ -420,10 +434,11 @@ export function DatasetGrid(props: DatasetGridProps) {
     const pacer = createBlockPacer(SCROLL_SETTLE_MS);
     const datasource: IDatasource = {
       getRows(params: IGetRowsParams) {
+        const { datasetId, head, headFields, storedRows } = shown.current;
         setLoading(true);
         const view = blockView(params, drillFilter.pinned, quickFilter, firmsShown.current);
         const narrowed = narrowsRows(view);
-        const queryKey = JSON.stringify([view.filterModel, view.quickFilter]);
+        const queryKey = JSON.stringify([datasetId, view.filterModel, view.quickFilter]);
         latestQuery.current = queryKey;
         const sorted = view.sortModel.length > 0;
         const g = apiRef.current;
@@ -448,7 +463,7 @@ export function DatasetGrid(props: DatasetGridProps) {
         }
         lastView.current = view;
         columnsRead.current = columns.length > 0 ? new Set(columns) : null;
-        const viewKey = JSON.stringify([view, columns]);
+        const viewKey = JSON.stringify([datasetId, view, columns]);
         pacer.pace(
           viewKey,
           params.startRow,
@@ -456,6 +471,8 @@ export function DatasetGrid(props: DatasetGridProps) {
             void getApi()
               .library.getRows(blockRequest(datasetId, view, params, columns))
               .then((r) => {
+                // A block of the dataset shown before: ag-grid no longer waits for it.
+                if (shown.current.datasetId !== datasetId) return;
                 setLoading(false);
                 setAnswered((n) => n + 1);
                 if (r.ok) {
@@ -472,8 +489,28 @@ export function DatasetGrid(props: DatasetGridProps) {
       },
     };
     return { datasource, pacer };
-  }, [datasetId, quickFilter, onError, drillFilter, head, headFields, storedRows]);
+  }, [quickFilter, onError, drillFilter]);
   useEffect(() => () => pacer.stop(), [pacer]);
+
+  // Another dataset in the same grid: its first rows at the top, read in place of the last one's (the
+  // reads still waiting for the last one are dropped). A layout effect, so that the new rows are asked
+  // for before the browser paints, not a frame later.
+  useLayoutEffect(() => {
+    const last = shown.current;
+    if (
+      last.datasetId === datasetId &&
+      last.head === head &&
+      last.headFields === headFields &&
+      last.storedRows === storedRows
+    )
+      return;
+    shown.current = { datasetId, head, headFields, storedRows };
+    const g = apiRef.current;
+    if (!g || g.isDestroyed()) return;
+    pacer.stop();
+    g.ensureIndexVisible(0, 'top');
+    g.refreshInfiniteCache();
+  }, [datasetId, head, headFields, storedRows, pacer]);
 
   // A view of the whole record (the record drawer, a page's buttons) reads the row's every field once,
   // at its place in the view the block was read with, and keeps it in the grid's row.
@@ -629,6 +666,7 @@ export function DatasetGrid(props: DatasetGridProps) {
         data-ag-theme-mode={mode}
         data-last-row={lastRow ?? ''}
         data-row-count={storedRows}
+        data-dataset-id={datasetId}
         data-shown-count={lastRow ?? ''}
         data-loading={loading ? 'true' : 'false'}
         data-answered={answered}
