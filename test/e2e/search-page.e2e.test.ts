@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchWorkbench } from './pages/search-workbench';
 import { launchBrowser, screenshotOnFailure, type Browser } from './support/browser';
 import { openConnected } from './support/connected';
+import { contrast } from './support/colours';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -185,6 +186,27 @@ describe('Search page: the filter, the run bar and the presets list', () => {
     await expect.poll(() => type.inputValue()).toBe('Importer');
     expect(await answers()).toBe(before + 1);
     await browser.page.keyboard.press('Escape');
+  });
+
+  it('the Search button keeps its colour and a readable label under the pointer, in light and dark', async () => {
+    const colours = () =>
+      search.runButton.evaluate((e) => {
+        const s = e.ownerDocument.defaultView!.getComputedStyle(e);
+        return { background: s.backgroundColor, text: s.color };
+      });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await browser.page.emulateMedia({ colorScheme });
+      await browser.page.mouse.move(0, 0);
+      const idle = await colours();
+      await search.runButton.hover();
+      // Mantine darkens a filled button under the pointer: a shade of the same colour, not another one.
+      await expect.poll(async () => (await colours()).background).not.toBe(idle.background);
+      const hovered = await colours();
+      expect(contrast(hovered.text, hovered.background), colorScheme).toBeGreaterThanOrEqual(3);
+      expect(contrast(hovered.background, idle.background), colorScheme).toBeLessThan(1.5);
+    }
+    await browser.page.mouse.move(0, 0);
+    await browser.page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('a field reached by the keyboard shows the theme’s focus ring, as a button does, in light and dark', async () => {
