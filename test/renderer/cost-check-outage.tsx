@@ -102,6 +102,7 @@ export async function costCheckRefusedForALimit(
   expect(screen.getByText('The cost could not be checked')).toBeTruthy();
   const again = screen.getByTestId(id('again'));
   expect(again.textContent).toMatch(/^Try again in (29|30) s$/);
+  expect(error.textContent).toMatch(/Try again in (29|30) s\.$/);
   expect(again.hasAttribute('disabled')).toBe(true);
   expect(screen.queryByTestId(id('confirm'))).toBeNull();
 
@@ -123,6 +124,10 @@ export async function costCheckRefusedForALimit(
     });
     const ready = screen.getByTestId(id('again'));
     expect(ready.hasAttribute('disabled')).toBe(false);
+    // The message no longer gives the wait it had when it came.
+    const over = screen.getByTestId(id('error')).textContent ?? '';
+    expect(over).toMatch(/The wait is over: you can try again\.$/);
+    expect(over).not.toMatch(/Try again in/);
     // Focused once it can run: Enter runs it.
     await waitFor(() => expect(document.activeElement).toBe(ready));
     await act(async () => {

@@ -1,4 +1,4 @@
-import { AppError, type BridgeError, type ErrorKind } from '@shared/ipc/errors';
+import { AppError, waitSentence, type BridgeError, type ErrorKind } from '@shared/ipc/errors';
 import { describeFieldIssues, metricLabel, type SpecIssue } from '@shared/spec';
 import { redact } from '../log';
 
@@ -99,12 +99,6 @@ export function authRejectedError(): ServiceClientError {
   );
 }
 
-function formatWait(seconds: number): string {
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 2 * 3600) return `${Math.ceil(seconds / 60)} min`;
-  return `${Math.round(seconds / 360) / 10} h`;
-}
-
 /** What a 429 body said, as far as it could be read (the simulator's `limit_exceeded` shape). */
 export interface LimitRefusal {
   /** The usage metric the service named, e.g. `shipments/search` or `minutelyRequest`. */
@@ -182,7 +176,7 @@ export function limitExceededError(
   // The service's own words name metrics and fields as the service does: kept only for a metric the app
   // has no words of its own for.
   const said = detail && !known ? ` The service said: ${bodyExcerpt(detail)}.` : '';
-  const wait = retryAfterSeconds === undefined ? '' : ` Try again in ${formatWait(retryAfterSeconds)}.`;
+  const wait = retryAfterSeconds === undefined ? '' : ` ${waitSentence(retryAfterSeconds)}`;
   let when: string;
   if (known?.resets === 'never') {
     when = ` ${known.remedy}${exhausted || !wait ? ' Waiting will not help: this limit does not reset by itself.' : wait}`;

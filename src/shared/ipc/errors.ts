@@ -66,6 +66,21 @@ export function limitEndsAt(
     : null;
 }
 
+/** A wait as a limit's message says it: "45 s", "3 min", "1.5 h". */
+export function describeWait(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.ceil(seconds / 60)} min`;
+  return `${Math.round(seconds / 360) / 10} h`;
+}
+
+/**
+ * The sentence a limit's message ends with when the service gave a wait. One function for main, which
+ * writes it once, and the window, which counts it down where the message stays on screen.
+ */
+export function waitSentence(seconds: number): string {
+  return `Try again in ${describeWait(seconds)}.`;
+}
+
 /** An error that already carries a bridge kind; handlers throw these and the wrapper forwards them. */
 export class AppError extends Error {
   readonly kind: ErrorKind;

@@ -1,6 +1,6 @@
 import { Alert, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import type { BridgeError, ErrorKind } from '@shared/ipc/errors';
+import { waitSentence, type BridgeError, type ErrorKind } from '@shared/ipc/errors';
 import { MessageText } from './message-text';
 
 /**
@@ -43,9 +43,38 @@ export function statusSuffix(error: Pick<BridgeError, 'message' | 'status'>): st
 }
 
 /** A failed bridge call as a person reads it: what went wrong, and the message main wrote. */
-export function ErrorMessage({ error, testId }: { error: BridgeError; testId: string }) {
+/**
+ * A limit's message as it reads now: the wait it ended with when it came ("Try again in 45 s.") counted
+ * down to `msLeft`, then said to be over; the message as main wrote it when it gave no wait.
+ */
+export function messageWithWaitLeft(
+  error: Pick<BridgeError, 'message' | 'retryAfterSeconds'>,
+  msLeft: number,
+): string {
+  if (error.retryAfterSeconds === undefined) return error.message;
+  const sentence = waitSentence(error.retryAfterSeconds);
+  if (!error.message.endsWith(sentence)) return error.message;
+  const now = msLeft > 0 ? waitSentence(Math.ceil(msLeft / 1000)) : 'The wait is over: you can try again.';
+  return error.message.slice(0, -sentence.length) + now;
+}
+
+/**
+ * `waitLeftMs`: where the message stays on screen while a limit's wait runs out (a dialog's Try again
+ * counts it down beside it), the time left of the wait, so that the message does not go on saying the
+ * wait it had when it came.
+ */
+export function ErrorMessage({
+  error,
+  testId,
+  waitLeftMs,
+}: {
+  error: BridgeError;
+  testId: string;
+  waitLeftMs?: number;
+}) {
   const heading = HEADINGS[error.kind];
   const status = statusSuffix(error);
+  const text = waitLeftMs === undefined ? error.message : messageWithWaitLeft(error, waitLeftMs);
   return (
     <Alert
       color="red"
@@ -57,7 +86,7 @@ export function ErrorMessage({ error, testId }: { error: BridgeError; testId: st
     >
       {heading && <strong className="message__kind">{heading}: </strong>}
       <span className="message__text">
-        <MessageText text={error.message} />
+        <MessageText text={text} />
       </span>
       {status ? <span className="message__status">{status}</span> : null}
       {error.detail ? <SystemDetail text={error.detail} /> : null}

@@ -78,7 +78,9 @@ export function FetchAllDialog() {
                   onDismiss={dismissDialog}
                   onFetchAgain={() => void estimate()}
                 />
-                {dialog.error && <ErrorMessage error={dialog.error} testId="fetch-all-error" />}
+                {dialog.error && (
+                  <ErrorMessage error={dialog.error} testId="fetch-all-error" waitLeftMs={againLeft} />
+                )}
                 {hsCodes && (
                   // Said before anything is sent: the service refuses a request past the allowance whole.
                   <Alert

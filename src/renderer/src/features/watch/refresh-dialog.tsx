@@ -102,7 +102,7 @@ export function RefreshDialog() {
             </Group>
           )}
           {refreshing && <WaitingForService />}
-          {error && <ErrorMessage error={error} testId="watch-refresh-error" />}
+          {error && <ErrorMessage error={error} testId="watch-refresh-error" waitLeftMs={againLeft} />}
           {hsCodes && (
             // Said before anything is sent: the service refuses a request past the allowance whole.
             <Alert
