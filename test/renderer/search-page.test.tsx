@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProfilesState, ProfileView } from '@shared/profiles/profiles-contract';
 import type { BridgeResult } from '@shared/ipc/errors';
 import { SHIPMENT_FIELDS, type ShipmentRecord, type UsageSummary } from '@shared/spec';
@@ -278,6 +278,34 @@ describe('search page: a refused search', () => {
     expect(text.match(/again in 1 s|wait 1 s/g)).toHaveLength(1);
     expect(text.match(/429/g)).toHaveLength(1);
     expect(screen.queryByTestId('search-retry-after')).toBeNull();
+  });
+
+  it('counts the wait down in its message, and says when it is over', async () => {
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    await searchWith({
+      ok: false,
+      error: {
+        kind: 'LimitExceeded',
+        message: 'Request limit reached for account main (429). Try again in 30 s.',
+        status: 429,
+        retryAfterSeconds: 30,
+      },
+    });
+    const message = () => el('search-error').textContent ?? '';
+    expect(message()).toMatch(/Try again in (29|30) s\.$/);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 20_000);
+      await waitFor(() => expect(message()).toMatch(/Try again in (9|10) s\.$/), { timeout: 3_000 });
+      vi.setSystemTime(Date.now() + 11_000);
+      await waitFor(() => expect(message()).toMatch(/The wait is over: you can try again\.$/), {
+        timeout: 3_000,
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(message()).toContain('Request limit reached for account main (429).');
   });
 });
 

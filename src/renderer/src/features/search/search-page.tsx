@@ -20,12 +20,14 @@ import { IconSearch, IconSearchOff } from '@tabler/icons-react';
 import type { ColDef, ColGroupDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import { SHIPMENT_SEARCH_MAX_SIZE, SHIPMENT_SEARCH_MIN_SIZE, type ShipmentRecord } from '@shared/spec';
 import type { DatasetRow } from '@shared/library/library-contract';
+import type { BridgeError } from '@shared/ipc/errors';
 import { SHIPMENT_FIELDS } from '@shared/spec/records';
 import { CancelButton } from '../../components/cancel-button';
 import { CancelledNotice } from '../../components/cancelled-notice';
 import { PreviousResultNote } from '../../components/previous-result-note';
 import { useEscapeCancels } from '../../components/use-escape-cancel';
 import { ErrorMessage } from '../../components/error-message';
+import { useMsUntil } from '../../components/use-now';
 import { SearchEmptyState } from '../../components/search-empty-state';
 import { ExportButton } from '../export';
 import { viewFromGrid } from '../export';
@@ -78,6 +80,15 @@ function SearchingElapsed() {
   }, []);
   const elapsed = startedAt ? Math.max(0, now - startedAt) : 0;
   return <Text fz="sm">Searching… {(elapsed / 1000).toFixed(1)} s</Text>;
+}
+
+/** The search's error, a limit's wait in it counted down: a render a second of this message alone. */
+function SearchErrorMessage({ error }: { error: BridgeError }) {
+  const endsAt = useSearchStore((s) => s.errorWaitEndsAt);
+  const left = useMsUntil(endsAt);
+  return (
+    <ErrorMessage error={error} testId="search-error" {...(endsAt !== null ? { waitLeftMs: left } : {})} />
+  );
 }
 
 /** The run bar: how many records to download, what that costs the account, and the Run button. */
@@ -442,7 +453,7 @@ export function SearchPage() {
           )}
           {error && (
             <Box data-testid="search-error-box" style={{ flexShrink: 0 }}>
-              <ErrorMessage error={error} testId="search-error" />
+              <SearchErrorMessage error={error} />
               {elapsedMs !== null && (
                 <Text fz="xs" c="dimmed" data-testid="search-error-elapsed">
                   The search failed after {(elapsedMs / 1000).toFixed(2)} s.

@@ -6,7 +6,7 @@ import {
   type UsageSummary,
 } from '@shared/spec';
 import { useMemo } from 'react';
-import type { BridgeError, BridgeResult } from '@shared/ipc/errors';
+import { limitEndsAt, type BridgeError, type BridgeResult } from '@shared/ipc/errors';
 import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
 import { KEPT_ANSWERS_LIMIT, type EquivalentView, type SaveFailed } from '@shared/library/library-contract';
 import { DEFAULT_SHIPMENT_COLUMNS } from '@shared/fields/default-columns';
@@ -106,6 +106,8 @@ export interface SearchData {
   /** The profile `result` was fetched with. */
   resultProfileId: string | null;
   error: BridgeError | null;
+  /** When the wait `error` gave for a limit ends (epoch ms): its message counts it down. Null otherwise. */
+  errorWaitEndsAt: number | null;
   startedAt: number | null;
   /** Milliseconds from the click to the last answer (a result or an error), for the status line (and the benchmark). */
   elapsedMs: number | null;
@@ -180,6 +182,7 @@ const initialState: SearchData = {
   result: null,
   resultProfileId: null,
   error: null,
+  errorWaitEndsAt: null,
   startedAt: null,
   elapsedMs: null,
   overLimitConfirmed: false,
@@ -315,7 +318,13 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
             saveFailure: failureOf(r.value),
           });
         } else {
-          set({ status: 'error', error: r.error, elapsedMs, answers: get().answers + 1 });
+          set({
+            status: 'error',
+            error: r.error,
+            errorWaitEndsAt: limitEndsAt(r.error, Date.now()),
+            elapsedMs,
+            answers: get().answers + 1,
+          });
         }
       },
       cancel() {
