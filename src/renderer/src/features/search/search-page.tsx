@@ -91,7 +91,6 @@ function SearchErrorMessage({ error }: { error: BridgeError }) {
   );
 }
 
-/** The run bar: how many records to download, what that costs the account, and the Run button. */
 /**
  * The filter panel and the presets beside it, memoised: a search's answer re-renders the result area,
  * not the form's fields (their render was most of the time between the answer and its first rows).
@@ -142,6 +141,7 @@ function submitSearch(): void {
   runSearchCommand();
 }
 
+/** The run bar: how many records to download, what that costs the account, and the Run button. */
 const RunBar = memo(function RunBar({ check }: { check: SearchCheck }) {
   const size = useSearchStore((s) => s.size);
   const status = useSearchStore((s) => s.status);
