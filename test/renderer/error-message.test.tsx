@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from './render';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ERROR_KINDS } from '@shared/ipc/errors';
-import { ErrorMessage } from '../../src/renderer/src/components/error-message';
+import { ERROR_KINDS, waitSentence, type BridgeError } from '@shared/ipc/errors';
+import { ErrorMessage, messageWithWaitLeft } from '../../src/renderer/src/components/error-message';
+import { TryAgainButton } from '../../src/renderer/src/components/try-again-button';
 import { KeychainBanner } from '../../src/renderer/src/features/settings/keychain-banner';
 
 afterEach(cleanup);
@@ -117,6 +118,36 @@ describe('ErrorMessage', () => {
         'dbus-run-session',
         'gnome-keyring-daemon --unlock',
       ]);
+    }
+  });
+});
+
+describe("a limit's wait, counted down", () => {
+  const limit = (seconds: number): BridgeError => ({
+    kind: 'LimitExceeded',
+    message: `Request limit reached (429). ${waitSentence(seconds)}`,
+    retryAfterSeconds: seconds,
+  });
+
+  it('reads in the message as the service gave it, then as it is left, then as over', () => {
+    expect(messageWithWaitLeft(limit(45), 45_000)).toBe('Request limit reached (429). Try again in 45 s.');
+    expect(messageWithWaitLeft(limit(45), 12_300)).toBe('Request limit reached (429). Try again in 13 s.');
+    expect(messageWithWaitLeft(limit(45), 0)).toBe(
+      'Request limit reached (429). The wait is over: you can try again.',
+    );
+    // No wait given, or a message that does not end with it: the message as main wrote it.
+    const noWait: BridgeError = { kind: 'LimitExceeded', message: 'Used up. Waiting will not help.' };
+    expect(messageWithWaitLeft(noWait, 0)).toBe(noWait.message);
+    const elsewhere = { ...limit(45), message: 'Try again in 45 s. Then ask for fewer records.' };
+    expect(messageWithWaitLeft(elsewhere, 0)).toBe(elsewhere.message);
+  });
+
+  it('is said alike by the message and by the Try again beside it, past a minute too', () => {
+    for (const msLeft of [30_000, 95_000, 150_000, 3 * 3600_000]) {
+      render(<TryAgainButton msLeft={msLeft} testId={`again-${msLeft}`} />);
+      const button = screen.getByTestId(`again-${msLeft}`).textContent ?? '';
+      const message = messageWithWaitLeft(limit(3 * 3600), msLeft);
+      expect(message.endsWith(` ${button}.`), `${button} / ${message}`).toBe(true);
     }
   });
 });

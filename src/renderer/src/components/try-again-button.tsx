@@ -1,11 +1,12 @@
 import type { Ref } from 'react';
 import { Button } from '@mantine/core';
-import { describeSeconds } from './format';
+import { describeWait } from '@shared/ipc/errors';
 
 /**
  * A dialog's Try again (it submits the dialog's form). While `msLeft` is above 0 it is held, with the
- * wait on it ("Try again in 42 s"): a check the service refused for a limit, asked again before the
- * wait it gave is over, would only be refused again and counted.
+ * wait on it ("Try again in 42 s", in the words of the limit's message beside it): a check the service
+ * refused for a limit, asked again before the wait it gave is over, would only be refused again and
+ * counted.
  */
 export function TryAgainButton({
   msLeft,
@@ -19,7 +20,7 @@ export function TryAgainButton({
   const waiting = msLeft > 0;
   return (
     <Button type="submit" data-testid={testId} ref={ref} disabled={waiting}>
-      {waiting ? `Try again in ${describeSeconds(Math.ceil(msLeft / 1000))}` : 'Try again'}
+      {waiting ? `Try again in ${describeWait(Math.ceil(msLeft / 1000))}` : 'Try again'}
     </Button>
   );
 }
