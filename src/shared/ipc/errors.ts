@@ -67,10 +67,15 @@ export function limitEndsAt(
 }
 
 /** A wait as a limit's message says it: "45 s", "3 min", "1.5 h". */
-export function describeWait(seconds: number): string {
+function describeWait(seconds: number): string {
   if (seconds < 120) return `${seconds} s`;
   if (seconds < 2 * 3600) return `${Math.ceil(seconds / 60)} min`;
   return `${Math.round(seconds / 360) / 10} h`;
+}
+
+/** "Try again in 45 s": a held Try again says the wait as the limit's message beside it does. */
+export function tryAgainIn(seconds: number): string {
+  return `Try again in ${describeWait(seconds)}`;
 }
 
 /**
@@ -78,7 +83,7 @@ export function describeWait(seconds: number): string {
  * writes it once, and the window, which counts it down where the message stays on screen.
  */
 export function waitSentence(seconds: number): string {
-  return `Try again in ${describeWait(seconds)}.`;
+  return `${tryAgainIn(seconds)}.`;
 }
 
 /** An error that already carries a bridge kind; handlers throw these and the wrapper forwards them. */

@@ -42,7 +42,6 @@ export function statusSuffix(error: Pick<BridgeError, 'message' | 'status'>): st
   return new RegExp(`\\b${error.status}\\b`).test(error.message) ? null : ` (HTTP ${error.status})`;
 }
 
-/** A failed bridge call as a person reads it: what went wrong, and the message main wrote. */
 /**
  * A limit's message as it reads now: the wait it ended with when it came ("Try again in 45 s.") counted
  * down to `msLeft`, then said to be over; the message as main wrote it when it gave no wait.
@@ -59,6 +58,7 @@ export function messageWithWaitLeft(
 }
 
 /**
+ * A failed bridge call as a person reads it: what went wrong, and the message main wrote.
  * `waitLeftMs`: where the message stays on screen while a limit's wait runs out (a dialog's Try again
  * counts it down beside it), the time left of the wait, so that the message does not go on saying the
  * wait it had when it came.

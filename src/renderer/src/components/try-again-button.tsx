@@ -1,6 +1,6 @@
 import type { Ref } from 'react';
 import { Button } from '@mantine/core';
-import { describeWait } from '@shared/ipc/errors';
+import { tryAgainIn } from '@shared/ipc/errors';
 
 /**
  * A dialog's Try again (it submits the dialog's form). While `msLeft` is above 0 it is held, with the
@@ -20,7 +20,7 @@ export function TryAgainButton({
   const waiting = msLeft > 0;
   return (
     <Button type="submit" data-testid={testId} ref={ref} disabled={waiting}>
-      {waiting ? `Try again in ${describeWait(Math.ceil(msLeft / 1000))}` : 'Try again'}
+      {waiting ? tryAgainIn(Math.ceil(msLeft / 1000)) : 'Try again'}
     </Button>
   );
 }
