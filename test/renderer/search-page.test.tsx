@@ -262,18 +262,23 @@ describe('search page: a failed search', () => {
 });
 
 describe('search page: a refused search', () => {
-  it('says the wait the service asked for once, in the message, and the status once', async () => {
+  /** The page, its search refused for the request limit with a wait of `seconds`. */
+  async function refusedWithAWait(seconds: number): Promise<void> {
     render(<page.SearchPage />);
     act(() => search.useSearchStore.getState().setSize(10));
     await searchWith({
       ok: false,
       error: {
         kind: 'LimitExceeded',
-        message: 'Request limit reached for account main (429). Try again in 1 s.',
+        message: `Request limit reached for account main (429). Try again in ${seconds} s.`,
         status: 429,
-        retryAfterSeconds: 1,
+        retryAfterSeconds: seconds,
       },
     });
+  }
+
+  it('says the wait the service asked for once, in the message, and the status once', async () => {
+    await refusedWithAWait(1);
     const text = el('search-error-box').textContent ?? '';
     expect(text.match(/again in 1 s|wait 1 s/g)).toHaveLength(1);
     expect(text.match(/429/g)).toHaveLength(1);
@@ -281,17 +286,7 @@ describe('search page: a refused search', () => {
   });
 
   it('counts the wait down in its message, and says when it is over', async () => {
-    render(<page.SearchPage />);
-    act(() => search.useSearchStore.getState().setSize(10));
-    await searchWith({
-      ok: false,
-      error: {
-        kind: 'LimitExceeded',
-        message: 'Request limit reached for account main (429). Try again in 30 s.',
-        status: 429,
-        retryAfterSeconds: 30,
-      },
-    });
+    await refusedWithAWait(30);
     const message = () => el('search-error').textContent ?? '';
     expect(message()).toMatch(/Try again in (29|30) s\.$/);
     vi.useFakeTimers({ toFake: ['Date'] });
