@@ -108,6 +108,25 @@ describe('an answer read as one-byte JSON text', () => {
     );
   });
 
+  it('gives the same text wherever the body lies in memory, a character beyond ASCII at any byte', () => {
+    // The scan reads four bytes at a time where they are aligned: every alignment of the body and every
+    // place of a character within a word, a long ASCII stretch between them.
+    const fill = 'a'.repeat(61);
+    const values = Array.from({ length: 24 }, (_, i) => `${fill.slice(0, i)}é${fill}€${'b'.repeat(i % 5)}`);
+    const long = JSON.stringify({ shipments: values.map((v) => ({ name: v })) });
+    for (const body of [long, '{}', '[1]', '["é"]', '{"a":"é"}'].map(utf8)) {
+      const expected = JSON.parse(decoded(body)) as unknown;
+      for (let offset = 0; offset < 8; offset++) {
+        const memory = new Uint8Array(body.length + 8);
+        memory.set(body, offset);
+        const text = asciiJsonText(memory.subarray(offset, offset + body.length));
+        expect(text).not.toBeNull();
+        expect(isOneByte(text!)).toBe(true);
+        expect(JSON.parse(text!)).toEqual(expected);
+      }
+    }
+  });
+
   it('reads any bytes inside a string as the decoder does, or refuses them as it does', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 40 }), (inner) => {

@@ -12,7 +12,6 @@
 /** Bytes of one maximal run above ASCII, decoded as `Response.text()` does (a bad sequence is U+FFFD). */
 const runDecoder = new TextDecoder('utf-8');
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-const NON_ASCII_RUN = /[\x80-\xff]+/g;
 
 function escapeUnit(unit: number): string {
   return `\\u${HEX[unit >> 8]!}${HEX[unit & 0xff]!}`;
@@ -92,6 +91,55 @@ function isJsonSpace(b: number): boolean {
 }
 
 /**
+ * The index of the first byte above ASCII in `bytes[from, bytes.length)`, or the length. Four bytes at a
+ * time through `words` (the aligned part of the same memory, `head` bytes after the view's start): a
+ * 25.7 MB answer has a run in ~600 bytes, and the pattern `/[\x80-\xff]+/g` over its Latin-1 text took
+ * 17–32 ms of the 54–86 ms this function took then.
+ */
+function nextBeyondAscii(bytes: Uint8Array, words: Uint32Array, head: number, from: number): number {
+  const n = bytes.length;
+  let i = from;
+  while (i < n && (i < head || (i - head) % 4 !== 0)) {
+    if (bytes[i]! >= 0x80) return i;
+    i++;
+  }
+  let w = (i - head) >> 2;
+  while (w < words.length && (words[w]! & 0x80808080) === 0) w++;
+  for (i = Math.max(i, head + w * 4); i < n; i++) if (bytes[i]! >= 0x80) return i;
+  return n;
+}
+
+/**
+ * The one-byte text being written: copies of the body's ASCII stretches and the escapes between them,
+ * in one buffer read as Latin-1 once at the end. Joining ~84,000 string slices and escapes instead took
+ * ~28 ms for a 25.7 MB answer, this ~14 ms.
+ */
+class OneByteText {
+  private buf: Buffer;
+  private length = 0;
+  constructor(capacity: number) {
+    this.buf = Buffer.allocUnsafe(capacity);
+  }
+  private room(more: number): void {
+    if (this.length + more <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + more));
+    this.buf.copy(grown, 0, 0, this.length);
+    this.buf = grown;
+  }
+  bytes(from: Buffer, start: number, end: number): void {
+    this.room(end - start);
+    this.length += from.copy(this.buf, this.length, start, end);
+  }
+  text(ascii: string): void {
+    this.room(ascii.length);
+    this.length += this.buf.write(ascii, this.length, 'latin1');
+  }
+  toString(): string {
+    return this.buf.toString('latin1', 0, this.length);
+  }
+}
+
+/**
  * The body's text for JSON.parse, or null when the plain decoding must be used instead: the body does not
  * start (after a byte-order mark and blanks) with `{` or `[`, or a character beyond ASCII follows a
  * backslash that opens an escape (invalid JSON, which an escape written in its place would make valid).
@@ -106,28 +154,30 @@ export function asciiJsonText(body: Uint8Array): string | null {
   while (first < bytes.length && isJsonSpace(bytes[first]!)) first++;
   if (bytes[first] !== 0x7b && bytes[first] !== 0x5b) return null;
   if (denseBeyondAscii(bytes, start)) return null;
-  // Latin-1 maps each byte to the character of its value: ASCII stays itself, every byte above it is
-  // one character in 0x80–0xff that the pattern below finds, in runs.
-  const latin = bytes.toString('latin1', start, bytes.length);
-  const parts: string[] = [];
-  let copied = 0;
+  const head = (4 - (bytes.byteOffset % 4)) % 4;
+  const words =
+    bytes.length >= head + 4
+      ? new Uint32Array(bytes.buffer, bytes.byteOffset + head, (bytes.length - head) >> 2)
+      : new Uint32Array(0);
+  let out: OneByteText | null = null;
+  let copied = start;
   let runs = 0;
-  NON_ASCII_RUN.lastIndex = 0;
-  for (let m = NON_ASCII_RUN.exec(latin); m !== null; m = NON_ASCII_RUN.exec(latin)) {
-    const at = m.index;
-    if (++runs > at / BYTES_PER_RUN + SLACK_RUNS) return null;
+  for (let at = nextBeyondAscii(bytes, words, head, start); at < bytes.length;) {
+    if (++runs > (at - start) / BYTES_PER_RUN + SLACK_RUNS) return null;
     let slashes = 0;
-    while (at - slashes > 0 && latin.charCodeAt(at - slashes - 1) === 0x5c) slashes++;
+    while (at - slashes > start && bytes[at - slashes - 1] === 0x5c) slashes++;
     if (slashes % 2 === 1) return null;
-    if (at > copied) parts.push(latin.slice(copied, at));
-    const end = at + m[0].length;
-    const escaped =
-      escapeUtf8(bytes, start + at, start + end) ??
-      escapeUnits(runDecoder.decode(bytes.subarray(start + at, start + end)));
-    parts.push(escaped);
+    let end = at + 1;
+    while (end < bytes.length && bytes[end]! >= 0x80) end++;
+    // The escapes make the text a little longer than the body: room for that, so it is rarely copied.
+    out ??= new OneByteText(bytes.length + (bytes.length >> 4));
+    out.bytes(bytes, copied, at);
+    out.text(escapeUtf8(bytes, at, end) ?? escapeUnits(runDecoder.decode(bytes.subarray(at, end))));
     copied = end;
+    at = nextBeyondAscii(bytes, words, head, end);
   }
-  if (parts.length === 0) return latin;
-  if (copied < latin.length) parts.push(latin.slice(copied));
-  return parts.join('');
+  // Latin-1 maps each byte to the character of its value, so ASCII stays itself.
+  if (!out) return bytes.toString('latin1', start, bytes.length);
+  out.bytes(bytes, copied, bytes.length);
+  return out.toString();
 }
