@@ -25,6 +25,7 @@ import { MAX_NAME_LENGTH } from '@shared/library/dataset-fields';
 import { ChoiceField } from '../../components/choice-field';
 import { ErrorMessage } from '../../components/error-message';
 import { useEnterSubmits } from '../../components/use-enter-submits';
+import { useRowsInSteps } from '../../components/use-rows-in-steps';
 import { dateOrderMatters, decimalsMatter, planProblem, useImportStore } from './import-store';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -262,11 +263,18 @@ function foundSamples(f: UnnamedColumnFound): string {
   return `None in the first rows; ${f.count === 1 ? '1 value' : `${fmt(f.count)} values`} further down, the first in ${f.at}: “${f.example}”`;
 }
 
+/** The mapping's rows drawn with the dialog: more than its scrolled list shows. The rest come right after. */
+const FIRST_MAPPING_ROWS = 24;
+
 function MappingTable({ p }: { p: ImportPreviewView }) {
   const options = useFieldOptions(p.kind);
   const found = useFoundColumns(p);
+  const listed = p.columns.filter((c) => !c.empty || found.has(c.index));
   // Found past the header row's width: no column of the plan, so kept as an extra column as it is.
   const beyond = [...found.values()].filter((f) => f.index >= p.columns.length);
+  // A choice in the mapping brings a new preview of the same columns: every row stays where it is.
+  const columnsOf = `${p.fileName}\n${p.sheet}\n${p.headerRow}`;
+  const drawn = useRowsInSteps(columnsOf, listed.length + beyond.length, FIRST_MAPPING_ROWS);
   return (
     <Table fz="sm" striped stickyHeader data-testid="import-mapping" verticalSpacing={4}>
       <Table.Thead>
@@ -277,37 +285,35 @@ function MappingTable({ p }: { p: ImportPreviewView }) {
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {p.columns
-          .filter((c) => !c.empty || found.has(c.index))
-          .map((c) => {
-            const later = found.get(c.index);
-            const samples = later ? foundSamples(later) : c.samples.map((v) => v || '—').join(' · ');
-            return (
-              <Table.Tr
-                key={c.index}
-                data-testid={`import-column-${c.index}`}
-                data-header={c.header}
-                data-found-later={later !== undefined}
-              >
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.header}</Table.Td>
-                <Table.Td>
-                  <FieldChooser index={c.index} header={c.header} options={options} />
-                </Table.Td>
-                <Table.Td>
-                  <Text
-                    fz="xs"
-                    c={later ? undefined : 'dimmed'}
-                    data-testid={`import-samples-${c.index}`}
-                    style={later ? FOUND_STYLE : SAMPLE_STYLE}
-                    title={later ? samples : c.samples.join(' · ')}
-                  >
-                    {samples}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        {beyond.map((f) => (
+        {listed.slice(0, drawn).map((c) => {
+          const later = found.get(c.index);
+          const samples = later ? foundSamples(later) : c.samples.map((v) => v || '—').join(' · ');
+          return (
+            <Table.Tr
+              key={c.index}
+              data-testid={`import-column-${c.index}`}
+              data-header={c.header}
+              data-found-later={later !== undefined}
+            >
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.header}</Table.Td>
+              <Table.Td>
+                <FieldChooser index={c.index} header={c.header} options={options} />
+              </Table.Td>
+              <Table.Td>
+                <Text
+                  fz="xs"
+                  c={later ? undefined : 'dimmed'}
+                  data-testid={`import-samples-${c.index}`}
+                  style={later ? FOUND_STYLE : SAMPLE_STYLE}
+                  title={later ? samples : c.samples.join(' · ')}
+                >
+                  {samples}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+        {beyond.slice(0, Math.max(0, drawn - listed.length)).map((f) => (
           <Table.Tr
             key={f.index}
             data-testid={`import-column-${f.index}`}
