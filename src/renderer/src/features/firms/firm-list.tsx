@@ -125,17 +125,22 @@ export function FirmList() {
   const total = useResolvedFirmsStore((s) => s.total);
   const listError = useResolvedFirmsStore((s) => s.listError);
   const apiRef = useRef<GridApi<FirmSummaryView> | null>(null);
-  // The rows drawn tick as the store says (the ticks outlive a search; a merge clears them).
+  // The rows drawn tick as the store says (the ticks outlive a search; a merge clears them). The ticks
+  // are read from a ref, so that ticking hands ag-grid no new `onModelUpdated` (it reapplies a new one).
   const markedIds = useMemo(() => new Set(marked.map((f) => f.firmId)), [marked]);
+  const ticks = useRef(markedIds);
   const syncTicks = useCallback(() => {
     const api = apiRef.current;
     if (!api || api.isDestroyed()) return;
     api.forEachNode((n) => {
-      const on = n.data ? markedIds.has(n.data.firmId) : false;
+      const on = n.data ? ticks.current.has(n.data.firmId) : false;
       if (n.isSelected() !== on) n.setSelected(on, false, 'api');
     });
-  }, [markedIds]);
-  useEffect(() => syncTicks(), [syncTicks]);
+  }, []);
+  useEffect(() => {
+    ticks.current = markedIds;
+    syncTicks();
+  }, [markedIds, syncTicks]);
 
   const { datasource, pacer } = useMemo(
     () => {
