@@ -419,7 +419,6 @@ function headRows(
  * and the records from memory (`library.keptRecords`). Only when the library cannot be opened at all do
  * the records themselves cross with the answer, so what was paid for is still shown.
  */
-let readyStage: { id: string; stage: Promise<AnswerStage> } | null = null;
 export function withLibrarySaving(
   ctx: HandlerContext,
   slice: QueryHandlers,
@@ -445,67 +444,30 @@ export function withLibrarySaving(
   return {
     ...calls,
     'shipments.search': async ({ headColumns, ...input }) => {
-      const mark = (w: string) => {
-        if (!process.env.MARKS) return;
-        console.log('MARK', w, performance.timeOrigin + performance.now());
-        if (process.env.SNAP && (w === 'body' || w === 'checked')) {
-          // eslint-disable-next-line @typescript-eslint/no-require-imports
-          const fs = require('node:fs') as typeof import('node:fs');
-          const rows: string[] = [];
-          for (const pid of fs.readdirSync('/proc')) {
-            if (!/^\d+$/.test(pid)) continue;
-            let tids: string[] = [];
-            try { tids = fs.readdirSync(`/proc/${pid}/task`); } catch { continue; }
-            for (const tid of tids) {
-              try {
-                const st = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
-                const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-                const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/ /g, '_');
-                rows.push(`${pid}/${tid}/${comm}/${st[0]}/${st[1]}`);
-              } catch { /* gone */ }
-            }
-          }
-          console.log('SNAP', w, process.pid, rows.join(' '));
-        }
-      };
-      mark('entry');
-      if (process.env.EXPMAP) {
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any
-        const db = ((await ctx.library()) as any).db;
-        await db.exec(`SET allocator_background_threads = ${process.env.EXP === '6' ? 'false' : 'true'}`);
-      }
       // The profile is resolved once: the search runs and its answer is saved under the same one, even
       // when the active profile changes while the request is out.
       const session = await openProfileSession(ctx, input.profileId, input.request);
-      const pre = process.env.EXP === '3' ? readyStage : null;
-      readyStage = null;
-      const datasetId = pre ? pre.id : randomUUID();
+      const datasetId = randomUUID();
       // Prepared while the request is out, so that the library stores the answer from its bytes while
       // this thread parses them (AnswerStage).
       let stage: AnswerStage | null = null;
-      const staging = (pre ? pre.stage : ctx
+      const staging = ctx
         .library()
-        .then((l) => l.stageAnswer(datasetId)))
+        .then((l) => l.stageAnswer(datasetId))
         .then(
           (s) => (stage = s),
           () => null,
         );
       let response: ShipmentSearchResponse;
-      let heldBytes: Uint8Array | null = null;
       try {
         response = await searchShipments({
           ...input,
           profileId: session.profile.id,
-          onBody: (bytes) => (mark('body'), process.env.EXP === '1' || process.env.EXP === '2' ? (heldBytes = bytes) : stage?.begin(bytes)),
+          onBody: (bytes) => stage?.begin(bytes),
         });
       } catch (e) {
         void staging.then((s) => s?.discard());
         throw e;
-      }
-      mark('checked');
-      if (process.env.EXP === '2' && heldBytes) {
-        stage?.begin(heldBytes);
-        heldBytes = null;
       }
       const answer = { total: response.total, returned: response.shipments.length };
       const kept: KeptAnswer = {
@@ -532,19 +494,10 @@ export function withLibrarySaving(
         id: datasetId,
         ...(answerStage ? { answer: answerStage } : {}),
         // Stored only once this answer has gone out: converting the records is work on this thread.
-        startAfter: () =>
-          new Promise<void>((resolve) =>
-            setImmediate(() => {
-              if (heldBytes) answerStage?.begin(heldBytes);
-              resolve();
-            }),
-          ),
+        startAfter: () => new Promise<void>((resolve) => setImmediate(resolve)),
       });
       void saving.then(
-        () => {
-          if (!readyStage) { const id = randomUUID(); readyStage = { id, stage: library.stageAnswer(id) }; }
-          ctx.deps.events.emit('library.changed', { change: 'saved', datasetId });
-        },
+        () => ctx.deps.events.emit('library.changed', { change: 'saved', datasetId }),
         (e: unknown) => {
           warn(e);
           // Paid for and stored nowhere: kept for "Save again", and the window told why.
@@ -556,7 +509,6 @@ export function withLibrarySaving(
           });
         },
       );
-      setImmediate(() => mark('sent'));
       return {
         ...answer,
         datasetId,

@@ -70,7 +70,6 @@ export class Db {
     // commit would also run a full checkpoint inline. Commits stay WAL appends (durable all the
     // same) and the checkpoint runs on close or when the app is idle (`Library.checkpoint`).
     await writer.run(`SET checkpoint_threshold = '256MB'`);
-    if (process.env.DUCKTHREADS) await writer.run(`SET threads = ${process.env.DUCKTHREADS}`);
     // DuckDB's allocator keeps what a query freed for reuse, returned to the system only as later
     // allocations come: a full read of a 100,000 × 88 dataset (an export) left the main process ~50 MB
     // larger for as long as it stayed idle. Its background thread returns that memory within seconds,
