@@ -70,6 +70,29 @@ describe('web transport', () => {
     expect(r).toMatchObject({ ok: false, error: { kind: 'Forbidden' } });
   });
 
+  it('sends a call in the task that makes it once the session is ready, and waits for the session before', async () => {
+    const sent: string[] = [];
+    let open: () => void = () => undefined;
+    const t = createWebTransport({
+      base: 'http://host.invalid',
+      ready: new Promise<void>((resolve) => (open = resolve)),
+      fetch: (input) => {
+        sent.push(String(input));
+        return Promise.resolve(new Response(JSON.stringify({ ok: true, value: sent.length })));
+      },
+    });
+    // Before the session: the call waits for it.
+    const first = t.invoke('app.info', undefined);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sent).toEqual([]);
+    open();
+    expect(await first).toEqual({ ok: true, value: 1 });
+    // Then a call is on its way before its caller goes on (a render it asked for comes after it).
+    const second = t.invoke('app.info', undefined);
+    expect(sent).toEqual(['http://host.invalid/rpc/app.info', 'http://host.invalid/rpc/app.info']);
+    expect(await second).toEqual({ ok: true, value: 2 });
+  });
+
   it('turns an unreachable host into a failed result', async () => {
     const closed = await createWebHost({ rendererDir: dir, handlers: {} as never });
     const origin = closed.origin;

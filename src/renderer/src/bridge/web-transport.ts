@@ -47,6 +47,14 @@ export interface WebTransportOptions {
 export function createWebTransport(options: WebTransportOptions = {}): Transport {
   const base = options.base ?? '';
   const ready = options.ready ?? Promise.resolve();
+  // Once the session is ready a call goes out in the task that makes it. Awaited every time, the
+  // request left one turn later, after the render its caller had asked for (a search's "running"
+  // state drew for ~5 ms before the search left).
+  let isReady = false;
+  ready.then(
+    () => (isReady = true),
+    () => undefined,
+  );
   const send: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
   let stream: AbortController | null = null;
@@ -145,7 +153,7 @@ export function createWebTransport(options: WebTransportOptions = {}): Transport
   ): Promise<BridgeResult<unknown>> {
     let res: Response;
     try {
-      await ready;
+      if (!isReady) await ready;
       res = await send(`${base}${path}`, {
         method: 'POST',
         headers,
