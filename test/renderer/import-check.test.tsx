@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor } from './render';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from './render';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fieldTitleOf } from '@shared/fields';
 import type { ImportCheckView } from '@shared/library/import-contract';
@@ -298,6 +298,44 @@ describe('import dialog: the field pickers of the mapping', () => {
     );
     const previews = lib.callsTo('library.previewImport') as { choices?: { leftOut?: number[] } }[];
     expect(previews.at(-1)?.choices?.leftOut).toEqual([]);
+  });
+
+  it('lists every column of the file, and a column far down maps like the first', async () => {
+    const columns = Array.from({ length: 88 }, (_, i) => ({
+      index: i,
+      header: `Column ${i + 1}`,
+      field: null,
+      leftOut: false,
+      samples: [`value ${i + 1}`],
+    }));
+    lib.previewAnswer = () => importPreview({ columns });
+    await openDialog();
+    // Drawn in steps (the first rows with the dialog), every row is listed.
+    const mapping = screen.getByTestId('import-mapping');
+    await waitFor(() => expect(within(mapping).getAllByTestId(/^import-column-\d+$/)).toHaveLength(88));
+    expect(within(mapping).getByTestId('import-column-87').getAttribute('data-header')).toBe('Column 88');
+    expect(screen.getByTestId('import-samples-87').textContent).toBe('value 88');
+
+    // A choice brings a new preview of the same columns: no row leaves the list meanwhile, so the
+    // analyst's place in it stays.
+    const removed: string[] = [];
+    const watch = new MutationObserver((changes) => {
+      for (const c of changes)
+        for (const n of c.removedNodes)
+          if (n instanceof HTMLElement && n.dataset.testid?.startsWith('import-column-'))
+            removed.push(n.dataset.testid);
+    });
+    watch.observe(mapping, { childList: true, subtree: true });
+    fireEvent.mouseDown(screen.getByTestId('import-field-87'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Leave out (not imported)' }));
+    await waitFor(() => expect(useImportStore.getState().leftOut).toEqual([87]));
+    await waitFor(() => expect(lib.callsTo('library.previewImport')).toHaveLength(2));
+    await waitFor(() =>
+      expect(screen.getByTestId('import-form').getAttribute('data-checking')).toBe('false'),
+    );
+    watch.disconnect();
+    expect(removed).toEqual([]);
+    expect(within(mapping).getAllByTestId(/^import-column-\d+$/)).toHaveLength(88);
   });
 });
 
