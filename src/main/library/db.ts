@@ -7,6 +7,7 @@ import {
 } from '@duckdb/node-api';
 import type { Json } from '@duckdb/node-api';
 import { quoteLiteral } from './parquet-typing';
+import { lowerNewThreads, processThreads } from './thread-priority';
 
 export type SqlParams = DuckDBValue[];
 export type Row = Record<string, Json>;
@@ -60,12 +61,18 @@ export class Db {
   ) {}
 
   static async open(path: string): Promise<Db> {
+    const threadsBefore = processThreads();
     // A new library file is written in the newest storage format (DuckDB's default stays readable by
     // v1.0): its string compression reads single rows ~4× faster, which is what a sorted grid block
     // does (each of its rows sits in another vector of every column). A file written before keeps the
     // format it has.
     const instance = await DuckDBInstance.create(path, { storage_compatibility_version: 'latest' });
     const writer = await instance.connect();
+    // DuckDB starts its worker threads with the instance: all but one of its `threads` (a query also
+    // runs on the thread that asks for it). Storing an answer is background work to the analyst, who
+    // waits for its first rows: the workers give way to this thread and the window (thread-priority.ts).
+    const threads = await writer.runAndReadAll(`SELECT current_setting('threads')::INTEGER AS n`);
+    lowerNewThreads(threadsBefore, Number(threads.getRowObjects()[0]?.n ?? 0) - 1);
     // A 10,000-record response writes ~25 MB of WAL; with the default 16 MB threshold every such
     // commit would also run a full checkpoint inline. Commits stay WAL appends (durable all the
     // same) and the checkpoint runs on close or when the app is idle (`Library.checkpoint`).
