@@ -27,12 +27,24 @@ function niceOfThreads(): Map<number, number> {
   return out;
 }
 
-/** Starts a worker thread that stays until it is terminated; resolves once it runs. */
-async function idleWorker(): Promise<Worker> {
+/**
+ * Starts a worker thread that stays until `test` has run, and hands it the threads the process had
+ * before and those started since (the worker's).
+ */
+async function withStartedThreads(
+  test: (before: ReadonlySet<number> | null, started: number[]) => void,
+): Promise<void> {
+  const before = processThreads();
   const code = 'setInterval(() => {}, 1000); require("node:worker_threads").parentPort.postMessage(1);';
-  const w = new Worker(code, { eval: true });
-  await new Promise((resolve) => w.once('message', resolve));
-  return w;
+  const worker = new Worker(code, { eval: true });
+  try {
+    await new Promise((resolve) => worker.once('message', resolve));
+    const started = [...(processThreads() ?? [])].filter((t) => !before?.has(t));
+    expect(started.length).toBeGreaterThan(0);
+    test(before, started);
+  } finally {
+    await worker.terminate();
+  }
 }
 
 describe.runIf(process.platform === 'linux')('thread priority of the library', () => {
@@ -54,48 +66,27 @@ describe.runIf(process.platform === 'linux')('thread priority of the library', (
     }
   });
 
-  it('lowers the threads started since, when they are as many as expected', async () => {
-    const before = processThreads();
-    const worker = await idleWorker();
-    try {
-      const started = [...(processThreads() ?? [])].filter((t) => !before?.has(t));
-      expect(started.length).toBeGreaterThan(0);
+  it('lowers the threads started since, when they are as many as expected', () =>
+    withStartedThreads((before, started) => {
       expect(lowerNewThreads(before, started.length).sort()).toEqual([...started].sort());
       const nice = niceOfThreads();
       for (const tid of started) expect(nice.get(tid)).toBe(BACKGROUND_NICE);
       expect(nice.get(process.pid)).toBe(0);
-    } finally {
-      await worker.terminate();
-    }
-  });
+    }));
 
-  it('lowers none when the threads started since are not as many as expected', async () => {
-    const before = processThreads();
-    const worker = await idleWorker();
-    try {
-      const started = [...(processThreads() ?? [])].filter((t) => !before?.has(t));
-      expect(started.length).toBeGreaterThan(0);
+  it('lowers none when the threads started since are not as many as expected', () =>
+    withStartedThreads((before, started) => {
       expect(lowerNewThreads(before, started.length + 1)).toEqual([]);
       const nice = niceOfThreads();
       for (const tid of started) expect(nice.get(tid)).toBe(0);
-    } finally {
-      await worker.terminate();
-    }
-  });
+    }));
 
-  it("never takes a named thread (as Electron's own are) for one of DuckDB's", async () => {
-    const before = processThreads();
-    const worker = await idleWorker();
-    try {
-      const started = [...(processThreads() ?? [])].filter((t) => !before?.has(t));
-      expect(started.length).toBeGreaterThan(0);
-      // A thread may rename itself, and another of its process: as Chromium names its pool's threads.
+  it("never takes a named thread (as Electron's own are) for one of DuckDB's", () =>
+    withStartedThreads((before, started) => {
+      // A thread may rename another of its process: as Chromium names its pool's threads.
       for (const tid of started) writeFileSync(`/proc/self/task/${tid}/comm`, 'ThreadPoolForeg');
       expect(lowerNewThreads(before, started.length)).toEqual([]);
       const nice = niceOfThreads();
       for (const tid of started) expect(nice.get(tid)).toBe(0);
-    } finally {
-      await worker.terminate();
-    }
-  });
+    }));
 });
