@@ -45,7 +45,9 @@ function unnamed(tid: number, processName: string | null): boolean {
 /**
  * Lowers the priority of the unnamed threads started since `before` to `nice`, and gives their ids.
  * They are lowered only when they are exactly `expected` in number: when another part of the process
- * started one meanwhile, none is lowered rather than the wrong one.
+ * started one meanwhile, none is lowered rather than the wrong one. (libuv's pool, which starts its
+ * threads on its first job, is up before: loading @duckdb/node-api starts it, 7 → 11 threads in a bare
+ * Node process.)
  */
 export function lowerNewThreads(
   before: ReadonlySet<number> | null,
