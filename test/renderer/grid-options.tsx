@@ -1,14 +1,35 @@
 import type { GridApi } from 'ag-grid-community';
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /**
  * The options ag-grid reapplied while `renderAgain` rendered the grid's component with the same props:
  * ag-grid takes every prop that is a new value as a changed option, and reports each in its
  * componentStateChanged event.
+ *
+ * ag-grid applies a render's changed props once it is ready for them, not during the render: on a busy
+ * machine the renders that set the grid up (its API reaching the component, the first count) could be
+ * reported after listening began, and taken for the renders measured. So listening waits until ag-grid
+ * has been quiet for a while (at most `settleMs` in all).
  */
 export async function optionsReappliedAcrossRenders(
   api: GridApi,
   renderAgain: () => void,
+  settleMs = 5_000,
 ): Promise<string[]> {
+  let earlier = 0;
+  const count = () => void (earlier += 1);
+  api.addEventListener('componentStateChanged', count);
+  try {
+    const deadline = Date.now() + settleMs;
+    let seen = -1;
+    while (seen !== earlier && Date.now() < deadline) {
+      seen = earlier;
+      await sleep(100);
+    }
+  } finally {
+    api.removeEventListener('componentStateChanged', count);
+  }
   const reapplied: string[] = [];
   const listener = (e: object) => {
     reapplied.push(...Object.keys(e).filter((k) => !['type', 'api', 'context'].includes(k)));
@@ -17,8 +38,7 @@ export async function optionsReappliedAcrossRenders(
   try {
     renderAgain();
     renderAgain();
-    // ag-grid applies a render's changed props once it is ready for them, not during the render.
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   } finally {
     api.removeEventListener('componentStateChanged', listener);
   }
