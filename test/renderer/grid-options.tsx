@@ -1,6 +1,8 @@
 import type { GridApi } from 'ag-grid-community';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The longest wait for ag-grid to be quiet before listening. */
+const SETTLE_MS = 5_000;
 
 /**
  * The options ag-grid reapplied while `renderAgain` rendered the grid's component with the same props:
@@ -10,18 +12,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * ag-grid applies a render's changed props once it is ready for them, not during the render: on a busy
  * machine the renders that set the grid up (its API reaching the component, the first count) could be
  * reported after listening began, and taken for the renders measured. So listening waits until ag-grid
- * has been quiet for a while (at most `settleMs` in all).
+ * has been quiet for 100 ms (at most `SETTLE_MS` in all).
  */
 export async function optionsReappliedAcrossRenders(
   api: GridApi,
   renderAgain: () => void,
-  settleMs = 5_000,
 ): Promise<string[]> {
   let earlier = 0;
   const count = () => void (earlier += 1);
   api.addEventListener('componentStateChanged', count);
   try {
-    const deadline = Date.now() + settleMs;
+    const deadline = Date.now() + SETTLE_MS;
     let seen = -1;
     while (seen !== earlier && Date.now() < deadline) {
       seen = earlier;
