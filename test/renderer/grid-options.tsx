@@ -1,6 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { GridApi } from 'ag-grid-community';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The longest wait for ag-grid to be quiet before listening. */
 const SETTLE_MS = 5_000;
 
