@@ -1,6 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
+ * How long `rows()` waits for a row it has not found while nothing changes: a block read takes well under
+ * a second even on a loaded machine, and a read that waited 500 rounds (~85 s) outlasted its test.
+ */
+const ROWS_STALL_MS = 5_000;
+
+/**
  * One of the app's ag-grids (the `DataGrid` wrapper), worked the way a user works it: headers, the
  * resize handle, header drag, the filter popup, scrolling. Row data is read from the cells on screen.
  */
@@ -129,7 +135,9 @@ export class AgGrid {
 
   /**
    * Every displayed row (after the grid's filters and sort), as the text of the given columns: the
-   * body is scrolled from top to bottom since only the rows in view are in the DOM.
+   * body is scrolled from top to bottom since only the rows in view are in the DOM. Throws, saying
+   * which rows it could not find, once no new row has come and the body has not moved for
+   * `ROWS_STALL_MS`: a caller polling for rows still being read asks again within its own timeout.
    */
   async rows(colIds: string[]): Promise<Record<string, string>[]> {
     const total = await this.shownCount();
@@ -144,7 +152,8 @@ export class AgGrid {
         return v.scrollTop !== before;
       }, to);
     await scroll('top');
-    for (let guard = 0; guard < 500 && byIndex.size < total; guard++) {
+    let progressAt = Date.now();
+    while (byIndex.size < total) {
       const seen = await this.root.evaluate((root, ids) => {
         const out: [number, Record<string, string>][] = [];
         for (const row of root.querySelectorAll('.ag-grid-scrolling-rows .ag-row[row-index]')) {
@@ -154,14 +163,30 @@ export class AgGrid {
         }
         return out;
       }, colIds);
+      const had = byIndex.size;
       for (const [i, r] of seen) byIndex.set(i, r);
       if (byIndex.size >= total) break;
       const moved = await scroll('down');
+      if (moved || byIndex.size > had) progressAt = Date.now();
+      else if (Date.now() - progressAt > ROWS_STALL_MS) break;
       // Let ag-grid render the rows scrolled into view (also when already at the bottom).
       await this.page.waitForTimeout(moved ? 50 : 150);
     }
+    if (byIndex.size !== total) {
+      const body = await this.root.evaluate((root) => {
+        const v = root.querySelector('.ag-grid-viewport');
+        return v
+          ? `the body at ${v.scrollTop} of ${v.scrollHeight} px, ${v.clientHeight} px high`
+          : 'no body';
+      });
+      const missing = [...Array(total).keys()].filter((i) => !byIndex.has(i));
+      const first = missing[0] ?? total;
+      const last = missing.at(-1) ?? total;
+      throw new Error(
+        `read ${byIndex.size} of ${total} displayed rows: ${missing.length} missing (${first}–${last}), ${body}`,
+      );
+    }
     await scroll('top');
-    if (byIndex.size !== total) throw new Error(`read ${byIndex.size} of ${total} displayed rows`);
     return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
   }
 
