@@ -1,8 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * How long `rows()` waits for a row it has not found while nothing changes: a block read takes well under
- * a second even on a loaded machine, and a read that waited 500 rounds (~85 s) outlasted its test.
+ * How long `rows()` goes on with no new row found and the body not moving before it gives up. It used
+ * to give up after 500 rounds (~85 s), past the 90 s a test may take once its earlier steps are counted.
  */
 const ROWS_STALL_MS = 5_000;
 
