@@ -180,11 +180,12 @@ export class AgGrid {
           : 'no body';
       });
       const missing = [...Array(total).keys()].filter((i) => !byIndex.has(i));
-      const first = missing[0] ?? total;
-      const last = missing.at(-1) ?? total;
-      throw new Error(
-        `read ${byIndex.size} of ${total} displayed rows: ${missing.length} missing (${first}–${last}), ${body}`,
-      );
+      // Rows short of the count, or rows past it when the grid drew more than it counted.
+      const what =
+        missing.length > 0
+          ? `${missing.length} missing (${missing[0]}–${missing.at(-1)})`
+          : `${byIndex.size - total} past the count`;
+      throw new Error(`read ${byIndex.size} of ${total} displayed rows: ${what}, ${body}`);
     }
     await scroll('top');
     return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
