@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
   type RetryInfo,
   type ServiceClient,
 } from '../../src/main/api';
+import { START_BYTES } from '../../src/main/api/client';
 import { startStrictServer, type StrictServer } from '../helpers/strict-server';
 
 const KEY = 'pk_live_1234567890ABCD';
@@ -302,6 +304,98 @@ describe('the bytes of an answer, for whoever stores it', () => {
     server.script({ status: 422, json: { error: 'bad filter' } });
     const heard: Uint8Array[] = [];
     const e = await failure(client().shipmentSearch({ size: 10 }, { onBody: (b) => heard.push(b) }));
+    expect(e.status).toBe(422);
+    expect(heard).toHaveLength(0);
+  });
+});
+
+describe('the start of an answer, heard while the rest arrives', () => {
+  /** An answer of `records` records of ~1 KB each, as bytes. */
+  const answerOf = (records: number): Buffer =>
+    Buffer.from(
+      JSON.stringify({
+        total: records,
+        shipments: Array.from({ length: records }, (_, i) => ({ hashId: `h${i}`, note: 'x'.repeat(1000) })),
+      }),
+      'utf8',
+    );
+
+  it('hears the first bytes before the rest has come, then nothing more; the answer is whole', async () => {
+    const body = answerOf(3000);
+    const cut = START_BYTES + 50_000;
+    const order: string[] = [];
+    let heardStart: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (heardStart = resolve));
+    const http = createHttpServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(body.subarray(0, cut));
+      // The rest only once the start was heard (or after 5 s, when it is not: the order then says so).
+      void Promise.race([started, new Promise((r) => setTimeout(r, 5_000))]).then(() => {
+        order.push('rest sent');
+        res.end(body.subarray(cut));
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = http.address() as AddressInfo;
+      const heard: { length: number; whole: boolean; starts: boolean }[] = [];
+      const res = await client({ baseUrl: `http://127.0.0.1:${port}/` }).shipmentSearch(
+        { size: 3000 },
+        {
+          onStart: (bytes, whole) => {
+            order.push('start heard');
+            heard.push({
+              length: bytes.byteLength,
+              whole,
+              starts: Buffer.from(bytes).equals(body.subarray(0, bytes.byteLength)),
+            });
+            heardStart();
+            return true;
+          },
+        },
+      );
+      expect(order).toEqual(['start heard', 'rest sent']);
+      expect(heard).toHaveLength(1);
+      expect(heard[0]).toMatchObject({ whole: false, starts: true });
+      expect(heard[0]!.length).toBeGreaterThanOrEqual(START_BYTES);
+      expect(heard[0]!.length).toBeLessThanOrEqual(cut);
+      expect(res.shipments).toHaveLength(3000);
+      expect(res.shipments[2999]!.hashId).toBe('h2999');
+    } finally {
+      await new Promise((r) => http.close(r));
+    }
+  });
+
+  it('hears the whole body when the start did not do, or the body is shorter than the start', async () => {
+    const long = answerOf(1500);
+    const short = answerOf(2);
+    server.script({ raw: long }, { raw: short });
+    const heard: { length: number; whole: boolean }[] = [];
+    const notYet = (bytes: Uint8Array, whole: boolean) => {
+      heard.push({ length: bytes.byteLength, whole });
+      return false;
+    };
+    await client().shipmentSearch({ size: 1500 }, { onStart: notYet });
+    await client().shipmentSearch({ size: 10 }, { onStart: notYet });
+    expect(heard.map((h) => h.whole)).toEqual([false, true, true]);
+    expect(heard[1]!.length).toBe(long.length);
+    expect(heard[2]!.length).toBe(short.length);
+  });
+
+  it('a listener that throws changes nothing, and an answer refused is never heard', async () => {
+    server.script({ raw: answerOf(2) }, { status: 422, json: { error: 'bad filter' } });
+    const res = await client().shipmentSearch(
+      { size: 10 },
+      {
+        onStart: () => {
+          throw new Error('listener broke');
+        },
+      },
+    );
+    expect(res.total).toBe(2);
+    const heard: Uint8Array[] = [];
+    const e = await failure(client().shipmentSearch({ size: 10 }, { onStart: (b) => (heard.push(b), true) }));
     expect(e.status).toBe(422);
     expect(heard).toHaveLength(0);
   });

@@ -304,4 +304,42 @@ describe('Search page: the filter, the run bar and the presets list', () => {
     await search.removeTag('importer_countries', 0);
     expect(browser.errors).toEqual([]);
   });
+
+  it('an answer cut off after main announced its first rows: the previous result stays, with the error', async () => {
+    await search.clearFilter();
+    await search.setDates('2021-01-01', '2025-12-31');
+    await search.setSize(1000);
+    await search.runFresh();
+    expect(await search.shownAndTotal()).toMatchObject({ shown: 1000 });
+    const grid = search.grid.first();
+    const shownBefore = await grid.getAttribute('data-dataset-id');
+    const summaryBefore = await search.summary.textContent();
+    expect(shownBefore).toBeTruthy();
+    // The answer is cut in half: its first 1.3 MB (500 records) arrive, the rest never does.
+    const heads: string[] = [];
+    const stop = stack.host.events.listen((event, payload) => {
+      if (event === 'shipments.head') heads.push((payload as { datasetId: string }).datasetId);
+    });
+    stack.sim.setFaults({ truncateRate: 1 });
+    try {
+      await search.runButton.click();
+      const refetch = browser.page.getByTestId('search-saved-offer-refetch');
+      const error = browser.page.getByTestId('search-error');
+      await refetch.or(error).first().waitFor();
+      if (await refetch.isVisible()) await refetch.click();
+      await error.waitFor();
+    } finally {
+      stack.sim.setFaults(undefined);
+      stop();
+    }
+    // Its first rows were read and announced before the cut showed: the window had them to show.
+    expect(heads).toHaveLength(1);
+    expect(heads[0]).not.toBe(shownBefore);
+    expect(await browser.page.getByTestId('search-error').textContent()).toMatch(/ends early|cut off/i);
+    expect(await grid.getAttribute('data-dataset-id')).toBe(shownBefore);
+    expect(await search.summary.textContent()).toBe(summaryBefore);
+    await browser.page.getByTestId('search-result-previous').waitFor();
+    await search.setSize(10);
+    expect(browser.errors).toEqual([]);
+  });
 });

@@ -56,7 +56,7 @@ const answer = (n: number, total: number): ShipmentSearchAnswer => ({
 });
 
 interface Pending {
-  input: { profileId?: string };
+  input: { profileId?: string; headId?: string };
   resolve(a: Answer): void;
 }
 let activeId = 'pa';
@@ -109,6 +109,7 @@ beforeEach(async () => {
       cancelOutcome: null,
       datasetId: null,
       saveFailure: null,
+      early: null,
       size: 1000,
       overLimitConfirmed: false,
     });
@@ -774,5 +775,110 @@ describe("search page: an answer's first rows", () => {
     const asked = (searches().at(-1)?.input as { headColumns?: string[] }).headColumns;
     expect(asked).toContain('importerTaxId');
     expect([...(asked ?? [])].sort()).toEqual([...DEFAULT_SHIPMENT_COLUMNS, 'importerTaxId'].sort());
+  });
+});
+
+describe('search page: the first rows before the answer is checked', () => {
+  const firstRow = () => document.querySelector('[data-testid="shipments-grid"] .ag-row[row-index="0"]');
+
+  /** Runs a search and has main announce its first rows (`shipments.head`) as `a`'s; the answer waits. */
+  async function headShown(a: ShipmentSearchAnswer): Promise<Pending> {
+    fireEvent.click(runButton());
+    await waitFor(() => expect(pending.length).toBe(1));
+    const p = pending.shift()!;
+    expect(p.input.headId).toBeTruthy();
+    expect(el('search-running-text').textContent).toMatch(/^Searching… \d+\.\d s$/);
+    const { datasetId, total, returned, head } = a;
+    act(() =>
+      bridge.emit('shipments.head', {
+        headId: p.input.headId!,
+        datasetId: datasetId!,
+        total,
+        returned,
+        head,
+      }),
+    );
+    return p;
+  }
+
+  it('shows them while the search runs, and the grid keeps them when the answer says the same', async () => {
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    const a = answer(10, 33_014);
+    a.head = a.head.map((r, i) => ({ ...r, importerName: `Importer ${i}` }));
+    const p = await headShown(a);
+    expect(el('search-summary').textContent).toBe('Showing 10 of 33,014 matching records');
+    await waitFor(() => expect(firstRow()?.textContent).toContain('Importer 0'), { timeout: 10_000 });
+    // Still running: the answer is not checked yet, and Cancel is still there.
+    expect(el('search-progress')).toBeTruthy();
+    expect(el('search-running-text').textContent).toMatch(/^Receiving the rest of the answer… \d+\.\d s$/);
+    expect(el('search-cancel')).toBeTruthy();
+
+    await act(async () => p.resolve({ ok: true, value: { ...a, head: a.head.map((r) => ({ ...r })) } }));
+    expect(screen.queryByTestId('search-progress')).toBeNull();
+    expect(el('search-elapsed')).toBeTruthy();
+    // The same rows: the page keeps the first rows the grid drew from, and the grid, which compares
+    // them by identity, starts over only for other rows (DatasetGrid).
+    expect(search.useSearchStore.getState().result?.head).toBe(a.head);
+    expect(firstRow()?.textContent).toContain('Importer 0');
+  });
+
+  it('takes the answer’s rows when the answer says otherwise', async () => {
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    const p = await headShown(answer(10, 33_014));
+    await act(async () => p.resolve({ ok: true, value: answer(8, 33_020) }));
+    expect(el('search-summary').textContent).toBe('Showing 8 of 33,020 matching records');
+    expect(search.useSearchStore.getState().result?.returned).toBe(8);
+  });
+
+  it('puts the previous result back when the answer turns out to be an error', async () => {
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    await searchWith({ ok: true, value: answer(5, 50) });
+    const p = await headShown(answer(10, 33_014));
+    expect(el('search-summary').textContent).toBe('Showing 10 of 33,014 matching records');
+    await act(async () =>
+      p.resolve({
+        ok: false,
+        error: { kind: 'BadResponse', message: 'The service sent an answer Portolan cannot read.' },
+      }),
+    );
+    expect(el('search-summary').textContent).toBe('Showing 5 of 50 matching records');
+    expect(el('search-result-previous').textContent).toContain('not of the one that failed');
+    expect(search.useSearchStore.getState().datasetId).toBe('ds-50');
+  });
+
+  it('Cancel puts the previous result back too; the late answer is kept, not shown', async () => {
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    await searchWith({ ok: true, value: answer(5, 50) });
+    const p = await headShown(answer(10, 33_014));
+    fireEvent.click(el('search-cancel'));
+    expect(el('search-summary').textContent).toBe('Showing 5 of 50 matching records');
+    await act(async () => p.resolve({ ok: true, value: answer(10, 33_014) }));
+    expect(el('search-cancelled').getAttribute('data-outcome')).toBe('spent');
+    expect(el('search-summary').textContent).toBe('Showing 5 of 50 matching records');
+  });
+
+  it('ignores first rows of another search than the one running', async () => {
+    render(<page.SearchPage />);
+    act(() => search.useSearchStore.getState().setSize(10));
+    await searchWith({ ok: true, value: answer(5, 50) });
+    fireEvent.click(runButton());
+    await waitFor(() => expect(pending.length).toBe(1));
+    const { head } = answer(10, 33_014);
+    act(() =>
+      bridge.emit('shipments.head', {
+        headId: 'another',
+        datasetId: 'ds-x',
+        total: 33_014,
+        returned: 10,
+        head,
+      }),
+    );
+    expect(el('search-summary').textContent).toBe('Showing 5 of 50 matching records');
+    await act(async () => pending.shift()!.resolve({ ok: true, value: answer(7, 70) }));
+    expect(el('search-summary').textContent).toBe('Showing 7 of 70 matching records');
   });
 });

@@ -4,7 +4,8 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contentSecurityPolicy } from '@shared/csp';
 import type { BridgeError } from '@shared/ipc/errors';
 import { createLogger, createMemorySink } from '../../src/main/log';
@@ -522,6 +523,42 @@ describe('web host: the bridge over HTTP', () => {
     } finally {
       viaHeader.close();
       viaQuery.close();
+    }
+  });
+});
+
+describe('web host: an event while main stays busy', () => {
+  it('goes out when emitted, not once main is free again (a search’s first rows before its parse)', async () => {
+    // The stream is read in a thread of its own, which notes when each event arrives.
+    const reader = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const { request } = require('node:http');
+       let buffer = '';
+       request({ host: '127.0.0.1', port: workerData.port, path: '/events', headers: { Cookie: workerData.cookie } }, (res) => {
+         res.setEncoding('utf8');
+         res.on('data', (chunk) => {
+           buffer += chunk;
+           if (buffer.includes(': connected')) { buffer = ''; parentPort.postMessage({ connected: true }); }
+           if (buffer.includes('data: ')) parentPort.postMessage({ at: Date.now() });
+         });
+       }).end();`,
+      { eval: true, workerData: { port: host.port, cookie: session.cookie } },
+    );
+    try {
+      const messages: { connected?: boolean; at?: number }[] = [];
+      reader.on('message', (m: { connected?: boolean; at?: number }) => messages.push(m));
+      await vi.waitFor(() => expect(messages.some((m) => m.connected)).toBe(true), { timeout: 10_000 });
+      host.events.emit('app.command', { command: 'navigate', target: 'usage' });
+      // Main busy for 400 ms right after emitting, as with a search answer's parse.
+      const busyUntil = Date.now() + 400;
+      while (Date.now() < busyUntil);
+      await vi.waitFor(() => expect(messages.some((m) => m.at !== undefined)).toBe(true), {
+        timeout: 10_000,
+      });
+      const arrived = messages.find((m) => m.at !== undefined)!.at!;
+      expect(arrived).toBeLessThan(busyUntil);
+    } finally {
+      await reader.terminate();
     }
   });
 });

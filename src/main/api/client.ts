@@ -103,7 +103,17 @@ export interface CallOptions {
    * never changes the outcome.
    */
   onBody?: (bytes: Uint8Array) => void;
+  /**
+   * Hears the start of a 2xx answer's body while the rest still arrives (the window's first rows are
+   * read from it): called with the first `START_BYTES` or more once they have come, and, unless it
+   * returned true then, with the whole body once it has come (`whole`). The bytes are the client's:
+   * read them during the call and keep no reference. What it does, or throws, never changes the outcome.
+   */
+  onStart?: (bytes: Uint8Array, whole: boolean) => boolean;
 }
+
+/** Bytes of an answer's start `onStart` hears first: the first 200 records of a search with room to spare. */
+export const START_BYTES = 1 << 20;
 
 export interface ServiceClient {
   shipmentSearch(req: ShipmentSearchRequest, opts?: CallOptions): Promise<ShipmentSearchResponse>;
@@ -143,13 +153,58 @@ function paidFor(op: OperationName, status: number): PaidDownloads | undefined {
 /** Decodes a body as `Response.text()` does: UTF-8, a byte-order mark dropped, a bad sequence U+FFFD. */
 const bodyDecoder = new TextDecoder('utf-8');
 
+/** The bytes of `chunks`, `length` in all, as one array (the one chunk itself when there is one). */
+function joined(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** `onStart`'s answer, or true when it throws (it is not asked again). */
+function hearStart(onStart: NonNullable<CallOptions['onStart']>, bytes: Uint8Array, whole: boolean): boolean {
+  try {
+    return onStart(bytes, whole);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * A response's body, its start heard by `onStart` (a 2xx answer) as soon as it has come: a search's
+ * 25.7 MB answer takes a few hundred milliseconds to arrive, and as long again to decode.
+ */
+async function bodyBytes(res: Response, onStart: CallOptions['onStart']): Promise<Uint8Array> {
+  if (!onStart || !res.ok || !res.body) return new Uint8Array(await res.arrayBuffer());
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  let asked = false;
+  let heard = false;
+  for await (const chunk of res.body) {
+    chunks.push(chunk);
+    length += chunk.byteLength;
+    if (!asked && length >= START_BYTES) {
+      asked = true;
+      heard = hearStart(onStart, joined(chunks, length), false);
+    }
+  }
+  const bytes = joined(chunks, length);
+  if (!heard) hearStart(onStart, bytes, true);
+  return bytes;
+}
+
 /**
  * A response's body as text: an answer's JSON one-byte where it can be (`asciiJsonText`: cheaper to
  * make and to parse), anything else as `Response.text()` reads it. The bytes are dropped here, before
  * the parse: a 48 MB body kept alive through JSON.parse cost the parse extra collections.
  */
-async function bodyText(res: Response, onBody?: (bytes: Uint8Array) => void): Promise<string> {
-  const bytes = new Uint8Array(await res.arrayBuffer());
+async function bodyText(res: Response, hooks: Pick<CallOptions, 'onBody' | 'onStart'>): Promise<string> {
+  const { onBody } = hooks;
+  const bytes = await bodyBytes(res, hooks.onStart);
   const text = (res.ok ? asciiJsonText(bytes) : null) ?? bodyDecoder.decode(bytes);
   // Heard after the decoding, not before: what a listener starts (DuckDB storing the answer, on its own
   // thread) then shares the machine with the parse only. Beside the decoding as well, on 2 cores, it
@@ -339,7 +394,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     payload: Buffer | undefined,
     attemptNo: number,
     signal: AbortSignal | undefined,
-    onBody: ((bytes: Uint8Array) => void) | undefined,
+    hooks: Pick<CallOptions, 'onBody' | 'onStart'>,
   ): Promise<AttemptOutcome<Responses[K]>> {
     const { method } = OPERATIONS[op];
     const headers: Record<string, string> = {
@@ -392,7 +447,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
 
       let text: string;
       try {
-        text = await bodyText(res, onBody);
+        text = await bodyText(res, hooks);
       } catch (e) {
         if (signal?.aborted || timedOut) return failNoResponse(e);
         log.warn('response cut off', { ...logFields, status: res.status, ms: ms() });
@@ -491,7 +546,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     body: unknown,
     opts: CallOptions = {},
   ): Promise<Responses[K]> {
-    const { signal, onRetry, onBody } = opts;
+    const { signal, onRetry, onBody, onStart } = opts;
     const attempts = Math.max(1, Math.min(maxAttempts, Math.floor(opts.maxAttempts ?? maxAttempts)));
     if (signal?.aborted) throw cancelledError();
     if (!base.ok || credentialIssues.length > 0) {
@@ -515,7 +570,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     const url = new URL(OPERATIONS[op].path, base.url);
 
     for (let n = 1; ; n++) {
-      const outcome = await attempt(op, url, payload, n, signal, onBody);
+      const outcome = await attempt(op, url, payload, n, signal, { onBody, onStart });
       reach(outcome);
       account(op, request, outcome);
       if (outcome.ok) return outcome.value;

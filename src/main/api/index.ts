@@ -1,3 +1,4 @@
+export { readAnswerHead, type AnswerHead } from './answer-head';
 export {
   createServiceClient,
   parseBaseUrl,

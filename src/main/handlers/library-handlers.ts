@@ -3,9 +3,9 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AppError } from '@shared/ipc/errors';
 import type { DatasetKind, DatasetRow, DatasetView } from '@shared/library/library-contract';
-import { SEARCH_HEAD_ROWS } from '@shared/query/query-contract';
+import { SEARCH_HEAD_ROWS, type ShipmentSearchHead } from '@shared/query/query-contract';
 import type { FirmSearchResponse, ShipmentSearchResponse } from '@shared/spec/responses';
-import type { ShipmentField } from '@shared/spec/records';
+import { checkShipmentRecordList, type ShipmentField } from '@shared/spec/records';
 import {
   checkImport,
   defaultDatasetName,
@@ -21,6 +21,7 @@ import {
   type Library,
   type Provenance,
 } from '../library';
+import { readAnswerHead } from '../api';
 import { loadImportMappings, type ImportMappings } from './import-mappings';
 import type { KeptAnswer } from './kept-answers';
 import type { HandlerContext } from './handler-context';
@@ -409,6 +410,33 @@ function headRows(
 }
 
 /**
+ * A search's first rows as `headRows` gives them, read from the start of its answer's bytes
+ * (`readAnswerHead`; `whole` when these are all of them) while the rest still arrives, or at least
+ * before the whole answer is parsed and checked. Null where they cannot be vouched for so early: not
+ * found there, not records the spec allows, or no match at all. `returned` is what a whole answer
+ * holds: every record its list ended with, or all of `total` that `size` allows.
+ */
+function headOf(
+  bytes: Uint8Array,
+  whole: boolean,
+  size: number,
+  columns: readonly ShipmentField[] | undefined,
+): Omit<ShipmentSearchHead, 'headId' | 'datasetId'> | null {
+  const read = readAnswerHead(bytes, SEARCH_HEAD_ROWS, whole);
+  if (!read || read.total === 0) return null;
+  const returned = read.complete ? read.records.length : Math.min(size, read.total);
+  if (read.records.length !== Math.min(returned, SEARCH_HEAD_ROWS)) return null;
+  const checked = checkShipmentRecordList(read.records, 'response.shipments');
+  if (!checked.ok) return null;
+  return {
+    total: read.total,
+    returned,
+    head: headRows(checked.value, columns),
+    ...(columns ? { headColumns: [...columns] } : {}),
+  };
+}
+
+/**
  * Every search result goes to the library in main, right where it arrives, so the response never
  * crosses the bridge whole. A save that fails is logged and the result is still returned.
  *
@@ -443,7 +471,7 @@ export function withLibrarySaving(
   const { searchShipments, ...calls } = slice;
   return {
     ...calls,
-    'shipments.search': async ({ headColumns, ...input }) => {
+    'shipments.search': async ({ headColumns, headId, ...input }) => {
       // The profile is resolved once: the search runs and its answer is saved under the same one, even
       // when the active profile changes while the request is out.
       const session = await openProfileSession(ctx, input.profileId, input.request);
@@ -451,70 +479,91 @@ export function withLibrarySaving(
       // Prepared while the request is out, so that the library stores the answer from its bytes while
       // this thread parses them (AnswerStage).
       let stage: AnswerStage | null = null;
+      // The library, once open: the answer will be stored there, and the window may read it from the head.
+      let libraryOpen: Library | null = null;
       const staging = ctx
         .library()
-        .then((l) => l.stageAnswer(datasetId))
+        .then((l) => ((libraryOpen = l), l.stageAnswer(datasetId)))
         .then(
           (s) => (stage = s),
           () => null,
         );
+      // Reads of the dataset, which the window knows from the head, wait until its save begins.
+      let releaseReads = (): void => undefined;
+      const announceHead = (id: string, library: Library, bytes: Uint8Array, whole: boolean): boolean => {
+        const head = headOf(bytes, whole, input.request.size, headColumns);
+        if (!head) return false;
+        releaseReads = library.holdReads(datasetId);
+        ctx.deps.events.emit('shipments.head', { headId: id, datasetId, ...head });
+        return true;
+      };
       let response: ShipmentSearchResponse;
       try {
         response = await searchShipments({
           ...input,
           profileId: session.profile.id,
           onBody: (bytes) => stage?.begin(bytes),
+          // Only where the answer will be stored: the window reads the rest from the library.
+          ...(headId
+            ? { onStart: (bytes, whole) => !libraryOpen || announceHead(headId, libraryOpen, bytes, whole) }
+            : {}),
         });
       } catch (e) {
+        releaseReads();
         void staging.then((s) => s?.discard());
         throw e;
       }
-      const answer = { total: response.total, returned: response.shipments.length };
-      const kept: KeptAnswer = {
-        datasetId,
-        request: { ...input.request },
-        response,
-        provenance: session.provenance,
-        fetchedAt: new Date().toISOString(),
-      };
-      let library: Library;
       try {
-        library = await ctx.library();
-      } catch (e) {
-        warn(e);
-        void staging.then((s) => s?.discard());
-        // Kept as a failed save is, so it can be saved once the library opens, and exported meanwhile.
-        ctx.kept.keep(kept);
-        const saveFailed = { datasetId, reason: whyNotStored(e), records: answer.returned };
-        return { ...answer, datasetId: null, head: [], unsaved: response.shipments, saveFailed };
-      }
-      const answerStage = await staging;
-      const saving = library.saveShipmentSearch(kept.request, response, {
-        ...session.provenance,
-        id: datasetId,
-        ...(answerStage ? { answer: answerStage } : {}),
-        // Stored only once this answer has gone out: converting the records is work on this thread.
-        startAfter: () => new Promise<void>((resolve) => setImmediate(resolve)),
-      });
-      void saving.then(
-        () => ctx.deps.events.emit('library.changed', { change: 'saved', datasetId }),
-        (e: unknown) => {
+        const answer = { total: response.total, returned: response.shipments.length };
+        const kept: KeptAnswer = {
+          datasetId,
+          request: { ...input.request },
+          response,
+          provenance: session.provenance,
+          fetchedAt: new Date().toISOString(),
+        };
+        let library: Library;
+        try {
+          library = await ctx.library();
+        } catch (e) {
           warn(e);
-          // Paid for and stored nowhere: kept for "Save again", and the window told why.
+          void staging.then((s) => s?.discard());
+          // Kept as a failed save is, so it can be saved once the library opens, and exported meanwhile.
           ctx.kept.keep(kept);
-          ctx.deps.events.emit('library.saveFailed', {
-            datasetId,
-            reason: whyNotStored(e),
-            records: response.shipments.length,
-          });
-        },
-      );
-      return {
-        ...answer,
-        datasetId,
-        head: headRows(response.shipments, headColumns),
-        ...(headColumns ? { headColumns } : {}),
-      };
+          const saveFailed = { datasetId, reason: whyNotStored(e), records: answer.returned };
+          return { ...answer, datasetId: null, head: [], unsaved: response.shipments, saveFailed };
+        }
+        const answerStage = await staging;
+        const saving = library.saveShipmentSearch(kept.request, response, {
+          ...session.provenance,
+          id: datasetId,
+          ...(answerStage ? { answer: answerStage } : {}),
+          // Stored only once this answer has gone out: converting the records is work on this thread.
+          startAfter: () => new Promise<void>((resolve) => setImmediate(resolve)),
+        });
+        void saving.then(
+          () => ctx.deps.events.emit('library.changed', { change: 'saved', datasetId }),
+          (e: unknown) => {
+            warn(e);
+            // Paid for and stored nowhere: kept for "Save again", and the window told why.
+            ctx.kept.keep(kept);
+            ctx.deps.events.emit('library.saveFailed', {
+              datasetId,
+              reason: whyNotStored(e),
+              records: response.shipments.length,
+            });
+          },
+        );
+        return {
+          ...answer,
+          datasetId,
+          head: headRows(response.shipments, headColumns),
+          ...(headColumns ? { headColumns } : {}),
+        };
+      } finally {
+        // The save has begun (reads now wait for it), or the answer went out without one.
+        releaseReads();
+      }
     },
     'firms.search': async (input, c) => {
       const session = await openProfileSession(ctx, input.profileId, input.request);

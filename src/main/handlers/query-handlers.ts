@@ -13,6 +13,8 @@ export interface QueryHandlers extends HandlerSlice<QueryChannels> {
     request: ShipmentSearchRequest;
     /** The answer's bytes before they are parsed (`CallOptions.onBody`). */
     onBody?: (bytes: Uint8Array) => void;
+    /** The answer's start while the rest still arrives (`CallOptions.onStart`). */
+    onStart?: (bytes: Uint8Array, whole: boolean) => boolean;
   }): Promise<ShipmentSearchResponse>;
 }
 
@@ -35,8 +37,11 @@ export function createQueryHandlers(ctx: HandlerContext): QueryHandlers {
     // request whose answer is never read, so a window that stops waiting (a reload, a closed window,
     // Cancel) must not abandon a sent search: it completes, and `withLibrarySaving` keeps the answer in
     // the library. The client's own timeout still bounds it.
-    searchShipments: async ({ profileId, request, onBody }) =>
-      (await clientFor(profileId)).shipmentSearch(request, onBody ? { onBody } : {}),
+    searchShipments: async ({ profileId, request, onBody, onStart }) =>
+      (await clientFor(profileId)).shipmentSearch(request, {
+        ...(onBody ? { onBody } : {}),
+        ...(onStart ? { onStart } : {}),
+      }),
     'shipments.count': async ({ profileId, request }, c) =>
       (await clientFor(profileId)).shipmentCount(request, opts(c)),
     'firms.search': async ({ profileId, request }) => (await clientFor(profileId)).firmSearch(request),

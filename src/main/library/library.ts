@@ -381,6 +381,21 @@ export class Library {
   }
 
   /**
+   * Reads of `id` wait from now until `release`: the window knows a search's dataset by its first rows
+   * (read from the answer's start) before the answer is checked and `saveShipmentSearch` begins. Release
+   * once that save has begun (reads then wait for it) or the search failed (reads then find no dataset).
+   */
+  holdReads(id: string): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.saving.set(id, held);
+    return () => {
+      if (this.saving.get(id) === held) this.saving.delete(id);
+      release();
+    };
+  }
+
+  /**
    * Saves a shipment search response (as the service client returns it) as a dataset. With an `id`,
    * the dataset is known by it before the save ends (the window shows the answer's first rows while
    * it is stored): every read of it — its metadata, its rows, the list — waits for the save, and says
@@ -579,7 +594,13 @@ export class Library {
 
   /** Waits for a save under way of that dataset (if any); throws what its save failed with. */
   private async settled(id: string): Promise<void> {
-    await this.saving.get(id)?.catch(() => undefined);
+    // Until the save under way is the same after the wait: a read held (holdReads) waits for the save
+    // that follows the hold.
+    let waited: Promise<unknown> | undefined;
+    for (let p = this.saving.get(id); p && p !== waited; p = this.saving.get(id)) {
+      waited = p;
+      await p.catch(() => undefined);
+    }
     const failed = this.failedSaves.get(id);
     if (failed) throw failed;
   }

@@ -313,6 +313,9 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     streams.add(res);
     const stop = opts.hub.listen((event, payload) => {
       res.write(`data: ${JSON.stringify({ event, payload })}\n\n`);
+      // Out now: Node's response corks its socket until the next tick, and main may stay busy long
+      // after emitting (a search's first rows go out before the whole answer's parse of ~200 ms).
+      res.socket?.uncork();
     });
     const beat = setInterval(() => res.write(': ping\n\n'), heartbeatMs);
     const done = (): void => {

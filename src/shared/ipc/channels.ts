@@ -104,6 +104,7 @@ export const EVENT_CHANNELS = [
   'jobs.finished',
   'app.command',
   'usage.changed',
+  'shipments.head',
   'library.changed',
   'library.importCheck',
   'library.saveFailed',

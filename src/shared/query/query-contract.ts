@@ -73,6 +73,11 @@ export const queryCalls = {
     z.strictObject({
       ...profileRef,
       request: shipmentSearchRequestSchema,
+      /**
+       * Names this search's `shipments.head` event: given, main announces the answer's first rows as
+       * soon as it has read them from the answer's first bytes, before the rest is in and checked.
+       */
+      headId: z.string().min(1).max(100).optional(),
       /** The fields the answer's head rows carry (the Search grid's shown columns); absent: all. */
       headColumns: z
         .array(z.enum(SHIPMENT_FIELDS as [ShipmentField, ...ShipmentField[]]))
@@ -107,6 +112,18 @@ export type UsageChanged =
    */
   | ({ profileId: string } & UsageReading);
 
+/**
+ * A shipment search's first rows, read from the start of its answer while the rest still arrives, or is
+ * still to be parsed and checked (`headId` as the search named it). Provisional: the search's own
+ * answer, or its error, follows and replaces it. `returned` is what the answer will hold if it is whole:
+ * every record of a list that ended within the head, else all of `total` the size asked allows.
+ */
+export interface ShipmentSearchHead extends Omit<ShipmentSearchAnswer, 'unsaved' | 'saveFailed'> {
+  headId: string;
+  datasetId: string;
+}
+
 export interface QueryEvents {
   'usage.changed': UsageChanged;
+  'shipments.head': ShipmentSearchHead;
 }

@@ -78,8 +78,14 @@ function SearchingElapsed() {
     const t = setInterval(() => setNow(performance.now()), 200);
     return () => clearInterval(t);
   }, []);
+  // The first rows show while the rest of the answer still arrives and is checked.
+  const early = useSearchStore((s) => s.early !== null);
   const elapsed = startedAt ? Math.max(0, now - startedAt) : 0;
-  return <Text fz="sm">Searching… {(elapsed / 1000).toFixed(1)} s</Text>;
+  return (
+    <Text fz="sm" data-testid="search-running-text">
+      {early ? 'Receiving the rest of the answer…' : 'Searching…'} {(elapsed / 1000).toFixed(1)} s
+    </Text>
+  );
 }
 
 /** The search's error, a limit's wait in it counted down: a render a second of this message alone. */

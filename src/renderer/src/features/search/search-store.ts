@@ -7,7 +7,7 @@ import {
 } from '@shared/spec';
 import { useMemo } from 'react';
 import { limitEndsAt, type BridgeError, type BridgeResult } from '@shared/ipc/errors';
-import type { ShipmentSearchAnswer } from '@shared/query/query-contract';
+import type { ShipmentSearchAnswer, ShipmentSearchHead } from '@shared/query/query-contract';
 import { KEPT_ANSWERS_LIMIT, type EquivalentView, type SaveFailed } from '@shared/library/library-contract';
 import { DEFAULT_SHIPMENT_COLUMNS } from '@shared/fields/default-columns';
 import { SHIPMENT_FIELDS, type ShipmentField, type ShipmentRecord } from '@shared/spec/records';
@@ -127,7 +127,15 @@ export interface SearchData {
   notice: string | null;
   /** Set while the shown answer is not in the library because its save failed. */
   saveFailure: SaveFailure | null;
+  /**
+   * Set while the running search's first rows are shown before its answer is checked (main read them
+   * from the answer's start): what the page showed before, put back if the answer fails or is cancelled.
+   */
+  early: { before: ShownAnswer } | null;
 }
+
+/** What the page shows of an answer. */
+type ShownAnswer = Pick<SearchData, 'request' | 'result' | 'resultProfileId' | 'datasetId' | 'saveFailure'>;
 
 export interface SearchActions {
   setSize(size: number): void;
@@ -155,6 +163,8 @@ export interface SearchActions {
   saveAgain(): Promise<void>;
   /** Shows the kept records from memory (and lets them be exported) while they are not in the library. */
   showKeptRecords(): Promise<void>;
+  /** Main read the first rows of a search's answer (`shipments.head`): shown if the search is the running one. */
+  headArrived(head: ShipmentSearchHead): void;
 }
 
 export type SearchState = SearchData & SearchActions;
@@ -168,9 +178,28 @@ async function findCopy(request: ShipmentSearchRequest): Promise<EquivalentView 
 const goneNotice = (offer: EquivalentView): string =>
   `The saved copy “${offer.dataset.name}” was deleted, and no other saved copy answers this search. Search again to fetch it from the service.`;
 
-/** What a run from the click to its answer keeps: whether its request has gone to main. */
+/** What a run from the click to its answer keeps: whether its request has gone to main, and what it asked. */
 interface RunInfo {
   sent: boolean;
+  request: ShipmentSearchRequest;
+  profileId: string | null;
+  /** Names the first rows main announces for this run (`shipments.head`). */
+  headId: string;
+}
+
+let headIds = 0;
+
+/** The same rows (the first rows shown early against the answer's): the grid then keeps what it drew. */
+function sameRows(a: readonly Record<string, unknown>[], b: readonly Record<string, unknown>[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const k of keys) if (x[k] !== y[k]) return false;
+  }
+  return true;
 }
 
 const fmt = (n: number): string => formatNumber(n, COUNT);
@@ -193,6 +222,7 @@ const initialState: SearchData = {
   cancelOutcome: null,
   notice: null,
   saveFailure: null,
+  early: null,
 };
 
 export const useSearchStore = defineStore<SearchData, SearchActions>(
@@ -266,7 +296,7 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
         const request: ShipmentSearchRequest = { ...currentFilter(), size };
         // Named explicitly, so the answer belongs to the profile that was active at the click.
         const profileId = useSessionStore.getState().activeId;
-        const run = runs.begin({ sent: false });
+        const run = runs.begin({ sent: false, request, profileId, headId: `search-${++headIds}` });
         const startedAt = performance.now();
         set({
           status: 'running',
@@ -295,6 +325,7 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
         run.info.sent = true;
         const r = await getApi().shipments.search({
           request,
+          headId: run.info.headId,
           headColumns: searchGridFields(),
           ...(profileId ? { profileId } : {}),
         });
@@ -303,11 +334,23 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
         if (end === 'cancelled') settleCancelled(r, request, profileId);
         if (end !== 'current') return;
         const elapsedMs = performance.now() - startedAt;
+        // The first rows shown early are this answer's (or not, when it failed): it takes their place.
+        const early = get().early;
         if (r.ok) {
+          const shown = early ? get().result : null;
+          // The grid keeps the rows it drew when the answer says what they said.
+          const same =
+            shown !== null &&
+            shown.datasetId === r.value.datasetId &&
+            shown.total === r.value.total &&
+            shown.returned === r.value.returned &&
+            JSON.stringify(shown.headColumns) === JSON.stringify(r.value.headColumns) &&
+            sameRows(shown.head, r.value.head);
           set({
             status: 'done',
+            early: null,
             request,
-            result: r.value,
+            result: same ? { ...r.value, head: shown.head } : r.value,
             resultProfileId: profileId,
             error: null,
             elapsedMs,
@@ -319,6 +362,8 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
           });
         } else {
           set({
+            ...early?.before,
+            early: null,
             status: 'error',
             error: r.error,
             errorWaitEndsAt: limitEndsAt(r.error, Date.now()),
@@ -332,6 +377,9 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
         const call = runs.cancel();
         // Before the request left (the library lookup), stopping costs nothing; after, its answer is kept.
         set({
+          // First rows shown early are the cancelled answer's: the page shows what it showed before.
+          ...get().early?.before,
+          early: null,
           status: 'cancelled',
           elapsedMs: null,
           cancelOutcome: call?.info.sent ? { state: 'pending' } : { state: 'nothing-spent' },
@@ -435,6 +483,26 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
           });
         } else set({ saveFailure: { ...now, busy: null, error: r.error.message } });
       },
+      headArrived(h) {
+        const run = runs.running();
+        if (!run?.current || run.info.headId !== h.headId || get().status !== 'running' || get().early)
+          return;
+        const { request, result, resultProfileId, datasetId, saveFailure } = get();
+        set({
+          early: { before: { request, result, resultProfileId, datasetId, saveFailure } },
+          request: run.info.request,
+          result: {
+            total: h.total,
+            returned: h.returned,
+            datasetId: h.datasetId,
+            head: h.head,
+            ...(h.headColumns ? { headColumns: h.headColumns } : {}),
+          },
+          resultProfileId: run.info.profileId,
+          datasetId: h.datasetId,
+          saveFailure: null,
+        });
+      },
       async showKeptRecords() {
         const failure = get().saveFailure;
         if (!failure || failure.busy || failure.shown) return;
@@ -471,10 +539,12 @@ export function connectSearchStore(): () => void {
     if (useSearchStore.getState().offer?.dataset.id === id) void useSearchStore.getState().recheckOffer();
   });
   const offFailed = getApi().on('library.saveFailed', (f) => useSearchStore.getState().saveFailed(f));
+  const offHead = getApi().on('shipments.head', (h) => useSearchStore.getState().headArrived(h));
   return () => {
     offProfiles();
     offRemoved();
     offFailed();
+    offHead();
   };
 }
 
