@@ -315,7 +315,7 @@ describe('Search page: the filter, the run bar and the presets list', () => {
     const shownBefore = await grid.getAttribute('data-dataset-id');
     const summaryBefore = await search.summary.textContent();
     expect(shownBefore).toBeTruthy();
-    // The answer is cut in half: its first 1.3 MB (500 records) arrive, the rest never does.
+    // The answer is cut in half: its first half (some 500 records) arrives, the rest never does.
     const heads: string[] = [];
     const stop = stack.host.events.listen((event, payload) => {
       if (event === 'shipments.head') heads.push((payload as { datasetId: string }).datasetId);

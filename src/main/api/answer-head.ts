@@ -1,8 +1,8 @@
 /**
- * The start of a shipment search's answer, read from its bytes before the whole body is parsed: the
- * `total` and the first records of `shipments`. The window shows these first rows while main parses
- * and checks the rest (a 10,000-record answer is ~26 MB, whose parse and check take longer than its
- * last bytes take to arrive). Only the head's bytes are decoded and parsed; the rest is not read.
+ * The start of a shipment search's answer, read from its first bytes while the rest still arrives: the
+ * `total` and the first records of `shipments`. The window shows these first rows while the rest of
+ * the body comes and main decodes, parses and checks it (a 10,000-record answer is ~26 MB: each of the
+ * three takes a few hundred milliseconds on two cores). Only the head's bytes are decoded and parsed.
  *
  * A head is what the whole answer will say only when the whole answer checks: the caller shows it as
  * provisional and replaces it with the answer, or with the error the answer turns out to be.
