@@ -489,8 +489,10 @@ export function withLibrarySaving(
           () => null,
         );
       // Reads of the dataset, which the window knows from the head, wait until its save begins.
-      let releaseReads = (): void => undefined;
+      let releaseReads = null as (() => void) | null;
       const announceHead = (id: string, library: Library, bytes: Uint8Array, whole: boolean): boolean => {
+        // Once per search, whatever the client asks: a second hold would leave the first unreleased.
+        if (releaseReads) return true;
         const head = headOf(bytes, whole, input.request.size, headColumns);
         if (!head) return false;
         releaseReads = library.holdReads(datasetId);
@@ -509,7 +511,7 @@ export function withLibrarySaving(
             : {}),
         });
       } catch (e) {
-        releaseReads();
+        releaseReads?.();
         void staging.then((s) => s?.discard());
         throw e;
       }
@@ -562,7 +564,7 @@ export function withLibrarySaving(
         };
       } finally {
         // The save has begun (reads now wait for it), or the answer went out without one.
-        releaseReads();
+        releaseReads?.();
       }
     },
     'firms.search': async (input, c) => {
