@@ -153,18 +153,6 @@ function paidFor(op: OperationName, status: number): PaidDownloads | undefined {
 /** Decodes a body as `Response.text()` does: UTF-8, a byte-order mark dropped, a bad sequence U+FFFD. */
 const bodyDecoder = new TextDecoder('utf-8');
 
-/** The bytes of `chunks`, `length` in all, as one array (the one chunk itself when there is one). */
-function joined(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
 /** `onStart`'s answer, or true when it throws (it is not asked again). */
 function hearStart(onStart: NonNullable<CallOptions['onStart']>, bytes: Uint8Array, whole: boolean): boolean {
   try {
@@ -189,10 +177,10 @@ async function bodyBytes(res: Response, onStart: CallOptions['onStart']): Promis
     length += chunk.byteLength;
     if (!asked && length >= START_BYTES) {
       asked = true;
-      heard = hearStart(onStart, joined(chunks, length), false);
+      heard = hearStart(onStart, Buffer.concat(chunks, length), false);
     }
   }
-  const bytes = joined(chunks, length);
+  const bytes = Buffer.concat(chunks, length);
   if (!heard) hearStart(onStart, bytes, true);
   return bytes;
 }

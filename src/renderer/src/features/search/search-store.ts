@@ -6,6 +6,7 @@ import {
   type UsageSummary,
 } from '@shared/spec';
 import { useMemo } from 'react';
+import { shallow } from 'zustand/shallow';
 import { limitEndsAt, type BridgeError, type BridgeResult } from '@shared/ipc/errors';
 import type { ShipmentSearchAnswer, ShipmentSearchHead } from '@shared/query/query-contract';
 import { KEPT_ANSWERS_LIMIT, type EquivalentView, type SaveFailed } from '@shared/library/library-contract';
@@ -189,18 +190,9 @@ interface RunInfo {
 
 let headIds = 0;
 
-/** The same rows (the first rows shown early against the answer's): the grid then keeps what it drew. */
-function sameRows(a: readonly Record<string, unknown>[], b: readonly Record<string, unknown>[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    const keys = Object.keys(x);
-    if (keys.length !== Object.keys(y).length) return false;
-    for (const k of keys) if (x[k] !== y[k]) return false;
-  }
-  return true;
-}
+/** The first rows shown early against the answer's, field by field: the grid keeps what it drew. */
+const sameRows = (a: readonly object[], b: readonly object[]): boolean =>
+  a.length === b.length && a.every((row, i) => shallow(row, b[i]));
 
 const fmt = (n: number): string => formatNumber(n, COUNT);
 
@@ -344,7 +336,7 @@ export const useSearchStore = defineStore<SearchData, SearchActions>(
             shown.datasetId === r.value.datasetId &&
             shown.total === r.value.total &&
             shown.returned === r.value.returned &&
-            JSON.stringify(shown.headColumns) === JSON.stringify(r.value.headColumns) &&
+            shallow(shown.headColumns, r.value.headColumns) &&
             sameRows(shown.head, r.value.head);
           set({
             status: 'done',
