@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { asciiJsonText } from '../../src/main/api/ascii-json';
+import { AsciiJsonReader, asciiJsonText } from '../../src/main/api/ascii-json';
 
 /** What the client parsed before: the body decoded as `Response.text()` decodes it. */
 const decoded = (bytes: Uint8Array): string => new TextDecoder('utf-8').decode(bytes);
@@ -135,5 +135,97 @@ describe('an answer read as one-byte JSON text', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('an answer read as one-byte JSON text while it arrives', () => {
+  /** The reader's text for `body` pushed in the chunks that end at `cuts` (sorted, inside the body). */
+  function inChunks(body: Uint8Array, cuts: readonly number[], expected = 0): string | null {
+    const reader = new AsciiJsonReader(expected);
+    let from = 0;
+    for (const cut of [...cuts, body.length]) {
+      // Each chunk in memory of its own, as the network hands them over.
+      reader.push(Uint8Array.from(body.subarray(from, cut)));
+      from = cut;
+    }
+    const read = reader.end();
+    if (read) expect(Buffer.from(read.bytes).toString('latin1')).toBe(read.text);
+    return read?.text ?? null;
+  }
+  const cutsOf = (length: number) =>
+    fc
+      .uniqueArray(fc.integer({ min: 0, max: Math.max(0, length) }), { maxLength: 12 })
+      .map((c) => c.sort((a, b) => a - b));
+  const bodyBytes = fc
+    .tuple(fc.jsonValue(), fc.constantFrom('', ' ', '\ufeff', '\ufeff\n'))
+    .map(([value, lead]) => utf8(`${lead}${JSON.stringify({ v: value, s: 'é\\\\ü\\"€𝔘' })}`));
+
+  it('gives the text the whole body gives, however the body is cut, a cut inside a character included', () => {
+    fc.assert(
+      fc.property(
+        bodyBytes.chain((body) => fc.tuple(fc.constant(body), cutsOf(body.length))),
+        ([body, cuts]) => {
+          expect(inChunks(body, cuts)).toBe(asciiJsonText(body));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('reads any bytes inside a string as the decoder does, however they are cut', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 40 }).chain((inner) => {
+          const body = Buffer.concat([utf8('{"s": "'), Buffer.from(inner), utf8('"}')]);
+          return fc.tuple(fc.constant(body), cutsOf(body.length));
+        }),
+        ([body, cuts]) => {
+          const text = inChunks(body, cuts);
+          expect(text).toBe(asciiJsonText(body));
+          expect(parsed(text ?? decoded(body))).toEqual(parsed(decoded(body)));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('counts the backslashes before a character beyond ASCII across chunks', () => {
+    // "a\\\\é": two escaped backslashes, then é (valid); one more backslash escapes é (invalid).
+    for (const [json, valid] of [
+      ['{"n": "a\\\\é"}', true],
+      ['{"n": "a\\\\\\é"}', false],
+    ] as const) {
+      const body = utf8(json);
+      const at = body.indexOf(0xc3);
+      for (let cut = 8; cut <= at + 1; cut++) {
+        const text = inChunks(body, [cut]);
+        if (valid) expect(JSON.parse(text!)).toEqual(JSON.parse(decoded(body)));
+        else expect(text).toBeNull();
+      }
+    }
+  });
+
+  it('takes no more room than it needs up front when a response claims a huge length', () => {
+    const reader = new AsciiJsonReader(Number.MAX_SAFE_INTEGER);
+    reader.push(utf8('{"name": "Café"}'));
+    expect(JSON.parse(reader.end()!.text)).toEqual({ name: 'Café' });
+  });
+
+  it('judges a long body’s start and density on its first bytes, wherever the chunks end', () => {
+    const record = JSON.stringify({ importerName: 'Société Générale', productDetail: 'x'.repeat(500) });
+    const long = utf8(`{"shipments":[${Array.from({ length: 400 }, () => record).join(',')}]}`);
+    const dense = utf8(JSON.stringify({ s: '上海 Steel 钢管, '.repeat(20_000) }));
+    // Sparse in its first bytes, dense after: given up while it arrives, as the whole body's reading does.
+    const denseLater = utf8(
+      JSON.stringify({ a: `Société ${'x'.repeat(200)}`.repeat(1000), b: '上海 Steel 钢管, '.repeat(20_000) }),
+    );
+    for (const body of [long, dense, denseLater]) {
+      const cuts = Array.from({ length: Math.floor(body.length / 4096) }, (_, i) => (i + 1) * 4096 - (i % 7));
+      expect(inChunks(body, cuts, body.length)).toBe(asciiJsonText(body));
+      expect(inChunks(body, cuts)).toBe(asciiJsonText(body));
+    }
+    expect(asciiJsonText(long)).not.toBeNull();
+    expect(asciiJsonText(dense)).toBeNull();
+    expect(asciiJsonText(denseLater)).toBeNull();
   });
 });

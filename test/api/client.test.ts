@@ -277,7 +277,7 @@ describe('AuthRejected', () => {
 });
 
 describe('the bytes of an answer, for whoever stores it', () => {
-  it('are heard once per call, exactly as served, before the parse; a retried 503 is not heard', async () => {
+  it('are heard once per call, as the JSON the client parses, before the parse; a retried 503 is not heard', async () => {
     const body = Buffer.from(
       JSON.stringify({ total: 1, shipments: [{ importerName: 'Acme Boru Sanayi A.Ş.' }] }),
       'utf8',
@@ -287,6 +287,21 @@ describe('the bytes of an answer, for whoever stores it', () => {
     const res = await client().shipmentSearch({ size: 10 }, { onBody: (b) => heard.push(Buffer.from(b)) });
     expect(res.shipments[0]!.importerName).toBe('Acme Boru Sanayi A.Ş.');
     expect(server.requests).toHaveLength(2);
+    expect(heard).toHaveLength(1);
+    // Every character beyond ASCII written as its escape: the same JSON, in ASCII.
+    expect(heard[0]!.toString('latin1')).toBe(
+      '{"total":1,"shipments":[{"importerName":"Acme Boru Sanayi A.\\u015e."}]}',
+    );
+    expect(JSON.parse(heard[0]!.toString('utf8'))).toEqual(JSON.parse(body.toString('utf8')));
+  });
+
+  it('are the body’s own bytes where its JSON cannot be written in ASCII (dense in other scripts)', async () => {
+    const names = Array.from({ length: 2000 }, (_, i) => ({ importerName: `上海 ${i} 钢管` }));
+    const body = Buffer.from(JSON.stringify({ total: 2000, shipments: names }), 'utf8');
+    server.script({ raw: body });
+    const heard: Buffer[] = [];
+    const res = await client().shipmentSearch({ size: 2000 }, { onBody: (b) => heard.push(Buffer.from(b)) });
+    expect(res.shipments[1999]!.importerName).toBe('上海 1999 钢管');
     expect(heard).toHaveLength(1);
     expect(heard[0]!.equals(body)).toBe(true);
   });

@@ -137,47 +137,169 @@ class OneByteText {
   toString(): string {
     return this.buf.toString('latin1', 0, this.length);
   }
+  /** The text's bytes (the buffer's, not a copy). */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+/** The most room a reader takes before the bytes come (a 10,000-record answer is ~26 MB). */
+const MAX_RESERVED_BYTES = 1 << 28;
+
+/** The one-byte text of a body, and the same text as bytes (ASCII, so also its UTF-8). */
+export interface AsciiJson {
+  text: string;
+  bytes: Uint8Array;
 }
 
 /**
- * The body's text for JSON.parse, or null when the plain decoding must be used instead: the body does not
- * start (after a byte-order mark and blanks) with `{` or `[`, or a character beyond ASCII follows a
- * backslash that opens an escape (invalid JSON, which an escape written in its place would make valid).
- * Everywhere else JSON.parse gives the same values, or the same refusal, as for the decoded text: a
- * character is valid raw inside a string exactly where its escape is, and invalid outside one either way.
+ * A body's one-byte text, written while the body arrives (`push` each chunk as it comes, `end` once it
+ * has all come): for JSON.parse, the same values, or the same refusal, as the decoded text. Null from
+ * `end` when the plain decoding must be used instead: the body does not start (after a byte-order mark
+ * and blanks) with `{` or `[`, is dense in characters beyond ASCII, or a character beyond ASCII follows
+ * a backslash that opens an escape (invalid JSON, which an escape written in its place would make
+ * valid). A character is valid raw inside a string exactly where its escape is, and invalid outside one
+ * either way.
+ *
+ * Why while it arrives: the text's buffer is written as the network brings the bytes, instead of after
+ * the last one, from a copy of the whole body. Memory a process touches for the first time is costly on
+ * some machines (a fresh 27 MB buffer took ~90 ms to fill on the CI kind, ~1.5 ms when touched again):
+ * after the last byte, 215 ms went into the two copies a 25.7 MB answer took there.
  */
-export function asciiJsonText(body: Uint8Array): string | null {
-  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  // `Response.text()` drops a UTF-8 byte-order mark.
-  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  let first = start;
-  while (first < bytes.length && isJsonSpace(bytes[first]!)) first++;
-  if (bytes[first] !== 0x7b && bytes[first] !== 0x5b) return null;
-  if (denseBeyondAscii(bytes, start)) return null;
-  const head = (4 - (bytes.byteOffset % 4)) % 4;
-  const words =
-    bytes.length >= head + 4
-      ? new Uint32Array(bytes.buffer, bytes.byteOffset + head, (bytes.length - head) >> 2)
-      : new Uint32Array(0);
-  let out: OneByteText | null = null;
-  let copied = start;
-  let runs = 0;
-  for (let at = nextBeyondAscii(bytes, words, head, start); at < bytes.length;) {
-    if (++runs > (at - start) / BYTES_PER_RUN + SLACK_RUNS) return null;
-    let slashes = 0;
-    while (at - slashes > start && bytes[at - slashes - 1] === 0x5c) slashes++;
-    if (slashes % 2 === 1) return null;
-    let end = at + 1;
-    while (end < bytes.length && bytes[end]! >= 0x80) end++;
-    // The escapes make the text a little longer than the body: room for that, so it is rarely copied.
-    out ??= new OneByteText(bytes.length + (bytes.length >> 4));
-    out.bytes(bytes, copied, at);
-    out.text(escapeUtf8(bytes, at, end) ?? escapeUnits(runDecoder.decode(bytes.subarray(at, end))));
-    copied = end;
-    at = nextBeyondAscii(bytes, words, head, end);
+export class AsciiJsonReader {
+  private out: OneByteText | null;
+  /** The body's first bytes, until there are enough to judge its start (`begin`); null after. */
+  private prefix: Buffer[] | null = [];
+  private prefixLength = 0;
+  /** Where the text starts: after a byte-order mark, which `Response.text()` drops. */
+  private start = 0;
+  /** The position in the body of the next chunk's first byte. */
+  private position = 0;
+  /** Backslashes that end the bytes written so far (an odd number opens an escape). */
+  private slashes = 0;
+  /** Bytes of a run beyond ASCII that the last chunk ended in: the run may go on in the next one. */
+  private carry: Buffer | null = null;
+  private runs = 0;
+
+  /**
+   * `expectedBytes`: the body's length where the response says it, so the text is rarely copied. Only
+   * up to `MAX_RESERVED_BYTES` is taken at once: a length is the server's word, not yet the body.
+   */
+  constructor(expectedBytes = 0) {
+    const expected = Math.min(Math.max(expectedBytes, 0), MAX_RESERVED_BYTES);
+    // The escapes make the text a little longer than the body: room for that.
+    this.out = new OneByteText(expected > 0 ? expected + (expected >> 4) + 64 : 1 << 16);
   }
-  // Latin-1 maps each byte to the character of its value, so ASCII stays itself.
-  if (!out) return bytes.toString('latin1', start, bytes.length);
-  out.bytes(bytes, copied, bytes.length);
-  return out.toString();
+
+  push(chunk: Uint8Array): void {
+    if (!this.out) return;
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (!this.prefix) return this.write(bytes, 0);
+    if (this.prefixLength === 0 && bytes.length >= SAMPLE_BYTES + 3) {
+      this.prefix = null;
+      return this.begin(bytes);
+    }
+    // A copy: the chunk is the caller's.
+    this.prefix.push(Buffer.from(bytes));
+    this.prefixLength += bytes.length;
+    if (this.prefixLength >= SAMPLE_BYTES + 3) this.beginWithPrefix();
+  }
+
+  /** The text and its bytes, or null (see the class). */
+  end(): AsciiJson | null {
+    if (this.prefix) this.beginWithPrefix();
+    if (this.out && this.carry) this.writeRun(this.carry, 0, this.carry.length);
+    const out = this.out;
+    this.out = null;
+    return out ? { text: out.toString(), bytes: out.view() } : null;
+  }
+
+  private fail(): void {
+    this.out = null;
+    this.prefix = null;
+    this.carry = null;
+  }
+
+  private beginWithPrefix(): void {
+    const bytes = Buffer.concat(this.prefix!, this.prefixLength);
+    this.prefix = null;
+    this.begin(bytes);
+  }
+
+  /**
+   * Judges the body's start from its first bytes (at least those the density is judged on, or the whole
+   * body; a body whose first non-blank byte is not among them is left to the decoder too), then writes
+   * them.
+   */
+  private begin(bytes: Buffer): void {
+    this.start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    let first = this.start;
+    while (first < bytes.length && isJsonSpace(bytes[first]!)) first++;
+    if ((bytes[first] !== 0x7b && bytes[first] !== 0x5b) || denseBeyondAscii(bytes, this.start))
+      return this.fail();
+    this.write(bytes, this.start);
+  }
+
+  /** Writes `bytes[from…]`, the body's bytes from `this.position + from` on. */
+  private write(bytes: Buffer, from: number): void {
+    const n = bytes.length;
+    let copied = from;
+    // Whether the ASCII being copied goes on from the chunk before (for the backslashes before a run).
+    let continued = true;
+    if (this.carry) {
+      let end = from;
+      while (end < n && bytes[end]! >= 0x80) end++;
+      const run = Buffer.concat([this.carry, bytes.subarray(from, end)]);
+      if (end === n) {
+        this.carry = run;
+        this.position += n;
+        return;
+      }
+      this.carry = null;
+      this.writeRun(run, 0, run.length);
+      copied = end;
+      continued = false;
+      this.slashes = 0;
+    }
+    const head = (4 - (bytes.byteOffset % 4)) % 4;
+    const words =
+      n >= head + 4
+        ? new Uint32Array(bytes.buffer, bytes.byteOffset + head, (n - head) >> 2)
+        : new Uint32Array(0);
+    for (let at = nextBeyondAscii(bytes, words, head, copied); at < n;) {
+      if (++this.runs > (this.position + at - this.start) / BYTES_PER_RUN + SLACK_RUNS) return this.fail();
+      let slashes = 0;
+      while (at - slashes > copied && bytes[at - slashes - 1] === 0x5c) slashes++;
+      if (continued && at - slashes === copied) slashes += this.slashes;
+      if (slashes % 2 === 1) return this.fail();
+      let end = at + 1;
+      while (end < n && bytes[end]! >= 0x80) end++;
+      this.out!.bytes(bytes, copied, at);
+      copied = end;
+      continued = false;
+      if (end === n) {
+        this.carry = Buffer.from(bytes.subarray(at, end));
+        this.position += n;
+        return;
+      }
+      this.writeRun(bytes, at, end);
+      at = nextBeyondAscii(bytes, words, head, end);
+    }
+    this.out!.bytes(bytes, copied, n);
+    let slashes = 0;
+    while (n - slashes > copied && bytes[n - slashes - 1] === 0x5c) slashes++;
+    this.slashes = continued && n - slashes === copied ? this.slashes + slashes : slashes;
+    this.position += n;
+  }
+
+  private writeRun(bytes: Uint8Array, from: number, to: number): void {
+    this.out!.text(escapeUtf8(bytes, from, to) ?? escapeUnits(runDecoder.decode(bytes.subarray(from, to))));
+  }
+}
+
+/** A whole body's one-byte text (see `AsciiJsonReader`), or null when it must be decoded instead. */
+export function asciiJsonText(body: Uint8Array): string | null {
+  const reader = new AsciiJsonReader(body.byteLength);
+  reader.push(body);
+  return reader.end()?.text ?? null;
 }

@@ -34,7 +34,7 @@ import {
   type NetworkReason,
   type PaidDownloads,
 } from './errors';
-import { asciiJsonText } from './ascii-json';
+import { AsciiJsonReader } from './ascii-json';
 import { sign } from './sign';
 import type { UsageLedger } from './usage-ledger';
 
@@ -97,10 +97,11 @@ export interface CallOptions {
   /** usage(): read the service's figures even when the ledger's are less than a minute old. */
   fresh?: boolean;
   /**
-   * Hears the bytes of a 2xx answer's body as they arrived, once they are decoded and before they are
-   * parsed (the library starts storing a search's answer from them while this thread parses it). The
-   * bytes are the client's: read them during the call and keep no reference. What it does, or throws,
-   * never changes the outcome.
+   * Hears a 2xx answer's JSON as bytes once the whole body has come, before it is parsed (the library
+   * starts storing a search's answer from them while this thread parses it): the very text the client
+   * parses, every character beyond ASCII written as its `\uXXXX` escape (the same values), or, where it
+   * cannot be written so, the body's own bytes. The bytes are the client's: read them during the call
+   * and keep no reference. What it does, or throws, never changes the outcome.
    */
   onBody?: (bytes: Uint8Array) => void;
   /**
@@ -163,43 +164,41 @@ function hearStart(onStart: NonNullable<CallOptions['onStart']>, bytes: Uint8Arr
 }
 
 /**
- * A response's body, its start heard by `onStart` (a 2xx answer) as soon as it has come: a search's
- * 25.7 MB answer takes a few hundred milliseconds to arrive, and as long again to decode.
+ * A response's body as text: a 2xx answer's JSON one-byte where it can be (`AsciiJsonReader`: cheaper
+ * to make and to parse), written while the body arrives; anything else as `Response.text()` reads it.
+ * The start of a 2xx answer is heard by `onStart` as soon as it has come (a search's 25.7 MB answer
+ * takes a few hundred milliseconds to arrive), and the text's bytes by `onBody` before the parse. The
+ * chunks and the bytes are dropped here, before the parse: a 48 MB body kept alive through JSON.parse
+ * cost the parse extra collections.
  */
-async function bodyBytes(res: Response, onStart: CallOptions['onStart']): Promise<Uint8Array> {
-  if (!onStart || !res.ok || !res.body) return new Uint8Array(await res.arrayBuffer());
+async function bodyText(res: Response, hooks: Pick<CallOptions, 'onBody' | 'onStart'>): Promise<string> {
+  if (!res.ok || !res.body) return bodyDecoder.decode(await res.arrayBuffer());
+  const { onBody, onStart } = hooks;
+  const reader = new AsciiJsonReader(Number(res.headers.get('content-length')) || 0);
   const chunks: Uint8Array[] = [];
   let length = 0;
-  let asked = false;
-  let heard = false;
+  let asked = !onStart;
+  let heard = !onStart;
   for await (const chunk of res.body) {
     chunks.push(chunk);
     length += chunk.byteLength;
+    reader.push(chunk);
     if (!asked && length >= START_BYTES) {
       asked = true;
-      heard = hearStart(onStart, Buffer.concat(chunks, length), false);
+      heard = hearStart(onStart!, Buffer.concat(chunks, length), false);
     }
   }
-  const bytes = Buffer.concat(chunks, length);
-  if (!heard) hearStart(onStart, bytes, true);
-  return bytes;
-}
-
-/**
- * A response's body as text: an answer's JSON one-byte where it can be (`asciiJsonText`: cheaper to
- * make and to parse), anything else as `Response.text()` reads it. The bytes are dropped here, before
- * the parse: a 48 MB body kept alive through JSON.parse cost the parse extra collections.
- */
-async function bodyText(res: Response, hooks: Pick<CallOptions, 'onBody' | 'onStart'>): Promise<string> {
-  const { onBody } = hooks;
-  const bytes = await bodyBytes(res, hooks.onStart);
-  const text = (res.ok ? asciiJsonText(bytes) : null) ?? bodyDecoder.decode(bytes);
-  // Heard after the decoding, not before: what a listener starts (DuckDB storing the answer, on its own
-  // thread) then shares the machine with the parse only. Beside the decoding as well, on 2 cores, it
+  const ascii = reader.end();
+  let body: Uint8Array | null = null;
+  const whole = (): Uint8Array => (body ??= Buffer.concat(chunks, length));
+  if (!heard) hearStart(onStart!, whole(), true);
+  const text = ascii?.text ?? bodyDecoder.decode(whole());
+  // Heard once the text is made, not before: what a listener starts (DuckDB storing the answer, on its
+  // own thread) then shares the machine with the parse only. Beside the decoding as well, on 2 cores, it
   // slowed both, and the answer's first rows came later; the store ends a little later this way.
-  if (res.ok && onBody) {
+  if (onBody) {
     try {
-      onBody(bytes);
+      onBody(ascii?.bytes ?? whole());
     } catch {
       // Whoever listens must not change the outcome of the call.
     }

@@ -39,11 +39,12 @@ function answerInsertSql(table: string, datasetId: string): string {
  * in-memory catalog) soon after the parse ends, where converting the parsed records took as long again
  * after it (the README's "Search ingest" has the figures).
  *
- * Prepared while the request is out (`prepare`), started with the bytes once decoded (`begin`), and
- * taken only when it holds exactly the records the parser checked (`rowsOf`): the parser's check, its
- * errors and its messages stay the one judge of an answer. An answer DuckDB reads otherwise than
- * JSON.parse (a field named twice, a lone surrogate, bytes that are not UTF-8), or whose records are not
- * exactly the spec's fields, is stored from the parsed records instead.
+ * Prepared while the request is out (`prepare`), started with the very JSON text the client parses
+ * (`begin`: as ASCII where the client could write it so, else the body's own bytes), and taken only when
+ * it holds exactly the records the parser checked (`rowsOf`): the parser's check, its errors and its
+ * messages stay the one judge of an answer. An answer DuckDB reads otherwise than JSON.parse (a field
+ * named twice, a lone surrogate, bytes that are not UTF-8), or whose records are not exactly the spec's
+ * fields, is stored from the parsed records instead.
  */
 export class AnswerStage {
   private started: Promise<number> | null = null;
