@@ -164,7 +164,7 @@ export interface AsciiJson {
  * Why while it arrives: the text's buffer is written as the network brings the bytes, instead of after
  * the last one, from a copy of the whole body. Memory a process touches for the first time is costly on
  * some machines (a fresh 27 MB buffer took ~90 ms to fill on the CI kind, ~1.5 ms when touched again):
- * after the last byte, 215 ms went into the two copies a 25.7 MB answer took there.
+ * after the last byte, 200–330 ms went into the two copies a 25.7 MB answer took there.
  */
 export class AsciiJsonReader {
   private out: OneByteText | null;
