@@ -205,6 +205,16 @@ describe('an answer read as one-byte JSON text while it arrives', () => {
     }
   });
 
+  it('writes a run beyond ASCII as long as many chunks as the whole body does', () => {
+    // One run of 600,000 bytes (no ASCII between the characters), in chunks of 1 KiB.
+    const body = utf8(JSON.stringify({ s: '上海不锈钢管有限公司'.repeat(20_000) }));
+    const cuts = Array.from({ length: Math.floor(body.length / 1024) }, (_, i) => (i + 1) * 1024);
+    const text = inChunks(body, cuts);
+    expect(text).not.toBeNull();
+    expect(text).toBe(asciiJsonText(body));
+    expect(JSON.parse(text!)).toEqual(JSON.parse(decoded(body)));
+  });
+
   it('takes no more room than it needs up front when a response claims a huge length', () => {
     const reader = new AsciiJsonReader(Number.MAX_SAFE_INTEGER);
     reader.push(utf8('{"name": "Café"}'));

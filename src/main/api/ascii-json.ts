@@ -177,8 +177,11 @@ export class AsciiJsonReader {
   private position = 0;
   /** Backslashes that end the bytes written so far (an odd number opens an escape). */
   private slashes = 0;
-  /** Bytes of a run beyond ASCII that the last chunk ended in: the run may go on in the next one. */
-  private carry: Buffer | null = null;
+  /**
+   * Bytes of a run beyond ASCII that the last chunks ended in: the run may go on in the next one. Kept
+   * as parts, joined once the run ends (a run as long as many chunks is then copied once).
+   */
+  private carry: Buffer[] | null = null;
   private runs = 0;
 
   /**
@@ -208,7 +211,7 @@ export class AsciiJsonReader {
   /** The text and its bytes, or null (see the class). */
   end(): AsciiJson | null {
     if (this.prefix) this.beginWithPrefix();
-    if (this.out && this.carry) this.writeRun(this.carry, 0, this.carry.length);
+    if (this.out && this.carry) this.writeCarry();
     const out = this.out;
     this.out = null;
     return out ? { text: out.toString(), bytes: out.view() } : null;
@@ -249,14 +252,12 @@ export class AsciiJsonReader {
     if (this.carry) {
       let end = from;
       while (end < n && bytes[end]! >= 0x80) end++;
-      const run = Buffer.concat([this.carry, bytes.subarray(from, end)]);
+      this.carry.push(Buffer.from(bytes.subarray(from, end)));
       if (end === n) {
-        this.carry = run;
         this.position += n;
         return;
       }
-      this.carry = null;
-      this.writeRun(run, 0, run.length);
+      this.writeCarry();
       copied = end;
       continued = false;
       this.slashes = 0;
@@ -278,7 +279,7 @@ export class AsciiJsonReader {
       copied = end;
       continued = false;
       if (end === n) {
-        this.carry = Buffer.from(bytes.subarray(at, end));
+        this.carry = [Buffer.from(bytes.subarray(at, end))];
         this.position += n;
         return;
       }
@@ -290,6 +291,12 @@ export class AsciiJsonReader {
     while (n - slashes > copied && bytes[n - slashes - 1] === 0x5c) slashes++;
     this.slashes = continued && n - slashes === copied ? this.slashes + slashes : slashes;
     this.position += n;
+  }
+
+  private writeCarry(): void {
+    const run = Buffer.concat(this.carry!);
+    this.carry = null;
+    this.writeRun(run, 0, run.length);
   }
 
   private writeRun(bytes: Uint8Array, from: number, to: number): void {
