@@ -152,18 +152,36 @@ describe('an answer read as one-byte JSON text while it arrives', () => {
     if (read) expect(Buffer.from(read.bytes).toString('latin1')).toBe(read.text);
     return read?.text ?? null;
   }
-  const cutsOf = (length: number) =>
+  /**
+   * An ASCII field first, longer than the 64 KiB the reader judges the start on: the chunks after those
+   * bytes are written as they come, not gathered with the start. `padded(body)` has it; `tail` is where
+   * the rest of the body starts.
+   */
+  const PAD = `{"pad":"${'x'.repeat(1 << 16)}",`;
+  const padded = (json: string): { body: Buffer; tail: number } => {
+    const lead = /^[\ufeff\s]*/.exec(json)![0];
+    const body = utf8(`${lead}${PAD}${json.slice(lead.length + 1)}`);
+    return { body, tail: utf8(`${lead}${PAD}`).length };
+  };
+  /** Places to cut `body` anywhere, and more where its chunks are written as they come (from `tail`). */
+  const cutsOf = (length: number, tail = 0) =>
     fc
-      .uniqueArray(fc.integer({ min: 0, max: Math.max(0, length) }), { maxLength: 12 })
-      .map((c) => c.sort((a, b) => a - b));
+      .tuple(
+        fc.uniqueArray(fc.integer({ min: 0, max: Math.max(0, length) }), { maxLength: 6 }),
+        fc.uniqueArray(fc.integer({ min: tail, max: Math.max(tail, length) }), { maxLength: 12 }),
+      )
+      .map(([a, b]) => [...new Set([...a, ...b])].sort((x, y) => x - y));
   const bodyBytes = fc
-    .tuple(fc.jsonValue(), fc.constantFrom('', ' ', '\ufeff', '\ufeff\n'))
-    .map(([value, lead]) => utf8(`${lead}${JSON.stringify({ v: value, s: 'é\\\\ü\\"€𝔘' })}`));
+    .tuple(fc.jsonValue(), fc.constantFrom('', ' ', '\ufeff', '\ufeff\n'), fc.boolean())
+    .map(([value, lead, long]) => {
+      const json = `${lead}${JSON.stringify({ v: value, s: 'é\\\\ü\\"€𝔘' })}`;
+      return long ? padded(json) : { body: utf8(json), tail: 0 };
+    });
 
   it('gives the text the whole body gives, however the body is cut, a cut inside a character included', () => {
     fc.assert(
       fc.property(
-        bodyBytes.chain((body) => fc.tuple(fc.constant(body), cutsOf(body.length))),
+        bodyBytes.chain(({ body, tail }) => fc.tuple(fc.constant(body), cutsOf(body.length, tail))),
         ([body, cuts]) => {
           expect(inChunks(body, cuts)).toBe(asciiJsonText(body));
         },
@@ -175,9 +193,10 @@ describe('an answer read as one-byte JSON text while it arrives', () => {
   it('reads any bytes inside a string as the decoder does, however they are cut', () => {
     fc.assert(
       fc.property(
-        fc.uint8Array({ maxLength: 40 }).chain((inner) => {
-          const body = Buffer.concat([utf8('{"s": "'), Buffer.from(inner), utf8('"}')]);
-          return fc.tuple(fc.constant(body), cutsOf(body.length));
+        fc.tuple(fc.uint8Array({ maxLength: 40 }), fc.boolean()).chain(([inner, long]) => {
+          const start = long ? utf8(PAD) : utf8('{');
+          const body = Buffer.concat([start, utf8('"s": "'), Buffer.from(inner), utf8('"}')]);
+          return fc.tuple(fc.constant(body), cutsOf(body.length, start.length));
         }),
         ([body, cuts]) => {
           const text = inChunks(body, cuts);
@@ -195,12 +214,14 @@ describe('an answer read as one-byte JSON text while it arrives', () => {
       ['{"n": "a\\\\é"}', true],
       ['{"n": "a\\\\\\é"}', false],
     ] as const) {
-      const body = utf8(json);
-      const at = body.indexOf(0xc3);
-      for (let cut = 8; cut <= at + 1; cut++) {
-        const text = inChunks(body, [cut]);
-        if (valid) expect(JSON.parse(text!)).toEqual(JSON.parse(decoded(body)));
-        else expect(text).toBeNull();
+      // Gathered with the start (a short body), and written as they come (after a long first field).
+      for (const { body, tail } of [{ body: utf8(json), tail: 0 }, padded(json)]) {
+        const at = body.indexOf(0xc3);
+        for (let cut = tail + 2; cut <= at + 1; cut++) {
+          const text = inChunks(body, [cut]);
+          if (valid) expect(JSON.parse(text!)).toEqual(JSON.parse(decoded(body)));
+          else expect(text).toBeNull();
+        }
       }
     }
   });
