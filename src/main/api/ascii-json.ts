@@ -260,7 +260,6 @@ export class AsciiJsonReader {
       this.writeCarry();
       copied = end;
       continued = false;
-      this.slashes = 0;
     }
     const head = (4 - (bytes.byteOffset % 4)) % 4;
     const words =
@@ -269,10 +268,7 @@ export class AsciiJsonReader {
         : new Uint32Array(0);
     for (let at = nextBeyondAscii(bytes, words, head, copied); at < n;) {
       if (++this.runs > (this.position + at - this.start) / BYTES_PER_RUN + SLACK_RUNS) return this.fail();
-      let slashes = 0;
-      while (at - slashes > copied && bytes[at - slashes - 1] === 0x5c) slashes++;
-      if (continued && at - slashes === copied) slashes += this.slashes;
-      if (slashes % 2 === 1) return this.fail();
+      if (this.slashesBefore(bytes, at, copied, continued) % 2 === 1) return this.fail();
       let end = at + 1;
       while (end < n && bytes[end]! >= 0x80) end++;
       this.out!.bytes(bytes, copied, at);
@@ -287,10 +283,18 @@ export class AsciiJsonReader {
       at = nextBeyondAscii(bytes, words, head, end);
     }
     this.out!.bytes(bytes, copied, n);
-    let slashes = 0;
-    while (n - slashes > copied && bytes[n - slashes - 1] === 0x5c) slashes++;
-    this.slashes = continued && n - slashes === copied ? this.slashes + slashes : slashes;
+    this.slashes = this.slashesBefore(bytes, n, copied, continued);
     this.position += n;
+  }
+
+  /**
+   * The backslashes right before `bytes[at]`, back to `from` (where the ASCII being copied starts), and
+   * those that ended the chunks before when they reach it and that ASCII goes on from them (`continued`).
+   */
+  private slashesBefore(bytes: Buffer, at: number, from: number, continued: boolean): number {
+    let slashes = 0;
+    while (at - slashes > from && bytes[at - slashes - 1] === 0x5c) slashes++;
+    return continued && at - slashes === from ? this.slashes + slashes : slashes;
   }
 
   private writeCarry(): void {
