@@ -177,21 +177,21 @@ async function bodyText(res: Response, hooks: Pick<CallOptions, 'onBody' | 'onSt
   const reader = new AsciiJsonReader(Number(res.headers.get('content-length')) || 0);
   const chunks: Uint8Array[] = [];
   let length = 0;
-  let asked = !onStart;
-  let heard = !onStart;
+  let asked = false;
+  let heard = false;
   for await (const chunk of res.body) {
     chunks.push(chunk);
     length += chunk.byteLength;
     reader.push(chunk);
-    if (!asked && length >= START_BYTES) {
+    if (onStart && !asked && length >= START_BYTES) {
       asked = true;
-      heard = hearStart(onStart!, Buffer.concat(chunks, length), false);
+      heard = hearStart(onStart, Buffer.concat(chunks, length), false);
     }
   }
   const ascii = reader.end();
   let body: Uint8Array | null = null;
   const whole = (): Uint8Array => (body ??= Buffer.concat(chunks, length));
-  if (!heard) hearStart(onStart!, whole(), true);
+  if (onStart && !heard) hearStart(onStart, whole(), true);
   const text = ascii?.text ?? bodyDecoder.decode(whole());
   // Heard once the text is made, not before: what a listener starts (DuckDB storing the answer, on its
   // own thread) then shares the machine with the parse only. Beside the decoding as well, on 2 cores, it
