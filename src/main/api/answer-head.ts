@@ -8,6 +8,8 @@
  * provisional and replaces it with the answer, or with the error the answer turns out to be.
  */
 
+import { isJsonSpace, utf8BomLength } from './json-bytes';
+
 export interface AnswerHead {
   /** `total` as the answer gives it. */
   total: number;
@@ -32,10 +34,6 @@ const decoder = new TextDecoder('utf-8');
 /** Thrown inside the scan when the bytes are not the JSON it expects; the head is then not read. */
 class NotAHead extends Error {}
 
-function isSpace(b: number | undefined): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-}
-
 /** Reads a JSON value's bytes without building it: enough to find where it ends. */
 class Scanner {
   constructor(
@@ -44,7 +42,7 @@ class Scanner {
   ) {}
 
   space(): void {
-    while (isSpace(this.bytes[this.at])) this.at++;
+    while (isJsonSpace(this.bytes[this.at])) this.at++;
   }
 
   expect(byte: number): void {
@@ -85,7 +83,7 @@ class Scanner {
       const start = this.at;
       while (this.at < bytes.length) {
         const b = bytes[this.at]!;
-        if (b === COMMA || b === CLOSE_OBJECT || b === CLOSE_LIST || isSpace(b)) break;
+        if (b === COMMA || b === CLOSE_OBJECT || b === CLOSE_LIST || isJsonSpace(b)) break;
         this.at++;
       }
       if (this.at === start) throw new NotAHead();
@@ -131,9 +129,8 @@ export function readAnswerHead(bytes: Uint8Array, rows: number, whole = true): A
 }
 
 function scanHead(bytes: Uint8Array, rows: number, whole: boolean): AnswerHead | null {
-  // A byte-order mark, which the client's decoding drops too.
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  const s = new Scanner(bytes, bom);
+  // After a byte-order mark, which the client's decoding drops too.
+  const s = new Scanner(bytes, utf8BomLength(bytes));
   s.expect(OPEN_OBJECT);
   let total: unknown;
   for (;;) {

@@ -9,6 +9,8 @@
  * decoding and the parse get cheaper.
  */
 
+import { isJsonSpace, utf8BomLength } from './json-bytes';
+
 /** Bytes of one maximal run above ASCII, decoded as `Response.text()` does (a bad sequence is U+FFFD). */
 const runDecoder = new TextDecoder('utf-8');
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -84,10 +86,6 @@ function denseBeyondAscii(bytes: Uint8Array, from: number): boolean {
     prev = b;
   }
   return runs > (to - from) / BYTES_PER_RUN + SLACK_RUNS;
-}
-
-function isJsonSpace(b: number): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 }
 
 /**
@@ -235,9 +233,9 @@ export class AsciiJsonReader {
    * them.
    */
   private begin(bytes: Buffer): void {
-    this.start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    this.start = utf8BomLength(bytes);
     let first = this.start;
-    while (first < bytes.length && isJsonSpace(bytes[first]!)) first++;
+    while (first < bytes.length && isJsonSpace(bytes[first])) first++;
     if ((bytes[first] !== 0x7b && bytes[first] !== 0x5b) || denseBeyondAscii(bytes, this.start))
       return this.fail();
     this.write(bytes, this.start);
