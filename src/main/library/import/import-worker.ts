@@ -14,7 +14,8 @@ import { unreadableFile } from './refusal';
 import type { RowStage, StagedPart } from './row-stage';
 import { ImportRefusal, NO_RESULT, openTableSource } from './table-source';
 import type { RawRow, TableSource } from './table-types';
-import type { CheckProgress, FromWorker, PreviewRow, RawPreview, ToWorker } from './worker-protocol';
+import type { PreviewRow, RawPreview } from './raw-preview';
+import type { CheckProgress, FromWorker, ToWorker } from './worker-protocol';
 
 const port = parentPort;
 /** Rows read for a preview: room for title rows above the header and a screenful of samples. */

@@ -12,7 +12,8 @@ import type { PreparedImport, RememberedMapping } from './preview';
 import { ImportRefusal } from './table-source';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './table-types';
 import { checkInWorker, preparePreview, runInWorker } from './worker-client';
-import type { CheckProgress, RawPreview } from './worker-protocol';
+import type { RawPreview } from './raw-preview';
+import type { CheckProgress } from './worker-protocol';
 
 export { importFormatOf, xlsContent, type ImportFormat } from './file-type';
 export { loadHsHeadings } from './hs-headings';

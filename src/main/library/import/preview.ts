@@ -30,7 +30,7 @@ import {
 } from './mapping';
 import { CsvWidthGuard, NO_RESULT, type CellValue, type NumberFormat } from './table-source';
 import type { RawRow } from './table-types';
-import type { PreviewRow, RawPreview } from './worker-protocol';
+import type { PreviewRow, RawPreview } from './raw-preview';
 import { dateOrderOf } from './xlsx/number-formats';
 
 const SAMPLES = 5;
