@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -128,5 +128,31 @@ describe('system packages set-up (scripts/system-deps.sh)', () => {
     const { code, out } = await systemDeps('test', bin);
     expect(code).toBe(1);
     expect(out).toContain('apt-get install failed.');
+  });
+  it('a font for Chinese, Japanese and Korean counts as there when any installed font covers them, whatever its package', async () => {
+    const log = join(tmp.dir, 'apt.log');
+    const bin = fakeBin(tmp.dir, {
+      'dpkg-query': dpkgWithout('fonts-wqy-microhei'),
+      // fontconfig knows a CJK font another package brought (Noto CJK here).
+      'fc-list': '[ "$1" = ":lang=zh" ] && echo "Noto Sans CJK SC"; exit 0',
+      id: 'echo 0',
+      'apt-get': `echo "$*" >> ${log}`,
+    });
+    expect(await systemDeps('app', bin)).toEqual({ code: 0, out: '' });
+    expect(existsSync(log)).toBe(false);
+  });
+
+  it('without any font for Chinese, Japanese and Korean it installs one, saying why', async () => {
+    const log = join(tmp.dir, 'apt.log');
+    const bin = fakeBin(tmp.dir, {
+      'dpkg-query': dpkgWithout('fonts-wqy-microhei'),
+      'fc-list': 'exit 0',
+      id: 'echo 0',
+      'apt-get': `echo "$*" >> ${log}`,
+    });
+    const { code, out } = await systemDeps('app', bin);
+    expect(code).toBe(0);
+    expect(out).toContain('fonts-wqy-microhei: Chinese, Japanese and Korean names');
+    expect(readFileSync(log, 'utf8')).toContain('--no-install-recommends fonts-wqy-microhei\n');
   });
 });
