@@ -129,6 +129,7 @@ describe('system packages set-up (scripts/system-deps.sh)', () => {
     expect(code).toBe(1);
     expect(out).toContain('apt-get install failed.');
   });
+
   it('a font for Chinese, Japanese and Korean counts as there when any installed font covers them, whatever its package', async () => {
     const log = join(tmp.dir, 'apt.log');
     const bin = fakeBin(tmp.dir, {
